@@ -1,0 +1,129 @@
+// The one source of truth for configuration. The YAML file, the action inputs and the CLI flags
+// all become a raw object that is validated here; schema/mesh-perf.schema.json is generated from it.
+import { z } from 'zod';
+import { parseDurationMs } from './duration.ts';
+import { gatesSchema } from './sections/gates.ts';
+import { historySchema } from './sections/history.ts';
+import { githubSchema } from './sections/github.ts';
+import { kubernetesSchema } from './sections/kubernetes.ts';
+
+export const duration = (what: string) =>
+  z
+    .string({ error: `expected a duration for ${what} such as "10s", "500ms" or "1m30s"` })
+    .refine((text) => parseDurationMs(text) !== undefined, {
+      error: (issue) =>
+        `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${JSON.stringify(issue.input)}`,
+    })
+    .describe(`${what} (k6 style: "10s", "500ms", "1m30s")`);
+
+const positiveNumber = (what: string) =>
+  z.number({ error: (issue) => `expected a number for ${what}, got ${describeValue(issue.input)}` }).positive({
+    error: (issue) => `expected ${what} > 0, got ${String(issue.input)}`,
+  });
+
+const positiveInt = (what: string) =>
+  z.number({ error: (issue) => `expected a whole number for ${what}, got ${describeValue(issue.input)}` })
+    .int({ error: (issue) => `expected a whole number for ${what}, got ${String(issue.input)}` })
+    .positive({ error: (issue) => `expected ${what} ≥ 1, got ${String(issue.input)}` });
+
+export const MESH_KINDS = ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'] as const;
+export const PLATFORMS = ['local', 'endpoints', 'kind', 'kubeconfig'] as const;
+
+const NAME = /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/;
+const name = (what: string) =>
+  z.string().regex(NAME, {
+    error: (issue) =>
+      `expected a ${what} of lowercase letters, digits and '-' (≤ 40 chars, used in namespace names), got ${JSON.stringify(issue.input)}`,
+  });
+
+export const localTargetSchema = z
+  .strictObject({
+    hops: z.number().int().min(0).max(4).default(0).describe('forwarding proxy hops in front of the echo server'),
+    delay: duration('server delay per request').optional().describe('injected server delay per request'),
+    jitter: duration('server delay jitter').optional().describe('uniform jitter added to the delay'),
+  })
+  .describe('local platform: how the tool builds this mode from its own echo server and proxy');
+
+export const modeSchema = z
+  .strictObject({
+    name: name('mode name').describe('mode name, e.g. baseline, istio-sidecar'),
+    mesh: z.enum(MESH_KINDS).optional().describe('mesh mode on Kubernetes platforms; defaults to the name when it is one'),
+    url: z
+      .url({ protocol: /^https?$/, error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(issue.input)}` })
+      .optional()
+      .describe('endpoints platform: HTTP URL of this mode'),
+    grpc: z
+      .string()
+      .regex(/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, {
+        error: (issue) => `expected a gRPC address host:port, got ${JSON.stringify(issue.input)}`,
+      })
+      .optional()
+      .describe('endpoints platform: gRPC address host:port of this mode'),
+    env: z.record(z.string(), z.string()).optional().describe('environment passed to the k6 script for this mode'),
+    local: localTargetSchema.optional(),
+    namespaceLabels: z.record(z.string(), z.string()).optional().describe('existing mode: labels put on the namespace'),
+    namespaceAnnotations: z.record(z.string(), z.string()).optional().describe('existing mode: annotations put on the namespace'),
+  })
+  .describe('one way of serving the same workload (no mesh, a mesh mode, a URL)');
+
+export const loadProfileSchema = z
+  .strictObject({
+    name: name('load profile name').optional().describe('profile name; defaults to "<rate>rps" or "<vus>vus"'),
+    model: z.enum(['open', 'closed']).default('open').describe('open: constant arrival rate (default); closed: constant VUs'),
+    rate: positiveNumber('load.rate (requests per second)').optional().describe('target requests per second (open model)'),
+    vus: positiveInt('load.vus').optional().describe('virtual users (closed model); open model: override the computed pool'),
+    duration: duration('load.duration').default('30s').describe('measured time per repetition'),
+    warmup: duration('load.warmup').default('5s').describe('load before measuring, excluded from results'),
+    repetitions: positiveInt('load.repetitions').default(3).describe('repetitions per mode, interleaved across modes'),
+    protocol: z.enum(['http', 'grpc']).default('http'),
+    method: z.enum(['GET', 'POST']).default('GET'),
+    path: z.string().startsWith('/').optional().describe('request path appended to each mode target'),
+    body: z.string().optional().describe('POST body (the echo server sends it back)'),
+    payloadBytes: z.number().int().min(0).max(10_000_000).optional().describe('POST body of this many bytes'),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeout: duration('load.timeout').default('10s').describe('per-request timeout'),
+    expectedLatency: duration('load.expectedLatency').default('50ms').describe('sizes the VU pool: rate × latency × headroom'),
+    script: z.string().optional().describe("a user's own k6 script, run unchanged"),
+    pause: duration('load.pause').default('0s').describe('idle time between repetitions'),
+  })
+  .describe('one load profile; a list runs each profile for every mode');
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    suite: name('suite name').default('default').describe('groups results in history'),
+    preset: z.string().optional().describe('start from a preset (mesh-perf presets lists them)'),
+    platform: z.enum(PLATFORMS).default('local'),
+    modes: z.array(modeSchema).min(1, { error: 'expected at least one mode' }),
+    baseline: z.string().optional().describe('mode that overheads are computed against; default the first mode'),
+    load: z.union([loadProfileSchema, z.array(loadProfileSchema).min(1)]).default({}),
+    plan: z
+      .strictObject({
+        seed: z.number().int().min(0).optional().describe('seed of the randomized block order; recorded in results'),
+        order: z.enum(['interleaved', 'sequential']).default('interleaved'),
+      })
+      .default({ order: 'interleaved' }),
+    gates: gatesSchema,
+    history: historySchema,
+    github: githubSchema,
+    kubernetes: kubernetesSchema,
+    out: z.string().optional().describe('results folder; default ./mesh-perf-results/<run-id>'),
+    calibrate: z.boolean().default(false).describe('A/A calibration: measure the baseline as two modes'),
+  })
+  .describe('mesh-perf configuration');
+
+export type RawConfig = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+export type ModeConfig = z.output<typeof modeSchema>;
+export type LoadProfileConfig = z.output<typeof loadProfileSchema>;
+export type MeshKind = (typeof MESH_KINDS)[number];
+export type PlatformName = (typeof PLATFORMS)[number];
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,15 @@
+// History section: where past results live (a git branch or a directory) and how long they stay.
+import { z } from 'zod';
+
+export const historySchema = z
+  .strictObject({
+    store: z.string().optional().describe('git URL or path of the results store; a directory works for local use'),
+    branch: z.string().default('gh-pages'),
+    keep: z
+      .string()
+      .regex(/^\d+(d|runs)$/, { error: (issue) => `expected "<N>d" (days) or "<N>runs", got ${JSON.stringify(issue.input)}` })
+      .optional()
+      .describe('retention: "365d" or "1000runs"'),
+    publish: z.boolean().default(false).describe('publish this run to the store'),
+  })
+  .default({ branch: 'gh-pages', publish: false });

@@ -1,0 +1,186 @@
+// Turns a raw object (from YAML, action inputs or flags) into one typed Config, or a ConfigError
+// listing every problem with its field path, the value seen and what was expected.
+import { z } from 'zod';
+import { configSchema, describeValue, type LoadProfileConfig, type ParsedConfig } from './schema.ts';
+import { parseDurationMs } from './duration.ts';
+import { didYouMean } from '../util/did-you-mean.ts';
+import { UsageError } from '../util/errors.ts';
+
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+export class ConfigError extends UsageError {
+  constructor(
+    readonly source: string,
+    readonly problems: ConfigProblem[],
+  ) {
+    const lines = problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`);
+    const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+    super(`${source} has ${count}:\n${lines.join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadProfile extends LoadProfileConfig {
+  name: string;
+  durationMs: number;
+  warmupMs: number;
+  timeoutMs: number;
+  expectedLatencyMs: number;
+  pauseMs: number;
+}
+
+/** The validated, normalized configuration every stage reads. */
+export interface Config extends Omit<ParsedConfig, 'load' | 'baseline'> {
+  baseline: string;
+  profiles: LoadProfile[];
+}
+
+export function validateConfig(raw: unknown, source = 'config'): Config {
+  const parsed = configSchema.safeParse(raw ?? {}, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(source, parsed.error.issues.map(toProblem));
+  const problems = crossFieldProblems(parsed.data);
+  if (problems.length > 0) throw new ConfigError(source, problems);
+  return normalize(parsed.data);
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
+  const path = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeysAt(configSchema, issue.path);
+    const parts = issue.keys.map((key) => {
+      const guess = didYouMean(key, known);
+      return guess ? `unknown key "${key}"; did you mean "${guess}"?` : `unknown key "${key}"`;
+    });
+    return { path, message: `${parts.join('; ')} (expected one of: ${known.join(', ')})` };
+  }
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    const input = (issue as { input?: unknown }).input;
+    return { path, message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(input)}` };
+  }
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
+    return { path, message: `is required (expected ${issue.expected})` };
+  }
+  if (issue.code === 'invalid_type' && !issue.message.startsWith('expected')) {
+    return { path, message: `expected ${issue.expected}, got ${describeValue((issue as { input?: unknown }).input)}` };
+  }
+  if (issue.code === 'invalid_union') {
+    const input = (issue as { input?: unknown }).input;
+    return { path, message: `expected an object or a list of objects, got ${describeValue(input)}` };
+  }
+  return { path, message: issue.message };
+}
+
+/** Keys the schema accepts at a path, for did-you-mean suggestions. */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: z.ZodType | undefined = schema;
+  for (const part of path) {
+    current = current && unwrap(current);
+    if (!current) return [];
+    if (current instanceof z.ZodObject) current = current.shape[String(part)] as z.ZodType | undefined;
+    else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
+    else if (current instanceof z.ZodUnion) {
+      const options = current.options as z.ZodType[];
+      const next = typeof part === 'number' ? options.find((o) => unwrap(o) instanceof z.ZodArray) : options.find((o) => unwrap(o) instanceof z.ZodObject);
+      current = next && knownChild(next, part);
+    } else return [];
+  }
+  current = current && unwrap(current);
+  if (current instanceof z.ZodUnion) current = (current.options as z.ZodType[]).map(unwrap).find((o) => o instanceof z.ZodObject);
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+function knownChild(schema: z.ZodType, part: PropertyKey): z.ZodType | undefined {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray) return inner.element as z.ZodType;
+  if (inner instanceof z.ZodObject) return inner.shape[String(part)] as z.ZodType | undefined;
+  return undefined;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  for (;;) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in as z.ZodType;
+    } else return current;
+  }
+}
+
+function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const names = config.modes.map((m) => m.name);
+  config.modes.forEach((mode, i) => {
+    if (names.indexOf(mode.name) !== i) {
+      problems.push({ path: `modes[${i}].name`, message: `duplicate mode name "${mode.name}"; each mode needs its own name` });
+    }
+  });
+  if (config.baseline !== undefined && !names.includes(config.baseline)) {
+    problems.push({
+      path: 'baseline',
+      message: `names no mode: got "${config.baseline}", expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
+    });
+  }
+  const profiles = Array.isArray(config.load) ? config.load : [config.load];
+  profiles.forEach((profile, i) => {
+    const at = Array.isArray(config.load) ? `load[${i}]` : 'load';
+    if (profile.model === 'open' && profile.rate === undefined && profile.script === undefined) {
+      problems.push({ path: `${at}.rate`, message: 'is required for the open model (expected requests per second > 0)' });
+    }
+    if (profile.model === 'closed' && profile.vus === undefined && profile.script === undefined) {
+      problems.push({ path: `${at}.vus`, message: 'is required for the closed model (expected a whole number ≥ 1)' });
+    }
+    if (profile.body !== undefined && profile.payloadBytes !== undefined) {
+      problems.push({ path: `${at}.payloadBytes`, message: 'set either body or payloadBytes, not both' });
+    }
+    if (parseDurationMs(profile.duration) === 0) {
+      problems.push({ path: `${at}.duration`, message: `expected a duration > 0, got "${profile.duration}"` });
+    }
+    config.modes.forEach((mode, m) => {
+      if (config.platform !== 'endpoints') return;
+      if (profile.protocol === 'grpc' && !mode.grpc) {
+        problems.push({ path: `modes[${m}].grpc`, message: `is required: platform "endpoints" with ${at}.protocol grpc needs a host:port per mode` });
+      }
+      if (profile.protocol === 'http' && !mode.url && !profile.script) {
+        problems.push({ path: `modes[${m}].url`, message: 'is required: platform "endpoints" needs an http(s) URL per mode' });
+      }
+    });
+  });
+  const profileNames = profiles.map(profileName);
+  profileNames.forEach((n, i) => {
+    if (profileNames.indexOf(n) !== i) problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });
+  });
+  return problems;
+}
+
+function profileName(profile: LoadProfileConfig): string {
+  if (profile.name) return profile.name;
+  if (profile.model === 'closed') return `${profile.vus ?? 'script'}vus`;
+  return profile.rate !== undefined ? `${profile.rate}rps` : 'script';
+}
+
+function normalize(config: ParsedConfig): Config {
+  const { load, baseline, ...rest } = config;
+  const profiles = (Array.isArray(load) ? load : [load]).map((profile) => ({
+    ...profile,
+    name: profileName(profile),
+    durationMs: parseDurationMs(profile.duration)!,
+    warmupMs: parseDurationMs(profile.warmup)!,
+    timeoutMs: parseDurationMs(profile.timeout)!,
+    expectedLatencyMs: parseDurationMs(profile.expectedLatency)!,
+    pauseMs: parseDurationMs(profile.pause)!,
+  }));
+  return { ...rest, baseline: baseline ?? config.modes[0]!.name, profiles };
+}

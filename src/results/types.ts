@@ -1,0 +1,145 @@
+// The results contract: what results.json holds. schema/results.schema.json is generated from
+// src/results/schema.ts, which must describe exactly these types.
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+export type Verdict = 'pass' | 'fail' | 'invalid';
+
+/** Latency statistics of one repetition, milliseconds, exact percentiles from k6. */
+export interface LatencyMs {
+  min: number;
+  mean: number;
+  p50: number;
+  p75: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export const LATENCY_STATS = ['min', 'mean', 'p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
+export type LatencyStat = (typeof LATENCY_STATS)[number];
+
+/** One second of a repetition, for latency-over-time charts. */
+export interface TimelinePoint {
+  /** Seconds since the measured window started. */
+  t: number;
+  requests: number;
+  failures: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** CPU and memory of one container group during a repetition (Kubernetes platforms). */
+export interface ResourceUsage {
+  /** app, sidecar, ztunnel, waypoint, control-plane, client, gateway ... */
+  group: string;
+  /** Mode or namespace the usage belongs to; control planes use their own namespace. */
+  scope: string;
+  cpuMillicores: { min: number; max: number; avg: number };
+  memoryMiB: { min: number; max: number; avg: number };
+  /** CPU millicores and MiB per 1000 rps of achieved load (Istio's published unit). */
+  cpuPer1000Rps?: number;
+  memoryMiBPer1000Rps?: number;
+  samples: number;
+}
+
+export interface Repetition {
+  /** Position in the run's plan (0-based), so charts and tables can show order. */
+  trial: number;
+  /** Interleaved block the repetition belongs to; pairs modes for overhead statistics. */
+  block: number;
+  /** 1 for the main round, 2 for a confirmation re-run. */
+  round: number;
+  startedAt: string;
+  durationS: number;
+  targetRps: number | null;
+  achievedRps: number;
+  droppedIterations: number;
+  requests: number;
+  failures: number;
+  errorRate: number;
+  statusCounts: Record<string, number>;
+  bytesSent: number;
+  bytesReceived: number;
+  latencyMs: LatencyMs;
+  timeline: TimelinePoint[];
+  /** k6 threshold results from a user's own script: expression → passed. */
+  scriptThresholds?: Record<string, Record<string, boolean>>;
+  resources?: ResourceUsage[];
+  valid: boolean;
+  invalidReasons: string[];
+}
+
+export interface ModeResult {
+  name: string;
+  /** Load profile name. A mode appears once per profile. */
+  profile: string;
+  /** Mesh kind on Kubernetes platforms; the local platform's hop description otherwise. */
+  mesh?: string;
+  target?: string;
+  repetitions: Repetition[];
+}
+
+export interface MachineInfo {
+  cpuModel: string;
+  cores: number;
+  memoryMiB: number;
+  os: string;
+  /** Groups comparable machines in history: "<os>-<arch>-<cores>c", or the runner's label. */
+  runnerClass: string;
+}
+
+export interface GitInfo {
+  sha?: string;
+  ref?: string;
+  branch?: string;
+  /** GitHub event name, or "local". */
+  event?: string;
+  /** Base branch and merge base of a pull request, when known. */
+  baseRef?: string;
+  mergeBase?: string;
+  pullRequest?: number;
+  repository?: string;
+}
+
+export interface RunInfo {
+  id: string;
+  suite: string;
+  startedAt: string;
+  finishedAt: string;
+  platform: string;
+  git: GitInfo;
+  tools: Record<string, string>;
+  machine: MachineInfo;
+  /** Platform facts: Kubernetes version, nodes, CNI, mesh versions, image digests, requests. */
+  environment: Record<string, unknown>;
+  /** Why the run ended early (cancelled, error), when it did. */
+  aborted?: string;
+}
+
+export interface PlannedTrialRecord {
+  index: number;
+  mode: string;
+  profile: string;
+  repetition: number;
+  block: number;
+}
+
+export interface RunResult {
+  schemaVersion: number;
+  verdict: Verdict;
+  /** One line per reason the verdict is not pass. */
+  verdictReasons: string[];
+  run: RunInfo;
+  /** The validated config, with credentials removed. */
+  config: Record<string, unknown>;
+  plan: { seed: number; order: string; trials: PlannedTrialRecord[] };
+  baseline: string;
+  modes: ModeResult[];
+  /** Statistics, overheads and gate decisions (filled by the analysis stage). */
+  analysis?: unknown;
+}
