@@ -1,0 +1,55 @@
+// Reads a results.json of any known schema version and returns the current shape. Each step
+// migrates one version to the next, so old history stays readable forever.
+import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.ts';
+import { UsageError } from '../util/errors.ts';
+
+type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
+
+/** MIGRATIONS[v] turns a version-v document into version v+1. */
+const MIGRATIONS: Record<number, Migration> = {};
+
+export class ResultsFormatError extends UsageError {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+    this.name = 'ResultsFormatError';
+  }
+}
+
+export function migrateResults(raw: unknown, path: string): RunResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ResultsFormatError(path, 'is not a mesh-perf results file (expected a JSON object)');
+  }
+  let doc = raw as Record<string, unknown>;
+  const version = doc.schemaVersion;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new ResultsFormatError(path, `has no valid schemaVersion (got ${JSON.stringify(version)}, expected an integer 1..${RESULTS_SCHEMA_VERSION})`);
+  }
+  if (version > RESULTS_SCHEMA_VERSION) {
+    throw new ResultsFormatError(
+      path,
+      `has schemaVersion ${version}, newer than this mesh-perf understands (${RESULTS_SCHEMA_VERSION}); upgrade mesh-perf to read it`,
+    );
+  }
+  for (let v = version; v < RESULTS_SCHEMA_VERSION; v++) {
+    const step = MIGRATIONS[v];
+    if (!step) throw new ResultsFormatError(path, `schemaVersion ${v} has no migration to ${v + 1}`);
+    doc = { ...step(doc), schemaVersion: v + 1 };
+  }
+  if (!Array.isArray(doc.modes) || typeof doc.run !== 'object') {
+    throw new ResultsFormatError(path, 'is missing "modes" or "run"; it does not look like a mesh-perf results file');
+  }
+  return doc as unknown as RunResult;
+}
+
+export function parseResultsJson(text: string, path: string): RunResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ResultsFormatError(path, `is not valid JSON (${(error as Error).message})`);
+  }
+  return migrateResults(raw, path);
+}
