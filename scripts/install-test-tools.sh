@@ -9,7 +9,7 @@ CACHE="${MESH_PERF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mesh-perf}/tools"
 
 # name | go package@version | cached version label
 GO_TOOLS=(
-  "k6|go.k6.io/k6@v1.8.1|1.8.1"
+  "k6|go.k6.io/k6@v1.4.2|1.4.2"
   "fortio|fortio.org/fortio@v1.66.0|1.66.0"
   "vegeta|github.com/tsenart/vegeta/v12@v12.13.0|12.13.0"
   "actionlint|github.com/rhysd/actionlint/cmd/actionlint@v1.7.12|1.7.12"

@@ -1,5 +1,8 @@
 // Every CLI command, in the order `mesh-perf --help` lists them. Add a command: create
 // src/cli/commands/<name>.ts exporting `command`, then add one import and one entry here.
 import type { Command } from './command.ts';
+import { command as demo } from './commands/demo.ts';
+import { command as run } from './commands/run.ts';
+import { command as plan } from './commands/plan.ts';
 
-export const COMMANDS: Command[] = [];
+export const COMMANDS: Command[] = [demo, run, plan];

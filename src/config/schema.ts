@@ -96,7 +96,7 @@ export const configSchema = z
     platform: z.enum(PLATFORMS).default('local'),
     modes: z.array(modeSchema).min(1, { error: 'expected at least one mode' }),
     baseline: z.string().optional().describe('mode that overheads are computed against; default the first mode'),
-    load: z.union([loadProfileSchema, z.array(loadProfileSchema).min(1)]).default({}),
+    load: z.union([loadProfileSchema, z.array(loadProfileSchema).min(1)]).prefault({}),
     plan: z
       .strictObject({
         seed: z.number().int().min(0).optional().describe('seed of the randomized block order; recorded in results'),

@@ -1,0 +1,65 @@
+// Number formatting shared by verdict lines and the report renderers, so a value reads the same
+// in the terminal, summary.md and the PR comment.
+import type { Interval } from './bootstrap.ts';
+import type { Estimate, Unit } from './types.ts';
+
+/** Three significant digits, no exponent; enough for run-level statistics. */
+export function significant(value: number, digits = 3): string {
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : value < 0 ? '-∞' : 'n/a';
+  if (value === 0) return '0';
+  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  const decimals = Math.max(0, digits - 1 - magnitude);
+  return value.toFixed(Math.min(decimals, 6));
+}
+
+export function formatNumber(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  switch (unit) {
+    case 'ms':
+      return `${significant(value)} ms`;
+    case 'rps':
+      return `${Math.abs(value) >= 100 ? Math.round(value).toLocaleString('en-US') : significant(value)} rps`;
+    case 'fraction':
+      return `${significant(value * 100)}%`;
+    case 'millicores':
+      return `${significant(value)}m`;
+    case 'MiB':
+      return `${significant(value)} MiB`;
+    case 'ratio':
+      return `×${significant(value)}`;
+    case 'relative':
+      return formatPercent(value);
+  }
+}
+
+export function formatSigned(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  const text = formatNumber(value, unit);
+  return value > 0 && unit !== 'ratio' && unit !== 'relative' ? `+${text}` : text;
+}
+
+/** Signed percentage of a relative change: 0.1 → "+10.0%". */
+export function formatPercent(relative: number, signed = true): string {
+  if (!Number.isFinite(relative)) return relative > 0 ? '∞' : 'n/a';
+  const pct = relative * 100;
+  const text = Math.abs(pct) >= 100 ? pct.toFixed(0) : Math.abs(pct) >= 10 ? pct.toFixed(1) : pct.toFixed(2);
+  return `${signed && pct > 0 ? '+' : ''}${text}%`;
+}
+
+export function formatInterval(ci: Interval | undefined, unit: Unit | 'ratio' | 'relative', signed = false): string {
+  if (!ci) return '';
+  const show = signed ? formatSigned : formatNumber;
+  return `[${show(ci.low, unit)}, ${show(ci.high, unit)}]`;
+}
+
+/** "1.23 ms [1.20 ms, 1.31 ms]" (no interval when there is none). */
+export function formatEstimate(estimate: Estimate, unit: Unit | 'ratio' | 'relative', signed = false): string {
+  const show = signed ? formatSigned : formatNumber;
+  const ci = formatInterval(estimate.ci, unit, signed);
+  return ci ? `${show(estimate.value, unit)} ${ci}` : show(estimate.value, unit);
+}
+
+/** "with this noise, changes under 7% on p50 are not detectable". */
+export function mdeSentence(mde: number | undefined, what: string): string {
+  if (mde === undefined || Number.isNaN(mde)) return `MDE unknown for ${what} (fewer than two valid repetitions)`;
+  if (!Number.isFinite(mde)) return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
+  return `with this noise, changes under ${formatPercent(mde, false)} on ${what} are not detectable`;
+}

@@ -1,0 +1,174 @@
+// The Analysis value: what the analysis stage adds to a run (results.json "analysis"), and what
+// the reports, the PR comment and the exit code are built from.
+import type { Interval } from './bootstrap.ts';
+import type { GateMeasure } from './expression.ts';
+import type { MetricId, Unit } from './metrics.ts';
+import type { MannWhitneyResult } from './mann-whitney.ts';
+
+export type { Interval } from './bootstrap.ts';
+export type { MetricId, Unit } from './metrics.ts';
+
+export type AnalysisVerdict = 'pass' | 'fail' | 'invalid';
+
+/** A point estimate with its bootstrap confidence interval (absent below two values). */
+export interface Estimate {
+  value: number;
+  ci?: Interval;
+}
+
+export interface StatisticSummary {
+  metric: MetricId;
+  unit: Unit;
+  /** Valid repetitions that carried this statistic. */
+  n: number;
+  /** Median over valid repetitions, with its bootstrap CI. */
+  median: Estimate;
+  /** Run-to-run coefficient of variation (sd / mean) over the repetitions. */
+  cv?: number;
+  /**
+   * Relative change a comparison of two runs like this one (same repetitions, same noise) would
+   * detect with 80 % power at the gate's alpha; Infinity when the repetitions are too few.
+   */
+  mde?: number;
+  /** Count-weighted value over all valid repetitions (error rate: failures ÷ requests). */
+  pooled?: number;
+}
+
+export interface RoundCount {
+  round: number;
+  valid: number;
+  invalid: number;
+}
+
+export interface ModeSummary {
+  mode: string;
+  profile: string;
+  repetitions: number;
+  valid: number;
+  invalid: number;
+  rounds: RoundCount[];
+  statistics: Partial<Record<MetricId, StatisticSummary>>;
+}
+
+/** A mode against the baseline mode of the same run, paired by interleaved block. */
+export interface OverheadEstimate {
+  mode: string;
+  profile: string;
+  baseline: string;
+  metric: MetricId;
+  unit: Unit;
+  /** Blocks in which both the mode and the baseline have a valid repetition. */
+  pairs: number;
+  /** False when too few blocks pair up and the medians were compared unpaired. */
+  paired: boolean;
+  /** mode − baseline, in the metric's unit. */
+  difference: Estimate;
+  /** mode ÷ baseline. */
+  ratio: Estimate;
+  /** Smallest overhead distinguishable from zero with this noise (difference in unit, and relative). */
+  mde?: { difference: number; relative: number };
+}
+
+export type Decision = 'pass' | 'fail' | 'skipped';
+
+export interface ReferenceSummary {
+  /** Runs the reference was built from, newest first. */
+  runIds: string[];
+  /** Run-level values pooled from those runs. */
+  values: number;
+  /** Median of the pooled reference values, with CI. */
+  median: Estimate;
+}
+
+export interface RunToRunCheck {
+  /** Past runs whose medians estimate how much a whole run moves from job to job. */
+  runs: number;
+  /** sd of the runs' log medians. */
+  spread: number;
+  t: number;
+  p: number;
+}
+
+export interface RoundEvidence {
+  /** 1, 2, or "pooled" for all rounds together. */
+  round: number | 'pooled';
+  n: number;
+  change: Estimate;
+  changeAbsolute: number;
+  p: number;
+  significant: boolean;
+  practical: boolean;
+}
+
+export interface RegressionEvidence {
+  /** absolute: the mode's own values; relative: the mode ÷ baseline per block (cancels job-to-job drift). */
+  basis: 'absolute' | 'relative';
+  candidate: Estimate;
+  reference: ReferenceSummary;
+  /** Relative change candidate ÷ reference − 1, with bootstrap CI. */
+  change: Estimate;
+  /** The change in the metric's unit (ms for latency). */
+  changeAbsolute: number;
+  mannWhitney: MannWhitneyResult;
+  runToRun?: RunToRunCheck;
+  significant: boolean;
+  practical: boolean;
+  /** Present when a confirmation round exists: each round alone and pooled. */
+  rounds?: RoundEvidence[];
+}
+
+export interface GateResult {
+  kind: 'threshold' | 'overhead' | 'regression';
+  /** The expression as configured, or "regression p50". */
+  gate: string;
+  mode: string;
+  profile: string;
+  metric: MetricId;
+  /** What was compared with the limit; unit follows from it and the metric. */
+  measure: GateMeasure | 'change';
+  unit: Unit | 'ratio' | 'relative';
+  value: Estimate;
+  /** Human text of the limit: "< 250 ms", "+5 % and +0.05 ms with p ≤ 0.05". */
+  threshold: string;
+  decision: Decision;
+  /** The CI crosses the limit: the decision could flip on a re-run. */
+  marginal?: boolean;
+  /** Relative MDE for this comparison (Infinity when undetectable at these sizes). */
+  mde?: number;
+  /** MDE in the measured unit, where that reads better (overhead budgets in ms). */
+  mdeAbsolute?: number;
+  evidence?: RegressionEvidence;
+  /** Regression found in round 1 and waiting for the confirmation re-run. */
+  pendingConfirmation?: boolean;
+  /** The verdict line: metric, value with CI, reference, threshold, decision, MDE. */
+  line: string;
+  /** Why it was skipped, when it was. */
+  note?: string;
+}
+
+export interface ReferenceExclusion {
+  runId: string;
+  reason: string;
+}
+
+export interface Analysis {
+  /** Version of this block's shape, independent of the results schema version. */
+  version: 1;
+  seed: number;
+  level: number;
+  alpha: number;
+  resamples: number;
+  baseline: string;
+  /** Rounds present in the run: [1], or [1, 2] after a confirmation re-run. */
+  rounds: number[];
+  summaries: ModeSummary[];
+  overheads: OverheadEstimate[];
+  gates: GateResult[];
+  verdict: AnalysisVerdict;
+  verdictReasons: string[];
+  /** Modes whose regression needs a confirmation re-run (with the baseline, interleaved). */
+  modesToConfirm: string[];
+  reference?: { runIds: string[]; excluded: ReferenceExclusion[] };
+  /** Things the user should know that are not gate decisions (skipped gates, missing data). */
+  notes: string[];
+}

@@ -1,0 +1,60 @@
+// A small argv parser driven by each command's OptionSpec list, so --help and parsing agree.
+import type { Command, ParsedArgs } from './command.ts';
+import { UsageError } from '../util/errors.ts';
+import { didYouMean } from '../util/did-you-mean.ts';
+
+export function parseArgs(command: Command, argv: string[]): ParsedArgs {
+  const parsed: ParsedArgs = { positionals: [], options: {}, switches: new Set(), lists: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      parsed.positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      parsed.positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq > 0 ? eq : undefined);
+    const spec = command.options.find((o) => o.name === name);
+    if (!spec) {
+      const guess = didYouMean(name, command.options.map((o) => o.name));
+      throw new UsageError(`mesh-perf ${command.name}: unknown option --${name}${guess ? `; did you mean --${guess}?` : ''} (see mesh-perf ${command.name} --help)`);
+    }
+    if (!spec.value) {
+      if (eq > 0) throw new UsageError(`mesh-perf ${command.name}: --${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
+      parsed.switches.add(name);
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) {
+      throw new UsageError(`mesh-perf ${command.name}: --${name} needs a value (${spec.value})`);
+    }
+    if (spec.repeatable) (parsed.lists[name] ??= []).push(value);
+    parsed.options[name] = value;
+  }
+  const required = (command.positionals ?? []).filter((p) => p.required);
+  if (parsed.positionals.length < required.length) {
+    const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
+    throw new UsageError(`mesh-perf ${command.name}: missing ${missing.join(' ')} (usage: mesh-perf ${command.usage})`);
+  }
+  const allowed = command.positionals?.length ?? 0;
+  if (parsed.positionals.length > allowed) {
+    throw new UsageError(`mesh-perf ${command.name}: unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
+  }
+  return parsed;
+}
+
+export function commandHelp(command: Command): string {
+  const lines = [`mesh-perf ${command.name} — ${command.summary}`, '', `Usage: mesh-perf ${command.usage}`];
+  if (command.positionals?.length) {
+    lines.push('', 'Arguments:');
+    for (const p of command.positionals) lines.push(`  <${p.name}>`.padEnd(30) + p.description);
+  }
+  lines.push('', 'Options:');
+  for (const o of command.options) lines.push(`  --${o.name}${o.value ? ` ${o.value}` : ''}`.padEnd(30) + o.description);
+  lines.push('  --help'.padEnd(30) + 'Show this help');
+  if (command.details) lines.push('', command.details);
+  return `${lines.join('\n')}\n`;
+}

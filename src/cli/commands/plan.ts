@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load.ts';
+import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
+import { alignTable } from '../../report/terminal.ts';
+import type { Command } from '../command.ts';
+import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+
+export const command: Command = {
+  name: 'plan',
+  summary: 'Show the trials a config would run, in order, without running them',
+  usage: 'plan [--config FILE] [--preset NAME] [--json]',
+  options: [
+    { name: 'config', value: 'FILE', description: 'Config file (default ./mesh-perf.yaml)' },
+    { name: 'json', description: 'Print the plan as JSON' },
+    ...OVERRIDE_OPTIONS,
+  ],
+  async run(context) {
+    const file = resolve(context.cwd, context.args.options.config ?? 'mesh-perf.yaml');
+    const useFile = context.args.options.config !== undefined || existsSync(file) || context.args.options.preset === undefined;
+    const config = await loadConfig({ file: useFile ? file : undefined, overrides: overrideValues(context.args) });
+    const plan = buildPlan(config, config.plan.seed ?? newSeed());
+    const seconds = estimateSeconds(plan);
+    if (context.args.switches.has('json')) {
+      const trials = plan.trials.map((t) => ({
+        index: t.index,
+        block: t.block,
+        mode: t.mode.name,
+        profile: t.profile.name,
+        repetition: t.repetition,
+        model: t.profile.model,
+        rate: t.profile.rate ?? null,
+        vus: t.profile.vus ?? null,
+        duration: t.profile.duration,
+        warmup: t.profile.warmup,
+      }));
+      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds, trials }, null, 2)}\n`);
+      return 0;
+    }
+    const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up']];
+    for (const t of plan.trials) {
+      const load = t.profile.model === 'open' ? `${t.profile.rate ?? 'script'} rps` : `${t.profile.vus ?? 'script'} VUs`;
+      rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup]);
+    }
+    context.stdout(`${alignTable(rows)}\n\n${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load (setup not included)\n`);
+    return 0;
+  },
+};
+
+function formatMinutes(seconds: number): string {
+  return seconds < 120 ? `${Math.round(seconds)} s` : `${(seconds / 60).toFixed(1)} min`;
+}

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load.ts';
+import type { Command } from '../command.ts';
+import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { runAndReport } from '../run-and-report.ts';
+
+const DEFAULT_CONFIG = 'mesh-perf.yaml';
+
+export const command: Command = {
+  name: 'run',
+  summary: 'Run the benchmark described by a config file and gate on it',
+  usage: 'run [--config FILE] [--out DIR] [overrides]',
+  options: [
+    { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
+    { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
+    ...OVERRIDE_OPTIONS,
+  ],
+  details: 'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run.',
+  async run(context) {
+    const file = resolve(context.cwd, context.args.options.config ?? DEFAULT_CONFIG);
+    const hasPreset = context.args.options.preset !== undefined;
+    const config = await loadConfig({
+      file: context.args.options.config !== undefined || existsSync(file) || !hasPreset ? file : undefined,
+      overrides: overrideValues(context.args),
+    });
+    if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);
+    return runAndReport(config, context);
+  },
+};

@@ -1,0 +1,74 @@
+// The CLI's single failure point: parses the command line, runs one command, and maps every
+// error to a one-paragraph message and an exit code. Nothing below this calls process.exit.
+import { COMMANDS } from './registry.ts';
+import { commandHelp, parseArgs } from './args.ts';
+import { consoleLogger } from './console-logger.ts';
+import { EXIT, exitCodeOf, messageOf, MeshPerfError, UsageError } from '../util/errors.ts';
+import { didYouMean } from '../util/did-you-mean.ts';
+import type { Logger } from '../util/log.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  log: Logger;
+  cwd: string;
+  signal: AbortSignal;
+}
+
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 4;
+  return [
+    'mesh-perf — what does the service mesh cost us, and did this change make it worse?',
+    '',
+    'Usage: mesh-perf <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `mesh-perf <command> --help` for a command\'s options.',
+    'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(mainHelp());
+    return name ? EXIT.pass : EXIT.usage;
+  }
+  if (name === '--version') {
+    const { MESH_PERF_VERSION } = await import('../pipeline.ts');
+    io.stdout(`${MESH_PERF_VERSION}\n`);
+    return EXIT.pass;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  try {
+    if (!command) {
+      const guess = didYouMean(name, COMMANDS.map((c) => c.name));
+      throw new UsageError(`unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''} (run mesh-perf --help for the list)`);
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(commandHelp(command));
+      return EXIT.pass;
+    }
+    const args = parseArgs(command, rest);
+    return await command.run({ args, log: io.log, stdout: io.stdout, signal: io.signal, cwd: io.cwd });
+  } catch (error) {
+    const code = exitCodeOf(error);
+    const known = error instanceof MeshPerfError;
+    io.stderr(`\nmesh-perf: ${messageOf(error)}\n`);
+    if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
+    return code;
+  }
+}
+
+export function defaultIo(signal: AbortSignal): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    log: consoleLogger(),
+    cwd: process.cwd(),
+    signal,
+  };
+}

@@ -1,0 +1,22 @@
+// Shared by `run` and `demo`: run the pipeline, print the table and where the files are, and
+// turn the verdict into an exit code (0 pass, 1 gate failed, 3 invalid).
+import { relative } from 'node:path';
+import type { Config } from '../config/validate.ts';
+import { runPipeline } from '../pipeline.ts';
+import { renderTerminalTable } from '../report/terminal.ts';
+import { EXIT, MeshPerfError } from '../util/errors.ts';
+import type { CommandContext } from './command.ts';
+
+export async function runAndReport(config: Config, context: CommandContext): Promise<number> {
+  const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd });
+  context.stdout(`\n${renderTerminalTable(outcome.result)}`);
+  const show = (path: string) => relative(context.cwd, path) || path;
+  context.stdout(`Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`);
+  if (outcome.error) {
+    if (outcome.error instanceof MeshPerfError) throw outcome.error;
+    throw new MeshPerfError(outcome.error.message, EXIT.environment);
+  }
+  if (outcome.result.verdict === 'fail') return EXIT.gateFailed;
+  if (outcome.result.verdict === 'invalid') return EXIT.environment;
+  return EXIT.pass;
+}

@@ -1,0 +1,36 @@
+// Annotations shown on the run page: one error per failed gate, one warning per invalid
+// repetition. Pure; main.ts hands them to core.error / core.warning.
+import type { RunView } from './results-view.ts';
+
+export interface Annotation {
+  level: 'error' | 'warning';
+  title: string;
+  message: string;
+}
+
+export function annotationsFor(view: RunView): Annotation[] {
+  const out: Annotation[] = [];
+  const failed = view.gates.filter((g) => !g.passed);
+  for (const gate of failed) {
+    const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
+    out.push({
+      level: 'error',
+      title: `mesh-perf gate failed: ${gate.title}`,
+      message: `${where ? `${where}: ` : ''}${gate.detail || gate.title}`,
+    });
+  }
+  // A fail verdict without gate details (analysis absent or unreadable) still gets one error per reason.
+  if (view.verdict === 'fail' && failed.length === 0) {
+    for (const reason of view.reasons.length > 0 ? view.reasons : ['the run failed its gates']) {
+      out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
+    }
+  }
+  for (const rep of view.invalid) {
+    out.push({
+      level: 'warning',
+      title: `mesh-perf invalid repetition: ${rep.mode}`,
+      message: `${rep.mode} (${rep.profile}) trial ${rep.trial}${rep.round > 1 ? `, round ${rep.round}` : ''}: ${rep.reasons.join('; ')}. Invalid repetitions are reported, never compared.`,
+    });
+  }
+  return out;
+}

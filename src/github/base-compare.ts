@@ -1,0 +1,46 @@
+// The "vs base" column: this run's p50 per mode against the PR's base branch, from history. Pure.
+// The decision (regression or not) belongs to the analysis stage's regression gate; this only
+// shows the reference so a reviewer sees what the gate compared against.
+import type { RunResult } from '../results/types.ts';
+import { median } from '../analysis/descriptive.ts';
+import type { ModeView } from './results-view.ts';
+
+/** History the caller looked up for the PR's base (merge base, else the base branch's latest). */
+export interface BaseReference {
+  /** Branch the runs came from, e.g. "main". */
+  ref: string;
+  /** The merge base, when the lookup found runs for exactly that commit. */
+  commit?: string;
+  runs: RunResult[];
+}
+
+export interface BaseComparison {
+  mode: string;
+  profile: string;
+  baseP50: number;
+  /** (current − base) / base. */
+  change: number;
+  /** Past runs that contributed. */
+  runs: number;
+}
+
+export function compareWithBase(modes: ModeView[], base: BaseReference | undefined): BaseComparison[] {
+  if (!base) return [];
+  const usable = base.runs.filter((run) => run && run.verdict !== 'invalid' && Array.isArray(run.modes));
+  return modes.flatMap((view) => {
+    if (!view.p50) return [];
+    const perRun = usable.flatMap((run) => {
+      const mode = run.modes.find((m) => m.name === view.mode && m.profile === view.profile);
+      const values = (mode?.repetitions ?? []).filter((r) => r.valid).map((r) => r.latencyMs?.p50).filter((v): v is number => Number.isFinite(v));
+      return values.length > 0 ? [median(values)] : [];
+    });
+    if (perRun.length === 0) return [];
+    const baseP50 = median(perRun);
+    if (!(baseP50 > 0)) return [];
+    return [{ mode: view.mode, profile: view.profile, baseP50, change: (view.p50.value - baseP50) / baseP50, runs: perRun.length }];
+  });
+}
+
+export function describeBase(base: BaseReference): string {
+  return base.commit ? `${base.ref} @ ${base.commit.slice(0, 7)}` : `${base.ref} (latest ${base.runs.length})`;
+}

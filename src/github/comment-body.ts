@@ -1,0 +1,92 @@
+// The sticky PR comment's body. Pure. It leads with the verdict and a compact table (p50, p99,
+// overhead vs the baseline mode, change vs the PR's base from history), then collapsible
+// details, links, and a hidden marker that finds the comment again on the next run. GitHub
+// rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
+import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
+import { code, details, link, text } from './markdown.ts';
+import type { RunView } from './results-view.ts';
+import { linksLine, type ReportLinks } from './job-summary.ts';
+import { gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+
+/** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
+export const COMMENT_LIMIT = 65_536 - 1_024;
+
+/** One sticky comment per PR per suite. The key is reduced to safe characters. */
+export function commentMarker(suite: string): string {
+  const key = suite.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60) || 'default';
+  return `<!-- mesh-perf:sticky-comment suite=${key} -->`;
+}
+
+export interface CommentInput {
+  view: RunView;
+  links: ReportLinks;
+  base?: BaseReference;
+  /** Shown above the table, e.g. "results from the fork PR's benchmark run". */
+  provenance?: string;
+  limit?: number;
+}
+
+export interface RenderedComment {
+  body: string;
+  folded: boolean;
+}
+
+export function renderComment(input: CommentInput): RenderedComment {
+  const limit = input.limit ?? COMMENT_LIMIT;
+  const full = compose(input, 'full');
+  if (full.length <= limit) return { body: full, folded: false };
+  const folded = compose(input, 'folded');
+  if (folded.length <= limit) return { body: folded, folded: true };
+  // Even the table is too big (hundreds of mode × load rows): keep the head of it.
+  for (let rows = Math.max(1, input.view.modes.length - 1); rows >= 1; rows = Math.floor(rows * 0.8)) {
+    const body = compose(input, 'folded', rows);
+    if (body.length <= limit) return { body, folded: true };
+    if (rows === 1) break;
+  }
+  return { body: compose(input, 'folded', 0), folded: true };
+}
+
+function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number): string {
+  const { view, links } = input;
+  const comparisons = compareWithBase(view.modes, input.base);
+  const parts: string[] = [];
+  parts.push(`### mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
+  if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
+  parts.push(reasonsList(view));
+  const rows = maxRows === undefined ? view.modes : view.modes.slice(0, maxRows);
+  if (rows.length > 0) {
+    parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+  }
+  if (rows.length < view.modes.length) {
+    parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
+  }
+  parts.push(`<sub>${intervalNote(view)}${input.base ? '' : ' No results of the base branch were found in history, so there is no "vs base" column.'}</sub>`);
+  if (view.detectability.length > 0) parts.push(`**Minimum detectable effect:** ${view.detectability.map(text).join('; ')}.`);
+
+  if (mode === 'full') {
+    const failed = view.gates.filter((g) => !g.passed).length;
+    if (view.gates.length > 0) parts.push(details(`Gates: ${view.gates.length} checked, ${failed} failed`, gatesTable(view.gates), failed > 0));
+    if (view.invalid.length > 0) parts.push(details(`Invalid repetitions: ${view.invalid.length}`, invalidTable(view.invalid, 50)));
+    parts.push(details('Run details', runDetails(input)));
+  } else {
+    parts.push(
+      `<sub>Gate evidence, invalid repetitions and run details were folded to stay under GitHub's 65,536-character comment limit: see the ${link('job summary', links.runUrl)}.</sub>`,
+    );
+  }
+  parts.push(linksLine({ ...links, runUrl: undefined }) + (links.runUrl ? `${links.artifactUrl || links.dashboardUrl ? ' · ' : ''}${link('Job summary', links.runUrl)}` : ''));
+  parts.push(commentMarker(view.suite));
+  return parts.filter(Boolean).join('\n\n');
+}
+
+function runDetails(input: CommentInput): string {
+  const { view } = input;
+  const lines = [
+    `- platform: ${code(view.platform) || 'unknown'}; baseline mode: ${code(view.baseline)}`,
+    `- load profiles: ${[...new Set(view.modes.map((m) => code(m.profile)))].join(', ')}`,
+    view.seed !== undefined ? `- interleaving seed: ${view.seed}` : '',
+    view.rounds > 1 ? `- rounds: ${view.rounds} (a confirmation re-run happened)` : '',
+    input.base ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)` : '- base reference: none found in history',
+    view.runId ? `- run id: ${code(view.runId)}` : '',
+  ];
+  return lines.filter(Boolean).join('\n');
+}

@@ -1,0 +1,64 @@
+// Every action input and output name in one place. The config overrides come from the shared
+// OVERRIDES table (so the CLI flags and the action inputs cannot drift); the rest are the
+// action's own: the config file, the token, kubeconfig content, the working directory.
+import { OVERRIDES } from '../config/overrides.ts';
+
+export const INPUT = {
+  config: 'config',
+  token: 'token',
+  kubeconfig: 'kubeconfig',
+  workingDirectory: 'working-directory',
+} as const;
+
+export const OUTPUT = {
+  verdict: 'verdict',
+  resultsPath: 'results-path',
+  reportPath: 'report-path',
+  summary: 'summary',
+  commentUrl: 'comment-url',
+} as const;
+
+/** Inputs of the comment sub-action (comment/action.yml), set as INPUT_* by its composite step. */
+export const COMMENT_INPUT = {
+  results: 'results',
+  token: 'token',
+  comment: 'comment',
+  pullRequest: 'pull-request',
+} as const;
+
+/** Inputs of the setup sub-action (setup/action.yml). */
+export const SETUP_INPUT = {
+  tools: 'tools',
+  cacheDir: 'cache-dir',
+} as const;
+
+export type ReadInput = (name: string) => string;
+
+export interface ActionInputs {
+  configFile: string | undefined;
+  overrides: Record<string, string | undefined>;
+  token: string;
+  /** Kubeconfig content (a secret), not a path. */
+  kubeconfig: string | undefined;
+  workingDirectory: string;
+}
+
+export function readActionInputs(read: ReadInput): ActionInputs {
+  const overrides: Record<string, string | undefined> = {};
+  for (const override of OVERRIDES) {
+    const value = read(override.input);
+    if (value !== '') overrides[override.input] = value;
+  }
+  return {
+    configFile: read(INPUT.config) || undefined,
+    overrides,
+    token: read(INPUT.token),
+    kubeconfig: read(INPUT.kubeconfig) || undefined,
+    workingDirectory: read(INPUT.workingDirectory) || '.',
+  };
+}
+
+/** All input names action.yml must declare, in the order the README lists them. */
+export function actionInputNames(): string[] {
+  return [INPUT.config, ...OVERRIDES.map((o) => o.input), INPUT.kubeconfig, INPUT.token, INPUT.workingDirectory];
+}

@@ -1,0 +1,104 @@
+// The job summary ($GITHUB_STEP_SUMMARY): the full results table with intervals, verdict with
+// reasons, gates with their evidence, detectability, invalid repetitions, and links. Pure. GitHub
+// refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
+import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
+import { code, details, link, text, utf8Bytes } from './markdown.ts';
+import type { RunView } from './results-view.ts';
+import { gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+
+export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
+
+export interface ReportLinks {
+  /** This workflow run's page: job summary and artifacts. */
+  runUrl?: string;
+  /** Where the results/report artifact can be downloaded. */
+  artifactUrl?: string;
+  dashboardUrl?: string;
+  /** Path of report.html inside the artifact, for the reader who downloads it. */
+  reportFile?: string;
+}
+
+export interface SummaryInput {
+  view: RunView;
+  links: ReportLinks;
+  base?: BaseReference;
+  /** Notices to show on top, e.g. why no PR comment was posted. */
+  notices?: string[];
+  limitBytes?: number;
+}
+
+export function renderJobSummary(input: SummaryInput): string {
+  const { view, links } = input;
+  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
+  const comparisons = compareWithBase(view.modes, input.base);
+  const sections: { body: string; optional: boolean; name: string }[] = [];
+  const add = (body: string, optional = false, name = '') => body && sections.push({ body, optional, name });
+
+  add(`## mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
+  add(runLine(view));
+  for (const notice of input.notices ?? []) add(`> [!NOTE]\n> ${text(notice)}`);
+  add(reasonsList(view));
+  add('### Results');
+  add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+  add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block.</sub>`);
+  if (view.gates.length > 0) {
+    add('### Gates');
+    add(gatesTable(view.gates), true, 'gate table');
+  }
+  if (view.detectability.length > 0) {
+    add('### What this run can detect');
+    add(view.detectability.map((line) => `- ${text(line)}`).join('\n'), true, 'detectability');
+  }
+  if (view.invalid.length > 0) {
+    add(`### Invalid repetitions (${view.invalid.length})`);
+    add('Invalid repetitions are reported, never compared: a run with any of them ends `invalid`.');
+    add(details('Which repetitions and why', invalidTable(view.invalid, 500), view.invalid.length <= 10), true, 'invalid repetition table');
+  }
+  add(linksLine(links));
+
+  let out = join(sections);
+  const dropped: string[] = [];
+  // Drop the biggest optional section first until the summary fits.
+  while (utf8Bytes(out) > limit - 512) {
+    const candidates = sections.filter((s) => s.optional);
+    if (candidates.length === 0) break;
+    const biggest = candidates.reduce((a, b) => (utf8Bytes(a.body) >= utf8Bytes(b.body) ? a : b));
+    dropped.push(biggest.name);
+    biggest.body = `_The ${biggest.name} was left out to keep this summary under GitHub's 1 MiB limit; it is in results.json in the artifact._`;
+    biggest.optional = false;
+    out = join(sections);
+  }
+  if (utf8Bytes(out) > limit - 512) out = truncateBytes(out, limit - 512) + '\n\n_Summary truncated at GitHub\'s 1 MiB limit; the full results are in the artifact._';
+  return out + '\n';
+}
+
+function runLine(view: RunView): string {
+  const profiles = [...new Set(view.modes.map((m) => m.profile))];
+  const parts = [
+    `platform ${code(view.platform) || 'unknown'}`,
+    `${view.modes.length} mode × load rows (${profiles.map((p) => code(p)).join(', ')})`,
+    view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
+    view.seed !== undefined ? `seed ${view.seed}` : '',
+    view.runId ? `run ${code(view.runId)}` : '',
+  ].filter(Boolean);
+  return parts.join(' · ');
+}
+
+export function linksLine(links: ReportLinks): string {
+  const items = [
+    links.artifactUrl ? link('Results and HTML report (artifact)', links.artifactUrl) + (links.reportFile ? ` (${code(links.reportFile)})` : '') : '',
+    links.dashboardUrl ? link('Trend dashboard', links.dashboardUrl) : '',
+    links.runUrl ? link('Workflow run', links.runUrl) : '',
+  ].filter(Boolean);
+  return items.join(' · ');
+}
+
+function join(sections: { body: string }[]): string {
+  return sections.map((s) => s.body).filter(Boolean).join('\n\n');
+}
+
+function truncateBytes(value: string, bytes: number): string {
+  let out = value;
+  while (utf8Bytes(out) > bytes) out = out.slice(0, Math.floor(out.length * 0.9));
+  return out;
+}

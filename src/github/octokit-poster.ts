@@ -1,0 +1,110 @@
+// CommentPoster and PullLookup over Octokit (@actions/github). The only module that talks to
+// GitHub's API. Errors are translated into messages a user can act on; the token never appears.
+import { getOctokit } from '@actions/github';
+import type { RepoRef } from './event.ts';
+import type { CommentPoster, IssueComment } from './sticky.ts';
+import type { PullLookup, PullSummary } from './resolve-pr.ts';
+
+type Octokit = ReturnType<typeof getOctokit>;
+
+/** The API said no; the message says which permission is missing. */
+export class GitHubPermissionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitHubPermissionError';
+  }
+}
+
+export class OctokitGitHub implements CommentPoster, PullLookup {
+  private readonly octokit: Octokit;
+  private login: string | undefined;
+
+  constructor(
+    token: string,
+    private readonly repo: RepoRef,
+    apiUrl: string,
+  ) {
+    // No retries on 4xx; a bounded timeout so a hung API cannot hold the job.
+    this.octokit = getOctokit(token, { baseUrl: apiUrl, request: { timeout: 30_000 } });
+  }
+
+  async identity(): Promise<string> {
+    if (this.login) return this.login;
+    try {
+      // Works for GITHUB_TOKEN (viewer is the github-actions bot), app tokens and PATs.
+      const data = await this.octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }');
+      this.login = data.viewer.login;
+    } catch {
+      try {
+        const { data } = await this.octokit.rest.users.getAuthenticated();
+        this.login = data.login;
+      } catch (error) {
+        throw translate(error, 'find out which account the token belongs to (needed to find our earlier comment)');
+      }
+    }
+    return this.login;
+  }
+
+  async list(issue: number): Promise<IssueComment[]> {
+    try {
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, { ...this.repo, issue_number: issue, per_page: 100 });
+      return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', url: c.html_url }));
+    } catch (error) {
+      throw translate(error, `list the comments of #${issue}`);
+    }
+  }
+
+  async create(issue: number, body: string): Promise<IssueComment> {
+    try {
+      const { data } = await this.octokit.rest.issues.createComment({ ...this.repo, issue_number: issue, body });
+      return { id: data.id, body: data.body ?? '', authorLogin: data.user?.login ?? '', url: data.html_url };
+    } catch (error) {
+      throw translate(error, `comment on #${issue}`);
+    }
+  }
+
+  async update(commentId: number, body: string): Promise<IssueComment> {
+    try {
+      const { data } = await this.octokit.rest.issues.updateComment({ ...this.repo, comment_id: commentId, body });
+      return { id: data.id, body: data.body ?? '', authorLogin: data.user?.login ?? '', url: data.html_url };
+    } catch (error) {
+      throw translate(error, `update comment ${commentId}`);
+    }
+  }
+
+  async pullsForCommit(sha: string): Promise<PullSummary[]> {
+    try {
+      const pulls = await this.octokit.paginate(this.octokit.rest.repos.listPullRequestsAssociatedWithCommit, { ...this.repo, commit_sha: sha, per_page: 100 });
+      return pulls.map(toSummary);
+    } catch (error) {
+      throw translate(error, `look up pull requests of commit ${sha.slice(0, 12)}`);
+    }
+  }
+
+  async openPulls(): Promise<PullSummary[]> {
+    try {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
+      return pulls.map(toSummary);
+    } catch (error) {
+      throw translate(error, 'list open pull requests');
+    }
+  }
+}
+
+function toSummary(p: { number: number; state: string; head: { sha: string; repo: { full_name: string } | null }; base: { ref: string; sha: string } }): PullSummary {
+  return { number: p.number, state: p.state, headSha: p.head.sha, headRepo: p.head.repo?.full_name ?? '', baseRef: p.base.ref, baseSha: p.base.sha };
+}
+
+function translate(error: unknown, doing: string): Error {
+  const status = (error as { status?: number }).status;
+  const apiMessage = (error as { response?: { data?: { message?: string } } }).response?.data?.message;
+  if (status === 401) return new GitHubPermissionError(`GitHub rejected the token while trying to ${doing} (401 Bad credentials): pass a valid token in the token input`);
+  if (status === 403) {
+    return new GitHubPermissionError(
+      `GitHub refused to let the token ${doing} (403${apiMessage ? ` ${apiMessage}` : ''}): give the job \`permissions: pull-requests: write\`; on fork PRs the token is read-only, use the fork-safe workflow_run pair (workflows/fork-safe-*.yml)`,
+    );
+  }
+  if (status === 404 || status === 410) return new Error(`GitHub could not ${doing} (${status}): the pull request may be closed, locked or in another repository`);
+  if (status === 422) return new Error(`GitHub rejected the request to ${doing} (422${apiMessage ? ` ${apiMessage}` : ''})`);
+  return new Error(`could not ${doing}: ${status ? `HTTP ${status} ` : ''}${error instanceof Error ? error.message : String(error)}`);
+}

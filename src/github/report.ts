@@ -1,0 +1,73 @@
+// Hands a finished run to GitHub: the sticky comment (first, so the summary can say what happened
+// to it), the job summary, annotations and outputs.
+import * as core from '@actions/core';
+import type { RunResult } from '../results/types.ts';
+import type { BaseReference } from './base-compare.ts';
+import { annotationsFor } from './annotations.ts';
+import { commentMarker, renderComment } from './comment-body.ts';
+import { postComment, type CommentResult } from './comment-stage.ts';
+import type { GitHubEvent } from './event.ts';
+import { OUTPUT } from './inputs.ts';
+import { renderJobSummary, type ReportLinks } from './job-summary.ts';
+import { viewRun, type RunView } from './results-view.ts';
+import type { CommentPolicy, CommentPoster } from './sticky.ts';
+
+export interface ReportInput {
+  result: RunResult;
+  event: GitHubEvent;
+  links: ReportLinks;
+  base?: BaseReference;
+  comment: {
+    policy: CommentPolicy;
+    token: string;
+    pullRequest: number | undefined;
+    fromFork: boolean;
+    poster: () => CommentPoster;
+    provenance?: string;
+  };
+  files?: { results?: string; report?: string };
+  /** Set outputs and annotations (the run mode); the comment mode only comments and summarizes. */
+  full: boolean;
+}
+
+export interface ReportOutcome {
+  view: RunView;
+  comment: CommentResult;
+  summaryMarkdown: string;
+}
+
+export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome> {
+  const view = viewRun(input.result);
+  const rendered = renderComment({ view, links: input.links, base: input.base, provenance: input.comment.provenance });
+  const marker = commentMarker(view.suite);
+
+  const comment = await core.group('PR comment', async () => {
+    const outcome = await postComment(
+      { ...input.comment, verdict: view.verdict, event: input.event, marker, body: rendered.body },
+      input.comment.poster,
+    );
+    if (outcome.posted) core.info(`comment ${outcome.outcome.action}: ${outcome.outcome.url}${rendered.folded ? ' (details folded to fit the size limit)' : ''}`);
+    else if (outcome.warning) core.warning(outcome.reason);
+    else if (outcome.notable) core.notice(outcome.reason);
+    else core.info(outcome.reason);
+    return outcome;
+  });
+
+  const notices = comment.posted ? [] : comment.notable ? [comment.reason] : [];
+  const summaryMarkdown = renderJobSummary({ view, links: input.links, base: input.base, notices });
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summaryMarkdown).write();
+  else core.info('GITHUB_STEP_SUMMARY is not set (not on a runner?): no job summary written');
+
+  if (input.full) {
+    for (const a of annotationsFor(view)) {
+      if (a.level === 'error') core.error(a.message, { title: a.title });
+      else core.warning(a.message, { title: a.title });
+    }
+    core.setOutput(OUTPUT.verdict, view.verdict);
+    core.setOutput(OUTPUT.resultsPath, input.files?.results ?? '');
+    core.setOutput(OUTPUT.reportPath, input.files?.report ?? '');
+    core.setOutput(OUTPUT.summary, rendered.body.replace(marker, '').trimEnd());
+  }
+  core.setOutput(OUTPUT.commentUrl, comment.posted ? comment.outcome.url : '');
+  return { view, comment, summaryMarkdown };
+}

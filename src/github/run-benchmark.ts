@@ -1,0 +1,157 @@
+// The action's main mode: inputs → Config → the same pipeline the CLI runs → GitHub reporting.
+// Returns the exit code and failure message; main.ts is the one place that acts on them.
+import * as core from '@actions/core';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import type { Config } from '../config/validate.ts';
+import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
+import type { ResultStore } from '../history/types.ts';
+import { EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
+import { ActionLogger } from './action-logger.ts';
+import type { BaseReference } from './base-compare.ts';
+import { lookupBase } from './base-lookup.ts';
+import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
+import { readGitHubEvent, type GitHubEvent } from './event.ts';
+import { readActionInputs, type ActionInputs } from './inputs.ts';
+import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
+import { OctokitGitHub } from './octokit-poster.ts';
+import { reportToGitHub } from './report.ts';
+import { writeSecretFile, type SecretFile } from './secret-file.ts';
+
+export interface ModeOutcome {
+  exitCode: ExitCode;
+  /** Message for setFailed when exitCode is not 0. */
+  failure?: string;
+}
+
+export interface BenchmarkDeps {
+  runPipeline: (config: Config, deps: PipelineDeps) => Promise<PipelineOutcome>;
+  /** The history store for the "vs base" column; undefined when none is configured. */
+  openStore?: (config: Config) => Promise<ResultStore | undefined>;
+}
+
+export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps): Promise<ModeOutcome> {
+  const inputs = readActionInputs((name) => core.getInput(name));
+  maskCredentials(inputs);
+  const event = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
+  warnAboutTrigger(event);
+  process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
+
+  const log = new ActionLogger();
+  const cleanup = new CleanupRecorder((name, value) => core.saveState(name, value));
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let kubeconfig: SecretFile | undefined;
+  let kubeconfigItem: CleanupItem | undefined;
+  try {
+    if (inputs.kubeconfig) {
+      if (inputs.overrides['kubeconfig-file']) throw new UsageError('inputs kubeconfig and kubeconfig-file were both set: pass the content (kubeconfig) or a path (kubeconfig-file), not both');
+      kubeconfig = await writeSecretFile('kubeconfig', inputs.kubeconfig, env);
+      kubeconfigItem = { kind: 'path', path: kubeconfig.dir, description: 'temporary kubeconfig' };
+      cleanup.add(kubeconfigItem);
+      inputs.overrides['kubeconfig-file'] = kubeconfig.path;
+    }
+    const config = await log.group('Configuration', async () => {
+      const loaded = await loadConfig({ file: configFile(inputs), overrides: inputs.overrides, overrideOrigin: 'input' });
+      core.info(`suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`);
+      core.info(`load: ${loaded.profiles.map((p) => `${p.name} × ${p.repetitions} repetitions of ${p.duration}`).join('; ')}`);
+      return loaded;
+    });
+
+    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd() });
+    log.end();
+
+    const base = await log.group('History', () => findBase(deps, config, event, outcome.result.run.id));
+    const pr = event.pullRequest;
+    await reportToGitHub({
+      result: outcome.result,
+      event,
+      base,
+      links: {
+        runUrl: event.runUrl,
+        artifactUrl: event.runUrl ? `${event.runUrl}#artifacts` : undefined,
+        dashboardUrl: config.github.dashboardUrl,
+        reportFile: outcome.files.report ? 'report.html' : undefined,
+      },
+      comment: {
+        policy: config.github.comment,
+        token: inputs.token,
+        pullRequest: pr?.number,
+        fromFork: pr?.fromFork ?? false,
+        poster: () => new OctokitGitHub(inputs.token, event.repository!, event.apiUrl),
+      },
+      files: { results: outcome.files.results, report: outcome.files.report },
+      full: true,
+    });
+
+    if (outcome.error) return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
+    return verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons);
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    log.end();
+    if (kubeconfig && kubeconfigItem) {
+      await kubeconfig.remove();
+      cleanup.done(kubeconfigItem);
+    }
+  }
+}
+
+export function verdictOutcome(verdict: string, reasons: string[]): ModeOutcome {
+  const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
+  if (verdict === 'pass') return { exitCode: EXIT.pass };
+  if (verdict === 'fail') return { exitCode: EXIT.gateFailed, failure: `mesh-perf: gate failed${why}` };
+  return { exitCode: EXIT.environment, failure: `mesh-perf: the run is invalid and was not compared${why}` };
+}
+
+/** setSecret on every credential before anything can print: the token and each kubeconfig leaf. */
+function maskCredentials(inputs: ActionInputs): void {
+  if (inputs.token) core.setSecret(inputs.token);
+  if (inputs.kubeconfig) {
+    for (const secret of kubeconfigSecrets(inputs.kubeconfig)) core.setSecret(secret);
+  }
+}
+
+function configFile(inputs: ActionInputs): string | undefined {
+  if (inputs.configFile) return inputs.configFile;
+  return existsSync('mesh-perf.yaml') ? 'mesh-perf.yaml' : undefined;
+}
+
+async function findBase(deps: BenchmarkDeps, config: Config, event: GitHubEvent, runId: string): Promise<BaseReference | undefined> {
+  if (!deps.openStore) return undefined;
+  try {
+    const store = await deps.openStore(config);
+    if (!store) {
+      core.info('no history store configured: no comparison with the base branch');
+      return undefined;
+    }
+    const base = await lookupBase(store, config.suite, event, config.gates.regression.window, runId);
+    core.info(base ? `base reference: ${base.runs.length} run(s) of ${base.ref}${base.commit ? ` at ${base.commit.slice(0, 7)}` : ''} from ${store.describe()}` : `no results of the base branch in ${store.describe()}`);
+    return base;
+  } catch (error) {
+    core.warning(`could not read history for the base comparison: ${messageOf(error)}`);
+    return undefined;
+  }
+}
+
+function warnAboutTrigger(event: GitHubEvent): void {
+  if (event.name === 'pull_request_target') {
+    core.warning(
+      'mesh-perf runs under pull_request_target, which has a write token and secrets: if this job checked out the pull request, its code and benchmark config run with them. Use pull_request plus the workflow_run commenter (workflows/fork-safe-*.yml) instead.',
+    );
+  }
+}
+
+export async function readEventPayload(path: string | undefined): Promise<unknown> {
+  if (!path) return {};
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    core.warning(`could not read the event payload at ${path}: ${messageOf(error)}`);
+    return {};
+  }
+}

@@ -1,0 +1,146 @@
+// The compact per-suite index: one line per run with what the dashboard draws and what base
+// lookups filter on (branch, commit, event, runner class), plus the git blob id of the run file
+// so a publish can tell, without reading every run, which files changed since they were indexed.
+// Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
+// small. Pure.
+import type { RunResult, Verdict } from '../results/types.ts';
+import { invalidRepetitionCount, summarizeRun, SUMMARY_STATS, type SummaryStat } from './run-summary.ts';
+
+export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_KIND = 'mesh-perf-suite-index';
+export const INDEX_CI_LEVEL = 0.95;
+
+/** [median, low, high] over repetitions. */
+export type Triple = [number, number, number];
+
+export interface IndexModeEntry {
+  /** Repetitions, and how many were valid. */
+  n: number;
+  valid: number;
+  /** Latency statistics (ms) and achieved rps. */
+  s: Partial<Record<SummaryStat | 'rps', Triple>>;
+}
+
+export interface IndexEntry {
+  id: string;
+  /** Run file, relative to the store root. */
+  file: string;
+  /** Run report, relative to the store root. */
+  report: string;
+  /** Git blob id of the run file as stored. */
+  blob: string;
+  /** schemaVersion of the run file (older files are migrated on read). */
+  v: number;
+  startedAt: string;
+  verdict: Verdict;
+  sha?: string;
+  branch?: string;
+  event?: string;
+  pr?: number;
+  mergeBase?: string;
+  baseRef?: string;
+  repository?: string;
+  platform: string;
+  runnerClass?: string;
+  invalidReps: number;
+  baseline: string;
+  /** profile → mode → figures. */
+  modes: Record<string, Record<string, IndexModeEntry>>;
+}
+
+export interface SuiteIndex {
+  schemaVersion: number;
+  kind: typeof INDEX_KIND;
+  suite: string;
+  ciLevel: number;
+  runs: IndexEntry[];
+}
+
+export function emptyIndex(suite: string): SuiteIndex {
+  return { schemaVersion: INDEX_SCHEMA_VERSION, kind: INDEX_KIND, suite, ciLevel: INDEX_CI_LEVEL, runs: [] };
+}
+
+export function indexEntryFor(result: RunResult, file: string, report: string, blob: string): IndexEntry {
+  const modes: IndexEntry['modes'] = {};
+  for (const summary of summarizeRun(result, INDEX_CI_LEVEL)) {
+    const s: IndexModeEntry['s'] = {};
+    for (const stat of SUMMARY_STATS) {
+      const m = summary.latency[stat];
+      if (m) s[stat] = [sig(m.median), sig(m.low), sig(m.high)];
+    }
+    if (summary.achievedRps) s.rps = [sig(summary.achievedRps.median), sig(summary.achievedRps.low), sig(summary.achievedRps.high)];
+    (modes[summary.profile] ??= {})[summary.mode] = { n: summary.repetitions, valid: summary.validRepetitions, s };
+  }
+  const git = result.run.git ?? {};
+  const entry: IndexEntry = {
+    id: result.run.id,
+    file,
+    report,
+    blob,
+    v: result.schemaVersion,
+    startedAt: result.run.startedAt,
+    verdict: result.verdict,
+    platform: result.run.platform,
+    invalidReps: invalidRepetitionCount(result),
+    baseline: result.baseline,
+    modes,
+  };
+  if (git.sha) entry.sha = git.sha;
+  if (git.branch) entry.branch = git.branch;
+  if (git.event) entry.event = git.event;
+  if (git.pullRequest !== undefined) entry.pr = git.pullRequest;
+  if (git.mergeBase) entry.mergeBase = git.mergeBase;
+  if (git.baseRef) entry.baseRef = git.baseRef;
+  if (git.repository) entry.repository = git.repository;
+  if (result.run.machine?.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
+  return entry;
+}
+
+/** Oldest first; ties broken by id so the order is deterministic across writers. */
+export function sortEntries(entries: IndexEntry[]): IndexEntry[] {
+  return [...entries].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** One run per line: appends stay one-line diffs. */
+export function serializeIndex(index: SuiteIndex): string {
+  const head = JSON.stringify({ schemaVersion: index.schemaVersion, kind: index.kind, suite: index.suite, ciLevel: index.ciLevel });
+  const runs = sortEntries(index.runs).map((r) => JSON.stringify(r));
+  return `${head.slice(0, -1)},"runs":[${runs.length ? `\n${runs.join(',\n')}\n` : ''}]}\n`;
+}
+
+export type IndexParse = { ok: true; index: SuiteIndex } | { ok: false; reason: string };
+
+/** Validates an index file; a newer schemaVersion is an error (we would lose what we cannot read). */
+export function parseIndex(text: string, expectedSuite: string): IndexParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'is not a JSON object' };
+  const doc = raw as Record<string, unknown>;
+  const version = doc.schemaVersion;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)}, expected 1..${INDEX_SCHEMA_VERSION})` };
+  }
+  if (version > INDEX_SCHEMA_VERSION) {
+    return { ok: false, reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${INDEX_SCHEMA_VERSION}); upgrade mesh-perf` };
+  }
+  if (doc.kind !== INDEX_KIND) return { ok: false, reason: `has kind ${JSON.stringify(doc.kind)}, expected "${INDEX_KIND}"` };
+  if (doc.suite !== expectedSuite) return { ok: false, reason: `belongs to suite ${JSON.stringify(doc.suite)}, expected "${expectedSuite}"` };
+  if (!Array.isArray(doc.runs)) return { ok: false, reason: 'has no "runs" list' };
+  for (const [i, run] of doc.runs.entries()) {
+    const r = run as Partial<IndexEntry> | null;
+    if (!r || typeof r.id !== 'string' || typeof r.file !== 'string' || typeof r.blob !== 'string' || typeof r.startedAt !== 'string' || typeof r.modes !== 'object') {
+      return { ok: false, reason: `has a malformed entry at runs[${i}] (expected id, file, blob, startedAt, modes)` };
+    }
+  }
+  return { ok: true, index: { ...(doc as unknown as SuiteIndex), schemaVersion: INDEX_SCHEMA_VERSION } };
+}
+
+/** Five significant digits: far below run-to-run noise, and the index stays small. */
+export function sig(value: number): number {
+  if (!Number.isFinite(value) || value === 0) return value;
+  return Number(value.toPrecision(5));
+}

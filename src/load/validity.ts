@@ -1,0 +1,24 @@
+// A repetition is valid only when the load generator delivered the load it was asked for.
+// Dropped iterations mean the slowest requests were never sent (coordinated omission by the
+// back door), and a low achieved rate means the latency was measured at a different load.
+export const MIN_ACHIEVED_FRACTION = 0.99;
+
+export interface ValidityInput {
+  targetRps: number | null;
+  achievedRps: number;
+  droppedIterations: number;
+  requests: number;
+}
+
+export function invalidReasons(m: ValidityInput): string[] {
+  const reasons: string[] = [];
+  if (m.requests === 0) reasons.push('no requests completed');
+  if (m.droppedIterations > 0) {
+    reasons.push(`${m.droppedIterations} dropped iterations: the load generator could not start requests on schedule`);
+  }
+  if (m.targetRps !== null && m.requests > 0 && m.achievedRps < m.targetRps * MIN_ACHIEVED_FRACTION) {
+    const pct = ((m.achievedRps / m.targetRps) * 100).toFixed(1);
+    reasons.push(`achieved ${m.achievedRps.toFixed(1)} rps, ${pct}% of the ${m.targetRps} rps target (needs ≥ ${MIN_ACHIEVED_FRACTION * 100}%)`);
+  }
+  return reasons;
+}

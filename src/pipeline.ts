@@ -1,0 +1,159 @@
+// The pipeline, read top to bottom: plan → prepare the platform → run every trial (interleaved)
+// → analyse → write results and reports. The CLI and the action both call runPipeline and only
+// map its verdict to an exit code. Partial results are written even when a run fails midway.
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Config } from './config/validate.ts';
+import { buildPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
+import { platformFactory } from './platform/registry.ts';
+import type { Platform, PlatformFactory } from './platform/types.ts';
+import { runRepetition } from './load/engine.ts';
+import type { ModeResult, RunResult } from './results/types.ts';
+import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
+import { gitInfo, machineInfo } from './results/metadata.ts';
+import { writeRunFiles, type WrittenFiles } from './results/write.ts';
+import { decideVerdict } from './results/verdict.ts';
+import { renderSummaryMarkdown } from './report/markdown.ts';
+import { publicConfig } from './config/public.ts';
+import { MeshPerfError, messageOf } from './util/errors.ts';
+import type { Logger } from './util/log.ts';
+import { progressFormatter } from './report/progress.ts';
+
+export interface PipelineDeps {
+  log: Logger;
+  signal: AbortSignal;
+  /** Working directory for relative paths (scripts, out dir) and git lookups. */
+  cwd?: string;
+  /** Overrides the platform chosen by config.platform (tests, calibration). */
+  platform?: PlatformFactory;
+}
+
+export interface PipelineOutcome {
+  result: RunResult;
+  outDir: string;
+  files: WrittenFiles;
+  /** The error that ended the run early, after partial results were written. */
+  error?: MeshPerfError | Error;
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function runPipeline(config: Config, deps: PipelineDeps): Promise<PipelineOutcome> {
+  const cwd = deps.cwd ?? process.cwd();
+  const { log, signal } = deps;
+  const runId = newRunId();
+  const outDir = resolve(cwd, config.out ?? `mesh-perf-results/${runId}`);
+  const plan = buildPlan(config, config.plan.seed ?? newSeed());
+  const result = await emptyResult(config, plan, runId, cwd);
+  const extraFiles: Record<string, string> = {};
+  let platform: Platform | undefined;
+  let failure: Error | undefined;
+
+  try {
+    log.phase(`Preparing platform "${config.platform}"`);
+    platform = (deps.platform ?? platformFactory(config.platform))({ config, runId, signal, log });
+    await platform.prepare();
+    const runner = platform.loadRunner();
+    result.run.tools.k6 = await runner.version();
+    result.run.environment = await platform.environment();
+
+    log.phase(`Measuring ${plan.trials.length} repetitions (${config.modes.length} modes × ${config.profiles.length} load profiles, ${plan.order}, seed ${plan.seed})`);
+    for (const trial of plan.trials) {
+      if (signal.aborted) break;
+      await runTrial(trial, plan, platform, result, extraFiles, deps);
+    }
+  } catch (error) {
+    failure = error as Error;
+    result.run.aborted = messageOf(error);
+  } finally {
+    if (platform) {
+      log.phase('Tearing down');
+      await platform.teardown().catch((error: unknown) => log.warn(`teardown failed: ${messageOf(error)}`));
+    }
+  }
+  if (signal.aborted && !result.run.aborted) result.run.aborted = 'cancelled';
+
+  log.phase('Analysing');
+  result.run.finishedAt = new Date().toISOString();
+  const verdict = decideVerdict(result);
+  result.verdict = verdict.verdict;
+  result.verdictReasons = verdict.reasons;
+  const files = await writeRunFiles(outDir, result, { summaryMarkdown: renderSummaryMarkdown(result) }, extraFiles);
+  return { result, outDir, files, error: failure };
+}
+
+async function runTrial(
+  trial: Trial,
+  plan: Plan,
+  platform: Platform,
+  result: RunResult,
+  extraFiles: Record<string, string>,
+  deps: PipelineDeps,
+): Promise<void> {
+  const target = platform.target(trial.mode);
+  const sampler = platform.resourceSampler();
+  const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.profile.repetitions}`;
+  const format = progressFormatter(label, trial.profile.warmupMs / 1000);
+  sampler?.start(trial.mode.name);
+  let run;
+  try {
+    run = await runRepetition(trial, target, platform.loadRunner(), (p) => deps.log.progress(format(p)), deps.signal, deps.cwd);
+  } finally {
+    deps.log.progressDone();
+  }
+  if (sampler) {
+    const usage = await sampler.stop(run.repetition.achievedRps);
+    if (usage.length > 0) run.repetition.resources = usage;
+  }
+  modeEntry(result, trial, target.description).repetitions.push(run.repetition);
+  const rep = run.repetition;
+  deps.log.info(
+    `${label}: p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms, ${rep.achievedRps.toFixed(1)} rps${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
+  );
+  for (const [name, content] of Object.entries(run.extraFiles)) extraFiles[`${trial.mode.name}-rep${trial.repetition}-${name}`] = content;
+  if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
+}
+
+function modeEntry(result: RunResult, trial: Trial, description: string): ModeResult {
+  let entry = result.modes.find((m) => m.name === trial.mode.name && m.profile === trial.profile.name);
+  if (!entry) {
+    entry = { name: trial.mode.name, profile: trial.profile.name, repetitions: [], target: description };
+    if (trial.mode.mesh) entry.mesh = trial.mode.mesh;
+    result.modes.push(entry);
+  }
+  return entry;
+}
+
+async function emptyResult(config: Config, plan: Plan, runId: string, cwd: string): Promise<RunResult> {
+  const now = new Date().toISOString();
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    verdict: 'invalid',
+    verdictReasons: [],
+    run: {
+      id: runId,
+      suite: config.suite,
+      startedAt: now,
+      finishedAt: now,
+      platform: config.platform,
+      git: await gitInfo(cwd),
+      tools: { 'mesh-perf': MESH_PERF_VERSION, node: process.version },
+      machine: machineInfo(),
+      environment: {},
+    },
+    config: publicConfig(config),
+    plan: {
+      seed: plan.seed,
+      order: plan.order,
+      trials: plan.trials.map((t) => ({ index: t.index, mode: t.mode.name, profile: t.profile.name, repetition: t.repetition, block: t.block })),
+    },
+    baseline: config.baseline,
+    modes: [],
+  };
+}
+
+declare const __MESH_PERF_VERSION__: string | undefined;
+export const MESH_PERF_VERSION = typeof __MESH_PERF_VERSION__ === 'string' ? __MESH_PERF_VERSION__ : 'dev';

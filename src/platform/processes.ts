@@ -1,0 +1,66 @@
+// Starts the local platform's server processes and guarantees they stop: on teardown, on
+// error, on Ctrl-C, and (because each child exits when its stdin closes) even if we are killed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { echoCommand } from '../echo/entry.ts';
+import { EnvironmentError } from '../util/errors.ts';
+
+const START_TIMEOUT_MS = 15_000;
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+export interface StartedServer {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(role: 'echo' | 'proxy', args: string[], label: string): Promise<StartedServer> {
+  installExitHook();
+  const { command, args: base } = echoCommand();
+  const child = spawn(command, [...base, role, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  live.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new EnvironmentError(`${label} did not start within ${START_TIMEOUT_MS / 1000}s: ${stderr.trim()}`)), START_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve((JSON.parse(line) as { port: number }).port);
+      } catch {
+        reject(new EnvironmentError(`${label} printed ${JSON.stringify(line)} instead of its port`));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new EnvironmentError(`${label} exited with code ${code} before listening: ${stderr.trim() || 'no output'}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
+  });
+  return { port, stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  live.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.stdin?.end();
+    child.kill('SIGTERM');
+  });
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+}

@@ -1,0 +1,29 @@
+// Seed 003: the ambient mesh performance script. Client and server on different nodes, mTLS on,
+// one run per mode: no mesh, Istio sidecars, Linkerd, ambient (ztunnel only), ambient with
+// waypoints; p50/p90/p99/max per mode as CSV and as a plain-text table. Its README shows a
+// 200 rps × 10 s run; the script's default is 400 rps × 60 s (the `-400` variant).
+import type { Preset } from './index.ts';
+import { meshMode } from './modes.ts';
+
+// Column order of the script's CSV: No Mesh, Istio sidecars, Linkerd, ambient, ambient + PEPs
+// (PEPs were renamed waypoints).
+const modes = [meshMode('baseline'), meshMode('istio-sidecar'), meshMode('linkerd'), meshMode('istio-ambient'), meshMode('istio-waypoint')];
+
+const ambient = (rate: number, duration: string) => ({ name: `${rate}rps`, rate, duration, repetitions: 1 });
+
+export const ambientModes: Preset = {
+  name: 'ambient-modes',
+  seed: '003',
+  summary: 'Ambient script: baseline, istio-sidecar, linkerd, istio-ambient, istio-waypoint at 200 rps × 10 s; CSV p50/p90/p99/Max',
+  formats: ['ambient-csv', 'ambient-table'],
+  config: { suite: 'ambient-modes', platform: 'kind', modes, load: ambient(200, '10s') },
+};
+
+export const ambientModes400: Preset = {
+  name: 'ambient-modes-400',
+  variantOf: 'ambient-modes',
+  seed: '003',
+  summary: "Ambient script's default parameters: the same five modes at 400 rps × 60 s",
+  formats: ['ambient-csv', 'ambient-table'],
+  config: { suite: 'ambient-modes-400', platform: 'kind', modes, load: ambient(400, '60s') },
+};

@@ -1,0 +1,96 @@
+// What a preset will do, for `mesh-perf presets` and `mesh-perf plan --preset`: its modes, load
+// profiles, trial count and a wall-clock estimate from the same plan the run would execute.
+import { formatDuration } from '../config/duration.ts';
+import { validateConfig } from '../config/validate.ts';
+import { buildPlan, estimateSeconds } from '../plan/plan.ts';
+import type { Preset } from './index.ts';
+
+export interface PresetProfileSummary {
+  name: string;
+  model: 'open' | 'closed';
+  /** "200 rps" or "500 VUs". */
+  load: string;
+  protocol: string;
+  method: string;
+  duration: string;
+  warmup: string;
+  repetitions: number;
+}
+
+export interface PresetSummary {
+  name: string;
+  seed: string;
+  summary: string;
+  platform: string;
+  modes: string[];
+  profiles: PresetProfileSummary[];
+  trials: number;
+  /** Warm-up + measurement + pauses over all trials; cluster and mesh setup not included. */
+  estimateSeconds: number;
+  /** Echo server pods per mode on Kubernetes platforms. */
+  replicas?: number;
+}
+
+// A fixed seed: the summary shows the shape of the plan, not one run's random block order.
+const SUMMARY_SEED = 1;
+
+export function presetSummary(preset: Preset): PresetSummary {
+  const config = validateConfig(preset.config, `preset ${preset.name}`);
+  const plan = buildPlan(config, config.plan.seed ?? SUMMARY_SEED);
+  const replicas = (config as { kubernetes?: { replicas?: number } }).kubernetes?.replicas;
+  return {
+    name: preset.name,
+    seed: preset.seed,
+    summary: preset.summary,
+    platform: config.platform,
+    modes: config.modes.map((m) => m.name),
+    profiles: config.profiles.map((p) => ({
+      name: p.name,
+      model: p.model,
+      load: p.model === 'closed' ? `${p.vus} VUs` : `${p.rate} rps`,
+      protocol: p.protocol,
+      method: p.protocol === 'grpc' ? 'unary' : p.method,
+      duration: formatDuration(p.durationMs),
+      warmup: formatDuration(p.warmupMs),
+      repetitions: p.repetitions,
+    })),
+    trials: plan.trials.length,
+    estimateSeconds: estimateSeconds(plan),
+    ...(replicas !== undefined ? { replicas } : {}),
+  };
+}
+
+/** "1h 2m", "8m 40s", "45s". */
+export function formatEstimate(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
+  if (m > 0) return rest > 0 ? `${m}m ${rest}s` : `${m}m`;
+  return `${rest}s`;
+}
+
+/** The one line `mesh-perf presets` prints per preset. */
+export function presetLine(summary: PresetSummary, nameWidth: number): string {
+  return `${summary.name.padEnd(nameWidth)}  seed ${summary.seed}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds).padEnd(7)}  ${summary.summary}`;
+}
+
+/** The block `mesh-perf plan --preset <name>` prints above the trial table. */
+export function formatPresetSummary(summary: PresetSummary): string {
+  const lines = [
+    `preset ${summary.name} (seed ${summary.seed}): ${summary.summary}`,
+    `platform ${summary.platform}${summary.replicas !== undefined ? `, ${summary.replicas} echo pod${summary.replicas === 1 ? '' : 's'} per mode` : ''}`,
+    `modes: ${summary.modes.join(', ')}`,
+    'load profiles:',
+    ...summary.profiles.map(
+      (p) =>
+        `  ${p.name}: ${p.model} model, ${p.load}, ${p.protocol} ${p.method}, ${p.duration} measured after ${p.warmup} warm-up, ${p.repetitions} repetition${p.repetitions === 1 ? '' : 's'} per mode`,
+    ),
+    `${summary.trials} trials (${summary.modes.length} mode${summary.modes.length === 1 ? '' : 's'} × ${summary.profiles.length} profile${summary.profiles.length === 1 ? '' : 's'} × repetitions), ~${formatEstimate(summary.estimateSeconds)} of load`,
+    summary.platform === 'kind' || summary.platform === 'kubeconfig'
+      ? '  plus cluster and mesh setup, typically 1–2 min per mesh installed (not included)'
+      : '  plus starting the local targets (seconds)',
+  ];
+  return lines.join('\n');
+}

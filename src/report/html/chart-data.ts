@@ -1,0 +1,124 @@
+// The numbers the report's charts draw, computed here (typed, tested) so the browser script only
+// hands them to Chart.js. Pure.
+import type { RunResult } from '../../results/types.ts';
+import { modeNamesOf, profilesOf, summarizeOverheads, summarizeRun, type SummaryStat } from '../../history/run-summary.ts';
+import { colorFor } from './format.ts';
+
+/** Percentiles on the spectrum: x is 1/(1−q) on a log axis, as HdrHistogram plots do. */
+export const SPECTRUM: { stat: SummaryStat; q: number; label: string }[] = [
+  { stat: 'min', q: 0, label: 'min' },
+  { stat: 'p50', q: 0.5, label: '50%' },
+  { stat: 'p75', q: 0.75, label: '75%' },
+  { stat: 'p90', q: 0.9, label: '90%' },
+  { stat: 'p95', q: 0.95, label: '95%' },
+  { stat: 'p99', q: 0.99, label: '99%' },
+  { stat: 'p999', q: 0.999, label: '99.9%' },
+];
+/** "max" is drawn one decade right of 99.9%. */
+export const SPECTRUM_MAX_X = 10_000;
+export const BAR_STATS: SummaryStat[] = ['p50', 'p90', 'p95', 'p99', 'p999'];
+
+export interface ModeSeries {
+  mode: string;
+  color: string;
+}
+
+export interface ProfileCharts {
+  profile: string;
+  spectrum: (ModeSeries & { points: { x: number; y: number; label: string }[]; invalid: boolean })[];
+  bars: { stats: string[]; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[] })[] };
+  overhead: { stats: string[]; baseline: string; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[]; pairs: number })[] } | null;
+  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; points: { t: number; p50: number; p90: number; p99: number; max: number }[] })[];
+  resources: { groups: string[]; modes: (ModeSeries & { cpu: (number | null)[]; memory: (number | null)[] })[] } | null;
+}
+
+export interface ReportChartData {
+  ciLevel: number;
+  profiles: ProfileCharts[];
+}
+
+export function buildReportChartData(result: RunResult, level = 0.95): ReportChartData {
+  const modeNames = modeNamesOf(result);
+  const color = (mode: string) => colorFor(Math.max(0, modeNames.indexOf(mode)));
+  const summaries = summarizeRun(result, level);
+  const overheads = summarizeOverheads(result, level);
+  const profiles: ProfileCharts[] = profilesOf(result).map((profile) => {
+    const inProfile = summaries.filter((s) => s.profile === profile);
+    const spectrum = inProfile.map((s) => ({
+      mode: s.mode,
+      color: color(s.mode),
+      invalid: s.fromInvalid,
+      points: [
+        ...SPECTRUM.flatMap((p) => (s.latency[p.stat] ? [{ x: 1 / (1 - p.q), y: s.latency[p.stat]!.median, label: p.label }] : [])),
+        ...(s.latency.max ? [{ x: SPECTRUM_MAX_X, y: s.latency.max.median, label: 'max' }] : []),
+      ],
+    }));
+    const bars = {
+      stats: BAR_STATS.map(statLabel),
+      modes: inProfile.map((s) => ({
+        mode: s.mode,
+        color: color(s.mode),
+        median: BAR_STATS.map((st) => s.latency[st]?.median ?? null),
+        low: BAR_STATS.map((st) => s.latency[st]?.low ?? null),
+        high: BAR_STATS.map((st) => s.latency[st]?.high ?? null),
+      })),
+    };
+    const profileOverheads = overheads.filter((o) => o.profile === profile);
+    const overhead =
+      profileOverheads.length === 0
+        ? null
+        : {
+            stats: BAR_STATS.map(statLabel),
+            baseline: result.baseline,
+            modes: profileOverheads.map((o) => ({
+              mode: o.mode,
+              color: color(o.mode),
+              pairs: o.pairs,
+              median: BAR_STATS.map((st) => o.diffMs[st]?.median ?? null),
+              low: BAR_STATS.map((st) => o.diffMs[st]?.low ?? null),
+              high: BAR_STATS.map((st) => o.diffMs[st]?.high ?? null),
+            })),
+          };
+    const timeline = result.modes
+      .filter((m) => m.profile === profile)
+      .flatMap((m) =>
+        m.repetitions.map((r, i) => ({
+          mode: m.name,
+          color: color(m.name),
+          label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
+          valid: r.valid,
+          trial: r.trial,
+          points: (r.timeline ?? []).map((p) => ({ t: p.t, p50: p.p50, p90: p.p90, p99: p.p99, max: p.max })),
+        })),
+      );
+    return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
+  });
+  return { ciLevel: level, profiles };
+}
+
+function resourcesOf(result: RunResult, profile: string, color: (mode: string) => string): ProfileCharts['resources'] {
+  const modes = result.modes.filter((m) => m.profile === profile);
+  const groups = [...new Set(modes.flatMap((m) => m.repetitions.flatMap((r) => (r.resources ?? []).map((u) => u.group))))];
+  if (groups.length === 0) return null;
+  return {
+    groups,
+    modes: modes.map((m) => {
+      const reps = m.repetitions.filter((r) => r.valid && r.resources);
+      const pick = (group: string, field: 'cpuMillicores' | 'memoryMiB') => {
+        const values = reps.flatMap((r) => (r.resources ?? []).filter((u) => u.group === group).map((u) => u[field].avg));
+        return values.length ? middle(values) : null;
+      };
+      return { mode: m.name, color: color(m.name), cpu: groups.map((g) => pick(g, 'cpuMillicores')), memory: groups.map((g) => pick(g, 'memoryMiB')) };
+    }),
+  };
+}
+
+function middle(values: number[]): number {
+  const xs = [...values].sort((a, b) => a - b);
+  const mid = (xs.length - 1) / 2;
+  return (xs[Math.floor(mid)]! + xs[Math.ceil(mid)]!) / 2;
+}
+
+export function statLabel(stat: string): string {
+  return stat === 'p999' ? 'p99.9' : stat;
+}

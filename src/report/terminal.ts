@@ -1,0 +1,34 @@
+// The table printed at the end of a run. Pure: returns text.
+import type { RunResult } from '../results/types.ts';
+import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
+
+export function renderTerminalTable(result: RunResult): string {
+  const rows = tableRows(result);
+  const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
+  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
+  const body = rows.map((r) => [
+    ...(multiProfile ? [r.profile] : []),
+    r.isBaseline ? `${r.mode} (baseline)` : r.mode,
+    formatMs(r.p50),
+    formatMs(r.p90),
+    formatMs(r.p99),
+    formatMs(r.max),
+    formatRps(r),
+    formatPct(r.errorRate === undefined ? undefined : r.errorRate * 100),
+    r.isBaseline ? '—' : `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`,
+    `${r.validReps}/${r.totalReps}`,
+  ]);
+  const lines = [alignTable([header, ...body])];
+  lines.push('Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
+  const notes = invalidNotes(result);
+  if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
+  lines.push('', `Verdict: ${result.verdict.toUpperCase()}${result.verdictReasons.length ? ` — ${result.verdictReasons.join('; ')}` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function alignTable(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
+  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+}

@@ -1,0 +1,13 @@
+// Where pinned tools are cached: <cache>/tools/<name>/<version>/<binary>, shared by the CLI,
+// the action (on runners the tool-cache dir is used instead) and scripts/install-test-tools.sh.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function toolCacheRoot(): string {
+  const base = process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf');
+  return join(base, 'tools');
+}
+
+export function cachedToolPath(name: string, version: string): string {
+  return join(toolCacheRoot(), name, version, name);
+}
