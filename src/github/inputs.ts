@@ -24,6 +24,7 @@ export const COMMENT_INPUT = {
   token: 'token',
   comment: 'comment',
   pullRequest: 'pull-request',
+  dashboardUrl: 'dashboard-url',
 } as const;
 
 /** Inputs of the setup sub-action (setup/action.yml). */

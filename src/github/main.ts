@@ -1,0 +1,43 @@
+// The action's run(): picks the mode (benchmark, or the comment / setup sub-actions, which run
+// the same bundle with MESH_PERF_ACTION_MODE set) and is the ONE place that calls setFailed
+// and sets the exit code. Helpers throw; nothing below calls process.exit.
+import * as core from '@actions/core';
+import { runPipeline } from '../pipeline.ts';
+import { EXIT, exitCodeOf, messageOf } from '../util/errors.ts';
+import { text } from './markdown.ts';
+import { runBenchmark, type BenchmarkDeps, type ModeOutcome } from './run-benchmark.ts';
+import { runCommentMode } from './comment-mode.ts';
+import { runSetupMode } from './setup-mode.ts';
+
+export const MODE_VARIABLE = 'MESH_PERF_ACTION_MODE';
+
+export const defaultDeps: BenchmarkDeps = { runPipeline };
+
+export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkDeps = defaultDeps): Promise<void> {
+  let outcome: ModeOutcome;
+  try {
+    const mode = env[MODE_VARIABLE] || 'benchmark';
+    if (mode === 'comment') outcome = await runCommentMode(env);
+    else if (mode === 'setup') outcome = await runSetupMode(env);
+    else if (mode === 'benchmark') outcome = await runBenchmark(env, deps);
+    else outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, comment or setup)` };
+  } catch (error) {
+    outcome = { exitCode: exitCodeOf(error), failure: `mesh-perf: ${messageOf(error)}` };
+    await summarizeFailure(outcome.failure!);
+  }
+  if (outcome.exitCode !== EXIT.pass) {
+    core.setFailed(outcome.failure ?? 'mesh-perf failed');
+    // setFailed sets 1; usage (2) and environment/invalid (3) keep their own codes.
+    process.exitCode = outcome.exitCode;
+  }
+}
+
+/** An error before any results exist still leaves a job summary saying why. */
+async function summarizeFailure(message: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  try {
+    await core.summary.addRaw(`## mesh-perf · ⚠️ could not run\n\n${text(message)}\n`).write();
+  } catch {
+    // The summary is a courtesy here; the failure itself is reported by setFailed.
+  }
+}
