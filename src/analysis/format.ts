@@ -58,8 +58,13 @@ export function formatEstimate(estimate: Estimate, unit: Unit | 'ratio' | 'relat
 }
 
 /** "with this noise, changes under 7% on p50 are not detectable". */
-export function mdeSentence(mde: number | undefined, what: string): string {
+export function mdeSentence(mde: number | null | undefined, what: string): string {
   if (mde === undefined || Number.isNaN(mde)) return `MDE unknown for ${what} (fewer than two valid repetitions)`;
-  if (!Number.isFinite(mde)) return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
+  if (mde === null || !Number.isFinite(mde)) return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
   return `with this noise, changes under ${formatPercent(mde, false)} on ${what} are not detectable`;
+}
+
+/** JSON has no Infinity or NaN: undetectable MDEs and similar are stored as null. */
+export function finiteOrNull(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
 }

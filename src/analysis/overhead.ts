@@ -6,6 +6,7 @@ import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
+import { finiteOrNull } from './format.ts';
 import { METRICS, type MetricId } from './metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';
 import type { Estimate, OverheadEstimate } from './types.ts';
@@ -58,12 +59,15 @@ export function computeOverhead(mode: ModeResult, baseline: ModeResult, metric: 
       pairs: pairs.length,
       paired: true,
       difference: withCi(median(differences), bootstrapInterval(differences, options('difference'))),
-      ratio: ratios.length > 0 ? withCi(median(ratios), bootstrapInterval(ratios, options('ratio'))) : { value: Number.NaN },
     };
+    if (ratios.length > 0) estimate.ratio = withCi(median(ratios), bootstrapInterval(ratios, options('ratio')));
     const sdDiff = standardDeviation(differences);
     const sdLog = standardDeviation(ratios.map(Math.log));
     if (Number.isFinite(sdDiff)) {
-      estimate.mde = { difference: pairedMde(sdDiff, pairs.length, context.alpha), relative: Math.expm1(pairedMde(sdLog, ratios.length, context.alpha)) };
+      estimate.mde = {
+        difference: finiteOrNull(pairedMde(sdDiff, pairs.length, context.alpha)),
+        relative: finiteOrNull(Math.expm1(pairedMde(sdLog, ratios.length, context.alpha))),
+      };
     }
     return estimate;
   }
@@ -72,13 +76,14 @@ export function computeOverhead(mode: ModeResult, baseline: ModeResult, metric: 
   if (modeValues.length === 0 || baseValues.length === 0) return undefined;
   const m = median(modeValues);
   const b = median(baseValues);
-  return {
+  const estimate: OverheadEstimate = {
     ...common,
     pairs: pairs.length,
     paired: false,
     difference: withCi(m - b, bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) - median(y), options('difference'))),
-    ratio: b > 0 ? withCi(m / b, bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) / median(y), options('ratio'))) : { value: Number.NaN },
   };
+  if (b > 0) estimate.ratio = withCi(m / b, bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) / median(y), options('ratio')));
+  return estimate;
 }
 
 function withCi(value: number, ci: Estimate['ci']): Estimate {

@@ -5,6 +5,7 @@ import { bootstrapInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, median } from './descriptive.ts';
 import { twoSampleMde } from './mde.ts';
+import { finiteOrNull } from './format.ts';
 import { METRICS, metricValues, type MetricId } from './metrics.ts';
 import type { ModeSummary, RoundCount, StatisticSummary } from './types.ts';
 
@@ -49,11 +50,12 @@ export function summarizeStatistic(
     metric,
     unit: METRICS[metric].unit,
     n: values.length,
-    median: ci ? { value: median(values), ci } : { value: median(values) },
+    median: median(values),
   };
+  if (ci) summary.ci = ci;
   if (cv !== undefined) {
     summary.cv = cv;
-    summary.mde = twoSampleMde({ cv, n: values.length }, { cv, n: values.length }, context.alpha);
+    summary.mde = finiteOrNull(twoSampleMde({ cv, n: values.length }, { cv, n: values.length }, context.alpha));
   }
   if (metric === 'errorRate') summary.pooled = pooledErrorRate(repetitions);
   return summary;

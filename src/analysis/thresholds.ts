@@ -34,7 +34,7 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
         : reps.length === 0
           ? 'no valid repetition to judge'
           : `no ${metric.label} was measured (resource figures come from Kubernetes platforms)`;
-    return { ...base, value: { value: Number.NaN }, decision: 'skipped', note, line: `${label(mode, metric.label)}: skipped, ${note} (gate ${expression.text})` };
+    return { ...base, decision: 'skipped', note, line: `${label(mode, metric.label)}: skipped, ${note} (gate ${expression.text})` };
   }
   const random = streamFor(context, 'threshold', expression.text, mode.name, mode.profile);
   const options = { random, resamples: context.resamples, level: context.level };
@@ -92,25 +92,23 @@ export function evaluateOverheadBudget(
     unit,
     threshold: `${expression.op} ${formatNumber(expression.limit, unit)}`,
   };
-  if (!overhead || !Number.isFinite(overhead.difference.value)) {
-    const note = `no valid pair of ${mode.name} and ${baseline.name} repetitions with ${metric.label}`;
-    return { ...base, value: { value: Number.NaN }, decision: 'skipped', note, line: `${label(mode, what)}: skipped, ${note}` };
+  const value: Estimate | undefined =
+    expression.measure === 'difference' ? overhead?.difference : expression.measure === 'ratio' ? overhead?.ratio : overhead?.ratio && shift(overhead.ratio, -1);
+  if (!overhead || !value || !Number.isFinite(value.value)) {
+    const note = overhead
+      ? `${baseline.name}'s ${metric.label} is 0, so no ratio exists`
+      : `no valid repetitions of both ${mode.name} and ${baseline.name} with ${metric.label}`;
+    return { ...base, decision: 'skipped', note, line: `${label(mode, what)}: skipped, ${note}` };
   }
-  const value: Estimate =
-    expression.measure === 'difference'
-      ? overhead.difference
-      : expression.measure === 'ratio'
-        ? overhead.ratio
-        : shift(overhead.ratio, -1);
   const passed = compare(value.value, expression.op, expression.limit);
   const marginal = value.ci !== undefined && value.ci.low <= expression.limit && expression.limit <= value.ci.high;
   const decision = passed ? 'pass' : 'fail';
   const pairing = overhead.paired ? `paired over ${overhead.pairs} blocks` : 'unpaired: too few blocks pair up';
   const mdeText = overhead.mde
-    ? Number.isFinite(overhead.mde.difference)
-      ? `with this noise, overheads under ${formatNumber(overhead.mde.difference, metric.unit)} (${formatPercent(overhead.mde.relative, false)}) on ${metric.label} are not distinguishable from zero`
-      : mdeSentence(Infinity, metric.label)
-    : mdeSentence(undefined, metric.label);
+    ? overhead.mde.difference !== null
+      ? `with this noise, overheads under ${formatNumber(overhead.mde.difference, metric.unit)}${overhead.mde.relative !== null ? ` (${formatPercent(overhead.mde.relative, false)})` : ''} on ${metric.label} are not distinguishable from zero`
+      : mdeSentence(null, metric.label)
+    : `${mdeSentence(undefined, metric.label)}`;
   const line =
     `${label(mode, what)}: ${formatEstimate(value, unit, true)} (${pairing}), threshold ${base.threshold} → ${decision}` +
     `${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeText}`;

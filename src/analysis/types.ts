@@ -21,15 +21,18 @@ export interface StatisticSummary {
   unit: Unit;
   /** Valid repetitions that carried this statistic. */
   n: number;
-  /** Median over valid repetitions, with its bootstrap CI. */
-  median: Estimate;
+  /** Median over valid repetitions. */
+  median: number;
+  /** Bootstrap CI of the median (absent below two repetitions). */
+  ci?: Interval;
   /** Run-to-run coefficient of variation (sd / mean) over the repetitions. */
   cv?: number;
   /**
    * Relative change a comparison of two runs like this one (same repetitions, same noise) would
-   * detect with 80 % power at the gate's alpha; Infinity when the repetitions are too few.
+   * detect with 80 % power at the gate's alpha; null when the repetitions are too few for the
+   * rank test to reach alpha at all (JSON has no Infinity).
    */
-  mde?: number;
+  mde?: number | null;
   /** Count-weighted value over all valid repetitions (error rate: failures ÷ requests). */
   pooled?: number;
 }
@@ -63,10 +66,10 @@ export interface OverheadEstimate {
   paired: boolean;
   /** mode − baseline, in the metric's unit. */
   difference: Estimate;
-  /** mode ÷ baseline. */
-  ratio: Estimate;
-  /** Smallest overhead distinguishable from zero with this noise (difference in unit, and relative). */
-  mde?: { difference: number; relative: number };
+  /** mode ÷ baseline (absent when the baseline's value is 0). */
+  ratio?: Estimate;
+  /** Smallest overhead distinguishable from zero with this noise (difference in unit, and relative); null: undetectable. */
+  mde?: { difference: number | null; relative: number | null };
 }
 
 export type Decision = 'pass' | 'fail' | 'skipped';
@@ -85,7 +88,8 @@ export interface RunToRunCheck {
   runs: number;
   /** sd of the runs' log medians. */
   spread: number;
-  t: number;
+  /** null when the past runs have no spread at all (the candidate is then judged by its side alone). */
+  t: number | null;
   p: number;
 }
 
@@ -127,16 +131,17 @@ export interface GateResult {
   /** What was compared with the limit; unit follows from it and the metric. */
   measure: GateMeasure | 'change';
   unit: Unit | 'ratio' | 'relative';
-  value: Estimate;
+  /** Absent when the gate was skipped. */
+  value?: Estimate;
   /** Human text of the limit: "< 250 ms", "+5 % and +0.05 ms with p ≤ 0.05". */
   threshold: string;
   decision: Decision;
   /** The CI crosses the limit: the decision could flip on a re-run. */
   marginal?: boolean;
-  /** Relative MDE for this comparison (Infinity when undetectable at these sizes). */
-  mde?: number;
+  /** Relative MDE for this comparison (null when undetectable at these sizes). */
+  mde?: number | null;
   /** MDE in the measured unit, where that reads better (overhead budgets in ms). */
-  mdeAbsolute?: number;
+  mdeAbsolute?: number | null;
   evidence?: RegressionEvidence;
   /** Regression found in round 1 and waiting for the confirmation re-run. */
   pendingConfirmation?: boolean;
@@ -169,6 +174,8 @@ export interface Analysis {
   /** Modes whose regression needs a confirmation re-run (with the baseline, interleaved). */
   modesToConfirm: string[];
   reference?: { runIds: string[]; excluded: ReferenceExclusion[] };
+  /** "with this noise, changes under 7% on p50 are not detectable", per mode and gated statistic. */
+  detectability: string[];
   /** Things the user should know that are not gate decisions (skipped gates, missing data). */
   notes: string[];
 }

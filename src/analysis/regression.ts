@@ -1,0 +1,226 @@
+// Regression against a reference (past runs with the same scenario key). A regression needs
+// statistical evidence AND a practical size:
+//  - evidence: a one-sided Mann–Whitney U over run-level values (candidate repetitions vs the
+//    reference runs' repetitions), and, when the reference holds ≥ 3 runs, the candidate's median
+//    must also clear the run-to-run prediction bound of those runs. Repetitions of one job share
+//    that job's machine; without the second check a slow runner would pass as a regression.
+//  - size: the change is at least minEffectPct and, for latency, at least minEffectMs.
+// Modes other than the baseline are compared relative to the baseline of their own run (per-block
+// ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
+import type { RunResult } from '../results/types.ts';
+import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
+import { type AnalysisContext, streamFor } from './context.ts';
+import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
+import { studentTCdf } from './distributions.ts';
+import { finiteOrNull, formatEstimate, formatNumber, formatPercent, formatSigned, mdeSentence } from './format.ts';
+import { mannWhitneyGreater } from './mann-whitney.ts';
+import { runToRunMde, twoSampleMde } from './mde.ts';
+import { METRICS, type MetricId } from './metrics.ts';
+import { pairByBlock } from './overhead.ts';
+import { roundOf, validRepetitions } from './summary.ts';
+import type { Estimate, GateResult, RegressionEvidence, RoundEvidence, RunToRunCheck } from './types.ts';
+
+export interface RegressionSettings {
+  minEffectPct: number;
+  minEffectMs: number;
+  alpha: number;
+}
+
+export interface RegressionInput {
+  candidate: RunResult;
+  mode: string;
+  profile: string;
+  metric: MetricId;
+  basis: 'absolute' | 'relative';
+  baseline: string;
+  /** Reference runs already filtered to the same scenario key, newest first. */
+  references: RunResult[];
+  settings: RegressionSettings;
+  /** Confirmation wanted when round 1 finds a regression and no round 2 exists yet. */
+  confirm: boolean;
+}
+
+/** Run-level values of one mode in a run: its own values, or per-block ratios to the baseline. */
+export function runLevelValues(run: RunResult, mode: string, profile: string, metric: MetricId, basis: 'absolute' | 'relative', baseline: string, round?: number): number[] {
+  const modeResult = run.modes.find((m) => m.name === mode && m.profile === profile);
+  if (!modeResult) return [];
+  const reps = validRepetitions(modeResult, round);
+  if (basis === 'absolute') {
+    return reps.map((r) => METRICS[metric].extract(r)).filter((v): v is number => v !== undefined);
+  }
+  const baselineResult = run.modes.find((m) => m.name === baseline && m.profile === profile);
+  if (!baselineResult) return [];
+  return pairByBlock(reps, validRepetitions(baselineResult, round), metric)
+    .filter((p) => p.baseline > 0)
+    .map((p) => p.mode / p.baseline);
+}
+
+interface SideEvidence {
+  candidate: Estimate;
+  reference: Estimate;
+  change: Estimate;
+  changeAbsolute: number;
+  mannWhitney: ReturnType<typeof mannWhitneyGreater>;
+  runToRun?: RunToRunCheck;
+  significant: boolean;
+  practical: boolean;
+  mde: number;
+}
+
+export function evidenceFor(
+  candidate: readonly number[],
+  referenceRuns: readonly (readonly number[])[],
+  absoluteScale: number,
+  unitIsMs: boolean,
+  settings: RegressionSettings,
+  context: AnalysisContext,
+  streamName: string[],
+): SideEvidence {
+  const pooled = referenceRuns.flat();
+  const options = (what: string) => ({ random: streamFor(context, 'regression', ...streamName, what), resamples: context.resamples, level: context.level });
+  const candidateMedian = median(candidate);
+  const referenceMedian = median(pooled);
+  const change = candidateMedian / referenceMedian - 1;
+  const changeCi = bootstrapTwoSampleInterval(candidate, pooled, (a, b) => median(a) / median(b) - 1, options('change'));
+  // Relative basis: values are ratios, so the change in ms is that share of the mode's own latency.
+  const changeAbsolute = absoluteScale * (change / (1 + change));
+  const mannWhitney = mannWhitneyGreater(candidate, pooled);
+  const runToRun = runToRunCheck(candidateMedian, referenceRuns);
+  const significant = mannWhitney.p <= settings.alpha && (!runToRun || runToRun.p <= settings.alpha);
+  const practical = change * 100 >= settings.minEffectPct && (!unitIsMs || changeAbsolute >= settings.minEffectMs);
+  const cvReference = coefficientOfVariation(pooled);
+  const cvCandidate = coefficientOfVariation(candidate) ?? cvReference;
+  let mde = cvCandidate !== undefined && cvReference !== undefined ? twoSampleMde({ cv: cvCandidate, n: candidate.length }, { cv: cvReference, n: pooled.length }, settings.alpha) : Number.NaN;
+  if (runToRun) mde = Math.max(mde, runToRunMde(runToRun.spread, runToRun.runs, settings.alpha));
+  return {
+    candidate: withCi(candidateMedian, bootstrapInterval(candidate, options('candidate'))),
+    reference: withCi(referenceMedian, bootstrapInterval(pooled, options('reference'))),
+    change: withCi(change, changeCi),
+    changeAbsolute,
+    mannWhitney,
+    ...(runToRun ? { runToRun } : {}),
+    significant,
+    practical,
+    mde,
+  };
+}
+
+/** One-sided prediction test of the candidate's median against ≥ 3 past runs' medians (log scale). */
+function runToRunCheck(candidateMedian: number, referenceRuns: readonly (readonly number[])[]): RunToRunCheck | undefined {
+  const usable = referenceRuns.filter((r) => r.length > 0);
+  if (usable.length < 3 || !(candidateMedian > 0)) return undefined;
+  const logs = usable.map((r) => Math.log(median(r)));
+  const spread = standardDeviation(logs);
+  const k = logs.length;
+  const distance = Math.log(candidateMedian) - mean(logs);
+  const scale = spread * Math.sqrt(1 + 1 / k);
+  if (!(scale > 0)) return { runs: k, spread, t: null, p: distance > 0 ? 0 : 1 };
+  const t = distance / scale;
+  return { runs: k, spread, t, p: 1 - studentTCdf(t, k - 1) };
+}
+
+export function evaluateRegression(input: RegressionInput, context: AnalysisContext): GateResult {
+  const { candidate, mode, profile, metric, basis, baseline, references, settings } = input;
+  const definition = METRICS[metric];
+  const unitIsMs = definition.unit === 'ms';
+  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatNumber(settings.minEffectMs, 'ms')}` : ''} with p ≤ ${settings.alpha}`;
+  const base = { kind: 'regression' as const, gate: `regression ${definition.label}`, mode, profile, metric, measure: 'change' as const, unit: 'relative' as const, threshold };
+  const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
+  const modeResult = candidate.modes.find((m) => m.name === mode && m.profile === profile);
+  const rounds = modeResult ? [...new Set(validRepetitions(modeResult).map(roundOf))].sort() : [];
+  const candidateValues = runLevelValues(candidate, mode, profile, metric, basis, baseline);
+  const what = `${mode} [${profile}] ${definition.label}`;
+  if (candidateValues.length === 0 || referenceRuns.length === 0) {
+    const note = candidateValues.length === 0 ? `no valid ${basis === 'relative' ? `pair of ${mode} and ${baseline}` : ''} repetitions in this run` : 'no comparable reference run';
+    return { ...base, decision: 'skipped', note, line: `${what} vs reference: skipped, ${note}` };
+  }
+  const absoluteScale = absoluteMedian(candidate, mode, profile, metric);
+  const stream = [mode, profile, metric];
+  const pooled = evidenceFor(candidateValues, referenceRuns, absoluteScale, unitIsMs, settings, context, stream);
+  const evidence: RegressionEvidence = {
+    basis,
+    candidate: pooled.candidate,
+    reference: { runIds: references.map((r) => r.run.id), values: referenceRuns.flat().length, median: pooled.reference },
+    change: pooled.change,
+    changeAbsolute: pooled.changeAbsolute,
+    mannWhitney: pooled.mannWhitney,
+    ...(pooled.runToRun ? { runToRun: pooled.runToRun } : {}),
+    significant: pooled.significant,
+    practical: pooled.practical,
+  };
+  if (rounds.length > 1) {
+    evidence.rounds = rounds.map((round) => {
+      const values = runLevelValues(candidate, mode, profile, metric, basis, baseline, round);
+      const side = evidenceFor(values, referenceRuns, absoluteScale, unitIsMs, settings, context, [...stream, `round${round}`]);
+      return roundEvidence(round, values.length, side);
+    });
+    evidence.rounds.push(roundEvidence('pooled', candidateValues.length, pooled));
+  }
+  const regressed = pooled.significant && pooled.practical;
+  const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
+  const decision = regressed ? 'fail' : 'pass';
+  const line = regressionLine(what, evidence, pooled, definition.unit, threshold, decision, pendingConfirmation, baseline);
+  return {
+    ...base,
+    value: pooled.change,
+    decision,
+    ...(pendingConfirmation ? { pendingConfirmation } : {}),
+    ...(Number.isNaN(pooled.mde) ? {} : { mde: finiteOrNull(pooled.mde) }),
+    evidence,
+    line,
+  };
+}
+
+function roundEvidence(round: number | 'pooled', n: number, side: SideEvidence): RoundEvidence {
+  return { round, n, change: side.change, changeAbsolute: side.changeAbsolute, p: side.mannWhitney.p, significant: side.significant, practical: side.practical };
+}
+
+function absoluteMedian(run: RunResult, mode: string, profile: string, metric: MetricId): number {
+  return median(runLevelValues(run, mode, profile, metric, 'absolute', mode));
+}
+
+function regressionLine(
+  what: string,
+  evidence: RegressionEvidence,
+  side: SideEvidence,
+  unit: ReturnType<typeof unitOf>,
+  threshold: string,
+  decision: 'pass' | 'fail',
+  pending: boolean,
+  baseline: string,
+): string {
+  const valueUnit = evidence.basis === 'relative' ? 'ratio' : unit;
+  const runs = evidence.reference.runIds.length;
+  const basisText = evidence.basis === 'relative' ? ` (÷ ${baseline}, per block)` : '';
+  const tests = [`Mann–Whitney p=${formatP(side.mannWhitney.p)}`];
+  if (side.runToRun) tests.push(`run-to-run p=${formatP(side.runToRun.p)} over ${side.runToRun.runs} runs`);
+  else if (runs < 3) tests.push(`run-to-run spread not estimable from ${runs} reference run${runs === 1 ? '' : 's'}`);
+  const rounds = evidence.rounds
+    ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)} p=${formatP(r.p)}`).join(', ')}`
+    : '';
+  const verdict = pending ? 'regression, pending confirmation re-run' : decision === 'fail' ? 'fail (regression)' : evidence.change.value < 0 ? 'pass (no regression; faster)' : 'pass';
+  const why =
+    decision === 'pass' && side.practical && !side.significant
+      ? ' (not statistically significant)'
+      : decision === 'pass' && side.significant && !side.practical
+        ? ' (significant but under the practical minimum)'
+        : '';
+  return (
+    `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
+    `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
+    `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
+    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!)}`
+  );
+}
+
+function unitOf(metric: MetricId) {
+  return METRICS[metric].unit;
+}
+
+function formatP(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+function withCi(value: number, ci: Estimate['ci']): Estimate {
+  return ci ? { value, ci } : { value };
+}
