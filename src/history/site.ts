@@ -1,0 +1,43 @@
+// The static site inside a history store: the dashboard page, the per-suite data scripts and one
+// report per run, all linking with relative URLs so the same files work on a Pages site and from
+// a local checkout (file://). Pure.
+import type { RunResult } from '../results/types.ts';
+import { renderDashboardHtml, renderSuiteData } from '../report/dashboard/render.ts';
+import { renderHtmlReport } from '../report/html/render.ts';
+import { CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, relativeRoot } from './layout.ts';
+import type { StoreMarker, SuiteSummaryInfo } from './marker.ts';
+import type { SuiteIndex } from './suite-index.ts';
+
+export function renderRunReportForStore(result: RunResult, reportPath: string): string {
+  const root = relativeRoot(reportPath);
+  return renderHtmlReport(result, { chartJs: { src: `${root}${CHARTJS_ASSET}` }, dashboardHref: `${root}${DASHBOARD_FILE}#suite=${encodeURIComponent(result.run.suite)}` });
+}
+
+export function renderSiteShell(marker: StoreMarker): string {
+  return renderDashboardHtml({ marker, chartJsSrc: CHARTJS_ASSET, dataPrefix: `${DATA_DIR}/` });
+}
+
+export function renderSuiteDataFile(index: SuiteIndex): string {
+  return renderSuiteData(index);
+}
+
+export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
+  const runs = index.runs;
+  const profiles = new Set<string>();
+  const modes = new Set<string>();
+  const branches = new Set<string>();
+  for (const run of runs) {
+    for (const [profile, byMode] of Object.entries(run.modes)) {
+      profiles.add(profile);
+      for (const mode of Object.keys(byMode)) modes.add(mode);
+    }
+    if (run.branch) branches.add(run.branch);
+  }
+  const sortedStarts = runs.map((r) => r.startedAt).sort();
+  const summary: SuiteSummaryInfo = { name: index.suite, runs: runs.length, profiles: [...profiles].sort(), modes: [...modes], branches: [...branches].sort() };
+  if (sortedStarts.length) {
+    summary.first = sortedStarts[0]!;
+    summary.last = sortedStarts[sortedStarts.length - 1]!;
+  }
+  return summary;
+}

@@ -1,0 +1,68 @@
+// The trend dashboard (index.html at the root of the history store) and the per-suite data files
+// it loads. Data arrive through <script src> rather than fetch(), so the page works the same from
+// a Pages site and from a checkout opened with file://. Pure.
+import type { StoreMarker } from '../../history/marker.ts';
+import type { SuiteIndex } from '../../history/suite-index.ts';
+import { escapeHtml as e, jsonForScript } from '../html/escape.ts';
+import { PALETTE } from '../html/format.ts';
+import { BASE_CSS } from '../html/styles.ts';
+import { DASHBOARD_CLIENT_JS } from './client.ts';
+
+export interface DashboardOptions {
+  marker: StoreMarker;
+  /** URL of Chart.js relative to index.html. */
+  chartJsSrc: string;
+  /** URL of a suite's data file relative to index.html. */
+  dataPrefix: string;
+  title?: string;
+}
+
+export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
+
+export function renderDashboardHtml(options: DashboardOptions): string {
+  const title = options.title ?? 'mesh-perf trends';
+  const config = { suites: options.marker.suites, dataPrefix: options.dataPrefix, palette: PALETTE };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mesh-perf">
+<title>${e(title)}</title>
+<style>${BASE_CSS}
+.modes label { margin-right: 10px; color: var(--fg); }
+#runs td.text a { margin-right: 8px; }
+.legend-note { color: var(--muted); font-size: 12px; }
+</style>
+</head>
+<body>
+<header>
+<h1>${e(title)}</h1>
+<div class="meta"><span>Median over repetitions per run; shaded band: its interval. <span class="legend-note">✕ = invalid run or repetitions (reported, never compared).</span> Click a point to open its run report.</span></div>
+</header>
+<main>
+<section id="filters" class="controls">
+<label for="f-suite">suite</label><select id="f-suite"></select>
+<label for="f-profile">load profile</label><select id="f-profile"></select>
+<label for="f-stat">percentile</label><select id="f-stat">${DASHBOARD_STATS.map((s) => `<option value="${s}"${s === 'p99' ? ' selected' : ''}>${s === 'p999' ? 'p99.9' : s}</option>`).join('')}</select>
+<label for="f-branch">branch</label><select id="f-branch"></select>
+<label for="f-range">range</label><select id="f-range"><option value="90">90 days</option><option value="365" selected>1 year</option><option value="0">all</option></select>
+<label for="f-axis">x axis</label><select id="f-axis"><option value="time" selected>time</option><option value="commit">commits</option></select>
+<span class="modes" id="f-modes"></span>
+</section>
+<p id="status" class="note" role="status"></p>
+<section id="charts" class="grid"></section>
+<section id="latest"><h2>Latest runs</h2><table id="runs"><thead><tr><th class="text">started</th><th class="text">verdict</th><th class="text">branch</th><th class="text">commit</th><th class="text">links</th></tr></thead><tbody></tbody></table></section>
+</main>
+<script type="application/json" id="mesh-perf-config">${jsonForScript(config)}</script>
+<script src="${e(options.chartJsSrc)}"></script>
+<script>${DASHBOARD_CLIENT_JS}</script>
+</body>
+</html>
+`;
+}
+
+/** data/<suite>.js: the suite index as a script, so file:// pages can load it. */
+export function renderSuiteData(index: SuiteIndex): string {
+  return `(window.meshPerfData = window.meshPerfData || {})[${JSON.stringify(index.suite)}] = ${JSON.stringify(index)};\n`;
+}

@@ -1,0 +1,99 @@
+// report.html for one run: a single file that opens offline (file://), Chart.js inlined, or for
+// the history branch, referenced from one shared asset so thousands of reports do not each carry
+// 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
+import type { RunResult } from '../../results/types.ts';
+import { profilesOf } from '../../history/run-summary.ts';
+import { buildReportChartData, statLabel } from './chart-data.ts';
+import { REPORT_CLIENT_JS } from './client.ts';
+import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
+import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
+import { BASE_CSS } from './styles.ts';
+
+export interface HtmlReportOptions {
+  /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
+  chartJs: { inline: string } | { src: string };
+  /** Link back to the trend dashboard, when the report lives in a history store. */
+  dashboardHref?: string;
+  /** Confidence level of the intervals; 0.95 unless the analysis says otherwise. */
+  ciLevel?: number;
+}
+
+export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
+  const level = options.ciLevel ?? 0.95;
+  const charts = buildReportChartData(result, level);
+  const run = result.run;
+  const git = run.git ?? {};
+  const commitUrl = git.repository && git.sha ? `https://github.com/${git.repository}/commit/${git.sha}` : undefined;
+  const title = `mesh-perf · ${run.suite} · ${run.id}`;
+  const meta = [
+    `started <span class="mono">${e(run.startedAt)}</span>`,
+    `platform ${e(run.platform)}`,
+    git.sha ? `commit ${commitUrl ? `<a href="${e(commitUrl)}">${e(git.sha.slice(0, 12))}</a>` : `<span class="mono">${e(git.sha.slice(0, 12))}</span>`}` : '',
+    git.branch ? `branch ${e(git.branch)}` : '',
+    git.event ? `event ${e(git.event)}` : '',
+    git.pullRequest ? `PR #${e(git.pullRequest)}` : '',
+    `baseline <code>${e(result.baseline)}</code>`,
+    options.dashboardHref ? `<a href="${e(options.dashboardHref)}">trend dashboard</a>` : '',
+  ].filter(Boolean);
+  const chartJsTag = 'inline' in options.chartJs ? `<script>${inlineScriptSource(options.chartJs.inline)}</script>` : `<script src="${e(options.chartJs.src)}"></script>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mesh-perf">
+<title>${e(title)}</title>
+<style>${BASE_CSS}</style>
+</head>
+<body>
+<header>
+<h1>${e(run.suite)} ${verdictBadge(result.verdict)}</h1>
+<div class="meta">${meta.map((m) => `<span>${m}</span>`).join('')}</div>
+</header>
+<main>
+${verdictSection(result)}
+<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(result, level) : '<p class="note">No mode produced results.</p>'}</section>
+<section id="analysis"><h2>Analysis</h2>${analysisSection(result.analysis)}</section>
+${profilesOf(result).map((profile, i) => chartsSection(profile, i, charts.profiles[i]!.overhead !== null, charts.profiles[i]!.resources !== null)).join('\n')}
+<section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>
+<section id="environment"><h2>Environment and versions</h2>
+<h3>Tools</h3>${keyValues(run.tools)}
+<h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
+<h3>Platform</h3>${keyValues(run.environment)}
+<h3>Git</h3>${keyValues(git as Record<string, unknown>)}
+<h3>Plan</h3>${keyValues({ seed: result.plan?.seed, order: result.plan?.order, trials: result.plan?.trials?.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
+<details><summary>configuration (credentials removed)</summary><pre>${e(JSON.stringify(result.config, null, 2))}</pre></details>
+</section>
+</main>
+<script type="application/json" id="mesh-perf-data">${jsonForScript(charts)}</script>
+${chartJsTag}
+<script>${REPORT_CLIENT_JS}</script>
+</body>
+</html>
+`;
+}
+
+function verdictSection(result: RunResult): string {
+  const reasons = result.verdictReasons ?? [];
+  const aborted = result.run.aborted ? `<p class="reason">Run ended early: ${e(result.run.aborted)}</p>` : '';
+  const list = reasons.length ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>` : '<p class="note">No reasons recorded: every check passed.</p>';
+  return `<section id="verdict"><h2>Verdict ${verdictBadge(result.verdict)}</h2>${aborted}${list}</section>`;
+}
+
+function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean): string {
+  const figure = (id: string, caption: string) =>
+    `<figure><figcaption class="chart-title">${caption}</figcaption><div class="chart"><canvas id="${id}" role="img" aria-label="${e(caption)}"></canvas></div></figure>`;
+  const stats = ['p50', 'p90', 'p99', 'max'];
+  return `<section id="charts-${i}"><h2>Charts · <code>${e(profile)}</code></h2>
+<div class="grid">
+${figure(`spectrum-${i}`, 'Latency by percentile')}
+${figure(`bars-${i}`, 'Percentiles with intervals (whiskers)')}
+${overhead ? figure(`overhead-${i}`, 'Overhead vs baseline, paired by block') : ''}
+<figure><figcaption class="chart-title">Latency over time per repetition
+<span class="controls"><label for="timeline-stat-${i}">statistic</label><select id="timeline-stat-${i}">${stats.map((s) => `<option value="${s}"${s === 'p99' ? ' selected' : ''}>${statLabel(s)}</option>`).join('')}</select></span></figcaption>
+<div class="chart"><canvas id="timeline-${i}" role="img" aria-label="Latency over time per repetition"></canvas></div></figure>
+${resources ? figure(`cpu-${i}`, 'CPU by container group') + figure(`memory-${i}`, 'Memory by container group') : ''}
+</div>
+${resources ? '' : '<p class="note">No CPU/memory samples in this run (the local and endpoints platforms do not sample resources).</p>'}
+</section>`;
+}

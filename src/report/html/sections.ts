@@ -1,0 +1,116 @@
+// HTML fragments of the run report that need no JavaScript: tables and facts. Pure.
+import type { RunResult } from '../../results/types.ts';
+import type { MedianInterval } from '../../history/median-interval.ts';
+import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../history/run-summary.ts';
+import { escapeHtml as e } from './escape.ts';
+import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';
+
+const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
+
+export function verdictBadge(verdict: string): string {
+  return `<span class="badge ${e(verdict)}">${e(verdict.toUpperCase())}</span>`;
+}
+
+function withCi(interval: MedianInterval | undefined, format: (v: number) => string = formatMs): string {
+  if (!interval) return '–';
+  const ci = interval.n > 1 ? `<br><span class="ci">[${format(interval.low)}, ${format(interval.high)}]</span>` : '';
+  return `${format(interval.median)}${ci}`;
+}
+
+export function summaryTables(result: RunResult, level: number): string {
+  const summaries = summarizeRun(result, level);
+  const overheads = summarizeOverheads(result, level);
+  const coverages = new Map<number, number>();
+  for (const s of summaries) if (s.latency.p50 && s.latency.p50.n > 1) coverages.set(s.latency.p50.n, s.latency.p50.coverage);
+  const weak = [...coverages].sort(([a], [b]) => a - b);
+  const coverageText = weak.map(([n, c]) => `${formatPercent(c, 1)} with ${n} repetitions`).join(', ');
+  const note =
+    `Median over valid repetitions; brackets: order-statistic interval of the median` +
+    (coverageText ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${formatPercent(level, 0)} needs at least 6` : ''})` : '') +
+    `. Overhead: median of differences paired by interleaved block against <code>${e(result.baseline)}</code>.`;
+  return profilesOf(result)
+    .map((profile) => {
+      const rows = summaries.filter((s) => s.profile === profile).map((s) => summaryRow(s, overheads.find((o) => o.mode === s.mode && o.profile === profile)));
+      return `<h3>Load profile <code>${e(profile)}</code></h3>
+<table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+    })
+    .join('\n')
+    .concat(`<p class="note">${note}</p>`);
+}
+
+function summaryRow(s: ModeSummary, overhead: OverheadSummary | undefined): string {
+  const cls = s.validRepetitions < s.repetitions ? ' class="invalid"' : '';
+  const validCell = `${s.validRepetitions}/${s.repetitions}${s.fromInvalid ? '<br><span class="reason">no valid repetition: figures not comparable</span>' : ''}`;
+  const target = s.targetRps !== null ? ` <span class="ci">of ${formatRps(s.targetRps)}</span>` : '';
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td></tr>`;
+}
+
+function overheadCell(overhead: OverheadSummary | undefined, stat: 'p50' | 'p99'): string {
+  if (!overhead) return '<span class="note">baseline</span>';
+  const diff = overhead.diffMs[stat];
+  const ratio = overhead.ratio[stat];
+  if (!diff) return '<span class="note">no valid pairs</span>';
+  const ci = diff.n > 1 ? `<br><span class="ci">[${formatSigned(diff.low)}, ${formatSigned(diff.high)}] ms</span>` : '';
+  const pct = ratio ? ` (${formatSigned(ratio.median - 1, (v) => formatPercent(v))})` : '';
+  return `${formatSigned(diff.median)} ms${pct}${ci}`;
+}
+
+export function repetitionsTable(result: RunResult): string {
+  const rows = result.modes
+    .flatMap((m) => m.repetitions.map((r) => ({ m, r })))
+    .sort((a, b) => a.r.trial - b.r.trial)
+    .map(({ m, r }) => {
+      const status = r.valid ? 'valid' : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
+      return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${e(m.name)}</td><td class="text">${e(m.profile)}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td><td>${formatCount(r.failures)}</td><td>${formatMs(r.latencyMs.p50)}</td><td>${formatMs(r.latencyMs.p99)}</td><td>${formatMs(r.latencyMs.max)}</td><td class="text">${status}</td></tr>`;
+    });
+  return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+export function keyValues(record: Record<string, unknown> | undefined): string {
+  const entries = Object.entries(record ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  if (entries.length === 0) return '<p class="note">none recorded</p>';
+  return `<dl class="kv">${entries.map(([k, v]) => `<dt>${e(k)}</dt><dd>${valueHtml(v)}</dd>`).join('')}</dl>`;
+}
+
+function valueHtml(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return `<code>${e(JSON.stringify(value))}</code>`;
+  return e(value);
+}
+
+/**
+ * The analysis block belongs to the analysis stage and its shape may grow; render what it holds
+ * without assuming a schema: lists of flat records become tables, records become key/values.
+ */
+export function analysisSection(analysis: unknown): string {
+  if (analysis === undefined || analysis === null) {
+    return `<p class="note">This results file has no analysis block (written by an older mesh-perf, or analysis was skipped). The tables above are descriptive: medians over repetitions with order-statistic intervals; no gate decisions.</p>`;
+  }
+  return `${genericHtml(analysis, 0)}<details><summary>analysis as JSON</summary><pre>${e(JSON.stringify(analysis, null, 2))}</pre></details>`;
+}
+
+function genericHtml(value: unknown, depth: number): string {
+  if (depth > 3) return `<code>${e(JSON.stringify(value))}</code>`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '<span class="note">none</span>';
+    const flat = value.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
+    if (!flat) return e(value.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
+    const keys = [...new Set(value.flatMap((x) => Object.keys(x as object)))].slice(0, 12);
+    const rows = value.map((x) => `<tr>${keys.map((k) => `<td class="text">${cellHtml((x as Record<string, unknown>)[k])}</td>`).join('')}</tr>`);
+    return `<table><thead><tr>${keys.map((k) => `<th class="text">${e(k)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return `<dl class="kv">${entries.map(([k, v]) => `<dt>${e(k)}</dt><dd>${genericHtml(v, depth + 1)}</dd>`).join('')}</dl>`;
+  }
+  return cellHtml(value);
+}
+
+function cellHtml(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return e(Number.isInteger(value) ? String(value) : value.toPrecision(4));
+  if (value === 'pass' || value === 'fail' || value === 'invalid') return verdictBadge(value);
+  if (typeof value === 'object') return `<code>${e(JSON.stringify(value))}</code>`;
+  return e(value);
+}

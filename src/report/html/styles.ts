@@ -1,0 +1,36 @@
+// Styles shared by the run report and the dashboard. System fonts only: the pages must render
+// offline, from file:// or a Pages site, without fetching anything.
+export const BASE_CSS = `
+:root { --fg: #1b1f24; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --panel: #f6f8fa;
+  --pass: #1a7f37; --fail: #cf222e; --invalid: #9a6700; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: var(--fg); background: var(--bg); }
+header { padding: 16px 24px; border-bottom: 1px solid var(--line); background: var(--panel); }
+header h1 { margin: 0 0 4px; font-size: 20px; }
+header .meta { color: var(--muted); display: flex; flex-wrap: wrap; gap: 4px 16px; }
+main { padding: 8px 24px 32px; max-width: 1400px; }
+section { margin-top: 24px; }
+h2 { font-size: 17px; margin: 0 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 16px 0 8px; }
+a { color: #0969da; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+table { border-collapse: collapse; margin: 4px 0 12px; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: right; vertical-align: top; }
+th:first-child, td:first-child, td.text, th.text { text-align: left; }
+thead th { background: var(--panel); }
+.ci { color: var(--muted); font-size: 12px; white-space: nowrap; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
+.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.invalid { background: var(--invalid); }
+tr.invalid td { background: #fff8c5; }
+.reason { color: var(--invalid); }
+.note { color: var(--muted); }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
+.chart { position: relative; height: 320px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
+.chart-title { font-weight: 600; margin: 0 0 4px; }
+.controls { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 8px 0; }
+.controls label { color: var(--muted); }
+dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
+dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; }
+details pre { max-height: 480px; overflow: auto; background: var(--panel); padding: 8px; }
+`;
