@@ -1,0 +1,46 @@
+// Seed-specific outputs of a run: which ones a preset asks for, rendered from results.json only.
+// The pipeline writes each one next to results.json; the markdown ones also belong in the job
+// summary (Kyma's readers look for their tables there).
+import type { RunResult } from '../../results/types.ts';
+import { findPreset } from '../../presets/index.ts';
+import { renderAmbientCsv, renderAmbientTable } from './ambient.ts';
+import { renderFortioRuns } from './fortio-runs.ts';
+import { renderIstioSizing } from './istio-sizing.ts';
+import { renderKymaTables } from './kyma.ts';
+import { SEED_FORMATS, type SeedFormatName } from './names.ts';
+import { renderUdsReport } from './uds.ts';
+
+export { SEED_FORMATS, type SeedFormatName } from './names.ts';
+
+export interface RenderedFormat {
+  name: SeedFormatName;
+  /** File name to write next to results.json. */
+  file: string;
+  content: string;
+  /** Markdown meant for the job summary / PR comment. */
+  markdown: boolean;
+}
+
+const RENDERERS: Record<SeedFormatName, (result: RunResult) => string> = {
+  'kyma-tables': (result) => renderKymaTables([result]),
+  'fortio-runs': renderFortioRuns,
+  'istio-sizing': renderIstioSizing,
+  'ambient-csv': renderAmbientCsv,
+  'ambient-table': renderAmbientTable,
+  'uds-report': renderUdsReport,
+};
+
+/** The formats of the preset the run started from (results.config.preset), or the ones named. */
+export function seedFormatsFor(result: RunResult): SeedFormatName[] {
+  const preset = (result.config as { preset?: unknown }).preset;
+  return typeof preset === 'string' ? (findPreset(preset)?.formats ?? []) : [];
+}
+
+export function renderSeedFormats(result: RunResult, names: readonly SeedFormatName[] = seedFormatsFor(result)): RenderedFormat[] {
+  return names.map((name) => ({
+    name,
+    file: SEED_FORMATS[name].file,
+    content: RENDERERS[name](result),
+    markdown: SEED_FORMATS[name].file.endsWith('.md'),
+  }));
+}

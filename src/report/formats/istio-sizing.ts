@@ -1,0 +1,61 @@
+// Seed 002: Istio publishes the mesh's cost as latency added per percentile over the no-mesh
+// baseline (two proxies on the path), proxy vCPU per 1000 requests per second, and proxy memory
+// at the measured rate. Added latency here is the median over interleaved blocks of
+// (mode − baseline) in the same block, so runner drift cancels; resource figures are medians
+// over repetitions.
+import type { Repetition, RunResult } from '../../results/types.ts';
+import { findMode, median, modeNames, profileNames, validRepetitions } from './aggregate.ts';
+
+const STATS = ['p50', 'p90', 'p99'] as const;
+const PROXY_GROUPS = new Set(['sidecar', 'ztunnel', 'waypoint']);
+
+export function renderIstioSizing(result: RunResult): string {
+  const out = [`# ${result.run.suite}: mesh cost in Istio's units`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}, baseline ${result.baseline}.`];
+  for (const profile of profileNames(result)) {
+    const base = findMode(result, result.baseline, profile);
+    out.push('', `### ${profile}`, '');
+    const header = ['Mode', ...STATS.map((s) => `added ${s.toUpperCase()} [ms]`), 'proxy vCPU per 1000 rps', 'proxy memory [MB]', 'achieved rps'];
+    out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
+    for (const name of modeNames(result)) {
+      const mode = findMode(result, name, profile);
+      if (!mode) continue;
+      const reps = validRepetitions(mode);
+      const added = STATS.map((stat) => (name === result.baseline ? '–' : ms(addedLatency(reps, base ? validRepetitions(base) : [], stat))));
+      const cpu = median(reps.map(proxyCpuPer1000).filter((v): v is number => v !== undefined));
+      const mem = median(reps.map(proxyMemoryMiB).filter((v): v is number => v !== undefined));
+      const rps = median(reps.map((r) => r.achievedRps));
+      out.push(`| ${[name, ...added, cpu === undefined ? '–' : (cpu / 1000).toFixed(3), mem === undefined ? '–' : (mem * MIB_TO_MB).toFixed(1), rps === undefined ? 'invalid' : rps.toFixed(1)].join(' | ')} |`);
+    }
+  }
+  out.push('', "Istio's published figures for comparison: see docs/methodology.md (e.g. 1.24: sidecar 0.20 vCPU and 60 MB at 1000 rps).");
+  return `${out.join('\n')}\n`;
+}
+
+const MIB_TO_MB = 1.048576;
+
+/** Median over blocks present in both modes of (mode − baseline). */
+function addedLatency(mode: Repetition[], baseline: Repetition[], stat: (typeof STATS)[number]): number | undefined {
+  const byBlock = new Map(baseline.map((r) => [`${r.round}:${r.block}`, r]));
+  const diffs = mode.flatMap((r) => {
+    const b = byBlock.get(`${r.round}:${r.block}`);
+    return b ? [r.latencyMs[stat] - b.latencyMs[stat]] : [];
+  });
+  return median(diffs);
+}
+
+/** Millicores of all proxies on the path (both sidecars, both ztunnels, waypoint) per 1000 rps. */
+function proxyCpuPer1000(rep: Repetition): number | undefined {
+  const proxies = (rep.resources ?? []).filter((u) => PROXY_GROUPS.has(u.group));
+  if (proxies.length === 0 || rep.achievedRps <= 0) return undefined;
+  return (proxies.reduce((sum, u) => sum + u.cpuMillicores.avg, 0) / rep.achievedRps) * 1000;
+}
+
+/** Memory does not scale with the rate, so Istio quotes it as is, at the measured rate. */
+function proxyMemoryMiB(rep: Repetition): number | undefined {
+  const proxies = (rep.resources ?? []).filter((u) => PROXY_GROUPS.has(u.group));
+  return proxies.length === 0 ? undefined : proxies.reduce((sum, u) => sum + u.memoryMiB.avg, 0);
+}
+
+function ms(value: number | undefined): string {
+  return value === undefined ? 'invalid' : `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+}

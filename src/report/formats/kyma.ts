@@ -1,0 +1,86 @@
+// Seed 000: Kyma's two markdown tables. The first gives, per deployment type, successful and
+// failed calls, data received and sent with transfer speed, averaged over the repetitions (Kyma
+// averages two runs). The second gives median and 95th percentile per date, one row per run.
+// Differences, stated in docs/presets.md: Kyma labels k6's data_received/data_sent as "received
+// by server"/"sent by server" although k6 measures them at the client, so the columns say what
+// they are; the durations are request durations (k6 http_req_duration), which is what Kyma's
+// thresholds gate on, not iteration durations.
+import type { ModeResult, RunResult } from '../../results/types.ts';
+import { mean, median, modeNames, profileNames, findMode, validRepetitions, invalidCount } from './aggregate.ts';
+
+const MB = 1_000_000; // k6 reports data in SI units
+
+export function renderKymaTables(runs: readonly RunResult[]): string {
+  if (runs.length === 0) return '';
+  const latest = runs[runs.length - 1]!;
+  const modes = orderedModes(latest);
+  const out: string[] = [];
+  out.push(
+    `| Type | No. of successful calls | No. of failed calls | Data received \\[MB\\] | Transfer speed (receiving) \\[MB/s\\] | Data sent \\[MB\\] | Transfer speed (sending) \\[MB/s\\] |`,
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const mode of modes) out.push(callsRow(latest, mode));
+  out.push('');
+  const cols = [
+    ...modes.map((m) => `${label(m)} - Median request duration [ms]`),
+    ...modes.map((m) => `${label(m)} - 95th percentile [ms]`),
+  ];
+  out.push(`| Date | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`);
+  for (const run of runs) {
+    const cells = [
+      ...modes.map((m) => ms(durationStat(run, m, 'p50'))),
+      ...modes.map((m) => ms(durationStat(run, m, 'p95'))),
+    ];
+    out.push(`| ${run.run.startedAt.slice(0, 10)} | ${cells.join(' | ')} |`);
+  }
+  const repetitions = repetitionsPerProfile(latest);
+  const invalid = invalidCount(latest);
+  out.push(
+    '',
+    `Calls and data: one run of each load profile (${profileNames(latest).join(', ')}), averaged over ${repetitions} repetition${repetitions === 1 ? '' : 's'}; data measured by k6 at the client. Durations: median over repetitions of each repetition's percentile.${invalid > 0 ? ` ${invalid} invalid repetition${invalid === 1 ? '' : 's'} left out.` : ''}`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+/** Kyma lists the meshed deployment first and the one without sidecar last. */
+function orderedModes(run: RunResult): string[] {
+  const names = modeNames(run);
+  return [...names.filter((n) => n !== run.baseline), ...names.filter((n) => n === run.baseline)];
+}
+
+/** "sidecar" → "Sidecar", "no-sidecar" → "No-sidecar", as in Kyma's tables. */
+function label(mode: string): string {
+  return mode.charAt(0).toUpperCase() + mode.slice(1);
+}
+
+function callsRow(run: RunResult, mode: string): string {
+  const perProfile = profileNames(run)
+    .map((p) => findMode(run, mode, p))
+    .filter((m): m is ModeResult => m !== undefined)
+    .map(validRepetitions);
+  if (perProfile.length === 0 || perProfile.some((reps) => reps.length === 0)) {
+    return `| ${label(mode)} | invalid | invalid | invalid | invalid | invalid | invalid |`;
+  }
+  // Sum over profiles of the mean over repetitions: "one run of each profile".
+  const total = (pick: (r: (typeof perProfile)[number][number]) => number) => perProfile.reduce((sum, reps) => sum + mean(reps.map(pick))!, 0);
+  const ok = total((r) => r.requests - r.failures);
+  const failed = total((r) => r.failures);
+  const received = total((r) => r.bytesReceived);
+  const sent = total((r) => r.bytesSent);
+  const seconds = total((r) => r.durationS);
+  const cells = [Math.round(ok), Math.round(failed), (received / MB).toFixed(2), (received / MB / seconds).toFixed(2), (sent / MB).toFixed(2), (sent / MB / seconds).toFixed(2)];
+  return `| ${label(mode)} | ${cells.join(' | ')} |`;
+}
+
+function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95'): number | undefined {
+  const values = run.modes.filter((m) => m.name === mode).flatMap((m) => validRepetitions(m).map((r) => r.latencyMs[stat]));
+  return median(values);
+}
+
+function ms(value: number | undefined): string {
+  return value === undefined ? 'invalid' : value.toFixed(2);
+}
+
+function repetitionsPerProfile(run: RunResult): number {
+  return Math.max(0, ...run.modes.map((m) => m.repetitions.length));
+}
