@@ -89,7 +89,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     } else {
       const used = new Set<string>();
       const excluded = new Map<string, ReferenceExclusion>();
-      const basisSetting = ((regression as { basis?: RegressionBasis }).basis ?? 'auto') as RegressionBasis;
+      const basisSetting: RegressionBasis = regression.basis;
       for (const mode of result.modes) {
         const basis = basisFor(basisSetting, mode, result, baseline);
         const selection = selectReference(result, history, mode.name, mode.profile, basis === 'relative' ? baseline : undefined, regression.window);

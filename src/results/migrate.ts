@@ -6,7 +6,11 @@ import { UsageError } from '../util/errors.ts';
 type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
 
 /** MIGRATIONS[v] turns a version-v document into version v+1. */
-const MIGRATIONS: Record<number, Migration> = {};
+const MIGRATIONS: Record<number, Migration> = {
+  // v2 gives "analysis" a shape (src/analysis/types.ts). Version 1 never defined one, so an old
+  // block is dropped; it is recomputed from the repetitions, which every version keeps.
+  1: ({ analysis: _dropped, ...rest }) => rest,
+};
 
 export class ResultsFormatError extends UsageError {
   constructor(

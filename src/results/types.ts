@@ -1,7 +1,8 @@
 // The results contract: what results.json holds. schema/results.schema.json is generated from
 // src/results/schema.ts, which must describe exactly these types.
+import type { Analysis } from '../analysis/types.ts';
 
-export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_SCHEMA_VERSION = 2;
 
 export type Verdict = 'pass' | 'fail' | 'invalid';
 
@@ -140,6 +141,6 @@ export interface RunResult {
   plan: { seed: number; order: string; trials: PlannedTrialRecord[] };
   baseline: string;
   modes: ModeResult[];
-  /** Statistics, overheads and gate decisions (filled by the analysis stage). */
-  analysis?: unknown;
+  /** Statistics, overheads and gate decisions (filled by the analysis stage; shape in src/analysis/types.ts). */
+  analysis?: Analysis;
 }

@@ -1,5 +1,12 @@
 // Gates section of the config. Expressions are validated by the analysis stage's parser.
 import { z } from 'zod';
+import { parseGateExpression } from '../../analysis/expression.ts';
+
+/** A gate expression string, parsed at config time so a typo fails before any load runs. */
+const gateExpression = z.string().superRefine((text, ctx) => {
+  const parsed = parseGateExpression(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+});
 
 export const regressionSchema = z
   .strictObject({
@@ -10,20 +17,24 @@ export const regressionSchema = z
     window: z.number().int().positive().default(10).describe('past runs from the base branch to compare with'),
     alpha: z.number().gt(0).lt(0.5).default(0.05),
     confirm: z.boolean().default(true).describe('re-run affected modes once before failing'),
+    basis: z
+      .enum(['auto', 'absolute', 'relative'])
+      .default('auto')
+      .describe('auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift); absolute: raw values'),
   })
-  .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true });
+  .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto' });
 
 export const gatesSchema = z
   .strictObject({
     thresholds: z
-      .array(z.string())
+      .array(gateExpression)
       .default([])
       .describe('absolute thresholds, k6 style: "p(95) < 250ms", "error_rate < 1%", "mode=linkerd: p(99) < 5ms"'),
-    overhead: z.array(z.string()).default([]).describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
+    overhead: z.array(gateExpression).default([]).describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,
   })
   .default({
     thresholds: [],
     overhead: [],
-    regression: { enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true },
+    regression: { enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto' },
   });
