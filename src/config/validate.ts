@@ -40,7 +40,7 @@ export interface Config extends Omit<ParsedConfig, 'load' | 'baseline'> {
 
 export function validateConfig(raw: unknown, source = 'config'): Config {
   const parsed = configSchema.safeParse(raw ?? {}, { reportInput: true });
-  if (!parsed.success) throw new ConfigError(source, parsed.error.issues.map(toProblem));
+  if (!parsed.success) throw new ConfigError(source, parsed.error.issues.flatMap((issue) => toProblems(issue, [])));
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(source, problems);
   return normalize(parsed.data);
@@ -53,6 +53,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else out += out ? `.${String(part)}` : String(part);
   }
   return out;
+}
+
+function toProblems(issue: z.core.$ZodIssue, prefix: PropertyKey[]): ConfigProblem[] {
+  const fullPath = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union') {
+    // `load` is one profile or a list: explain the problems of the shape the user wrote.
+    const input = (issue as { input?: unknown }).input;
+    const wanted = Array.isArray(input) ? 'array' : typeof input === 'object' && input !== null ? 'object' : undefined;
+    const branch = wanted && issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0 && e.expected === wanted));
+    if (branch && branch.length > 0) return branch.flatMap((inner) => toProblems(inner, fullPath));
+  }
+  return [toProblem({ ...issue, path: fullPath } as z.core.$ZodIssue)];
 }
 
 function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
@@ -108,14 +120,15 @@ function knownChild(schema: z.ZodType, part: PropertyKey): z.ZodType | undefined
   return undefined;
 }
 
+const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch', 'nonoptional']);
+
 function unwrap(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
+  let current = schema;
   for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
-      current = current.unwrap() as z.ZodType;
-    } else if (current instanceof z.ZodPipe) {
-      current = current.in as z.ZodType;
-    } else return current;
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
+    else if (def.type === 'pipe' && def.in) current = def.in;
+    else return current;
   }
 }
 

@@ -1,0 +1,69 @@
+// Builds everything generated that is committed: dist/ (esbuild bundles of the CLI, the action,
+// its post step and the echo server), the JSON Schemas, and the README's action tables.
+// `node scripts/build.mjs --outdir DIR` writes into DIR instead (the staleness test uses it).
+import { build } from 'esbuild';
+import { copyFile, mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outIndex = process.argv.indexOf('--outdir');
+const outRoot = outIndex > 0 ? resolve(process.argv[outIndex + 1]) : root;
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const exists = (p) => access(p).then(() => true, () => false);
+
+const entries = { cli: 'src/cli.ts', action: 'src/action.ts', post: 'src/post.ts', echo: 'src/echo/main.ts' };
+const entryPoints = {};
+for (const [name, path] of Object.entries(entries)) if (await exists(join(root, path))) entryPoints[name] = join(root, path);
+
+const dist = join(outRoot, 'dist');
+await rm(dist, { recursive: true, force: true });
+await build({
+  entryPoints,
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __MESH_PERF_VERSION__: JSON.stringify(pkg.version) },
+  // Some bundled CommonJS dependencies call require() for Node built-ins.
+  banner: { js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+// The HTML report and dashboard inline Chart.js; the bundles read it from here at run time.
+await mkdir(join(dist, 'assets'), { recursive: true });
+await copyFile(join(root, 'node_modules/chart.js/dist/chart.umd.min.js'), join(dist, 'assets/chart.umd.min.js'));
+await writeFile(join(dist, 'package.json'), '{ "type": "module" }\n');
+
+// JSON Schemas, generated from the zod schemas (run through tsx: they are TypeScript).
+const { tsImport } = await import('tsx/esm/api');
+const { z } = await import('zod');
+const { configSchema } = await tsImport(pathToFileURL(join(root, 'src/config/schema.ts')).href, import.meta.url);
+const { resultsSchema } = await tsImport(pathToFileURL(join(root, 'src/results/schema.ts')).href, import.meta.url);
+const schemaDir = join(outRoot, 'schema');
+await mkdir(schemaDir, { recursive: true });
+const toJson = (schema, id, title) => ({
+  $id: id,
+  title,
+  ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }),
+});
+await writeFile(join(schemaDir, 'mesh-perf.schema.json'), `${JSON.stringify(toJson(configSchema, 'https://mesh-perf.dev/schema/mesh-perf.schema.json', 'mesh-perf.yaml'), null, 2)}\n`);
+await writeFile(join(schemaDir, 'results.schema.json'), `${JSON.stringify(toJson(resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`);
+
+// README tables of the action's inputs and outputs, generated from action.yml.
+const tables = join(root, 'scripts/readme-tables.mjs');
+if ((await exists(tables)) && (await exists(join(root, 'action.yml')))) {
+  const module = await import(pathToFileURL(tables).href);
+  const render = module.updateReadmeTables ?? module.default;
+  if (typeof render === 'function') {
+    const readme = join(root, 'README.md');
+    const before = await readFile(readme, 'utf8');
+    const after = await render(before, await readFile(join(root, 'action.yml'), 'utf8'));
+    await writeFile(join(outRoot, 'README.md'), after);
+  }
+}

@@ -1,0 +1,107 @@
+// JSON Schema of results.json, written in zod so it is checked against the TypeScript types
+// (the `satisfies` lines below fail to compile when the two drift apart).
+// The build writes it to schema/results.schema.json.
+import { z } from 'zod';
+import type { Repetition, RunResult } from './types.ts';
+
+const latency = z.strictObject({
+  min: z.number(),
+  mean: z.number(),
+  p50: z.number(),
+  p75: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  max: z.number(),
+});
+
+const minMaxAvg = z.strictObject({ min: z.number(), max: z.number(), avg: z.number() });
+
+const resourceUsage = z.strictObject({
+  group: z.string(),
+  scope: z.string(),
+  cpuMillicores: minMaxAvg,
+  memoryMiB: minMaxAvg,
+  cpuPer1000Rps: z.number().optional(),
+  memoryMiBPer1000Rps: z.number().optional(),
+  samples: z.number().int(),
+});
+
+export const repetitionSchema = z.strictObject({
+  trial: z.number().int(),
+  block: z.number().int(),
+  round: z.number().int(),
+  startedAt: z.string(),
+  durationS: z.number(),
+  targetRps: z.number().nullable(),
+  achievedRps: z.number(),
+  droppedIterations: z.number(),
+  requests: z.number(),
+  failures: z.number(),
+  errorRate: z.number().min(0).max(1),
+  statusCounts: z.record(z.string(), z.number()),
+  bytesSent: z.number(),
+  bytesReceived: z.number(),
+  latencyMs: latency.describe('latency in milliseconds, exact percentiles from k6'),
+  timeline: z.array(
+    z.strictObject({ t: z.number(), requests: z.number(), failures: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() }),
+  ),
+  scriptThresholds: z.record(z.string(), z.record(z.string(), z.boolean())).optional(),
+  resources: z.array(resourceUsage).optional(),
+  valid: z.boolean(),
+  invalidReasons: z.array(z.string()),
+});
+
+export const resultsSchema = z
+  .object({
+    schemaVersion: z.number().int().min(1),
+    verdict: z.enum(['pass', 'fail', 'invalid']),
+    verdictReasons: z.array(z.string()),
+    run: z.object({
+      id: z.string(),
+      suite: z.string(),
+      startedAt: z.string(),
+      finishedAt: z.string(),
+      platform: z.string(),
+      git: z.object({
+        sha: z.string().optional(),
+        ref: z.string().optional(),
+        branch: z.string().optional(),
+        event: z.string().optional(),
+        baseRef: z.string().optional(),
+        mergeBase: z.string().optional(),
+        pullRequest: z.number().optional(),
+        repository: z.string().optional(),
+      }),
+      tools: z.record(z.string(), z.string()),
+      machine: z.object({ cpuModel: z.string(), cores: z.number(), memoryMiB: z.number(), os: z.string(), runnerClass: z.string() }),
+      environment: z.record(z.string(), z.unknown()),
+      aborted: z.string().optional(),
+    }),
+    config: z.record(z.string(), z.unknown()),
+    plan: z.object({
+      seed: z.number().int(),
+      order: z.string(),
+      trials: z.array(z.object({ index: z.number(), mode: z.string(), profile: z.string(), repetition: z.number(), block: z.number() })),
+    }),
+    baseline: z.string(),
+    modes: z.array(
+      z.object({
+        name: z.string(),
+        profile: z.string(),
+        mesh: z.string().optional(),
+        target: z.string().optional(),
+        repetitions: z.array(repetitionSchema),
+      }),
+    ),
+    analysis: z.unknown().optional(),
+  })
+  .describe('mesh-perf results.json');
+
+// Compile-time drift checks between the schema and the TypeScript types.
+type SchemaRepetition = z.infer<typeof repetitionSchema>;
+((r: Repetition): SchemaRepetition => r) satisfies unknown;
+((r: SchemaRepetition): Repetition => r) satisfies unknown;
+type SchemaResult = z.infer<typeof resultsSchema>;
+((r: RunResult): SchemaResult => r) satisfies unknown;

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseSummary, SummaryFormatError } from '../../src/load/summary.ts';
+import { invalidReasons } from '../../src/load/validity.ts';
+
+// Fixtures are real k6 summaries; test/fixtures/k6/capture.ts says how they were captured.
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/k6/${name}`, import.meta.url), 'utf8');
+
+test('open-model summary: measured window only, exact percentiles, timeline', () => {
+  const raw = JSON.parse(fixture('http-open.json'));
+  const m = parseSummary(fixture('http-open.json'));
+  const measured = raw.metrics['http_req_duration{scenario:measure}'].values;
+  const all = raw.metrics['http_req_duration'].values;
+  assert.ok(all.count > measured.count, 'warm-up requests exist in the totals but are excluded');
+  assert.equal(m.requests, measured.count);
+  assert.equal(m.latencyMs.p50, measured.med);
+  assert.equal(m.latencyMs.p99, measured['p(99)']);
+  assert.equal(m.latencyMs.p999, measured['p(99.9)']);
+  assert.ok(m.latencyMs.min <= m.latencyMs.p50 && m.latencyMs.p50 <= m.latencyMs.p90 && m.latencyMs.p90 <= m.latencyMs.p99 && m.latencyMs.p99 <= m.latencyMs.max);
+  assert.equal(m.durationS, 3);
+  assert.ok(Math.abs(m.achievedRps - 200) < 5, `achieved ${m.achievedRps}`);
+  assert.equal(m.droppedIterations, 0);
+  assert.equal(m.statusCounts['200'], m.requests);
+  assert.equal(m.failures, 0);
+  assert.ok(m.bytesSent > 0 && m.bytesReceived > m.bytesSent);
+  assert.equal(m.timeline.length, 3);
+  assert.equal(m.timeline.reduce((n, p) => n + p.requests, 0), m.requests);
+  assert.deepEqual(m.timeline.map((p) => p.t), [0, 1, 2]);
+});
+
+test('closed-model POST summary', () => {
+  const m = parseSummary(fixture('http-closed-post.json'));
+  assert.ok(m.requests > 100);
+  assert.equal(m.statusCounts['200'], m.requests);
+  assert.ok(m.bytesSent > m.requests * 64, 'the 64-byte body was sent with every request');
+});
+
+test('a summary not written by our script is rejected with a reason', () => {
+  assert.throws(() => parseSummary('{"metrics":{}}'), SummaryFormatError);
+  assert.throws(() => parseSummary('not json'), /not JSON/);
+});
+
+test('validity rules', () => {
+  const ok = { targetRps: 1000, achievedRps: 995, droppedIterations: 0, requests: 9950 };
+  assert.deepEqual(invalidReasons(ok), []);
+  assert.match(invalidReasons({ ...ok, droppedIterations: 3 })[0]!, /3 dropped iterations/);
+  assert.match(invalidReasons({ ...ok, achievedRps: 980 })[0]!, /98\.0% of the 1000 rps target/);
+  assert.deepEqual(invalidReasons({ ...ok, achievedRps: 990 }), [], 'exactly 99% is valid');
+  assert.match(invalidReasons({ ...ok, requests: 0, achievedRps: 0 })[0]!, /no requests/);
+  assert.deepEqual(invalidReasons({ targetRps: null, achievedRps: 3, droppedIterations: 0, requests: 30 }), [], 'closed model has no target');
+});

@@ -1,0 +1,46 @@
+// Runs the real CLI (from source, through tsx) as a child process, as a user would.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; interruptAfterMs?: number; timeoutMs?: number }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CLI, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    let interrupter: NodeJS.Timeout | undefined;
+    if (options.interruptAfterMs !== undefined) interrupter = setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      if (interrupter) clearTimeout(interrupter);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-test-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
