@@ -94,3 +94,9 @@ export function formatPresetSummary(summary: PresetSummary): string {
   ];
   return lines.join('\n');
 }
+
+/** For `mesh-perf plan --preset NAME`: the preset's summary block, or undefined for an unknown name. */
+export function presetHeader(name: string, presets: readonly Preset[]): string | undefined {
+  const preset = presets.find((p) => p.name === name);
+  return preset ? formatPresetSummary(presetSummary(preset)) : undefined;
+}

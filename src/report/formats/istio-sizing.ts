@@ -10,7 +10,7 @@ const STATS = ['p50', 'p90', 'p99'] as const;
 const PROXY_GROUPS = new Set(['sidecar', 'ztunnel', 'waypoint']);
 
 export function renderIstioSizing(result: RunResult): string {
-  const out = [`# ${result.run.suite}: mesh cost in Istio's units`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}, baseline ${result.baseline}.`];
+  const out = [`# ${result.run.suite}: mesh cost in Istio's units`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`];
   for (const profile of profileNames(result)) {
     const base = findMode(result, result.baseline, profile);
     out.push('', `### ${profile}`, '');
