@@ -4,5 +4,6 @@ import type { Command } from './command.ts';
 import { command as demo } from './commands/demo.ts';
 import { command as run } from './commands/run.ts';
 import { command as plan } from './commands/plan.ts';
+import { command as presets } from './commands/presets.ts';
 
-export const COMMANDS: Command[] = [demo, run, plan];
+export const COMMANDS: Command[] = [demo, run, plan, presets];
