@@ -49,6 +49,10 @@ export function renderJobSummary(input: SummaryInput): string {
     add('### What this run can detect');
     add(view.detectability.map((line) => `- ${text(line)}`).join('\n'), true, 'detectability');
   }
+  if (view.notes.length > 0) {
+    add('### Notes');
+    add(view.notes.map((line) => `- ${text(line)}`).join('\n'), true, 'notes');
+  }
   if (view.invalid.length > 0) {
     add(`### Invalid repetitions (${view.invalid.length})`);
     add('Invalid repetitions are reported, never compared: a run with any of them ends `invalid`.');
@@ -74,9 +78,10 @@ export function renderJobSummary(input: SummaryInput): string {
 
 function runLine(view: RunView): string {
   const profiles = [...new Set(view.modes.map((m) => m.profile))];
+  const modeCount = new Set(view.modes.map((m) => m.mode)).size;
   const parts = [
     `platform ${code(view.platform) || 'unknown'}`,
-    `${view.modes.length} mode × load rows (${profiles.map((p) => code(p)).join(', ')})`,
+    `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})`,
     view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
     view.seed !== undefined ? `seed ${view.seed}` : '',
     view.runId ? `run ${code(view.runId)}` : '',

@@ -31,10 +31,14 @@ export interface ModeView {
   overheadP50Ms?: StatView;
   overheadP50Ratio?: StatView;
   overheadP99Ms?: StatView;
+  /** CPU millicores and MiB per 1000 rps of achieved load (Kubernetes platforms). */
+  cpuPer1000Rps?: StatView;
+  memoryMiBPer1000Rps?: StatView;
 }
 
 export interface GateView {
   title: string;
+  decision: 'pass' | 'fail' | 'skipped';
   passed: boolean;
   mode?: string;
   profile?: string;
@@ -62,6 +66,8 @@ export interface RunView {
   gates: GateView[];
   /** "changes under 7% on p50 are not detectable" style lines. */
   detectability: string[];
+  /** Things to know that are not gate decisions (skipped gates, missing data). */
+  notes: string[];
   invalid: InvalidRepetition[];
   /** True when the statistics came from the analysis block. */
   analyzed: boolean;
@@ -81,6 +87,7 @@ export function viewRun(result: RunResult): RunView {
     if (found) Object.assign(view, definedOnly(found.stats));
   }
   fillOverheads(modes, baseline, analysis);
+  sortModes(modes, baseline, result.config);
   const rounds = Math.max(1, ...allRepetitions(result).map((r) => (typeof r.round === 'number' ? r.round : 1)));
   const verdict = result.verdict === 'pass' || result.verdict === 'fail' || result.verdict === 'invalid' ? result.verdict : 'invalid';
   return {
@@ -95,6 +102,7 @@ export function viewRun(result: RunResult): RunView {
     modes,
     gates: analysis ? readGates(analysis) : [],
     detectability: analysis ? readDetectability(analysis) : [],
+    notes: analysis && Array.isArray(analysis.notes) ? analysis.notes.filter((n): n is string => typeof n === 'string') : [],
     invalid: readInvalid(result),
     analyzed: analyzedModes.length > 0,
   };
@@ -128,12 +136,20 @@ function rangeStat(values: number[]): StatView | undefined {
   return { value: median(values), low: Math.min(...values), high: Math.max(...values), interval: 'range' };
 }
 
+/** Baseline first, then the order the config lists modes in (results follow trial order). */
+function sortModes(modes: ModeView[], baseline: string, config: unknown): void {
+  const listed = isObject(config) && Array.isArray(config.modes) ? config.modes.map((m) => (isObject(m) ? str(m.name) : '')) : [];
+  const rank = (m: ModeView) => (m.mode === baseline ? -1 : listed.includes(m.mode) ? listed.indexOf(m.mode) : listed.length);
+  const profiles = [...new Set(modes.map((m) => m.profile))];
+  modes.sort((a, b) => profiles.indexOf(a.profile) - profiles.indexOf(b.profile) || rank(a) - rank(b));
+}
+
 // ---- analysis block (shape owned by the analysis stage; read tolerantly) ----
 
 interface AnalyzedMode {
   mode: string;
   profile?: string;
-  stats: Partial<Pick<ModeView, 'p50' | 'p90' | 'p99' | 'achievedRps' | 'errorRate'>>;
+  stats: Partial<Pick<ModeView, 'p50' | 'p90' | 'p99' | 'achievedRps' | 'errorRate' | 'cpuPer1000Rps' | 'memoryMiBPer1000Rps'>>;
 }
 
 const STAT_ALIASES: Record<string, keyof AnalyzedMode['stats']> = {
@@ -145,6 +161,8 @@ const STAT_ALIASES: Record<string, keyof AnalyzedMode['stats']> = {
   rps: 'achievedRps',
   errorRate: 'errorRate',
   error_rate: 'errorRate',
+  cpuPer1000Rps: 'cpuPer1000Rps',
+  memoryMiBPer1000Rps: 'memoryMiBPer1000Rps',
 };
 
 function readAnalyzedModes(analysis: Obj): AnalyzedMode[] {
@@ -190,8 +208,9 @@ function fillOverheads(modes: ModeView[], baseline: string, analysis: Obj | unde
     const mine = entries.filter((e) => (str(e.mode) || str(e.name)) === view.mode && (!str(e.profile) || str(e.profile) === view.profile));
     for (const entry of mine) {
       // Either one entry per statistic ({statistic:'p50', diffMs, ratio}) or {p50:{diffMs,ratio}}.
-      const perStat: [string, Obj][] = str(entry.statistic)
-        ? [[str(entry.statistic), entry]]
+      const statName = str(entry.metric) || str(entry.statistic);
+      const perStat: [string, Obj][] = statName
+        ? [[statName, entry]]
         : STATS.flatMap((s) => (isObject(entry[s]) ? [[s, entry[s] as Obj] as [string, Obj]] : []));
       for (const [stat, body] of perStat) {
         const diff = readStat(body.diffMs ?? body.differenceMs ?? body.deltaMs ?? body.ms ?? body.difference);
@@ -216,20 +235,20 @@ function fillOverheads(modes: ModeView[], baseline: string, analysis: Obj | unde
 
 function readGates(analysis: Obj): GateView[] {
   return firstArray(analysis, ['gates', 'decisions', 'checks']).filter(isObject).flatMap((gate) => {
-    const passed = gatePassed(gate);
-    if (passed === undefined) return [];
-    const title = str(gate.expression) || str(gate.title) || str(gate.name) || str(gate.gate) || str(gate.kind) || 'gate';
-    const detail = str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.text) || str(gate.detail) || '';
-    return [{ title, passed, mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail }];
+    const decision = gateDecision(gate);
+    if (decision === undefined) return [];
+    const title = str(gate.gate) || str(gate.expression) || str(gate.title) || str(gate.name) || str(gate.kind) || 'gate';
+    const detail = [str(gate.line) || str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.detail), str(gate.note)].filter(Boolean).join(' — ');
+    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail }];
   });
 }
 
-function gatePassed(gate: Obj): boolean | undefined {
-  if (typeof gate.passed === 'boolean') return gate.passed;
-  if (typeof gate.ok === 'boolean') return gate.ok;
-  const decision = str(gate.decision) || str(gate.status) || str(gate.outcome) || str(gate.verdict);
-  if (/^(pass|passed|ok|met)$/i.test(decision)) return true;
-  if (/^(fail|failed|regression|regressed|violated|exceeded)$/i.test(decision)) return false;
+function gateDecision(gate: Obj): GateView['decision'] | undefined {
+  if (typeof gate.passed === 'boolean') return gate.passed ? 'pass' : 'fail';
+  const decision = str(gate.decision) || str(gate.status) || str(gate.outcome);
+  if (/^(pass|passed|ok|met)$/i.test(decision)) return 'pass';
+  if (/^(fail|failed|regression|regressed|violated|exceeded)$/i.test(decision)) return 'fail';
+  if (/^(skip|skipped)$/i.test(decision)) return 'skipped';
   return undefined;
 }
 

@@ -35,6 +35,10 @@ export interface BenchmarkDeps {
 export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps): Promise<ModeOutcome> {
   const inputs = readActionInputs((name) => core.getInput(name));
   maskCredentials(inputs);
+  // Child processes (k6, kind, istioctl, a user's k6 script via __ENV) inherit our environment:
+  // keep the credentials out of it once read.
+  delete process.env['INPUT_TOKEN'];
+  delete process.env['INPUT_KUBECONFIG'];
   const event = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
   warnAboutTrigger(event);
   process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
@@ -65,7 +69,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd() });
     log.end();
 
-    const base = await log.group('History', () => findBase(deps, config, event, outcome.result.run.id));
+    const base = deps.openStore ? await log.group('History', () => findBase(deps, config, event, outcome.result.run.id)) : undefined;
     const pr = event.pullRequest;
     await reportToGitHub({
       result: outcome.result,

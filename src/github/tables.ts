@@ -12,7 +12,10 @@ export function verdictHeadline(view: RunView): string {
 }
 
 export function reasonsList(view: RunView): string {
-  if (view.reasons.length === 0) return view.verdict === 'pass' ? 'Every gate passed and every repetition was valid.' : '';
+  if (view.reasons.length === 0) {
+    if (view.verdict !== 'pass') return '';
+    return view.gates.length > 0 ? 'Every gate passed and every repetition was valid.' : 'Every repetition was valid; no gates are configured, so nothing could fail.';
+  }
   return view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
 }
 
@@ -31,7 +34,11 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
   if (options.p90) header.push('p90 ms');
   header.push('p99 ms', `p50 overhead vs ${code(view.baseline) || 'baseline'}`);
   if (options.comparisons.length > 0) header.push(`p50 vs base${options.baseLabel ? ` (${text(options.baseLabel)})` : ''}`);
-  header.push('achieved rps', 'errors', 'valid reps');
+  header.push('achieved rps', 'errors');
+  // Proxy and control-plane cost sits beside latency when the platform sampled it.
+  const resources = modes.some((m) => m.cpuPer1000Rps || m.memoryMiBPer1000Rps);
+  if (resources) header.push('CPU m / 1000 rps', 'memory MiB / 1000 rps');
+  header.push('valid reps');
   const rows = modes.map((m) => {
     const cells = [m.mode === view.baseline ? `**${text(m.mode)}** (baseline)` : text(m.mode)];
     if (multiProfile) cells.push(text(m.profile));
@@ -42,7 +49,9 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
       const c = options.comparisons.find((x) => x.mode === m.mode && x.profile === m.profile);
       cells.push(c ? `${signedPct(c.change)} (base ${ms(c.baseP50)})` : '–');
     }
-    cells.push(rps(m.achievedRps?.value), pct(m.errorRate?.value), `${m.validRepetitions}/${m.totalRepetitions}`);
+    cells.push(rps(m.achievedRps?.value), pct(m.errorRate?.value));
+    if (resources) cells.push(stat(m.cpuPer1000Rps), stat(m.memoryMiBPer1000Rps));
+    cells.push(`${m.validRepetitions}/${m.totalRepetitions}`);
     return cells;
   });
   const align = header.map((_, i) => (i === 0 || (multiProfile && i === 1) ? 'l' : 'r')) as ('l' | 'r')[];
@@ -74,7 +83,7 @@ function overhead(m: ModeView, view: RunView): string {
 
 export function gatesTable(gates: GateView[]): string {
   const rows = gates.map((g) => [
-    g.passed ? '✅ pass' : '❌ fail',
+    g.decision === 'fail' ? '❌ fail' : g.decision === 'skipped' ? '➖ skipped' : '✅ pass',
     text(g.title),
     text([g.mode, g.profile].filter(Boolean).join(' · ') || 'all'),
     text(g.detail),
