@@ -1,0 +1,102 @@
+// The exact command lines the product runs for the meshes' own CLIs (istioctl, linkerd). Pure,
+// so every argument is unit-tested; installers only execute what these functions return.
+
+export interface ClusterFlags {
+  kubeconfigPath?: string;
+  context?: string;
+}
+
+/** Resource requests/limits of one container, Kubernetes quantities. */
+export interface ContainerResources {
+  cpu: string;
+  memory: string;
+  cpuLimit: string;
+  memoryLimit: string;
+}
+
+export function clusterArgs(flags: ClusterFlags): string[] {
+  return [...(flags.kubeconfigPath ? ['--kubeconfig', flags.kubeconfigPath] : []), ...(flags.context ? ['--context', flags.context] : [])];
+}
+
+/** Go duration for CLI flags: whole seconds, "300s". */
+export function goDuration(ms: number): string {
+  return `${Math.max(1, Math.round(ms / 1000))}s`;
+}
+
+const setArgs = (values: Record<string, string>) => Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
+
+export interface IstioInstallOptions {
+  hub?: string;
+  proxy: ContainerResources;
+  readinessTimeoutMs: number;
+  /** User's extra --set values, applied last so they win. */
+  extra: Record<string, string>;
+}
+
+/**
+ * Ambient profile (istiod + CNI + ztunnel) keeps the sidecar injector, so sidecar and ambient
+ * namespaces coexist in one cluster. Requests are lowered to fit a 4-vCPU runner; the sidecar
+ * proxy gets the same requests/limits the config records for every mode.
+ */
+export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptions): string[] {
+  const values: Record<string, string> = {
+    profile: 'ambient',
+    ...(options.hub ? { hub: options.hub } : {}),
+    'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
+    'values.pilot.resources.requests.cpu': '100m',
+    'values.pilot.resources.requests.memory': '256Mi',
+    'values.ztunnel.resources.requests.cpu': '50m',
+    'values.ztunnel.resources.requests.memory': '64Mi',
+    'values.cni.resources.requests.cpu': '20m',
+    'values.cni.resources.requests.memory': '32Mi',
+    'values.global.proxy.resources.requests.cpu': options.proxy.cpu,
+    'values.global.proxy.resources.requests.memory': options.proxy.memory,
+    'values.global.proxy.resources.limits.cpu': options.proxy.cpuLimit,
+    'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    ...options.extra,
+  };
+  return ['install', '-y', ...setArgs(values), '--readiness-timeout', goDuration(options.readinessTimeoutMs), ...clusterArgs(flags)];
+}
+
+export function istioWaypointArgs(flags: ClusterFlags, namespace: string, timeoutMs: number): string[] {
+  return ['waypoint', 'apply', '--namespace', namespace, '--enroll-namespace', '--wait', '--waypoint-timeout', goDuration(timeoutMs), ...clusterArgs(flags)];
+}
+
+export function istioUninstallArgs(flags: ClusterFlags): string[] {
+  return ['uninstall', '--purge', '-y', ...clusterArgs(flags)];
+}
+
+export function istioClientVersionArgs(): string[] {
+  return ['version', '--remote=false', '--short'];
+}
+
+export interface LinkerdInstallOptions {
+  proxy: ContainerResources;
+  extra: Record<string, string>;
+}
+
+/** CRDs only; the Gateway API CRDs are installed by us first (pinned), so Linkerd must not. */
+export function linkerdCrdsArgs(flags: ClusterFlags): string[] {
+  return ['install', '--crds', '--set', 'installGatewayAPI=false', ...clusterArgs(flags)];
+}
+
+/** Control plane with native sidecars and the same proxy requests/limits as Istio's sidecars. */
+export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
+  const values: Record<string, string> = {
+    'proxy.nativeSidecar': 'true',
+    'proxy.resources.cpu.request': options.proxy.cpu,
+    'proxy.resources.memory.request': options.proxy.memory,
+    'proxy.resources.cpu.limit': options.proxy.cpuLimit,
+    'proxy.resources.memory.limit': options.proxy.memoryLimit,
+    ...options.extra,
+  };
+  return ['install', ...setArgs(values), ...clusterArgs(flags)];
+}
+
+export function linkerdCheckArgs(flags: ClusterFlags, timeoutMs: number): string[] {
+  return ['check', '--wait', goDuration(timeoutMs), ...clusterArgs(flags)];
+}
+
+export function linkerdClientVersionArgs(): string[] {
+  return ['version', '--client', '--short'];
+}

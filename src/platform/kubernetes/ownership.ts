@@ -1,0 +1,124 @@
+// Ownership of what a run creates: every object carries app.kubernetes.io/managed-by=mesh-perf,
+// the suite and the run id. A namespace without these labels (or one another run owns) is never
+// reused, modified or deleted.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EnvironmentError } from '../../util/errors.ts';
+import { rawRequest, type ClusterAccess } from './access.ts';
+import { apiError } from './api-errors.ts';
+
+export const MANAGED_BY = 'app.kubernetes.io/managed-by';
+export const MANAGER = 'mesh-perf';
+export const RUN_ID = 'mesh-perf.dev/run-id';
+export const SUITE = 'mesh-perf.dev/suite';
+export const MODE = 'mesh-perf.dev/mode';
+/** Set on objects that belong to a mesh installation we made (istio, linkerd, gateway-api). */
+export const COMPONENT = 'mesh-perf.dev/component';
+
+export function ownerLabels(suite: string, runId: string): Record<string, string> {
+  return { [MANAGED_BY]: MANAGER, [SUITE]: suite, [RUN_ID]: runId };
+}
+
+/** Label selector for everything mesh-perf made for a suite (any run). */
+export function suiteSelector(suite: string): string {
+  return `${MANAGED_BY}=${MANAGER},${SUITE}=${suite}`;
+}
+
+interface NamespaceView {
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string };
+}
+
+export async function readNamespace(access: ClusterAccess, name: string): Promise<NamespaceView | undefined> {
+  const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { timeoutMs: 15_000 });
+  if (response.status === 404) return undefined;
+  if (response.status !== 200) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'get', resource: `namespaces/${name}` });
+  return JSON.parse(response.body) as NamespaceView;
+}
+
+export type Ownership = { state: 'absent' } | { state: 'ours' } | { state: 'other-run'; runId: string } | { state: 'foreign' } | { state: 'terminating' };
+
+export function ownershipOf(namespace: NamespaceView | undefined, runId: string): Ownership {
+  if (!namespace) return { state: 'absent' };
+  const labels = namespace.metadata.labels ?? {};
+  if (labels[MANAGED_BY] !== MANAGER) return { state: 'foreign' };
+  if (namespace.metadata.deletionTimestamp) return { state: 'terminating' };
+  if (labels[RUN_ID] !== runId) return { state: 'other-run', runId: labels[RUN_ID] ?? 'unknown' };
+  return { state: 'ours' };
+}
+
+export interface NamespaceRequest {
+  name: string;
+  suite: string;
+  runId: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/**
+ * Creates the namespace with our labels, or accepts it when this run already owns it. Refuses a
+ * namespace mesh-perf does not manage, and one left by another run (remove it with `down`).
+ */
+export async function claimNamespace(access: ClusterAccess, request: NamespaceRequest, signal?: AbortSignal): Promise<'created' | 'existing'> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const ownership = ownershipOf(await readNamespace(access, request.name), request.runId);
+    switch (ownership.state) {
+      case 'foreign':
+        throw new EnvironmentError(
+          `namespace ${request.name} already exists and is not managed by mesh-perf (it lacks the label ${MANAGED_BY}=${MANAGER}); refusing to use or change it. Pick another kubernetes.namespacePrefix, or remove the namespace yourself if it is a leftover.`,
+        );
+      case 'other-run':
+        throw new EnvironmentError(
+          `namespace ${request.name} belongs to another mesh-perf run (${RUN_ID}=${ownership.runId}), e.g. one left by \`mesh-perf up\` or an interrupted run; refusing to reuse it. Remove it with \`mesh-perf down --config FILE\`, or pick another kubernetes.namespacePrefix.`,
+        );
+      case 'terminating':
+        // Our own namespace from an earlier run is still being deleted: wait for it to go.
+        if (signal?.aborted) throw new EnvironmentError(`cancelled while namespace ${request.name} was terminating`);
+        await sleep(1000);
+        continue;
+      case 'ours':
+        await patchNamespace(access, request);
+        return 'existing';
+      case 'absent': {
+        const body = {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: request.name, labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} },
+        };
+        const response = await rawRequest(access, '/api/v1/namespaces', { method: 'POST', body: JSON.stringify(body), contentType: 'application/json', timeoutMs: 15_000 });
+        if (response.status === 409) continue; // created concurrently: re-check who owns it
+        if (response.status !== 201) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'create', resource: 'namespaces' });
+        return 'created';
+      }
+    }
+  }
+  throw new EnvironmentError(`namespace ${request.name} stayed in Terminating for 2 minutes; check for stuck finalizers (kubectl get namespace ${request.name} -o yaml)`);
+}
+
+async function patchNamespace(access: ClusterAccess, request: NamespaceRequest): Promise<void> {
+  const patch = { metadata: { labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} } };
+  const response = await rawRequest(access, `/api/v1/namespaces/${request.name}`, { method: 'PATCH', body: JSON.stringify(patch), contentType: 'application/merge-patch+json', timeoutMs: 15_000 });
+  if (response.status !== 200) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'patch', resource: `namespaces/${request.name}` });
+}
+
+/** Deletes namespaces matching the selector (only ours: the selector always includes managed-by) and waits until they are gone. */
+export async function deleteNamespaces(access: ClusterAccess, selector: string, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+  if (!selector.includes(`${MANAGED_BY}=${MANAGER}`)) throw new Error(`refusing to delete namespaces by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
+  const list = await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`, { timeoutMs: 15_000 });
+  if (list.status !== 200) throw apiError(Object.assign(new Error(list.body), { code: list.status, body: list.body }), { verb: 'list', resource: 'namespaces' });
+  const names = (JSON.parse(list.body) as { items: NamespaceView[] }).items.map((n) => n.metadata.name);
+  for (const name of names) {
+    const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { method: 'DELETE', timeoutMs: 15_000 });
+    if (response.status !== 200 && response.status !== 202 && response.status !== 404) {
+      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'delete', resource: `namespaces/${name}` });
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    while ((await readNamespace(access, name)) !== undefined) {
+      if (Date.now() > deadline || signal?.aborted) {
+        throw new EnvironmentError(`namespace ${name} is still terminating after ${Math.round(timeoutMs / 1000)}s; check its finalizers (kubectl get namespace ${name} -o yaml)`);
+      }
+      await sleep(500);
+    }
+  }
+  return names;
+}

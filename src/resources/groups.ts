@@ -1,0 +1,40 @@
+// Which part of the system a container belongs to, for the resource table: the app (echo
+// server), its sidecar proxy, the k6 client, ztunnel, a waypoint, the CNI agent, or a mesh
+// control plane. Pure: decided from namespace, pod name, pod labels and container name.
+export type ResourceGroup = 'app' | 'sidecar' | 'client' | 'ztunnel' | 'waypoint' | 'cni' | 'control-plane';
+
+export interface ContainerIdentity {
+  namespace: string;
+  pod: string;
+  container: string;
+  podLabels?: Record<string, string>;
+}
+
+export interface GroupContext {
+  /** Namespaces of the modes (workloads live here). */
+  modeNamespaces: ReadonlySet<string>;
+  /** Namespaces of mesh installations (istio-system, linkerd). */
+  meshNamespaces: ReadonlySet<string>;
+}
+
+export const CLIENT_NAME = 'mesh-perf-client';
+const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
+
+export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceGroup | undefined {
+  const labels = id.podLabels ?? {};
+  if (context.modeNamespaces.has(id.namespace)) {
+    const waypoint = labels['gateway.istio.io/managed'] !== undefined || labels['gateway.networking.k8s.io/gateway-name'] !== undefined || /^waypoint(-|$)/.test(id.pod);
+    if (waypoint) return 'waypoint';
+    if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
+    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    return 'app';
+  }
+  if (context.meshNamespaces.has(id.namespace)) {
+    const app = labels.app ?? labels['k8s-app'] ?? '';
+    if (app === 'ztunnel' || /^ztunnel-/.test(id.pod)) return 'ztunnel';
+    if (app === 'istio-cni-node' || /^istio-cni-node-/.test(id.pod)) return 'cni';
+    if (/^linkerd-cni-/.test(id.pod)) return 'cni';
+    return 'control-plane';
+  }
+  return undefined;
+}

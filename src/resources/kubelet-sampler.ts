@@ -1,0 +1,118 @@
+// Samples CPU and memory per container during a repetition from every node's kubelet resource
+// metrics, through the API server's node proxy (/api/v1/nodes/<node>/proxy/metrics/resource),
+// so no metrics-server is needed. Scrapes run on an interval from start() to stop(); stop()
+// aggregates them per group (app, sidecar, client, ztunnel, waypoint, cni, control-plane).
+import type { ResourceSampler } from '../platform/types.ts';
+import type { ResourceUsage } from '../results/types.ts';
+import type { Logger } from '../util/log.ts';
+import { rawRequest, type ClusterAccess } from '../platform/kubernetes/access.ts';
+import { parsePrometheusText } from './prometheus.ts';
+import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
+import { groupOf, type ContainerIdentity } from './groups.ts';
+
+export interface SamplerOptions {
+  intervalMs: number;
+  /** Mode name → its namespace. */
+  modeNamespaces: Record<string, string>;
+  /** Namespaces of mesh installations to report alongside every mode (istio-system, linkerd). */
+  meshNamespaces: string[];
+  log: Logger;
+}
+
+export class KubeletResourceSampler implements ResourceSampler {
+  private scrapes: Scrape[] = [];
+  private timer?: NodeJS.Timeout;
+  private inFlight: Promise<void> = Promise.resolve();
+  private mode?: string;
+  private nodes: string[] = [];
+  private podLabels = new Map<string, Record<string, string>>();
+  private failures: string[] = [];
+  private warned = false;
+
+  constructor(
+    private readonly access: ClusterAccess,
+    private readonly options: SamplerOptions,
+  ) {}
+
+  start(mode: string): void {
+    this.stopTimer();
+    this.mode = mode;
+    this.scrapes = [];
+    this.failures = [];
+    this.inFlight = this.refreshInventory().then(() => this.scrapeOnce());
+    this.timer = setInterval(() => {
+      this.inFlight = this.inFlight.then(() => this.scrapeOnce());
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(achievedRps: number): Promise<ResourceUsage[]> {
+    this.stopTimer();
+    await this.inFlight;
+    await this.scrapeOnce();
+    if (this.scrapes.length < 2) {
+      if (!this.warned) {
+        this.warned = true;
+        const why = this.failures[0] ? `: ${this.failures[0]}` : '';
+        this.options.log.warn(`resource metrics unavailable for mode ${this.mode} (fewer than two kubelet scrapes succeeded${why}); CPU/memory are left out of the results`);
+      }
+      return [];
+    }
+    const modeNamespace = this.mode ? this.options.modeNamespaces[this.mode] : undefined;
+    const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces) };
+    return aggregateScrapes(
+      this.scrapes,
+      (c) => {
+        const group = groupOf({ ...c, podLabels: this.podLabels.get(`${c.namespace}/${c.pod}`) }, context);
+        if (!group) return undefined;
+        return { group, scope: c.namespace === modeNamespace ? this.mode! : c.namespace };
+      },
+      achievedRps,
+    );
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Nodes and pod labels (waypoints and clients are recognised by label). */
+  private async refreshInventory(): Promise<void> {
+    try {
+      const nodes = await rawRequest(this.access, '/api/v1/nodes', { timeoutMs: 10_000 });
+      if (nodes.status === 200) this.nodes = (JSON.parse(nodes.body) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name);
+      const namespaces = [...Object.values(this.options.modeNamespaces), ...this.options.meshNamespaces];
+      for (const namespace of namespaces) {
+        const pods = await rawRequest(this.access, `/api/v1/namespaces/${namespace}/pods`, { timeoutMs: 10_000 });
+        if (pods.status !== 200) continue;
+        for (const pod of (JSON.parse(pods.body) as { items: { metadata: { name: string; labels?: Record<string, string> } }[] }).items) {
+          this.podLabels.set(`${namespace}/${pod.metadata.name}`, pod.metadata.labels ?? {});
+        }
+      }
+    } catch (error) {
+      this.failures.push((error as Error).message.split('\n')[0]!);
+    }
+  }
+
+  private async scrapeOnce(): Promise<void> {
+    const atMs = Date.now();
+    const containers: ContainerIdentity[] & ReturnType<typeof containerSamples> = [];
+    let ok = 0;
+    await Promise.all(
+      this.nodes.map(async (node) => {
+        try {
+          const response = await rawRequest(this.access, `/api/v1/nodes/${encodeURIComponent(node)}/proxy/metrics/resource`, { timeoutMs: Math.max(2000, this.options.intervalMs) });
+          if (response.status !== 200) {
+            this.failures.push(`node ${node}: HTTP ${response.status} ${response.body.slice(0, 120).trim()}${response.status === 403 ? ' (grant "get" on nodes/proxy)' : ''}`);
+            return;
+          }
+          containers.push(...containerSamples(parsePrometheusText(response.body)));
+          ok++;
+        } catch (error) {
+          this.failures.push(`node ${node}: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }),
+    );
+    if (ok > 0) this.scrapes.push({ atMs, containers });
+  }
+}
