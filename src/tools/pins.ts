@@ -28,4 +28,62 @@ export const TOOL_PINS: Record<string, ToolPin> = {
     },
     goInstall: 'go.k6.io/k6@v1.4.2',
   },
+  // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release asset as published
+  // in kind-linux-amd64.sha256sum (same value pinned by several independent projects).
+  kind: {
+    name: 'kind',
+    version: '0.31.0',
+    assets: {
+      'linux-x64': {
+        url: 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-amd64',
+        sha256: 'eb244cbafcc157dff60cf68693c14c9a75c4e6e6fedaf9cd71c58117cb93e3fa',
+      },
+    },
+    goInstall: 'sigs.k8s.io/kind@v0.31.0',
+  },
+  // Istio 1.30.3 release archive (istioctl is bin/istioctl inside it); values from the release's
+  // istio-1.30.3-linux-<arch>.tar.gz.sha256 files.
+  istioctl: {
+    name: 'istioctl',
+    version: '1.30.3',
+    assets: {
+      'linux-x64': {
+        url: 'https://github.com/istio/istio/releases/download/1.30.3/istio-1.30.3-linux-amd64.tar.gz',
+        sha256: '55ada076ba1b37af49e8a24e5e539b4abccabdb33894c923279edd293eea3993',
+        member: 'istio-1.30.3/bin/istioctl',
+      },
+      'linux-arm64': {
+        url: 'https://github.com/istio/istio/releases/download/1.30.3/istio-1.30.3-linux-arm64.tar.gz',
+        sha256: '926d265818e8ab69de9f81bfe78447c3bc8f4ae32a356a39545b790bfcfd63e5',
+        member: 'istio-1.30.3/bin/istioctl',
+      },
+    },
+  },
+  // Linkerd edge-26.9.1 CLI; values from the release's linkerd2-cli-edge-26.9.1-<os>-<arch>.sha256.
+  linkerd: {
+    name: 'linkerd',
+    version: 'edge-26.9.1',
+    assets: {
+      'linux-x64': {
+        url: 'https://github.com/linkerd/linkerd2/releases/download/edge-26.9.1/linkerd2-cli-edge-26.9.1-linux-amd64',
+        sha256: '094e1de06215fbe76fc011cf62c96214f8dae0cd5a58135fb40307be88b6b176',
+      },
+      'linux-arm64': {
+        url: 'https://github.com/linkerd/linkerd2/releases/download/edge-26.9.1/linkerd2-cli-edge-26.9.1-linux-arm64',
+        sha256: 'f92eddc52dc1f3089b65fd16014cdb1bc6b07c3fd177091c365cf3d8c0ea1a8b',
+      },
+    },
+  },
+  // Gateway API v1.5.1 CRDs (config/crd/standard/*.yaml) from the Go module zip, which the module
+  // proxy serves immutably (checked against sum.golang.org); SHA-256 of that zip as downloaded.
+  'gateway-api': {
+    name: 'gateway-api',
+    version: '1.5.1',
+    assets: {
+      any: {
+        url: 'https://proxy.golang.org/sigs.k8s.io/gateway-api/@v/v1.5.1.zip',
+        sha256: '474ff932fcac6660b4dd3ac361917b2ac2cdbb10f7e815028158c4e5c4de87ae',
+      },
+    },
+  },
 };

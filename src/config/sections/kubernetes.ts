@@ -1,10 +1,90 @@
 // Kubernetes section: cluster access and mesh installation (kind and kubeconfig platforms).
 import { z } from 'zod';
+import { parseDurationMs } from '../duration.ts';
+
+const durationText = (what: string, fallback: string) =>
+  z
+    .string()
+    .refine((text) => parseDurationMs(text) !== undefined, { error: (issue) => `expected a duration for ${what} such as "5m" or "90s", got ${JSON.stringify(issue.input)}` })
+    .default(fallback)
+    .describe(what);
+
+const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|Ki|Mi|Gi)?$/;
+const quantity = (what: string) =>
+  z.string().regex(QUANTITY, { error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}` });
+
+/** Requests and limits of one container; identical across modes so the comparison is fair. */
+const containerResources = (what: string, cpu: string, memory: string, cpuLimit: string, memoryLimit: string) =>
+  z
+    .strictObject({
+      cpu: quantity(`${what} CPU request`).default(cpu),
+      memory: quantity(`${what} memory request`).default(memory),
+      cpuLimit: quantity(`${what} CPU limit`).default(cpuLimit),
+      memoryLimit: quantity(`${what} memory limit`).default(memoryLimit),
+    })
+    .prefault({})
+    .describe(`${what} container requests/limits (recorded with the results)`);
+
+const IMAGE_BY_DIGEST = /^[a-z0-9./_:-]+@sha256:[0-9a-f]{64}$/;
+const image = (what: string, fallback: string) =>
+  z
+    .string()
+    .regex(IMAGE_BY_DIGEST, { error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>), got ${JSON.stringify(issue.input)}` })
+    .default(fallback)
+    .describe(`${what} image, pinned by digest`);
 
 export const kubernetesSchema = z
   .strictObject({
     kubeconfig: z.string().optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
     context: z.string().optional(),
     replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
+    namespacePrefix: z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9-]{0,18}[a-z0-9])?$/, { error: (issue) => `expected ≤ 20 lowercase letters, digits or '-', got ${JSON.stringify(issue.input)}` })
+      .default('mesh-perf')
+      .describe('namespaces are <prefix>-<mode>'),
+    readyTimeout: durationText('time to wait for a mesh or workload to become ready', '5m'),
+    sampleInterval: durationText('interval of CPU/memory samples during a repetition', '2s'),
+    kind: z
+      .strictObject({
+        clusterName: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/).default('mesh-perf'),
+        nodeImage: image('kind node', 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f'),
+        workers: z.number().int().min(2).max(6).default(2).describe('worker nodes; ≥ 2 so client and server sit on different nodes'),
+        keep: z.boolean().default(false).describe('leave the cluster running after the run'),
+      })
+      .prefault({}),
+    istio: z
+      .strictObject({
+        version: z.string().regex(/^\d+\.\d+\.\d+$/).default('1.30.3'),
+        hub: z.string().optional().describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
+        set: z.record(z.string(), z.string()).default({}).describe('extra istioctl --set values'),
+      })
+      .prefault({}),
+    linkerd: z
+      .strictObject({
+        version: z.string().regex(/^(edge|stable)-\d+\.\d+\.\d+$/).default('edge-26.9.1'),
+        set: z.record(z.string(), z.string()).default({}).describe('extra linkerd install --set values'),
+      })
+      .prefault({}),
+    gatewayApi: z.strictObject({ version: z.string().regex(/^\d+\.\d+\.\d+$/).default('1.5.1') }).prefault({}),
+    resources: z
+      .strictObject({
+        app: containerResources('echo server', '50m', '32Mi', '1', '256Mi'),
+        client: containerResources('k6 client', '200m', '128Mi', '2', '1Gi'),
+        proxy: containerResources('sidecar proxy', '20m', '32Mi', '1', '256Mi'),
+      })
+      .prefault({}),
+    images: z
+      .strictObject({
+        echo: image('echo server (Fortio)', 'fortio/fortio:1.69.4@sha256:65633fc5e70f9745be8c311637fb8e484da31a366463028a11083ac0a098e3d3'),
+        client: image('k6 client', 'grafana/k6:1.4.2@sha256:3656673de3f30424e8ebcfa46acd9558d83b6a43612d0f668ffeac953950c6c7'),
+      })
+      .prefault({}),
+    manifests: z
+      .strictObject({
+        server: z.string().optional().describe('your own server manifests (multi-document YAML) instead of the Fortio echo server'),
+        client: z.string().optional().describe('your own k6 client pod manifest instead of the built-in one'),
+      })
+      .prefault({}),
   })
-  .default({ replicas: 1 });
+  .prefault({});
