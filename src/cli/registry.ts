@@ -5,5 +5,7 @@ import { command as demo } from './commands/demo.ts';
 import { command as run } from './commands/run.ts';
 import { command as plan } from './commands/plan.ts';
 import { command as presets } from './commands/presets.ts';
+import { command as publish } from './commands/publish.ts';
+import { command as report } from './commands/report.ts';
 
-export const COMMANDS: Command[] = [demo, run, plan, presets];
+export const COMMANDS: Command[] = [demo, run, plan, presets, publish, report];

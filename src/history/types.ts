@@ -8,8 +8,27 @@ export interface HistoryQuery {
   branch?: string;
   /** Only results for this commit (the PR's merge base), when known. */
   commit?: string;
+  /** Only results from comparable machines (MachineInfo.runnerClass). */
+  runnerClass?: string;
+  /** Leave out this run (the one being judged, when it was published already). */
+  excludeRunId?: string;
   /** At most this many, newest first. */
   limit?: number;
+}
+
+/** What a publish did; stores that cannot tell return nothing. */
+export interface PublishOutcome {
+  /** Commit pushed (git stores); undefined when nothing changed. */
+  commit?: string;
+  /** Tries it took (a concurrent writer makes a git store fetch and re-apply). */
+  attempts: number;
+  /** Run files added or replaced, paths inside the store. */
+  added: string[];
+  /** Runs that were already stored with identical content. */
+  unchanged: string[];
+  /** Run files removed by retention. */
+  pruned: string[];
+  warnings: string[];
 }
 
 export interface ResultStore {
@@ -18,5 +37,5 @@ export interface ResultStore {
   /** Past results, newest first. Invalid runs are included; callers skip them. */
   list(query: HistoryQuery): Promise<RunResult[]>;
   /** Adds runs to the store. Atomic: on error nothing is written. */
-  publish(results: RunResult[]): Promise<void>;
+  publish(results: RunResult[]): Promise<PublishOutcome | void>;
 }

@@ -56,10 +56,22 @@ export const DASHBOARD_CLIENT_JS = String.raw`
     document.head.appendChild(script);
   }
 
+  // In order of first appearance: modes keep the order the runs list them in (as in run reports).
   function keysOf(runs, pick) {
-    var seen = {};
-    runs.forEach(function (r) { pick(r).forEach(function (k) { if (k) seen[k] = true; }); });
-    return Object.keys(seen).sort();
+    var seen = {}, out = [];
+    runs.forEach(function (r) { pick(r).forEach(function (k) { if (k && !seen[k]) { seen[k] = true; out.push(k); } }); });
+    return out;
+  }
+  var DAY = 86400000;
+  var STEPS = [1, 2, 7, 14, 30, 61, 91, 182, 365, 730];
+  // Date ticks on whole UTC days, a step that gives at most ~10 labels.
+  function dayTicks(axis) {
+    var span = (axis.max - axis.min) / DAY;
+    var step = STEPS.filter(function (s) { return span / s <= 10; })[0] || 730;
+    var first = Math.ceil(axis.min / DAY) * DAY;
+    var ticks = [];
+    for (var t = first; t <= axis.max; t += step * DAY) ticks.push({ value: t });
+    axis.ticks = ticks;
   }
 
   function selectSuite(name) {
@@ -68,11 +80,11 @@ export const DASHBOARD_CLIENT_JS = String.raw`
       if (!index) { status('No data for suite ' + name + '.'); return; }
       suite = index;
       var runs = index.runs;
-      suite.profiles = keysOf(runs, function (r) { return Object.keys(r.modes); });
+      suite.profiles = keysOf(runs, function (r) { return Object.keys(r.modes); }).sort();
       suite.modeNames = keysOf(runs, function (r) {
         var out = []; Object.keys(r.modes).forEach(function (p) { out = out.concat(Object.keys(r.modes[p])); }); return out;
       });
-      suite.branches = keysOf(runs, function (r) { return [r.branch]; });
+      suite.branches = keysOf(runs, function (r) { return [r.branch]; }).sort();
       if (state.profile && suite.profiles.indexOf(state.profile) < 0) state.profile = '';
       if (state.branch && suite.branches.indexOf(state.branch) < 0) state.branch = '';
       fill($('f-profile'), suite.profiles, state.profile, 'all profiles');
@@ -181,8 +193,9 @@ export const DASHBOARD_CLIENT_JS = String.raw`
         spanGaps: true,
         interaction: { mode: 'nearest', intersect: false },
         scales: {
-          x: { type: 'linear', title: { display: true, text: byCommit ? 'commit (run order)' : 'date' },
-            ticks: { maxTicksLimit: 10, callback: function (v) {
+          x: { type: 'linear', title: { display: true, text: byCommit ? 'commit (run order)' : 'date (UTC)' },
+            afterBuildTicks: byCommit ? undefined : dayTicks,
+            ticks: { maxTicksLimit: 10, autoSkip: byCommit, callback: function (v) {
               if (!byCommit) return day(v);
               var r = runs[v]; return r && Number.isInteger(v) ? (r.sha || r.id).slice(0, 7) : '';
             } } },

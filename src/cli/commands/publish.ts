@@ -1,0 +1,77 @@
+// `mesh-perf publish`: adds finished runs to the history store (a gh-pages branch or a folder)
+// with their reports, updates the suite index and the dashboard, and applies retention.
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load.ts';
+import { readResults } from '../../history/read-results.ts';
+import { storeFromFlags, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
+import { UsageError } from '../../util/errors.ts';
+import type { Command } from '../command.ts';
+
+export const command: Command = {
+  name: 'publish',
+  summary: 'Add results to the history store (gh-pages branch or folder) and update the dashboard',
+  usage: 'publish --results DIR|FILE --store GIT-URL|DIR [--branch gh-pages] [--suite NAME] [--keep 365d|1000runs] [--adopt]',
+  options: [
+    { name: 'results', value: 'PATH', description: 'results.json, a run folder, or a folder of run folders', repeatable: true },
+    { name: 'store', value: 'URL|DIR', description: 'git URL or repository path (branch store), or a plain folder' },
+    { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
+    { name: 'suite', value: 'NAME', description: 'file the runs under this suite instead of the one they carry' },
+    { name: 'keep', value: 'RETENTION', description: 'retention: "365d" (age) or "1000runs" (per suite)' },
+    { name: 'adopt', description: 'write into a branch/folder that already holds other files' },
+    { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
+    { name: 'json', description: 'print what was published as JSON' },
+  ],
+  details: [
+    'Credentials for HTTPS stores come from the environment: ' + TOKEN_ENV.join(' or ') + ' (needs contents: write).',
+    'Concurrent publishers are safe: a rejected push is fetched, re-applied and retried.',
+    'A damaged file on the branch stops the publish (exit 3) and names the file; nothing is written.',
+    '',
+    'Example: mesh-perf publish --results mesh-perf-results/2025-01-15-abc --store https://github.com/org/repo.git',
+  ].join('\n'),
+  async run(context) {
+    const paths = context.args.lists.results ?? (context.args.options.results ? [context.args.options.results] : []);
+    if (paths.length === 0) throw new UsageError('publish: --results is required (a results.json or a run folder)');
+    const defaults = await historyDefaults(context.args.options.config, context.cwd);
+    const loaded = await readResults(paths, context.cwd);
+    const suite = context.args.options.suite;
+    const results = loaded.map(({ result }) => (suite ? { ...result, run: { ...result.run, suite } } : result));
+    const store = storeFromFlags(
+      {
+        ...(context.args.options.store ? { store: context.args.options.store } : {}),
+        ...(context.args.options.branch ? { branch: context.args.options.branch } : {}),
+        ...(context.args.options.keep ? { keep: context.args.options.keep } : {}),
+        adopt: context.args.switches.has('adopt'),
+      },
+      defaults,
+      process.env,
+      context.log,
+      context.cwd,
+    );
+    context.log.phase(`Publishing ${results.length} run(s) to ${store.describe()}`);
+    const outcome = await store.publish(results);
+    for (const warning of outcome.warnings) context.log.warn(warning);
+    if (context.args.switches.has('json')) {
+      context.stdout(`${JSON.stringify({ store: store.describe(), ...outcome }, null, 2)}\n`);
+      return 0;
+    }
+    const parts = [
+      `${outcome.added.length} run(s) published`,
+      outcome.unchanged.length ? `${outcome.unchanged.length} already there` : '',
+      outcome.pruned.length ? `${outcome.pruned.length} pruned by retention` : '',
+      outcome.commit ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}` : outcome.added.length || outcome.pruned.length ? '' : 'nothing to commit',
+    ].filter(Boolean);
+    context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
+    return 0;
+  },
+};
+
+async function historyDefaults(configPath: string | undefined, cwd: string): Promise<HistoryDefaults> {
+  if (!configPath) return {};
+  const config = await loadConfig({ file: resolve(cwd, configPath) });
+  const history = config.history;
+  return {
+    ...(history.store ? { store: history.store } : {}),
+    ...(history.branch ? { branch: history.branch } : {}),
+    ...(history.keep ? { keep: history.keep } : {}),
+  };
+}

@@ -1,0 +1,107 @@
+// `mesh-perf report`: rebuilds the dashboard and every run report of a history store (in place,
+// or as a static site in --out), or renders one run's report.html and exports from its
+// results.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { DirectorySink } from '../../history/directory-store.ts';
+import { safeRunId } from '../../history/layout.ts';
+import { readResults } from '../../history/read-results.ts';
+import { storeFromFlags } from '../../history/store-options.ts';
+import type { RunResult } from '../../results/types.ts';
+import { loadChartJsSource } from '../../report/html/chartjs-source.ts';
+import { renderHtmlReport } from '../../report/html/render.ts';
+import { REPORT_FILE } from '../../report/html/write.ts';
+import { renderCsv } from '../../report/exports/csv.ts';
+import { renderMarkdownTable } from '../../report/exports/markdown.ts';
+import { renderTextTable } from '../../report/exports/text-table.ts';
+import { UsageError } from '../../util/errors.ts';
+import type { Command, CommandContext } from '../command.ts';
+
+const FORMATS: Record<string, (r: RunResult) => string> = { csv: (r) => renderCsv(r), md: renderMarkdownTable, txt: renderTextTable };
+
+export const command: Command = {
+  name: 'report',
+  summary: 'Rebuild the dashboard and run reports of a history store, or render one run',
+  usage: 'report --store GIT-URL|DIR [--branch gh-pages] [--out DIR] | report --results FILE|DIR [--out DIR] [--format csv|md|txt]',
+  options: [
+    { name: 'store', value: 'URL|DIR', description: 'history store to rebuild (git URL/repository or folder)' },
+    { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
+    { name: 'keep', value: 'RETENTION', description: 'apply retention while rebuilding: "365d" or "1000runs"' },
+    { name: 'adopt', description: 'rebuild into a branch/folder that already holds other files' },
+    { name: 'out', value: 'DIR', description: 'write a static site (store) or the report files (results) here instead' },
+    { name: 'results', value: 'PATH', description: 'results.json or run folder(s) to render', repeatable: true },
+    { name: 'format', value: 'FORMAT', description: 'print one export to stdout: csv (seed 003 layout), md, txt' },
+  ],
+  details: [
+    'Store mode: without --out the store itself is rewritten (a git store gets one commit, pushed with retry).',
+    'Results mode: writes report.html, results.csv, results.md and results.txt next to results.json (or into --out).',
+  ].join('\n'),
+  async run(context) {
+    const results = context.args.lists.results ?? [];
+    const store = context.args.options.store;
+    if ((results.length > 0) === (store !== undefined)) {
+      throw new UsageError('report: pass either --store (rebuild a history store) or --results (render one run), not both and not neither');
+    }
+    return store !== undefined ? reportStore(context) : reportResults(context, results);
+  },
+};
+
+async function reportStore(context: CommandContext): Promise<number> {
+  const { options, switches } = context.args;
+  if (options.format) throw new UsageError('report: --format applies to --results, not to --store');
+  const store = storeFromFlags(
+    {
+      store: options.store!,
+      ...(options.branch ? { branch: options.branch } : {}),
+      ...(options.keep ? { keep: options.keep } : {}),
+      adopt: switches.has('adopt'),
+    },
+    {},
+    process.env,
+    context.log,
+    context.cwd,
+  );
+  const started = performance.now();
+  if (options.out) {
+    const out = resolve(context.cwd, options.out);
+    await mkdir(out, { recursive: true });
+    context.log.phase(`Exporting ${store.describe()} as a static site to ${out}`);
+    const summary = await store.exportSite(new DirectorySink(out));
+    for (const warning of summary.warnings) context.log.warn(warning);
+    context.stdout(`${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.reports} reports, dashboard ${join(out, 'index.html')} (${seconds(started)})\n`);
+    return 0;
+  }
+  context.log.phase(`Rebuilding ${store.describe()}`);
+  const outcome = await store.rebuild();
+  const summary = 'summary' in outcome ? outcome.summary : outcome;
+  for (const warning of summary.warnings) context.log.warn(warning);
+  const commit = 'commit' in outcome && outcome.commit ? `, commit ${outcome.commit.slice(0, 12)}` : '';
+  context.stdout(`${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${commit} (${seconds(started)})\n`);
+  return 0;
+}
+
+async function reportResults(context: CommandContext, paths: string[]): Promise<number> {
+  const { options } = context.args;
+  const loaded = await readResults(paths, context.cwd);
+  if (options.format) {
+    const render = FORMATS[options.format];
+    if (!render) throw new UsageError(`report: --format ${JSON.stringify(options.format)} is not one of ${Object.keys(FORMATS).join(', ')}`);
+    for (const { result } of loaded) context.stdout(render(result));
+    return 0;
+  }
+  const chartJs = await loadChartJsSource();
+  for (const { file, result } of loaded) {
+    const dir = options.out ? (loaded.length > 1 ? join(resolve(context.cwd, options.out), safeRunId(result.run.id)) : resolve(context.cwd, options.out)) : dirname(file);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, REPORT_FILE), renderHtmlReport(result, { chartJs: { inline: chartJs } }), 'utf8');
+    await writeFile(join(dir, 'results.csv'), renderCsv(result), 'utf8');
+    await writeFile(join(dir, 'results.md'), renderMarkdownTable(result), 'utf8');
+    await writeFile(join(dir, 'results.txt'), renderTextTable(result), 'utf8');
+    context.stdout(`${join(dir, REPORT_FILE)}\n`);
+  }
+  return 0;
+}
+
+function seconds(started: number): string {
+  return `${((performance.now() - started) / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,212 @@
+// The directory backend: the same layout as the gh-pages branch, in a local folder (open its
+// index.html from disk, or serve it). Writers on one machine take a lock directory; every file is
+// written to a temporary name and renamed, and nothing is written before the whole plan (every
+// file it reads validated) is ready.
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { RunResult } from '../results/types.ts';
+import { EnvironmentError } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
+import { StoreAccessError } from './errors.ts';
+import { listFromTree } from './list.ts';
+import { planPublish } from './publish-plan.ts';
+import { rebuildStore, type ChangeSink, type RebuildSummary } from './rebuild-plan.ts';
+import type { Retention } from './retention.ts';
+import { gitBlobId, type StoreTree } from './tree.ts';
+import type { HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
+
+export const LOCK_DIR = '.mesh-perf.lock';
+const STALE_LOCK_MS = 10 * 60_000;
+
+export interface DirectoryStoreOptions {
+  root: string;
+  adopt?: boolean;
+  retention?: Retention;
+  chartJs: () => Promise<string>;
+  log?: Logger;
+  now?: () => Date;
+  /** How long to wait for another writer's lock. */
+  lockTimeoutMs?: number;
+}
+
+export class DirectoryStore implements ResultStore {
+  readonly root: string;
+
+  constructor(private readonly options: DirectoryStoreOptions) {
+    this.root = resolve(options.root);
+  }
+
+  describe(): string {
+    return `directory ${this.root}`;
+  }
+
+  async list(query: HistoryQuery): Promise<RunResult[]> {
+    if (!(await isDirectory(this.root))) return [];
+    return listFromTree(new DirectoryTree(this.root), query, this.describe());
+  }
+
+  async publish(results: RunResult[]): Promise<PublishOutcome> {
+    const chartJs = await this.options.chartJs();
+    await this.ensureRoot();
+    return this.withLock(async () => {
+      const tree = new DirectoryTree(this.root);
+      const plan = await planPublish(tree, results, { ...this.planOptions(), chartJs });
+      const sink = new DirectorySink(this.root);
+      for (const [path, text] of plan.changes.writes) await sink.write(path, text);
+      for (const path of plan.changes.deletes) await sink.remove(path);
+      return { attempts: 1, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, warnings: plan.warnings };
+    });
+  }
+
+  /** Re-renders reports, indexes and the dashboard in place. */
+  async rebuild(): Promise<RebuildSummary> {
+    const chartJs = await this.options.chartJs();
+    await this.ensureRoot();
+    return this.withLock(async () => {
+      // Stage everything first so a damaged run file found half-way leaves the store untouched.
+      const staged = new Map<string, string | null>();
+      const sink: ChangeSink = {
+        write: async (path, text) => void staged.set(path, text),
+        remove: async (path) => void staged.set(path, null),
+      };
+      const summary = await rebuildStore(new DirectoryTree(this.root), { ...this.planOptions(), chartJs }, sink);
+      const out = new DirectorySink(this.root);
+      for (const [path, text] of staged) await (text === null ? out.remove(path) : out.write(path, text));
+      return summary;
+    });
+  }
+
+  /** Writes the store as a static site elsewhere, reports re-rendered. */
+  async exportSite(sink: ChangeSink): Promise<RebuildSummary> {
+    const chartJs = await this.options.chartJs();
+    return rebuildStore(new DirectoryTree(this.root), { ...this.planOptions(), chartJs, includeAll: true }, sink);
+  }
+
+  private planOptions() {
+    return {
+      storeLabel: this.describe(),
+      adopt: this.options.adopt ?? false,
+      now: (this.options.now ?? (() => new Date()))(),
+      ...(this.options.retention ? { retention: this.options.retention } : {}),
+    };
+  }
+
+  private async ensureRoot(): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true });
+    } catch (error) {
+      throw new StoreAccessError(`history store ${this.describe()}: cannot create the folder (${(error as Error).message})`);
+    }
+  }
+
+  private async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const lock = join(this.root, LOCK_DIR);
+    const deadline = Date.now() + (this.options.lockTimeoutMs ?? 120_000);
+    for (;;) {
+      try {
+        await mkdir(lock);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreAccessError(`history store ${this.describe()}: cannot take the lock ${lock} (${(error as Error).message})`);
+        const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
+        if (age > STALE_LOCK_MS) {
+          this.options.log?.warn(`removing a stale lock ${lock} (${Math.round(age / 1000)} s old)`);
+          await rm(lock, { recursive: true, force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new EnvironmentError(`history store ${this.describe()}: another publish holds ${lock}; if none is running, delete that folder`);
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A folder as a StoreTree; blob ids are computed from content, like git's. */
+export class DirectoryTree implements StoreTree {
+  private files: Promise<string[]> | undefined;
+  private readonly blobs = new Map<string, string | undefined>();
+
+  constructor(private readonly root: string) {}
+
+  async list(prefix: string): Promise<string[]> {
+    this.files ??= walk(this.root, '');
+    return (await this.files).filter((p) => p.startsWith(prefix));
+  }
+
+  async blob(path: string): Promise<string | undefined> {
+    if (!this.blobs.has(path)) {
+      const data = await readFile(this.abs(path)).catch(() => undefined);
+      this.blobs.set(path, data === undefined ? undefined : gitBlobId(data));
+    }
+    return this.blobs.get(path);
+  }
+
+  async read(path: string): Promise<string | undefined> {
+    return readFile(this.abs(path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+  }
+
+  async readMany(paths: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const path of paths) {
+      const text = await this.read(path);
+      if (text !== undefined) out.set(path, text);
+    }
+    return out;
+  }
+
+  private abs(path: string): string {
+    return join(this.root, ...path.split('/'));
+  }
+}
+
+/** Writes through a temporary name and a rename, so readers never see half a file. */
+export class DirectorySink implements ChangeSink {
+  constructor(private readonly root: string) {}
+
+  async write(path: string, text: string): Promise<void> {
+    const target = this.abs(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, target);
+  }
+
+  async remove(path: string): Promise<void> {
+    await unlink(this.abs(path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  private abs(path: string): string {
+    const target = resolve(this.root, ...path.split('/'));
+    if (!target.startsWith(this.root + sep) && target !== this.root) throw new EnvironmentError(`refusing to write outside ${this.root}: ${path}`);
+    return target;
+  }
+}
+
+async function walk(root: string, rel: string): Promise<string[]> {
+  const entries = await readdir(join(root, rel), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const out: string[] = [];
+  for (const entry of entries) {
+    const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.name === LOCK_DIR || entry.name === '.git' || entry.name.includes('.tmp-')) continue;
+    if (entry.isDirectory()) out.push(...(await walk(root, path)));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out.sort();
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}

@@ -1,0 +1,186 @@
+// The gh-pages backend. Every write is fetch → plan (merge records by run id) → commit → push
+// without force; when another writer pushed first, fetch again and re-plan on top of their
+// commit, after a jittered, growing pause, a bounded number of times. Nothing is pushed until
+// every file the plan reads has been validated, so a damaged branch is reported, not rewritten.
+import type { RunResult } from '../../results/types.ts';
+import { EnvironmentError, MeshPerfError, UsageError } from '../../util/errors.ts';
+import type { Logger } from '../../util/log.ts';
+import { StoreAccessError } from '../errors.ts';
+import { listFromTree } from '../list.ts';
+import { planPublish, type PublishPlan } from '../publish-plan.ts';
+import { rebuildStore, type ChangeSink, type RebuildSummary } from '../rebuild-plan.ts';
+import type { Retention } from '../retention.ts';
+import { hasChanges, type StoreTree } from '../tree.ts';
+import type { HistoryQuery, PublishOutcome, ResultStore } from '../types.ts';
+import { Git, GitCommandError, redactUrlCredentials, type GitCredentials } from './git.ts';
+import { backoffDelayMs } from './backoff.ts';
+import { GitSession } from './session.ts';
+
+export interface GitBranchStoreOptions {
+  url: string;
+  branch: string;
+  /** Token for HTTPS remotes, sent as an HTTP header scoped to the remote's origin. */
+  token?: string;
+  adopt?: boolean;
+  retention?: Retention;
+  /** Chart.js source for the dashboard asset and reports. */
+  chartJs: () => Promise<string>;
+  log?: Logger;
+  now?: () => Date;
+  maxAttempts?: number;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export class GitBranchStore implements ResultStore {
+  private readonly git: Git;
+
+  constructor(private readonly options: GitBranchStoreOptions) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(options.branch) || options.branch.includes('..') || options.branch.endsWith('/')) {
+      throw new UsageError(`history branch ${JSON.stringify(options.branch)} is not a valid branch name; expected something like "gh-pages"`);
+    }
+    this.git = new Git(credentialsFor(options.url, options.token));
+  }
+
+  describe(): string {
+    return `${redactUrlCredentials(this.options.url)} (branch ${this.options.branch})`;
+  }
+
+  async list(query: HistoryQuery): Promise<RunResult[]> {
+    return this.withSession(true, async (session) => {
+      const head = await this.step(() => session.fetch());
+      if (!head) return [];
+      const tree = session.tree(head);
+      return this.step(() => listFromTree(tree, query, this.describe()));
+    });
+  }
+
+  async publish(results: RunResult[]): Promise<PublishOutcome> {
+    const chartJs = await this.options.chartJs();
+    return this.writeWithRetry(true, async (tree, staging) => {
+      const plan = await planPublish(tree, results, this.planOptions(chartJs));
+      for (const [path, text] of plan.changes.writes) await staging.write(path, text);
+      for (const path of plan.changes.deletes) await staging.remove(path);
+      return {
+        changed: hasChanges(plan.changes),
+        message: publishMessage(plan, results),
+        outcome: { attempts: 0, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, warnings: plan.warnings },
+      };
+    });
+  }
+
+  /** Re-renders the dashboard, data files and every run report on the branch. */
+  async rebuild(): Promise<PublishOutcome & { summary: RebuildSummary }> {
+    const chartJs = await this.options.chartJs();
+    let summary: RebuildSummary | undefined;
+    const result = await this.writeWithRetry(false, async (tree, staging) => {
+      summary = await rebuildStore(tree, this.planOptions(chartJs), staging);
+      return {
+        changed: summary.written > 0 || summary.pruned.length > 0,
+        message: `mesh-perf: rebuild dashboard and ${summary.reports} run reports\n`,
+        outcome: { attempts: 0, added: [], unchanged: [], pruned: summary.pruned, warnings: summary.warnings },
+      };
+    });
+    return { ...result, summary: summary! };
+  }
+
+  /** Writes the branch as a static site into a sink (for `mesh-perf report --out`), reports re-rendered. */
+  async exportSite(sink: ChangeSink): Promise<RebuildSummary> {
+    const chartJs = await this.options.chartJs();
+    return this.withSession(false, async (session) => {
+      const head = await this.step(() => session.fetch());
+      const tree = session.tree(head);
+      return this.step(() => rebuildStore(tree, { ...this.planOptions(chartJs), includeAll: true }, sink));
+    });
+  }
+
+  private planOptions(chartJs: string) {
+    return {
+      storeLabel: this.describe(),
+      adopt: this.options.adopt ?? false,
+      now: (this.options.now ?? (() => new Date()))(),
+      chartJs,
+      ...(this.options.retention ? { retention: this.options.retention } : {}),
+    };
+  }
+
+  private async writeWithRetry(
+    partial: boolean,
+    apply: (tree: StoreTree, staging: ChangeSink) => Promise<{ changed: boolean; message: string; outcome: PublishOutcome }>,
+  ): Promise<PublishOutcome> {
+    const maxAttempts = this.options.maxAttempts ?? 12;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    return this.withSession(partial, async (session) => {
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        const head = await this.step(() => session.fetch());
+        const tree = session.tree(head);
+        const staging = session.stage();
+        const { changed, message, outcome } = await this.step(() => apply(tree, staging));
+        if (!changed) return { ...outcome, attempts: attempt };
+        const commit = await this.step(() => staging.commit(head, message));
+        if ((await this.step(() => session.push(commit))) === 'ok') return { ...outcome, commit, attempts: attempt };
+        const delay = backoffDelayMs(attempt, this.options.random ?? Math.random);
+        this.options.log?.info(`${this.options.branch} moved while publishing (another writer pushed first); retrying on top of it in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts})`);
+        await sleep(delay);
+      }
+      throw new StoreAccessError(
+        `history store ${this.describe()}: the branch kept moving under concurrent writers; gave up after ${maxAttempts} attempts and published nothing. ` +
+          'Serialize publishing jobs (a workflow `concurrency:` group) or publish from a single final job',
+      );
+    });
+  }
+
+  private async withSession<T>(partial: boolean, fn: (session: GitSession) => Promise<T>): Promise<T> {
+    const session = await this.step(() => GitSession.open(this.git, this.options.url, this.options.branch, { partial }));
+    try {
+      return await fn(session);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Runs one git step and turns git's stderr into an error a user can act on. */
+  private async step<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof MeshPerfError) throw error;
+      if (error instanceof GitCommandError) throw classifyGitError(error, this.describe());
+      throw new EnvironmentError(`history store ${this.describe()}: ${(error as Error).message}`);
+    }
+  }
+}
+
+function publishMessage(plan: PublishPlan, results: RunResult[]): string {
+  const ids = results.map((r) => `${r.run.suite}/${r.run.id}`);
+  const head = `mesh-perf: publish ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+  const pruned = plan.pruned.length ? `\n\nRetention removed ${plan.pruned.length} run(s).` : '';
+  return `${head}${pruned}\n`;
+}
+
+export function credentialsFor(url: string, token: string | undefined): GitCredentials | undefined {
+  if (!token) return undefined;
+  const match = /^(https?:\/\/[^/]+\/)/i.exec(url);
+  return match ? { origin: redactUrlCredentials(match[1]!).replace('***@', ''), token } : undefined;
+}
+
+export function classifyGitError(error: GitCommandError, store: string): MeshPerfError {
+  const said = error.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || error.message;
+  if (/could not read (Username|Password)|terminal prompts disabled|Authentication failed|HTTP (Basic: )?Access denied|The requested URL returned error: 40[13]|Permission denied \(publickey|Invalid username or password|Write access to repository not granted|remote: Permission to .* denied/i.test(error.stderr)) {
+    return new StoreAccessError(
+      `history store ${store} refused access (git said: ${said}). Nothing was written. For HTTPS stores set MESH_PERF_STORE_TOKEN ` +
+        '(or GITHUB_TOKEN, with permissions: contents: write); for git@ URLs load an SSH key that may push',
+    );
+  }
+  if (/does not appear to be a git repository|not a git repository|Repository not found|repository .* not found|returned error: 404|Could not resolve host|unable to access|No such file or directory|not found/i.test(error.stderr)) {
+    return new UsageError(
+      `history store ${store} is not a git repository that can be reached (git said: ${said}). Nothing was written. ` +
+        'Expected a git URL such as https://github.com/org/repo.git or git@github.com:org/repo.git, or the path of a git repository; ' +
+        'for a plain local folder pass a directory path',
+    );
+  }
+  if (/protected branch|hook declined|pre-receive hook/i.test(error.stderr)) {
+    return new StoreAccessError(`history store ${store} rejected the push (git said: ${said}). Nothing was written. Allow the workflow's token to push to the history branch (branch protection / rulesets)`);
+  }
+  return new StoreAccessError(`history store ${store}: git ${error.args[0] ?? ''} failed (git said: ${said}). Nothing was written`);
+}

@@ -1,0 +1,42 @@
+// Base lookups for comparisons: the runs of one commit, the latest N of a branch, and for a pull
+// request the runs of its merge base (falling back to the base branch's latest N when the merge
+// base was never measured). The git facts come from the run's own GitInfo.
+import type { GitInfo, RunResult } from '../results/types.ts';
+import type { ResultStore } from './types.ts';
+
+export interface BaseLookup {
+  /** Which rule found the runs. */
+  basis: 'merge-base' | 'base-branch-latest' | 'branch-latest';
+  branch?: string;
+  commit?: string;
+  runs: RunResult[];
+}
+
+export function resultsForCommit(store: ResultStore, suite: string, sha: string, limit?: number): Promise<RunResult[]> {
+  return store.list({ suite, commit: sha, ...(limit !== undefined ? { limit } : {}) });
+}
+
+export function latestOnBranch(store: ResultStore, suite: string, branch: string, limit: number): Promise<RunResult[]> {
+  return store.list({ suite, branch, limit });
+}
+
+/**
+ * The reference for a run: a PR compares with its merge base (else its base branch's latest),
+ * anything else with the latest runs of its own branch. Invalid runs and the run itself are
+ * left out; undefined when history holds nothing comparable.
+ */
+export async function findBase(store: ResultStore, suite: string, git: GitInfo, limit: number, selfId?: string): Promise<BaseLookup | undefined> {
+  const keep = (runs: RunResult[]) => runs.filter((r) => r.verdict !== 'invalid' && r.run.id !== selfId);
+  const base = git.baseRef;
+  if (base) {
+    if (git.mergeBase) {
+      const runs = keep(await store.list({ suite, branch: base, commit: git.mergeBase, limit }));
+      if (runs.length > 0) return { basis: 'merge-base', branch: base, commit: git.mergeBase, runs };
+    }
+    const runs = keep(await store.list({ suite, branch: base, limit }));
+    return runs.length > 0 ? { basis: 'base-branch-latest', branch: base, runs } : undefined;
+  }
+  if (!git.branch) return undefined;
+  const runs = keep(await store.list({ suite, branch: git.branch, limit: limit + (selfId ? 1 : 0) })).slice(0, limit);
+  return runs.length > 0 ? { basis: 'branch-latest', branch: git.branch, runs } : undefined;
+}

@@ -1,0 +1,37 @@
+// Finds and reads the results a user hands to `publish` / `report`: a results.json, a run's
+// output folder (holding results.json), or a folder of run folders. Files are migrated to the
+// current schema; a bad one is a usage error naming it (exit 2) — it is the user's input, not
+// the store.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseResultsJson } from '../results/migrate.ts';
+import type { RunResult } from '../results/types.ts';
+import { UsageError } from '../util/errors.ts';
+
+export async function findResultFiles(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new UsageError(`--results ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`);
+  if (info.isFile()) return [path];
+  const direct = join(path, 'results.json');
+  if (await isFile(direct)) return [direct];
+  const found: string[] = [];
+  for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.isDirectory() && (await isFile(join(path, entry.name, 'results.json')))) found.push(join(path, entry.name, 'results.json'));
+  }
+  if (found.length === 0) throw new UsageError(`--results ${path} holds no results.json (looked in the folder and its subfolders)`);
+  return found;
+}
+
+export async function readResults(paths: string[], cwd: string): Promise<{ file: string; result: RunResult }[]> {
+  const out: { file: string; result: RunResult }[] = [];
+  for (const given of paths) {
+    for (const file of await findResultFiles(resolve(cwd, given))) {
+      out.push({ file, result: parseResultsJson(await readFile(file, 'utf8'), file) });
+    }
+  }
+  return out;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
+}

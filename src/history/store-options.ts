@@ -1,0 +1,39 @@
+// Store settings shared by `publish` and `report`: flags win over the config file's `history:`
+// section; the token comes from the environment only (never a flag: it would land in shell
+// history and process lists).
+import type { Logger } from '../util/log.ts';
+import { UsageError } from '../util/errors.ts';
+import { loadChartJsSource } from '../report/html/chartjs-source.ts';
+import { openStore, type AnyStore } from './open-store.ts';
+import { parseRetention } from './retention.ts';
+
+export const TOKEN_ENV = ['MESH_PERF_STORE_TOKEN', 'GITHUB_TOKEN'] as const;
+
+export interface StoreFlags {
+  store?: string;
+  branch?: string;
+  keep?: string;
+  adopt?: boolean;
+}
+
+export interface HistoryDefaults {
+  store?: string;
+  branch?: string;
+  keep?: string;
+}
+
+export function storeFromFlags(flags: StoreFlags, defaults: HistoryDefaults, env: NodeJS.ProcessEnv, log: Logger, cwd: string): AnyStore {
+  const spec = flags.store ?? defaults.store;
+  if (!spec) throw new UsageError('no history store: pass --store <git URL or directory> (or set history.store in the config file)');
+  const keep = flags.keep ?? defaults.keep;
+  const token = TOKEN_ENV.map((name) => env[name]).find((v) => v !== undefined && v !== '');
+  return openStore(spec, {
+    branch: flags.branch ?? defaults.branch ?? 'gh-pages',
+    ...(token ? { token } : {}),
+    adopt: flags.adopt ?? false,
+    ...(keep ? { retention: parseRetention(keep, flags.keep ? '--keep' : 'history.keep') } : {}),
+    chartJs: loadChartJsSource,
+    log,
+    cwd,
+  });
+}
