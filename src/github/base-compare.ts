@@ -42,5 +42,5 @@ export function compareWithBase(modes: ModeView[], base: BaseReference | undefin
 }
 
 export function describeBase(base: BaseReference): string {
-  return base.commit ? `${base.ref} @ ${base.commit.slice(0, 7)}` : `${base.ref} (latest ${base.runs.length})`;
+  return base.commit ? `${base.ref} at ${base.commit.slice(0, 7)}` : `${base.ref} (latest ${base.runs.length})`;
 }

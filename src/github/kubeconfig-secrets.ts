@@ -74,8 +74,8 @@ function collectStrings(value: unknown, into: Set<string>): void {
     for (const item of value) collectStrings(item, into);
   } else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      // exec.env is a list of {name, value}: the name is public, the value is the secret.
-      if (key === 'name' && 'value' in value) continue;
+      // exec.env is a list of {name, value} and auth-provider has {name, config}: names are public.
+      if (key === 'name') continue;
       // The plugin's command and apiVersion are not secrets and appear in error messages.
       if (key === 'command' || key === 'apiVersion' || key === 'interactiveMode' || key === 'provideClusterInfo' || key === 'installHint') continue;
       // Plugin args are mostly words ("eks", "get-token", a cluster name) that would blank out

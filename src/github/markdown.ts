@@ -4,13 +4,14 @@
 
 /** Escapes a plain string for a GFM table cell or paragraph. */
 export function text(value: unknown): string {
+  // Markdown punctuation first, then HTML entities: the entities' own '#' must stay unescaped.
   return String(value ?? '')
     .replace(/[\r\n]+/g, ' ')
+    .replace(/([\\`*_[\]|#~!])/g, '\\$1')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/@/g, '&#64;')
-    .replace(/([\\`*_[\]|#~!])/g, '\\$1');
+    .replace(/@/g, '&#64;');
 }
 
 /** Inline code that cannot be broken out of (backticks removed). */

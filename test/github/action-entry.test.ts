@@ -107,7 +107,7 @@ function resultsDirOf(run: ActionRun): string {
 test('the sticky comment on one PR is created, then updated in place, then left alone with on-failure on a pass; no credential leaks', { timeout: 300_000 }, async () => {
   const files = await runnerFiles('action-sticky');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
-  const api = await startGitHubApi({ tokens: { [token]: { ...BOT, write: true }, mallory: { login: 'mallory', type: 'User', write: true } }, defaultPageSize: 2 });
+  const api = await startGitHubApi({ tokens: { [token]: { ...BOT, write: true }, mallory: { login: 'mallory', type: 'User', write: true } }, maxPageSize: 2 });
   try {
     const suite = `sticky-${randomBytes(3).toString('hex')}`;
     const ws = await workspace(files, suite);

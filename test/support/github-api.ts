@@ -47,8 +47,10 @@ export interface RecordedRequest {
 export interface GitHubApiOptions {
   tokens: Record<string, TokenIdentity>;
   pulls?: Record<string, FakePull[]>;
-  /** Page size the server uses when per_page is absent; small values exercise pagination. */
+  /** Page size the server uses when per_page is absent. */
   defaultPageSize?: number;
+  /** Largest page the server returns whatever per_page asks (GitHub: 100); small values exercise pagination. */
+  maxPageSize?: number;
 }
 
 export interface GitHubApi {
@@ -182,7 +184,7 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
   }
 
   function paginate(r: RecordedRequest, items: unknown[], reply: (status: number, payload: unknown, headers?: Record<string, string>) => void): void {
-    const perPage = Number(r.query.per_page ?? options.defaultPageSize ?? 30);
+    const perPage = Math.min(Number(r.query.per_page ?? options.defaultPageSize ?? 30), options.maxPageSize ?? 100);
     const page = Number(r.query.page ?? 1);
     const slice = items.slice((page - 1) * perPage, page * perPage);
     const headers: Record<string, string> = {};

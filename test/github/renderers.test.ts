@@ -1,0 +1,164 @@
+// Pure renderers: the results view, job summary, PR comment body, annotations, base comparison.
+// Input: a real results.json (fixtures/README.md says how it was captured), with and without the
+// analysis block that the real analysis stage computes from it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunResult } from '../../src/results/types.ts';
+import { analyzeRun } from '../../src/analysis/analyze.ts';
+import { validateConfig } from '../../src/config/validate.ts';
+import { viewRun } from '../../src/github/results-view.ts';
+import { renderJobSummary } from '../../src/github/job-summary.ts';
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/github/comment-body.ts';
+import { annotationsFor } from '../../src/github/annotations.ts';
+import { compareWithBase } from '../../src/github/base-compare.ts';
+import { median } from '../../src/analysis/descriptive.ts';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
+const load = (): RunResult => JSON.parse(readFileSync(FIXTURE, 'utf8')) as RunResult;
+const RUN_URL = 'https://github.test/octo/mesh/actions/runs/77';
+
+function analyzed(thresholds: string[] = ['p(50) < 0.0001ms'], overhead: string[] = ['overhead.p50 < 100ms']): RunResult {
+  const result = load();
+  const config = validateConfig({
+    platform: 'local',
+    modes: [{ name: 'direct' }, { name: 'one-hop' }],
+    baseline: 'direct',
+    load: { rate: 50, duration: '2s', repetitions: 2 },
+    gates: { thresholds, overhead },
+  });
+  const analysis = analyzeRun(result, { config, resamples: 200 });
+  result.analysis = analysis;
+  result.verdict = analysis.verdict;
+  result.verdictReasons = analysis.verdictReasons;
+  return result;
+}
+
+const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50);
+
+test('without an analysis block the view falls back to medians and ranges over valid repetitions', () => {
+  const result = load();
+  const view = viewRun(result);
+  assert.equal(view.analyzed, false);
+  assert.deepEqual(view.modes.map((m) => m.mode), ['direct', 'one-hop'], 'baseline first, then config order');
+  const hop = view.modes.find((m) => m.mode === 'one-hop')!;
+  const values = p50s(result, 'one-hop');
+  assert.equal(hop.p50!.interval, 'range');
+  assert.equal(hop.p50!.value, median(values));
+  assert.equal(hop.p50!.low, Math.min(...values));
+  assert.equal(hop.p50!.high, Math.max(...values));
+  assert.equal(hop.overheadP50Ms!.value, median(values) - median(p50s(result, 'direct')));
+  assert.equal(view.gates.length, 0);
+  assert.match(renderJobSummary({ view, links: {} }), /brackets give the range over repetitions/);
+});
+
+test('with the analysis block the view shows its confidence intervals, overheads and gate decisions', () => {
+  const result = analyzed();
+  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  const view = viewRun(result);
+  assert.equal(view.analyzed, true);
+  const hop = view.modes.find((m) => m.mode === 'one-hop')!;
+  const stat = analysis.summaries.find((s) => s.mode === 'one-hop')!.statistics.p50!;
+  assert.deepEqual([hop.p50!.value, hop.p50!.low, hop.p50!.high, hop.p50!.interval], [stat.median, stat.ci!.low, stat.ci!.high, 'ci']);
+  const overhead = analysis.overheads.find((o) => o.mode === 'one-hop' && o.metric === 'p50')!;
+  assert.deepEqual([hop.overheadP50Ms!.value, hop.overheadP50Ms!.low], [overhead.difference.value, overhead.difference.ci!.low]);
+  assert.equal(view.gates.filter((g) => g.decision === 'fail').length, analysis.gates.filter((g) => g.decision === 'fail').length);
+  assert.equal(view.verdict, 'fail');
+
+  const summary = renderJobSummary({ view, links: { runUrl: RUN_URL, artifactUrl: `${RUN_URL}#artifacts`, dashboardUrl: 'https://octo.github.io/mesh/' } });
+  assert.match(summary, /with 95% confidence intervals/);
+  assert.match(summary, /### Gates/);
+  assert.ok(summary.includes('[Trend dashboard](https://octo.github.io/mesh/)'));
+  assert.ok(summary.includes(`[Results and HTML report (artifact)](${RUN_URL}#artifacts)`));
+  assert.ok(summary.includes('| ❌ fail | p(50) &lt; 0.0001ms | one-hop · 50rps |'), 'the failed gate row, escaped');
+  assert.ok(view.reasons.length > 0);
+});
+
+test('annotations: one error per failed gate, one warning per invalid repetition', () => {
+  const result = analyzed(['p(50) < 0.0001ms', 'p(99) < 100000ms']);
+  const rep = result.modes[0]!.repetitions[0]!;
+  rep.valid = false;
+  rep.invalidReasons = ['3 dropped iterations'];
+  const view = viewRun(result);
+  const list = annotationsFor(view);
+  const failed = (result.analysis as ReturnType<typeof analyzeRun>).gates.filter((g) => g.decision === 'fail');
+  assert.ok(failed.length >= 2);
+  assert.equal(list.filter((a) => a.level === 'error').length, failed.length);
+  assert.equal(list.filter((a) => a.level === 'warning').length, 1);
+  assert.match(list.find((a) => a.level === 'warning')!.message, /3 dropped iterations/);
+});
+
+test('a fail verdict without gate details still gets one error per reason', () => {
+  const result = load();
+  result.verdict = 'fail';
+  result.verdictReasons = ['script threshold failed: direct: http_req_duration p(50)<1', 'script threshold failed: one-hop: http_req_duration p(50)<1'];
+  assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, 2);
+});
+
+test('the comment body carries its marker once and escapes what comes from results', () => {
+  const result = load();
+  result.verdict = 'fail';
+  result.verdictReasons = [`@octocat look ${commentMarker('default')} <img src=x onerror=alert(1)> | broken`];
+  result.run.suite = 'default';
+  const { body, folded } = renderComment({ view: viewRun(result), links: { runUrl: RUN_URL } });
+  assert.equal(folded, false);
+  assert.equal(body.split(commentMarker('default')).length - 1, 1, 'exactly one marker: the one we put at the end');
+  assert.ok(body.trimEnd().endsWith(commentMarker('default')));
+  assert.ok(!body.includes('@octocat'), 'no @mention');
+  assert.ok(!body.includes('<img'), 'no HTML from results');
+  assert.match(body, /\[Job summary\]\(https:\/\/github\.test\/octo\/mesh\/actions\/runs\/77\)/);
+  assert.match(body, /<details><summary>Run details<\/summary>\n\n/);
+});
+
+test('a body over the comment limit folds its details and links to the job summary', () => {
+  const result = analyzed();
+  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  const gate = analysis.gates[0]!;
+  analysis.gates = Array.from({ length: 600 }, (_, i) => ({ ...gate, gate: `p(50) < ${i}ms` }));
+  const view = viewRun(result);
+  const unlimited = renderComment({ view, links: { runUrl: RUN_URL }, limit: Number.MAX_SAFE_INTEGER });
+  assert.ok(unlimited.body.length > 65_536, `the unfolded body is over GitHub's limit (${unlimited.body.length})`);
+  const { body, folded } = renderComment({ view, links: { runUrl: RUN_URL } });
+  assert.equal(folded, true);
+  assert.ok(body.length <= COMMENT_LIMIT, `${body.length} ≤ ${COMMENT_LIMIT}`);
+  assert.match(body, /folded to stay under GitHub's 65,536-character comment limit: see the \[job summary\]\(https:\/\/github\.test/);
+  assert.ok(body.includes(commentMarker(view.suite)));
+  assert.match(body, /\| one-hop \|/, 'the results table stays');
+});
+
+test('hundreds of mode rows keep the comment under the limit by cutting the table with a pointer', () => {
+  const result = load();
+  const template = result.modes[0]!;
+  result.modes = Array.from({ length: 2_000 }, (_, i) => ({ ...template, name: `mode-${i}` }));
+  const { body, folded } = renderComment({ view: viewRun(result), links: { runUrl: RUN_URL } });
+  assert.equal(folded, true);
+  assert.ok(body.length <= COMMENT_LIMIT);
+  assert.match(body, /more rows are in the \[job summary\]/);
+});
+
+test('the job summary stays under 1 MiB by dropping optional sections with a note', () => {
+  const result = analyzed();
+  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  analysis.gates = Array.from({ length: 8_000 }, (_, i) => ({ ...analysis.gates[0]!, gate: `p(50) < ${i}ms` }));
+  const summary = renderJobSummary({ view: viewRun(result), links: {} });
+  const bytes = Buffer.byteLength(summary);
+  assert.ok(bytes <= 1024 * 1024, `${bytes} bytes`);
+  assert.match(summary, /The gate table was left out to keep this summary under GitHub's 1 MiB limit/);
+  assert.match(summary, /### Results/);
+});
+
+test('the base comparison is this run against the median of the base runs', () => {
+  const result = load();
+  const base = load();
+  for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs.p50 *= 0.8;
+  const view = viewRun(result);
+  const rows = compareWithBase(view.modes, { ref: 'main', runs: [base] });
+  assert.equal(rows.length, 2);
+  for (const row of rows) assert.ok(Math.abs(row.change - 0.25) < 1e-9, `${row.mode}: ${row.change}`);
+  const summary = renderJobSummary({ view, links: {}, base: { ref: 'main', commit: 'c0ffee0000', runs: [base] } });
+  assert.match(summary, /p50 vs base \(main at c0ffee0\)/);
+  assert.match(summary, /\+25\.0%|\+25%/);
+  const invalidBase = { ...base, verdict: 'invalid' as const };
+  assert.deepEqual(compareWithBase(view.modes, { ref: 'main', runs: [invalidBase] }), [], 'invalid history is never compared');
+});
