@@ -12,6 +12,11 @@ export function significant(value: number, digits = 3): string {
   return value.toFixed(Math.min(decimals, 6));
 }
 
+/** A configured limit as the user wrote it: no padding zeros ("0.05 ms", not "0.0500 ms"). */
+export function formatLimit(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  return formatNumber(value, unit).replace(/(\.\d*?)0+(?=\D|$)/, '$1').replace(/\.(?=\D|$)/, '');
+}
+
 export function formatNumber(value: number, unit: Unit | 'ratio' | 'relative'): string {
   switch (unit) {
     case 'ms':

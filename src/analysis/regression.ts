@@ -12,7 +12,7 @@ import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
 import { studentTCdf } from './distributions.ts';
-import { finiteOrNull, formatEstimate, formatNumber, formatPercent, formatSigned, mdeSentence } from './format.ts';
+import { finiteOrNull, formatEstimate, formatLimit, formatPercent, formatSigned, mdeSentence } from './format.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { runToRunMde, twoSampleMde } from './mde.ts';
 import { METRICS, type MetricId } from './metrics.ts';
@@ -123,7 +123,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const { candidate, mode, profile, metric, basis, baseline, references, settings } = input;
   const definition = METRICS[metric];
   const unitIsMs = definition.unit === 'ms';
-  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatNumber(settings.minEffectMs, 'ms')}` : ''} with p ≤ ${settings.alpha}`;
+  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatLimit(settings.minEffectMs, 'ms')}` : ''} with p ≤ ${settings.alpha}`;
   const base = { kind: 'regression' as const, gate: `regression ${definition.label}`, mode, profile, metric, measure: 'change' as const, unit: 'relative' as const, threshold };
   const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
   const modeResult = candidate.modes.find((m) => m.name === mode && m.profile === profile);

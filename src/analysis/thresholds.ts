@@ -6,7 +6,7 @@ import { bootstrapInterval, bootstrapStatistic } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median } from './descriptive.ts';
 import { compare, inScope, type GateExpression } from './expression.ts';
-import { formatEstimate, formatNumber, formatPercent, mdeSentence } from './format.ts';
+import { formatEstimate, formatLimit, formatNumber, formatPercent, mdeSentence } from './format.ts';
 import { METRICS } from './metrics.ts';
 import { computeOverhead } from './overhead.ts';
 import { pooledErrorRate, summarizeStatistic, validRepetitions } from './summary.ts';
@@ -24,7 +24,7 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
     metric: expression.metric,
     measure: expression.measure,
     unit,
-    threshold: `${expression.op} ${formatNumber(expression.limit, unit)}`,
+    threshold: `${expression.op} ${formatLimit(expression.limit, unit)}`,
   };
   const values = measureValues(expression, reps);
   if (values.length === 0) {
@@ -90,7 +90,7 @@ export function evaluateOverheadBudget(
     metric: expression.metric,
     measure: expression.measure,
     unit,
-    threshold: `${expression.op} ${formatNumber(expression.limit, unit)}`,
+    threshold: `${expression.op} ${formatLimit(expression.limit, unit)}`,
   };
   const value: Estimate | undefined =
     expression.measure === 'difference' ? overhead?.difference : expression.measure === 'ratio' ? overhead?.ratio : overhead?.ratio && shift(overhead.ratio, -1);
