@@ -93,7 +93,9 @@ async function runTrial(
   extraFiles: Record<string, string>,
   deps: PipelineDeps,
 ): Promise<void> {
-  const target = platform.target(trial.mode);
+  const base = platform.target(trial.mode);
+  // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
+  const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
   const sampler = platform.resourceSampler();
   const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.profile.repetitions}`;
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);

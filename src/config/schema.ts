@@ -41,6 +41,7 @@ export const localTargetSchema = z
     hops: z.number().int().min(0).max(4).default(0).describe('forwarding proxy hops in front of the echo server'),
     delay: duration('server delay per request').optional().describe('injected server delay per request'),
     jitter: duration('server delay jitter').optional().describe('uniform jitter added to the delay'),
+    port: z.number().int().min(1).max(65535).optional().describe('fixed port of the outermost listener (default: a free port)'),
   })
   .describe('local platform: how the tool builds this mode from its own echo server and proxy');
 

@@ -96,6 +96,8 @@ export async function runRepetition(
   }
   const targetRps = trial.profile.model === 'open' && trial.profile.rate !== undefined && !trial.profile.script ? trial.profile.rate : null;
   const reasons = invalidReasons({ targetRps, ...measurement });
+  const thrown = scriptException(outcome.stderrTail);
+  if (thrown) reasons.push(`the script threw during iterations: ${thrown}`);
   const repetition: Repetition = {
     trial: trial.index,
     block: trial.block,
@@ -109,6 +111,13 @@ export async function runRepetition(
   };
   if (repetition.scriptThresholds === undefined) delete repetition.scriptThresholds;
   return { repetition, extraFiles: outcome.extraFiles };
+}
+
+/** First exception k6 logged from inside an iteration (k6 keeps running after those). */
+function scriptException(stderr: string): string | undefined {
+  const line = stderr.split('\n').find((l) => l.includes('source=stacktrace'));
+  const message = line && /msg="([^"\\]*(?:\\.[^"\\]*)*)"/.exec(line)?.[1];
+  return message?.split('\\n')[0];
 }
 
 function indent(text: string): string {

@@ -138,12 +138,13 @@ const client = new grpc.Client();
 let connected = false;
 export default function () {
   if (!connected) {
-    // Fortio's gRPC server supports reflection, so no .proto file has to travel with the script.
+    // Fortio's gRPC server (service fgrpc.PingServer) supports reflection, so no .proto file has to travel with the script.
     client.connect(ADDRESS, { plaintext: true, reflect: true, timeout: TIMEOUT });
     connected = true;
   }
-  const response = client.invoke('fortio.PingServer/Ping', { payload: PAYLOAD }, { timeout: TIMEOUT, tags: { mp_bucket: bucketTag() } });
-  const status = response ? response.status : 2;
-  record(status !== grpc.StatusOK, status);
+  const response = client.invoke('fgrpc.PingServer/Ping', { payload: PAYLOAD }, { timeout: TIMEOUT, tags: { mp_bucket: bucketTag() } });
+  // k6 hands back the status as a wrapped Go value; Number() makes it a plain key.
+  const status = response ? Number(response.status) : 2;
+  record(status !== Number(grpc.StatusOK), status);
 }`;
 }

@@ -24,11 +24,14 @@ export class LocalPlatform implements Platform {
       const echoArgs: string[] = [];
       if (local.delay) echoArgs.push('--delay-ms', String(parseDurationMs(local.delay)));
       if (local.jitter) echoArgs.push('--jitter-ms', String(parseDurationMs(local.jitter)));
-      const echo = await startServer('echo', echoArgs, `echo server for mode "${mode.name}"`);
+      const portArgs = (outermost: boolean) => (outermost && local.port ? ['--port', String(local.port)] : []);
+      // --run tags each process with the run id, so `ps` shows which run a server belongs to.
+      const tag = ['--run', this.context.runId];
+      const echo = await startServer('echo', [...echoArgs, ...portArgs(local.hops === 0), ...tag], `echo server for mode "${mode.name}"`);
       this.servers.push(echo);
       let port = echo.port;
       for (let hop = 1; hop <= local.hops; hop++) {
-        const proxy = await startServer('proxy', ['--upstream-port', String(port)], `proxy hop ${hop} for mode "${mode.name}"`);
+        const proxy = await startServer('proxy', ['--upstream-port', String(port), ...portArgs(hop === local.hops), ...tag], `proxy hop ${hop} for mode "${mode.name}"`);
         this.servers.push(proxy);
         port = proxy.port;
       }
