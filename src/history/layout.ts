@@ -13,6 +13,9 @@ import { UsageError } from '../util/errors.ts';
 
 export const MARKER_FILE = 'mesh-perf.json';
 export const DASHBOARD_FILE = 'index.html';
+/** Where the dashboard goes when an adopted branch already has its own index.html. */
+export const ADOPTED_DASHBOARD_FILE = 'mesh-perf-dashboard.html';
+export const GENERATOR_META = '<meta name="generator" content="mesh-perf">';
 export const CHARTJS_ASSET = 'assets/chart.umd.min.js';
 export const NOJEKYLL_FILE = '.nojekyll';
 export const RUNS_DIR = 'runs';

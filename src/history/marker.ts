@@ -16,6 +16,8 @@ export interface SuiteSummaryInfo {
 export interface StoreMarker {
   schemaVersion: number;
   kind: typeof MARKER_KIND;
+  /** Dashboard page when index.html belongs to somebody else (an adopted Pages site). */
+  dashboard?: string;
   suites: SuiteSummaryInfo[];
 }
 

@@ -20,7 +20,7 @@ import {
 } from './layout.ts';
 import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { renderRunReportForStore, renderSiteShell, renderSuiteDataFile, suiteSummaryOf } from './site.ts';
+import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, suiteSummaryOf } from './site.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex, type IndexEntry } from './suite-index.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
@@ -65,6 +65,8 @@ export async function readMarker(tree: StoreTree, storeLabel: string, adopt: boo
 
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
+  const dashboard = await dashboardFileFor(tree, marker);
+  if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
   const incoming = dedupeIncoming(runs);
   const plan: PublishPlan = { changes: emptyChanges(), added: [], unchanged: [], pruned: [], warnings: [] };
   const suites = [...new Set(incoming.map((r) => suiteDir(r.run.suite)))].sort();
@@ -91,7 +93,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     }
     const report = reportPathFor(file);
     plan.changes.writes.set(file, text);
-    plan.changes.writes.set(report, renderRunReportForStore(result, report));
+    plan.changes.writes.set(report, renderRunReportForStore(result, report, dashboard));
     state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(result, file, report, blob)];
     state.indexChanged = true;
     plan.added.push(file);
@@ -100,7 +102,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   for (const state of states.values()) {
     for (const [path, result] of state.reread) {
       const report = reportPathFor(path);
-      if (!plan.changes.writes.has(report)) plan.changes.writes.set(report, renderRunReportForStore(result, report));
+      if (!plan.changes.writes.has(report)) plan.changes.writes.set(report, renderRunReportForStore(result, report, dashboard));
     }
     if (options.retention) prune(state, options.retention, options.now, plan);
     if (state.indexChanged) writeSuite(state, plan.changes);
@@ -146,7 +148,7 @@ export function siteShellChanges(runPaths: string[], marker: StoreMarker, states
   }
   const next: StoreMarker = { ...marker, suites: [...suites.values()] };
   changes.writes.set(MARKER_FILE, serializeMarker(next));
-  changes.writes.set(DASHBOARD_FILE, renderSiteShell(next));
+  changes.writes.set(next.dashboard ?? DASHBOARD_FILE, renderSiteShell(next));
   changes.writes.set(CHARTJS_ASSET, options.chartJs);
   changes.writes.set(NOJEKYLL_FILE, '');
   return changes;

@@ -8,7 +8,8 @@ import { StoreCorruptError } from './errors.ts';
 import { reportPathFor, RUNS_DIR, suiteIndexPath, suiteDataPath } from './layout.ts';
 import { describeRetention, prunedEntries } from './retention.ts';
 import { readMarker, siteShellChanges, type PlanOptions } from './publish-plan.ts';
-import { renderRunReportForStore, renderSuiteDataFile } from './site.ts';
+import { dashboardFileFor, renderRunReportForStore, renderSuiteDataFile } from './site.ts';
+import { DASHBOARD_FILE } from './layout.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { serializeIndex } from './suite-index.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
@@ -37,6 +38,8 @@ export interface RebuildSummary {
 
 export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sink: ChangeSink): Promise<RebuildSummary> {
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
+  const dashboard = await dashboardFileFor(tree, marker);
+  if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
   const summary: RebuildSummary = { suites: [], runs: 0, reports: 0, written: 0, pruned: [], warnings: [] };
   const emit = async (path: string, text: string) => {
     if (!options.includeAll && (await tree.blob(path)) === gitBlobId(text)) return;
@@ -77,7 +80,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         }
         const report = reportPathFor(entry.file);
         entry.report = report;
-        await emit(report, renderRunReportForStore(result, report));
+        await emit(report, renderRunReportForStore(result, report, dashboard));
         rendered.add(report);
         if (options.includeAll) {
           await emit(entry.file, text);

@@ -4,13 +4,21 @@
 import type { RunResult } from '../results/types.ts';
 import { renderDashboardHtml, renderSuiteData } from '../report/dashboard/render.ts';
 import { renderHtmlReport } from '../report/html/render.ts';
-import { CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, relativeRoot } from './layout.ts';
+import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot } from './layout.ts';
+import type { StoreTree } from './tree.ts';
 import type { StoreMarker, SuiteSummaryInfo } from './marker.ts';
 import type { SuiteIndex } from './suite-index.ts';
 
-export function renderRunReportForStore(result: RunResult, reportPath: string): string {
+export function renderRunReportForStore(result: RunResult, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
   const root = relativeRoot(reportPath);
-  return renderHtmlReport(result, { chartJs: { src: `${root}${CHARTJS_ASSET}` }, dashboardHref: `${root}${DASHBOARD_FILE}#suite=${encodeURIComponent(result.run.suite)}` });
+  return renderHtmlReport(result, { chartJs: { src: `${root}${CHARTJS_ASSET}` }, dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}` });
+}
+
+/** index.html, unless an adopted branch has its own: then the dashboard moves aside. */
+export async function dashboardFileFor(tree: StoreTree, marker: StoreMarker): Promise<string> {
+  if (marker.dashboard) return marker.dashboard;
+  const existing = await tree.read(DASHBOARD_FILE);
+  return existing !== undefined && !existing.includes(GENERATOR_META) ? ADOPTED_DASHBOARD_FILE : DASHBOARD_FILE;
 }
 
 export function renderSiteShell(marker: StoreMarker): string {

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { medianInterval } from '../../src/history/median-interval.ts';
+
+test('medianInterval: order-statistic bounds and their exact coverage', () => {
+  const cases: { values: number[]; median: number; low: number; high: number; coverage: number }[] = [
+    { values: [3, 1, 2], median: 2, low: 1, high: 3, coverage: 0.75 },
+    { values: [5, 1, 4, 2, 3], median: 3, low: 1, high: 5, coverage: 1 - 2 / 32 },
+    { values: [1, 2, 3, 4, 5, 6], median: 3.5, low: 1, high: 6, coverage: 1 - 2 / 64 },
+    { values: [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], median: 5.5, low: 2, high: 9, coverage: 1 - (2 * 11) / 1024 },
+    { values: [4], median: 4, low: 4, high: 4, coverage: 0 },
+  ];
+  for (const c of cases) {
+    const got = medianInterval(c.values, 0.95)!;
+    assert.equal(got.median, c.median, `median of ${c.values}`);
+    assert.equal(got.low, c.low, `low of ${c.values}`);
+    assert.equal(got.high, c.high, `high of ${c.values}`);
+    assert.ok(Math.abs(got.coverage - c.coverage) < 1e-12, `coverage of ${c.values}: ${got.coverage}`);
+  }
+});
+
+test('medianInterval: empty or non-finite input gives nothing', () => {
+  assert.equal(medianInterval([]), undefined);
+  assert.equal(medianInterval([Number.NaN, Number.POSITIVE_INFINITY]), undefined);
+});
+
+test('medianInterval: the interval covers the true median at least at its stated rate', () => {
+  // Uniform(0,1) has median 0.5; simulate with a fixed LCG so the test is deterministic.
+  let state = 12345;
+  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (const n of [5, 9, 15]) {
+    let covered = 0;
+    const trials = 4000;
+    let stated = 0;
+    for (let t = 0; t < trials; t++) {
+      const got = medianInterval(Array.from({ length: n }, next))!;
+      stated = got.coverage;
+      if (got.low <= 0.5 && got.high >= 0.5) covered++;
+    }
+    assert.ok(covered / trials > stated - 0.025, `n=${n}: covered ${covered / trials} vs stated ${stated}`);
+  }
+});
