@@ -23,14 +23,22 @@ export function mean(values: readonly number[]): number | undefined {
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** Profile names in the order the results list them. */
+/** Profile names in the config's order (results list them in the order they first ran). */
 export function profileNames(result: RunResult): string[] {
-  return [...new Set(result.modes.map((m) => m.profile))];
+  return inConfigOrder([...new Set(result.modes.map((m) => m.profile))], recordedProfiles(result).map((p) => p.name));
 }
 
-/** Mode names in the order the results list them (the config's order). */
+/** Mode names in the config's order: the seeds' columns follow the order modes are listed in. */
 export function modeNames(result: RunResult): string[] {
-  return [...new Set(result.modes.map((m) => m.name))];
+  const configured = (result.config as { modes?: unknown }).modes;
+  const order = Array.isArray(configured) ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string') : [];
+  return inConfigOrder([...new Set(result.modes.map((m) => m.name))], order);
+}
+
+/** Names sorted by their place in `order`; names it does not list keep their order, last. */
+function inConfigOrder(names: string[], order: string[]): string[] {
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return names.map((name, i) => ({ name, i })).sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i).map((x) => x.name);
 }
 
 export function findMode(result: RunResult, mode: string, profile: string): ModeResult | undefined {
