@@ -7,5 +7,7 @@ import { command as plan } from './commands/plan.ts';
 import { command as presets } from './commands/presets.ts';
 import { command as publish } from './commands/publish.ts';
 import { command as report } from './commands/report.ts';
+import { command as up } from './commands/up.ts';
+import { command as down } from './commands/down.ts';
 
-export const COMMANDS: Command[] = [demo, run, plan, presets, publish, report];
+export const COMMANDS: Command[] = [demo, run, plan, presets, publish, report, up, down];

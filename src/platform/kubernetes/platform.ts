@@ -1,0 +1,205 @@
+// The kubeconfig platform: a cluster the user gives us. prepare() installs the meshes the modes
+// need (once per cluster, with their own CLIs), creates one labelled namespace per mode, deploys
+// the echo server and the k6 client pod in each and waits for explicit readiness. teardown()
+// removes exactly what this run created: its namespaces (by run id), and meshes or CRDs it
+// installed. Nothing it does not own is touched.
+import type { ModeConfig, MeshKind } from '../../config/schema.ts';
+import { parseDurationMs } from '../../config/duration.ts';
+import type { LoadRunner } from '../../load/types.ts';
+import { ensureGatewayApi } from '../../mesh/gateway-api.ts';
+import { applyWaypoint, installIstio, ISTIO_NAMESPACE, uninstallIstio } from '../../mesh/istio.ts';
+import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from '../../mesh/linkerd.ts';
+import { meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from '../../mesh/modes.ts';
+import { deleteLabelledClusterObjects } from '../../mesh/cleanup.ts';
+import type { MeshContext, MeshInstallation } from '../../mesh/types.ts';
+import { KubeletResourceSampler } from '../../resources/kubelet-sampler.ts';
+import { EnvironmentError, UsageError } from '../../util/errors.ts';
+import type { Platform, PlatformContext, ModeTarget, ResourceSampler } from '../types.ts';
+import { loadAccess, probeServer, type ClusterAccess } from './access.ts';
+import { Applier } from './apply.ts';
+import { collectEnvironment } from './environment.ts';
+import { InClusterK6Runner } from './k6-runner.ts';
+import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
+import { podTarget, rolloutTarget, waitReady } from './wait.ts';
+import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
+
+export interface ModePlacement {
+  mode: ModeConfig;
+  mesh: MeshKind;
+  namespace: string;
+}
+
+export function placeModes(modes: readonly ModeConfig[], prefix: string): ModePlacement[] {
+  return modes.map((mode, index) => {
+    const namespace = `${prefix}-${mode.name}`;
+    if (namespace.length > 63) throw new UsageError(`modes[${index}].name: namespace "${namespace}" is longer than 63 characters; shorten the mode name or kubernetes.namespacePrefix`);
+    return { mode, mesh: meshKindOf(mode, index), namespace };
+  });
+}
+
+const TEARDOWN_TIMEOUT_MS = 5 * 60_000;
+
+export class KubernetesPlatform implements Platform {
+  readonly name: string;
+  private access?: ClusterAccess;
+  private applier?: Applier;
+  private serverVersion = 'unknown';
+  private placements: ModePlacement[] = [];
+  private workload?: Workload;
+  private meshes: MeshInstallation[] = [];
+  private gatewayApi?: { version: string; installed: boolean };
+  private prepared = false;
+  private tornDown = false;
+
+  constructor(
+    private readonly context: PlatformContext,
+    options: { name?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    this.name = options.name ?? 'kubeconfig';
+    this.cwd = options.cwd ?? process.cwd();
+    this.env = options.env ?? process.env;
+  }
+
+  private readonly cwd: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  private get k8s() {
+    return this.context.config.kubernetes;
+  }
+
+  get readyTimeoutMs(): number {
+    return parseDurationMs(this.k8s.readyTimeout) ?? 300_000;
+  }
+
+  /** Connects and checks the server answers; fails within seconds when it does not. */
+  async connect(): Promise<ClusterAccess> {
+    if (this.access) return this.access;
+    const access = loadAccess({ kubeconfig: this.k8s.kubeconfig, context: this.k8s.context }, this.env);
+    this.serverVersion = (await probeServer(access, 5000)).gitVersion;
+    this.access = access;
+    this.applier = new Applier(access);
+    return access;
+  }
+
+  meshContext(): MeshContext {
+    if (!this.access || !this.applier) throw new Error('connect() first');
+    return {
+      access: this.access,
+      applier: this.applier,
+      config: this.context.config,
+      flags: { kubeconfigPath: this.access.kubeconfigPath, context: this.k8s.context },
+      log: this.context.log,
+      signal: this.context.signal,
+      ownerLabels: ownerLabels(this.context.config.suite, this.context.runId),
+      readyTimeoutMs: this.readyTimeoutMs,
+      env: this.env,
+    };
+  }
+
+  async prepare(): Promise<void> {
+    const log = this.context.log;
+    this.placements = placeModes(this.context.config.modes, this.k8s.namespacePrefix);
+    this.workload = renderWorkload(this.context.config, this.cwd);
+    log.phase('Cluster');
+    const access = await this.connect();
+    log.info(`Kubernetes ${this.serverVersion} at ${access.server} (context "${access.contextName}")`);
+    this.prepared = true; // from here on teardown has something to remove
+    const mesh = this.meshContext();
+    const kinds = new Set(this.placements.map((p) => p.mesh));
+    if ([...kinds].some(needsGatewayApi)) this.gatewayApi = await ensureGatewayApi(mesh);
+    if ([...kinds].some(usesIstio)) this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
+    if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
+
+    log.phase('Workloads');
+    for (const p of this.placements) {
+      const setup = namespaceSetup(p.mode, p.mesh);
+      await claimNamespace(access, { name: p.namespace, suite: this.context.config.suite, runId: this.context.runId, labels: { ...setup.labels, [MODE]: p.mode.name }, annotations: setup.annotations }, this.context.signal);
+    }
+    const workload = this.workload;
+    const labels = ownerLabels(this.context.config.suite, this.context.runId);
+    // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
+    for (const p of this.placements) await this.applier!.apply(workload.client, { namespace: p.namespace, labels, signal: this.context.signal });
+    await Promise.all(this.placements.map((p) => waitReady(access, podTarget(p.namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal)));
+    for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
+    for (const p of this.placements) await this.applier!.apply(workload.server, { namespace: p.namespace, labels, signal: this.context.signal });
+    const deployments = workload.server.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!.name!);
+    await Promise.all(
+      this.placements.flatMap((p) => deployments.map((name) => waitReady(access, rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined), this.readyTimeoutMs, this.context.signal))),
+    );
+    log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
+  }
+
+  namespaceOf(modeName: string): string {
+    const placement = this.placements.find((p) => p.mode.name === modeName);
+    if (!placement) throw new Error(`mode ${modeName} is not placed`);
+    return placement.namespace;
+  }
+
+  target(mode: ModeConfig): ModeTarget {
+    const namespace = this.namespaceOf(mode.name);
+    const host = `${ECHO_SERVICE}.${namespace}.svc.cluster.local`;
+    const mesh = this.placements.find((p) => p.mode.name === mode.name)!.mesh;
+    return { mode: mode.name, url: `http://${host}:${ECHO_HTTP_PORT}/`, grpc: `${host}:${ECHO_GRPC_PORT}`, env: { ...mode.env }, description: mesh };
+  }
+
+  loadRunner(): LoadRunner {
+    if (!this.access || !this.workload) throw new EnvironmentError('the Kubernetes platform was not prepared');
+    const workload = this.workload;
+    const first = this.placements[0]!.mode.name;
+    return new InClusterK6Runner(this.access, (mode) => ({ namespace: this.namespaceOf(mode ?? first), pod: workload.clientPod, container: workload.clientContainer }));
+  }
+
+  resourceSampler(): ResourceSampler | undefined {
+    if (!this.access) return undefined;
+    const meshNamespaces = this.meshes.map((m) => m.namespace);
+    return new KubeletResourceSampler(this.access, {
+      intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
+      modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
+      meshNamespaces,
+      log: this.context.log,
+    });
+  }
+
+  async environment(): Promise<Record<string, unknown>> {
+    if (!this.access) return { platform: this.name };
+    return collectEnvironment({
+      access: this.access,
+      config: this.context.config,
+      platform: this.name,
+      serverVersion: this.serverVersion,
+      namespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
+      meshes: this.meshes,
+      gatewayApi: this.gatewayApi,
+    });
+  }
+
+  /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */
+  async teardown(): Promise<void> {
+    if (!this.prepared || this.tornDown || !this.access) return;
+    this.tornDown = true;
+    const signal = AbortSignal.timeout(TEARDOWN_TIMEOUT_MS);
+    const mesh = { ...this.meshContext(), signal };
+    const runSelector = `${MANAGED_BY}=${MANAGER},${RUN_ID}=${this.context.runId}`;
+    const problems: string[] = [];
+    const attempt = async (what: string, step: () => Promise<unknown>) => {
+      try {
+        await step();
+      } catch (error) {
+        problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
+      }
+    };
+    // Meshes this run installed go first (istioctl needs istio-system to still exist).
+    if (await this.createdThisRun(ISTIO_NAMESPACE)) await attempt('Istio uninstall', () => uninstallIstio(mesh));
+    if (await this.createdThisRun(LINKERD_NAMESPACE)) await attempt('Linkerd removal', () => uninstallLinkerd(mesh, runSelector));
+    await attempt('namespaces', () => deleteNamespaces(this.access!, runSelector, TEARDOWN_TIMEOUT_MS, signal));
+    await attempt('cluster-scoped objects', () => deleteLabelledClusterObjects(this.access!, runSelector));
+    if (problems.length > 0) {
+      throw new EnvironmentError(`cleanup of run ${this.context.runId} was incomplete:\n  ${problems.join('\n  ')}\nRemove the rest with \`mesh-perf down --config FILE\`.`);
+    }
+  }
+
+  private async createdThisRun(namespace: string): Promise<boolean> {
+    const found = await readNamespace(this.access!, namespace).catch(() => undefined);
+    return found?.metadata.labels?.[RUN_ID] === this.context.runId && found.metadata.labels?.[COMPONENT] !== undefined;
+  }
+}

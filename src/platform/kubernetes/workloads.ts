@@ -1,0 +1,86 @@
+// The workload of every mode, rendered from manifests/ (or the user's own manifests): the echo
+// server Deployment + Service and the long-lived k6 client pod, with the image digests,
+// replicas and requests/limits from the config, identical across modes.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Config } from '../../config/validate.ts';
+import { EnvironmentError, UsageError } from '../../util/errors.ts';
+import { parseManifests } from './apply.ts';
+
+export const ECHO_SERVICE = 'echo';
+export const ECHO_HTTP_PORT = 8080;
+export const ECHO_GRPC_PORT = 8079;
+export const CLIENT_POD = 'mesh-perf-client';
+const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
+
+/** manifests/ ships next to the code (repo checkout or package): walk up from this module to find it. */
+export function manifestsDir(start = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'manifests', 'echo.yaml'))) return join(dir, 'manifests');
+    if (dirname(dir) === dir) throw new EnvironmentError(`cannot find the built-in manifests (manifests/echo.yaml) above ${start}; reinstall mesh-perf`);
+  }
+}
+
+/** Replaces ${NAME} placeholders; a placeholder without a value is an error, not an empty string. */
+export function renderTemplate(text: string, values: Record<string, string>, source: string): string {
+  return text.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${source}: no value for placeholder \${${name}}`);
+    return value;
+  });
+}
+
+export function templateValues(config: Config): Record<string, string> {
+  const k8s = config.kubernetes;
+  return {
+    REPLICAS: String(k8s.replicas),
+    ECHO_IMAGE: k8s.images.echo,
+    CLIENT_IMAGE: k8s.images.client,
+    APP_CPU: k8s.resources.app.cpu,
+    APP_MEMORY: k8s.resources.app.memory,
+    APP_CPU_LIMIT: k8s.resources.app.cpuLimit,
+    APP_MEMORY_LIMIT: k8s.resources.app.memoryLimit,
+    CLIENT_CPU: k8s.resources.client.cpu,
+    CLIENT_MEMORY: k8s.resources.client.memory,
+    CLIENT_CPU_LIMIT: k8s.resources.client.cpuLimit,
+    CLIENT_MEMORY_LIMIT: k8s.resources.client.memoryLimit,
+  };
+}
+
+function readManifest(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`kubernetes.manifests.${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export interface Workload {
+  server: KubernetesObject[];
+  client: KubernetesObject[];
+  /** Name of the client pod and the container k6 runs in. */
+  clientPod: string;
+  clientContainer: string;
+}
+
+export function renderWorkload(config: Config, cwd: string, dir = manifestsDir()): Workload {
+  const values = templateValues(config);
+  const own = config.kubernetes.manifests;
+  const server = own.server
+    ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server)
+    : parseManifests(renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'), 'manifests/echo.yaml');
+  if (!server.some((o) => o.kind === 'Service' && o.metadata?.name === ECHO_SERVICE)) {
+    throw new UsageError(`kubernetes.manifests.server (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`);
+  }
+  const client = own.client
+    ? parseManifests(readManifest(resolve(cwd, own.client), 'client'), own.client)
+    : parseManifests(renderTemplate(readFileSync(join(dir, 'k6-client.yaml'), 'utf8'), values, 'manifests/k6-client.yaml'), 'manifests/k6-client.yaml');
+  const pods = client.filter((o) => o.kind === 'Pod');
+  if (pods.length !== 1) throw new UsageError(`kubernetes.manifests.client must define exactly one Pod (the k6 client), found ${pods.length}`);
+  const pod = pods[0] as KubernetesObject & { spec?: { containers?: { name: string }[] } };
+  const container = pod.spec?.containers?.find((c) => !PROXY_CONTAINERS.has(c.name))?.name;
+  if (!container) throw new UsageError('kubernetes.manifests.client: the Pod has no container to run k6 in');
+  return { server, client, clientPod: pod.metadata!.name!, clientContainer: container };
+}
