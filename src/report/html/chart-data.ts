@@ -2,6 +2,7 @@
 // hands them to Chart.js. Pure.
 import type { RunResult } from '../../results/types.ts';
 import { modeNamesOf, profilesOf, summarizeOverheads, summarizeRun, type SummaryStat } from '../../history/run-summary.ts';
+import { analysisView } from './analysis-view.ts';
 import { colorFor } from './format.ts';
 
 /** Percentiles on the spectrum: x is 1/(1−q) on a log axis, as HdrHistogram plots do. */
@@ -40,6 +41,7 @@ export interface ReportChartData {
 export function buildReportChartData(result: RunResult, level = 0.95): ReportChartData {
   const modeNames = modeNamesOf(result);
   const color = (mode: string) => colorFor(Math.max(0, modeNames.indexOf(mode)));
+  const view = analysisView(result.analysis);
   const summaries = summarizeRun(result, level);
   const overheads = summarizeOverheads(result, level);
   const profiles: ProfileCharts[] = profilesOf(result).map((profile) => {
@@ -55,13 +57,17 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
     }));
     const bars = {
       stats: BAR_STATS.map(statLabel),
-      modes: inProfile.map((s) => ({
-        mode: s.mode,
-        color: color(s.mode),
-        median: BAR_STATS.map((st) => s.latency[st]?.median ?? null),
-        low: BAR_STATS.map((st) => s.latency[st]?.low ?? null),
-        high: BAR_STATS.map((st) => s.latency[st]?.high ?? null),
-      })),
+      modes: inProfile.map((s) => {
+        // The analysis' bootstrap intervals when the run has them, as in the summary table.
+        const at = (st: SummaryStat) => view?.interval(s.mode, profile, st) ?? s.latency[st];
+        return {
+          mode: s.mode,
+          color: color(s.mode),
+          median: BAR_STATS.map((st) => at(st)?.median ?? null),
+          low: BAR_STATS.map((st) => at(st)?.low ?? null),
+          high: BAR_STATS.map((st) => at(st)?.high ?? null),
+        };
+      }),
     };
     const profileOverheads = overheads.filter((o) => o.profile === profile);
     const overhead =

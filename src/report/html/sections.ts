@@ -2,6 +2,7 @@
 import type { RunResult } from '../../results/types.ts';
 import type { MedianInterval } from '../../history/median-interval.ts';
 import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../history/run-summary.ts';
+import { analysisView, type AnalysisView } from './analysis-view.ts';
 import { escapeHtml as e } from './escape.ts';
 import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';
 
@@ -18,32 +19,51 @@ function withCi(interval: MedianInterval | undefined, format: (v: number) => str
 }
 
 export function summaryTables(result: RunResult, level: number): string {
-  const summaries = summarizeRun(result, level);
+  const view = analysisView(result.analysis);
+  const summaries = summarizeRun(result, level).map((s) => (view ? withAnalysis(s, view) : s));
   const overheads = summarizeOverheads(result, level);
+  const note = view
+    ? `Median over valid repetitions; brackets: ${formatPercent(view.level, 0)} bootstrap confidence interval from the analysis. `
+    : coverageNote(summaries, level);
+  return profilesOf(result)
+    .map((profile) => {
+      const rows = summaries.filter((s) => s.profile === profile).map((s) => summaryRow(s, overheads.find((o) => o.mode === s.mode && o.profile === profile), view));
+      return `<h3>Load profile <code>${e(profile)}</code></h3>
+<table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th>${view ? '<th class="text">gates</th>' : ''}</tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+    })
+    .join('\n')
+    .concat(`<p class="note">${note}Overhead: median of differences paired by interleaved block against <code>${e(result.baseline)}</code>.</p>`);
+}
+
+function coverageNote(summaries: ModeSummary[], level: number): string {
   const coverages = new Map<number, number>();
   for (const s of summaries) if (s.latency.p50 && s.latency.p50.n > 1) coverages.set(s.latency.p50.n, s.latency.p50.coverage);
   const weak = [...coverages].sort(([a], [b]) => a - b);
   const coverageText = weak.map(([n, c]) => `${formatPercent(c, 1)} with ${n} repetitions`).join(', ');
-  const note =
+  return (
     `Median over valid repetitions; brackets: order-statistic interval of the median` +
     (coverageText ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${formatPercent(level, 0)} needs at least 6` : ''})` : '') +
-    `. Overhead: median of differences paired by interleaved block against <code>${e(result.baseline)}</code>.`;
-  return profilesOf(result)
-    .map((profile) => {
-      const rows = summaries.filter((s) => s.profile === profile).map((s) => summaryRow(s, overheads.find((o) => o.mode === s.mode && o.profile === profile)));
-      return `<h3>Load profile <code>${e(profile)}</code></h3>
-<table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th></tr></thead>
-<tbody>${rows.join('\n')}</tbody></table>`;
-    })
-    .join('\n')
-    .concat(`<p class="note">${note}</p>`);
+    '. '
+  );
 }
 
-function summaryRow(s: ModeSummary, overhead: OverheadSummary | undefined): string {
+/** The analysis' bootstrap intervals, where it has them, in place of the order statistics. */
+function withAnalysis(s: ModeSummary, view: AnalysisView): ModeSummary {
+  const latency = { ...s.latency };
+  for (const stat of Object.keys(latency) as (keyof typeof latency)[]) latency[stat] = view.interval(s.mode, s.profile, stat) ?? latency[stat];
+  const achievedRps = view.interval(s.mode, s.profile, 'achievedRps') ?? s.achievedRps;
+  const errorRate = view.interval(s.mode, s.profile, 'errorRate') ?? s.errorRate;
+  return { ...s, latency, ...(achievedRps ? { achievedRps } : {}), ...(errorRate ? { errorRate } : {}) };
+}
+
+function summaryRow(s: ModeSummary, overhead: OverheadSummary | undefined, view: AnalysisView | undefined): string {
   const cls = s.validRepetitions < s.repetitions ? ' class="invalid"' : '';
   const validCell = `${s.validRepetitions}/${s.repetitions}${s.fromInvalid ? '<br><span class="reason">no valid repetition: figures not comparable</span>' : ''}`;
   const target = s.targetRps !== null ? ` <span class="ci">of ${formatRps(s.targetRps)}</span>` : '';
-  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td></tr>`;
+  const gates = view ? view.gates.filter((g) => g.mode === s.mode && g.profile === s.profile) : [];
+  const gateCell = view ? `<td class="text">${gates.length ? gates.map((g) => `${verdictBadge(g.decision)} ${e(g.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>` : '';
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td>${gateCell}</tr>`;
 }
 
 function overheadCell(overhead: OverheadSummary | undefined, stat: 'p50' | 'p99'): string {
@@ -87,7 +107,17 @@ export function analysisSection(analysis: unknown): string {
   if (analysis === undefined || analysis === null) {
     return `<p class="note">This results file has no analysis block (written by an older mesh-perf, or analysis was skipped). The tables above are descriptive: medians over repetitions with order-statistic intervals; no gate decisions.</p>`;
   }
-  return `${genericHtml(analysis, 0)}<details><summary>analysis as JSON</summary><pre>${e(JSON.stringify(analysis, null, 2))}</pre></details>`;
+  const view = analysisView(analysis);
+  const json = `<details><summary>analysis as JSON</summary><pre>${e(JSON.stringify(analysis, null, 2))}</pre></details>`;
+  if (!view) return `${genericHtml(analysis, 0)}${json}`;
+  const gates = view.gates.length
+    ? `<table class="gates"><thead><tr><th class="text">decision</th><th class="text">kind</th><th class="text">mode</th><th class="text">profile</th><th class="text">verdict line</th></tr></thead><tbody>${view.gates
+        .map((g) => `<tr${g.decision === 'fail' ? ' class="invalid"' : ''}><td class="text">${verdictBadge(g.decision)}${g.marginal ? ' <span class="note">marginal</span>' : ''}</td><td class="text">${e(g.kind)}</td><td class="text">${e(g.mode)}</td><td class="text">${e(g.profile)}</td><td class="text">${e(g.line)}${g.note ? `<br><span class="note">${e(g.note)}</span>` : ''}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '<p class="note">No gates configured.</p>';
+  const list = (title: string, items: string[]) => (items.length ? `<h3>${title}</h3><ul>${items.map((x) => `<li>${e(x)}</li>`).join('')}</ul>` : '');
+  const reference = view.referenceRunIds.length ? `<p>Reference runs: ${view.referenceRunIds.map((id) => `<code>${e(id)}</code>`).join(', ')}</p>` : '';
+  return `<h3>Gates</h3>${gates}${reference}${list('Detectability', view.detectability)}${list('Notes', view.notes)}${json}`;
 }
 
 function genericHtml(value: unknown, depth: number): string {

@@ -22,6 +22,7 @@ thead th { background: var(--panel); }
 .ci { color: var(--muted); font-size: 12px; white-space: nowrap; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.invalid { background: var(--invalid); }
+.badge.skipped { background: #6e7781; }
 tr.invalid td { background: #fff8c5; }
 .reason { color: var(--invalid); }
 .note { color: var(--muted); }
