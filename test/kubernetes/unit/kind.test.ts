@@ -1,0 +1,53 @@
+// kind cannot run here (no Docker engine): its generated config and command lines are what the
+// product executes on GitHub, so they are pinned down exactly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse } from 'yaml';
+import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kind/commands.ts';
+import { validateConfig } from '../../../src/config/validate.ts';
+import { TOOL_PINS } from '../../../src/tools/pins.ts';
+
+const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
+
+test('cluster config: one control plane and N workers, every node on the pinned image', () => {
+  for (const workers of [2, 3]) {
+    const config = parse(kindConfig({ workers, nodeImage: image })) as { kind: string; apiVersion: string; nodes: { role: string; image: string }[] };
+    assert.equal(config.kind, 'Cluster');
+    assert.equal(config.apiVersion, 'kind.x-k8s.io/v1alpha4');
+    assert.deepEqual(config.nodes.map((n) => n.role), ['control-plane', ...Array(workers).fill('worker')]);
+    assert.ok(config.nodes.every((n) => n.image === image));
+  }
+});
+
+test('the default node image is pinned by digest and the default cluster has two workers', () => {
+  const config = validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 } });
+  assert.match(config.kubernetes.kind.nodeImage, /^kindest\/node:v\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
+  assert.equal(config.kubernetes.kind.workers, 2);
+  assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { workers: 1 } } }), /workers/);
+  assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { nodeImage: 'kindest/node:v1.35.0' } } }), /pinned by digest/);
+});
+
+test('kind command lines', () => {
+  assert.deepEqual(kindCreateArgs({ name: 'mesh-perf', nodeImage: image, workers: 2, configPath: '/w/kind.yaml', kubeconfigPath: '/w/kubeconfig', waitSeconds: 180 }), [
+    'create', 'cluster', '--name', 'mesh-perf', '--config', '/w/kind.yaml', '--image', image, '--kubeconfig', '/w/kubeconfig', '--wait', '180s',
+  ]);
+  assert.deepEqual(kindDeleteArgs('mesh-perf'), ['delete', 'cluster', '--name', 'mesh-perf']);
+  assert.deepEqual(kindDeleteArgs('mesh-perf', '/w/kc'), ['delete', 'cluster', '--name', 'mesh-perf', '--kubeconfig', '/w/kc']);
+  assert.deepEqual(kindGetClustersArgs(), ['get', 'clusters']);
+  assert.deepEqual(kindKubeconfigArgs('x'), ['get', 'kubeconfig', '--name', 'x']);
+  assert.deepEqual(kindExportLogsArgs('x', '/logs'), ['export', 'logs', '/logs', '--name', 'x']);
+  assert.deepEqual(INOTIFY_SYSCTLS, ['fs.inotify.max_user_watches=524288', 'fs.inotify.max_user_instances=512']);
+});
+
+test('kind, istioctl and linkerd downloads are pinned with SHA-256 values', () => {
+  for (const name of ['kind', 'istioctl', 'linkerd', 'gateway-api']) {
+    const pin = TOOL_PINS[name];
+    assert.ok(pin, name);
+    for (const asset of Object.values(pin.assets)) {
+      assert.match(asset.sha256, /^[0-9a-f]{64}$/, name);
+      assert.match(asset.url, /^https:\/\//, name);
+      assert.ok(asset.url.includes(pin.version), `${name}: ${asset.url} names ${pin.version}`);
+    }
+  }
+  assert.equal(TOOL_PINS.istioctl!.assets['linux-x64']!.member, 'istio-1.30.3/bin/istioctl');
+});

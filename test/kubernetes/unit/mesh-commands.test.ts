@@ -1,0 +1,83 @@
+// The exact command lines the product runs for istioctl and linkerd (which cannot all run here:
+// no data plane, no linkerd binary). A change to any argument must show up in this test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  clusterArgs,
+  goDuration,
+  istioClientVersionArgs,
+  istioInstallArgs,
+  istioUninstallArgs,
+  istioWaypointArgs,
+  linkerdCheckArgs,
+  linkerdClientVersionArgs,
+  linkerdCrdsArgs,
+  linkerdInstallArgs,
+} from '../../../src/mesh/commands.ts';
+
+const proxy = { cpu: '20m', memory: '32Mi', cpuLimit: '1', memoryLimit: '256Mi' };
+const flags = { kubeconfigPath: '/tmp/kc', context: 'kind-mesh-perf' };
+
+test('cluster flags: only what was given', () => {
+  assert.deepEqual(clusterArgs({}), []);
+  assert.deepEqual(clusterArgs({ kubeconfigPath: '/k' }), ['--kubeconfig', '/k']);
+  assert.deepEqual(clusterArgs({ context: 'c' }), ['--context', 'c']);
+  assert.deepEqual(clusterArgs(flags), ['--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+});
+
+test('Go durations are whole seconds, at least 1s', () => {
+  for (const [ms, text] of [[300_000, '300s'], [1500, '2s'], [10, '1s']] as const) assert.equal(goDuration(ms), text);
+});
+
+test('istioctl install: ambient profile, native sidecars, lowered requests, recorded proxy resources, user values last', () => {
+  assert.deepEqual(istioInstallArgs(flags, { hub: 'gcr.io/istio-release', proxy, readinessTimeoutMs: 300_000, extra: { 'values.pilot.autoscaleEnabled': 'false' } }), [
+    'install', '-y',
+    '--set', 'profile=ambient',
+    '--set', 'hub=gcr.io/istio-release',
+    '--set', 'values.pilot.env.ENABLE_NATIVE_SIDECARS=true',
+    '--set', 'values.pilot.resources.requests.cpu=100m',
+    '--set', 'values.pilot.resources.requests.memory=256Mi',
+    '--set', 'values.ztunnel.resources.requests.cpu=50m',
+    '--set', 'values.ztunnel.resources.requests.memory=64Mi',
+    '--set', 'values.cni.resources.requests.cpu=20m',
+    '--set', 'values.cni.resources.requests.memory=32Mi',
+    '--set', 'values.global.proxy.resources.requests.cpu=20m',
+    '--set', 'values.global.proxy.resources.requests.memory=32Mi',
+    '--set', 'values.global.proxy.resources.limits.cpu=1',
+    '--set', 'values.global.proxy.resources.limits.memory=256Mi',
+    '--set', 'values.pilot.autoscaleEnabled=false',
+    '--readiness-timeout', '300s',
+    '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
+  ]);
+});
+
+test('istioctl install without a hub leaves the default registry; a user value overrides ours', () => {
+  const args = istioInstallArgs({}, { proxy, readinessTimeoutMs: 60_000, extra: { 'values.global.proxy.resources.requests.cpu': '50m' } });
+  assert.ok(!args.some((a) => a.startsWith('hub=')));
+  assert.ok(args.includes('values.global.proxy.resources.requests.cpu=50m'));
+  assert.ok(!args.includes('values.global.proxy.resources.requests.cpu=20m'));
+  assert.deepEqual(args.slice(-2), ['--readiness-timeout', '60s']);
+});
+
+test('istioctl waypoint, uninstall and version', () => {
+  assert.deepEqual(istioWaypointArgs(flags, 'mesh-perf-istio-waypoint', 120_000), [
+    'waypoint', 'apply', '--namespace', 'mesh-perf-istio-waypoint', '--enroll-namespace', '--wait', '--waypoint-timeout', '120s', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
+  ]);
+  assert.deepEqual(istioUninstallArgs({}), ['uninstall', '--purge', '-y']);
+  assert.deepEqual(istioClientVersionArgs(), ['version', '--remote=false', '--short']);
+});
+
+test('linkerd: CRDs without its own Gateway API copy, control plane with native sidecars and the shared proxy resources, check waits', () => {
+  assert.deepEqual(linkerdCrdsArgs(flags), ['install', '--crds', '--set', 'installGatewayAPI=false', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+  assert.deepEqual(linkerdInstallArgs({}, { proxy, extra: { 'controllerLogLevel': 'debug' } }), [
+    'install',
+    '--set', 'proxy.nativeSidecar=true',
+    '--set', 'proxy.resources.cpu.request=20m',
+    '--set', 'proxy.resources.memory.request=32Mi',
+    '--set', 'proxy.resources.cpu.limit=1',
+    '--set', 'proxy.resources.memory.limit=256Mi',
+    '--set', 'controllerLogLevel=debug',
+  ]);
+  assert.deepEqual(linkerdCheckArgs(flags, 300_000), ['check', '--wait', '300s', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+  assert.deepEqual(linkerdClientVersionArgs(), ['version', '--client', '--short']);
+});

@@ -1,0 +1,106 @@
+// Pure pieces of the Kubernetes platform: mesh of a mode and its namespace enrolment, namespace
+// placement, ownership decisions, retry policy, workload rendering, environment helpers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { namespaceSetup, meshKindOf, needsGatewayApi, usesIstio } from '../../../src/mesh/modes.ts';
+import { placeModes } from '../../../src/platform/kubernetes/platform.ts';
+import { ownershipOf, suiteSelector } from '../../../src/platform/kubernetes/ownership.ts';
+import { backoffMs, isRetryable, withRetry } from '../../../src/platform/kubernetes/retry.ts';
+import { renderTemplate, renderWorkload, templateValues } from '../../../src/platform/kubernetes/workloads.ts';
+import { detectCni, quantityToNumber } from '../../../src/platform/kubernetes/environment.ts';
+import { validateConfig } from '../../../src/config/validate.ts';
+import { UsageError } from '../../../src/util/errors.ts';
+
+const config = (extra: Record<string, unknown> = {}) => validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }], load: { rate: 10 }, ...extra });
+
+test('each mesh mode enrols its namespace the way the mesh documents', () => {
+  const mode = { name: 'm', namespaceLabels: { 'istio.io/rev': 'canary' }, namespaceAnnotations: { a: 'b' } };
+  assert.deepEqual(namespaceSetup(mode, 'baseline'), { labels: {}, annotations: {} });
+  assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { labels: { 'istio-injection': 'enabled' }, annotations: {} });
+  assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
+  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
+  assert.deepEqual(namespaceSetup(mode, 'linkerd'), { labels: {}, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' } });
+  assert.deepEqual(namespaceSetup(mode, 'existing'), { labels: { 'istio.io/rev': 'canary' }, annotations: { a: 'b' } });
+  assert.deepEqual(['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'].map((k) => [usesIstio(k as never), needsGatewayApi(k as never)]), [
+    [false, false], [true, false], [true, false], [true, true], [false, true], [false, false],
+  ]);
+});
+
+test('a mode needs a mesh kind on Kubernetes; namespaces are <prefix>-<mode> and fit 63 characters', () => {
+  assert.equal(meshKindOf({ name: 'linkerd' }), 'linkerd');
+  assert.equal(meshKindOf({ name: 'fast', mesh: 'istio-sidecar' }), 'istio-sidecar');
+  assert.throws(() => meshKindOf({ name: 'fast' }, 2), (e: unknown) => e instanceof UsageError && /modes\[2\]\.mesh/.test(e.message));
+  assert.deepEqual(placeModes([{ name: 'baseline' }, { name: 'fast', mesh: 'linkerd' }], 'mp').map((p) => [p.namespace, p.mesh]), [['mp-baseline', 'baseline'], ['mp-fast', 'linkerd']]);
+  assert.throws(() => placeModes([{ name: 'x'.repeat(40), mesh: 'baseline' }], 'p'.repeat(23)), /longer than 63/);
+});
+
+test('ownership: only namespaces labelled managed-by=mesh-perf with this run id are ours', () => {
+  const ns = (labels?: Record<string, string>, deletionTimestamp?: string) => ({ metadata: { name: 'n', labels, deletionTimestamp } });
+  const ours = { 'app.kubernetes.io/managed-by': 'mesh-perf', 'mesh-perf.dev/run-id': 'r1' };
+  assert.deepEqual(ownershipOf(undefined, 'r1'), { state: 'absent' });
+  assert.deepEqual(ownershipOf(ns(), 'r1'), { state: 'foreign' });
+  assert.deepEqual(ownershipOf(ns({ 'app.kubernetes.io/managed-by': 'helm' }), 'r1'), { state: 'foreign' });
+  assert.deepEqual(ownershipOf(ns(ours), 'r1'), { state: 'ours' });
+  assert.deepEqual(ownershipOf(ns(ours), 'r2'), { state: 'other-run', runId: 'r1' });
+  assert.deepEqual(ownershipOf(ns(ours, '2026-01-01T00:00:00Z'), 'r1'), { state: 'terminating' });
+  assert.deepEqual(ownershipOf(ns({ 'app.kubernetes.io/managed-by': 'someone' }, '2026-01-01T00:00:00Z'), 'r1'), { state: 'foreign' });
+  assert.equal(suiteSelector('nightly'), 'app.kubernetes.io/managed-by=mesh-perf,mesh-perf.dev/suite=nightly');
+});
+
+test('retries: 429 and 5xx and connection resets, with bounded backoff honouring Retry-After', async () => {
+  const cases: [unknown, boolean][] = [
+    [{ code: 429 }, true], [{ code: 503 }, true], [{ code: 500 }, true], [{ code: 404 }, false], [{ code: 403 }, false], [{ code: 409 }, false],
+    [Object.assign(new Error('x'), { code: 'ECONNRESET' }), true], [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), false], [new Error('plain'), false],
+  ];
+  for (const [error, retry] of cases) assert.equal(isRetryable(error), retry, JSON.stringify(error));
+  assert.deepEqual([1, 2, 3, 10].map((n) => backoffMs(n, { code: 503 })), [250, 500, 1000, 8000]);
+  assert.equal(backoffMs(1, { code: 429, headers: { 'retry-after': '2' } }), 2000);
+  let calls = 0;
+  const value = await withRetry(async () => {
+    calls++;
+    if (calls < 3) throw { code: 503 };
+    return 'ok';
+  }, { baseDelayMs: 1 });
+  assert.equal(value, 'ok');
+  assert.equal(calls, 3);
+  calls = 0;
+  await assert.rejects(withRetry(async () => {
+    calls++;
+    throw { code: 500 };
+  }, { attempts: 4, baseDelayMs: 1 }));
+  assert.equal(calls, 4, 'bounded');
+  calls = 0;
+  await assert.rejects(withRetry(async () => {
+    calls++;
+    throw { code: 403 };
+  }, { baseDelayMs: 1 }));
+  assert.equal(calls, 1, 'not retried');
+});
+
+test('workload manifests render with the configured images, replicas and requests', () => {
+  const c = config({ kubernetes: { replicas: 3, resources: { app: { cpu: '75m' } } } });
+  const workload = renderWorkload(c, process.cwd());
+  const deployment = workload.server.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { spec: { containers: { image: string; resources: { requests: { cpu: string } } }[]; affinity: unknown } } } };
+  assert.equal(deployment.spec.replicas, 3);
+  assert.equal(deployment.spec.template.spec.containers[0]!.image, c.kubernetes.images.echo);
+  assert.equal(deployment.spec.template.spec.containers[0]!.resources.requests.cpu, '75m');
+  assert.ok(JSON.stringify(deployment.spec.template.spec.affinity).includes('mesh-perf-client'), 'echo avoids client nodes');
+  assert.ok(workload.server.some((o) => o.kind === 'Service' && o.metadata?.name === 'echo'));
+  assert.equal(workload.clientPod, 'mesh-perf-client');
+  assert.equal(workload.clientContainer, 'k6');
+  assert.ok(JSON.stringify(workload.client).includes(c.kubernetes.images.client));
+  assert.ok(!JSON.stringify(workload).includes('${'), 'no placeholder left');
+  assert.equal(Object.keys(templateValues(c)).length, 11);
+  assert.throws(() => renderTemplate('a: ${MISSING}', {}, 'x.yaml'), /x\.yaml: no value for placeholder \$\{MISSING\}/);
+});
+
+test('environment helpers: CNI from kube-system DaemonSets, quantities', () => {
+  assert.equal(detectCni(['kube-proxy', 'kindnet']), 'kindnet');
+  assert.equal(detectCni(['cilium', 'cilium-envoy']), 'cilium');
+  assert.equal(detectCni(['kube-proxy']), 'unknown');
+  assert.equal(quantityToNumber('4'), 4);
+  assert.equal(quantityToNumber('500m'), 0.5);
+  assert.equal(quantityToNumber('16Gi'), 16 * 1024 ** 3);
+  assert.equal(quantityToNumber('16318424Ki'), 16318424 * 1024);
+  assert.equal(quantityToNumber('bad'), undefined);
+});

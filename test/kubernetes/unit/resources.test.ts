@@ -1,0 +1,96 @@
+// Resource sampling arithmetic: Prometheus text parsing, grouping containers into the parts of
+// the system, and per-repetition min/max/avg and per-1000-rps figures from cumulative counters.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parsePrometheusText } from '../../../src/resources/prometheus.ts';
+import { groupOf } from '../../../src/resources/groups.ts';
+import { aggregateScrapes, containerSamples, type Scrape } from '../../../src/resources/aggregate.ts';
+
+test('parses kubelet /metrics/resource text: labels, escapes, timestamps, comments', () => {
+  const text = [
+    '# HELP container_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the container in core-seconds',
+    '# TYPE container_cpu_usage_seconds_total counter',
+    'container_cpu_usage_seconds_total{container="echo",namespace="ns",pod="echo-1"} 12.5 1700000000123',
+    'container_memory_working_set_bytes{container="echo",namespace="ns",pod="echo-1"} 2.097152e+07 1700000000456',
+    'scrape_error 0',
+    'weird{a="x\\"y",b="c\\\\d"} NaN',
+    'node_cpu_usage_seconds_total 100.25',
+  ].join('\n');
+  const samples = parsePrometheusText(text);
+  assert.deepEqual(samples[0], { name: 'container_cpu_usage_seconds_total', labels: { container: 'echo', namespace: 'ns', pod: 'echo-1' }, value: 12.5, timestampMs: 1700000000123 });
+  assert.equal(samples[1]!.value, 20971520);
+  assert.deepEqual(samples[2], { name: 'scrape_error', labels: {}, value: 0 });
+  assert.equal(samples.length, 4, 'NaN sample dropped');
+  assert.deepEqual(containerSamples(samples), [{ namespace: 'ns', pod: 'echo-1', container: 'echo', cpuSeconds: 12.5, timestampMs: 1700000000123, memoryBytes: 20971520 }]);
+});
+
+test('containers are grouped by namespace, pod and container', () => {
+  const context = { modeNamespaces: new Set(['mp-sidecar']), meshNamespaces: new Set(['istio-system', 'linkerd']) };
+  const cases: [Parameters<typeof groupOf>[0], string | undefined][] = [
+    [{ namespace: 'mp-sidecar', pod: 'echo-5d9-abc', container: 'echo' }, 'app'],
+    [{ namespace: 'mp-sidecar', pod: 'echo-5d9-abc', container: 'istio-proxy' }, 'sidecar'],
+    [{ namespace: 'mp-sidecar', pod: 'echo-5d9-abc', container: 'linkerd-proxy' }, 'sidecar'],
+    [{ namespace: 'mp-sidecar', pod: 'mesh-perf-client', container: 'k6' }, 'client'],
+    [{ namespace: 'mp-sidecar', pod: 'mesh-perf-client', container: 'istio-proxy' }, 'sidecar'],
+    [{ namespace: 'mp-sidecar', pod: 'x', container: 'k6', podLabels: { 'app.kubernetes.io/name': 'mesh-perf-client' } }, 'client'],
+    [{ namespace: 'mp-sidecar', pod: 'waypoint-7c8-xyz', container: 'istio-proxy' }, 'waypoint'],
+    [{ namespace: 'mp-sidecar', pod: 'wp', container: 'istio-proxy', podLabels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } }, 'waypoint'],
+    [{ namespace: 'istio-system', pod: 'ztunnel-abcde', container: 'istio-proxy' }, 'ztunnel'],
+    [{ namespace: 'istio-system', pod: 'istio-cni-node-x', container: 'install-cni' }, 'cni'],
+    [{ namespace: 'istio-system', pod: 'istiod-6f-x', container: 'discovery' }, 'control-plane'],
+    [{ namespace: 'linkerd', pod: 'linkerd-destination-1', container: 'linkerd-proxy' }, 'control-plane'],
+    [{ namespace: 'kube-system', pod: 'coredns-1', container: 'coredns' }, undefined],
+    [{ namespace: 'mp-other', pod: 'echo-1', container: 'echo' }, undefined],
+  ];
+  for (const [id, expected] of cases) assert.equal(groupOf(id, context), expected, JSON.stringify(id));
+});
+
+test('CPU from counter deltas, memory from working sets, summed per group per instant', () => {
+  // Two app containers: 10m and 30m steady; one sidecar going 5m then 15m. Scrapes every 2 s.
+  const rates = { a: [10, 10, 10], b: [30, 30, 30], s: [5, 15, 15] };
+  const mem = { a: [10, 12, 14], b: [20, 20, 20], s: [40, 44, 48] };
+  const scrapes: Scrape[] = [];
+  const cumulative = { a: 0, b: 0, s: 0 };
+  for (let i = 0; i < 4; i++) {
+    if (i > 0) for (const k of ['a', 'b', 's'] as const) cumulative[k] += (rates[k][i - 1]! / 1000) * 2;
+    const m = (k: 'a' | 'b' | 's') => (mem[k][Math.min(i, 2)]!) * 1024 * 1024;
+    scrapes.push({
+      atMs: 1000 + i * 2000,
+      containers: [
+        { namespace: 'ns', pod: 'echo-1', container: 'echo', cpuSeconds: cumulative.a, memoryBytes: m('a') },
+        { namespace: 'ns', pod: 'echo-2', container: 'echo', cpuSeconds: cumulative.b, memoryBytes: m('b') },
+        { namespace: 'ns', pod: 'echo-1', container: 'istio-proxy', cpuSeconds: cumulative.s, memoryBytes: m('s') },
+        { namespace: 'kube-system', pod: 'x', container: 'y', cpuSeconds: 5 },
+      ],
+    });
+  }
+  const context = { modeNamespaces: new Set(['ns']), meshNamespaces: new Set<string>() };
+  const usage = aggregateScrapes(scrapes, (c) => {
+    const group = groupOf(c, context);
+    return group ? { group, scope: 'sidecar-mode' } : undefined;
+  }, 2000);
+  const app = usage.find((u) => u.group === 'app')!;
+  const sidecar = usage.find((u) => u.group === 'sidecar')!;
+  assert.equal(usage.length, 2);
+  assert.deepEqual(app.cpuMillicores, { min: 40, max: 40, avg: 40 });
+  assert.deepEqual(sidecar.cpuMillicores, { min: 5, max: 15, avg: Math.round(((5 + 15 + 15) / 3) * 1000) / 1000 });
+  assert.deepEqual(app.memoryMiB, { min: 30, max: 34, avg: (30 + 32 + 34 + 34) / 4 });
+  assert.equal(app.samples, 4);
+  assert.equal(app.cpuPer1000Rps, 40 / 2);
+  assert.equal(sidecar.memoryMiBPer1000Rps, Math.round((((40 + 44 + 48 + 48) / 4) / 2) * 1000) / 1000);
+  assert.equal(app.scope, 'sidecar-mode');
+});
+
+test('kubelet timestamps win over scrape times; counter resets and zero rps are handled', () => {
+  const scrapes: Scrape[] = [
+    { atMs: 0, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: 1, timestampMs: 0 }] },
+    // Scraped 5 s later but the kubelet sampled 4 s later: 0.2 core-seconds over 4 s is 50m.
+    { atMs: 5000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: 1.2, timestampMs: 4000 }] },
+    // Container restarted: the counter went back; that interval is skipped.
+    { atMs: 7000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: 0.1, timestampMs: 6000 }] },
+  ];
+  const usage = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0);
+  assert.deepEqual(usage[0]!.cpuMillicores, { min: 50, max: 50, avg: 50 });
+  assert.equal(usage[0]!.cpuPer1000Rps, undefined);
+  assert.equal(usage[0]!.memoryMiBPer1000Rps, undefined);
+});
