@@ -6,7 +6,7 @@ import { compareWithBase, describeBase, type BaseReference } from './base-compar
 import { code, details, link, text } from './markdown.ts';
 import type { RunView } from './results-view.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
-import { gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
 
 /** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
 export const COMMENT_LIMIT = 65_536 - 1_024;
@@ -60,7 +60,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   if (rows.length < view.modes.length) {
     parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
   }
-  parts.push(`<sub>${intervalNote(view)}${input.base ? '' : ' No results of the base branch were found in history, so there is no "vs base" column.'}</sub>`);
+  parts.push(`<sub>${intervalNote(view)} ${baseNote(input.base, comparisons.length)}</sub>`);
   if (view.detectability.length > 0) parts.push(`**Minimum detectable effect:** ${view.detectability.map(text).join('; ')}.`);
 
   if (mode === 'full') {

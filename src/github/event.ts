@@ -46,6 +46,8 @@ export interface GitHubEvent {
   runUrl: string | undefined;
   pullRequest: PullRequestInfo | undefined;
   workflowRun: WorkflowRunInfo | undefined;
+  /** The repository's default branch, from the payload (absent for some events). */
+  defaultBranch: string | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -70,6 +72,7 @@ export function readGitHubEvent(env: NodeJS.ProcessEnv, payload: unknown): GitHu
     runUrl,
     pullRequest: readPullRequest(body.pull_request),
     workflowRun: readWorkflowRun(body.workflow_run),
+    defaultBranch: isObject(body.repository) && typeof body.repository.default_branch === 'string' ? body.repository.default_branch : undefined,
   };
 }
 
@@ -110,6 +113,18 @@ function readWorkflowRun(value: unknown): WorkflowRunInfo | undefined {
     htmlUrl: str(value.html_url),
     pullRequests: pulls.flatMap((p) => (isObject(p) && typeof p.number === 'number' ? [p.number] : [])),
   };
+}
+
+/** Publishing to history is allowed only for trusted code: a schedule, a push or a manual run on the default branch. */
+export function publishRefusal(event: GitHubEvent): string | undefined {
+  if (!['schedule', 'push', 'workflow_dispatch'].includes(event.name)) {
+    return `publishing to history is only done for schedule, push and workflow_dispatch events on the default branch, never for ${event.name} (PR code must not write history)`;
+  }
+  if (!event.defaultBranch) return 'publishing to history needs the default branch from the event payload, and it is missing';
+  if (event.ref !== `refs/heads/${event.defaultBranch}`) {
+    return `publishing to history is only done on the default branch (${event.defaultBranch}), this run is on ${event.ref ?? 'an unknown ref'}`;
+  }
+  return undefined;
 }
 
 function repoName(value: unknown): string {

@@ -13,6 +13,7 @@ export const INPUT = {
 export const OUTPUT = {
   verdict: 'verdict',
   resultsPath: 'results-path',
+  resultsDir: 'results-dir',
   reportPath: 'report-path',
   summary: 'summary',
   commentUrl: 'comment-url',
@@ -26,6 +27,9 @@ export const COMMENT_INPUT = {
   pullRequest: 'pull-request',
   dashboardUrl: 'dashboard-url',
 } as const;
+
+/** Set: publish these results (a results.json or a folder) to history instead of running a benchmark. */
+export const PUBLISH_RESULTS_INPUT = 'publish-results';
 
 /** Inputs of the setup sub-action (setup/action.yml). */
 export const SETUP_INPUT = {
@@ -61,5 +65,5 @@ export function readActionInputs(read: ReadInput): ActionInputs {
 
 /** All input names action.yml must declare, in the order the README lists them. */
 export function actionInputNames(): string[] {
-  return [INPUT.config, ...OVERRIDES.map((o) => o.input), INPUT.kubeconfig, INPUT.token, INPUT.workingDirectory];
+  return [INPUT.config, ...OVERRIDES.map((o) => o.input), INPUT.kubeconfig, INPUT.token, INPUT.workingDirectory, PUBLISH_RESULTS_INPUT];
 }

@@ -4,7 +4,7 @@
 import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
 import { code, details, link, text, utf8Bytes } from './markdown.ts';
 import type { RunView } from './results-view.ts';
-import { gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
 
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 
@@ -40,7 +40,7 @@ export function renderJobSummary(input: SummaryInput): string {
   add(reasonsList(view));
   add('### Results');
   add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
-  add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block.</sub>`);
+  add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`);
   if (view.gates.length > 0) {
     add('### Gates');
     add(gatesTable(view.gates), true, 'gate table');

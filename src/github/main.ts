@@ -8,19 +8,23 @@ import { text } from './markdown.ts';
 import { runBenchmark, type BenchmarkDeps, type ModeOutcome } from './run-benchmark.ts';
 import { runCommentMode } from './comment-mode.ts';
 import { runSetupMode } from './setup-mode.ts';
+import { openHistory } from './history.ts';
+import { runPublishMode } from './publish-mode.ts';
+import { PUBLISH_RESULTS_INPUT } from './inputs.ts';
 
 export const MODE_VARIABLE = 'MESH_PERF_ACTION_MODE';
 
-export const defaultDeps: BenchmarkDeps = { runPipeline };
+export const defaultDeps: BenchmarkDeps = { runPipeline, openStore: openHistory };
 
 export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkDeps = defaultDeps): Promise<void> {
   let outcome: ModeOutcome;
   try {
-    const mode = env[MODE_VARIABLE] || 'benchmark';
+    const mode = env[MODE_VARIABLE] || (core.getInput(PUBLISH_RESULTS_INPUT) ? 'publish' : 'benchmark');
     if (mode === 'comment') outcome = await runCommentMode(env);
     else if (mode === 'setup') outcome = await runSetupMode(env);
+    else if (mode === 'publish') outcome = await runPublishMode(env);
     else if (mode === 'benchmark') outcome = await runBenchmark(env, deps);
-    else outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, comment or setup)` };
+    else outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, publish, comment or setup)` };
   } catch (error) {
     outcome = { exitCode: exitCodeOf(error), failure: `mesh-perf: ${messageOf(error)}` };
     await summarizeFailure(outcome.failure!);

@@ -1,6 +1,7 @@
 // Hands a finished run to GitHub: the sticky comment (first, so the summary can say what happened
 // to it), the job summary, annotations and outputs.
 import * as core from '@actions/core';
+import { dirname } from 'node:path';
 import type { RunResult } from '../results/types.ts';
 import type { BaseReference } from './base-compare.ts';
 import { annotationsFor } from './annotations.ts';
@@ -26,6 +27,8 @@ export interface ReportInput {
     provenance?: string;
   };
   files?: { results?: string; report?: string };
+  /** Extra lines for the top of the job summary (publishing outcome). */
+  notices?: string[];
   /** Set outputs and annotations (the run mode); the comment mode only comments and summarizes. */
   full: boolean;
 }
@@ -53,7 +56,7 @@ export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome>
     return outcome;
   });
 
-  const notices = comment.posted ? [] : comment.notable ? [comment.reason] : [];
+  const notices = [...(comment.posted ? [] : comment.notable ? [comment.reason] : []), ...(input.notices ?? [])];
   const summaryMarkdown = renderJobSummary({ view, links: input.links, base: input.base, notices });
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summaryMarkdown).write();
   else core.info('GITHUB_STEP_SUMMARY is not set (not on a runner?): no job summary written');
@@ -65,6 +68,7 @@ export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome>
     }
     core.setOutput(OUTPUT.verdict, view.verdict);
     core.setOutput(OUTPUT.resultsPath, input.files?.results ?? '');
+    core.setOutput(OUTPUT.resultsDir, input.files?.results ? dirname(input.files.results) : '');
     core.setOutput(OUTPUT.reportPath, input.files?.report ?? '');
     core.setOutput(OUTPUT.summary, rendered.body.replace(marker, '').trimEnd());
   }

@@ -8,12 +8,13 @@ import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/validate.ts';
 import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import type { ResultStore } from '../history/types.ts';
+import type { Logger } from '../util/log.ts';
 import { EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
-import { lookupBase } from './base-lookup.ts';
+import { baseReference, openHistory, type HistorySettings } from './history.ts';
 import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
-import { readGitHubEvent, type GitHubEvent } from './event.ts';
+import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { readActionInputs, type ActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
@@ -28,8 +29,8 @@ export interface ModeOutcome {
 
 export interface BenchmarkDeps {
   runPipeline: (config: Config, deps: PipelineDeps) => Promise<PipelineOutcome>;
-  /** The history store for the "vs base" column; undefined when none is configured. */
-  openStore?: (config: Config) => Promise<ResultStore | undefined>;
+  /** The history store for the "vs base" column and publishing; undefined when there is none. */
+  openStore: (history: HistorySettings, event: GitHubEvent, token: string, log: Logger, cwd: string) => ResultStore | undefined;
 }
 
 export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps): Promise<ModeOutcome> {
@@ -69,7 +70,20 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd() });
     log.end();
 
-    const base = deps.openStore ? await log.group('History', () => findBase(deps, config, event, outcome.result.run.id)) : undefined;
+    const store = await log.group('History', async () => {
+      try {
+        return deps.openStore(config.history, event, inputs.token, log, process.cwd());
+      } catch (error) {
+        core.warning(`history store unavailable: ${messageOf(error)}`);
+        return undefined;
+      }
+    });
+    const base = store ? await log.group('Base comparison', () => findBase(store, config, event, outcome.result.run.id)) : undefined;
+    const notices: string[] = [];
+    if (store && config.history.publish) {
+      const published = await log.group('Publish to history', () => publish(store, outcome, event));
+      if (published) notices.push(published);
+    }
     const pr = event.pullRequest;
     await reportToGitHub({
       result: outcome.result,
@@ -89,6 +103,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         poster: () => new OctokitGitHub(inputs.token, event.repository!, event.apiUrl),
       },
       files: { results: outcome.files.results, report: outcome.files.report },
+      notices,
       full: true,
     });
 
@@ -125,20 +140,36 @@ function configFile(inputs: ActionInputs): string | undefined {
   return existsSync('mesh-perf.yaml') ? 'mesh-perf.yaml' : undefined;
 }
 
-async function findBase(deps: BenchmarkDeps, config: Config, event: GitHubEvent, runId: string): Promise<BaseReference | undefined> {
-  if (!deps.openStore) return undefined;
+async function findBase(store: ResultStore, config: Config, event: GitHubEvent, runId: string): Promise<BaseReference | undefined> {
   try {
-    const store = await deps.openStore(config);
-    if (!store) {
-      core.info('no history store configured: no comparison with the base branch');
-      return undefined;
-    }
-    const base = await lookupBase(store, config.suite, event, config.gates.regression.window, runId);
-    core.info(base ? `base reference: ${base.runs.length} run(s) of ${base.ref}${base.commit ? ` at ${base.commit.slice(0, 7)}` : ''} from ${store.describe()}` : `no results of the base branch in ${store.describe()}`);
+    const base = await baseReference(store, config, event, runId);
+    core.info(base ? `base reference: ${base.runs.length} run(s) of ${base.ref}${base.commit ? ` at ${base.commit.slice(0, 7)}` : ''} from ${store.describe()}` : `no comparable results in ${store.describe()}`);
     return base;
   } catch (error) {
     core.warning(`could not read history for the base comparison: ${messageOf(error)}`);
     return undefined;
+  }
+}
+
+/** Publishes a finished, trusted run; returns a line for the job summary. Never fails the run. */
+async function publish(store: ResultStore, outcome: PipelineOutcome, event: GitHubEvent): Promise<string | undefined> {
+  const refusal = publishRefusal(event);
+  if (refusal) {
+    core.notice(`not published: ${refusal}`);
+    return `Not published to history: ${refusal}.`;
+  }
+  if (outcome.error || outcome.result.run.aborted) {
+    core.warning('not published: the run ended early');
+    return 'Not published to history: the run ended early.';
+  }
+  try {
+    const done = await store.publish([outcome.result]);
+    const commit = done && done.commit ? ` (commit ${done.commit.slice(0, 12)})` : '';
+    core.info(`published to ${store.describe()}${commit}`);
+    return `Published to history: ${store.describe()}${commit}.`;
+  } catch (error) {
+    core.warning(`publishing to history failed: ${messageOf(error)}`);
+    return `Publishing to history failed: ${messageOf(error)}`;
   }
 }
 

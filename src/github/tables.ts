@@ -1,6 +1,6 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
-import type { BaseComparison } from './base-compare.ts';
+import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
 import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
 import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
 
@@ -96,4 +96,11 @@ export function invalidTable(invalid: InvalidRepetition[], limit: number): strin
   const rows = shown.map((r) => [text(r.mode), text(r.profile), r.trial >= 0 ? String(r.trial) : '–', String(r.round), text(r.reasons.join('; '))]);
   const more = invalid.length > shown.length ? `\n\n…and ${invalid.length - shown.length} more invalid repetitions (see results.json).` : '';
   return table(['mode', 'load', 'trial', 'round', 'why invalid'], rows) + more;
+}
+
+/** What the "vs base" column compares with, or why it is missing. */
+export function baseNote(base: BaseReference | undefined, compared: number): string {
+  if (!base) return 'No results of the base branch were found in history, so there is no "vs base" column.';
+  if (compared === 0) return `History has ${base.runs.length} run(s) of ${text(describeBase(base))}, but none with the same modes and load profiles, so there is no "vs base" column.`;
+  return `"vs base" compares p50 with the median of ${base.runs.length} run(s) of ${text(describeBase(base))}; the regression gate decides whether a change counts.`;
 }

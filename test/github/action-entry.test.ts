@@ -10,6 +10,33 @@ import { startGitHubApi, type GitHubApi, type TokenIdentity } from '../support/g
 import { commands, pullRequestPayload, runAction, runnerFiles, type ActionRun, type RunnerFiles } from './harness.ts';
 import { commentMarker } from '../../src/github/comment-body.ts';
 import { CLEANUP_STATE } from '../../src/github/cleanup.ts';
+import { execFileSync } from 'node:child_process';
+import { openStore } from '../../src/history/open-store.ts';
+import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
+import type { RunResult } from '../../src/results/types.ts';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
+const BASE_SHA = 'b'.repeat(40);
+
+/** A real bare git repository as the history store (what gh-pages is on GitHub). */
+async function historyRepo(dir: string): Promise<string> {
+  const path = join(dir, 'history.git');
+  execFileSync('git', ['init', '--quiet', '--bare', path]);
+  return path;
+}
+
+/** Publishes a run of the base branch at BASE_SHA whose p50s are 80% of the fixture's. */
+async function seedBaseRun(store: string, suite: string): Promise<void> {
+  const base = JSON.parse(await readFile(FIXTURE, 'utf8')) as RunResult;
+  base.run.suite = suite;
+  base.run.id = `20250101T000000Z-${randomBytes(3).toString('hex')}`;
+  base.run.git = { sha: BASE_SHA, branch: 'main', event: 'push', repository: 'octo/mesh' };
+  for (const mode of base.modes) {
+    mode.profile = '20rps'; // the workspace config's load profile: only like is compared with like
+    for (const rep of mode.repetitions) rep.latencyMs.p50 *= 0.8;
+  }
+  await openStore(store, { branch: 'gh-pages', chartJs: loadChartJsSource }).publish([base]);
+}
 
 const BOT: Omit<TokenIdentity, 'write'> = { login: 'github-actions[bot]', type: 'Bot' };
 
@@ -116,8 +143,10 @@ test('the sticky comment on one PR is created, then updated in place, then left 
     // Someone pastes our marker into their own comment: it must never be mistaken for ours.
     const spoof = api.seedComment(repo, 42, `fake results\n${commentMarker(suite)}`, { login: 'mallory', type: 'User', write: true });
     api.seedComment(repo, 42, 'LGTM', { login: 'mallory', type: 'User', write: true });
-    const common = { files, eventName: 'pull_request', payload: pullRequestPayload({ number: 42, repo }), env: { GITHUB_REPOSITORY: repo, GITHUB_API_URL: api.url, GITHUB_WORKSPACE: ws } };
-    const inputs = { token, kubeconfig: kube.text, comment: 'always' };
+    const history = await historyRepo(files.dir);
+    await seedBaseRun(history, suite);
+    const common = { files, eventName: 'pull_request', payload: pullRequestPayload({ number: 42, repo, baseSha: BASE_SHA }), env: { GITHUB_REPOSITORY: repo, GITHUB_API_URL: api.url, GITHUB_WORKSPACE: ws } };
+    const inputs = { token, kubeconfig: kube.text, comment: 'always', 'history-store': history };
 
     const first = await runAction({ ...common, inputs });
     assertExitMatchesVerdict(first);
@@ -126,6 +155,7 @@ test('the sticky comment on one PR is created, then updated in place, then left 
     const created = ours()[0]!;
     assert.ok(created.body.includes(commentMarker(suite)));
     assert.match(created.body, /\| mode \| p50 ms \| p99 ms \|/);
+    assert.match(created.body, /p50 vs base \(main at bbbbbbb\)/, 'compared with the PR base from the history branch');
     assert.equal(first.outputs['comment-url'], created.html_url);
     assert.ok(first.summary.includes('### Results'), 'job summary written');
     assert.equal(spoof.body, `fake results\n${commentMarker(suite)}`);
@@ -185,7 +215,7 @@ test('a fork PR gets no write attempt, a job summary, and a notice saying why', 
       files,
       eventName: 'pull_request',
       payload: pullRequestPayload({ number: 7, repo, headRepo: 'stranger/mesh' }),
-      inputs: { token, comment: 'always' },
+      inputs: { token, comment: 'always', 'history-store': join(files.dir, 'no-history') },
       env: { GITHUB_REPOSITORY: repo, GITHUB_API_URL: api.url, GITHUB_WORKSPACE: ws },
     });
     assertExitMatchesVerdict(run);
@@ -218,13 +248,14 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     const config = ['suite: gate', 'platform: local', 'modes:', '  - name: direct', '  - name: one-hop', '    local: { hops: 1 }', 'load:', '  script: ./impossible.js', '  warmup: 0s', ''].join('\n');
     const ws = await workspace(files, 'gate', { 'impossible.js': script, 'gate.yaml': config });
     const token = `ghs_${randomBytes(16).toString('hex')}`;
+    const history = await historyRepo(files.dir);
     const run = await runAction({
       files,
       eventName: 'schedule',
-      payload: { schedule: '0 3 * * *' },
+      payload: { schedule: '0 3 * * *', repository: { full_name: 'octo/mesh', default_branch: 'main' } },
       // The gates input is set too: once the analysis stage evaluates thresholds, it fails as well.
-      inputs: { token, config: 'gate.yaml', gates: 'p(50) < 0.0001ms', repetitions: '1' },
-      env: { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: ws, GITHUB_API_URL: 'http://127.0.0.1:9' },
+      inputs: { token, config: 'gate.yaml', gates: 'p(50) < 0.0001ms', repetitions: '1', 'history-store': history, publish: 'true' },
+      env: { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_REF: 'refs/heads/main', GITHUB_WORKSPACE: ws, GITHUB_API_URL: 'http://127.0.0.1:9' },
     });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.outputs.verdict, 'fail');
@@ -237,6 +268,10 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     // ...plus exactly one setFailed line, which carries no title.
     assert.equal(errors.length - gateErrors.length, 1);
     assert.match(run.summary, /❌ \*\*fail\*\*/);
+    // A scheduled run on the default branch is published: a failing measurement is still history.
+    const stored = await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: 'gate' });
+    assert.deepEqual(stored.map((r) => r.run.id), [JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')).run.id]);
+    assert.match(run.summary, /Published to history: .*history\.git/);
     await assertNoSecrets('gate', [run], [resultsDirOf(run)], undefined, [token]);
   } finally {
     await rm(files.dir, { recursive: true, force: true });
