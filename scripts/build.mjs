@@ -2,7 +2,7 @@
 // its post step and the echo server), the JSON Schemas, and the README's action tables.
 // `node scripts/build.mjs --outdir DIR` writes into DIR instead (the staleness test uses it).
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -29,15 +29,16 @@ await build({
   minify: true,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __MESH_PERF_VERSION__: JSON.stringify(pkg.version) },
+  define: {
+    __MESH_PERF_VERSION__: JSON.stringify(pkg.version),
+    // Reports inline Chart.js so they open offline; the bundle has no node_modules to read it from.
+    __MESH_PERF_CHARTJS__: JSON.stringify(await readFile(join(root, 'node_modules/chart.js/dist/chart.umd.min.js'), 'utf8')),
+  },
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   absWorkingDir: root,
 });
-// The HTML report and dashboard inline Chart.js; the bundles read it from here at run time.
-await mkdir(join(dist, 'assets'), { recursive: true });
-await copyFile(join(root, 'node_modules/chart.js/dist/chart.umd.min.js'), join(dist, 'assets/chart.umd.min.js'));
 await writeFile(join(dist, 'package.json'), '{ "type": "module" }\n');
 
 // JSON Schemas, generated from the zod schemas (run through tsx: they are TypeScript).

@@ -18,6 +18,8 @@ import { publicConfig } from './config/public.ts';
 import { MeshPerfError, messageOf } from './util/errors.ts';
 import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
+import { analyzeRun } from './analysis/analyze.ts';
+import { writeHtmlReport } from './report/html/write.ts';
 
 export interface PipelineDeps {
   log: Logger;
@@ -26,6 +28,11 @@ export interface PipelineDeps {
   cwd?: string;
   /** Overrides the platform chosen by config.platform (tests, calibration). */
   platform?: PlatformFactory;
+  /**
+   * Past runs to judge regressions against (from --baseline or the history store). Called once
+   * the measurements are done, so a slow store never delays the load.
+   */
+  reference?: (result: RunResult) => Promise<RunResult[]>;
 }
 
 export interface PipelineOutcome {
@@ -51,6 +58,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   const extraFiles: Record<string, string> = {};
   let platform: Platform | undefined;
   let failure: Error | undefined;
+  let reference: RunResult[] = [];
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
@@ -65,6 +73,21 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       if (signal.aborted) break;
       await runTrial(trial, plan, platform, result, extraFiles, deps);
     }
+    reference = deps.reference ? await deps.reference(result) : [];
+    const first = analyzeRun(result, { config, reference });
+    if (first.modesToConfirm.length > 0 && config.gates.regression.confirm && !signal.aborted) {
+      // A regression must survive a second, interleaved round before it fails the run.
+      const modes = config.modes.filter((m) => first.modesToConfirm.includes(m.name) || m.name === config.baseline);
+      const round2 = buildPlan(config, plan.seed + 1, modes, 2);
+      const offset = plan.trials.length;
+      for (const t of round2.trials) t.index += offset;
+      result.plan.trials.push(...round2.trials.map(trialRecord));
+      log.phase(`Confirming a possible regression: ${first.modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`);
+      for (const trial of round2.trials) {
+        if (signal.aborted) break;
+        await runTrial(trial, { ...round2, trials: [...plan.trials, ...round2.trials] }, platform, result, extraFiles, deps);
+      }
+    }
   } catch (error) {
     failure = error as Error;
     result.run.aborted = messageOf(error);
@@ -78,10 +101,24 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
 
   log.phase('Analysing');
   result.run.finishedAt = new Date().toISOString();
+  // Trials ran interleaved; results read in config order (profile, then mode).
+  const order = (m: ModeResult) => config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
+  result.modes.sort((a, b) => order(a) - order(b));
   const verdict = decideVerdict(result);
-  result.verdict = verdict.verdict;
-  result.verdictReasons = verdict.reasons;
+  try {
+    result.analysis = analyzeRun(result, { config, reference });
+  } catch (error) {
+    log.warn(`analysis failed: ${messageOf(error)}`);
+  }
+  const combined = combineVerdicts(verdict, result.analysis);
+  result.verdict = combined.verdict;
+  result.verdictReasons = combined.reasons;
   const files = await writeRunFiles(outDir, result, { summaryMarkdown: renderSummaryMarkdown(result) }, extraFiles);
+  try {
+    files.report = await writeHtmlReport(result, outDir);
+  } catch (error) {
+    log.warn(`report.html was not written: ${messageOf(error)}`);
+  }
   return { result, outDir, files, error: failure };
 }
 
@@ -119,6 +156,22 @@ async function runTrial(
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
 }
 
+/**
+ * Validity and the script's own thresholds (what the load engine knows) come first: an invalid
+ * run is never a pass or a fail. Then the analysis's gates decide.
+ */
+function combineVerdicts(base: { verdict: RunResult['verdict']; reasons: string[] }, analysis: RunResult['analysis']): { verdict: RunResult['verdict']; reasons: string[] } {
+  if (base.verdict === 'invalid' || !analysis) return base;
+  const reasons = [...base.reasons, ...analysis.verdictReasons.filter((r) => !base.reasons.includes(r))];
+  if (base.verdict === 'fail' || analysis.verdict === 'fail') return { verdict: 'fail', reasons };
+  if (analysis.verdict === 'invalid') return { verdict: 'invalid', reasons };
+  return { verdict: 'pass', reasons };
+}
+
+function trialRecord(t: Trial): RunResult['plan']['trials'][number] {
+  return { index: t.index, mode: t.mode.name, profile: t.profile.name, repetition: t.repetition, block: t.block };
+}
+
 function modeEntry(result: RunResult, trial: Trial, description: string): ModeResult {
   let entry = result.modes.find((m) => m.name === trial.mode.name && m.profile === trial.profile.name);
   if (!entry) {
@@ -150,7 +203,7 @@ async function emptyResult(config: Config, plan: Plan, runId: string, cwd: strin
     plan: {
       seed: plan.seed,
       order: plan.order,
-      trials: plan.trials.map((t) => ({ index: t.index, mode: t.mode.name, profile: t.profile.name, repetition: t.repetition, block: t.block })),
+      trials: plan.trials.map(trialRecord),
     },
     baseline: config.baseline,
     modes: [],

@@ -6,9 +6,11 @@ import { runPipeline } from '../pipeline.ts';
 import { renderTerminalTable } from '../report/terminal.ts';
 import { EXIT, MeshPerfError } from '../util/errors.ts';
 import type { CommandContext } from './command.ts';
+import { referenceLoader } from './reference.ts';
 
-export async function runAndReport(config: Config, context: CommandContext): Promise<number> {
-  const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd });
+export async function runAndReport(config: Config, context: CommandContext, baseline?: string): Promise<number> {
+  const reference = referenceLoader(config, baseline, context.cwd, context.log);
+  const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd, ...(reference ? { reference } : {}) });
   context.stdout(`\n${renderTerminalTable(outcome.result)}`);
   const show = (path: string) => relative(context.cwd, path) || path;
   context.stdout(`Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`);

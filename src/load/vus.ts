@@ -6,7 +6,7 @@
 // of arrivals. All VUs are pre-allocated: k6 drops the iteration that finds no free VU and only
 // then starts initialising another, so VUs created mid-run never save an iteration.
 const HEADROOM = 4;
-const STALL_BUDGET_S = 0.25;
+const STALL_BUDGET_S = 0.5;
 const MIN_VUS = 10;
 const MAX_VUS = 5000;
 

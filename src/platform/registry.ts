@@ -4,10 +4,12 @@ import { UsageError } from '../util/errors.ts';
 import { EndpointsPlatform } from './endpoints.ts';
 import { LocalPlatform } from './local.ts';
 import type { PlatformFactory } from './types.ts';
+import { KUBERNETES_PLATFORMS } from './kubernetes/index.ts';
 
 const FACTORIES: Partial<Record<PlatformName, PlatformFactory>> = {
   local: (context) => new LocalPlatform(context),
   endpoints: (context) => new EndpointsPlatform(context),
+  ...KUBERNETES_PLATFORMS,
 };
 
 export function platformFactory(name: PlatformName): PlatformFactory {

@@ -14,6 +14,7 @@ export const command: Command = {
   options: [
     { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
+    { name: 'baseline', value: 'PATH', description: 'Gate against stored results: a results.json, a run folder, a folder of them, or a store' },
     ...OVERRIDE_OPTIONS,
   ],
   details: 'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run.',
@@ -25,6 +26,6 @@ export const command: Command = {
       overrides: overrideValues(context.args),
     });
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);
-    return runAndReport(config, context);
+    return runAndReport(config, context, context.args.options.baseline);
   },
 };
