@@ -19,11 +19,11 @@ export function renderFortioRuns(result: RunResult): string {
       const mode = findMode(result, name, profile);
       if (!mode) continue;
       const reps = [...mode.repetitions].sort((a, b) => a.trial - b.trial);
-      const withResources = reps.some((r) => (r.resources ?? []).some((u) => SERVER_GROUPS.has(u.group) && u.scope !== 'client'));
+      const withResources = reps.some((r) => serverUsage(r, name).length > 0);
       out.push('', `### ${protocol} load test with ${TITLES[name] ?? name} echo servers`, '');
       const header = ['Run', 'rps', 'min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', ...(withResources ? ['server CPU avg [m]', 'server memory avg [MiB]'] : [])];
       out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
-      reps.forEach((rep, i) => out.push(`| ${runCells(rep, i + 1, withResources).join(' | ')} |`));
+      reps.forEach((rep, i) => out.push(`| ${runCells(rep, i + 1, withResources ? serverUsage(rep, name) : undefined).join(' | ')} |`));
       const p99 = reps.filter((r) => r.valid).map((r) => r.latencyMs.p99);
       if (p99.length > 0) out.push('', `p99 between ${f(Math.min(...p99))} and ${f(Math.max(...p99))} ms over ${p99.length} valid run${p99.length === 1 ? '' : 's'}.`);
     }
@@ -31,11 +31,15 @@ export function renderFortioRuns(result: RunResult): string {
   return `${out.join('\n')}\n`;
 }
 
-function runCells(rep: Repetition, run: number, withResources: boolean): string[] {
+/** The echo servers of this mode: app containers and their sidecars in the mode's namespace. */
+function serverUsage(rep: Repetition, mode: string): ResourceUsage[] {
+  return (rep.resources ?? []).filter((u) => SERVER_GROUPS.has(u.group) && u.scope === mode);
+}
+
+function runCells(rep: Repetition, run: number, server: ResourceUsage[] | undefined): string[] {
   const l = rep.latencyMs;
   const cells = [rep.valid ? String(run) : `${run} (invalid: ${rep.invalidReasons.join('; ')})`, rep.achievedRps.toFixed(1), ...[l.min, l.p50, l.p75, l.p90, l.p99, l.p999, l.max].map(f)];
-  if (withResources) {
-    const server = (rep.resources ?? []).filter((u) => SERVER_GROUPS.has(u.group));
+  if (server) {
     cells.push(server.length ? total(server, 'cpu').toFixed(1) : '–', server.length ? total(server, 'mem').toFixed(1) : '–');
   }
   return cells;

@@ -7,7 +7,16 @@ import type { Repetition, RunResult } from '../../results/types.ts';
 import { findMode, median, modeNames, profileNames, validRepetitions } from './aggregate.ts';
 
 const STATS = ['p50', 'p90', 'p99'] as const;
-const PROXY_GROUPS = new Set(['sidecar', 'ztunnel', 'waypoint']);
+const PROXY_GROUPS = ['sidecar', 'ztunnel', 'waypoint'];
+// Which proxies are on a mode's path. ztunnel runs on every node of an ambient-capable cluster,
+// so without this a sidecar or no-mesh mode would be charged for idle ztunnels.
+const PATH_PROXIES: Record<string, string[]> = {
+  baseline: [],
+  'istio-sidecar': ['sidecar'],
+  linkerd: ['sidecar'],
+  'istio-ambient': ['ztunnel'],
+  'istio-waypoint': ['ztunnel', 'waypoint'],
+};
 
 export function renderIstioSizing(result: RunResult): string {
   const out = [`# ${result.run.suite}: mesh cost in Istio's units`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`];
@@ -21,8 +30,9 @@ export function renderIstioSizing(result: RunResult): string {
       if (!mode) continue;
       const reps = validRepetitions(mode);
       const added = STATS.map((stat) => (name === result.baseline ? '–' : ms(addedLatency(reps, base ? validRepetitions(base) : [], stat))));
-      const cpu = median(reps.map(proxyCpuPer1000).filter((v): v is number => v !== undefined));
-      const mem = median(reps.map(proxyMemoryMiB).filter((v): v is number => v !== undefined));
+      const groups = new Set(PATH_PROXIES[mode.mesh ?? name] ?? PATH_PROXIES[name] ?? PROXY_GROUPS);
+      const cpu = median(reps.map((r) => proxyCpuPer1000(r, groups)).filter((v): v is number => v !== undefined));
+      const mem = median(reps.map((r) => proxyMemoryMiB(r, groups)).filter((v): v is number => v !== undefined));
       const rps = median(reps.map((r) => r.achievedRps));
       out.push(`| ${[name, ...added, cpu === undefined ? '–' : (cpu / 1000).toFixed(3), mem === undefined ? '–' : (mem * MIB_TO_MB).toFixed(1), rps === undefined ? 'invalid' : rps.toFixed(1)].join(' | ')} |`);
     }
@@ -44,15 +54,15 @@ function addedLatency(mode: Repetition[], baseline: Repetition[], stat: (typeof 
 }
 
 /** Millicores of all proxies on the path (both sidecars, both ztunnels, waypoint) per 1000 rps. */
-function proxyCpuPer1000(rep: Repetition): number | undefined {
-  const proxies = (rep.resources ?? []).filter((u) => PROXY_GROUPS.has(u.group));
+function proxyCpuPer1000(rep: Repetition, groups: ReadonlySet<string>): number | undefined {
+  const proxies = (rep.resources ?? []).filter((u) => groups.has(u.group));
   if (proxies.length === 0 || rep.achievedRps <= 0) return undefined;
   return (proxies.reduce((sum, u) => sum + u.cpuMillicores.avg, 0) / rep.achievedRps) * 1000;
 }
 
 /** Memory does not scale with the rate, so Istio quotes it as is, at the measured rate. */
-function proxyMemoryMiB(rep: Repetition): number | undefined {
-  const proxies = (rep.resources ?? []).filter((u) => PROXY_GROUPS.has(u.group));
+function proxyMemoryMiB(rep: Repetition, groups: ReadonlySet<string>): number | undefined {
+  const proxies = (rep.resources ?? []).filter((u) => groups.has(u.group));
   return proxies.length === 0 ? undefined : proxies.reduce((sum, u) => sum + u.memoryMiB.avg, 0);
 }
 
