@@ -1,6 +1,7 @@
 // Launches Debian's Chromium through playwright-core for report and dashboard tests: headless,
 // no network beyond what the page asks of 127.0.0.1, a fresh profile per launch. Collects console
 // errors and page errors so tests can assert there are none.
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,5 +80,6 @@ export async function canvasInk(page: Page): Promise<{ id: string; inked: number
 
 /** A cheap fingerprint of what a canvas shows, to tell whether a filter changed the drawing. */
 export async function canvasFingerprint(page: Page, selector: string): Promise<string> {
-  return page.$eval(selector, (canvas) => (canvas as HTMLCanvasElement).toDataURL('image/png'));
+  const png = await page.$eval(selector, (canvas) => (canvas as HTMLCanvasElement).toDataURL('image/png'));
+  return createHash('sha1').update(png).digest('hex');
 }

@@ -178,7 +178,7 @@ export const DASHBOARD_CLIENT_JS = String.raw`
         borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false });
       datasets.push({ band: true, label: mode + ' high', data: points.map(function (p) { return { x: p.x, y: p.hi }; }),
         borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: '-1', backgroundColor: c + '2e' });
-      datasets.push({ label: mode, data: points, borderColor: c, backgroundColor: c, borderWidth: 1.5, tension: 0,
+      datasets.push({ label: mode, data: points, borderColor: c, backgroundColor: c, borderWidth: 1.5, tension: 0, pointHitRadius: 5,
         pointStyle: function (ctx) { var p = ctx.raw; return p && p.invalid ? 'crossRot' : 'circle'; },
         pointRadius: function (ctx) { var p = ctx.raw; return p && p.invalid ? 6 : (points.length > 200 ? 1.5 : 3); },
         pointBorderColor: function (ctx) { var p = ctx.raw; return p && p.invalid ? INVALID : c; },
@@ -215,7 +215,8 @@ export const DASHBOARD_CLIENT_JS = String.raw`
           }
         },
         onClick: function (event, elements, chart) {
-          var hits = chart.getElementsAtEventForMode(event, 'nearest', { intersect: true }, true)
+          // Every point under the pointer, then only the run medians (a band edge can sit on the same pixel).
+          var hits = chart.getElementsAtEventForMode(event, 'point', { intersect: true }, true)
             .filter(function (h) { return !chart.data.datasets[h.datasetIndex].band; });
           if (!hits.length) return;
           var p = chart.data.datasets[hits[0].datasetIndex].data[hits[0].index];

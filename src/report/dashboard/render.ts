@@ -28,6 +28,7 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="mesh-perf">
+<link rel="icon" href="data:,">
 <title>${e(title)}</title>
 <style>${BASE_CSS}
 .modes label { margin-right: 10px; color: var(--fg); }

@@ -42,6 +42,7 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="mesh-perf">
+<link rel="icon" href="data:,">
 <title>${e(title)}</title>
 <style>${BASE_CSS}</style>
 </head>
