@@ -198,7 +198,7 @@ function regressionLine(
   const rounds = evidence.rounds
     ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)} p=${formatP(r.p)}`).join(', ')}`
     : '';
-  const verdict = pending ? 'regression, pending confirmation re-run' : decision === 'fail' ? 'fail (regression)' : evidence.change.value < 0 ? 'pass (no regression; faster)' : 'pass';
+  const verdict = pending ? 'regression, pending confirmation re-run' : decision === 'fail' ? 'fail (regression)' : evidence.change.value < 0 ? 'pass (no slowdown)' : 'pass';
   const why =
     decision === 'pass' && side.practical && !side.significant
       ? ' (not statistically significant)'

@@ -1,0 +1,185 @@
+// A/A calibration: the same target measured as two modes, interleaved. What differs between the
+// two is noise, so the run tells how much noise this machine has (noise floor), how often the
+// regression gate would cry wolf here (observed false-difference rate), the smallest change and
+// overhead each statistic can reveal (MDE), and how many repetitions a chosen MDE needs.
+import type { ModeResult, RunResult } from '../results/types.ts';
+import { bootstrapInterval } from './bootstrap.ts';
+import type { AnalysisContext } from './context.ts';
+import { streamFor } from './context.ts';
+import { coefficientOfVariation, median, standardDeviation } from './descriptive.ts';
+import { finiteOrNull, formatNumber, formatPercent } from './format.ts';
+import { mannWhitneyGreater } from './mann-whitney.ts';
+import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
+import { METRICS, type MetricId, type Unit } from './metrics.ts';
+import { pairByBlock } from './overhead.ts';
+import { validRepetitions } from './summary.ts';
+import type { Estimate } from './types.ts';
+
+export interface CalibrationOptions {
+  /** The two modes measuring the same target; default the first two modes of the run. */
+  modes?: [string, string];
+  profile?: string;
+  statistics?: MetricId[];
+  /** Repetitions per side of the simulated gate comparisons (default: the gate's usual 5, at most half the blocks). */
+  subsetSize?: number;
+  /** Random block subsets drawn to estimate the false-difference rate. */
+  subsets?: number;
+  alpha?: number;
+  minEffectPct?: number;
+  minEffectMs?: number;
+  /** The MDE the user wants; advice says how many repetitions reach it. */
+  targetMde?: number;
+  resamples?: number;
+}
+
+export interface CalibrationStatistic {
+  metric: MetricId;
+  unit: Unit;
+  /** Run-to-run CV of one mode's repetitions (median of the two modes). */
+  cv: number | null;
+  /** B ÷ A − 1 per block: should be 0; a CI excluding 0 means the two "identical" modes are not. */
+  offset: Estimate;
+  /** Smallest overhead distinguishable from zero with this run's paired noise, in unit and relative. */
+  overheadFloor: { difference: number | null; relative: number | null };
+  /** Share of random k-block subsets in which the regression gate flags B against A (or A against B). */
+  falseDifferenceRate: number;
+  /** Same, counting statistical significance alone (no practical minimum). */
+  statisticalRate: number;
+  /** Relative MDE of a run-vs-run comparison at 3, 5 and 10 repetitions per side. */
+  mdeByRepetitions: { repetitions: number; mde: number | null }[];
+  /** Repetitions per side to reach the target MDE; null when the noise is unknown. */
+  repetitionsForTarget: number | null;
+}
+
+export interface Calibration {
+  modes: [string, string];
+  profile: string;
+  blocks: number;
+  subsetSize: number;
+  subsets: number;
+  alpha: number;
+  targetMde: number;
+  statistics: CalibrationStatistic[];
+  /** What to do about it, one sentence each. */
+  advice: string[];
+}
+
+const DEFAULT_STATISTICS: MetricId[] = ['p50', 'p90', 'p99', 'mean', 'max'];
+
+export function analyzeCalibration(result: RunResult, options: CalibrationOptions = {}): Calibration {
+  const [nameA, nameB] = options.modes ?? [result.modes[0]?.name ?? '', result.modes.find((m) => m.name !== result.modes[0]?.name)?.name ?? ''];
+  const profile = options.profile ?? result.modes[0]?.profile ?? '';
+  const a = findMode(result, nameA, profile);
+  const b = findMode(result, nameB, profile);
+  if (!a || !b || nameA === nameB) {
+    throw new Error(`calibration needs two modes measuring the same target in profile "${profile}"; found ${result.modes.map((m) => `${m.name} [${m.profile}]`).join(', ') || 'none'}`);
+  }
+  const alpha = options.alpha ?? 0.05;
+  const context: AnalysisContext = { seed: result.plan?.seed ?? 0, resamples: options.resamples ?? 2000, level: 0.95, alpha };
+  const blocks = pairByBlock(validRepetitions(a), validRepetitions(b), 'p50').length;
+  const subsetSize = options.subsetSize ?? Math.max(2, Math.min(5, Math.floor(blocks / 2)));
+  const subsets = options.subsets ?? 500;
+  const targetMde = options.targetMde ?? 0.05;
+  const settings = { alpha, minEffectPct: options.minEffectPct ?? 5, minEffectMs: options.minEffectMs ?? 0.05 };
+  const statistics: CalibrationStatistic[] = [];
+  for (const metric of options.statistics ?? DEFAULT_STATISTICS) {
+    const pairs = pairByBlock(validRepetitions(a), validRepetitions(b), metric).filter((p) => p.baseline > 0 && p.mode > 0);
+    if (pairs.length < 2) continue;
+    const valuesA = pairs.map((p) => p.baseline);
+    const valuesB = pairs.map((p) => p.mode);
+    const ratios = pairs.map((p) => p.mode / p.baseline - 1);
+    const cvs = [coefficientOfVariation(valuesA), coefficientOfVariation(valuesB)].filter((c): c is number => c !== undefined);
+    const cv = cvs.length > 0 ? median(cvs) : null;
+    const offsetCi = bootstrapInterval(ratios, { random: streamFor(context, 'calibration', metric), resamples: context.resamples });
+    const rates = falseDifferenceRates(valuesA, valuesB, subsetSize, subsets, METRICS[metric].unit === 'ms', settings, streamFor(context, 'calibration-subsets', metric));
+    statistics.push({
+      metric,
+      unit: METRICS[metric].unit,
+      cv,
+      offset: offsetCi ? { value: median(ratios), ci: offsetCi } : { value: median(ratios) },
+      overheadFloor: {
+        difference: finiteOrNull(pairedMde(standardDeviation(pairs.map((p) => p.mode - p.baseline)), subsetSize, alpha)),
+        relative: finiteOrNull(Math.expm1(pairedMde(standardDeviation(pairs.map((p) => Math.log(p.mode / p.baseline))), subsetSize, alpha))),
+      },
+      falseDifferenceRate: rates.gate,
+      statisticalRate: rates.statistical,
+      mdeByRepetitions: [3, 5, 10].map((n) => ({ repetitions: n, mde: cv === null ? null : finiteOrNull(twoSampleMde({ cv, n }, { cv, n }, alpha)) })),
+      repetitionsForTarget: cv === null ? null : finiteOrNull(repetitionsFor(targetMde, cv, alpha)),
+    });
+  }
+  return { modes: [nameA, nameB], profile, blocks, subsetSize, subsets, alpha, targetMde, statistics, advice: advise(statistics, subsetSize, alpha, targetMde) };
+}
+
+/**
+ * Draws random subsets of k blocks and k other blocks, judges the second against the first with
+ * the regression gate's test (one-sided Mann–Whitney plus the practical minimum), both ways.
+ * Disjoint blocks mimic two runs on this machine; A and B alternate as reference and candidate.
+ */
+function falseDifferenceRates(
+  valuesA: readonly number[],
+  valuesB: readonly number[],
+  k: number,
+  subsets: number,
+  unitIsMs: boolean,
+  settings: { alpha: number; minEffectPct: number; minEffectMs: number },
+  random: () => number,
+): { gate: number; statistical: number } {
+  const n = valuesA.length;
+  if (n < 2 * k) k = Math.floor(n / 2);
+  if (k < 1) return { gate: 0, statistical: 0 };
+  let flagged = 0;
+  let significant = 0;
+  let trials = 0;
+  const indices = [...Array(n).keys()];
+  for (let s = 0; s < subsets; s++) {
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [indices[i], indices[j]] = [indices[j]!, indices[i]!];
+    }
+    const referenceBlocks = indices.slice(0, k);
+    const candidateBlocks = indices.slice(k, 2 * k);
+    for (const [reference, candidate] of [
+      [referenceBlocks.map((i) => valuesA[i]!), candidateBlocks.map((i) => valuesB[i]!)],
+      [referenceBlocks.map((i) => valuesB[i]!), candidateBlocks.map((i) => valuesA[i]!)],
+    ] as const) {
+      trials++;
+      const test = mannWhitneyGreater(candidate, reference);
+      const change = median(candidate) / median(reference) - 1;
+      const absolute = median(candidate) - median(reference);
+      const isSignificant = test.p <= settings.alpha;
+      if (isSignificant) significant++;
+      if (isSignificant && change * 100 >= settings.minEffectPct && (!unitIsMs || absolute >= settings.minEffectMs)) flagged++;
+    }
+  }
+  return { gate: flagged / trials, statistical: significant / trials };
+}
+
+function advise(statistics: readonly CalibrationStatistic[], k: number, alpha: number, target: number): string[] {
+  const lines: string[] = [];
+  for (const s of statistics) {
+    const label = METRICS[s.metric].label;
+    const at = s.mdeByRepetitions.find((m) => m.repetitions === 5)?.mde;
+    const parts = [`${label}: run-to-run CV ${s.cv === null ? 'unknown' : formatPercent(s.cv, false)}`];
+    parts.push(at === null || at === undefined ? 'no change is detectable with 5 repetitions' : `with 5 repetitions changes under ${formatPercent(at, false)} are not detectable`);
+    if (s.repetitionsForTarget !== null) parts.push(`${s.repetitionsForTarget} repetitions per run reach a ${formatPercent(target, false)} MDE`);
+    if (s.overheadFloor.difference !== null) {
+      parts.push(`overheads under ${formatNumber(s.overheadFloor.difference, s.unit)} are indistinguishable from zero at ${k} blocks`);
+    }
+    lines.push(`${parts.join('; ')}.`);
+    if (s.offset.ci && (s.offset.ci.low > 0 || s.offset.ci.high < 0)) {
+      lines.push(
+        `${label}: the two identical modes differ by ${formatPercent(s.offset.value)} (CI excludes 0): something other than the mesh separates them (order in the block, port, process placement); find it before trusting overhead figures.`,
+      );
+    }
+    if (s.statisticalRate > 2 * alpha) {
+      lines.push(
+        `${label}: identical modes look different in ${formatPercent(s.statisticalRate, false)} of comparisons (expected about ${formatPercent(alpha, false)}): the repetitions are not independent (drift, warm-up, bursts); add warm-up or pauses, or gate on a steadier statistic.`,
+      );
+    }
+  }
+  return lines;
+}
+
+function findMode(result: RunResult, name: string, profile: string): ModeResult | undefined {
+  return result.modes.find((m) => m.name === name && m.profile === profile);
+}

@@ -1,0 +1,93 @@
+// Plain-text renderings of a comparison and of a calibration, for `mesh-perf compare` and
+// `mesh-perf calibrate`. Pure: strings in, strings out.
+import type { Calibration } from './calibration.ts';
+import { formatEstimate, formatNumber, formatPercent } from './format.ts';
+import { METRICS } from './metrics.ts';
+import type { Analysis, GateResult } from './types.ts';
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The regression gates of an analysis as a table, then every verdict line, notes and MDEs. */
+export function renderComparison(analysis: Analysis, labels: { baseline: string; candidate: string }): string {
+  const regressions = analysis.gates.filter((g) => g.kind === 'regression' && g.evidence);
+  const rows = regressions.map((g) => {
+    const e = g.evidence!;
+    const unit = e.basis === 'relative' ? 'ratio' : METRICS[g.metric].unit;
+    return [
+      `${g.mode} [${g.profile}]`,
+      `${METRICS[g.metric].label}${e.basis === 'relative' ? ` ÷ ${analysis.baseline}` : ''}`,
+      formatEstimate(e.reference.median, unit),
+      formatEstimate(e.candidate, unit),
+      formatEstimate(e.change, 'relative'),
+      e.mannWhitney.p < 0.001 ? '<0.001' : e.mannWhitney.p.toFixed(3),
+      decisionText(g),
+    ];
+  });
+  const out: string[] = [];
+  out.push(`Comparing ${labels.candidate} (candidate) with ${labels.baseline} (baseline)`);
+  out.push('');
+  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', 'change [95% CI]', 'p', 'decision'], rows), '');
+  const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));
+  const lines = [...regressions, ...others].map((g) => `  ${decisionMark(g)} ${g.line}`);
+  if (lines.length > 0) out.push('Verdict lines:', ...lines, '');
+  if (analysis.notes.length > 0) out.push('Notes:', ...analysis.notes.map((n) => `  - ${n}`), '');
+  if (analysis.reference?.excluded.length) {
+    out.push('Not compared (scenario differs):', ...analysis.reference.excluded.map((x) => `  - ${x.runId}: ${x.reason}`), '');
+  }
+  const failed = analysis.gates.filter((g) => g.decision === 'fail').length;
+  out.push(`Verdict: ${analysis.verdict.toUpperCase()}${failed > 0 ? ` (${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above)` : ''}`);
+  const gateLines = new Set(analysis.gates.map((g) => g.line));
+  for (const reason of analysis.verdictReasons) if (!gateLines.has(reason)) out.push(`  - ${reason}`);
+  return `${out.join('\n')}\n`;
+}
+
+function decisionText(g: GateResult): string {
+  if (g.decision === 'fail') return 'REGRESSION';
+  if (g.decision === 'skipped') return 'skipped';
+  const e = g.evidence;
+  if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
+  if (e && e.change.value < 0 && e.significant) return 'pass (faster)';
+  return 'pass';
+}
+
+function decisionMark(g: GateResult): string {
+  return g.decision === 'fail' ? '✗' : g.decision === 'skipped' ? '-' : '✓';
+}
+
+export function renderCalibration(calibration: Calibration): string {
+  const [a, b] = calibration.modes;
+  const rows = calibration.statistics.map((s) => [
+    METRICS[s.metric].label,
+    s.cv === null ? 'n/a' : formatPercent(s.cv, false),
+    formatEstimate(s.offset, 'relative', true),
+    formatPercent(s.falseDifferenceRate, false),
+    formatPercent(s.statisticalRate, false),
+    ...s.mdeByRepetitions.map((m) => (m.mde === null ? '—' : formatPercent(m.mde, false))),
+    s.overheadFloor.difference === null ? '—' : formatNumber(s.overheadFloor.difference, s.unit),
+    s.repetitionsForTarget === null ? '—' : String(s.repetitionsForTarget),
+  ]);
+  const header = [
+    'statistic',
+    'CV',
+    `${b} vs ${a}`,
+    'false alarms',
+    'p ≤ α alone',
+    ...(calibration.statistics[0]?.mdeByRepetitions.map((m) => `MDE n=${m.repetitions}`) ?? []),
+    `overhead floor`,
+    `reps for ${formatPercent(calibration.targetMde, false)}`,
+  ];
+  return [
+    `A/A calibration: ${a} and ${b} measure the same target [${calibration.profile}], ${calibration.blocks} interleaved blocks`,
+    `false alarms: share of ${calibration.subsets} random pairs of ${calibration.subsetSize}-block subsets the regression gate flags (alpha ${calibration.alpha}, same machine, same job)`,
+    '',
+    table(header, rows),
+    '',
+    'Advice:',
+    ...calibration.advice.map((line) => `  - ${line}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,133 @@
+// `mesh-perf compare` end to end through the CLI entry, on results files written to a temp dir.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.ts';
+import { silentLogger } from '../../src/util/log.ts';
+import type { RunResult } from '../../src/results/types.ts';
+import { seededRandom } from '../../src/util/random.ts';
+import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-compare-'));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function cli(dir: string, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), log: silentLogger, cwd: dir, signal: new AbortController().signal });
+  return { code, stdout, stderr };
+}
+
+async function save(dir: string, name: string, result: RunResult | Record<string, unknown>): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(result));
+  return path;
+}
+
+function pair(seed: number, sidecarFactor: number, candidateConfig = testConfig()) {
+  const random = seededRandom(seed);
+  const config = testConfig();
+  const baseline = syntheticRun({ config, id: 'base', levels: { baseline: drawLevels(random, 5, 1, 0.02), sidecar: drawLevels(random, 5, 1.3, 0.02) } });
+  const candidate = syntheticRun({
+    config: candidateConfig,
+    id: 'cand',
+    levels: { baseline: drawLevels(random, 5, 1, 0.02), sidecar: drawLevels(random, 5, 1.3 * sidecarFactor, 0.02) },
+  });
+  return { baseline, candidate };
+}
+
+test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and the MDE', async () => {
+  await withDir(async (dir) => {
+    const { baseline, candidate } = pair(1, 1.2);
+    const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
+    assert.equal(out.code, 1, out.stderr + out.stdout);
+    assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[95% CI\]\s+p\s+decision/);
+    assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/);
+    assert.match(out.stdout, /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
+    assert.match(out.stdout, /run-to-run spread not estimable from 1 reference run/);
+    assert.match(out.stdout, /Verdict: FAIL/);
+  });
+});
+
+test('compare: the same distribution exits 0; --json prints the analysis', async () => {
+  await withDir(async (dir) => {
+    const { baseline, candidate } = pair(2, 1);
+    const a = await save(dir, 'a.json', baseline);
+    const b = await save(dir, 'b.json', candidate);
+    const out = await cli(dir, 'compare', a, b);
+    assert.equal(out.code, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /Verdict: PASS/);
+    const json = await cli(dir, 'compare', a, b, '--json');
+    const analysis = JSON.parse(json.stdout) as { verdict: string; gates: { kind: string }[] };
+    assert.equal(analysis.verdict, 'pass');
+    assert.equal(analysis.gates.filter((g) => g.kind === 'regression').length, 2);
+  });
+});
+
+test('compare: different scenario keys exit 2 and name each differing field once', async () => {
+  await withDir(async (dir) => {
+    const other = testConfig({ load: { rate: 2000, duration: '10s', repetitions: 5, name: '1000rps' } });
+    const { baseline, candidate } = pair(3, 1, other);
+    candidate.run.machine.runnerClass = 'linux-x64-16c';
+    const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /they measure different scenarios/);
+    assert.match(out.stderr, /- load: open 1000 rps × 10s \(baseline\) vs open 2000 rps × 10s \(candidate\)\n/);
+    assert.match(out.stderr, /- runnerClass: linux-x64-2c \(baseline\) vs linux-x64-16c \(candidate\)\n/);
+    assert.equal(out.stderr.match(/runnerClass/g)!.length, 1);
+  });
+});
+
+test('compare: a schemaVersion 1 file is migrated; a newer or missing file is refused with its path', async () => {
+  await withDir(async (dir) => {
+    const { baseline, candidate } = pair(4, 1);
+    const old = { ...baseline, schemaVersion: 1, analysis: { anything: 'v1 had no shape' } };
+    const b = await save(dir, 'b.json', candidate);
+    const migrated = await cli(dir, 'compare', await save(dir, 'old.json', old), b);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    const newer = await cli(dir, 'compare', await save(dir, 'new.json', { ...baseline, schemaVersion: 99 }), b);
+    assert.equal(newer.code, 2);
+    assert.match(newer.stderr, /new\.json: has schemaVersion 99, newer than this mesh-perf understands/);
+    const missing = await cli(dir, 'compare', join(dir, 'nope.json'), b);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /nope\.json does not exist/);
+  });
+});
+
+test('compare --config applies its gates; a bad expression there is a config error naming it', async () => {
+  await withDir(async (dir) => {
+    const { baseline, candidate } = pair(5, 1);
+    const a = await save(dir, 'a.json', baseline);
+    const b = await save(dir, 'b.json', candidate);
+    await writeFile(join(dir, 'gates.yaml'), 'modes: [{name: baseline}]\nload: {rate: 10}\ngates:\n  thresholds: ["p(95) < 1ms"]\n');
+    const gated = await cli(dir, 'compare', a, b, '--config', 'gates.yaml');
+    assert.equal(gated.code, 1);
+    assert.match(gated.stdout, /✗ baseline \[1000rps\] p\(95\): .* threshold < 1 ms → fail/);
+    await writeFile(join(dir, 'bad.yaml'), 'modes: [{name: baseline}]\nload: {rate: 10}\ngates:\n  thresholds: ["p(95) <> 1ms"]\n');
+    const bad = await cli(dir, 'compare', a, b, '--config', 'bad.yaml');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /gates\.thresholds\[0\]: cannot read gate "p\(95\) <> 1ms"/);
+  });
+});
+
+test('compare: a candidate with invalid repetitions is invalid (exit 3), never a pass', async () => {
+  await withDir(async (dir) => {
+    const { baseline } = pair(6, 1);
+    const candidate = syntheticRun({
+      config: testConfig(),
+      levels: { baseline: [1, 1, 1, 1, 1], sidecar: [1.3, 1.3, 1.3, 1.3, 1.3] },
+      tweak: (mode, i, spec) => (mode === 'sidecar' && i === 0 ? { ...spec, invalidReason: 'achieved 90% of target' } : spec),
+    });
+    const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
+    assert.equal(out.code, 3);
+    assert.match(out.stdout, /Verdict: INVALID\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/);
+  });
+});
