@@ -51,7 +51,8 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
     };
   }
   const script = renderScript(profile, target);
-  return { files: { 'mesh-perf.js': script.text, ...script.files }, entry: 'mesh-perf.js', args: [], env, summaryFile: SUMMARY_FILE, expectedSeconds };
+  env.MESH_PERF_PARAMS = JSON.stringify(script.params);
+  return { files: script.files, entry: script.entry, args: [], env, summaryFile: SUMMARY_FILE, expectedSeconds };
 }
 
 export async function runRepetition(
