@@ -39,7 +39,7 @@ export const command: Command = {
     } catch (error) {
       // Interrupted: remove what was made. Failed: leave it, so the failure can be inspected.
       if (context.signal.aborted) await platform.teardown().catch(() => undefined);
-      else context.log.warn(`left what was created in place for inspection; remove it with \`mesh-perf down --config ${context.args.options.config}\``);
+      else if (platform.hasCreated()) context.log.warn(`left what was created in place for inspection; remove it with \`mesh-perf down --config ${context.args.options.config}\``);
       throw error;
     }
     const environment = await platform.environment();

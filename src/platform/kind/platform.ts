@@ -82,6 +82,11 @@ export class KindPlatform implements Platform {
     }
   }
 
+  /** True once a cluster was created or anything was deployed into one. */
+  hasCreated(): boolean {
+    return this.created || (this.inner?.hasCreated() ?? false);
+  }
+
   private get ready(): KubernetesPlatform {
     if (!this.inner) throw new EnvironmentError('the kind platform was not prepared');
     return this.inner;

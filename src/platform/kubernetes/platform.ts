@@ -39,6 +39,17 @@ export function placeModes(modes: readonly ModeConfig[], prefix: string): ModePl
 
 const TEARDOWN_TIMEOUT_MS = 5 * 60_000;
 
+export interface KubernetesPlatformOptions {
+  name?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Where k6 sends a mode's traffic instead of the echo Service. For control planes whose pods
+   * are emulated (kwok), where the client's commands run on the host and cluster DNS does not exist.
+   */
+  targetOverride?: (mode: string, namespace: string) => { url: string; grpc?: string };
+}
+
 export class KubernetesPlatform implements Platform {
   readonly name: string;
   private access?: ClusterAccess;
@@ -53,12 +64,15 @@ export class KubernetesPlatform implements Platform {
 
   constructor(
     private readonly context: PlatformContext,
-    options: { name?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+    options: KubernetesPlatformOptions = {},
   ) {
     this.name = options.name ?? 'kubeconfig';
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
+    this.targetOverride = options.targetOverride;
   }
+
+  private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
 
   private readonly cwd: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -129,6 +143,11 @@ export class KubernetesPlatform implements Platform {
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
+  /** True once anything may have been created in the cluster. */
+  hasCreated(): boolean {
+    return this.prepared;
+  }
+
   namespaceOf(modeName: string): string {
     const placement = this.placements.find((p) => p.mode.name === modeName);
     if (!placement) throw new Error(`mode ${modeName} is not placed`);
@@ -139,7 +158,8 @@ export class KubernetesPlatform implements Platform {
     const namespace = this.namespaceOf(mode.name);
     const host = `${ECHO_SERVICE}.${namespace}.svc.cluster.local`;
     const mesh = this.placements.find((p) => p.mode.name === mode.name)!.mesh;
-    return { mode: mode.name, url: `http://${host}:${ECHO_HTTP_PORT}/`, grpc: `${host}:${ECHO_GRPC_PORT}`, env: { ...mode.env }, description: mesh };
+    const address = this.targetOverride?.(mode.name, namespace) ?? { url: `http://${host}:${ECHO_HTTP_PORT}/`, grpc: `${host}:${ECHO_GRPC_PORT}` };
+    return { mode: mode.name, ...address, env: { ...mode.env }, description: mesh };
   }
 
   loadRunner(): LoadRunner {

@@ -1,0 +1,227 @@
+// Against a real kube-apiserver (+ etcd, controller manager, scheduler, kwok as the kubelet):
+// server-side apply of the built-in manifests, explicit rollout waits and the message when a
+// rollout never completes, namespace ownership and refusal, missing RBAC, the exec path k6 runs
+// through, and the kubelet resource-metrics path.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
+import { NEVER_READY_ANNOTATION } from '../support/k8s/kwok-config.ts';
+import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
+import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
+import { Applier, parseManifests } from '../../src/platform/kubernetes/apply.ts';
+import { claimNamespace, deleteNamespaces, ownerLabels, suiteSelector } from '../../src/platform/kubernetes/ownership.ts';
+import { podTarget, rolloutTarget, waitReady } from '../../src/platform/kubernetes/wait.ts';
+import { renderWorkload } from '../../src/platform/kubernetes/workloads.ts';
+import { execInPod, uploadFile } from '../../src/platform/kubernetes/exec.ts';
+import { InClusterK6Runner } from '../../src/platform/kubernetes/k6-runner.ts';
+import { KubeletResourceSampler } from '../../src/resources/kubelet-sampler.ts';
+import { EnvironmentError } from '../../src/util/errors.ts';
+
+// Emulated usage per container name (kwok ClusterResourceUsage); the sampler must report these.
+const USAGE = { echo: { cpu: '12m', memory: '20Mi' }, k6: { cpu: '40m', memory: '64Mi' }, 'istio-proxy': { cpu: '30m', memory: '48Mi' }, default: { cpu: '2m', memory: '8Mi' } };
+
+let cluster: LocalCluster;
+let access: ClusterAccess;
+
+before(async () => {
+  cluster = await startLocalCluster({ nodes: 2, usage: USAGE });
+  access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
+});
+
+after(async () => {
+  await cluster?.stop();
+});
+
+async function deployWorkload(replicas = 2) {
+  const config = clusterConfig(cluster, { kubernetes: { replicas } });
+  const runId = randomName('run');
+  const namespace = randomName('ws');
+  await claimNamespace(access, { name: namespace, suite: config.suite, runId });
+  const workload = renderWorkload(config, process.cwd());
+  const applier = new Applier(access);
+  const labels = ownerLabels(config.suite, runId);
+  await applier.apply(workload.client, { namespace, labels });
+  await waitReady(access, podTarget(namespace, workload.clientPod), 60_000);
+  await applier.apply(workload.server, { namespace, labels });
+  await waitReady(access, rolloutTarget('Deployment', namespace, 'echo', 'app=echo'), 60_000);
+  return { config, runId, namespace, workload, applier, labels };
+}
+
+async function getJson(path: string): Promise<any> {
+  const response = await rawRequest(access, path);
+  assert.equal(response.status, 200, `${path}: ${response.body.slice(0, 200)}`);
+  return JSON.parse(response.body);
+}
+
+test('server-side apply of every built-in manifest, labelled, converging on re-apply; rollouts waited for', async () => {
+  const { namespace, workload, applier, labels, config } = await deployWorkload(2);
+  const deployment = await getJson(`/apis/apps/v1/namespaces/${namespace}/deployments/echo`);
+  assert.equal(deployment.metadata.labels['app.kubernetes.io/managed-by'], 'mesh-perf');
+  assert.equal(deployment.status.readyReplicas, 2);
+  assert.equal(deployment.spec.template.spec.containers[0].image, config.kubernetes.images.echo);
+  assert.ok(deployment.metadata.managedFields.some((f: { manager: string; operation: string }) => f.manager === 'mesh-perf' && f.operation === 'Apply'), 'server-side apply field manager');
+  const service = await getJson(`/api/v1/namespaces/${namespace}/services/echo`);
+  assert.deepEqual(service.spec.ports.map((p: { port: number }) => p.port), [8080, 8079]);
+  const client = await getJson(`/api/v1/namespaces/${namespace}/pods/${workload.clientPod}`);
+  const echoPods = (await getJson(`/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Decho`)).items;
+  assert.equal(echoPods.length, 2);
+  for (const pod of echoPods) assert.notEqual(pod.spec.nodeName, client.spec.nodeName, 'anti-affinity keeps echo pods off the client node');
+  // Re-applying the same manifests changes nothing.
+  const before = deployment.metadata.resourceVersion;
+  await applier.apply(workload.server, { namespace, labels });
+  assert.equal((await getJson(`/apis/apps/v1/namespaces/${namespace}/deployments/echo`)).metadata.resourceVersion, before);
+});
+
+test('a rollout that never completes fails with the pods, their waiting reason and the events', async () => {
+  const runId = randomName('run');
+  const namespace = randomName('stuck');
+  await claimNamespace(access, { name: namespace, suite: 's', runId });
+  const [deployment] = parseManifests(
+    `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: never }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: never } }
+  template:
+    metadata: { labels: { app: never }, annotations: { ${NEVER_READY_ANNOTATION}: "true" } }
+    spec: { containers: [{ name: app, image: "registry.invalid/nothing:1" }] }
+`,
+    'inline',
+  );
+  await new Applier(access).apply([deployment!], { namespace });
+  await assert.rejects(waitReady(access, rolloutTarget('Deployment', namespace, 'never', 'app=never'), 4000), (error: unknown) => {
+    assert.ok(error instanceof EnvironmentError);
+    assert.match(error.message, new RegExp(`Deployment never in namespace ${namespace} did not become ready within 4s`));
+    assert.match(error.message, /pod never-[a-z0-9]+-[a-z0-9]+: Pending; app waiting: ImagePullBackOff: Back-off pulling image registry\.invalid\/nothing:1/);
+    return true;
+  });
+});
+
+test('namespace ownership: created with labels, reused by the same run, refused when foreign or another run’s', async () => {
+  const suite = randomName('s');
+  const name = randomName('own');
+  assert.equal(await claimNamespace(access, { name, suite, runId: 'r1', labels: { 'istio-injection': 'enabled' } }), 'created');
+  const created = await getJson(`/api/v1/namespaces/${name}`);
+  assert.deepEqual(
+    { ...created.metadata.labels, 'kubernetes.io/metadata.name': undefined },
+    { 'app.kubernetes.io/managed-by': 'mesh-perf', 'mesh-perf.dev/suite': suite, 'mesh-perf.dev/run-id': 'r1', 'istio-injection': 'enabled', 'kubernetes.io/metadata.name': undefined },
+  );
+  assert.equal(await claimNamespace(access, { name, suite, runId: 'r1' }), 'existing');
+  await assert.rejects(claimNamespace(access, { name, suite, runId: 'r2' }), /belongs to another mesh-perf run \(mesh-perf\.dev\/run-id=r1\).*mesh-perf down --config FILE/s);
+
+  const foreign = randomName('foreign');
+  const response = await rawRequest(access, '/api/v1/namespaces', { method: 'POST', contentType: 'application/json', body: JSON.stringify({ metadata: { name: foreign, labels: { team: 'payments' } } }) });
+  assert.equal(response.status, 201);
+  await assert.rejects(claimNamespace(access, { name: foreign, suite, runId: 'r1' }), (error: unknown) => {
+    assert.ok(error instanceof EnvironmentError);
+    assert.match(error.message, new RegExp(`namespace ${foreign} already exists and is not managed by mesh-perf`));
+    return true;
+  });
+  // Removing the suite deletes ours and never the foreign namespace.
+  assert.deepEqual(await deleteNamespaces(access, suiteSelector(suite), 60_000), [name]);
+  assert.equal((await rawRequest(access, `/api/v1/namespaces/${name}`)).status, 404);
+  const kept = await getJson(`/api/v1/namespaces/${foreign}`);
+  assert.equal(kept.metadata.labels.team, 'payments');
+  await assert.rejects(deleteNamespaces(access, 'team=payments', 1000), /refusing to delete namespaces by a selector without/);
+});
+
+test('missing RBAC names the verb and the resource', async () => {
+  // A user the CA signed but no role binds: authenticated, authorised for nothing.
+  const dir = cluster.dir;
+  const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'nobody.key']);
+  run(['req', '-new', '-key', 'nobody.key', '-subj', '/CN=nobody', '-out', 'nobody.csr']);
+  run(['x509', '-req', '-in', 'nobody.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-out', 'nobody.crt']);
+  const admin = readFileSync(cluster.kubeconfigPath, 'utf8');
+  const b64 = (f: string) => readFileSync(join(dir, f)).toString('base64');
+  const nobody = admin.replace(/client-certificate-data: .*/, `client-certificate-data: ${b64('nobody.crt')}`).replace(/client-key-data: .*/, `client-key-data: ${b64('nobody.key')}`);
+  const path = join(dir, 'nobody.kubeconfig');
+  writeFileSync(path, nobody, { mode: 0o600 });
+  const weak = loadAccess({ kubeconfig: path });
+  await assert.rejects(claimNamespace(weak, { name: randomName('rbac'), suite: 's', runId: 'r' }), (error: unknown) => {
+    assert.ok(error instanceof EnvironmentError);
+    assert.match(error.message, /missing permission: the API server refused to get namespaces\/rbac-[0-9a-f]+ \(HTTP 403: .*"nobody".*\)\. Grant the kubeconfig's user the "get" verb on namespaces/);
+    return true;
+  });
+});
+
+test('exec path: k6 runs in the client pod, progress streams back, the summary is read with cat', async () => {
+  const { namespace, workload } = await deployWorkload(1);
+  let hits = 0;
+  const server: Server = createServer((_req, res) => {
+    hits++;
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  try {
+    const pod = { namespace, pod: workload.clientPod, container: workload.clientContainer };
+    const runner = new InClusterK6Runner(access, () => pod);
+    assert.match(await runner.version(), /^\d+\.\d+\.\d+$/);
+    const script = `import http from 'k6/http';
+export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '3s', preAllocatedVUs: 2 } } };
+export default function () { http.get(__ENV.TARGET); }
+export function handleSummary(data) { return { 'summary.json': JSON.stringify({ reqs: data.metrics.http_reqs.values.count, mode: __ENV.MESH_PERF_MODE }), 'extra.txt': 'hello' }; }
+`;
+    const progress: { elapsedS: number; requests?: number }[] = [];
+    const outcome = await runner.run(
+      { files: { 'test.js': script }, entry: 'test.js', args: [], env: { TARGET: url, MESH_PERF_MODE: 'baseline' }, summaryFile: 'summary.json', expectedSeconds: 3 },
+      (p) => progress.push(p),
+      new AbortController().signal,
+    );
+    assert.equal(outcome.exitCode, 0, outcome.stderrTail);
+    const summary = JSON.parse(outcome.summary!);
+    assert.equal(summary.mode, 'baseline', '-e values reach __ENV');
+    assert.equal(summary.reqs, hits, 'every request k6 counted reached the server');
+    assert.ok(hits >= 40, `hits ${hits}`);
+    assert.deepEqual(outcome.extraFiles, { 'extra.txt': 'hello' });
+    assert.ok(progress.length > 0 && progress.at(-1)!.requests! > 0, 'progress lines parsed');
+
+    const failing = await runner.run(
+      { files: { 'bad.js': 'throw new Error("boom at init");\nexport default function () {}\n' }, entry: 'bad.js', args: [], env: {}, summaryFile: 'summary.json', expectedSeconds: 1 },
+      () => {},
+      new AbortController().signal,
+    );
+    assert.equal(failing.exitCode, 107, 'k6 script exception exit code survives the exec path');
+    assert.equal(failing.summary, undefined);
+    assert.match(failing.stderrTail, /boom at init/);
+
+    // Larger than one upload chunk, read back byte for byte.
+    const big = 'x'.repeat(150_000) + 'é\n';
+    const path = `/tmp/mesh-perf-k6/${randomName('big')}/f.txt`;
+    await uploadFile(access, pod, path, big);
+    const cat = await execInPod(access, pod, ['cat', path]);
+    assert.equal(cat.stdout, big);
+    await execInPod(access, pod, ['rm', '-rf', path.replace(/\/f\.txt$/, '')]);
+  } finally {
+    server.close();
+  }
+});
+
+test('resource metrics path: kubelet /metrics/resource through the node proxy, grouped and per 1000 rps', async () => {
+  const { namespace, config } = await deployWorkload(2);
+  const log = recordingLogger();
+  const sampler = new KubeletResourceSampler(access, { intervalMs: 300, modeNamespaces: { baseline: namespace }, meshNamespaces: [], log });
+  sampler.start('baseline');
+  await new Promise((r) => setTimeout(r, 2000));
+  const usage = await sampler.stop(500);
+  assert.deepEqual(log.lines.filter((l) => l.startsWith('WARN')), []);
+  const byGroup = Object.fromEntries(usage.map((u) => [u.group, u]));
+  assert.deepEqual(Object.keys(byGroup).sort(), ['app', 'client']);
+  const replicas = config.kubernetes.replicas;
+  assert.equal(byGroup.app!.scope, 'baseline');
+  assert.equal(byGroup.app!.memoryMiB.avg, 20 * replicas, 'two echo pods at 20Mi each');
+  assert.equal(byGroup.client!.memoryMiB.max, 64);
+  // Emulated CPU is steady; the rate between scrapes matches it within scrape-timing noise.
+  assert.ok(Math.abs(byGroup.app!.cpuMillicores.avg - 12 * replicas) < 12 * replicas * 0.25, `app cpu ${JSON.stringify(byGroup.app!.cpuMillicores)}`);
+  assert.ok(Math.abs(byGroup.client!.cpuMillicores.avg - 40) < 10, `client cpu ${JSON.stringify(byGroup.client!.cpuMillicores)}`);
+  assert.ok(byGroup.app!.samples >= 3);
+  assert.equal(byGroup.app!.cpuPer1000Rps, Math.round((byGroup.app!.cpuMillicores.avg / 0.5) * 1000) / 1000);
+  assert.equal(byGroup.client!.memoryMiBPer1000Rps, Math.round((byGroup.client!.memoryMiB.avg / 0.5) * 1000) / 1000);
+});
