@@ -28,6 +28,8 @@ export const OVERRIDES: Override[] = [
   { flag: 'dashboard-url', input: 'dashboard-url', path: 'github.dashboardUrl', kind: 'string', description: 'Link to the trend dashboard shown in summaries and comments.' },
   { flag: 'kubeconfig', input: 'kubeconfig-file', path: 'kubernetes.kubeconfig', kind: 'string', description: 'Path of a kubeconfig file (kubeconfig platform).' },
   { flag: 'context', input: 'kube-context', path: 'kubernetes.context', kind: 'string', description: 'Kubeconfig context to use.' },
+  { flag: 'istio-version', input: 'istio-version', path: 'kubernetes.istio.version', kind: 'string', description: 'Istio version to install (one mesh-perf pins).' },
+  { flag: 'linkerd-version', input: 'linkerd-version', path: 'kubernetes.linkerd.version', kind: 'string', description: 'Linkerd version to install (one mesh-perf pins).' },
 ];
 
 /** Sets a dotted path in a raw config object, creating objects on the way. */

@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
+import { kindDeleteArgs } from '../platform/kind/commands.ts';
+import { cachedToolPath } from '../tools/cache.ts';
+import { TOOL_PINS } from '../tools/pins.ts';
 import type { Config } from '../config/validate.ts';
 import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import type { ResultStore } from '../history/types.ts';
@@ -67,7 +70,11 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       return loaded;
     });
 
+    // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the cluster.
+    const cluster = kindClusterCleanup(config, env);
+    if (cluster) cleanup.add(cluster);
     const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd() });
+    if (cluster) cleanup.done(cluster);
     log.end();
 
     const store = await log.group('History', async () => {
@@ -133,6 +140,13 @@ function maskCredentials(inputs: ActionInputs): void {
   if (inputs.kubeconfig) {
     for (const secret of kubeconfigSecrets(inputs.kubeconfig)) core.setSecret(secret);
   }
+}
+
+function kindClusterCleanup(config: Config, env: NodeJS.ProcessEnv): CleanupItem | undefined {
+  const pin = TOOL_PINS.kind;
+  if (config.platform !== 'kind' || config.kubernetes.kind.keep || !pin) return undefined;
+  const kind = env.MESH_PERF_KIND || cachedToolPath('kind', pin.version);
+  return { kind: 'command', argv: [kind, ...kindDeleteArgs(config.kubernetes.kind.clusterName)], description: `kind cluster "${config.kubernetes.kind.clusterName}"` };
 }
 
 function configFile(inputs: ActionInputs): string | undefined {

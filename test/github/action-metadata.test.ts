@@ -1,0 +1,85 @@
+// action.yml, setup/action.yml and comment/action.yml against the code that reads them: every
+// input maps 1:1 onto the config overrides or an input the code reads, each description ends with
+// its default, the outputs are the ones the code sets, and the README tables match action.yml.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { OVERRIDES } from '../../src/config/overrides.ts';
+import { actionInputNames, COMMENT_INPUT, OUTPUT, SETUP_INPUT } from '../../src/github/inputs.ts';
+import { MODE_VARIABLE } from '../../src/github/main.ts';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { renderActionTables, updateReadmeTables, MARKERS } from '../../scripts/readme-tables.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+type Spec = { description: string; default?: string; required?: boolean };
+interface ActionYaml {
+  name: string;
+  description: string;
+  branding?: { icon: string; color: string };
+  inputs: Record<string, Spec>;
+  outputs: Record<string, { description: string; value?: string }>;
+  runs: { using: string; main?: string; post?: string; steps?: { env?: Record<string, string>; run?: string; id?: string }[] };
+}
+const read = (file: string) => parse(readFileSync(join(ROOT, file), 'utf8')) as ActionYaml;
+
+test('action.yml: one input per override row plus config, kubeconfig, token, working-directory, publish-results', () => {
+  const action = read('action.yml');
+  assert.deepEqual(Object.keys(action.inputs), actionInputNames());
+  for (const override of OVERRIDES) {
+    const spec = action.inputs[override.input]!;
+    assert.ok(spec.description.startsWith(override.description), `input ${override.input}: description starts with the override table's "${override.description}"`);
+    assert.equal(spec.default, '', `input ${override.input}: empty default, so the config file decides`);
+  }
+  for (const [name, spec] of Object.entries(action.inputs)) {
+    const last = spec.description.trim().split(/(?<=\.)\s+(?=[A-Z])/).at(-1)!;
+    assert.match(last, /^Default /, `input ${name}: the description ends with its default ("${last}")`);
+    assert.notEqual(spec.required, true, `input ${name}: the runner does not enforce required; the code validates`);
+  }
+  assert.equal(action.inputs.token!.default, '${{ github.token }}');
+});
+
+test('action.yml: outputs are the ones the code sets; node24 with main and post; branding', () => {
+  const action = read('action.yml');
+  assert.deepEqual(Object.keys(action.outputs).sort(), Object.values(OUTPUT).sort());
+  assert.deepEqual([action.runs.using, action.runs.main, action.runs.post], ['node24', 'dist/action.js', 'dist/post.js']);
+  const colors = ['white', 'black', 'yellow', 'blue', 'green', 'orange', 'red', 'purple', 'gray-dark'];
+  assert.ok(action.branding && colors.includes(action.branding.color) && /^[a-z0-9-]+$/.test(action.branding.icon));
+});
+
+test('the composite sub-actions hand every input to the bundle under the name the code reads', () => {
+  const cases: [string, string, Record<string, string>][] = [
+    ['comment/action.yml', 'comment', COMMENT_INPUT],
+    ['setup/action.yml', 'setup', SETUP_INPUT],
+  ];
+  for (const [file, mode, names] of cases) {
+    const action = read(file);
+    assert.equal(action.runs.using, 'composite');
+    const step = action.runs.steps!.find((s) => s.env?.[MODE_VARIABLE] === mode);
+    assert.ok(step, `${file} runs the bundle with ${MODE_VARIABLE}=${mode}`);
+    assert.equal(step.run, 'node "$GITHUB_ACTION_PATH/../dist/action.js"');
+    for (const name of Object.values(names)) {
+      const variable = `INPUT_${name.toUpperCase()}`;
+      assert.ok(step.env && variable in step.env, `${file} sets ${variable}`);
+      assert.ok(name in action.inputs, `${file} declares input ${name}`);
+    }
+    for (const [name, spec] of Object.entries(action.inputs)) assert.match(spec.description, /Default |Required\.$/, `${file} input ${name} states its default`);
+  }
+});
+
+test('the README tables are generated from action.yml', () => {
+  const actionText = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+  const tables = renderActionTables(actionText) as { inputs: string; outputs: string };
+  for (const name of actionInputNames()) assert.ok(tables.inputs.includes(`| \`${name}\` |`), `inputs table lists ${name}`);
+  const sample = `# x\n${MARKERS.inputs[0]}\nSTALE-TABLE\n${MARKERS.inputs[1]}\ntext\n${MARKERS.outputs[0]}\n${MARKERS.outputs[1]}\n`;
+  const updated = updateReadmeTables(sample, actionText) as string;
+  assert.ok(updated.includes(tables.inputs) && updated.includes(tables.outputs) && !updated.includes('STALE-TABLE'));
+  assert.equal(updateReadmeTables(updated, actionText), updated, 'idempotent');
+  assert.throws(() => updateReadmeTables('# no markers\n', actionText), /needs the markers <!-- inputs:start -->/);
+
+  const readme = join(ROOT, 'README.md');
+  assert.ok(existsSync(readme), 'README.md exists');
+  const text = readFileSync(readme, 'utf8');
+  assert.equal(text, updateReadmeTables(text, actionText), 'README.md inputs/outputs tables match action.yml: run the build (scripts/build.mjs calls updateReadmeTables)');
+});
