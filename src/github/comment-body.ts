@@ -54,6 +54,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
   parts.push(reasonsList(view));
   const rows = maxRows === undefined ? view.modes : view.modes.slice(0, maxRows);
+  if (view.modes.length === 0) parts.push('No repetition finished, so there are no measurements to show.');
   if (rows.length > 0) {
     parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
   }

@@ -39,8 +39,11 @@ export function renderJobSummary(input: SummaryInput): string {
   for (const notice of input.notices ?? []) add(`> [!NOTE]\n> ${text(notice)}`);
   add(reasonsList(view));
   add('### Results');
-  add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
-  add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`);
+  if (view.modes.length === 0) add('No repetition finished, so there are no measurements to show.');
+  else {
+    add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+    add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`);
+  }
   if (view.gates.length > 0) {
     add('### Gates');
     add(gatesTable(view.gates), true, 'gate table');
@@ -81,7 +84,7 @@ function runLine(view: RunView): string {
   const modeCount = new Set(view.modes.map((m) => m.mode)).size;
   const parts = [
     `platform ${code(view.platform) || 'unknown'}`,
-    `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})`,
+    modeCount > 0 ? `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})` : '',
     view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
     view.seed !== undefined ? `seed ${view.seed}` : '',
     view.runId ? `run ${code(view.runId)}` : '',

@@ -157,6 +157,14 @@ test('the sticky comment on one PR is created, then updated in place, then left 
     assert.match(created.body, /\| mode \| p50 ms \| p99 ms \|/);
     assert.match(created.body, /p50 vs base \(main at bbbbbbb\)/, 'compared with the PR base from the history branch');
     assert.equal(first.outputs['comment-url'], created.html_url);
+    // The outputs the README documents.
+    assert.ok(['pass', 'invalid'].includes(first.outputs.verdict!));
+    assert.equal(first.outputs['results-dir'], join(first.outputs['results-path']!, '..'));
+    assert.equal(JSON.parse(await readFile(first.outputs['results-path']!, 'utf8')).verdict, first.outputs.verdict);
+    assert.ok(first.outputs['report-path'] === '' || (await readFile(first.outputs['report-path']!, 'utf8')).includes('<html'), 'report-path is empty or an HTML report');
+    assert.match(first.outputs.summary!, /^### mesh-perf · suite `sticky-[0-9a-f]+`/);
+    assert.match(first.outputs.summary!, /\| mode \| p50 ms \| p99 ms \|/);
+    assert.ok(!first.outputs.summary!.includes('<!-- mesh-perf:sticky'), 'the summary output carries no marker');
     assert.ok(first.summary.includes('### Results'), 'job summary written');
     assert.equal(spoof.body, `fake results\n${commentMarker(suite)}`);
 

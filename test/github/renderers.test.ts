@@ -162,3 +162,19 @@ test('the base comparison is this run against the median of the base runs', () =
   const invalidBase = { ...base, verdict: 'invalid' as const };
   assert.deepEqual(compareWithBase(view.modes, { ref: 'main', runs: [invalidBase] }), [], 'invalid history is never compared');
 });
+
+test('a run that ended before any repetition still renders a summary and a comment that say so', () => {
+  const result = load();
+  result.modes = [];
+  result.verdict = 'invalid';
+  result.verdictReasons = ['run ended early: echo server for mode "direct" exited', '4 of 4 planned repetitions did not run'];
+  const view = viewRun(result);
+  const summary = renderJobSummary({ view, links: { runUrl: RUN_URL } });
+  assert.match(summary, /⚠️ \*\*invalid run\*\*/);
+  assert.match(summary, /No repetition finished, so there are no measurements to show\./);
+  assert.ok(!summary.includes('0 modes'));
+  const { body } = renderComment({ view, links: { runUrl: RUN_URL } });
+  assert.match(body, /No repetition finished/);
+  assert.match(body, /4 of 4 planned repetitions did not run/);
+  assert.deepEqual(annotationsFor(view), [], 'no gate failed and no repetition ran: nothing to annotate');
+});
