@@ -17,6 +17,8 @@ export const DASHBOARD_FILE = 'index.html';
 export const ADOPTED_DASHBOARD_FILE = 'mesh-perf-dashboard.html';
 export const GENERATOR_META = '<meta name="generator" content="mesh-perf">';
 export const CHARTJS_ASSET = 'assets/chart.umd.min.js';
+export const REPORT_CSS_ASSET = 'assets/report.css';
+export const REPORT_JS_ASSET = 'assets/report.js';
 export const NOJEKYLL_FILE = '.nojekyll';
 export const RUNS_DIR = 'runs';
 export const DATA_DIR = 'data';

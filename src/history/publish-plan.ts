@@ -20,7 +20,7 @@ import {
 } from './layout.ts';
 import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, suiteSummaryOf } from './site.ts';
+import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from './site.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex, type IndexEntry } from './suite-index.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
@@ -150,6 +150,7 @@ export function siteShellChanges(runPaths: string[], marker: StoreMarker, states
   changes.writes.set(MARKER_FILE, serializeMarker(next));
   changes.writes.set(next.dashboard ?? DASHBOARD_FILE, renderSiteShell(next));
   changes.writes.set(CHARTJS_ASSET, options.chartJs);
+  for (const [path, text] of reportAssets()) changes.writes.set(path, text);
   changes.writes.set(NOJEKYLL_FILE, '');
   return changes;
 }

@@ -4,14 +4,20 @@
 import type { RunResult } from '../results/types.ts';
 import { renderDashboardHtml, renderSuiteData } from '../report/dashboard/render.ts';
 import { renderHtmlReport } from '../report/html/render.ts';
-import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot } from './layout.ts';
+import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot, REPORT_CSS_ASSET, REPORT_JS_ASSET } from './layout.ts';
+import { REPORT_CLIENT_JS } from '../report/html/client.ts';
+import { BASE_CSS } from '../report/html/styles.ts';
 import type { StoreTree } from './tree.ts';
 import type { StoreMarker, SuiteSummaryInfo } from './marker.ts';
 import type { SuiteIndex } from './suite-index.ts';
 
 export function renderRunReportForStore(result: RunResult, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
   const root = relativeRoot(reportPath);
-  return renderHtmlReport(result, { chartJs: { src: `${root}${CHARTJS_ASSET}` }, dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}` });
+  return renderHtmlReport(result, {
+    chartJs: { src: `${root}${CHARTJS_ASSET}` },
+    assets: { css: `${root}${REPORT_CSS_ASSET}`, js: `${root}${REPORT_JS_ASSET}` },
+    dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}`,
+  });
 }
 
 /** index.html, unless an adopted branch has its own: then the dashboard moves aside. */
@@ -23,6 +29,14 @@ export async function dashboardFileFor(tree: StoreTree, marker: StoreMarker): Pr
 
 export function renderSiteShell(marker: StoreMarker): string {
   return renderDashboardHtml({ marker, chartJsSrc: CHARTJS_ASSET, dataPrefix: `${DATA_DIR}/` });
+}
+
+/** Shared files of the run reports in a store. */
+export function reportAssets(): Map<string, string> {
+  return new Map([
+    [REPORT_CSS_ASSET, BASE_CSS],
+    [REPORT_JS_ASSET, REPORT_CLIENT_JS],
+  ]);
 }
 
 export function renderSuiteDataFile(index: SuiteIndex): string {

@@ -64,7 +64,8 @@ test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only 
   const xs = profile.spectrum[0]!.points.map((p) => p.x);
   assert.deepEqual(xs.map((x) => Math.round(x * 1000) / 1000), [1, 2, 4, 10, 20, 100, 1000, SPECTRUM_MAX_X]);
   assert.equal(profile.timeline.length, 5 * 3);
-  assert.equal(profile.timeline[0]!.points.length, 12);
+  assert.equal(profile.timeline[0]!.t.length, 12);
+  assert.equal(profile.timeline[0]!.p99.length, 12);
   assert.equal(profile.resources, null);
   assert.equal(profile.overhead?.modes.length, 4);
   const sampled = buildReportChartData(buildRunResult({ resources: true })).profiles[0]!;

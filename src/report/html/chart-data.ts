@@ -29,7 +29,8 @@ export interface ProfileCharts {
   spectrum: (ModeSeries & { points: { x: number; y: number; label: string }[]; invalid: boolean })[];
   bars: { stats: string[]; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[] })[] };
   overhead: { stats: string[]; baseline: string; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[]; pairs: number })[] } | null;
-  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; points: { t: number; p50: number; p90: number; p99: number; max: number }[] })[];
+  /** Per repetition, columns of equal length (compact: reports in history carry thousands of them). */
+  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; t: number[]; p50: number[]; p90: number[]; p99: number[]; max: number[] })[];
   resources: { groups: string[]; modes: (ModeSeries & { cpu: (number | null)[]; memory: (number | null)[] })[] } | null;
 }
 
@@ -94,7 +95,11 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
           label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
           valid: r.valid,
           trial: r.trial,
-          points: (r.timeline ?? []).map((p) => ({ t: p.t, p50: p.p50, p90: p.p90, p99: p.p99, max: p.max })),
+          t: (r.timeline ?? []).map((p) => p.t),
+          p50: (r.timeline ?? []).map((p) => sig4(p.p50)),
+          p90: (r.timeline ?? []).map((p) => sig4(p.p90)),
+          p99: (r.timeline ?? []).map((p) => sig4(p.p99)),
+          max: (r.timeline ?? []).map((p) => sig4(p.max)),
         })),
       );
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
@@ -123,6 +128,11 @@ function middle(values: number[]): number {
   const xs = [...values].sort((a, b) => a - b);
   const mid = (xs.length - 1) / 2;
   return (xs[Math.floor(mid)]! + xs[Math.ceil(mid)]!) / 2;
+}
+
+/** Four significant digits: plenty for a chart, and a third of the bytes of a double. */
+function sig4(value: number): number {
+  return Number.isFinite(value) && value !== 0 ? Number(value.toPrecision(4)) : value;
 }
 
 export function statLabel(stat: string): string {

@@ -106,7 +106,7 @@ export const REPORT_CLIENT_JS = String.raw`
     });
   }
   function timelineDataset(s, stat) {
-    return { label: s.label, data: s.points.map(function (p) { return { x: p.t, y: p[stat] }; }),
+    return { label: s.label, data: s.t.map(function (t, i) { return { x: t, y: s[stat][i] }; }),
       borderColor: s.valid ? s.color : '#9a6700', backgroundColor: s.color, borderWidth: 1.2,
       borderDash: s.valid ? [] : [6, 4], pointRadius: 0, tension: 0 };
   }

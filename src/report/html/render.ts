@@ -14,6 +14,8 @@ export interface HtmlReportOptions {
   chartJs: { inline: string } | { src: string };
   /** Link back to the trend dashboard, when the report lives in a history store. */
   dashboardHref?: string;
+  /** Shared stylesheet and script URLs (history copies), instead of inlining them in every report. */
+  assets?: { css: string; js: string };
   /** Confidence level of the intervals; 0.95 unless the analysis says otherwise. */
   ciLevel?: number;
 }
@@ -44,7 +46,7 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
 <meta name="generator" content="mesh-perf">
 <link rel="icon" href="data:,">
 <title>${e(title)}</title>
-<style>${BASE_CSS}</style>
+${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `<style>${BASE_CSS}</style>`}
 </head>
 <body>
 <header>
@@ -68,7 +70,7 @@ ${profilesOf(result).map((profile, i) => chartsSection(profile, i, charts.profil
 </main>
 <script type="application/json" id="mesh-perf-data">${jsonForScript(charts)}</script>
 ${chartJsTag}
-<script>${REPORT_CLIENT_JS}</script>
+${options.assets ? `<script src="${e(options.assets.js)}"></script>` : `<script>${REPORT_CLIENT_JS}</script>`}
 </body>
 </html>
 `;
