@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runCli, withTempDir } from '../support/cli.ts';
 import { startServer } from '../../src/platform/processes.ts';
+import { freePort } from '../../src/util/net.ts';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `stack trace in:\n${text}`);
 
@@ -99,5 +100,30 @@ test('Ctrl-C mid-run: load stops, servers are gone, partial results say invalid'
     const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes(results.run.id));
     assert.deepEqual(left, [], 'no server or k6 process of this run survives');
     assert.ok((await readdir(join(dir, 'out'))).includes('summary.md'));
+  });
+});
+
+test('k6 crashing mid-run: exit 3 with k6 named, partial results invalid', { timeout: 120_000 }, async () => {
+  const port = await freePort();
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), `modes: [{ name: a, local: { port: ${port} } }]\nload: { rate: 20, duration: 30s, warmup: 0s, repetitions: 1 }\n`);
+    const running = runCli(['run', '--out', 'out'], { cwd: dir });
+    // Kill the real k6 process of this run (found by the URL it was given) once it is under way.
+    let killed = false;
+    for (let i = 0; i < 100 && !killed; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const pids = execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').filter((l) => l.includes(`MESH_PERF_URL=http://127.0.0.1:${port}/`) && l.includes(' run '));
+      for (const line of pids) {
+        process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+        killed = true;
+      }
+    }
+    assert.ok(killed, 'found the k6 process to kill');
+    const run = await running;
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /k6 exited with code \d+ without a summary \(mode "a", repetition 1\)/);
+    noStack(run.stderr);
+    const results = JSON.parse(await readFile(join(dir, 'out/results.json'), 'utf8'));
+    assert.equal(results.verdict, 'invalid');
   });
 });
