@@ -5,10 +5,11 @@ import { command as demo } from './commands/demo.ts';
 import { command as run } from './commands/run.ts';
 import { command as plan } from './commands/plan.ts';
 import { command as compare } from './commands/compare.ts';
+import { command as calibrate } from './commands/calibrate.ts';
 import { command as presets } from './commands/presets.ts';
 import { command as publish } from './commands/publish.ts';
 import { command as report } from './commands/report.ts';
 import { command as up } from './commands/up.ts';
 import { command as down } from './commands/down.ts';
 
-export const COMMANDS: Command[] = [demo, run, plan, compare, presets, publish, report, up, down];
+export const COMMANDS: Command[] = [demo, run, plan, compare, calibrate, presets, publish, report, up, down];
