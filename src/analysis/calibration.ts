@@ -76,14 +76,15 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
   }
   const alpha = options.alpha ?? 0.05;
   const context: AnalysisContext = { seed: result.plan?.seed ?? 0, resamples: options.resamples ?? 2000, level: 0.95, alpha };
-  const blocks = pairByBlock(validRepetitions(a), validRepetitions(b), 'p50').length;
+  const blocks = pairByBlock(validRepetitions(b), validRepetitions(a), 'p50').length;
   const subsetSize = options.subsetSize ?? Math.max(2, Math.min(5, Math.floor(blocks / 2)));
   const subsets = options.subsets ?? 500;
   const targetMde = options.targetMde ?? 0.05;
   const settings = { alpha, minEffectPct: options.minEffectPct ?? 5, minEffectMs: options.minEffectMs ?? 0.05 };
   const statistics: CalibrationStatistic[] = [];
   for (const metric of options.statistics ?? DEFAULT_STATISTICS) {
-    const pairs = pairByBlock(validRepetitions(a), validRepetitions(b), metric).filter((p) => p.baseline > 0 && p.mode > 0);
+    // pairByBlock(mode, baseline): B plays the mode, A the baseline.
+    const pairs = pairByBlock(validRepetitions(b), validRepetitions(a), metric).filter((p) => p.baseline > 0 && p.mode > 0);
     if (pairs.length < 2) continue;
     const valuesA = pairs.map((p) => p.baseline);
     const valuesB = pairs.map((p) => p.mode);
