@@ -23,10 +23,14 @@ export interface ConfigSources {
 export async function loadConfig(sources: ConfigSources): Promise<Config> {
   let fileRaw: unknown = {};
   if (sources.file) fileRaw = parseYaml(await readConfigFile(sources.file), sources.file);
-  const overrideRaw = overridesToRaw(sources.overrides ?? {}, sources.overrideOrigin ?? 'flag');
-  const presetName = (overrideRaw.preset ?? (fileRaw as Record<string, unknown>)?.preset ?? sources.defaults?.preset) as unknown;
+  const overrides = overrideEntries(sources.overrides ?? {}, sources.overrideOrigin ?? 'flag');
+  const presetOverride = overrides.find((o) => o.path === 'preset')?.value;
+  const presetName = presetOverride ?? (fileRaw as Record<string, unknown>)?.preset ?? sources.defaults?.preset;
   const presetRaw = typeof presetName === 'string' ? presetConfig(presetName) : {};
-  const merged = [sources.defaults ?? {}, presetRaw, fileRaw, overrideRaw].reduce(mergeRaw, {});
+  const merged = [sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {}) as Record<string, unknown>;
+  // Overrides apply to the merged layers, so `--duration 5s` sets the duration of every load
+  // profile of a preset instead of replacing its list of profiles.
+  for (const { path, value } of overrides) setPath(merged, path, value);
   return validateConfig(merged, sources.file ?? 'configuration');
 }
 
@@ -68,8 +72,8 @@ function presetConfig(name: string): Record<string, unknown> {
   return preset.config;
 }
 
-function overridesToRaw(overrides: Record<string, string | undefined>, origin: 'flag' | 'input'): Record<string, unknown> {
-  const raw: Record<string, unknown> = {};
+function overrideEntries(overrides: Record<string, string | undefined>, origin: 'flag' | 'input'): { path: string; value: unknown }[] {
+  const entries: { path: string; value: unknown }[] = [];
   for (const override of OVERRIDES) {
     const key = origin === 'flag' ? override.flag : override.input;
     const text = overrides[key];
@@ -77,9 +81,9 @@ function overridesToRaw(overrides: Record<string, string | undefined>, origin: '
     const label = origin === 'flag' ? `--${key}` : `input ${key}`;
     let value = parseOverrideValue(override, text, label);
     if (override.path === 'modes') value = parseModes(String(value), label);
-    setPath(raw, override.path, value);
+    entries.push({ path: override.path, value });
   }
-  return raw;
+  return entries;
 }
 
 /** `modes` as an override: a YAML list, or "baseline,istio-ambient" as shorthand. */
@@ -90,5 +94,5 @@ function parseModes(text: string, label: string): unknown {
       return (MESH_KINDS as readonly string[]).includes(trimmed) ? { name: trimmed, mesh: trimmed } : { name: trimmed };
     });
   }
-  return parseYaml(`modes:\n${text.replace(/^/gm, '  ')}`, label) && (parseYaml(`modes:\n${text.replace(/^/gm, '  ')}`, label) as { modes: unknown }).modes;
+  return (parseYaml(`modes:\n${text.replace(/^/gm, '  ')}`, label) as { modes: unknown }).modes;
 }

@@ -4,6 +4,8 @@ import { loadConfig } from '../../config/load.ts';
 import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
 import { alignTable } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
+import { PRESETS } from '../../presets/index.ts';
+import { presetHeader } from '../../presets/summary.ts';
 import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
 
 export const command: Command = {
@@ -42,6 +44,8 @@ export const command: Command = {
       const load = t.profile.model === 'open' ? `${t.profile.rate ?? 'script'} rps` : `${t.profile.vus ?? 'script'} VUs`;
       rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup]);
     }
+    const header = context.args.options.preset ? presetHeader(context.args.options.preset, PRESETS) : undefined;
+    if (header) context.stdout(`${header.trimEnd()}\n\n`);
     context.stdout(`${alignTable(rows)}\n\n${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load (setup not included)\n`);
     return 0;
   },
