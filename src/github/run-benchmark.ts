@@ -11,6 +11,7 @@ import { TOOL_PINS } from '../tools/pins.ts';
 import type { Config } from '../config/validate.ts';
 import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import type { ResultStore } from '../history/types.ts';
+import type { RunResult } from '../results/types.ts';
 import type { Logger } from '../util/log.ts';
 import { EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
@@ -70,22 +71,33 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       return loaded;
     });
 
-    // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the cluster.
-    const cluster = kindClusterCleanup(config, env);
-    if (cluster) cleanup.add(cluster);
-    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd() });
-    if (cluster) cleanup.done(cluster);
-    log.end();
-
-    const store = await log.group('History', async () => {
+    const store = await log.group('History store', async () => {
       try {
-        return deps.openStore(config.history, event, inputs.token, log, process.cwd());
+        const opened = deps.openStore(config.history, event, inputs.token, log, process.cwd());
+        core.info(opened ? `history: ${opened.describe()}` : 'no history store: no comparison with the base branch');
+        return opened;
       } catch (error) {
         core.warning(`history store unavailable: ${messageOf(error)}`);
         return undefined;
       }
     });
-    const base = store ? await log.group('Base comparison', () => findBase(store, config, event, outcome.result.run.id)) : undefined;
+    // The regression gate and the "vs base" column use the same reference, looked up once, after
+    // the measurements (the pipeline calls this), so a slow store never delays the load.
+    let base: BaseReference | undefined;
+    const reference = store
+      ? async (result: RunResult) => {
+          base = await findBase(store, config, event, result.run.id);
+          return base?.runs ?? [];
+        }
+      : undefined;
+
+    // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the cluster.
+    const cluster = kindClusterCleanup(config, env);
+    if (cluster) cleanup.add(cluster);
+    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd(), ...(reference ? { reference } : {}) });
+    if (cluster) cleanup.done(cluster);
+    log.end();
+
     const notices: string[] = [];
     if (store && config.history.publish) {
       const published = await log.group('Publish to history', () => publish(store, outcome, event));
