@@ -2,6 +2,9 @@
 // repetition. Pure; main.ts hands them to core.error / core.warning.
 import type { RunView } from './results-view.ts';
 
+/** How the results stage words a failed threshold of the user's own k6 script. */
+export const SCRIPT_THRESHOLD = /^script threshold failed: /;
+
 export interface Annotation {
   level: 'error' | 'warning';
   title: string;
@@ -19,8 +22,11 @@ export function annotationsFor(view: RunView): Annotation[] {
       message: `${where ? `${where}: ` : ''}${gate.detail || gate.title}`,
     });
   }
+  // A user's k6 script thresholds are gates too; they reach us as verdict reasons, not analysis gates.
+  const scriptFailures = view.reasons.filter((r) => SCRIPT_THRESHOLD.test(r));
+  for (const reason of scriptFailures) out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
   // A fail verdict without gate details (analysis absent or unreadable) still gets one error per reason.
-  if (view.verdict === 'fail' && failed.length === 0) {
+  if (view.verdict === 'fail' && failed.length === 0 && scriptFailures.length === 0) {
     for (const reason of view.reasons.length > 0 ? view.reasons : ['the run failed its gates']) {
       out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
     }

@@ -268,8 +268,11 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.outputs.verdict, 'fail');
     const results = JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')) as { verdictReasons: string[]; analysis?: { gates?: { decision: string }[] } };
-    const failedGates = results.analysis?.gates ? results.analysis.gates.filter((g) => g.decision === 'fail').length : results.verdictReasons.length;
-    assert.ok(failedGates >= 2, `both modes fail the impossible threshold (got ${failedGates})`);
+    // Failed gates: the analysis stage's threshold gates, plus the k6 script's own thresholds.
+    const scriptGates = results.verdictReasons.filter((r) => r.startsWith('script threshold failed: ')).length;
+    const analysisGates = results.analysis?.gates?.filter((g) => g.decision === 'fail').length ?? 0;
+    const failedGates = scriptGates + analysisGates;
+    assert.equal(scriptGates, 2, `both modes fail the script's impossible threshold: ${results.verdictReasons.join('; ')}`);
     const errors = commands(run.stdout, 'error');
     const gateErrors = errors.filter((e) => e.props.includes('title=mesh-perf gate failed'));
     assert.equal(gateErrors.length, failedGates, `one error annotation per failed gate:\n${errors.map((e) => e.message).join('\n')}`);

@@ -94,6 +94,15 @@ test('a fail verdict without gate details still gets one error per reason', () =
   result.verdict = 'fail';
   result.verdictReasons = ['script threshold failed: direct: http_req_duration p(50)<1', 'script threshold failed: one-hop: http_req_duration p(50)<1'];
   assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, 2);
+  result.verdictReasons = ['some other reason'];
+  assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, 1);
+});
+
+test('failed analysis gates and failed k6 script thresholds each get one error', () => {
+  const result = analyzed(['p(50) < 0.0001ms']);
+  result.verdictReasons = [...result.verdictReasons, 'script threshold failed: direct: http_req_duration p(50)<1'];
+  const failed = (result.analysis as ReturnType<typeof analyzeRun>).gates.filter((g) => g.decision === 'fail').length;
+  assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, failed + 1);
 });
 
 test('the comment body carries its marker once and escapes what comes from results', () => {
