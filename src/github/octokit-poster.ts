@@ -7,6 +7,8 @@ import type { PullLookup, PullSummary } from './resolve-pr.ts';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /** The API said no; the message says which permission is missing. */
 export class GitHubPermissionError extends Error {
   constructor(message: string) {
@@ -24,8 +26,11 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
     private readonly repo: RepoRef,
     apiUrl: string,
   ) {
-    // No retries on 4xx; a bounded timeout so a hung API cannot hold the job.
-    this.octokit = getOctokit(token, { baseUrl: apiUrl, request: { timeout: 30_000 } });
+    this.octokit = getOctokit(token, { baseUrl: apiUrl });
+    // Each request gets its own deadline, so a hung API cannot hold the job.
+    this.octokit.hook.before('request', (options) => {
+      options.request = { ...options.request, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
+    });
   }
 
   async identity(): Promise<string> {
