@@ -22,6 +22,8 @@ export interface DirectoryStoreOptions {
   root: string;
   adopt?: boolean;
   retention?: Retention;
+  /** How long per-second timelines stay in stored runs; undefined keeps them. */
+  timelineRetention?: Retention;
   chartJs: () => Promise<string>;
   log?: Logger;
   now?: () => Date;
@@ -54,7 +56,7 @@ export class DirectoryStore implements ResultStore {
       const sink = new DirectorySink(this.root);
       for (const [path, text] of plan.changes.writes) await sink.write(path, text);
       for (const path of plan.changes.deletes) await sink.remove(path);
-      return { attempts: 1, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, warnings: plan.warnings };
+      return { attempts: 1, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, compacted: plan.compacted, warnings: plan.warnings };
     });
   }
 
@@ -88,6 +90,7 @@ export class DirectoryStore implements ResultStore {
       adopt: this.options.adopt ?? false,
       now: (this.options.now ?? (() => new Date()))(),
       ...(this.options.retention ? { retention: this.options.retention } : {}),
+      ...(this.options.timelineRetention ? { timelineRetention: this.options.timelineRetention } : {}),
     };
   }
 

@@ -14,6 +14,7 @@ export interface OpenStoreOptions {
   token?: string;
   adopt?: boolean;
   retention?: Retention;
+  timelineRetention?: Retention;
   chartJs: () => Promise<string>;
   log?: Logger;
   cwd?: string;
@@ -38,6 +39,7 @@ export function openStore(spec: string, options: OpenStoreOptions): AnyStore {
     chartJs: options.chartJs,
     ...(options.adopt !== undefined ? { adopt: options.adopt } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
+    ...(options.timelineRetention ? { timelineRetention: options.timelineRetention } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.now ? { now: options.now } : {}),
   };

@@ -19,6 +19,7 @@ import {
   RUNS_DIR,
 } from './layout.ts';
 import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
+import { compactTimelines } from './compact-timelines.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
 import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from './site.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
@@ -31,6 +32,8 @@ export interface PlanOptions {
   /** Write into a non-empty branch/folder that has no marker. */
   adopt?: boolean;
   retention?: Retention;
+  /** How long per-second timelines stay; undefined keeps them forever. */
+  timelineRetention?: Retention;
   now: Date;
   /** Chart.js source, vendored as assets/chart.umd.min.js. */
   chartJs: string;
@@ -41,6 +44,8 @@ export interface PublishPlan {
   added: string[];
   unchanged: string[];
   pruned: string[];
+  /** Runs rewritten without their per-second timelines (timeline retention). */
+  compacted: string[];
   warnings: string[];
 }
 
@@ -68,7 +73,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   const dashboard = await dashboardFileFor(tree, marker);
   if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
   const incoming = dedupeIncoming(runs);
-  const plan: PublishPlan = { changes: emptyChanges(), added: [], unchanged: [], pruned: [], warnings: [] };
+  const plan: PublishPlan = { changes: emptyChanges(), added: [], unchanged: [], pruned: [], compacted: [], warnings: [] };
   const suites = [...new Set(incoming.map((r) => suiteDir(r.run.suite)))].sort();
   const states = new Map<string, SuiteState>();
   for (const suite of suites) {
@@ -105,6 +110,16 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       if (!plan.changes.writes.has(report)) plan.changes.writes.set(report, renderRunReportForStore(result, report, dashboard));
     }
     if (options.retention) prune(state, options.retention, options.now, plan);
+    if (options.timelineRetention) {
+      const pending = new Map(incoming.filter((r) => r.run.suite === state.suite).map((r) => [runFilePath(r), r]));
+      for (const c of await compactTimelines(tree, state.index, options.timelineRetention, options.now, options.storeLabel, serializeRun, pending)) {
+        plan.changes.writes.set(c.entry.file, c.text);
+        plan.changes.writes.set(c.entry.report, renderRunReportForStore(c.result, c.entry.report, dashboard));
+        state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
+        state.indexChanged = true;
+        plan.compacted.push(c.entry.file);
+      }
+    }
     if (state.indexChanged) writeSuite(state, plan.changes);
   }
   const shell = siteShellChanges(await tree.list(`${RUNS_DIR}/`), marker, [...states.values()], options);

@@ -3,15 +3,17 @@
 // chunks and streamed to a sink (git staging, a folder), so a store holding years of runs is
 // never held in memory at once. Retention applies here too.
 import { parseResultsJson } from '../results/migrate.ts';
+import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { reportPathFor, RUNS_DIR, suiteIndexPath, suiteDataPath } from './layout.ts';
 import { describeRetention, prunedEntries } from './retention.ts';
-import { readMarker, siteShellChanges, type PlanOptions } from './publish-plan.ts';
+import { withoutTimelines } from './compact-timelines.ts';
+import { readMarker, serializeRun, siteShellChanges, type PlanOptions } from './publish-plan.ts';
 import { dashboardFileFor, renderRunReportForStore, renderSuiteDataFile } from './site.ts';
 import { DASHBOARD_FILE } from './layout.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
-import { serializeIndex } from './suite-index.ts';
+import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
 
 export interface ChangeSink {
@@ -33,6 +35,8 @@ export interface RebuildSummary {
   /** Files whose content changed (or all files with includeAll). */
   written: number;
   pruned: string[];
+  /** Runs rewritten without their per-second timelines (timeline retention). */
+  compacted: string[];
   warnings: string[];
 }
 
@@ -40,7 +44,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   const dashboard = await dashboardFileFor(tree, marker);
   if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
-  const summary: RebuildSummary = { suites: [], runs: 0, reports: 0, written: 0, pruned: [], warnings: [] };
+  const summary: RebuildSummary = { suites: [], runs: 0, reports: 0, written: 0, pruned: [], compacted: [], warnings: [] };
   const emit = async (path: string, text: string) => {
     if (!options.includeAll && (await tree.blob(path)) === gitBlobId(text)) return;
     summary.written++;
@@ -65,6 +69,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         summary.warnings.push(`retention (${describeRetention(options.retention)}) removed ${removed.length} run(s) of suite ${suite}`);
       }
     }
+    const dueForCompaction = new Set(options.timelineRetention ? prunedEntries(state.index.runs, options.timelineRetention, options.now).filter((e) => e.tl !== false).map((e) => e.id) : []);
     const chunk = options.chunk ?? 200;
     for (let i = 0; i < state.index.runs.length; i += chunk) {
       const entries = state.index.runs.slice(i, i + chunk);
@@ -72,7 +77,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
       for (const entry of entries) {
         const text = texts.get(entry.file);
         if (text === undefined) throw new StoreCorruptError(options.storeLabel, entry.file, 'could not be read');
-        let result;
+        let result: RunResult;
         try {
           result = parseResultsJson(text, entry.file);
         } catch (error) {
@@ -80,10 +85,17 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         }
         const report = reportPathFor(entry.file);
         entry.report = report;
+        let runText = text;
+        if (dueForCompaction.has(entry.id)) {
+          result = withoutTimelines(result);
+          runText = serializeRun(result);
+          Object.assign(entry, indexEntryFor(result, entry.file, report, gitBlobId(runText)), { tl: false });
+          summary.compacted.push(entry.file);
+        }
         await emit(report, renderRunReportForStore(result, report, dashboard));
         rendered.add(report);
-        if (options.includeAll) {
-          await emit(entry.file, text);
+        if (options.includeAll || runText !== text) {
+          await emit(entry.file, runText);
           rendered.add(entry.file);
         }
         summary.reports++;

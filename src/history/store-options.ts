@@ -5,7 +5,7 @@ import type { Logger } from '../util/log.ts';
 import { UsageError } from '../util/errors.ts';
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
 import { openStore, type AnyStore } from './open-store.ts';
-import { parseRetention } from './retention.ts';
+import { DEFAULT_TIMELINE_RETENTION, parseRetention, parseTimelineRetention } from './retention.ts';
 
 export const TOKEN_ENV = ['MESH_PERF_STORE_TOKEN', 'GITHUB_TOKEN'] as const;
 
@@ -13,6 +13,7 @@ export interface StoreFlags {
   store?: string;
   branch?: string;
   keep?: string;
+  keepTimelines?: string;
   adopt?: boolean;
 }
 
@@ -20,18 +21,22 @@ export interface HistoryDefaults {
   store?: string;
   branch?: string;
   keep?: string;
+  keepTimelines?: string;
 }
 
 export function storeFromFlags(flags: StoreFlags, defaults: HistoryDefaults, env: NodeJS.ProcessEnv, log: Logger, cwd: string): AnyStore {
   const spec = flags.store ?? defaults.store;
   if (!spec) throw new UsageError('no history store: pass --store <git URL or directory> (or set history.store in the config file)');
   const keep = flags.keep ?? defaults.keep;
+  const keepTimelines = flags.keepTimelines ?? defaults.keepTimelines ?? DEFAULT_TIMELINE_RETENTION;
+  const timelineRetention = parseTimelineRetention(keepTimelines, flags.keepTimelines ? '--keep-timelines' : 'history.keepTimelines');
   const token = TOKEN_ENV.map((name) => env[name]).find((v) => v !== undefined && v !== '');
   return openStore(spec, {
     branch: flags.branch ?? defaults.branch ?? 'gh-pages',
     ...(token ? { token } : {}),
     adopt: flags.adopt ?? false,
     ...(keep ? { retention: parseRetention(keep, flags.keep ? '--keep' : 'history.keep') } : {}),
+    ...(timelineRetention ? { timelineRetention } : {}),
     chartJs: loadChartJsSource,
     log,
     cwd,

@@ -4,11 +4,13 @@
 // Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
 // small. Pure.
 import type { RunResult, Verdict } from '../results/types.ts';
-import { invalidRepetitionCount, summarizeRun, SUMMARY_STATS, type SummaryStat } from './run-summary.ts';
+import { invalidRepetitionCount, summarizeRun, type SummaryStat } from './run-summary.ts';
 
 export const INDEX_SCHEMA_VERSION = 1;
 export const INDEX_KIND = 'mesh-perf-suite-index';
 export const INDEX_CI_LEVEL = 0.95;
+/** The statistics the dashboard can plot; the rest stay in the run files. */
+export const INDEX_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const satisfies readonly SummaryStat[];
 
 /** [median, low, high] over repetitions. */
 export type Triple = [number, number, number];
@@ -43,6 +45,8 @@ export interface IndexEntry {
   platform: string;
   runnerClass?: string;
   invalidReps: number;
+  /** False once the per-second timelines were dropped from the stored run (timeline retention). */
+  tl?: boolean;
   baseline: string;
   /** profile → mode → figures. */
   modes: Record<string, Record<string, IndexModeEntry>>;
@@ -64,7 +68,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   const modes: IndexEntry['modes'] = {};
   for (const summary of summarizeRun(result, INDEX_CI_LEVEL)) {
     const s: IndexModeEntry['s'] = {};
-    for (const stat of SUMMARY_STATS) {
+    for (const stat of INDEX_STATS) {
       const m = summary.latency[stat];
       if (m) s[stat] = [sig(m.median), sig(m.low), sig(m.high)];
     }
@@ -82,6 +86,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
     verdict: result.verdict,
     platform: result.run.platform,
     invalidReps: invalidRepetitionCount(result),
+    tl: hasTimelines(result),
     baseline: result.baseline,
     modes,
   };
@@ -143,4 +148,8 @@ export function parseIndex(text: string, expectedSuite: string): IndexParse {
 export function sig(value: number): number {
   if (!Number.isFinite(value) || value === 0) return value;
   return Number(value.toPrecision(5));
+}
+
+export function hasTimelines(result: RunResult): boolean {
+  return result.modes.some((m) => m.repetitions.some((r) => (r.timeline?.length ?? 0) > 0));
 }

@@ -28,6 +28,8 @@ export interface PublishOutcome {
   unchanged: string[];
   /** Run files removed by retention. */
   pruned: string[];
+  /** Run files rewritten without per-second timelines (timeline retention). */
+  compacted?: string[];
   warnings: string[];
 }
 

@@ -109,6 +109,31 @@ test('retention prunes run files and compacts the index in the same commit', { t
   }
 });
 
+test('timeline retention stores older runs without per-second timelines, in the publishing commit', { timeout: 120_000 }, async () => {
+  const dir = await tempDir('git-store');
+  try {
+    const remote = await bareRepo(dir);
+    const runs = buildDailyRuns(4, { suite: 'nightly', durationS: 10 });
+    const s = store(remote, { timelineRetention: parseRetention('2runs') });
+    for (const run of runs) await s.publish([run]);
+    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    assert.deepEqual(index.runs.map((r: { tl: boolean }) => r.tl), [false, false, true, true]);
+    for (const [i, entry] of index.runs.entries()) {
+      const stored = JSON.parse(await showFile(remote, 'gh-pages', entry.file));
+      const points = stored.modes.flatMap((m: { repetitions: { timeline: unknown[] }[] }) => m.repetitions.map((r) => r.timeline.length));
+      assert.deepEqual([...new Set(points)], [i < 2 ? 0 : 10], `run ${i}`);
+      assert.equal(stored.modes[0].repetitions[0].latencyMs.p50, runs[i]!.modes[0]!.repetitions[0]!.latencyMs.p50, 'run-level figures stay');
+      const report = await showFile(remote, 'gh-pages', entry.report);
+      assert.equal(report.includes('No per-second timeline in this copy'), i < 2, `report ${i}`);
+    }
+    assert.equal(await commitCount(remote, 'gh-pages'), 4, 'compaction rides along with the publish commits');
+    const [full] = await s.list({ suite: 'nightly', commit: runs[0]!.run.git.sha! });
+    assert.equal(full!.modes[0]!.repetitions[0]!.timeline.length, 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a corrupted run file, index or marker on the branch stops publish with exit 3 naming the file; branch unchanged', { timeout: 180_000 }, async () => {
   const dir = await tempDir('git-store');
   try {

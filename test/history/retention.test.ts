@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRetention, prunedEntries } from '../../src/history/retention.ts';
+import { parseRetention, parseTimelineRetention, prunedEntries } from '../../src/history/retention.ts';
 import type { IndexEntry } from '../../src/history/suite-index.ts';
 import { MeshPerfError } from '../../src/util/errors.ts';
 
@@ -31,4 +31,11 @@ test('prunedEntries keeps the newest N, or drops runs older than the age limit',
   for (const row of table) {
     assert.deepEqual(prunedEntries(entries, parseRetention(row.keep), now).map((e) => e.id), row.pruned, row.keep);
   }
+});
+
+test('parseTimelineRetention: "all" keeps timelines, otherwise like keep', () => {
+  assert.equal(parseTimelineRetention('all'), undefined);
+  assert.deepEqual(parseTimelineRetention('30d'), { kind: 'age', days: 30 });
+  assert.deepEqual(parseTimelineRetention('100runs'), { kind: 'count', runs: 100 });
+  assert.throws(() => parseTimelineRetention('forever'), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && /"all"/.test(e.message) && e.message.includes('"forever"'));
 });

@@ -71,3 +71,10 @@ test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only 
   const sampled = buildReportChartData(buildRunResult({ resources: true })).profiles[0]!;
   assert.ok(sampled.resources!.groups.includes('ztunnel'));
 });
+
+test('a run stored without timelines says so instead of drawing an empty chart', async () => {
+  const { withoutTimelines } = await import('../../src/history/compact-timelines.ts');
+  const html = renderHtmlReport(withoutTimelines(buildRunResult()), { chartJs: { inline: CHART_STUB } });
+  assert.match(html, /No per-second timeline in this copy/);
+  assert.ok(!html.includes('id="timeline-0"'));
+});

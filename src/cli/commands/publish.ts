@@ -17,6 +17,7 @@ export const command: Command = {
     { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
     { name: 'suite', value: 'NAME', description: 'file the runs under this suite instead of the one they carry' },
     { name: 'keep', value: 'RETENTION', description: 'retention: "365d" (age) or "1000runs" (per suite)' },
+    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs" or "all"' },
     { name: 'adopt', description: 'write into a branch/folder that already holds other files' },
     { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
     { name: 'json', description: 'print what was published as JSON' },
@@ -40,6 +41,7 @@ export const command: Command = {
         ...(context.args.options.store ? { store: context.args.options.store } : {}),
         ...(context.args.options.branch ? { branch: context.args.options.branch } : {}),
         ...(context.args.options.keep ? { keep: context.args.options.keep } : {}),
+        ...(context.args.options['keep-timelines'] ? { keepTimelines: context.args.options['keep-timelines'] } : {}),
         adopt: context.args.switches.has('adopt'),
       },
       defaults,
@@ -58,6 +60,7 @@ export const command: Command = {
       `${outcome.added.length} run(s) published`,
       outcome.unchanged.length ? `${outcome.unchanged.length} already there` : '',
       outcome.pruned.length ? `${outcome.pruned.length} pruned by retention` : '',
+      outcome.compacted?.length ? `${outcome.compacted.length} older run(s) stored without per-second timelines` : '',
       outcome.commit ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}` : outcome.added.length || outcome.pruned.length ? '' : 'nothing to commit',
     ].filter(Boolean);
     context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
@@ -73,5 +76,6 @@ async function historyDefaults(configPath: string | undefined, cwd: string): Pro
     ...(history.store ? { store: history.store } : {}),
     ...(history.branch ? { branch: history.branch } : {}),
     ...(history.keep ? { keep: history.keep } : {}),
+    ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
   };
 }

@@ -10,6 +10,11 @@ export const historySchema = z
       .regex(/^\d+(d|runs)$/, { error: (issue) => `expected "<N>d" (days) or "<N>runs", got ${JSON.stringify(issue.input)}` })
       .optional()
       .describe('retention: "365d" or "1000runs"'),
+    keepTimelines: z
+      .string()
+      .regex(/^(\d+(d|runs)|all)$/, { error: (issue) => `expected "<N>d", "<N>runs" or "all", got ${JSON.stringify(issue.input)}` })
+      .optional()
+      .describe('per-second timelines stay in history this long (default "30d"); older runs keep their run-level figures'),
     publish: z.boolean().default(false).describe('publish this run to the store'),
   })
   .default({ branch: 'gh-pages', publish: false });

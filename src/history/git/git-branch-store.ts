@@ -23,6 +23,8 @@ export interface GitBranchStoreOptions {
   token?: string;
   adopt?: boolean;
   retention?: Retention;
+  /** How long per-second timelines stay in stored runs; undefined keeps them. */
+  timelineRetention?: Retention;
   /** Chart.js source for the dashboard asset and reports. */
   chartJs: () => Promise<string>;
   log?: Logger;
@@ -64,7 +66,7 @@ export class GitBranchStore implements ResultStore {
       return {
         changed: hasChanges(plan.changes),
         message: publishMessage(plan, results),
-        outcome: { attempts: 0, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, warnings: plan.warnings },
+        outcome: { attempts: 0, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, compacted: plan.compacted, warnings: plan.warnings },
       };
     });
   }
@@ -78,7 +80,7 @@ export class GitBranchStore implements ResultStore {
       return {
         changed: summary.written > 0 || summary.pruned.length > 0,
         message: `mesh-perf: rebuild dashboard and ${summary.reports} run reports\n`,
-        outcome: { attempts: 0, added: [], unchanged: [], pruned: summary.pruned, warnings: summary.warnings },
+        outcome: { attempts: 0, added: [], unchanged: [], pruned: summary.pruned, compacted: summary.compacted, warnings: summary.warnings },
       };
     });
     return { ...result, summary: summary! };
@@ -101,6 +103,7 @@ export class GitBranchStore implements ResultStore {
       now: (this.options.now ?? (() => new Date()))(),
       chartJs,
       ...(this.options.retention ? { retention: this.options.retention } : {}),
+      ...(this.options.timelineRetention ? { timelineRetention: this.options.timelineRetention } : {}),
     };
   }
 

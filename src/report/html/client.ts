@@ -126,8 +126,8 @@ export const REPORT_CLIENT_JS = String.raw`
     bars('bars-' + i, p.bars, 'latency (ms), median over repetitions');
     if (p.overhead) bars('overhead-' + i, p.overhead, 'overhead vs ' + p.overhead.baseline + ' (ms)');
     var select = document.getElementById('timeline-stat-' + i);
-    var chart = timeline('timeline-' + i, p.timeline, select ? select.value : 'p99');
-    if (select) select.addEventListener('change', function () {
+    var chart = canvas('timeline-' + i) ? timeline('timeline-' + i, p.timeline, select ? select.value : 'p99') : null;
+    if (select && chart) select.addEventListener('change', function () {
       chart.data.datasets = p.timeline.map(function (s) { return timelineDataset(s, select.value); });
       chart.options.scales.y.title.text = select.value + ' latency (ms)';
       chart.update();

@@ -57,7 +57,12 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 ${verdictSection(result)}
 <section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(result, level) : '<p class="note">No mode produced results.</p>'}</section>
 <section id="analysis"><h2>Analysis</h2>${analysisSection(result.analysis)}</section>
-${profilesOf(result).map((profile, i) => chartsSection(profile, i, charts.profiles[i]!.overhead !== null, charts.profiles[i]!.resources !== null)).join('\n')}
+${profilesOf(result)
+  .map((profile, i) => {
+    const p = charts.profiles[i]!;
+    return chartsSection(profile, i, p.overhead !== null, p.resources !== null, p.timeline.some((s) => s.t.length > 0));
+  })
+  .join('\n')}
 <section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>
 <section id="environment"><h2>Environment and versions</h2>
 <h3>Tools</h3>${keyValues(run.tools)}
@@ -83,7 +88,7 @@ function verdictSection(result: RunResult): string {
   return `<section id="verdict"><h2>Verdict ${verdictBadge(result.verdict)}</h2>${aborted}${list}</section>`;
 }
 
-function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean): string {
+function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean, timeline: boolean): string {
   const figure = (id: string, caption: string) =>
     `<figure><figcaption class="chart-title">${caption}</figcaption><div class="chart"><canvas id="${id}" role="img" aria-label="${e(caption)}"></canvas></div></figure>`;
   const stats = ['p50', 'p90', 'p99', 'max'];
@@ -92,9 +97,13 @@ function chartsSection(profile: string, i: number, overhead: boolean, resources:
 ${figure(`spectrum-${i}`, 'Latency by percentile')}
 ${figure(`bars-${i}`, 'Percentiles with intervals (whiskers)')}
 ${overhead ? figure(`overhead-${i}`, 'Overhead vs baseline, paired by block') : ''}
-<figure><figcaption class="chart-title">Latency over time per repetition
+${
+  timeline
+    ? `<figure><figcaption class="chart-title">Latency over time per repetition
 <span class="controls"><label for="timeline-stat-${i}">statistic</label><select id="timeline-stat-${i}">${stats.map((s) => `<option value="${s}"${s === 'p99' ? ' selected' : ''}>${statLabel(s)}</option>`).join('')}</select></span></figcaption>
-<div class="chart"><canvas id="timeline-${i}" role="img" aria-label="Latency over time per repetition"></canvas></div></figure>
+<div class="chart"><canvas id="timeline-${i}" role="img" aria-label="Latency over time per repetition"></canvas></div></figure>`
+    : `<figure><figcaption class="chart-title">Latency over time per repetition</figcaption><p class="note">No per-second timeline in this copy: history keeps timelines for recent runs only (<code>history.keepTimelines</code>); the run's own artifacts (results.json, report.html) have it.</p></figure>`
+}
 ${resources ? figure(`cpu-${i}`, 'CPU by container group') + figure(`memory-${i}`, 'Memory by container group') : ''}
 </div>
 ${resources ? '' : '<p class="note">No CPU/memory samples in this run (the local and endpoints platforms do not sample resources).</p>'}
