@@ -1,0 +1,145 @@
+// The statistics side of the sensitivity benchmark. Given one measured session (interleaved
+// blocks of a baseline mode, an A/A mode and A/B modes with injected delay), it draws many
+// pairs of "runs" from disjoint subsets of blocks and judges each candidate against its
+// reference with the real engine (analyzeRun), confirmation round included. Pure: no I/O.
+import { analyzeRun } from '../../src/analysis/analyze.ts';
+import { median } from '../../src/analysis/descriptive.ts';
+import { validRepetitions } from '../../src/analysis/summary.ts';
+import { validateConfig, type Config } from '../../src/config/validate.ts';
+import type { ModeResult, Repetition, RunResult } from '../../src/results/types.ts';
+import { seededRandom, shuffle } from '../../src/util/random.ts';
+
+export interface SensitivityOptions {
+  /** Mode every block has, the runs' baseline. */
+  baseline: string;
+  /** The mode both runs of an A/A trial take their "x" from. */
+  same: string;
+  /** Modes with injected extra delay; an A/B trial's candidate takes "x" from one of them. */
+  shifted: string[];
+  repetitions: number;
+  trials: number;
+  seed: number;
+  confirm: boolean;
+}
+
+export interface Rate {
+  /** Trials whose verdict was fail. */
+  flagged: number;
+  trials: number;
+  /** Median MDE the gate reported for x (relative), over the trials. */
+  medianMde: number | null;
+}
+
+export interface SensitivityResult {
+  blocks: number;
+  repetitions: number;
+  /** A/A: the x gate alone, and any gate of the run (x and the baseline itself). */
+  falseAlarms: Rate;
+  falseAlarmsAnyGate: Rate;
+  detection: Record<string, Rate>;
+}
+
+/** Blocks in which every needed mode has a valid repetition. */
+export function completeBlocks(result: RunResult, modes: string[]): number[] {
+  const byMode = modes.map((name) => new Set(validRepetitions(findMode(result, name)).map((r) => r.block)));
+  return [...byMode[0]!].filter((b) => byMode.every((set) => set.has(b))).sort((a, b) => a - b);
+}
+
+/** Median over blocks of mode ÷ reference for p50: the effect the injection really made. */
+export function measuredEffect(result: RunResult, mode: string, reference: string): number {
+  const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs.p50]));
+  const ratios = validRepetitions(findMode(result, mode))
+    .filter((r) => a.has(r.block))
+    .map((r) => r.latencyMs.p50 / a.get(r.block)!);
+  return median(ratios) - 1;
+}
+
+export function simulate(session: RunResult, options: SensitivityOptions): SensitivityResult {
+  const modes = [options.baseline, options.same, ...options.shifted];
+  const blocks = completeBlocks(session, modes);
+  const k = options.repetitions;
+  const needed = options.confirm ? 3 * k : 2 * k;
+  if (blocks.length < needed) throw new Error(`${blocks.length} complete blocks; ${needed} are needed for ${k} repetitions per run${options.confirm ? ' with a confirmation round' : ''}`);
+  const config = judgeConfig(session, options.confirm);
+  const random = seededRandom(options.seed);
+  const falseAlarms = tally();
+  const anyGate = tally();
+  const detection = Object.fromEntries(options.shifted.map((m) => [m, tally()]));
+  for (let t = 0; t < options.trials; t++) {
+    const order = shuffle(blocks, random);
+    const [ref, cand, extra] = [order.slice(0, k), order.slice(k, 2 * k), order.slice(2 * k, 3 * k)];
+    const reference = runFrom(session, config, `ref-${t}`, options.baseline, options.same, ref);
+    for (const x of [options.same, ...options.shifted]) {
+      const analysis = judge(session, config, reference, options.baseline, x, cand, extra, t);
+      const xGate = analysis.gates.find((g) => g.kind === 'regression' && g.mode === 'x');
+      const bucket = x === options.same ? falseAlarms : detection[x]!;
+      bucket.trials++;
+      if (xGate?.decision === 'fail') bucket.flagged++;
+      if (typeof xGate?.mde === 'number') bucket.mdes.push(xGate.mde);
+      if (x === options.same) {
+        anyGate.trials++;
+        if (analysis.verdict === 'fail') anyGate.flagged++;
+      }
+    }
+  }
+  return {
+    blocks: blocks.length,
+    repetitions: k,
+    falseAlarms: finish(falseAlarms),
+    falseAlarmsAnyGate: finish(anyGate),
+    detection: Object.fromEntries(Object.entries(detection).map(([m, r]) => [m, finish(r)])),
+  };
+}
+
+function judge(session: RunResult, config: Config, reference: RunResult, baseline: string, x: string, cand: number[], extra: number[], t: number) {
+  const candidate = runFrom(session, config, `cand-${t}`, baseline, x, cand);
+  const first = analyzeRun(candidate, { config, reference: [reference], resamples: 200 });
+  if (first.modesToConfirm.length === 0) return first;
+  // The pipeline would now re-run the flagged modes and the baseline as round 2.
+  const round2 = runFrom(session, config, `cand-${t}`, baseline, x, extra, 2);
+  const pooled = { ...candidate, modes: candidate.modes.map((m) => ({ ...m, repetitions: [...m.repetitions, ...round2.modes.find((r) => r.name === m.name)!.repetitions] })) };
+  return analyzeRun(pooled, { config, reference: [reference], resamples: 200 });
+}
+
+/** A run made of the session's repetitions of `baseline` and `x` (renamed "x") in the given blocks. */
+function runFrom(session: RunResult, config: Config, id: string, baseline: string, x: string, blocks: number[], round = 1): RunResult {
+  const pick = (mode: ModeResult, name: string): ModeResult => ({
+    name,
+    profile: mode.profile,
+    repetitions: validRepetitions(mode)
+      .filter((r) => blocks.includes(r.block))
+      .map((r): Repetition => ({ ...r, round })),
+  });
+  return {
+    ...session,
+    run: { ...session.run, id },
+    config: config as unknown as Record<string, unknown>,
+    baseline: 'base',
+    modes: [pick(findMode(session, baseline), 'base'), pick(findMode(session, x), 'x')],
+  };
+}
+
+/** Default gates, confirmation as asked; the runs' modes are "base" and "x" on the session's load. */
+function judgeConfig(session: RunResult, confirm: boolean): Config {
+  const profile = (session.config as { profiles?: { name: string; rate?: number; duration: string }[] }).profiles?.[0];
+  const config = validateConfig({
+    platform: session.run.platform,
+    modes: [{ name: 'base' }, { name: 'x' }],
+    load: { name: profile?.name ?? session.modes[0]!.profile, rate: profile?.rate ?? 1000, duration: profile?.duration ?? '10s' },
+  });
+  return { ...config, gates: { ...config.gates, regression: { ...config.gates.regression, confirm } } };
+}
+
+function findMode(result: RunResult, name: string): ModeResult {
+  const mode = result.modes.find((m) => m.name === name);
+  if (!mode) throw new Error(`the session has no mode "${name}" (modes: ${result.modes.map((m) => m.name).join(', ')})`);
+  return mode;
+}
+
+function tally() {
+  return { flagged: 0, trials: 0, mdes: [] as number[] };
+}
+
+function finish(t: ReturnType<typeof tally>): Rate {
+  return { flagged: t.flagged, trials: t.trials, medianMde: t.mdes.length > 0 ? median(t.mdes) : null };
+}
