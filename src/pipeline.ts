@@ -8,7 +8,7 @@ import { buildPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory } from './platform/types.ts';
 import { runRepetition } from './load/engine.ts';
-import type { ModeResult, RunResult } from './results/types.ts';
+import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
@@ -34,6 +34,8 @@ export interface PipelineDeps {
    * the measurements are done, so a slow store never delays the load.
    */
   reference?: (result: RunResult) => Promise<RunResult[]>;
+  /** Git facts the caller knows better than the working tree (a PR's number, base, merge base). */
+  git?: Partial<GitInfo>;
 }
 
 export interface PipelineOutcome {
@@ -56,6 +58,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   const outDir = resolve(cwd, config.out ?? `mesh-perf-results/${runId}`);
   const plan = buildPlan(config, config.plan.seed ?? newSeed());
   const result = await emptyResult(config, plan, runId, cwd);
+  if (deps.git) result.run.git = { ...result.run.git, ...deps.git };
   const extraFiles: Record<string, string> = {};
   let platform: Platform | undefined;
   let failure: Error | undefined;
