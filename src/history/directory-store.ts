@@ -8,6 +8,7 @@ import type { RunResult } from '../results/types.ts';
 import { EnvironmentError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { StoreAccessError } from './errors.ts';
+import { suiteDir } from './layout.ts';
 import { listFromTree } from './list.ts';
 import { planPublish } from './publish-plan.ts';
 import { rebuildStore, type ChangeSink, type RebuildSummary } from './rebuild-plan.ts';
@@ -49,6 +50,8 @@ export class DirectoryStore implements ResultStore {
 
   async publish(results: RunResult[]): Promise<PublishOutcome> {
     const chartJs = await this.options.chartJs();
+    // Input errors must not leave an empty store folder behind.
+    for (const result of results) suiteDir(result.run.suite);
     await this.ensureRoot();
     return this.withLock(async () => {
       const tree = new DirectoryTree(this.root);

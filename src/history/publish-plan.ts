@@ -98,7 +98,8 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     }
     const report = reportPathFor(file);
     plan.changes.writes.set(file, text);
-    plan.changes.writes.set(report, renderRunReportForStore(result, report, dashboard));
+    // Rendered from the stored form, so a later rebuild from the branch gives the same bytes.
+    plan.changes.writes.set(report, renderRunReportForStore(JSON.parse(text) as RunResult, report, dashboard));
     state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(result, file, report, blob)];
     state.indexChanged = true;
     plan.added.push(file);
@@ -114,7 +115,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       const pending = new Map(incoming.filter((r) => r.run.suite === state.suite).map((r) => [runFilePath(r), r]));
       for (const c of await compactTimelines(tree, state.index, options.timelineRetention, options.now, options.storeLabel, serializeRun, pending)) {
         plan.changes.writes.set(c.entry.file, c.text);
-        plan.changes.writes.set(c.entry.report, renderRunReportForStore(c.result, c.entry.report, dashboard));
+        plan.changes.writes.set(c.entry.report, renderRunReportForStore(JSON.parse(c.text) as RunResult, c.entry.report, dashboard));
         state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
         state.indexChanged = true;
         plan.compacted.push(c.entry.file);

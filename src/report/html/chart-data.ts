@@ -52,7 +52,7 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
       color: color(s.mode),
       invalid: s.fromInvalid,
       points: [
-        ...SPECTRUM.flatMap((p) => (s.latency[p.stat] ? [{ x: 1 / (1 - p.q), y: s.latency[p.stat]!.median, label: p.label }] : [])),
+        ...SPECTRUM.flatMap((p) => (s.latency[p.stat] ? [{ x: Math.round(1000 / (1 - p.q)) / 1000, y: s.latency[p.stat]!.median, label: p.label }] : [])),
         ...(s.latency.max ? [{ x: SPECTRUM_MAX_X, y: s.latency.max.median, label: 'max' }] : []),
       ],
     }));
