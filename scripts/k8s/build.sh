@@ -7,6 +7,7 @@
 #   istioctl                                                 (release tags are not on the module proxy:
 #       a pseudo-version of the release tag's commit)
 #   etcd                                                     (Debian's etcd-server package)
+#   gateway-api                                              (CRDs: the pinned Go module zip, SHA-256 checked)
 # Usage: bash scripts/k8s/build.sh [name ...]   (no names: everything). Fresh machine: ~10-15 min.
 set -euo pipefail
 
@@ -85,7 +86,23 @@ install_etcd() {
   echo "✓ etcd $(etcd --version | sed -n 's/^etcd Version: //p')"
 }
 
+fetch_gateway_api() {
+  selected gateway-api || return 0
+  local dir="$CACHE/gateway-api/$GATEWAY_API_VERSION" file
+  file="$dir/gateway-api.zip"
+  if [ -f "$file" ] && echo "$GATEWAY_API_ZIP_SHA256  $file" | sha256sum -c --status; then
+    echo "✓ gateway-api $GATEWAY_API_VERSION (cached)"; return 0
+  fi
+  echo "… fetching gateway-api $GATEWAY_API_VERSION CRDs (Go module zip)"
+  mkdir -p "$dir"
+  curl -fsSL "${GOPROXY_URL}/sigs.k8s.io/gateway-api/@v/v$GATEWAY_API_VERSION.zip" -o "$file.partial"
+  echo "$GATEWAY_API_ZIP_SHA256  $file.partial" | sha256sum -c --status || { rm -f "$file.partial"; echo "gateway-api zip: SHA-256 mismatch" >&2; exit 1; }
+  mv "$file.partial" "$file"
+  echo "✓ gateway-api $GATEWAY_API_VERSION"
+}
+
 install_etcd
+fetch_gateway_api
 build_kubernetes
 go_install kwok "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION" "$KWOK_VERSION"
 # Pseudo-versions of istio.io/api, istio.io/client-go and envoyproxy modules are not in the checksum database the proxy

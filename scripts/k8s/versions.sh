@@ -9,3 +9,6 @@ ISTIO_VERSION=1.31-dev-b01690e6db7d
 ISTIO_PSEUDO_VERSION=v0.0.0-20260423205519-b01690e6db7d
 ISTIO_BUILD_TAG=1.31-dev
 GOPROXY_URL="${GOPROXY_URL:-https://proxy.golang.org}"
+# Gateway API CRDs for waypoint tests: the Go module zip (same pin as src/tools/pins.ts).
+GATEWAY_API_VERSION=1.5.1
+GATEWAY_API_ZIP_SHA256=474ff932fcac6660b4dd3ac361917b2ac2cdbb10f7e815028158c4e5c4de87ae

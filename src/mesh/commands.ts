@@ -23,6 +23,14 @@ export function goDuration(ms: number): string {
   return `${Math.max(1, Math.round(ms / 1000))}s`;
 }
 
+/**
+ * CPU as millicores ("1" → "1000m"): istioctl's --set parses a bare number as a number, and
+ * Istio's resource fields are strings, so "limits.cpu=1" fails to unmarshal.
+ */
+export function cpuMillicores(quantity: string): string {
+  return /^\d+(\.\d+)?$/.test(quantity) ? `${Math.round(Number(quantity) * 1000)}m` : quantity;
+}
+
 const setArgs = (values: Record<string, string>) => Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
 
 export interface IstioInstallOptions {
@@ -49,9 +57,9 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
     'values.ztunnel.resources.requests.memory': '64Mi',
     'values.cni.resources.requests.cpu': '20m',
     'values.cni.resources.requests.memory': '32Mi',
-    'values.global.proxy.resources.requests.cpu': options.proxy.cpu,
+    'values.global.proxy.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
     'values.global.proxy.resources.requests.memory': options.proxy.memory,
-    'values.global.proxy.resources.limits.cpu': options.proxy.cpuLimit,
+    'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
     'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
     ...options.extra,
   };

@@ -95,6 +95,12 @@ spec:
     'inline',
   );
   await new Applier(access).apply([deployment!], { namespace });
+  // Let the emulated kubelet report the pull failure first, so the message has it to show.
+  for (let i = 0; i < 240; i++) {
+    const pods = (await getJson(`/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Dnever`)).items;
+    if (pods[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   await assert.rejects(waitReady(access, rolloutTarget('Deployment', namespace, 'never', 'app=never'), 4000), (error: unknown) => {
     assert.ok(error instanceof EnvironmentError);
     assert.match(error.message, new RegExp(`Deployment never in namespace ${namespace} did not become ready within 4s`));

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   clusterArgs,
+  cpuMillicores,
   goDuration,
   istioClientVersionArgs,
   istioInstallArgs,
@@ -43,7 +44,7 @@ test('istioctl install: ambient profile, native sidecars, lowered requests, reco
     '--set', 'values.cni.resources.requests.memory=32Mi',
     '--set', 'values.global.proxy.resources.requests.cpu=20m',
     '--set', 'values.global.proxy.resources.requests.memory=32Mi',
-    '--set', 'values.global.proxy.resources.limits.cpu=1',
+    '--set', 'values.global.proxy.resources.limits.cpu=1000m',
     '--set', 'values.global.proxy.resources.limits.memory=256Mi',
     '--set', 'values.pilot.autoscaleEnabled=false',
     '--readiness-timeout', '300s',
@@ -57,6 +58,10 @@ test('istioctl install without a hub leaves the default registry; a user value o
   assert.ok(args.includes('values.global.proxy.resources.requests.cpu=50m'));
   assert.ok(!args.includes('values.global.proxy.resources.requests.cpu=20m'));
   assert.deepEqual(args.slice(-2), ['--readiness-timeout', '60s']);
+});
+
+test('CPU quantities become millicores for istioctl (a bare number would not unmarshal)', () => {
+  for (const [q, m] of [['1', '1000m'], ['0.5', '500m'], ['2.25', '2250m'], ['250m', '250m']]) assert.equal(cpuMillicores(q!), m);
 });
 
 test('istioctl waypoint, uninstall and version', () => {

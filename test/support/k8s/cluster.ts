@@ -13,6 +13,7 @@ import { freePort } from '../../../src/util/net.ts';
 import { kubeconfigYaml, makePki, type Pki } from './certs.ts';
 import { k8sBinaries, localK6Dir } from './tools.ts';
 import { kwokConfigYaml, type ContainerUsage } from './kwok-config.ts';
+import { egressSelectorConfig, fakeNodeIp, startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 
 export interface LocalClusterOptions {
   /** Fake nodes (each run by its own kwok); 2 lets anti-affinity place client and server apart. */
@@ -63,10 +64,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     return child;
   };
 
+  let egress: EgressProxy | undefined;
   const stop = async () => {
     // Reverse start order: kwok and controllers before the API server, etcd last.
     for (const child of [...children].reverse()) await stopChild(child);
     children.length = 0;
+    await egress?.close();
     await writeFile(pidFile, '').catch(() => undefined);
     guardian.stdin!.end();
     await rm(dir, { recursive: true, force: true });
@@ -88,6 +91,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     await waitFor('etcd', () => httpOk(`http://127.0.0.1:${etcdPort}/health`), children, dir);
 
     const server = `https://127.0.0.1:${apiPort}`;
+    egress = await startEgressProxy(join(dir, 'egress.sock'));
+    await writeFile(join(dir, 'egress.yaml'), egressSelectorConfig(egress.socketPath));
     await startChild('kube-apiserver', bins.kubeApiserver, [
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       '--bind-address=127.0.0.1',
@@ -105,6 +110,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       `--kubelet-client-certificate=${pki.adminCert}`,
       `--kubelet-client-key=${pki.adminKey}`,
       '--profiling=false',
+      // Fake node names do not resolve; their (TEST-NET) addresses reach kwok via the egress proxy.
+      '--kubelet-preferred-address-types=InternalIP',
+      `--egress-selector-config-file=${join(dir, 'egress.yaml')}`,
       '--v=1',
     ]);
     await waitFor('kube-apiserver', () => apiOk(server, '/readyz', pki), children, dir);
@@ -134,22 +142,20 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       await createNode(server, pki, nodeName);
       const kubeletPort = await freePort();
       const configPath = join(dir, `kwok-${i}.yaml`);
-      await writeFile(
-        configPath,
-        kwokConfigYaml({ nodeName, execWorkDir, execPath: `${localK6Dir()}:/usr/local/bin:/usr/bin:/bin`, usage: options.usage ?? DEFAULT_USAGE }),
-      );
+      const execPath = `${localK6Dir()}:/usr/local/bin:/usr/bin:/bin`;
+      await writeFile(configPath, kwokConfigYaml({ nodeName, execWorkDir, execPath, usage: options.usage ?? DEFAULT_USAGE }));
       await startChild(`kwok-${i}`, bins.kwok, [
         `--config=${configPath}`,
         `--kubeconfig=${kubeconfigPath}`,
         `--manage-single-node=${nodeName}`,
-        '--node-ip=127.0.0.1',
+        `--node-ip=${fakeNodeIp(i)}`,
         `--node-port=${kubeletPort}`,
         `--server-address=127.0.0.1:${kubeletPort}`,
         `--tls-cert-file=${pki.kubeletCert}`,
         `--tls-private-key-file=${pki.kubeletKey}`,
         `--cidr=10.244.${i}.1/24`,
         '--node-lease-duration-seconds=40',
-      ]);
+      ], { ...process.env, PATH: execPath });
     }
     for (const node of nodes) await waitFor(`node ${node} Ready`, () => nodeReady(server, pki, node), children, dir);
     // Pods need the namespace's default ServiceAccount, which the controller manager creates.

@@ -15,7 +15,7 @@ export interface KwokConfigOptions {
   nodeName: string;
   /** Directory `kubectl exec` commands run in. */
   execWorkDir: string;
-  /** PATH for exec'd commands (so k6 resolves to the cached binary). */
+  /** PATH for exec'd commands (kwok must run with the same PATH: Go resolves the binary with its own). */
   execPath: string;
   /** Usage by container name; `default` applies to all other containers. */
   usage: Record<string, ContainerUsage> & { default: ContainerUsage };
@@ -43,7 +43,7 @@ conditions:
 addresses:
 - address: {{ NodeIP | Quote }}
   type: InternalIP
-- address: {{ NodeName | Quote }}
+- address: {{ .metadata.name | Quote }}
   type: Hostname
 daemonEndpoints:
   kubeletEndpoint:

@@ -1,0 +1,132 @@
+// `mesh-perf up` and `mesh-perf down` as a user runs them (the real CLI process) against the
+// local control plane, with modes baseline and istio-ambient: up installs Istio's ambient
+// profile with a real istioctl (built from the Go module proxy), creates labelled namespaces,
+// rolls out the echo servers and k6 client pods; down leaves no namespace, cluster-scoped
+// object or webhook behind. A namespace that is not ours survives both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
+import { localIstioctl } from '../support/k8s/tools.ts';
+import { randomName } from '../support/k8s/harness.ts';
+import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
+import { CLUSTER_SCOPED_PATHS } from '../../src/mesh/cleanup.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+let cluster: LocalCluster;
+let access: ClusterAccess;
+let dir: string;
+
+before(async () => {
+  cluster = await startLocalCluster({ nodes: 2 });
+  access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
+  dir = mkdtempSync(join(tmpdir(), 'mesh-perf-updown-'));
+});
+
+after(async () => {
+  await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO, env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 8 * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function names(path: string): Promise<string[]> {
+  const response = await rawRequest(access, path);
+  if (response.status === 404) return [];
+  assert.equal(response.status, 200, `${path}: ${response.body.slice(0, 200)}`);
+  return (JSON.parse(response.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
+}
+
+async function snapshot(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = { namespaces: await names('/api/v1/namespaces') };
+  for (const path of CLUSTER_SCOPED_PATHS) out[path] = await names(path);
+  return out;
+}
+
+async function get(path: string): Promise<any> {
+  const response = await rawRequest(access, path);
+  assert.equal(response.status, 200, `${path}: ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body);
+}
+
+test('up deploys baseline and istio-ambient with the real istioctl; down removes everything it made', async () => {
+  const suite = randomName('updown');
+  const prefix = randomName('mp');
+  const config = join(dir, 'mesh-perf.yaml');
+  writeFileSync(
+    config,
+    `platform: kubeconfig
+suite: ${suite}
+modes:
+  - name: baseline
+  - name: istio-ambient
+load: { rate: 10 }
+kubernetes:
+  kubeconfig: ${cluster.kubeconfigPath}
+  namespacePrefix: ${prefix}
+  readyTimeout: 3m
+`,
+  );
+  // Someone else's namespace: must be untouched by up and down.
+  assert.equal((await rawRequest(access, '/api/v1/namespaces', { method: 'POST', contentType: 'application/json', body: JSON.stringify({ metadata: { name: 'payments' } }) })).status, 201);
+  const before = await snapshot();
+
+  const up = await cli(['up', '--config', config]);
+  assert.equal(up.code, 0, up.stderr);
+  assert.match(up.stdout, new RegExp(`baseline\\s+namespace ${prefix}-baseline`));
+  assert.match(up.stdout, new RegExp(`istio-ambient\\s+namespace ${prefix}-istio-ambient`));
+
+  const ambient = await get(`/api/v1/namespaces/${prefix}-istio-ambient`);
+  assert.equal(ambient.metadata.labels['app.kubernetes.io/managed-by'], 'mesh-perf');
+  assert.equal(ambient.metadata.labels['mesh-perf.dev/suite'], suite);
+  assert.equal(ambient.metadata.labels['mesh-perf.dev/mode'], 'istio-ambient');
+  assert.equal(ambient.metadata.labels['istio.io/dataplane-mode'], 'ambient');
+  const baseline = await get(`/api/v1/namespaces/${prefix}-baseline`);
+  assert.equal(baseline.metadata.labels['istio.io/dataplane-mode'], undefined);
+  // Istio's ambient profile, installed by istioctl: istiod, ztunnel, CNI, the injector webhook.
+  const istiod = await get('/apis/apps/v1/namespaces/istio-system/deployments/istiod');
+  assert.ok(istiod.status.readyReplicas >= 1);
+  await get('/apis/apps/v1/namespaces/istio-system/daemonsets/ztunnel');
+  await get('/apis/apps/v1/namespaces/istio-system/daemonsets/istio-cni-node');
+  const peer = await get('/apis/security.istio.io/v1/namespaces/istio-system/peerauthentications/default');
+  assert.equal(peer.spec.mtls.mode, 'STRICT');
+  const webhooks = await names('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
+  assert.ok(webhooks.some((w) => w.startsWith('istio')), `webhooks: ${webhooks.join(', ')}`);
+  for (const mode of ['baseline', 'istio-ambient']) {
+    const echo = await get(`/apis/apps/v1/namespaces/${prefix}-${mode}/deployments/echo`);
+    assert.equal(echo.status.readyReplicas, 1);
+    const client = await get(`/api/v1/namespaces/${prefix}-${mode}/pods/mesh-perf-client`);
+    assert.equal(client.status.phase, 'Running');
+  }
+  const grown = await snapshot();
+  assert.ok(grown['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length > before['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length, 'Istio CRDs were installed');
+
+  const down = await cli(['down', '--config', config]);
+  assert.equal(down.code, 0, down.stderr);
+  assert.match(down.stdout, /meshes: istio/);
+  assert.deepEqual(await snapshot(), before, 'nothing up created is left');
+  assert.equal((await get('/api/v1/namespaces/payments')).metadata.name, 'payments');
+
+  const again = await cli(['down', '--config', config]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, new RegExp(`Nothing of suite "${suite}" found`));
+});

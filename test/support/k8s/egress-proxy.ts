@@ -1,0 +1,81 @@
+// The API server refuses to proxy to nodes whose address is not global unicast, so fake nodes
+// cannot advertise 127.0.0.1. They advertise addresses from TEST-NET-3 (203.0.113.0/24, never
+// routed) instead, and the API server's egress selector sends every connection to the cluster
+// through this HTTP CONNECT proxy on a unix socket, which delivers 203.0.113.x:port to
+// 127.0.0.1:port (where that node's kwok listens). Nothing leaves the machine.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export const FAKE_NODE_NET = '203.0.113.';
+
+export function fakeNodeIp(index: number): string {
+  return `${FAKE_NODE_NET}${10 + index}`;
+}
+
+export interface EgressProxy {
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+export async function startEgressProxy(socketPath: string): Promise<EgressProxy> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      client.off('data', onData);
+      const match = /^CONNECT ([^\s:]+):(\d+) HTTP\/1\.[01]\r\n/.exec(head.toString('latin1'));
+      if (!match || !match[1]!.startsWith(FAKE_NODE_NET)) {
+        // Pod and service IPs of emulated pods lead nowhere: fail fast instead of timing out.
+        client.end('HTTP/1.1 503 Service Unavailable\r\n\r\n');
+        return;
+      }
+      const upstream = connect(Number(match[2]), '127.0.0.1');
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.once('connect', () => {
+        client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        const rest = head.subarray(end + 4);
+        if (rest.length > 0) upstream.write(rest);
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      upstream.on('error', () => {
+        if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+        upstream.destroy();
+      });
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  return {
+    socketPath,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function egressSelectorConfig(socketPath: string): string {
+  return `apiVersion: apiserver.k8s.io/v1beta1
+kind: EgressSelectorConfiguration
+egressSelections:
+- name: cluster
+  connection:
+    proxyProtocol: HTTPConnect
+    transport:
+      uds:
+        udsName: ${socketPath}
+`;
+}
