@@ -1,25 +1,29 @@
 // The table printed at the end of a run. Pure: returns text.
 import type { RunResult } from '../results/types.ts';
 import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
+import { analysisTextLines, analysisView } from '../analysis/report-view.ts';
 
 export function renderTerminalTable(result: RunResult): string {
   const rows = tableRows(result);
+  const view = analysisView(result);
   const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
+  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${Math.round(view.level * 100)}% CI`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
   const body = rows.map((r) => [
     ...(multiProfile ? [r.profile] : []),
     r.isBaseline ? `${r.mode} (baseline)` : r.mode,
     formatMs(r.p50),
+    ...(view ? [view.interval(r.mode, r.profile, 'p50') ?? '—'] : []),
     formatMs(r.p90),
     formatMs(r.p99),
     formatMs(r.max),
     formatRps(r),
     formatPct(r.errorRate === undefined ? undefined : r.errorRate * 100),
-    r.isBaseline ? '—' : `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`,
+    r.isBaseline ? '—' : (view?.overhead(r.mode, r.profile, 'p50') ?? `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`),
     `${r.validReps}/${r.totalReps}`,
   ]);
   const lines = [alignTable([header, ...body])];
   lines.push('Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
+  if (view) lines.push(...analysisTextLines(view));
   const notes = invalidNotes(result);
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   lines.push('', `Verdict: ${result.verdict.toUpperCase()}${result.verdictReasons.length ? ` — ${result.verdictReasons.join('; ')}` : ''}`);

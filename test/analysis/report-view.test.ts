@@ -1,0 +1,42 @@
+// CIs and verdict lines in the terminal table and summary.md, from the analysis block.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeRun } from '../../src/analysis/analyze.ts';
+import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
+import { renderTerminalTable } from '../../src/report/terminal.ts';
+import { syntheticRun, testConfig } from './synthetic.ts';
+
+function analyzed() {
+  const config = testConfig({ gates: { thresholds: ['p(95) < 2ms'], overhead: ['overhead.p50 < 0.2ms'] } });
+  const run = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.31, 1.29] } });
+  run.analysis = analyzeRun(run, { config });
+  run.verdict = run.analysis.verdict;
+  run.verdictReasons = run.analysis.verdictReasons;
+  return run;
+}
+
+test('terminal table: a p50 CI column, the overhead with its CI, every gate line with its mark, and the MDE', () => {
+  const text = renderTerminalTable(analyzed());
+  assert.match(text, /mode\s+p50\s+p50 95% CI\s+p90/);
+  assert.match(text, /baseline \(baseline\)\s+1\.000 ms\s+0\.98\d?–1\.0\d+/);
+  assert.match(text, /sidecar .* \+0\.300 ms \[\+0\.\d+ ms, \+0\.\d+ ms\] \(\+30\.\d%\)/);
+  assert.match(text, /Gates:\n {2}✓ baseline \[1000rps\] p\(95\): .*→ pass/);
+  assert.match(text, / {2}✗ sidecar \[1000rps\] overhead\.p\(50\) vs baseline: \+0\.300 ms .*threshold < 0\.2 ms → fail/);
+  assert.match(text, /With this noise, changes on p50 smaller than these are not detectable: baseline [\d.]+%, sidecar [\d.]+%\./);
+});
+
+test('summary.md: the same CI column and the gates as a list, markdown-escaped', () => {
+  const md = renderSummaryMarkdown(analyzed());
+  assert.match(md, /\| profile \| mode \| p50 \| p50 95% CI \| p90 \|/);
+  assert.match(md, /\|---\|---\|--:\|--:\|--:\|/);
+  assert.match(md, /\| 1000rps \| sidecar \| 1\.300 ms \| 1\.2\d+–1\.3\d+ \|/);
+  assert.match(md, /\*\*Gates\*\*\n\n- ✅ baseline \\\[1000rps\\\] p\(95\)/);
+  assert.match(md, /- ❌ sidecar \\\[1000rps\\\] overhead\.p\(50\) vs baseline/);
+});
+
+test('without an analysis block both renderers keep their plain tables', () => {
+  const run = analyzed();
+  delete run.analysis;
+  assert.doesNotMatch(renderTerminalTable(run), /95% CI|Gates:/);
+  assert.doesNotMatch(renderSummaryMarkdown(run), /95% CI|\*\*Gates\*\*/);
+});
