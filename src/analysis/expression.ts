@@ -245,3 +245,37 @@ export function compare(value: number, op: Comparator, limit: number): boolean {
 export function inScope(scope: GateScope, mode: string, profile: string): boolean {
   return (!scope.modes || scope.modes.includes(mode)) && (!scope.profiles || scope.profiles.includes(profile));
 }
+
+export interface GateScopeProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * Gates whose scope names a mode or load profile the config does not have: a typo there would
+ * make the gate silently apply to nothing. For the config's cross-field checks.
+ */
+export function gateScopeProblems(
+  gates: { thresholds: readonly string[]; overhead: readonly string[] },
+  modeNames: readonly string[],
+  profileNames: readonly string[],
+): GateScopeProblem[] {
+  const problems: GateScopeProblem[] = [];
+  for (const list of ['thresholds', 'overhead'] as const) {
+    gates[list].forEach((text, i) => {
+      const parsed = parseGateExpression(text);
+      if (!parsed.ok) return;
+      for (const mode of parsed.value.scope.modes ?? []) {
+        if (!modeNames.includes(mode)) {
+          problems.push({ path: `gates.${list}[${i}]`, message: `gate ${JSON.stringify(text)} names mode "${mode}", which is not configured (modes: ${modeNames.join(', ')})` });
+        }
+      }
+      for (const profile of parsed.value.scope.profiles ?? []) {
+        if (!profileNames.includes(profile)) {
+          problems.push({ path: `gates.${list}[${i}]`, message: `gate ${JSON.stringify(text)} names load profile "${profile}", which is not configured (profiles: ${profileNames.join(', ')})` });
+        }
+      }
+    });
+  }
+  return problems;
+}

@@ -101,3 +101,12 @@ test('good gate expressions validate, and the regression defaults hold', () => {
   assert.equal(config.gates.regression.minEffectMs, 0.05);
   assert.equal(config.gates.regression.basis, 'auto');
 });
+
+test('gate scopes naming unknown modes or profiles are reported with the path and the names that exist', async () => {
+  const { gateScopeProblems } = await import('../../src/analysis/expression.ts');
+  const problems = gateScopeProblems({ thresholds: ['mode=linkrd: p(99) < 5ms', 'p(95) < 1s'], overhead: ['profile=2000rps: overhead.p50 < 1ms'] }, ['baseline', 'linkerd'], ['1000rps']);
+  assert.deepEqual(problems, [
+    { path: 'gates.thresholds[0]', message: 'gate "mode=linkrd: p(99) < 5ms" names mode "linkrd", which is not configured (modes: baseline, linkerd)' },
+    { path: 'gates.overhead[0]', message: 'gate "profile=2000rps: overhead.p50 < 1ms" names load profile "2000rps", which is not configured (profiles: 1000rps)' },
+  ]);
+});

@@ -1,0 +1,121 @@
+// zod description of the analysis block, for src/results/schema.ts (results.json's JSON Schema).
+// Compile-time checks at the bottom keep it equal to the types in ./types.ts.
+import { z } from 'zod';
+import { METRIC_IDS } from './metrics.ts';
+import type { Analysis } from './types.ts';
+
+const metric = z.enum(METRIC_IDS);
+const unit = z.enum(['ms', 'rps', 'fraction', 'millicores', 'MiB']);
+const interval = z.object({ low: z.number(), high: z.number(), level: z.number() });
+const estimate = z.object({ value: z.number(), ci: interval.optional() });
+const nullableNumber = z.number().nullable();
+
+const statistic = z.object({
+  metric,
+  unit,
+  n: z.number().int(),
+  median: z.number(),
+  ci: interval.optional(),
+  cv: z.number().optional(),
+  mde: nullableNumber.optional().describe('relative MDE at 80% power; null: no change detectable with these repetitions'),
+  pooled: z.number().optional(),
+});
+
+const modeSummary = z.object({
+  mode: z.string(),
+  profile: z.string(),
+  repetitions: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  rounds: z.array(z.object({ round: z.number().int(), valid: z.number().int(), invalid: z.number().int() })),
+  statistics: z.partialRecord(metric, statistic),
+});
+
+const overhead = z.object({
+  mode: z.string(),
+  profile: z.string(),
+  baseline: z.string(),
+  metric,
+  unit,
+  pairs: z.number().int(),
+  paired: z.boolean(),
+  difference: estimate,
+  ratio: estimate.optional(),
+  mde: z.object({ difference: nullableNumber, relative: nullableNumber }).optional(),
+});
+
+const mannWhitney = z.object({
+  u: z.number(),
+  p: z.number(),
+  method: z.enum(['exact', 'exact-permutation', 'normal']),
+  minimumP: z.number(),
+});
+
+const roundEvidence = z.object({
+  round: z.union([z.number().int(), z.literal('pooled')]),
+  n: z.number().int(),
+  change: estimate,
+  changeAbsolute: z.number(),
+  p: z.number(),
+  significant: z.boolean(),
+  practical: z.boolean(),
+});
+
+const evidence = z.object({
+  basis: z.enum(['absolute', 'relative']),
+  candidate: estimate,
+  reference: z.object({ runIds: z.array(z.string()), values: z.number().int(), median: estimate }),
+  change: estimate,
+  changeAbsolute: z.number(),
+  mannWhitney,
+  runToRun: z.object({ runs: z.number().int(), spread: z.number(), t: nullableNumber, p: z.number() }).optional(),
+  significant: z.boolean(),
+  practical: z.boolean(),
+  rounds: z.array(roundEvidence).optional(),
+});
+
+const gate = z.object({
+  kind: z.enum(['threshold', 'overhead', 'regression']),
+  gate: z.string(),
+  mode: z.string(),
+  profile: z.string(),
+  metric,
+  measure: z.enum(['value', 'fraction-of-target', 'difference', 'relative', 'ratio', 'change']),
+  unit: z.enum(['ms', 'rps', 'fraction', 'millicores', 'MiB', 'ratio', 'relative']),
+  value: estimate.optional(),
+  threshold: z.string(),
+  decision: z.enum(['pass', 'fail', 'skipped']),
+  marginal: z.boolean().optional(),
+  mde: nullableNumber.optional(),
+  mdeAbsolute: nullableNumber.optional(),
+  evidence: evidence.optional(),
+  pendingConfirmation: z.boolean().optional(),
+  line: z.string().describe('the verdict line: metric, value with CI, reference, threshold, decision, MDE'),
+  note: z.string().optional(),
+});
+
+export const analysisSchema = z
+  .object({
+    version: z.literal(1),
+    seed: z.number(),
+    level: z.number(),
+    alpha: z.number(),
+    resamples: z.number().int(),
+    baseline: z.string(),
+    rounds: z.array(z.number().int()),
+    summaries: z.array(modeSummary),
+    overheads: z.array(overhead),
+    gates: z.array(gate),
+    verdict: z.enum(['pass', 'fail', 'invalid']),
+    verdictReasons: z.array(z.string()),
+    modesToConfirm: z.array(z.string()),
+    reference: z.object({ runIds: z.array(z.string()), excluded: z.array(z.object({ runId: z.string(), reason: z.string() })) }).optional(),
+    detectability: z.array(z.string()),
+    notes: z.array(z.string()),
+  })
+  .describe('statistics over repetitions, overheads against the baseline, and every gate decision with its evidence');
+
+// Compile-time drift checks between the schema and the TypeScript types.
+type SchemaAnalysis = z.infer<typeof analysisSchema>;
+((a: Analysis): SchemaAnalysis => a) satisfies unknown;
+((a: SchemaAnalysis): Analysis => a) satisfies unknown;
