@@ -23,7 +23,7 @@ import { compactTimelines } from './compact-timelines.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
 import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from './site.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
-import { indexEntryFor, serializeIndex, type IndexEntry } from './suite-index.ts';
+import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface PlanOptions {
@@ -193,4 +193,3 @@ function dedupeIncoming(runs: RunResult[]): RunResult[] {
   return [...byKey.values()];
 }
 
-export type { IndexEntry };

@@ -67,6 +67,27 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
   }
 });
 
+test('against a server that allows partial clone (as GitHub does): publish, list and damage detection work with blob-less fetches', { timeout: 120_000 }, async () => {
+  const dir = await tempDir('git-store');
+  try {
+    const remote = await bareRepo(dir);
+    await git(remote, 'config', 'uploadpack.allowFilter', 'true');
+    const runs = buildDailyRuns(3, { suite: 'nightly' });
+    await store(remote).publish(runs.slice(0, 2));
+    const outcome = await store(remote).publish([runs[2]!]);
+    assert.equal(outcome.added.length, 1);
+    const listed = await store(remote).list({ suite: 'nightly', limit: 2 });
+    assert.deepEqual(listed.map((r) => r.run.id), [runs[2]!.run.id, runs[1]!.run.id]);
+    assert.equal(listed[0]!.modes.length, runs[2]!.modes.length, 'run files are read in full through lazy fetches');
+    const files = await branchFiles(remote, 'gh-pages');
+    const runFile = files.find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
+    await pushFiles(remote, 'gh-pages', { [runFile]: 'garbage' });
+    await assert.rejects(store(remote).publish(buildDailyRuns(1, { suite: 'nightly', start: new Date(Date.UTC(2025, 3, 1)) })), exitError(3, runFile));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('publishing the same run again changes nothing; a new run is one more commit', { timeout: 120_000 }, async () => {
   const dir = await tempDir('git-store');
   try {
