@@ -63,7 +63,9 @@ export async function uninstallIstio(context: MeshContext): Promise<boolean> {
 
 async function clientVersion(binary: string, context: MeshContext): Promise<string> {
   const result = await runCli(binary, istioClientVersionArgs(), { timeoutMs: 30_000, env: context.env });
-  return result.stdout.trim().split('\n').pop() ?? context.config.kubernetes.istio.version;
+  // Prints "client version: 1.30.3" (or just the version in older releases).
+  const last = result.stdout.trim().split('\n').pop()?.replace(/^client version:\s*/i, '').trim();
+  return last || context.config.kubernetes.istio.version;
 }
 
 async function istiodVersion(context: MeshContext): Promise<string> {
