@@ -1,21 +1,13 @@
 // Turns the JSON that our k6 script's handleSummary wrote into one repetition's measurements.
 // Pure. Only sub-metrics tagged scenario:measure are read, so warm-up never leaks in.
 import { COUNTED_HTTP_STATUSES, GRPC_STATUSES } from './script.ts';
-import type { LatencyMs, TimelinePoint } from '../results/types.ts';
+import type { LatencyMs, Repetition, TimelinePoint } from '../results/types.ts';
 
-export interface Measurement {
-  durationS: number;
-  achievedRps: number;
-  droppedIterations: number;
-  requests: number;
-  failures: number;
-  errorRate: number;
-  statusCounts: Record<string, number>;
-  bytesSent: number;
-  bytesReceived: number;
-  latencyMs: LatencyMs;
-  timeline: TimelinePoint[];
-}
+/** What one k6 summary tells about a repetition; the engine adds plan position and validity. */
+export type Measurement = Pick<
+  Repetition,
+  'durationS' | 'achievedRps' | 'droppedIterations' | 'requests' | 'failures' | 'errorRate' | 'statusCounts' | 'bytesSent' | 'bytesReceived' | 'latencyMs' | 'timeline'
+>;
 
 interface K6Metric {
   type: string;
