@@ -108,6 +108,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
                 references: selection.runs,
                 settings: { minEffectPct: regression.minEffectPct, minEffectMs: regression.minEffectMs, alpha: regression.alpha },
                 confirm: regression.confirm,
+                gateAbsoluteAcrossJobs: basisSetting === 'absolute',
               },
               context,
             ),

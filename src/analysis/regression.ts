@@ -38,7 +38,17 @@ export interface RegressionInput {
   settings: RegressionSettings;
   /** Confirmation wanted when round 1 finds a regression and no round 2 exists yet. */
   confirm: boolean;
+  /**
+   * Gate absolute values even when fewer than MIN_RUNS_FOR_ABSOLUTE reference runs exist (the
+   * user set basis: absolute, e.g. on a dedicated machine). Otherwise such a comparison is
+   * reported, not gated: one past job cannot show how far a whole job moves on a shared runner
+   * (35 % false alarms at 10 % job-to-job CV, bench/sensitivity/synthetic.ts).
+   */
+  gateAbsoluteAcrossJobs?: boolean;
 }
+
+/** Reference runs needed to estimate job-to-job spread (the run-to-run check). */
+export const MIN_RUNS_FOR_ABSOLUTE = 3;
 
 /** Run-level values of one mode in a run: its own values, or per-block ratios to the baseline. */
 export function runLevelValues(run: RunResult, mode: string, profile: string, metric: MetricId, basis: 'absolute' | 'relative', baseline: string, round?: number): number[] {
@@ -156,11 +166,17 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     });
     evidence.rounds.push(roundEvidence('pooled', candidateValues.length, pooled));
   }
-  const regressed = pooled.significant && pooled.practical;
+  const reportOnly = basis === 'absolute' && referenceRuns.length < MIN_RUNS_FOR_ABSOLUTE && !input.gateAbsoluteAcrossJobs;
+  const regressed = pooled.significant && pooled.practical && !reportOnly;
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
   const decision = regressed ? 'fail' : 'pass';
-  const line = regressionLine(what, evidence, pooled, definition.unit, threshold, decision, pendingConfirmation, baseline);
+  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline);
+  const note = reportOnly
+    ? `report only: ${referenceRuns.length} reference run${referenceRuns.length === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`
+    : undefined;
+  if (note) line = `${line} [${note}]`;
   return {
+    ...(note ? { note, reportOnly: true } : {}),
     ...base,
     value: pooled.change,
     decision,
@@ -185,7 +201,7 @@ function regressionLine(
   side: SideEvidence,
   unit: ReturnType<typeof unitOf>,
   threshold: string,
-  decision: 'pass' | 'fail',
+  decision: 'pass' | 'fail' | 'not gated',
   pending: boolean,
   baseline: string,
 ): string {
@@ -198,7 +214,16 @@ function regressionLine(
   const rounds = evidence.rounds
     ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)} p=${formatP(r.p)}`).join(', ')}`
     : '';
-  const verdict = pending ? 'regression, pending confirmation re-run' : decision === 'fail' ? 'fail (regression)' : evidence.change.value < 0 ? 'pass (no slowdown)' : 'pass';
+  const verdict =
+    decision === 'not gated'
+      ? `not gated (${side.significant && side.practical ? 'would be a regression' : 'no regression'})`
+      : pending
+        ? 'regression, pending confirmation re-run'
+        : decision === 'fail'
+          ? 'fail (regression)'
+          : evidence.change.value < 0
+            ? 'pass (no slowdown)'
+            : 'pass';
   const why =
     decision === 'pass' && side.practical && !side.significant
       ? ' (not statistically significant)'

@@ -43,7 +43,7 @@ export function analysisView(result: RunResult): AnalysisView | undefined {
       return `${formatSigned(o.difference.value, o.unit)}${ci ? ` ${ci}` : ''}${relative}`;
     },
     gates: analysis.gates.map((g) => ({
-      mark: g.pendingConfirmation ? '?' : g.decision === 'fail' ? '✗' : g.decision === 'skipped' ? '–' : '✓',
+      mark: g.pendingConfirmation ? '?' : g.decision === 'fail' ? '✗' : g.decision === 'skipped' || g.reportOnly ? '–' : '✓',
       decision: g.pendingConfirmation ? 'pending' : g.decision,
       line: g.line,
     })),

@@ -90,6 +90,7 @@ const gate = z.object({
   mdeAbsolute: nullableNumber.optional(),
   evidence: evidence.optional(),
   pendingConfirmation: z.boolean().optional(),
+  reportOnly: z.boolean().optional(),
   line: z.string().describe('the verdict line: metric, value with CI, reference, threshold, decision, MDE'),
   note: z.string().optional(),
 });

@@ -48,6 +48,7 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
 function decisionText(g: GateResult): string {
   if (g.decision === 'fail') return 'REGRESSION';
   if (g.decision === 'skipped') return 'skipped';
+  if (g.reportOnly) return 'not gated';
   const e = g.evidence;
   if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
   if (e && e.change.value < 0 && e.significant) return 'pass (faster)';
@@ -55,7 +56,7 @@ function decisionText(g: GateResult): string {
 }
 
 function decisionMark(g: GateResult): string {
-  return g.decision === 'fail' ? '✗' : g.decision === 'skipped' ? '-' : '✓';
+  return g.decision === 'fail' ? '✗' : g.decision === 'skipped' || g.reportOnly ? '-' : '✓';
 }
 
 export function renderCalibration(calibration: Calibration): string {

@@ -145,6 +145,8 @@ export interface GateResult {
   evidence?: RegressionEvidence;
   /** Regression found in round 1 and waiting for the confirmation re-run. */
   pendingConfirmation?: boolean;
+  /** Compared and shown, but not allowed to fail the run (see note). */
+  reportOnly?: boolean;
   /** The verdict line: metric, value with CI, reference, threshold, decision, MDE. */
   line: string;
   /** Why it was skipped, when it was. */

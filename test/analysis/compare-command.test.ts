@@ -131,3 +131,20 @@ test('compare: a candidate with invalid repetitions is invalid (exit 3), never a
     assert.match(out.stdout, /Verdict: INVALID\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/);
   });
 });
+
+test('compare: raw values of two jobs are reported, not gated, unless basis: absolute says the machines are comparable', async () => {
+  await withDir(async (dir) => {
+    const config = testConfig({}, ['direct']);
+    const random = seededRandom(8);
+    const a = await save(dir, 'a.json', syntheticRun({ config, id: 'a', levels: { direct: drawLevels(random, 5, 1, 0.02) } }));
+    const b = await save(dir, 'b.json', syntheticRun({ config, id: 'b', levels: { direct: drawLevels(random, 5, 1.2, 0.02) } }));
+    const reported = await cli(dir, 'compare', a, b);
+    assert.equal(reported.code, 0, reported.stdout);
+    assert.match(reported.stdout, /→ not gated \(would be a regression\).*\[report only: 1 reference run cannot show how far absolute values move from job to job/);
+    await writeFile(join(dir, 'abs.yaml'), 'modes: [{name: direct}]\nload: {rate: 10}\ngates:\n  regression: {basis: absolute}\n');
+    const gated = await cli(dir, 'compare', a, b, '--config', 'abs.yaml');
+    assert.equal(gated.code, 1, gated.stdout);
+    assert.match(gated.stdout, /direct \[1000rps\]\s+p\(50\)\s+.*REGRESSION/);
+    assert.match(reported.stdout, /direct \[1000rps\]\s+p\(50\)\s+.*not gated\n/);
+  });
+});
