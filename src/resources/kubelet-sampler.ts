@@ -10,6 +10,8 @@ import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
 import { groupOf, type ContainerIdentity } from './groups.ts';
 
+const MAX_SAMPLING_MS = 2 * 60 * 60_000;
+
 export interface SamplerOptions {
   intervalMs: number;
   /** Mode name → its namespace. */
@@ -40,7 +42,10 @@ export class KubeletResourceSampler implements ResourceSampler {
     this.scrapes = [];
     this.failures = [];
     this.inFlight = this.refreshInventory().then(() => this.scrapeOnce());
+    const started = Date.now();
     this.timer = setInterval(() => {
+      // A repetition that failed never calls stop(); do not scrape forever after it.
+      if (Date.now() - started > MAX_SAMPLING_MS) return this.stopTimer();
       this.inFlight = this.inFlight.then(() => this.scrapeOnce());
     }, this.options.intervalMs);
     this.timer.unref();

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { NEVER_READY_ANNOTATION } from '../support/k8s/kwok-config.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
+import { gatewayApiZip } from '../support/k8s/tools.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { Applier, parseManifests } from '../../src/platform/kubernetes/apply.ts';
 import { claimNamespace, deleteNamespaces, ownerLabels, suiteSelector } from '../../src/platform/kubernetes/ownership.ts';
@@ -230,4 +231,32 @@ test('resource metrics path: kubelet /metrics/resource through the node proxy, g
   assert.ok(byGroup.app!.samples >= 3);
   assert.equal(byGroup.app!.cpuPer1000Rps, Math.round((byGroup.app!.cpuMillicores.avg / 0.5) * 1000) / 1000);
   assert.equal(byGroup.client!.memoryMiBPer1000Rps, Math.round((byGroup.client!.memoryMiB.avg / 0.5) * 1000) / 1000);
+});
+
+test('Gateway API CRDs from the pinned module zip: applied with our labels, kept when present, removed by label', async () => {
+  const { ensureGatewayApi, GATEWAY_CRD } = await import('../../src/mesh/gateway-api.ts');
+  const { deleteLabelledClusterObjects } = await import('../../src/mesh/cleanup.ts');
+  gatewayApiZip(); // cached by scripts/k8s/build.sh; fails with the command to run when missing
+  const config = clusterConfig(cluster);
+  const context = {
+    access,
+    applier: new Applier(access),
+    config,
+    flags: {},
+    log: recordingLogger(),
+    signal: new AbortController().signal,
+    ownerLabels: ownerLabels(config.suite, 'gw-run'),
+    readyTimeoutMs: 60_000,
+  };
+  assert.deepEqual(await ensureGatewayApi(context), { version: `v${config.kubernetes.gatewayApi.version}`, installed: true });
+  const crd = await getJson(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`);
+  assert.equal(crd.metadata.labels['mesh-perf.dev/component'], 'gateway-api');
+  assert.ok(crd.status.conditions.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'));
+  const second = await ensureGatewayApi(context);
+  assert.equal(second.installed, false, 'already present: left as is');
+  const deleted = await deleteLabelledClusterObjects(access, `app.kubernetes.io/managed-by=mesh-perf,mesh-perf.dev/run-id=gw-run`);
+  assert.ok(deleted.includes(`customresourcedefinitions/${GATEWAY_CRD}`), deleted.join(', '));
+  assert.equal((await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).status === 200
+    ? JSON.parse((await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).body).metadata.deletionTimestamp !== undefined
+    : true, true, 'deleted or being deleted');
 });

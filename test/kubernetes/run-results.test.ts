@@ -104,3 +104,43 @@ test('results carry latency, resource usage per container group and environment 
   const crds = JSON.parse((await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body).items.map((c: { metadata: { name: string } }) => c.metadata.name);
   assert.ok(!crds.some((name: string) => name.endsWith('istio.io')), crds.join(', '));
 });
+
+test('cancelling mid-repetition stops k6 in the client pod and removes everything the run created', async () => {
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const config = clusterConfig(cluster, { modes: [{ name: 'baseline' }], load: { rate: 20, duration: '60s', warmup: '1s', repetitions: 1 }, out });
+  const log = recordingLogger();
+  const controller = new AbortController();
+  const before = hits;
+  let runId = '';
+  const outcome = await runPipeline(config, {
+    log,
+    signal: controller.signal,
+    platform: (context) => {
+      runId = context.runId;
+      const platform = new KubernetesPlatform(context, { targetOverride: () => ({ url }) });
+      // Cancel once load is flowing (a request reached the server after the platform was ready).
+      const timer = setInterval(() => {
+        if (hits > before + 20) {
+          clearInterval(timer);
+          controller.abort();
+        }
+      }, 100);
+      return platform;
+    },
+  });
+  assert.ok(controller.signal.aborted);
+  assert.ok(outcome.result.run.aborted, 'the run records that it was cancelled');
+  assert.equal(outcome.result.verdict, 'invalid');
+  // k6 ran on this machine (kwok's exec): no process of this run may survive.
+  const { execFileSync } = await import('node:child_process');
+  let survivors = '';
+  try {
+    survivors = execFileSync('pgrep', ['-f', `MESH_PERF_RUN=${runId}`], { encoding: 'utf8' });
+  } catch {
+    survivors = ''; // pgrep exits 1 when nothing matches
+  }
+  assert.equal(survivors.trim(), '', `k6 still running for run ${runId}`);
+  const access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
+  const namespaces = JSON.parse((await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(`mesh-perf.dev/run-id=${runId}`)}`)).body).items;
+  assert.deepEqual(namespaces, []);
+});

@@ -1,9 +1,7 @@
 // `mesh-perf down --config FILE`: remove everything mesh-perf created for the config's suite
 // (found by label), or delete the kind cluster it created.
-import { kindBinary, kindClusterExists } from '../../platform/kind/platform.ts';
-import { kindDeleteArgs } from '../../platform/kind/commands.ts';
+import { deleteKindCluster } from '../../platform/kind/platform.ts';
 import { removeSuite } from '../../platform/kubernetes/down.ts';
-import { runCliChecked } from '../../mesh/run-cli.ts';
 import { newRunId } from '../../pipeline.ts';
 import type { Command } from '../command.ts';
 import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
@@ -20,11 +18,8 @@ export const command: Command = {
     const platformContext = { config, runId: newRunId(), signal: context.signal, log: context.log };
     if (config.platform === 'kind') {
       const name = config.kubernetes.kind.clusterName;
-      const kind = await kindBinary(platformContext);
-      if (await kindClusterExists(kind, name, process.env)) {
-        await runCliChecked(kind, kindDeleteArgs(name), { timeoutMs: 180_000 }, `deleting kind cluster "${name}"`);
-        context.stdout(`Deleted kind cluster "${name}".\n`);
-      } else context.stdout(`No kind cluster "${name}"; nothing to remove.\n`);
+      if (await deleteKindCluster(name, context.log)) context.stdout(`Deleted kind cluster "${name}".\n`);
+      else context.stdout(`No kind cluster "${name}"; nothing to remove.\n`);
       return 0;
     }
     const report = await removeSuite(platformContext);

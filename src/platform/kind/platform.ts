@@ -2,7 +2,7 @@
 // verified) and node image (by digest), retries the creation once, then runs the kubeconfig
 // platform against it. Teardown deletes the cluster it created (unless kubernetes.kind.keep);
 // a cluster of that name that already existed is reused and left in place.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeConfig } from '../../config/schema.ts';
@@ -13,7 +13,7 @@ import { runCli, runCliChecked } from '../../mesh/run-cli.ts';
 import { EnvironmentError } from '../../util/errors.ts';
 import type { ModeTarget, Platform, PlatformContext, ResourceSampler } from '../types.ts';
 import { KubernetesPlatform } from '../kubernetes/platform.ts';
-import { kindConfig, kindCreateArgs, kindDeleteArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
+import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
 
 const CREATE_WAIT_SECONDS = 180;
 
@@ -24,6 +24,25 @@ export async function kindBinary(context: PlatformContext, env: NodeJS.ProcessEn
 export async function kindClusterExists(kind: string, name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const result = await runCliChecked(kind, kindGetClustersArgs(), { timeoutMs: 30_000, env }, 'listing kind clusters');
   return result.stdout.split('\n').map((l) => l.trim()).includes(name);
+}
+
+/** Deletes the kind cluster if it exists (the action's post step and `mesh-perf down` call this). */
+export async function deleteKindCluster(name: string, log: PlatformContext['log'], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const kind = await resolveTool('kind', TOOL_PINS.kind!.version, log, env);
+  if (!(await kindClusterExists(kind, name, env))) return false;
+  await runCliChecked(kind, kindDeleteArgs(name), { timeoutMs: 180_000, env }, `deleting kind cluster "${name}"`);
+  return true;
+}
+
+/** kind's known issue on busy hosts: too few inotify watches/instances ("too many open files"). */
+export async function inotifyAdvice(read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8')): Promise<string | undefined> {
+  const low: string[] = [];
+  for (const setting of INOTIFY_SYSCTLS) {
+    const [key, wanted] = setting.split('=') as [string, string];
+    const current = Number((await read(`/proc/sys/${key.replace(/\./g, '/')}`).catch(() => '')).trim());
+    if (Number.isFinite(current) && current > 0 && current < Number(wanted)) low.push(setting);
+  }
+  return low.length > 0 ? `inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w ${low.join(' ')}` : undefined;
 }
 
 export class KindPlatform implements Platform {
@@ -54,6 +73,8 @@ export class KindPlatform implements Platform {
       const result = await runCliChecked(this.kind, kindKubeconfigArgs(name), { timeoutMs: 30_000, env: this.env }, 'reading the kind kubeconfig');
       await writeFile(kubeconfigPath, result.stdout, { mode: 0o600 });
     } else {
+      const advice = await inotifyAdvice();
+      if (advice) log.warn(advice);
       await this.create(name, kubeconfigPath);
     }
     const config = { ...this.context.config, kubernetes: { ...this.context.config.kubernetes, kubeconfig: kubeconfigPath, context: `kind-${name}` } };

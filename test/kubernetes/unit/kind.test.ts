@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kind/commands.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
+import { inotifyAdvice } from '../../../src/platform/kind/platform.ts';
 
 const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
 
@@ -50,4 +51,12 @@ test('kind, istioctl and linkerd downloads are pinned with SHA-256 values', () =
     }
   }
   assert.equal(TOOL_PINS.istioctl!.assets['linux-x64']!.member, 'istio-1.30.3/bin/istioctl');
+});
+
+test('inotify advice names only the limits that are too low, with the command to raise them', async () => {
+  const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
+  assert.equal(await inotifyAdvice(limits('8192', '128')), 'inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w fs.inotify.max_user_watches=524288 fs.inotify.max_user_instances=512');
+  assert.match((await inotifyAdvice(limits('1048576', '128')))!, /sysctl -w fs\.inotify\.max_user_instances=512$/);
+  assert.equal(await inotifyAdvice(limits('524288', '8192')), undefined);
+  assert.equal(await inotifyAdvice(async () => { throw new Error('no /proc'); }), undefined);
 });
