@@ -1,7 +1,5 @@
 // `mesh-perf down --config FILE`: remove everything mesh-perf created for the config's suite
 // (found by label), or delete the kind cluster it created.
-import { deleteKindCluster } from '../../platform/kind/platform.ts';
-import { removeSuite } from '../../platform/kubernetes/down.ts';
 import { newRunId } from '../../pipeline.ts';
 import type { Command } from '../command.ts';
 import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
@@ -16,6 +14,9 @@ export const command: Command = {
   async run(context) {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'down');
     const platformContext = { config, runId: newRunId(), signal: context.signal, log: context.log };
+    // Loaded on use: the Kubernetes client is heavy and most commands never need it.
+    const { deleteKindCluster } = await import('../../platform/kind/platform.ts');
+    const { removeSuite } = await import('../../platform/kubernetes/down.ts');
     if (config.platform === 'kind') {
       const name = config.kubernetes.kind.clusterName;
       if (await deleteKindCluster(name, context.log)) context.stdout(`Deleted kind cluster "${name}".\n`);

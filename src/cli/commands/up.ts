@@ -3,8 +3,6 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { newRunId } from '../../pipeline.ts';
-import { KindPlatform } from '../../platform/kind/platform.ts';
-import { KubernetesPlatform } from '../../platform/kubernetes/platform.ts';
 import type { Config } from '../../config/validate.ts';
 import type { PlatformContext } from '../../platform/types.ts';
 import { UsageError } from '../../util/errors.ts';
@@ -30,6 +28,9 @@ export const command: Command = {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'up');
     const runId = newRunId();
     const platformContext: PlatformContext = { config, runId, signal: context.signal, log: context.log };
+    // Loaded on use: the Kubernetes client is heavy and most commands never need it.
+    const { KindPlatform } = await import('../../platform/kind/platform.ts');
+    const { KubernetesPlatform } = await import('../../platform/kubernetes/platform.ts');
     const platform =
       config.platform === 'kind'
         ? new KindPlatform({ ...platformContext, config: { ...config, kubernetes: { ...config.kubernetes, kind: { ...config.kubernetes.kind, keep: true } } } })

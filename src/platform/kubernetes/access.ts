@@ -81,8 +81,24 @@ export interface RawResponse {
   headers: IncomingMessage['headers'];
 }
 
-/** One API request with a hard deadline (connect included). Throws EnvironmentError naming the server. */
+const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
+const RAW_ATTEMPTS = 5;
+
+/**
+ * One API request with a hard deadline (connect included); throws EnvironmentError naming the
+ * server. Throttling (429) and server errors (5xx) are retried a bounded number of times with
+ * backoff (Retry-After honoured); the last answer is returned as is.
+ */
 export async function rawRequest(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string } = {}): Promise<RawResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await rawRequestOnce(access, path, options);
+    if (!RETRIED_STATUS.has(response.status) || attempt >= RAW_ATTEMPTS) return response;
+    const retryAfter = Number(response.headers['retry-after']);
+    await new Promise((resolve) => setTimeout(resolve, Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 8000) : Math.min(250 * 2 ** (attempt - 1), 8000)));
+  }
+}
+
+async function rawRequestOnce(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string }): Promise<RawResponse> {
   const url = new URL(path, access.server.endsWith('/') ? access.server : `${access.server}/`);
   // Keep a path prefix the server URL may carry (e.g. Rancher's /k8s/clusters/x).
   url.pathname = new URL(access.server).pathname.replace(/\/$/, '') + path.split('?')[0];

@@ -1,0 +1,54 @@
+// Throttling and server errors from the API server are retried a bounded number of times:
+// a real HTTP server on 127.0.0.1 answers 429 (with Retry-After) and 503 before succeeding,
+// or keeps failing; the client makes exactly the expected number of requests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
+
+async function withServer(answers: number[], fn: (access: ReturnType<typeof loadAccess>, requests: () => number) => Promise<void>) {
+  let count = 0;
+  const server = createServer((_req, res) => {
+    const status = answers[Math.min(count, answers.length - 1)]!;
+    count++;
+    res.writeHead(status, status === 429 ? { 'retry-after': '0' } : {});
+    res.end(status === 200 ? '{"ok":true}' : '{"message":"busy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-retry-'));
+  try {
+    const path = join(dir, 'kubeconfig');
+    writeFileSync(path, `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`);
+    await fn(loadAccess({ kubeconfig: path }), () => count);
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('429 and 503 are retried until the server answers', async () => {
+  await withServer([429, 503, 200], async (access, requests) => {
+    const response = await rawRequest(access, '/api/v1/namespaces');
+    assert.equal(response.status, 200);
+    assert.equal(requests(), 3);
+  });
+});
+
+test('retries are bounded: the last error answer is returned after five attempts', async () => {
+  await withServer([500], async (access, requests) => {
+    const response = await rawRequest(access, '/version');
+    assert.equal(response.status, 500);
+    assert.equal(requests(), 5);
+  });
+});
+
+test('client errors are not retried', async () => {
+  await withServer([404], async (access, requests) => {
+    assert.equal((await rawRequest(access, '/x')).status, 404);
+    assert.equal(requests(), 1);
+  });
+});
