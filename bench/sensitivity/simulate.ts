@@ -20,6 +20,8 @@ export interface SensitivityOptions {
   trials: number;
   seed: number;
   confirm: boolean;
+  /** Practical minimum in percent (the default gate: 5). */
+  minEffectPct?: number;
 }
 
 export interface Rate {
@@ -60,7 +62,7 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   const k = options.repetitions;
   const needed = options.confirm ? 3 * k : 2 * k;
   if (blocks.length < needed) throw new Error(`${blocks.length} complete blocks; ${needed} are needed for ${k} repetitions per run${options.confirm ? ' with a confirmation round' : ''}`);
-  const config = judgeConfig(session, options.confirm);
+  const config = judgeConfig(session, options.confirm, options.minEffectPct);
   const random = seededRandom(options.seed);
   const falseAlarms = tally();
   const anyGate = tally();
@@ -120,14 +122,15 @@ function runFrom(session: RunResult, config: Config, id: string, baseline: strin
 }
 
 /** Default gates, confirmation as asked; the runs' modes are "base" and "x" on the session's load. */
-function judgeConfig(session: RunResult, confirm: boolean): Config {
+function judgeConfig(session: RunResult, confirm: boolean, minEffectPct?: number): Config {
   const profile = (session.config as { profiles?: { name: string; rate?: number; duration: string }[] }).profiles?.[0];
   const config = validateConfig({
     platform: session.run.platform,
     modes: [{ name: 'base' }, { name: 'x' }],
     load: { name: profile?.name ?? session.modes[0]!.profile, rate: profile?.rate ?? 1000, duration: profile?.duration ?? '10s' },
   });
-  return { ...config, gates: { ...config.gates, regression: { ...config.gates.regression, confirm } } };
+  const regression = { ...config.gates.regression, confirm, ...(minEffectPct !== undefined ? { minEffectPct } : {}) };
+  return { ...config, gates: { ...config.gates, regression } };
 }
 
 function findMode(result: RunResult, name: string): ModeResult {
