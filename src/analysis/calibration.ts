@@ -2,7 +2,9 @@
 // two is noise, so the run tells how much noise this machine has (noise floor), how often the
 // regression gate would cry wolf here (observed false-difference rate), the smallest change and
 // overhead each statistic can reveal (MDE), and how many repetitions a chosen MDE needs.
+import type { Config } from '../config/validate.ts';
 import type { ModeResult, RunResult } from '../results/types.ts';
+import { UsageError } from '../util/errors.ts';
 import { bootstrapInterval } from './bootstrap.ts';
 import type { AnalysisContext } from './context.ts';
 import { streamFor } from './context.ts';
@@ -62,6 +64,26 @@ export interface Calibration {
   statistics: CalibrationStatistic[];
   /** What to do about it, one sentence each. */
   advice: string[];
+}
+
+/**
+ * For `mesh-perf calibrate` and `calibrate: true`: the config's mode (default the baseline)
+ * measured as two modes, `<name>` and `<name>-aa`, at least 10 blocks, nothing gated or published.
+ */
+export function calibrationConfig(config: Config, modeName?: string, repetitions?: number): Config {
+  const name = modeName ?? config.baseline;
+  const mode = config.modes.find((m) => m.name === name);
+  if (!mode) throw new UsageError(`calibration: "${name}" names no mode of the config (modes: ${config.modes.map((m) => m.name).join(', ')})`);
+  const twin = { ...mode, name: `${name.slice(0, 37)}-aa` };
+  return {
+    ...config,
+    modes: [mode, twin],
+    baseline: mode.name,
+    profiles: config.profiles.map((p) => ({ ...p, repetitions: repetitions ?? Math.max(p.repetitions, 10) })),
+    gates: { thresholds: [], overhead: [], regression: { ...config.gates.regression, enabled: false } },
+    history: { ...config.history, publish: false },
+    calibrate: true,
+  };
 }
 
 const DEFAULT_STATISTICS: MetricId[] = ['p50', 'p90', 'p99', 'mean', 'max'];

@@ -46,3 +46,20 @@ test('calibration needs two modes of the same profile', () => {
   const single = syntheticRun({ config: testConfig({}, ['a']), levels: { a: drawLevels(random, 6, 1, 0.05) } });
   assert.throws(() => analyzeCalibration(single), /calibration needs two modes measuring the same target in profile "1000rps"; found a \[1000rps\]/);
 });
+
+test('calibrationConfig measures one mode twice, ungated and unpublished', async () => {
+  const { calibrationConfig } = await import('../../src/analysis/calibration.ts');
+  const config = testConfig({ gates: { thresholds: ['p(95) < 1ms'] }, history: { publish: true } }, ['direct', 'proxied']);
+  const aa = calibrationConfig(config, 'proxied');
+  assert.deepEqual(
+    aa.modes.map((m) => m.name),
+    ['proxied', 'proxied-aa'],
+  );
+  assert.equal(aa.baseline, 'proxied');
+  assert.equal(aa.profiles[0]!.repetitions, 10, 'at least 10 blocks by default');
+  assert.deepEqual(aa.gates.thresholds, []);
+  assert.equal(aa.gates.regression.enabled, false);
+  assert.equal(aa.history.publish, false);
+  assert.equal(calibrationConfig(config, undefined, 6).modes[0]!.name, 'direct', 'the baseline by default');
+  assert.throws(() => calibrationConfig(config, 'proxy'), /calibration: "proxy" names no mode of the config \(modes: direct, proxied\)/);
+});

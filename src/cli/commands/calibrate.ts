@@ -4,10 +4,9 @@
 // repetitions reach a chosen MDE.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { analyzeCalibration, type Calibration } from '../../analysis/calibration.ts';
+import { analyzeCalibration, calibrationConfig, type Calibration } from '../../analysis/calibration.ts';
 import { renderCalibration } from '../../analysis/text.ts';
 import { loadConfig } from '../../config/load.ts';
-import type { Config } from '../../config/validate.ts';
 import { runPipeline } from '../../pipeline.ts';
 import { EXIT, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
@@ -66,23 +65,6 @@ export const command: Command = {
     return EXIT.pass;
   },
 };
-
-/** The user's config with one mode measured as two, and nothing gated. */
-export function calibrationConfig(config: Config, modeName: string | undefined, repetitions: number): Config {
-  const name = modeName ?? config.baseline;
-  const mode = config.modes.find((m) => m.name === name);
-  if (!mode) throw new UsageError(`--mode ${name} names no mode of the config (modes: ${config.modes.map((m) => m.name).join(', ')})`);
-  const twin = { ...mode, name: `${name.slice(0, 37)}-aa` };
-  return {
-    ...config,
-    modes: [mode, twin],
-    baseline: mode.name,
-    profiles: config.profiles.map((p) => ({ ...p, repetitions })),
-    gates: { thresholds: [], overhead: [], regression: { ...config.gates.regression, enabled: false } },
-    history: { ...config.history, publish: false },
-    calibrate: true,
-  };
-}
 
 function parseRepetitions(text: string | undefined): number {
   if (text === undefined) return DEFAULT_REPETITIONS;
