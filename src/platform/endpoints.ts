@@ -6,6 +6,8 @@ import type { ModeConfig } from '../config/schema.ts';
 import { LocalK6Runner } from '../load/local-runner.ts';
 import type { LoadRunner } from '../load/types.ts';
 import { ensureK6 } from '../tools/k6.ts';
+import { checkRateCeiling } from '../load/ceiling.ts';
+import { cpus } from 'node:os';
 import { EnvironmentError } from '../util/errors.ts';
 import type { ModeTarget, Platform, PlatformContext } from './types.ts';
 
@@ -18,6 +20,7 @@ export class EndpointsPlatform implements Platform {
   constructor(private readonly context: PlatformContext) {}
 
   async prepare(): Promise<void> {
+    checkRateCeiling(this.context.config.profiles, cpus().length, false);
     const k6 = await ensureK6(this.context.log);
     this.runner = new LocalK6Runner(k6.path);
     const needsGrpc = this.context.config.profiles.some((p) => p.protocol === 'grpc');

@@ -5,6 +5,8 @@ import { parseDurationMs } from '../config/duration.ts';
 import { LocalK6Runner } from '../load/local-runner.ts';
 import type { LoadRunner } from '../load/types.ts';
 import { ensureK6 } from '../tools/k6.ts';
+import { checkRateCeiling } from '../load/ceiling.ts';
+import { cpus } from 'node:os';
 import type { ModeTarget, Platform, PlatformContext } from './types.ts';
 import { startServer, type StartedServer } from './processes.ts';
 
@@ -17,6 +19,7 @@ export class LocalPlatform implements Platform {
   constructor(private readonly context: PlatformContext) {}
 
   async prepare(): Promise<void> {
+    checkRateCeiling(this.context.config.profiles, cpus().length, true);
     const k6 = await ensureK6(this.context.log);
     this.runner = new LocalK6Runner(k6.path);
     for (const mode of this.context.config.modes) {
