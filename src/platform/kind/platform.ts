@@ -103,6 +103,11 @@ export class KindPlatform implements Platform {
     }
   }
 
+  /** Name of the cluster this platform created (for the action's post step to delete), if any. */
+  createdCluster(): string | undefined {
+    return this.created ? this.options.clusterName : undefined;
+  }
+
   /** True once a cluster was created or anything was deployed into one. */
   hasCreated(): boolean {
     return this.created || (this.inner?.hasCreated() ?? false);
