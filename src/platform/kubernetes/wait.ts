@@ -74,8 +74,11 @@ export async function waitReady(access: ClusterAccess, target: WaitTarget, timeo
     if (parsed.items[0] && target.ready(parsed.items[0])) return;
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
+    const watchStarted = Date.now();
     const became = await watchUntil(access, target, parsed.metadata.resourceVersion, fieldSelector, Math.min(remaining, 60_000), signal);
     if (became) return;
+    // A watch the server ends at once (410 Gone, proxies without streaming) must not spin.
+    if (Date.now() - watchStarted < 1000) await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new EnvironmentError(`${target.description} did not become ready within ${formatDuration(timeoutMs)}.\n${await describeNotReady(access, target.namespace, target.podSelector)}`);
 }
