@@ -217,17 +217,6 @@ function metricLabel(metric: MetricId): string {
   return METRICS[metric].label.replace(/^p\((\d+)\)$/, 'p$1');
 }
 
-/** "p(95) < 250 ms"-style text of the limit, normalized, for verdict lines. */
-export function describeExpression(expression: GateExpression): string {
-  const scope = [
-    expression.scope.modes ? `mode=${expression.scope.modes.join(',')}` : '',
-    expression.scope.profiles ? `profile=${expression.scope.profiles.join(',')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return `${scope ? `${scope}: ` : ''}${expression.text.slice(expression.text.indexOf(':') + 1).trim()}`;
-}
-
 export function compare(value: number, op: Comparator, limit: number): boolean {
   switch (op) {
     case '<':

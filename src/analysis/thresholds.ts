@@ -108,7 +108,7 @@ export function evaluateOverheadBudget(
     ? overhead.mde.difference !== null
       ? `with this noise, overheads under ${formatNumber(overhead.mde.difference, metric.unit)}${overhead.mde.relative !== null ? ` (${formatPercent(overhead.mde.relative, false)})` : ''} on ${metric.label} are not distinguishable from zero`
       : mdeSentence(null, metric.label)
-    : `${mdeSentence(undefined, metric.label)}`;
+    : mdeSentence(undefined, metric.label);
   const line =
     `${label(mode, what)}: ${formatEstimate(value, unit, true)} (${pairing}), threshold ${base.threshold} → ${decision}` +
     `${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeText}`;
