@@ -151,6 +151,9 @@ async function runTrial(
   let run;
   try {
     run = await runRepetition(trial, target, platform.loadRunner(), (p) => deps.log.progress(format(p)), deps.signal, deps.cwd);
+  } catch (error) {
+    await sampler?.stop(0).catch(() => undefined); // stop sampling a repetition that produced nothing
+    throw error;
   } finally {
     deps.log.progressDone();
   }

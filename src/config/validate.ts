@@ -158,6 +158,9 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     if (profile.body !== undefined && profile.payloadBytes !== undefined) {
       problems.push({ path: `${at}.payloadBytes`, message: 'set either body or payloadBytes, not both' });
     }
+    if (profile.script !== undefined && (config.platform === 'kind' || config.platform === 'kubeconfig')) {
+      problems.push({ path: `${at}.script`, message: `is not supported on platform "${config.platform}" yet (k6 runs in a pod there, where the script's own imports cannot be resolved); use platform endpoints with your cluster's URLs` });
+    }
     if (parseDurationMs(profile.duration) === 0) {
       problems.push({ path: `${at}.duration`, message: `expected a duration > 0, got "${profile.duration}"` });
     }
