@@ -27,3 +27,12 @@ export const ambientModes400: Preset = {
   formats: ['ambient-csv', 'ambient-table'],
   config: { suite: 'ambient-modes-400', platform: 'kind', modes, load: ambient(400, '60s') },
 };
+
+export const ambientModesTcp: Preset = {
+  name: 'ambient-modes-tcp',
+  variantOf: 'ambient-modes',
+  seed: '003',
+  summary: "The script's TCP variant: the same five modes with the echo Service port declared as TCP (L4 handling)",
+  formats: ['ambient-csv', 'ambient-table'],
+  config: { suite: 'ambient-modes-tcp', platform: 'kind', modes, load: ambient(200, '10s'), kubernetes: { serviceProtocol: 'tcp' } },
+};

@@ -2,7 +2,7 @@
 // own fields override (src/config/load.ts merges preset < file < flags). Variants of one seed are
 // named `<preset>-<what differs>`: `ambient-modes-400`, `uds-scale-50`.
 import type { SeedFormatName } from '../report/formats/names.ts';
-import { ambientModes, ambientModes400 } from './ambient-modes.ts';
+import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';
 import { istioLinkerdFortio } from './istio-linkerd-fortio.ts';
 import { istioSynthetic, istioSynthetic400 } from './istio-synthetic.ts';
 import { kymaSidecar } from './kyma-sidecar.ts';
@@ -28,6 +28,7 @@ export const PRESETS: Preset[] = [
   istioSynthetic400,
   ambientModes,
   ambientModes400,
+  ambientModesTcp,
   ...udsScalePresets,
 ];
 

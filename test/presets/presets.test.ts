@@ -98,6 +98,13 @@ const TABLE: Record<string, Expected> = {
     profiles: [{ name: '400rps', model: 'open', rate: 400, durationMs: 60_000, repetitions: 1 }],
     trials: 5,
   },
+  // 003's default port naming (opaque TCP) as its own variant.
+  'ambient-modes-tcp': {
+    seed: '003',
+    modes: ambientModes,
+    profiles: [{ name: '200rps', model: 'open', rate: 200, durationMs: 10_000, repetitions: 1 }],
+    trials: 5,
+  },
   // 004: 20 and 50 rps for 5 minutes, to 1, 10, 50 and 90 pods: eight scenarios over four presets.
   'uds-scale': uds(1),
   'uds-scale-10': uds(10),
@@ -133,6 +140,7 @@ for (const [name, expected] of Object.entries(TABLE)) {
       if (want.method) assert.equal(got.method, want.method);
     });
     if (expected.replicas !== undefined) assert.equal(config.kubernetes.replicas, expected.replicas);
+    assert.equal(config.kubernetes.serviceProtocol, name === 'ambient-modes-tcp' ? 'tcp' : 'http');
     if (expected.thresholds) assert.deepEqual(config.gates.thresholds, expected.thresholds);
     const plan = buildPlan(config, 42);
     assert.equal(plan.trials.length, expected.trials);

@@ -36,6 +36,8 @@ export function templateValues(config: Config): Record<string, string> {
   const k8s = config.kubernetes;
   return {
     REPLICAS: String(k8s.replicas),
+    ECHO_PORT_NAME: k8s.serviceProtocol === 'tcp' ? 'tcp-echo' : 'http',
+    ECHO_APP_PROTOCOL: k8s.serviceProtocol === 'tcp' ? 'tcp' : 'http',
     ECHO_IMAGE: k8s.images.echo,
     CLIENT_IMAGE: k8s.images.client,
     APP_CPU: k8s.resources.app.cpu,

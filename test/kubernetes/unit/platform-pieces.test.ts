@@ -90,7 +90,11 @@ test('workload manifests render with the configured images, replicas and request
   assert.equal(workload.clientContainer, 'k6');
   assert.ok(JSON.stringify(workload.client).includes(c.kubernetes.images.client));
   assert.ok(!JSON.stringify(workload).includes('${'), 'no placeholder left');
-  assert.equal(Object.keys(templateValues(c)).length, 11);
+  assert.equal(Object.keys(templateValues(c)).length, 13);
+  const httpPort = (w: typeof workload) => (w.server.find((o) => o.kind === 'Service') as unknown as { spec: { ports: { name: string; appProtocol: string }[] } }).spec.ports[0]!;
+  assert.deepEqual({ ...httpPort(workload) }, { name: 'http', port: 8080, targetPort: 8080, appProtocol: 'http' });
+  const tcp = renderWorkload({ ...c, kubernetes: { ...c.kubernetes, serviceProtocol: 'tcp' } }, process.cwd());
+  assert.deepEqual({ ...httpPort(tcp) }, { name: 'tcp-echo', port: 8080, targetPort: 8080, appProtocol: 'tcp' }, 'serviceProtocol tcp declares the port for L4 handling');
   assert.throws(() => renderTemplate('a: ${MISSING}', {}, 'x.yaml'), /x\.yaml: no value for placeholder \$\{MISSING\}/);
 });
 
