@@ -57,21 +57,33 @@ export function measuredEffect(result: RunResult, mode: string, reference: strin
 }
 
 export function simulate(session: RunResult, options: SensitivityOptions): SensitivityResult {
-  const modes = [options.baseline, options.same, ...options.shifted];
-  const blocks = completeBlocks(session, modes);
+  // A block serves a comparison when the baseline and that comparison's mode are both valid in
+  // it; one invalid repetition elsewhere in the block does not waste it.
+  const usable = (x: string) => new Set(completeBlocks(session, [options.baseline, x]));
+  const referenceBlocks = usable(options.same);
+  const allBlocks = [...new Set(session.modes.flatMap((m) => m.repetitions.map((r) => r.block)))].sort((a, b) => a - b);
   const k = options.repetitions;
-  const needed = options.confirm ? 3 * k : 2 * k;
-  if (blocks.length < needed) throw new Error(`${blocks.length} complete blocks; ${needed} are needed for ${k} repetitions per run${options.confirm ? ' with a confirmation round' : ''}`);
   const config = judgeConfig(session, options.confirm, options.minEffectPct);
   const random = seededRandom(options.seed);
   const falseAlarms = tally();
   const anyGate = tally();
   const detection = Object.fromEntries(options.shifted.map((m) => [m, tally()]));
+  for (const x of [options.same, ...options.shifted]) {
+    const candidateBlocks = usable(x);
+    const needed = options.confirm ? 3 : 2;
+    if (Math.min(referenceBlocks.size, candidateBlocks.size) < k || new Set([...referenceBlocks, ...candidateBlocks]).size < needed * k) {
+      throw new Error(`too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} × ${k} disjoint blocks are needed`);
+    }
+  }
   for (let t = 0; t < options.trials; t++) {
-    const order = shuffle(blocks, random);
-    const [ref, cand, extra] = [order.slice(0, k), order.slice(k, 2 * k), order.slice(2 * k, 3 * k)];
+    const order = shuffle(allBlocks, random);
+    const ref = order.filter((b) => referenceBlocks.has(b)).slice(0, k);
     const reference = runFrom(session, config, `ref-${t}`, options.baseline, options.same, ref);
     for (const x of [options.same, ...options.shifted]) {
+      const candidateBlocks = usable(x);
+      const rest = order.filter((b) => candidateBlocks.has(b) && !ref.includes(b));
+      const [cand, extra] = [rest.slice(0, k), rest.slice(k, 2 * k)];
+      if (cand.length < k || (options.confirm && extra.length < k)) continue;
       const analysis = judge(session, config, reference, options.baseline, x, cand, extra, t);
       const xGate = analysis.gates.find((g) => g.kind === 'regression' && g.mode === 'x');
       const bucket = x === options.same ? falseAlarms : detection[x]!;
@@ -85,7 +97,7 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
     }
   }
   return {
-    blocks: blocks.length,
+    blocks: allBlocks.length,
     repetitions: k,
     falseAlarms: finish(falseAlarms),
     falseAlarmsAnyGate: finish(anyGate),
