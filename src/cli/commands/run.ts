@@ -4,6 +4,7 @@ import { loadConfig } from '../../config/load.ts';
 import type { Command } from '../command.ts';
 import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
 import { runAndReport } from '../run-and-report.ts';
+import { command as calibrate } from './calibrate.ts';
 
 const DEFAULT_CONFIG = 'mesh-perf.yaml';
 
@@ -25,6 +26,8 @@ export const command: Command = {
       file: context.args.options.config !== undefined || existsSync(file) || !hasPreset ? file : undefined,
       overrides: overrideValues(context.args),
     });
+    // `calibrate: true` turns the run into an A/A calibration of the baseline mode.
+    if (config.calibrate) return calibrate.run(context);
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);
     return runAndReport(config, context, context.args.options.baseline);
   },
