@@ -1,8 +1,9 @@
 // Builds a gh-pages history the way daily publishing would: one commit per day, each adding that
-// day's runs (one per suite) through the same planner the `publish` command uses, then pushes
-// the whole history to a bare repository. Commits are built locally in one session rather than
-// with a fetch and push per day, which would take hours; the branch's content and shape (one
-// commit per day, every file rewritten as publish rewrites it) are the same.
+// day's runs (one per suite) through the same planner the `publish` command uses. Commits are
+// built in one local bare repository rather than with a fetch and push per day, which would take
+// hours; the branch's content and shape (one commit per day, every file rewritten as publish
+// rewrites it) are the same. The repository then becomes the bench's "remote".
+import { rename } from 'node:fs/promises';
 import { Git } from '../../src/history/git/git.ts';
 import { GitSession } from '../../src/history/git/session.ts';
 import { planPublish } from '../../src/history/publish-plan.ts';
@@ -47,17 +48,19 @@ export function runsOfDay(shape: SeedShape, day: number, start = Date.UTC(2023, 
   });
 }
 
-/** Seeds `remote` (a bare repository) with `shape`; returns the seconds it took. */
-export async function seedBranch(remote: string, shape: SeedShape, chartJs: string, progress: (day: number) => void): Promise<number> {
+/** Creates the bare repository `target` holding gh-pages seeded with `shape`; returns the seconds it took. */
+export async function seedBranch(target: string, shape: SeedShape, chartJs: string, progress: (day: number) => void): Promise<number> {
   const started = performance.now();
-  const session = await GitSession.open(new Git(), remote, 'gh-pages', { partial: false });
+  const git = new Git();
+  const session = await GitSession.open(git, target, 'gh-pages', { partial: false });
+  let moved = false;
   try {
-    let head = await session.fetch();
+    let head: string | undefined;
     const timelineRetention = parseTimelineRetention(shape.keepTimelines ?? DEFAULT_TIMELINE_RETENTION);
     for (let day = 0; day < shape.days; day++) {
       const runs = runsOfDay(shape, day);
       const plan = await planPublish(session.tree(head), runs, {
-        storeLabel: remote,
+        storeLabel: target,
         now: new Date(runs[0]!.run.startedAt),
         chartJs,
         ...(timelineRetention ? { timelineRetention } : {}),
@@ -68,9 +71,14 @@ export async function seedBranch(remote: string, shape: SeedShape, chartJs: stri
       head = await staging.commit(head, `mesh-perf: publish day ${day + 1}\n`);
       if (day % 30 === 29) progress(day + 1);
     }
-    if (head && (await session.push(head)) !== 'ok') throw new Error('push of the seeded history was rejected');
+    if (!head) throw new Error('nothing was seeded');
+    await git.run(['update-ref', 'refs/heads/gh-pages', head], { cwd: session.dir });
+    await git.run(['symbolic-ref', 'HEAD', 'refs/heads/gh-pages'], { cwd: session.dir });
+    await git.run(['remote', 'remove', 'origin'], { cwd: session.dir });
+    await rename(session.dir, target);
+    moved = true;
   } finally {
-    await session.close();
+    if (!moved) await session.close();
   }
   return (performance.now() - started) / 1000;
 }

@@ -76,7 +76,8 @@ export class Git {
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => err.push(d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+      // Generous: pushing a rebuilt store over a slow link takes minutes; prompts cannot hang us anyway.
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30 * 60_000);
       child.on('error', (error) => {
         clearTimeout(timer);
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
