@@ -22,6 +22,8 @@ export interface SensitivityOptions {
   confirm: boolean;
   /** Practical minimum in percent (the default gate: 5). */
   minEffectPct?: number;
+  /** gates.regression.basis (default auto: x judged as its ratio to the baseline per block). */
+  basis?: 'auto' | 'absolute';
 }
 
 export interface Rate {
@@ -63,7 +65,7 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   const referenceBlocks = usable(options.same);
   const allBlocks = [...new Set(session.modes.flatMap((m) => m.repetitions.map((r) => r.block)))].sort((a, b) => a - b);
   const k = options.repetitions;
-  const config = judgeConfig(session, options.confirm, options.minEffectPct);
+  const config = judgeConfig(session, options.confirm, options.minEffectPct, options.basis);
   const random = seededRandom(options.seed);
   const falseAlarms = tally();
   const anyGate = tally();
@@ -134,14 +136,14 @@ function runFrom(session: RunResult, config: Config, id: string, baseline: strin
 }
 
 /** Default gates, confirmation as asked; the runs' modes are "base" and "x" on the session's load. */
-function judgeConfig(session: RunResult, confirm: boolean, minEffectPct?: number): Config {
+function judgeConfig(session: RunResult, confirm: boolean, minEffectPct?: number, basis: 'auto' | 'absolute' = 'auto'): Config {
   const profile = (session.config as { profiles?: { name: string; rate?: number; duration: string }[] }).profiles?.[0];
   const config = validateConfig({
     platform: session.run.platform,
     modes: [{ name: 'base' }, { name: 'x' }],
     load: { name: profile?.name ?? session.modes[0]!.profile, rate: profile?.rate ?? 1000, duration: profile?.duration ?? '10s' },
   });
-  const regression = { ...config.gates.regression, confirm, ...(minEffectPct !== undefined ? { minEffectPct } : {}) };
+  const regression = { ...config.gates.regression, confirm, basis, ...(minEffectPct !== undefined ? { minEffectPct } : {}) };
   return { ...config, gates: { ...config.gates, regression } };
 }
 
