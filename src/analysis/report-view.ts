@@ -23,6 +23,8 @@ export interface AnalysisView {
   notes: string[];
   /** Said when a confirmation round ran. */
   rounds: string | undefined;
+  /** Said when few repetitions make the "95 %" interval a [min, max] with lower real coverage. */
+  smallSample: string | undefined;
 }
 
 export function analysisView(result: RunResult): AnalysisView | undefined {
@@ -50,7 +52,16 @@ export function analysisView(result: RunResult): AnalysisView | undefined {
     detectability: compactDetectability(analysis),
     notes: analysis.notes,
     rounds: analysis.rounds.length > 1 ? `A confirmation round ran (rounds ${analysis.rounds.join(', ')}); regression lines show each round and the pooled decision.` : undefined,
+    smallSample: smallSampleNote(analysis),
   };
+}
+
+function smallSampleNote(analysis: Analysis): string | undefined {
+  const sizes = analysis.summaries.map((s) => s.valid).filter((n) => n >= 2 && n < 6);
+  if (sizes.length === 0) return undefined;
+  const n = Math.min(...sizes);
+  const coverage = 1 - 2 * 0.5 ** n;
+  return `With ${n} repetitions an interval of the median is about [min, max] of them and covers the true median ${formatPercent(coverage, false)} of the time, not 95%; 6 or more repetitions give the nominal level.`;
 }
 
 function compactDetectability(analysis: Analysis): string | undefined {
@@ -65,6 +76,7 @@ function compactDetectability(analysis: Analysis): string | undefined {
 /** Lines under the terminal table: how the CIs were made, every gate line, MDE, notes. */
 export function analysisTextLines(view: AnalysisView): string[] {
   const lines = [`CI: ${Math.round(view.level * 100)}% bootstrap over valid repetitions (seeded); overhead paired by interleaved block.`];
+  if (view.smallSample) lines.push(view.smallSample);
   if (view.rounds) lines.push(view.rounds);
   if (view.gates.length > 0) lines.push('', 'Gates:', ...view.gates.map((g) => `  ${g.mark} ${g.line}`));
   if (view.detectability) lines.push('', view.detectability);
@@ -76,6 +88,7 @@ export function analysisTextLines(view: AnalysisView): string[] {
 export function analysisMarkdownLines(view: AnalysisView): string[] {
   const icon = { '✓': '✅', '✗': '❌', '–': '➖', '?': '🔁' } as const;
   const lines = [`CI: ${Math.round(view.level * 100)}% bootstrap over valid repetitions (seeded); overhead paired by interleaved block.`];
+  if (view.smallSample) lines.push('', view.smallSample);
   if (view.rounds) lines.push('', view.rounds);
   if (view.gates.length > 0) lines.push('', '**Gates**', '', ...view.gates.map((g) => `- ${icon[g.mark]} ${escapeMarkdown(g.line)}`));
   if (view.detectability) lines.push('', view.detectability);

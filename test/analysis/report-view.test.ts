@@ -40,3 +40,14 @@ test('without an analysis block both renderers keep their plain tables', () => {
   assert.doesNotMatch(renderTerminalTable(run), /95% CI|Gates:/);
   assert.doesNotMatch(renderSummaryMarkdown(run), /95% CI|\*\*Gates\*\*/);
 });
+
+test('with fewer than 6 repetitions the table says what the interval really covers', () => {
+  const config = testConfig();
+  const run = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98], sidecar: [1.3, 1.33, 1.28] } });
+  run.analysis = analyzeRun(run, { config });
+  assert.match(renderTerminalTable(run), /With 3 repetitions an interval of the median is about \[min, max\] of them and covers the true median 75\.0% of the time, not 95%/);
+  assert.match(renderTerminalTable(analyzed()), /With 5 repetitions .* covers the true median 93\.8% of the time/);
+  const six = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.3, 1.31, 1.29] } });
+  six.analysis = analyzeRun(six, { config });
+  assert.doesNotMatch(renderTerminalTable(six), /covers the true median/);
+});
