@@ -103,4 +103,4 @@ for (const [repetitions, basis, minEffectPct] of [[3, 'auto', 5], [5, 'auto', 5]
 console.log(`\n${alignTable(rows)}`);
 console.log(`\nEach trial: a reference run and a candidate run of k blocks each (plus k more for the confirmation round), drawn from disjoint blocks of this one session; trials share blocks, so rates are estimates from ${session.modes[0]!.repetitions.length} blocks, not ${trials} independent runs. All blocks ran in one job: job-to-job drift of shared CI runners is not in these figures.`);
 console.log('Target (issue 3): ≤ 1% false alarms, ≥ 90% detection of +5% p50 with 5 repetitions × 10 s at 1,000 rps.');
-if (!from) await rm(dir, { recursive: true, force: true });
+await rm(dir, { recursive: true, force: true });
