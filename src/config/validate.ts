@@ -5,6 +5,7 @@ import { configSchema, describeValue, type LoadProfileConfig, type ParsedConfig 
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
+import { gateScopeProblems } from '../analysis/expression.ts';
 
 export interface ConfigProblem {
   path: string;
@@ -175,6 +176,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     });
   });
   const profileNames = profiles.map(profileName);
+  problems.push(...gateScopeProblems(config.gates, names, profileNames));
   profileNames.forEach((n, i) => {
     if (profileNames.indexOf(n) !== i) problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });
   });

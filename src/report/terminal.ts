@@ -26,7 +26,12 @@ export function renderTerminalTable(result: RunResult): string {
   if (view) lines.push(...analysisTextLines(view));
   const notes = invalidNotes(result);
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
-  lines.push('', `Verdict: ${result.verdict.toUpperCase()}${result.verdictReasons.length ? ` — ${result.verdictReasons.join('; ')}` : ''}`);
+  // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
+  const printed = new Set((result.analysis?.gates ?? []).map((g) => g.line));
+  const reasons = result.verdictReasons.filter((r) => !printed.has(r));
+  const failedGates = (result.analysis?.gates ?? []).filter((g) => g.decision === 'fail').length;
+  if (failedGates > 0 && reasons.length < result.verdictReasons.length) reasons.unshift(`${failedGates} gate${failedGates > 1 ? 's' : ''} failed (above)`);
+  lines.push('', `Verdict: ${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -3,6 +3,7 @@
 // The build writes it to schema/results.schema.json.
 import { z } from 'zod';
 import type { Repetition, RunResult } from './types.ts';
+import { analysisSchema } from '../analysis/schema.ts';
 
 const latency = z.strictObject({
   min: z.number(),
@@ -95,7 +96,7 @@ export const resultsSchema = z
         repetitions: z.array(repetitionSchema),
       }),
     ),
-    analysis: z.unknown().optional(),
+    analysis: analysisSchema.optional(),
   })
   .describe('mesh-perf results.json');
 
