@@ -52,6 +52,7 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
   { name: 'load is a number', raw: with_((c) => (c.load = 5)), path: 'load', includes: ['got number 5'] },
   { name: 'grpc without address', raw: with_((c) => (c.load.protocol = 'grpc')), path: 'modes[0].grpc', includes: ['host:port'] },
   { name: 'user script on kind', raw: { platform: 'kind', modes: [{ name: 'baseline' }], load: { script: './t.js' } }, path: 'load.script', includes: ['not supported on platform "kind"'] },
+  { name: 'gate scoped to an unknown mode', raw: with_((c) => (c.gates = { thresholds: ['mode=candidat: p(99) < 5ms'] })), path: 'gates.thresholds[0]', includes: ['names mode "candidat"', 'modes: baseline, candidate'] },
   { name: 'bad grpc address', raw: with_((c) => (c.modes[0].grpc = 'localhost')), path: 'modes[0].grpc', includes: ['host:port', '"localhost"'] },
 ];
 
