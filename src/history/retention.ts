@@ -26,14 +26,15 @@ export function describeRetention(retention: Retention): string {
   return retention.kind === 'age' ? `runs older than ${retention.days} days` : `all but the newest ${retention.runs} runs per suite`;
 }
 
-/** Timeline retention: like `keep`, plus "all" (never drop them). Default "30d". */
+/** Timeline retention: like `keep`, plus "all" (never drop them) and "none" (never store them). */
 export const DEFAULT_TIMELINE_RETENTION = '30d';
 
 export function parseTimelineRetention(text: string, label = 'history.keepTimelines'): Retention | undefined {
   if (text.trim() === 'all') return undefined;
+  if (text.trim() === 'none') return { kind: 'count', runs: 0 };
   try {
     return parseRetention(text, label);
   } catch {
-    throw new UsageError(`${label}: expected "<N>d" (e.g. "30d"), "<N>runs" or "all", got ${JSON.stringify(text)}`);
+    throw new UsageError(`${label}: expected "<N>d" (e.g. "30d"), "<N>runs", "all" or "none", got ${JSON.stringify(text)}`);
   }
 }

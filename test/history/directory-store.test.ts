@@ -101,3 +101,21 @@ test('openStore: URLs and git repositories are branch stores, other paths are fo
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('keepTimelines "none": runs are stored without per-second timelines from the start', { timeout: 60_000 }, async () => {
+  const dir = await tempDir('dir-store');
+  try {
+    const { parseTimelineRetention } = await import('../../src/history/retention.ts');
+    const root = join(dir, 'history');
+    const store = new DirectoryStore({ root, chartJs: loadChartJsSource, timelineRetention: parseTimelineRetention('none')! });
+    const [run] = buildDailyRuns(1, { suite: 'local' });
+    await store.publish([run!]);
+    const [stored] = await store.list({ suite: 'local' });
+    assert.ok(stored!.modes.every((m) => m.repetitions.every((r) => r.timeline.length === 0)));
+    assert.equal(stored!.modes[0]!.repetitions[0]!.latencyMs.p99, run!.modes[0]!.repetitions[0]!.latencyMs.p99);
+    const index = JSON.parse(await readFile(join(root, 'runs/local/index.json'), 'utf8'));
+    assert.equal(index.runs[0].tl, false);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

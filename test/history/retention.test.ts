@@ -33,9 +33,10 @@ test('prunedEntries keeps the newest N, or drops runs older than the age limit',
   }
 });
 
-test('parseTimelineRetention: "all" keeps timelines, otherwise like keep', () => {
+test('parseTimelineRetention: "all" keeps timelines, "none" never stores them, otherwise like keep', () => {
   assert.equal(parseTimelineRetention('all'), undefined);
   assert.deepEqual(parseTimelineRetention('30d'), { kind: 'age', days: 30 });
   assert.deepEqual(parseTimelineRetention('100runs'), { kind: 'count', runs: 100 });
+  assert.deepEqual(parseTimelineRetention('none'), { kind: 'count', runs: 0 });
   assert.throws(() => parseTimelineRetention('forever'), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && /"all"/.test(e.message) && e.message.includes('"forever"'));
 });

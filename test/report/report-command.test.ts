@@ -94,7 +94,7 @@ test('publish and report refuse bad input with exit 2, naming what was wrong', {
       { argv: ['publish', '--results', join(dir, 'missing'), '--store', join(dir, 'h')], message: /--results .*missing does not exist/ },
       { argv: ['publish', '--results', join(dir, 'ok.json')], message: /no history store: pass --store/ },
       { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep', '1y'], message: /--keep: expected "<N>d".*got "1y"/ },
-      { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep-timelines', 'forever'], message: /--keep-timelines: expected .*"all", got "forever"/ },
+      { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep-timelines', 'forever'], message: /--keep-timelines: expected .*"none", got "forever"/ },
       { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--suite', '../etc'], message: /suite name "\.\.\/etc" cannot be used as a folder/ },
       { argv: ['report'], message: /pass either --store .* or --results/ },
       { argv: ['report', '--store', join(dir, 'h'), '--results', join(dir, 'ok.json')], message: /not both/ },

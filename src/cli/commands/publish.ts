@@ -17,7 +17,7 @@ export const command: Command = {
     { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
     { name: 'suite', value: 'NAME', description: 'file the runs under this suite instead of the one they carry' },
     { name: 'keep', value: 'RETENTION', description: 'retention: "365d" (age) or "1000runs" (per suite)' },
-    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs" or "all"' },
+    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"' },
     { name: 'adopt', description: 'write into a branch/folder that already holds other files' },
     { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
     { name: 'json', description: 'print what was published as JSON' },

@@ -27,7 +27,7 @@ export const command: Command = {
     { name: 'store', value: 'URL|DIR', description: 'history store to rebuild (git URL/repository or folder)' },
     { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
     { name: 'keep', value: 'RETENTION', description: 'apply retention while rebuilding: "365d" or "1000runs"' },
-    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs" or "all"' },
+    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"' },
     { name: 'adopt', description: 'rebuild into a branch/folder that already holds other files' },
     { name: 'out', value: 'DIR', description: 'write a static site (store) or the report files (results) here instead' },
     { name: 'results', value: 'PATH', description: 'results.json or run folder(s) to render', repeatable: true },
