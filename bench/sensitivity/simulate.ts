@@ -24,6 +24,8 @@ export interface SensitivityOptions {
   minEffectPct?: number;
   /** gates.regression.basis (default auto: x judged as its ratio to the baseline per block). */
   basis?: 'auto' | 'absolute';
+  /** Reference runs of `repetitions` blocks each (default 1, as one stored results file). */
+  referenceRuns?: number;
 }
 
 export interface Rate {
@@ -72,15 +74,16 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   const detection = Object.fromEntries(options.shifted.map((m) => [m, tally()]));
   for (const x of [options.same, ...options.shifted]) {
     const candidateBlocks = usable(x);
-    const needed = options.confirm ? 3 : 2;
+    const needed = (options.referenceRuns ?? 1) + (options.confirm ? 2 : 1);
     if (Math.min(referenceBlocks.size, candidateBlocks.size) < k || new Set([...referenceBlocks, ...candidateBlocks]).size < needed * k) {
       throw new Error(`too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} × ${k} disjoint blocks are needed`);
     }
   }
   for (let t = 0; t < options.trials; t++) {
     const order = shuffle(allBlocks, random);
-    const ref = order.filter((b) => referenceBlocks.has(b)).slice(0, k);
-    const reference = runFrom(session, config, `ref-${t}`, options.baseline, options.same, ref);
+    const runs = options.referenceRuns ?? 1;
+    const ref = order.filter((b) => referenceBlocks.has(b)).slice(0, runs * k);
+    const reference = Array.from({ length: runs }, (_, i) => runFrom(session, config, `ref-${t}-${i}`, options.baseline, options.same, ref.slice(i * k, (i + 1) * k)));
     for (const x of [options.same, ...options.shifted]) {
       const candidateBlocks = usable(x);
       const rest = order.filter((b) => candidateBlocks.has(b) && !ref.includes(b));
@@ -107,14 +110,14 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   };
 }
 
-function judge(session: RunResult, config: Config, reference: RunResult, baseline: string, x: string, cand: number[], extra: number[], t: number) {
+function judge(session: RunResult, config: Config, reference: RunResult[], baseline: string, x: string, cand: number[], extra: number[], t: number) {
   const candidate = runFrom(session, config, `cand-${t}`, baseline, x, cand);
-  const first = analyzeRun(candidate, { config, reference: [reference], resamples: 200 });
+  const first = analyzeRun(candidate, { config, reference, resamples: 200 });
   if (first.modesToConfirm.length === 0) return first;
   // The pipeline would now re-run the flagged modes and the baseline as round 2.
   const round2 = runFrom(session, config, `cand-${t}`, baseline, x, extra, 2);
   const pooled = { ...candidate, modes: candidate.modes.map((m) => ({ ...m, repetitions: [...m.repetitions, ...round2.modes.find((r) => r.name === m.name)!.repetitions] })) };
-  return analyzeRun(pooled, { config, reference: [reference], resamples: 200 });
+  return analyzeRun(pooled, { config, reference, resamples: 200 });
 }
 
 /** A run made of the session's repetitions of `baseline` and `x` (renamed "x") in the given blocks. */

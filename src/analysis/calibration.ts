@@ -14,6 +14,7 @@ import { mannWhitneyGreater } from './mann-whitney.ts';
 import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
 import { METRICS, type MetricId, type Unit } from './metrics.ts';
 import { pairByBlock } from './overhead.ts';
+import { changeUpperBound, reachesPracticalMinimum } from './regression.ts';
 import { validRepetitions } from './summary.ts';
 import type { Estimate } from './types.ts';
 
@@ -87,6 +88,7 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
 }
 
 const DEFAULT_STATISTICS: MetricId[] = ['p50', 'p90', 'p99', 'mean', 'max'];
+const BOUND_RESAMPLES = 400;
 
 export function analyzeCalibration(result: RunResult, options: CalibrationOptions = {}): Calibration {
   const [nameA, nameB] = options.modes ?? [result.modes[0]?.name ?? '', result.modes.find((m) => m.name !== result.modes[0]?.name)?.name ?? ''];
@@ -136,6 +138,8 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
 /**
  * Draws random subsets of k blocks and k other blocks, judges the second against the first with
  * the regression gate's test (one-sided Mann–Whitney plus the practical minimum), both ways.
+ * The practical bound is bootstrapped only for significant pairs, with fewer resamples than a
+ * verdict uses: hundreds of subsets are judged, and a rate needs no per-pair precision.
  * Disjoint blocks mimic two runs on this machine; A and B alternate as reference and candidate.
  */
 function falseDifferenceRates(
@@ -166,12 +170,11 @@ function falseDifferenceRates(
       [referenceBlocks.map((i) => valuesB[i]!), candidateBlocks.map((i) => valuesA[i]!)],
     ] as const) {
       trials++;
-      const test = mannWhitneyGreater(candidate, reference);
-      const change = median(candidate) / median(reference) - 1;
-      const absolute = median(candidate) - median(reference);
-      const isSignificant = test.p <= settings.alpha;
-      if (isSignificant) significant++;
-      if (isSignificant && change * 100 >= settings.minEffectPct && (!unitIsMs || absolute >= settings.minEffectMs)) flagged++;
+      const isSignificant = mannWhitneyGreater(candidate, reference).p <= settings.alpha;
+      if (!isSignificant) continue;
+      significant++;
+      const bound = changeUpperBound(candidate, reference, settings.alpha, random, BOUND_RESAMPLES);
+      if (reachesPracticalMinimum(bound, median(candidate), unitIsMs, settings)) flagged++;
     }
   }
   return { gate: flagged / trials, statistical: significant / trials };

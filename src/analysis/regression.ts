@@ -4,10 +4,16 @@
 //    reference runs' repetitions), and, when the reference holds ≥ 3 runs, the candidate's median
 //    must also clear the run-to-run prediction bound of those runs. Repetitions of one job share
 //    that job's machine; without the second check a slow runner would pass as a regression.
-//  - size: the change is at least minEffectPct and, for latency, at least minEffectMs.
+//  - size: the change is not shown to be smaller than the practical minimum (minEffectPct and, for
+//    latency, minEffectMs): the one-sided (1 − alpha) upper confidence bound of the change reaches
+//    it. This is "significant and not equivalent" (Lakens 2017, equivalence testing): requiring
+//    the point estimate itself to clear the minimum would miss a change of exactly the minimum
+//    half of the time, and a slightly larger one nearly as often on a noisy runner. A change that
+//    is real but demonstrably smaller than the minimum passes ("below the practical minimum").
 // Modes other than the baseline are compared relative to the baseline of their own run (per-block
 // ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
 import type { RunResult } from '../results/types.ts';
+import type { Random } from '../util/random.ts';
 import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
@@ -70,11 +76,32 @@ interface SideEvidence {
   reference: Estimate;
   change: Estimate;
   changeAbsolute: number;
+  /** One-sided (1 − alpha) upper confidence bound of the relative change. */
+  changeBound: number;
   mannWhitney: ReturnType<typeof mannWhitneyGreater>;
   runToRun?: RunToRunCheck;
   significant: boolean;
   practical: boolean;
   mde: number;
+}
+
+/**
+ * The one-sided (1 − alpha) upper confidence bound of median(candidate) ÷ median(reference) − 1,
+ * by the percentile bootstrap; the point estimate when a side has fewer than two values.
+ */
+export function changeUpperBound(candidate: readonly number[], reference: readonly number[], alpha: number, random: Random, resamples: number): number {
+  const ratio = (a: readonly number[], b: readonly number[]) => median(a) / median(b) - 1;
+  const interval = bootstrapTwoSampleInterval(candidate, reference, ratio, { random, resamples, level: 1 - 2 * alpha });
+  return interval ? Math.max(interval.high, ratio(candidate, reference)) : ratio(candidate, reference);
+}
+
+/**
+ * Whether a change bounded above by `bound` (relative) may reach the practical minimum; for
+ * latency also in milliseconds, `scale` being the candidate's own median in ms.
+ */
+export function reachesPracticalMinimum(bound: number, scale: number, unitIsMs: boolean, settings: RegressionSettings): boolean {
+  if (bound * 100 < settings.minEffectPct) return false;
+  return !unitIsMs || scale * (bound / (1 + bound)) >= settings.minEffectMs;
 }
 
 export function evidenceFor(
@@ -97,7 +124,8 @@ export function evidenceFor(
   const mannWhitney = mannWhitneyGreater(candidate, pooled);
   const runToRun = runToRunCheck(candidateMedian, referenceRuns);
   const significant = mannWhitney.p <= settings.alpha && (!runToRun || runToRun.p <= settings.alpha);
-  const practical = change * 100 >= settings.minEffectPct && (!unitIsMs || changeAbsolute >= settings.minEffectMs);
+  const changeBound = changeUpperBound(candidate, pooled, settings.alpha, options('bound').random, context.resamples);
+  const practical = reachesPracticalMinimum(changeBound, absoluteScale, unitIsMs, settings);
   const cvReference = coefficientOfVariation(pooled);
   const cvCandidate = coefficientOfVariation(candidate) ?? cvReference;
   let mde = cvCandidate !== undefined && cvReference !== undefined ? twoSampleMde({ cv: cvCandidate, n: candidate.length }, { cv: cvReference, n: pooled.length }, settings.alpha) : Number.NaN;
@@ -107,6 +135,7 @@ export function evidenceFor(
     reference: withCi(referenceMedian, bootstrapInterval(pooled, options('reference'))),
     change: withCi(change, changeCi),
     changeAbsolute,
+    changeBound,
     mannWhitney,
     ...(runToRun ? { runToRun } : {}),
     significant,
@@ -133,7 +162,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const { candidate, mode, profile, metric, basis, baseline, references, settings } = input;
   const definition = METRICS[metric];
   const unitIsMs = definition.unit === 'ms';
-  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatLimit(settings.minEffectMs, 'ms')}` : ''} with p ≤ ${settings.alpha}`;
+  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatLimit(settings.minEffectMs, 'ms')}` : ''} within the ${Math.round((1 - settings.alpha) * 100)}% upper bound, with p ≤ ${settings.alpha}`;
   const base = { kind: 'regression' as const, gate: `regression ${definition.label}`, mode, profile, metric, measure: 'change' as const, unit: 'relative' as const, threshold };
   const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
   const modeResult = candidate.modes.find((m) => m.name === mode && m.profile === profile);
@@ -153,6 +182,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     reference: { runIds: references.map((r) => r.run.id), values: referenceRuns.flat().length, median: pooled.reference },
     change: pooled.change,
     changeAbsolute: pooled.changeAbsolute,
+    ...finiteBound(pooled.changeBound),
     mannWhitney: pooled.mannWhitney,
     ...(pooled.runToRun ? { runToRun: pooled.runToRun } : {}),
     significant: pooled.significant,
@@ -170,7 +200,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const regressed = pooled.significant && pooled.practical && !reportOnly;
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
   const decision = regressed ? 'fail' : 'pass';
-  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline);
+  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline, settings.alpha);
   const note = reportOnly
     ? `report only: ${referenceRuns.length} reference run${referenceRuns.length === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`
     : undefined;
@@ -188,7 +218,12 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
 }
 
 function roundEvidence(round: number | 'pooled', n: number, side: SideEvidence): RoundEvidence {
-  return { round, n, change: side.change, changeAbsolute: side.changeAbsolute, p: side.mannWhitney.p, significant: side.significant, practical: side.practical };
+  return { round, n, change: side.change, changeAbsolute: side.changeAbsolute, ...finiteBound(side.changeBound), p: side.mannWhitney.p, significant: side.significant, practical: side.practical };
+}
+
+/** JSON has no Infinity: a bound over a zero reference median is left out. */
+function finiteBound(bound: number): { changeBound?: number } {
+  return Number.isFinite(bound) ? { changeBound: bound } : {};
 }
 
 function absoluteMedian(run: RunResult, mode: string, profile: string, metric: MetricId): number {
@@ -204,6 +239,7 @@ function regressionLine(
   decision: 'pass' | 'fail' | 'not gated',
   pending: boolean,
   baseline: string,
+  alpha: number,
 ): string {
   const valueUnit = evidence.basis === 'relative' ? 'ratio' : unit;
   const runs = evidence.reference.runIds.length;
@@ -228,7 +264,7 @@ function regressionLine(
     decision === 'pass' && side.practical && !side.significant
       ? ' (not statistically significant)'
       : decision === 'pass' && side.significant && !side.practical
-        ? ' (significant but under the practical minimum)'
+        ? ` (significant, but at most ${formatPercent(side.changeBound)} with ${Math.round((1 - alpha) * 100)}% confidence, under the practical minimum)`
         : '';
   return (
     `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +

@@ -99,6 +99,8 @@ export interface RoundEvidence {
   n: number;
   change: Estimate;
   changeAbsolute: number;
+  /** One-sided (1 − alpha) upper confidence bound of the change; practical when it reaches the minimum. */
+  changeBound?: number;
   p: number;
   significant: boolean;
   practical: boolean;
@@ -113,6 +115,8 @@ export interface RegressionEvidence {
   change: Estimate;
   /** The change in the metric's unit (ms for latency). */
   changeAbsolute: number;
+  /** One-sided (1 − alpha) upper confidence bound of the change; practical when it reaches the minimum. */
+  changeBound?: number;
   mannWhitney: MannWhitneyResult;
   runToRun?: RunToRunCheck;
   significant: boolean;

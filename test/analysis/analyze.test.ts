@@ -152,7 +152,7 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   assert.deepEqual(first.modesToConfirm, ['sidecar']);
   assert.equal(first.verdict, 'fail');
   assert.match(gate.line, /^sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): ×1\.\d+ \[.*\] vs reference ×1\.\d+ \[.*\] \(10 runs, 50 repetitions\): change \+\d+\.\d% \[/);
-  assert.match(gate.line, /Mann–Whitney p=[<\d.]+, run-to-run p=[<\d.]+ over 10 runs; threshold ≥ \+5% and ≥ \+0\.05 ms with p ≤ 0\.05 → regression, pending confirmation re-run/);
+  assert.match(gate.line, /Mann–Whitney p=[<\d.]+, run-to-run p=[<\d.]+ over 10 runs; threshold ≥ \+5% and ≥ \+0\.05 ms within the 95% upper bound, with p ≤ 0\.05 → regression, pending confirmation re-run/);
   assert.match(gate.line, /with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
 
   const confirmed = analyzeRun(

@@ -6,6 +6,7 @@ import { normalCdf, normalQuantile, studentTCdf, studentTQuantile } from '../../
 import { mannWhitneyGreater, minimumAttainableP } from '../../src/analysis/mann-whitney.ts';
 import { bootstrapInterval } from '../../src/analysis/bootstrap.ts';
 import { repetitionsFor, twoSampleMde } from '../../src/analysis/mde.ts';
+import { evidenceFor, reachesPracticalMinimum } from '../../src/analysis/regression.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { gaussian } from './synthetic.ts';
 
@@ -124,4 +125,27 @@ test('MDE follows the normal-approximation table of performance.md §3.3 (widene
   const n = repetitionsFor(0.05, 0.05, 0.05);
   assert.ok(twoSampleMde({ cv: 0.05, n }, { cv: 0.05, n }, 0.05) <= 0.05);
   assert.ok(twoSampleMde({ cv: 0.05, n: n - 1 }, { cv: 0.05, n: n - 1 }, 0.05) > 0.05);
+});
+
+test('practical minimum: a significant change passes only when its upper bound is shown under the minimum', () => {
+  const settings = { minEffectPct: 5, minEffectMs: 0.05, alpha: 0.05 };
+  const context = { seed: 7, resamples: 2000, level: 0.95, alpha: 0.05 };
+  const reference = [[1.0, 1.01, 0.99, 1.005, 0.995, 1.002, 0.998, 1.001, 0.999, 1.003]];
+  // +2 % with almost no spread: significant, and the data rule out +5 % → below the minimum.
+  const tight = evidenceFor([1.019, 1.02, 1.021, 1.0195, 1.0205], reference, 2, true, settings, context, ['tight']);
+  assert.ok(tight.significant, 'a clean +2 % is significant');
+  assert.ok(tight.changeBound < 0.05, `upper bound ${tight.changeBound}`);
+  assert.equal(tight.practical, false);
+  // +4 % point estimate, but so spread that +5 % and more stay plausible → a regression.
+  const wide = evidenceFor([1.02, 1.03, 1.04, 1.06, 1.09], reference, 2, true, settings, context, ['wide']);
+  assert.ok(wide.significant);
+  assert.ok(wide.change.value < 0.05 && wide.changeBound >= 0.05, `change ${wide.change.value}, bound ${wide.changeBound}`);
+  assert.equal(wide.practical, true);
+  // The millisecond minimum applies to the bound too: +10 % of 0.2 ms can never reach 0.05 ms.
+  const small = evidenceFor([1.09, 1.1, 1.11, 1.1, 1.1], reference, 0.2, true, settings, context, ['small']);
+  assert.ok(small.significant);
+  assert.equal(small.practical, false);
+  assert.equal(reachesPracticalMinimum(0.05, 2, true, settings), true);
+  assert.equal(reachesPracticalMinimum(0.049, 2, true, settings), false);
+  assert.equal(reachesPracticalMinimum(0.3, 2, false, settings), true);
 });
