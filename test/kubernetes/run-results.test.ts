@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
+import { TOOL_PINS } from '../../src/tools/pins.ts';
 import { clusterConfig, recordingLogger } from '../support/k8s/harness.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
@@ -95,7 +96,7 @@ test('results carry latency, resource usage per container group and environment 
   assert.deepEqual(environment.resources, config.kubernetes.resources);
   assert.equal(environment.images.configured.echo, config.kubernetes.images.echo);
   assert.ok(environment.images.running.baseline.echo.startsWith('fortio/fortio'), JSON.stringify(environment.images.running));
-  assert.equal(result.run.tools.k6, '1.8.1');
+  assert.equal(result.run.tools.k6, TOOL_PINS.k6!.version);
 
   // Teardown removed the run's namespaces and its Istio installation.
   const access = loadAccess({ kubeconfig: cluster.kubeconfigPath });

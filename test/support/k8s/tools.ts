@@ -5,6 +5,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedToolPath } from '../../../src/tools/cache.ts';
+import { TOOL_PINS } from '../../../src/tools/pins.ts';
 
 const VERSIONS_FILE = fileURLToPath(new URL('../../../scripts/k8s/versions.sh', import.meta.url));
 
@@ -54,9 +55,9 @@ export function localIstioctl(): { path: string; version: string } {
   return { path: executable(cachedToolPath('istioctl', v.ISTIO_VERSION!), 'istioctl'), version: v.ISTIO_VERSION! };
 }
 
-/** The k6 the load tests use (scripts/install-test-tools.sh k6). */
+/** The k6 the load tests use: the product's pinned version, as scripts/install-test-tools.sh k6 builds it. */
 export function localK6Dir(): string {
-  const dir = join(cachedToolPath('k6', '1.8.1'), '..');
+  const dir = join(cachedToolPath('k6', TOOL_PINS.k6!.version), '..');
   executable(join(dir, 'k6'), '(scripts/install-test-tools.sh k6)');
   return dir;
 }
