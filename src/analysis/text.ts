@@ -40,9 +40,14 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   }
   const failed = analysis.gates.filter((g) => g.decision === 'fail').length;
   out.push(`Verdict: ${analysis.verdict.toUpperCase()}${failed > 0 ? ` (${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above)` : ''}`);
-  const gateLines = new Set(analysis.gates.map((g) => g.line));
-  for (const reason of analysis.verdictReasons) if (!gateLines.has(reason)) out.push(`  - ${reason}`);
+  for (const reason of reasonsBesideGates(analysis.verdictReasons, analysis.gates)) out.push(`  - ${reason}`);
   return `${out.join('\n')}\n`;
+}
+
+/** Verdict reasons that are not a gate's own line: gate lines are printed in full above a verdict. */
+export function reasonsBesideGates(reasons: readonly string[], gates: readonly GateResult[]): string[] {
+  const gateLines = new Set(gates.map((g) => g.line));
+  return reasons.filter((r) => !gateLines.has(r));
 }
 
 function decisionText(g: GateResult): string {

@@ -2,6 +2,7 @@
 import type { RunResult } from '../results/types.ts';
 import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
 import { analysisTextLines, analysisView } from '../analysis/report-view.ts';
+import { reasonsBesideGates } from '../analysis/text.ts';
 
 export function renderTerminalTable(result: RunResult): string {
   const rows = tableRows(result);
@@ -27,8 +28,7 @@ export function renderTerminalTable(result: RunResult): string {
   const notes = invalidNotes(result);
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
-  const printed = new Set((result.analysis?.gates ?? []).map((g) => g.line));
-  const reasons = result.verdictReasons.filter((r) => !printed.has(r));
+  const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
   const failedGates = (result.analysis?.gates ?? []).filter((g) => g.decision === 'fail').length;
   if (failedGates > 0 && reasons.length < result.verdictReasons.length) reasons.unshift(`${failedGates} gate${failedGates > 1 ? 's' : ''} failed (above)`);
   lines.push('', `Verdict: ${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
