@@ -60,6 +60,15 @@ export function measuredEffect(result: RunResult, mode: string, reference: strin
   return median(ratios) - 1;
 }
 
+/** Median over blocks of mode − reference p50 in ms: the shift an added delay really made. */
+export function pairedShiftMs(result: RunResult, mode: string, reference: string): number {
+  const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs.p50]));
+  const shifts = validRepetitions(findMode(result, mode))
+    .filter((r) => a.has(r.block))
+    .map((r) => r.latencyMs.p50 - a.get(r.block)!);
+  return median(shifts);
+}
+
 export function simulate(session: RunResult, options: SensitivityOptions): SensitivityResult {
   // A block serves a comparison when the baseline and that comparison's mode are both valid in
   // it; one invalid repetition elsewhere in the block does not waste it.
