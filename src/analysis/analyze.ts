@@ -109,6 +109,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
                 settings: { minEffectPct: regression.minEffectPct, minEffectMs: regression.minEffectMs, alpha: regression.alpha },
                 confirm: regression.confirm,
                 gateAbsoluteAcrossJobs: basisSetting === 'absolute',
+                baselineOfRelativeModes: mode.name === baseline && result.modes.some((m) => basisFor(basisSetting, m, result, baseline) === 'relative'),
               },
               context,
             ),

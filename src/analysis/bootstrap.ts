@@ -28,8 +28,13 @@ function resample<T>(values: readonly T[], random: Random, into: T[]): T[] {
 
 function percentileInterval(estimates: number[], level: number): Interval {
   const finite = estimates.filter(Number.isFinite).sort((a, b) => a - b);
+  return intervalOfSorted(finite, level);
+}
+
+/** The central `level` interval of bootstrap estimates already sorted ascending (finite only). */
+export function intervalOfSorted(sorted: readonly number[], level: number): Interval {
   const tail = (1 - level) / 2;
-  return { low: quantileSorted(finite, tail), high: quantileSorted(finite, 1 - tail), level };
+  return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail), level };
 }
 
 /** CI of a statistic (the median by default) of one sample; undefined below two values. */
@@ -62,8 +67,21 @@ export function bootstrapTwoSampleInterval(
   contrast: (a: readonly number[], b: readonly number[]) => number,
   options: BootstrapOptions,
 ): Interval | undefined {
+  const estimates = bootstrapTwoSampleEstimates(first, second, contrast, options);
+  return estimates && intervalOfSorted(estimates, options.level ?? DEFAULT_LEVEL);
+}
+
+/**
+ * The bootstrap distribution of a two-sample contrast, finite estimates sorted ascending, for
+ * callers that read more than one interval or bound from the same resamples.
+ */
+export function bootstrapTwoSampleEstimates(
+  first: readonly number[],
+  second: readonly number[],
+  contrast: (a: readonly number[], b: readonly number[]) => number,
+  options: BootstrapOptions,
+): number[] | undefined {
   if (first.length < 2 || second.length < 2) return undefined;
-  const level = options.level ?? DEFAULT_LEVEL;
   const count = options.resamples ?? DEFAULT_RESAMPLES;
   const a = new Array<number>(first.length);
   const b = new Array<number>(second.length);
@@ -71,5 +89,5 @@ export function bootstrapTwoSampleInterval(
   for (let i = 0; i < count; i++) {
     estimates.push(contrast(resample(first, options.random, a), resample(second, options.random, b)));
   }
-  return percentileInterval(estimates, level);
+  return estimates.filter(Number.isFinite).sort((x, y) => x - y);
 }

@@ -14,7 +14,7 @@
 // ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
 import type { RunResult } from '../results/types.ts';
 import type { Random } from '../util/random.ts';
-import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
+import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
 import { studentTCdf } from './distributions.ts';
@@ -51,6 +51,15 @@ export interface RegressionInput {
    * (35 % false alarms at 10 % job-to-job CV, bench/sensitivity/synthetic.ts).
    */
   gateAbsoluteAcrossJobs?: boolean;
+  /**
+   * This mode is the baseline the run's other modes are judged against (as ratios). Its own raw
+   * values are then reported, not gated, unless gateAbsoluteAcrossJobs: they carry the runner's
+   * job-to-job drift that those ratios cancel, and on a shared runner they were the source of
+   * nearly every false alarm of the whole gate (4 of 4.7 % at 10 % job-to-job CV with a 10-run
+   * history, bench/sensitivity/synthetic.ts), since a confirmation round in the same job
+   * cannot tell a slow runner from a slow baseline.
+   */
+  baselineOfRelativeModes?: boolean;
 }
 
 /** Reference runs needed to estimate job-to-job spread (the run-to-run check). */
@@ -90,9 +99,14 @@ interface SideEvidence {
  * by the percentile bootstrap; the point estimate when a side has fewer than two values.
  */
 export function changeUpperBound(candidate: readonly number[], reference: readonly number[], alpha: number, random: Random, resamples: number): number {
-  const ratio = (a: readonly number[], b: readonly number[]) => median(a) / median(b) - 1;
-  const interval = bootstrapTwoSampleInterval(candidate, reference, ratio, { random, resamples, level: 1 - 2 * alpha });
-  return interval ? Math.max(interval.high, ratio(candidate, reference)) : ratio(candidate, reference);
+  return upperBoundOf(bootstrapTwoSampleEstimates(candidate, reference, ratioOfMedians, { random, resamples }), ratioOfMedians(candidate, reference), alpha);
+}
+
+const ratioOfMedians = (a: readonly number[], b: readonly number[]) => median(a) / median(b) - 1;
+
+/** The one-sided (1 − alpha) upper bound from sorted bootstrap estimates, never below the estimate. */
+function upperBoundOf(sorted: readonly number[] | undefined, estimate: number, alpha: number): number {
+  return sorted && sorted.length > 0 ? Math.max(intervalOfSorted(sorted, 1 - 2 * alpha).high, estimate) : estimate;
 }
 
 /**
@@ -118,13 +132,15 @@ export function evidenceFor(
   const candidateMedian = median(candidate);
   const referenceMedian = median(pooled);
   const change = candidateMedian / referenceMedian - 1;
-  const changeCi = bootstrapTwoSampleInterval(candidate, pooled, (a, b) => median(a) / median(b) - 1, options('change'));
+  // One bootstrap distribution of the change serves both its CI and its one-sided upper bound.
+  const changeEstimates = bootstrapTwoSampleEstimates(candidate, pooled, ratioOfMedians, options('change'));
+  const changeCi = changeEstimates && intervalOfSorted(changeEstimates, context.level);
   // Relative basis: values are ratios, so the change in ms is that share of the mode's own latency.
   const changeAbsolute = absoluteScale * (change / (1 + change));
   const mannWhitney = mannWhitneyGreater(candidate, pooled);
   const runToRun = runToRunCheck(candidateMedian, referenceRuns);
   const significant = mannWhitney.p <= settings.alpha && (!runToRun || runToRun.p <= settings.alpha);
-  const changeBound = changeUpperBound(candidate, pooled, settings.alpha, options('bound').random, context.resamples);
+  const changeBound = upperBoundOf(changeEstimates, change, settings.alpha);
   const practical = reachesPracticalMinimum(changeBound, absoluteScale, unitIsMs, settings);
   const cvReference = coefficientOfVariation(pooled);
   const cvCandidate = coefficientOfVariation(candidate) ?? cvReference;
@@ -196,14 +212,12 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     });
     evidence.rounds.push(roundEvidence('pooled', candidateValues.length, pooled));
   }
-  const reportOnly = basis === 'absolute' && referenceRuns.length < MIN_RUNS_FOR_ABSOLUTE && !input.gateAbsoluteAcrossJobs;
+  const note = reportOnlyNote(input, basis, referenceRuns.length);
+  const reportOnly = note !== undefined;
   const regressed = pooled.significant && pooled.practical && !reportOnly;
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
   const decision = regressed ? 'fail' : 'pass';
   let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline, settings.alpha);
-  const note = reportOnly
-    ? `report only: ${referenceRuns.length} reference run${referenceRuns.length === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`
-    : undefined;
   if (note) line = `${line} [${note}]`;
   return {
     ...(note ? { note, reportOnly: true } : {}),
@@ -215,6 +229,16 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     evidence,
     line,
   };
+}
+
+/** Why raw values are reported but not gated here, or undefined when they are gated. */
+function reportOnlyNote(input: RegressionInput, basis: 'absolute' | 'relative', referenceRuns: number): string | undefined {
+  if (basis !== 'absolute' || input.gateAbsoluteAcrossJobs) return undefined;
+  if (input.baselineOfRelativeModes) {
+    return "report only: the baseline's raw values move with the runner from job to job, which the other modes' ratios to it cancel (set gates.regression.basis: absolute on a dedicated machine to gate them)";
+  }
+  if (referenceRuns >= MIN_RUNS_FOR_ABSOLUTE) return undefined;
+  return `report only: ${referenceRuns} reference run${referenceRuns === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`;
 }
 
 function roundEvidence(round: number | 'pooled', n: number, side: SideEvidence): RoundEvidence {

@@ -202,6 +202,27 @@ test('regression: without confirmation the first round decides; faster is never 
   assert.match(only(faster.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar').line, /pass \(no slowdown\)/);
 });
 
+test("regression: the baseline's own raw values are reported, not gated, when other modes are judged against it; basis: absolute or a baseline-only run gates them", () => {
+  const reference = history(10, 9);
+  const slowRunner = { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) }; // the whole job 30 % slower
+  const auto = analyzeRun(syntheticRun({ config: testConfig(), levels: slowRunner, id: 'candidate' }), { config: testConfig(), reference });
+  const baselineGate = only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'baseline');
+  assert.equal(baselineGate.decision, 'pass');
+  assert.equal(baselineGate.reportOnly, true);
+  assert.match(baselineGate.line, /not gated \(would be a regression\).*\[report only: the baseline's raw values move with the runner from job to job/);
+  assert.equal(only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar').decision, 'pass', 'the ratio cancels the slow runner');
+  assert.equal(auto.verdict, 'pass');
+
+  const dedicated = testConfig({ gates: { regression: { basis: 'absolute' } } });
+  const gated = analyzeRun(syntheticRun({ config: dedicated, levels: slowRunner, id: 'candidate' }), { config: dedicated, reference });
+  assert.equal(only(gated.gates, (g) => g.kind === 'regression' && g.mode === 'baseline').decision, 'fail');
+
+  const alone = testConfig({}, ['baseline']);
+  const aloneReference = reference.map((r) => ({ ...r, modes: r.modes.filter((m) => m.name === 'baseline') }));
+  const single = analyzeRun(syntheticRun({ config: alone, levels: { baseline: slowRunner.baseline }, id: 'candidate' }), { config: alone, reference: aloneReference });
+  assert.equal(only(single.gates, (g) => g.kind === 'regression' && g.mode === 'baseline').decision, 'fail', 'nothing else would gate a run of the baseline alone');
+});
+
 test('regression: reference runs of another scenario are excluded and say which field differs', () => {
   const config = testConfig();
   const reference = history(4, 8);

@@ -20,7 +20,7 @@ export const regressionSchema = z
     basis: z
       .enum(['auto', 'absolute', 'relative'])
       .default('auto')
-      .describe('auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift); absolute: raw values'),
+      .describe("auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift), the baseline's own raw values are reported, not gated; absolute: every mode on raw values, all gated"),
   })
   .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto' });
 
