@@ -1,5 +1,7 @@
 // Annotations shown on the run page: one error per failed gate, one warning per invalid
-// repetition. Pure; main.ts hands them to core.error / core.warning.
+// repetition and per comparison that is reported, not gated, but would be a regression (the
+// baseline's own raw values: a slower runner or a slower workload, worth a look, not a failure).
+// Pure; main.ts hands them to core.error / core.warning.
 import type { RunView } from './results-view.ts';
 
 /** How the results stage words a failed threshold of the user's own k6 script. */
@@ -30,6 +32,10 @@ export function annotationsFor(view: RunView): Annotation[] {
     for (const reason of view.reasons.length > 0 ? view.reasons : ['the run failed its gates']) {
       out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
     }
+  }
+  for (const gate of view.gates.filter((g) => g.wouldFail)) {
+    const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
+    out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.title}`, message: `${where ? `${where}: ` : ''}${gate.detail || gate.title}` });
   }
   for (const rep of view.invalid) {
     out.push({

@@ -43,6 +43,8 @@ export interface GateView {
   mode?: string;
   profile?: string;
   detail: string;
+  /** Reported, not gated (e.g. the baseline's raw values), but its evidence says regression. */
+  wouldFail?: boolean;
 }
 
 export interface InvalidRepetition {
@@ -239,7 +241,9 @@ function readGates(analysis: Obj): GateView[] {
     if (decision === undefined) return [];
     const title = str(gate.gate) || str(gate.expression) || str(gate.title) || str(gate.name) || str(gate.kind) || 'gate';
     const detail = [str(gate.line) || str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.detail), str(gate.note)].filter(Boolean).join(' — ');
-    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail }];
+    const evidence = isObject(gate.evidence) ? gate.evidence : {};
+    const wouldFail = gate.reportOnly === true && evidence.significant === true && evidence.practical === true;
+    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail, ...(wouldFail ? { wouldFail } : {}) }];
   });
 }
 

@@ -14,6 +14,7 @@ import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/github/co
 import { annotationsFor } from '../../src/github/annotations.ts';
 import { compareWithBase } from '../../src/github/base-compare.ts';
 import { median } from '../../src/analysis/descriptive.ts';
+import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
 const load = (): RunResult => JSON.parse(readFileSync(FIXTURE, 'utf8')) as RunResult;
@@ -87,6 +88,24 @@ test('annotations: one error per failed gate, one warning per invalid repetition
   assert.equal(list.filter((a) => a.level === 'error').length, failed.length);
   assert.equal(list.filter((a) => a.level === 'warning').length, 1);
   assert.match(list.find((a) => a.level === 'warning')!.message, /3 dropped iterations/);
+});
+
+test("annotations: a comparison that is reported, not gated, but would be a regression (the baseline's raw values) is a warning, not an error", () => {
+  const config = testConfig();
+  const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
+  const reference = [0, 1, 2].map((i) => syntheticRun({ config, id: `past-${i}`, startedAt: new Date(Date.UTC(2025, 11, 1 + i)).toISOString(), levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3) } }));
+  const result = syntheticRun({ config, id: 'candidate', levels: { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) } });
+  const analysis = analyzeRun(result, { config, reference, resamples: 200 });
+  result.analysis = analysis;
+  result.verdict = analysis.verdict;
+  result.verdictReasons = analysis.verdictReasons;
+  assert.equal(analysis.verdict, 'pass');
+  const list = annotationsFor(viewRun(result));
+  assert.equal(list.filter((a) => a.level === 'error').length, 0);
+  const warnings = list.filter((a) => a.level === 'warning');
+  assert.equal(warnings.length, 1, JSON.stringify(list));
+  assert.match(warnings[0]!.title, /^mesh-perf not gated, would be a regression: regression p\(50\)/);
+  assert.match(warnings[0]!.message, /^baseline · 1000rps: .*would be a regression.*the baseline's raw values move with the runner/);
 });
 
 test('a fail verdict without gate details still gets one error per reason', () => {
