@@ -19,7 +19,7 @@ import { parseResultsJson } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { alignTable } from '../../src/report/terminal.ts';
 import { median } from '../../src/analysis/descriptive.ts';
-import { measuredEffect, pairedShiftMs, simulate, type Rate } from './simulate.ts';
+import { blocksPerTrial, measuredEffect, pairedShiftMs, simulate, type Rate } from './simulate.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,18 +65,18 @@ try {
     // Pilot: how much of an added delay reaches p50. On this VM only about 60–75 % of it did, and
     // not the same share for every size, so each injection is measured where it will be used
     // (paired with the base mode by block) and rescaled once toward the effect it is named after.
-    const targets = { plus5pct: 0.05, plus10pct: 0.1, 'plus0-2ms': 0.2 } as const;
+    // The shift of p50 (ms) each injection is named after, given the base p50.
+    const targets: Record<string, (p50: number) => number> = { plus5pct: (p50) => 0.05 * p50, plus10pct: (p50) => 0.1 * p50, 'plus0-2ms': () => 0.2 };
     // First guess of p50: the delay plus the ~0.3 ms the client and loopback added here.
     let p50 = delayMs + 0.3;
-    const targetMs = (name: string) => (name === 'plus0-2ms' ? 0.2 : targets[name as keyof typeof targets] * p50);
-    let added: Record<string, number> = Object.fromEntries(Object.keys(targets).map((name) => [name, targetMs(name) / PRIOR_SLOPE]));
+    let added: Record<string, number> = Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, target(p50) / PRIOR_SLOPE]));
     for (let round = 1; round <= PILOT_ROUNDS; round++) {
       const pilot = await measure([{ name: 'base', delay: delayMs }, ...Object.entries(added).map(([name, ms]) => ({ name, delay: delayMs + ms }))], PILOT_BLOCKS, PILOT_SECONDS, `pilot-${round}`);
       p50 = median(pilot.modes[0]!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50));
       added = Object.fromEntries(
         Object.entries(added).map(([name, ms]) => {
           const reached = pairedShiftMs(pilot, name, 'base');
-          const wanted = targetMs(name);
+          const wanted = targets[name]!(p50);
           // One noisy pilot must not swing an injection wildly: the correction is bounded.
           const next = reached > 0 ? ms * Math.min(2.5, Math.max(0.4, wanted / reached)) : ms * 2;
           log.info(`pilot ${round}: ${name} added ${ms.toFixed(3)} ms, p50 moved ${reached.toFixed(3)} ms (wanted ${wanted.toFixed(3)} ms); next ${next.toFixed(3)} ms`);
@@ -134,7 +134,7 @@ const variants: [number, number, 'auto' | 'absolute', number][] = [
 ];
 for (const [repetitions, referenceRuns, basis, minEffectPct] of variants) {
   const label = [String(repetitions), String(referenceRuns), basis === 'auto' ? 'ratio to base' : 'raw values', `${minEffectPct}%${minEffectPct === 5 ? ' (default)' : ''}`];
-  const blocksNeeded = (referenceRuns + 2) * repetitions;
+  const blocksNeeded = blocksPerTrial({ referenceRuns, repetitions, confirm: true });
   if (sessionBlocks < blocksNeeded) {
     rows.push([...label, `needs ${blocksNeeded} blocks`, '', '', '', '', '']);
     continue;

@@ -53,20 +53,27 @@ export function completeBlocks(result: RunResult, modes: string[]): number[] {
 
 /** Median over blocks of mode ÷ reference for p50: the effect the injection really made. */
 export function measuredEffect(result: RunResult, mode: string, reference: string): number {
-  const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs.p50]));
-  const ratios = validRepetitions(findMode(result, mode))
-    .filter((r) => a.has(r.block))
-    .map((r) => r.latencyMs.p50 / a.get(r.block)!);
-  return median(ratios) - 1;
+  return pairedMedian(result, mode, reference, (x, ref) => x / ref) - 1;
 }
 
 /** Median over blocks of mode − reference p50 in ms: the shift an added delay really made. */
 export function pairedShiftMs(result: RunResult, mode: string, reference: string): number {
+  return pairedMedian(result, mode, reference, (x, ref) => x - ref);
+}
+
+/** Median over the blocks both modes have valid of a contrast of their p50s. */
+function pairedMedian(result: RunResult, mode: string, reference: string, contrast: (x: number, ref: number) => number): number {
   const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs.p50]));
-  const shifts = validRepetitions(findMode(result, mode))
-    .filter((r) => a.has(r.block))
-    .map((r) => r.latencyMs.p50 - a.get(r.block)!);
-  return median(shifts);
+  return median(
+    validRepetitions(findMode(result, mode))
+      .filter((r) => a.has(r.block))
+      .map((r) => contrast(r.latencyMs.p50, a.get(r.block)!)),
+  );
+}
+
+/** Disjoint blocks one trial takes: the reference runs, the candidate and its confirmation round. */
+export function blocksPerTrial(options: Pick<SensitivityOptions, 'referenceRuns' | 'confirm' | 'repetitions'>): number {
+  return ((options.referenceRuns ?? 1) + (options.confirm ? 2 : 1)) * options.repetitions;
 }
 
 export function simulate(session: RunResult, options: SensitivityOptions): SensitivityResult {
@@ -83,9 +90,9 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   const detection = Object.fromEntries(options.shifted.map((m) => [m, tally()]));
   for (const x of [options.same, ...options.shifted]) {
     const candidateBlocks = usable(x);
-    const needed = (options.referenceRuns ?? 1) + (options.confirm ? 2 : 1);
-    if (Math.min(referenceBlocks.size, candidateBlocks.size) < k || new Set([...referenceBlocks, ...candidateBlocks]).size < needed * k) {
-      throw new Error(`too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} × ${k} disjoint blocks are needed`);
+    const needed = blocksPerTrial(options);
+    if (Math.min(referenceBlocks.size, candidateBlocks.size) < k || new Set([...referenceBlocks, ...candidateBlocks]).size < needed) {
+      throw new Error(`too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} disjoint blocks are needed`);
     }
   }
   for (let t = 0; t < options.trials; t++) {

@@ -90,6 +90,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       const used = new Set<string>();
       const excluded = new Map<string, ReferenceExclusion>();
       const basisSetting: RegressionBasis = regression.basis;
+      const anyModeRelative = result.modes.some((m) => basisFor(basisSetting, m, result, baseline) === 'relative');
       for (const mode of result.modes) {
         const basis = basisFor(basisSetting, mode, result, baseline);
         const selection = selectReference(result, history, mode.name, mode.profile, basis === 'relative' ? baseline : undefined, regression.window);
@@ -109,7 +110,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
                 settings: { minEffectPct: regression.minEffectPct, minEffectMs: regression.minEffectMs, alpha: regression.alpha },
                 confirm: regression.confirm,
                 gateAbsoluteAcrossJobs: basisSetting === 'absolute',
-                baselineOfRelativeModes: mode.name === baseline && result.modes.some((m) => basisFor(basisSetting, m, result, baseline) === 'relative'),
+                baselineOfRelativeModes: mode.name === baseline && anyModeRelative,
               },
               context,
             ),

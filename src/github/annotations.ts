@@ -2,7 +2,7 @@
 // repetition and per comparison that is reported, not gated, but would be a regression (the
 // baseline's own raw values: a slower runner or a slower workload, worth a look, not a failure).
 // Pure; main.ts hands them to core.error / core.warning.
-import type { RunView } from './results-view.ts';
+import type { GateView, RunView } from './results-view.ts';
 
 /** How the results stage words a failed threshold of the user's own k6 script. */
 export const SCRIPT_THRESHOLD = /^script threshold failed: /;
@@ -16,14 +16,7 @@ export interface Annotation {
 export function annotationsFor(view: RunView): Annotation[] {
   const out: Annotation[] = [];
   const failed = view.gates.filter((g) => !g.passed);
-  for (const gate of failed) {
-    const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
-    out.push({
-      level: 'error',
-      title: `mesh-perf gate failed: ${gate.title}`,
-      message: `${where ? `${where}: ` : ''}${gate.detail || gate.title}`,
-    });
-  }
+  for (const gate of failed) out.push({ level: 'error', title: `mesh-perf gate failed: ${gate.title}`, message: gateMessage(gate) });
   // A user's k6 script thresholds are gates too; they reach us as verdict reasons, not analysis gates.
   const scriptFailures = view.reasons.filter((r) => SCRIPT_THRESHOLD.test(r));
   for (const reason of scriptFailures) out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
@@ -34,8 +27,7 @@ export function annotationsFor(view: RunView): Annotation[] {
     }
   }
   for (const gate of view.gates.filter((g) => g.wouldFail)) {
-    const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
-    out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.title}`, message: `${where ? `${where}: ` : ''}${gate.detail || gate.title}` });
+    out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.title}`, message: gateMessage(gate) });
   }
   for (const rep of view.invalid) {
     out.push({
@@ -45,4 +37,10 @@ export function annotationsFor(view: RunView): Annotation[] {
     });
   }
   return out;
+}
+
+/** "mode · profile: the gate's line". */
+function gateMessage(gate: GateView): string {
+  const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
+  return `${where ? `${where}: ` : ''}${gate.detail || gate.title}`;
 }
