@@ -1,7 +1,15 @@
 // Turns kubelet resource-metric scrapes taken during one repetition into per-group usage:
-// CPU from the change of each container's cumulative CPU seconds between consecutive scrapes,
-// memory from the working set at each scrape, summed per group at each instant, then min/max/avg
-// over the instants and the per-1000-rps figures (Istio's published unit). Pure.
+// CPU from the change of each container's cumulative CPU seconds between its samples, memory
+// from the working set at each scrape, summed per group at each instant, then min/max/avg over
+// the instants and the per-1000-rps figures (Istio's published unit). Pure.
+//
+// Scrapes are not all alike on a real cluster: a node's proxy times out once, a new container
+// shows up in the kubelet's metrics a few seconds late, the kubelet repeats a sample it has not
+// refreshed yet. Summing whatever each scrape holds would sum a group spread over nodes short
+// (one ztunnel of two) at those instants. So each container's value is carried over the scrapes
+// it missed within its own span, and a group's instant counts only when every container the
+// group had in the repetition has a value at it, unless fewer than half the instants qualify (a
+// pod replaced midway never coexists with its successor): then every instant counts, as measured.
 import type { ResourceUsage } from '../results/types.ts';
 import type { ContainerIdentity, ResourceGroup } from './groups.ts';
 
@@ -16,6 +24,8 @@ export interface ContainerSample extends ContainerIdentity {
 export interface Scrape {
   atMs: number;
   containers: ContainerSample[];
+  /** The nodes whose kubelet answered this scrape, for the caller's report of silent nodes. */
+  nodes?: readonly string[];
 }
 
 export type Classifier = (container: ContainerIdentity) => { group: ResourceGroup; scope: string } | undefined;
@@ -23,55 +33,72 @@ export type Classifier = (container: ContainerIdentity) => { group: ResourceGrou
 interface Series {
   group: ResourceGroup;
   scope: string;
-  cpu: number[];
-  memory: number[];
+  tracks: Track[];
+}
+
+/** One container's values by scrape index; undefined where it gave none. */
+interface Track {
+  cpu: (number | undefined)[];
+  memory: (number | undefined)[];
+  lastSeen: number;
 }
 
 const key = (c: ContainerIdentity) => `${c.namespace}/${c.pod}/${c.container}`;
 
 export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifier, achievedRps: number): ResourceUsage[] {
   const series = new Map<string, Series>();
-  const seriesFor = (group: ResourceGroup, scope: string) => {
+  const tracks = new Map<string, Track>();
+  const trackFor = (sample: ContainerSample, group: ResourceGroup, scope: string) => {
+    let track = tracks.get(key(sample));
+    if (track) return track;
     const id = `${group}\u0000${scope}`;
     let s = series.get(id);
-    if (!s) series.set(id, (s = { group, scope, cpu: [], memory: [] }));
-    return s;
+    if (!s) series.set(id, (s = { group, scope, tracks: [] }));
+    tracks.set(key(sample), (track = { cpu: [], memory: [], lastSeen: -1 }));
+    s.tracks.push(track);
+    return track;
   };
   const ordered = [...scrapes].sort((a, b) => a.atMs - b.atMs);
-  let previous = new Map<string, ContainerSample & { atMs: number }>();
+  // The last sample each container's CPU rate is measured from.
+  const base = new Map<string, ContainerSample & { atMs: number }>();
   ordered.forEach((scrape, index) => {
-    const cpuAt = new Map<Series, number>();
-    const memoryAt = new Map<Series, number>();
-    const current = new Map<string, ContainerSample & { atMs: number }>();
     for (const sample of scrape.containers) {
       const where = classify(sample);
       if (!where) continue;
-      const s = seriesFor(where.group, where.scope);
-      current.set(key(sample), { ...sample, atMs: scrape.atMs });
-      if (sample.memoryBytes !== undefined) memoryAt.set(s, (memoryAt.get(s) ?? 0) + sample.memoryBytes / (1024 * 1024));
-      const before = previous.get(key(sample));
-      if (before?.cpuSeconds === undefined || sample.cpuSeconds === undefined) continue;
+      const track = trackFor(sample, where.group, where.scope);
+      track.lastSeen = index;
+      if (sample.memoryBytes !== undefined) track.memory[index] = sample.memoryBytes / (1024 * 1024);
+      if (sample.cpuSeconds === undefined) continue;
+      const before = base.get(key(sample));
+      const now = { ...sample, atMs: scrape.atMs };
+      if (before?.cpuSeconds === undefined) {
+        base.set(key(sample), now);
+        continue;
+      }
       const seconds = ((sample.timestampMs ?? scrape.atMs) - (before.timestampMs ?? before.atMs)) / 1000;
+      if (seconds <= 0) continue; // the kubelet repeated its sample: measure from the older one
+      base.set(key(sample), now);
       const used = sample.cpuSeconds - before.cpuSeconds;
-      if (seconds <= 0 || used < 0) continue; // same sample twice, or a restarted container
-      cpuAt.set(s, (cpuAt.get(s) ?? 0) + (used / seconds) * 1000);
+      if (used >= 0) track.cpu[index] = (used / seconds) * 1000; // < 0: a restarted container
     }
-    for (const [s, value] of cpuAt) s.cpu.push(value);
-    for (const [s, value] of memoryAt) s.memory.push(value);
-    previous = current;
   });
   const perK = achievedRps > 0 ? achievedRps / 1000 : undefined;
   return [...series.values()]
-    .filter((s) => s.cpu.length > 0 || s.memory.length > 0)
     .map((s) => {
-      const cpu = stats(s.cpu);
-      const memory = stats(s.memory);
+      const cpuValues = groupInstants(s.tracks.map((t) => carried(t.cpu, t.lastSeen)), ordered.length);
+      const memoryValues = groupInstants(s.tracks.map((t) => carried(t.memory, t.lastSeen)), ordered.length);
+      return { s, cpuValues, memoryValues };
+    })
+    .filter(({ cpuValues, memoryValues }) => cpuValues.length > 0 || memoryValues.length > 0)
+    .map(({ s, cpuValues, memoryValues }) => {
+      const cpu = stats(cpuValues);
+      const memory = stats(memoryValues);
       const usage: ResourceUsage = {
         group: s.group,
         scope: s.scope,
         cpuMillicores: cpu,
         memoryMiB: memory,
-        samples: Math.max(s.cpu.length, s.memory.length),
+        samples: Math.max(cpuValues.length, memoryValues.length),
       };
       if (perK) {
         usage.cpuPer1000Rps = round(cpu.avg / perK);
@@ -80,6 +107,32 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
       return usage;
     })
     .sort((a, b) => a.scope.localeCompare(b.scope) || a.group.localeCompare(b.group));
+}
+
+/** A container's values with the scrapes it missed, between its first value and its last appearance, carried from the one before. */
+function carried(values: readonly (number | undefined)[], lastSeen: number): (number | undefined)[] {
+  const filled: (number | undefined)[] = [];
+  let last: number | undefined;
+  for (let i = 0; i <= lastSeen; i++) {
+    if (values[i] !== undefined) last = values[i];
+    filled[i] = last;
+  }
+  return filled;
+}
+
+/** The group's sums at the instants every one of its containers has a value, or at every instant when under half qualify. */
+function groupInstants(tracks: readonly (number | undefined)[][], instants: number): number[] {
+  const present = tracks.filter((t) => t.some((v) => v !== undefined));
+  const all: number[] = [];
+  const complete: number[] = [];
+  for (let i = 0; i < instants; i++) {
+    const values = present.map((t) => t[i]).filter((v): v is number => v !== undefined);
+    if (values.length === 0) continue;
+    const sum = values.reduce((a, b) => a + b, 0);
+    all.push(sum);
+    if (values.length === present.length) complete.push(sum);
+  }
+  return complete.length * 2 >= all.length ? complete : all;
 }
 
 function stats(values: number[]): { min: number; max: number; avg: number } {

@@ -30,6 +30,7 @@ export class KubeletResourceSampler implements ResourceSampler {
   private podLabels = new Map<string, Record<string, string>>();
   private failures: string[] = [];
   private warned = false;
+  private silentNodesWarned = new Set<string>();
 
   constructor(
     private readonly access: ClusterAccess,
@@ -63,6 +64,7 @@ export class KubeletResourceSampler implements ResourceSampler {
       }
       return [];
     }
+    this.warnSilentNodes();
     const modeNamespace = this.mode ? this.options.modeNamespaces[this.mode] : undefined;
     const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces) };
     return aggregateScrapes(
@@ -74,6 +76,17 @@ export class KubeletResourceSampler implements ResourceSampler {
       },
       achievedRps,
     );
+  }
+
+  /** Nodes that never answered while others did: their containers are missing, which must be said. */
+  private warnSilentNodes(): void {
+    const answered = new Set(this.scrapes.flatMap((s) => s.nodes ?? []));
+    for (const node of this.nodes) {
+      if (answered.has(node) || this.silentNodesWarned.has(node)) continue;
+      this.silentNodesWarned.add(node);
+      const why = this.failures.find((f) => f.startsWith(`node ${node}:`));
+      this.options.log.warn(`resource metrics from node ${node} unavailable during mode ${this.mode}${why ? ` (${why})` : ''}; containers on that node are missing from the CPU/memory figures`);
+    }
   }
 
   private stopTimer(): void {
@@ -102,7 +115,7 @@ export class KubeletResourceSampler implements ResourceSampler {
   private async scrapeOnce(): Promise<void> {
     const atMs = Date.now();
     const containers: ContainerIdentity[] & ReturnType<typeof containerSamples> = [];
-    let ok = 0;
+    const answered: string[] = [];
     await Promise.all(
       this.nodes.map(async (node) => {
         try {
@@ -112,12 +125,12 @@ export class KubeletResourceSampler implements ResourceSampler {
             return;
           }
           containers.push(...containerSamples(parsePrometheusText(response.body)));
-          ok++;
+          answered.push(node);
         } catch (error) {
           this.failures.push(`node ${node}: ${(error as Error).message.split('\n')[0]}`);
         }
       }),
     );
-    if (ok > 0) this.scrapes.push({ atMs, containers });
+    if (answered.length > 0) this.scrapes.push({ atMs, containers, nodes: answered });
   }
 }

@@ -13,6 +13,8 @@ import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts'
 import { NEVER_READY_ANNOTATION } from '../support/k8s/kwok-config.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
 import { gatewayApiZip } from '../support/k8s/tools.ts';
+import { FAKE_NODE_NET } from '../support/k8s/egress-proxy.ts';
+import { freePort } from '../../src/util/net.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { Applier, parseManifests } from '../../src/platform/kubernetes/apply.ts';
 import { claimNamespace, deleteNamespaces, ownerLabels, suiteSelector } from '../../src/platform/kubernetes/ownership.ts';
@@ -231,6 +233,32 @@ test('resource metrics path: kubelet /metrics/resource through the node proxy, g
   assert.ok(byGroup.app!.samples >= 3);
   assert.equal(byGroup.app!.cpuPer1000Rps, Math.round((byGroup.app!.cpuMillicores.avg / 0.5) * 1000) / 1000);
   assert.equal(byGroup.client!.memoryMiBPer1000Rps, Math.round((byGroup.client!.memoryMiB.avg / 0.5) * 1000) / 1000);
+});
+
+test('a node whose kubelet never answers is named in a warning; the other nodes still give usage', async () => {
+  const { namespace } = await deployWorkload(1);
+  // A node object no kwok serves: its address leads to a closed port, so the node proxy fails.
+  const ghost = randomName('ghost-node');
+  const closedPort = await freePort();
+  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: ghost }, spec: { unschedulable: true, taints: [{ key: 'mesh-perf.test/ghost', effect: 'NoSchedule' }] } };
+  assert.equal((await rawRequest(access, '/api/v1/nodes', { method: 'POST', body: JSON.stringify(node), contentType: 'application/json' })).status, 201);
+  try {
+    const status = { status: { addresses: [{ type: 'InternalIP', address: `${FAKE_NODE_NET}99` }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } } };
+    const patched = await rawRequest(access, `/api/v1/nodes/${ghost}/status`, { method: 'PATCH', body: JSON.stringify(status), contentType: 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.body);
+    const log = recordingLogger();
+    const sampler = new KubeletResourceSampler(access, { intervalMs: 300, modeNamespaces: { baseline: namespace }, meshNamespaces: [], log });
+    sampler.start('baseline');
+    await new Promise((r) => setTimeout(r, 1500));
+    const usage = await sampler.stop(500);
+    const warnings = log.lines.filter((l) => l.startsWith('WARN'));
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, new RegExp(`node ${ghost} unavailable during mode baseline \\(node ${ghost}: .+\\); containers on that node are missing`));
+    const app = usage.find((u) => u.group === 'app');
+    assert.equal(app?.memoryMiB.avg, 20, JSON.stringify(usage));
+  } finally {
+    await rawRequest(access, `/api/v1/nodes/${ghost}`, { method: 'DELETE' });
+  }
 });
 
 test('Gateway API CRDs from the pinned module zip: applied with our labels, kept when present, removed by label', async () => {

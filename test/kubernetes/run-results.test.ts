@@ -81,7 +81,7 @@ test('results carry latency, resource usage per container group and environment 
     assert.equal(groups[`${mode}/app`]!.cpuPer1000Rps, Math.round((groups[`${mode}/app`]!.cpuMillicores.avg / (rep.achievedRps / 1000)) * 1000) / 1000);
     // Istio's shared parts, in their own namespace, measured during every mode's repetition.
     assert.equal(groups['istio-system/control-plane']?.memoryMiB.avg, 100);
-    assert.equal(groups['istio-system/ztunnel']?.memoryMiB.avg, 2 * 30, 'one ztunnel per node, two nodes');
+    assert.equal(groups['istio-system/ztunnel']?.memoryMiB.avg, 2 * 30, `one ztunnel per node, two nodes: ${JSON.stringify(groups['istio-system/ztunnel'])}\n${log.lines.filter((l) => l.startsWith('WARN')).join('\n')}`);
     assert.equal(groups['istio-system/cni']?.memoryMiB.avg, 2 * 10);
   }
 

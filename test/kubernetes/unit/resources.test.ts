@@ -94,3 +94,44 @@ test('kubelet timestamps win over scrape times; counter resets and zero rps are 
   assert.equal(usage[0]!.cpuPer1000Rps, undefined);
   assert.equal(usage[0]!.memoryMiBPer1000Rps, undefined);
 });
+
+// One ztunnel per node at 30 MiB and 10m; `missing(node, second)` says which scrapes lack it.
+function ztunnelScrapes(seconds: number, missing: (node: string, second: number) => boolean): Scrape[] {
+  return Array.from({ length: seconds }, (_, second) => {
+    const nodes = ['a', 'b'].filter((node) => !missing(node, second));
+    const containers = nodes.map((node) => ({ namespace: 'istio-system', pod: `ztunnel-${node}`, container: 'istio-proxy', cpuSeconds: second * 0.01, memoryBytes: 30 * 1024 * 1024 }));
+    return { atMs: second * 1000, nodes, containers };
+  });
+}
+const ztunnelUsage = (scrapes: Scrape[]) => aggregateScrapes(scrapes, () => ({ group: 'ztunnel', scope: 'istio-system' }), 1000)[0]!;
+
+test('a scrape a node missed does not sum the group short: the container is carried over the gap', () => {
+  const usage = ztunnelUsage(ztunnelScrapes(5, (node, second) => node === 'b' && second === 2));
+  assert.deepEqual(usage.memoryMiB, { min: 60, max: 60, avg: 60 });
+  // Node b's CPU after the gap is measured over the two seconds it spans.
+  assert.deepEqual(usage.cpuMillicores, { min: 20, max: 20, avg: 20 });
+  assert.equal(usage.samples, 5);
+});
+
+test('a container that shows up late in the metrics: the instants before it are left out', () => {
+  const usage = ztunnelUsage(ztunnelScrapes(6, (node, second) => node === 'b' && second === 0));
+  assert.deepEqual(usage.memoryMiB, { min: 60, max: 60, avg: 60 });
+  assert.deepEqual(usage.cpuMillicores, { min: 20, max: 20, avg: 20 });
+  assert.equal(usage.samples, 5);
+});
+
+test('a pod replaced midway never coexists with its successor: every instant counts, as measured', () => {
+  const usage = ztunnelUsage(ztunnelScrapes(6, (node, second) => (node === 'a' ? second >= 3 : second < 3)));
+  assert.deepEqual(usage.memoryMiB, { min: 30, max: 30, avg: 30 });
+  assert.equal(usage.samples, 6);
+});
+
+test('a sample the kubelet repeats: CPU is measured from the older one and carried between', () => {
+  // The kubelet refreshes CPU every third scrape; 25m steady.
+  const scrapes: Scrape[] = Array.from({ length: 7 }, (_, i) => {
+    const sampled = Math.floor(i / 3) * 3;
+    return { atMs: i * 1000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled * 0.025, timestampMs: sampled * 1000 }] };
+  });
+  const [usage] = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0);
+  assert.deepEqual(usage!.cpuMillicores, { min: 25, max: 25, avg: 25 });
+});
