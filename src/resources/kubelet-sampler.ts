@@ -119,7 +119,9 @@ export class KubeletResourceSampler implements ResourceSampler {
     await Promise.all(
       this.nodes.map(async (node) => {
         try {
-          const response = await rawRequest(this.access, `/api/v1/nodes/${encodeURIComponent(node)}/proxy/metrics/resource`, { timeoutMs: Math.max(2000, this.options.intervalMs) });
+          // One attempt: a scrape waits for every node, and retrying one that is down (~4 s of
+          // backoff) would stall the others' samples; the aggregation copes with a missed scrape.
+          const response = await rawRequest(this.access, `/api/v1/nodes/${encodeURIComponent(node)}/proxy/metrics/resource`, { timeoutMs: Math.max(2000, this.options.intervalMs), attempts: 1 });
           if (response.status !== 200) {
             this.failures.push(`node ${node}: HTTP ${response.status} ${response.body.slice(0, 120).trim()}${response.status === 403 ? ' (grant "get" on nodes/proxy)' : ''}`);
             return;

@@ -52,3 +52,10 @@ test('client errors are not retried', async () => {
     assert.equal(requests(), 1);
   });
 });
+
+test('a caller that copes with a gap asks once: attempts 1 returns the first error answer', async () => {
+  await withServer([503, 200], async (access, requests) => {
+    assert.equal((await rawRequest(access, '/api/v1/nodes/n/proxy/metrics/resource', { attempts: 1 })).status, 503);
+    assert.equal(requests(), 1);
+  });
+});

@@ -87,12 +87,14 @@ const RAW_ATTEMPTS = 5;
 /**
  * One API request with a hard deadline (connect included); throws EnvironmentError naming the
  * server. Throttling (429) and server errors (5xx) are retried a bounded number of times with
- * backoff (Retry-After honoured); the last answer is returned as is.
+ * backoff (Retry-After honoured); the last answer is returned as is. `attempts: 1` is for callers
+ * to whom a late answer is worth less than none (a periodic scrape that copes with a gap).
  */
-export async function rawRequest(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string } = {}): Promise<RawResponse> {
+export async function rawRequest(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string; attempts?: number } = {}): Promise<RawResponse> {
+  const attempts = options.attempts ?? RAW_ATTEMPTS;
   for (let attempt = 1; ; attempt++) {
     const response = await rawRequestOnce(access, path, options);
-    if (!RETRIED_STATUS.has(response.status) || attempt >= RAW_ATTEMPTS) return response;
+    if (!RETRIED_STATUS.has(response.status) || attempt >= attempts) return response;
     const retryAfter = Number(response.headers['retry-after']);
     await new Promise((resolve) => setTimeout(resolve, Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 8000) : Math.min(250 * 2 ** (attempt - 1), 8000)));
   }
