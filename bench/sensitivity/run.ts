@@ -1,6 +1,6 @@
 // Benchmark (not a test): how sensitive is the regression gate on this machine?
 //   npx tsx bench/sensitivity/run.ts [--rate 1000] [--duration 10] [--blocks 64] [--delay 1] [--trials 400]
-//                                    [--pilot-blocks 8] [--pilot-rounds 1] [--save FILE]
+//                                    [--pilot-blocks 8] [--pilot-rounds 1] [--resamples 2000] [--save FILE]
 //   npx tsx bench/sensitivity/run.ts --from <results.json of an earlier session>
 // Measures one interleaved session on the local platform (real echo servers, real k6): a
 // baseline mode, an A/A mode with the same injected delay, and A/B modes whose added delay moves
@@ -19,6 +19,7 @@ import { parseResultsJson } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { alignTable } from '../../src/report/terminal.ts';
 import { median } from '../../src/analysis/descriptive.ts';
+import { DEFAULT_RESAMPLES } from '../../src/analysis/bootstrap.ts';
 import { blocksPerTrial, measuredEffect, pairedShiftMs, simulate, type Rate } from './simulate.ts';
 
 const arg = (name: string, fallback: string) => {
@@ -30,6 +31,8 @@ const durationS = Number(arg('duration', '10'));
 const blocks = Number(arg('blocks', '64'));
 const delayMs = Number(arg('delay', '1'));
 const trials = Number(arg('trials', '400'));
+// The product's bootstrap size by default, so the rates are the gate's own; 200 judges ~10× faster.
+const resamples = Number(arg('resamples', String(DEFAULT_RESAMPLES)));
 const from = arg('from', '');
 // Pilot: blocks of 8 s runs; the measured effect of one injection has a standard error of
 // about 1 % of p50 at 8 blocks here (paired p50 ratios vary by ~2.7 % from block to block).
@@ -139,8 +142,12 @@ for (const [repetitions, referenceRuns, basis, minEffectPct] of variants) {
     rows.push([...label, `needs ${blocksNeeded} blocks`, '', '', '', '', '']);
     continue;
   }
+  // Each variant takes minutes at the product's 2,000 resamples: say which one is being judged.
+  const started = Date.now();
+  log.info(`judging ${repetitions} repetitions vs ${referenceRuns} reference run${referenceRuns === 1 ? '' : 's'} (${label[2]}, minimum ${minEffectPct}%): ${trials} trials × ${shifted.length + 1} modes, ${resamples} resamples`);
   try {
-    const result = simulate(session, { baseline: 'base', same: 'same', shifted, repetitions, trials, seed: 1, confirm: true, minEffectPct, basis, referenceRuns });
+    const result = simulate(session, { baseline: 'base', same: 'same', shifted, repetitions, trials, seed: 1, confirm: true, minEffectPct, basis, referenceRuns, resamples });
+    log.info(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
     rows.push([...label, pct(result.falseAlarms), pct(result.falseAlarmsAnyGate), ...shifted.map((m) => pct(result.detection[m]!)), mde(result.falseAlarms)]);
   } catch (error) {
     rows.push([...label, (error as Error).message, '', '', '', '', '']);
