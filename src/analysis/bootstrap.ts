@@ -27,8 +27,12 @@ function resample<T>(values: readonly T[], random: Random, into: T[]): T[] {
 }
 
 function percentileInterval(estimates: number[], level: number): Interval {
-  const finite = estimates.filter(Number.isFinite).sort((a, b) => a - b);
-  return intervalOfSorted(finite, level);
+  return intervalOfSorted(sortedFinite(estimates), level);
+}
+
+/** Bootstrap estimates without the undefined ones (a zero median divided by), ascending. */
+function sortedFinite(estimates: number[]): number[] {
+  return estimates.filter(Number.isFinite).sort((a, b) => a - b);
 }
 
 /** The central `level` interval of bootstrap estimates already sorted ascending (finite only). */
@@ -89,5 +93,5 @@ export function bootstrapTwoSampleEstimates(
   for (let i = 0; i < count; i++) {
     estimates.push(contrast(resample(first, options.random, a), resample(second, options.random, b)));
   }
-  return estimates.filter(Number.isFinite).sort((x, y) => x - y);
+  return sortedFinite(estimates);
 }

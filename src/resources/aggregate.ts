@@ -24,8 +24,6 @@ export interface ContainerSample extends ContainerIdentity {
 export interface Scrape {
   atMs: number;
   containers: ContainerSample[];
-  /** The nodes whose kubelet answered this scrape, for the caller's report of silent nodes. */
-  nodes?: readonly string[];
 }
 
 export type Classifier = (container: ContainerIdentity) => { group: ResourceGroup; scope: string } | undefined;
@@ -48,13 +46,13 @@ const key = (c: ContainerIdentity) => `${c.namespace}/${c.pod}/${c.container}`;
 export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifier, achievedRps: number): ResourceUsage[] {
   const series = new Map<string, Series>();
   const tracks = new Map<string, Track>();
-  const trackFor = (sample: ContainerSample, group: ResourceGroup, scope: string) => {
-    let track = tracks.get(key(sample));
+  const trackFor = (id: string, group: ResourceGroup, scope: string) => {
+    let track = tracks.get(id);
     if (track) return track;
-    const id = `${group}\u0000${scope}`;
-    let s = series.get(id);
-    if (!s) series.set(id, (s = { group, scope, tracks: [] }));
-    tracks.set(key(sample), (track = { cpu: [], memory: [], lastSeen: -1 }));
+    const seriesId = `${group}\u0000${scope}`;
+    let s = series.get(seriesId);
+    if (!s) series.set(seriesId, (s = { group, scope, tracks: [] }));
+    tracks.set(id, (track = { cpu: [], memory: [], lastSeen: -1 }));
     s.tracks.push(track);
     return track;
   };
@@ -65,19 +63,20 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
     for (const sample of scrape.containers) {
       const where = classify(sample);
       if (!where) continue;
-      const track = trackFor(sample, where.group, where.scope);
+      const id = key(sample);
+      const track = trackFor(id, where.group, where.scope);
       track.lastSeen = index;
       if (sample.memoryBytes !== undefined) track.memory[index] = sample.memoryBytes / (1024 * 1024);
       if (sample.cpuSeconds === undefined) continue;
-      const before = base.get(key(sample));
+      const before = base.get(id);
       const now = { ...sample, atMs: scrape.atMs };
       if (before?.cpuSeconds === undefined) {
-        base.set(key(sample), now);
+        base.set(id, now);
         continue;
       }
       const seconds = ((sample.timestampMs ?? scrape.atMs) - (before.timestampMs ?? before.atMs)) / 1000;
       if (seconds <= 0) continue; // the kubelet repeated its sample: measure from the older one
-      base.set(key(sample), now);
+      base.set(id, now);
       const used = sample.cpuSeconds - before.cpuSeconds;
       if (used >= 0) track.cpu[index] = (used / seconds) * 1000; // < 0: a restarted container
     }

@@ -31,6 +31,8 @@ export class KubeletResourceSampler implements ResourceSampler {
   private failures: string[] = [];
   private warned = false;
   private silentNodesWarned = new Set<string>();
+  /** Nodes whose kubelet answered at least once during the current mode. */
+  private answeredNodes = new Set<string>();
 
   constructor(
     private readonly access: ClusterAccess,
@@ -42,6 +44,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     this.mode = mode;
     this.scrapes = [];
     this.failures = [];
+    this.answeredNodes.clear();
     this.inFlight = this.refreshInventory().then(() => this.scrapeOnce());
     const started = Date.now();
     this.timer = setInterval(() => {
@@ -80,9 +83,8 @@ export class KubeletResourceSampler implements ResourceSampler {
 
   /** Nodes that never answered while others did: their containers are missing, which must be said. */
   private warnSilentNodes(): void {
-    const answered = new Set(this.scrapes.flatMap((s) => s.nodes ?? []));
     for (const node of this.nodes) {
-      if (answered.has(node) || this.silentNodesWarned.has(node)) continue;
+      if (this.answeredNodes.has(node) || this.silentNodesWarned.has(node)) continue;
       this.silentNodesWarned.add(node);
       const why = this.failures.find((f) => f.startsWith(`node ${node}:`));
       this.options.log.warn(`resource metrics from node ${node} unavailable during mode ${this.mode}${why ? ` (${why})` : ''}; containers on that node are missing from the CPU/memory figures`);
@@ -115,7 +117,7 @@ export class KubeletResourceSampler implements ResourceSampler {
   private async scrapeOnce(): Promise<void> {
     const atMs = Date.now();
     const containers: ContainerIdentity[] & ReturnType<typeof containerSamples> = [];
-    const answered: string[] = [];
+    let answered = 0;
     await Promise.all(
       this.nodes.map(async (node) => {
         try {
@@ -127,12 +129,13 @@ export class KubeletResourceSampler implements ResourceSampler {
             return;
           }
           containers.push(...containerSamples(parsePrometheusText(response.body)));
-          answered.push(node);
+          this.answeredNodes.add(node);
+          answered++;
         } catch (error) {
           this.failures.push(`node ${node}: ${(error as Error).message.split('\n')[0]}`);
         }
       }),
     );
-    if (answered.length > 0) this.scrapes.push({ atMs, containers, nodes: answered });
+    if (answered > 0) this.scrapes.push({ atMs, containers });
   }
 }

@@ -100,7 +100,7 @@ function ztunnelScrapes(seconds: number, missing: (node: string, second: number)
   return Array.from({ length: seconds }, (_, second) => {
     const nodes = ['a', 'b'].filter((node) => !missing(node, second));
     const containers = nodes.map((node) => ({ namespace: 'istio-system', pod: `ztunnel-${node}`, container: 'istio-proxy', cpuSeconds: second * 0.01, memoryBytes: 30 * 1024 * 1024 }));
-    return { atMs: second * 1000, nodes, containers };
+    return { atMs: second * 1000, containers };
   });
 }
 const ztunnelUsage = (scrapes: Scrape[]) => aggregateScrapes(scrapes, () => ({ group: 'ztunnel', scope: 'istio-system' }), 1000)[0]!;
