@@ -7,15 +7,15 @@ import type { ModeResult, RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from './bootstrap.ts';
 import type { AnalysisContext } from './context.ts';
-import { parseGateExpression, type GateExpression } from './expression.ts';
-import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS, type MetricId } from './metrics.ts';
+import { parseGateExpression, type GateExpression } from '../gates/expression.ts';
+import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS, type MetricId } from '../results/metrics.ts';
 import { mdeSentence } from './format.ts';
 import { computeOverhead } from './overhead.ts';
 import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
 import { evaluateOverheadBudget, evaluateThreshold, modesInScope } from './thresholds.ts';
-import type { Analysis, GateResult, ModeSummary, OverheadEstimate, ReferenceExclusion } from './types.ts';
+import type { Analysis, GateResult, ModeSummary, OverheadEstimate, ReferenceExclusion } from '../results/analysis.ts';
 
 export interface AnalyzeOptions {
   /** Past runs to judge regressions against (any scenario; the ones that match are used). */

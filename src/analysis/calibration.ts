@@ -12,11 +12,11 @@ import { coefficientOfVariation, median, standardDeviation } from './descriptive
 import { finiteOrNull, formatNumber, formatPercent } from './format.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
-import { METRICS, type MetricId, type Unit } from './metrics.ts';
+import { METRICS, type MetricId, type Unit } from '../results/metrics.ts';
 import { pairByBlock } from './overhead.ts';
 import { changeUpperBound, reachesPracticalMinimum } from './regression.ts';
 import { validRepetitions } from './summary.ts';
-import type { Estimate } from './types.ts';
+import type { Estimate } from '../results/analysis.ts';
 
 export interface CalibrationOptions {
   /** The two modes measuring the same target; default the first two modes of the run. */

@@ -1,7 +1,7 @@
 // Number formatting shared by verdict lines and the report renderers, so a value reads the same
 // in the terminal, summary.md and the PR comment.
 import type { Interval } from './bootstrap.ts';
-import type { Estimate, Unit } from './types.ts';
+import type { Estimate, Unit } from '../results/analysis.ts';
 
 /** Three significant digits, no exponent; enough for run-level statistics. */
 export function significant(value: number, digits = 3): string {

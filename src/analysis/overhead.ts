@@ -7,9 +7,9 @@ import { type AnalysisContext, streamFor } from './context.ts';
 import { median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
 import { finiteOrNull } from './format.ts';
-import { METRICS, type MetricId } from './metrics.ts';
+import { METRICS, type MetricId } from '../results/metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';
-import type { Estimate, OverheadEstimate } from './types.ts';
+import type { Estimate, OverheadEstimate } from '../results/analysis.ts';
 
 export interface BlockPair {
   round: number;

@@ -21,10 +21,10 @@ import { studentTCdf } from './distributions.ts';
 import { finiteOrNull, formatEstimate, formatLimit, formatPercent, formatSigned, mdeSentence } from './format.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { runToRunMde, twoSampleMde } from './mde.ts';
-import { METRICS, type MetricId } from './metrics.ts';
+import { METRICS, type MetricId } from '../results/metrics.ts';
 import { pairByBlock } from './overhead.ts';
 import { roundOf, validRepetitions } from './summary.ts';
-import type { Estimate, GateResult, RegressionEvidence, RoundEvidence, RunToRunCheck } from './types.ts';
+import type { Estimate, GateResult, RegressionEvidence, RoundEvidence, RunToRunCheck } from '../results/analysis.ts';
 
 export interface RegressionSettings {
   minEffectPct: number;

@@ -2,8 +2,8 @@
 // overhead with its CI, and the verdict lines. Pure; tolerant of results without analysis.
 import type { RunResult } from '../results/types.ts';
 import { formatInterval, formatPercent, formatSigned, significant } from './format.ts';
-import type { MetricId } from './metrics.ts';
-import type { Analysis, GateResult } from './types.ts';
+import type { MetricId } from '../results/metrics.ts';
+import type { Analysis, GateResult } from '../results/analysis.ts';
 
 export interface GateLine {
   mark: '✓' | '✗' | '–' | '?';

@@ -6,8 +6,8 @@ import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, median } from './descriptive.ts';
 import { twoSampleMde } from './mde.ts';
 import { finiteOrNull } from './format.ts';
-import { METRICS, metricValues, type MetricId } from './metrics.ts';
-import type { ModeSummary, RoundCount, StatisticSummary } from './types.ts';
+import { METRICS, metricValues, type MetricId } from '../results/metrics.ts';
+import type { ModeSummary, RoundCount, StatisticSummary } from '../results/analysis.ts';
 
 export function validRepetitions(mode: ModeResult, round?: number): Repetition[] {
   return mode.repetitions.filter((r) => r.valid && (round === undefined || roundOf(r) === round));

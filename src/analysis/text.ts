@@ -2,8 +2,8 @@
 // `mesh-perf calibrate`. Pure: strings in, strings out.
 import type { Calibration } from './calibration.ts';
 import { formatEstimate, formatNumber, formatPercent } from './format.ts';
-import { METRICS } from './metrics.ts';
-import type { Analysis, GateResult } from './types.ts';
+import { METRICS } from '../results/metrics.ts';
+import type { Analysis, GateResult } from '../results/analysis.ts';
 
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

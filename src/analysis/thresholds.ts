@@ -5,12 +5,12 @@ import type { ModeResult, Repetition } from '../results/types.ts';
 import { bootstrapInterval, bootstrapStatistic } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median } from './descriptive.ts';
-import { compare, inScope, type GateExpression } from './expression.ts';
+import { compare, inScope, type GateExpression } from '../gates/expression.ts';
 import { formatEstimate, formatLimit, formatNumber, formatPercent, mdeSentence } from './format.ts';
-import { METRICS } from './metrics.ts';
+import { METRICS } from '../results/metrics.ts';
 import { computeOverhead } from './overhead.ts';
 import { pooledErrorRate, summarizeStatistic, validRepetitions } from './summary.ts';
-import type { Estimate, GateResult, OverheadEstimate } from './types.ts';
+import type { Estimate, GateResult, OverheadEstimate } from '../results/analysis.ts';
 
 export function evaluateThreshold(expression: GateExpression, mode: ModeResult, context: AnalysisContext): GateResult {
   const reps = validRepetitions(mode);

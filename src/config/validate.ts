@@ -5,7 +5,7 @@ import { configSchema, describeValue, type LoadProfileConfig, type ParsedConfig 
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
-import { gateScopeProblems } from '../analysis/expression.ts';
+import { gateScopeProblems } from '../gates/expression.ts';
 
 export interface ConfigProblem {
   path: string;

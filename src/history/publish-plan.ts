@@ -21,7 +21,7 @@ import {
 import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
 import { compactTimelines } from './compact-timelines.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from './site.ts';
+import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from '../site/pages.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';

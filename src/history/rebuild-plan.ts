@@ -10,7 +10,7 @@ import { reportPathFor, RUNS_DIR, suiteIndexPath, suiteDataPath } from './layout
 import { describeRetention, prunedEntries } from './retention.ts';
 import { withoutTimelines } from './compact-timelines.ts';
 import { readMarker, serializeRun, siteShellChanges, type PlanOptions } from './publish-plan.ts';
-import { dashboardFileFor, renderRunReportForStore, renderSuiteDataFile } from './site.ts';
+import { dashboardFileFor, renderRunReportForStore, renderSuiteDataFile } from '../site/pages.ts';
 import { DASHBOARD_FILE } from './layout.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';

@@ -4,7 +4,7 @@
 // Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
 // small. Pure.
 import type { RunResult, Verdict } from '../results/types.ts';
-import { invalidRepetitionCount, summarizeRun, type SummaryStat } from './run-summary.ts';
+import { invalidRepetitionCount, summarizeRun, type SummaryStat } from '../analysis/run-summary.ts';
 
 export const INDEX_SCHEMA_VERSION = 1;
 export const INDEX_KIND = 'mesh-perf-suite-index';

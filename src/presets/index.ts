@@ -1,7 +1,7 @@
 // Presets reproduce published benchmarks (../seeds). A preset is a raw config that the user's
 // own fields override (src/config/load.ts merges preset < file < flags). Variants of one seed are
 // named `<preset>-<what differs>`: `ambient-modes-400`, `uds-scale-50`.
-import type { SeedFormatName } from '../report/formats/names.ts';
+import type { SeedFormatName } from './format-names.ts';
 import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';
 import { istioLinkerdFortio } from './istio-linkerd-fortio.ts';
 import { istioSynthetic, istioSynthetic400 } from './istio-synthetic.ts';

@@ -7,7 +7,7 @@ type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
 
 /** MIGRATIONS[v] turns a version-v document into version v+1. */
 const MIGRATIONS: Record<number, Migration> = {
-  // v2 gives "analysis" a shape (src/analysis/types.ts). Version 1 never defined one, so an old
+  // v2 gives "analysis" a shape (src/results/analysis.ts). Version 1 never defined one, so an old
   // block is dropped; it is recomputed from the repetitions, which every version keeps.
   1: ({ analysis: _dropped, ...rest }) => rest,
 };

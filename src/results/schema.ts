@@ -3,7 +3,7 @@
 // The build writes it to schema/results.schema.json.
 import { z } from 'zod';
 import type { Repetition, RunResult } from './types.ts';
-import { analysisSchema } from '../analysis/schema.ts';
+import { analysisSchema } from './analysis-schema.ts';
 
 const latency = z.strictObject({
   min: z.number(),

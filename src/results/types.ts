@@ -1,6 +1,6 @@
 // The results contract: what results.json holds. schema/results.schema.json is generated from
 // src/results/schema.ts, which must describe exactly these types.
-import type { Analysis } from '../analysis/types.ts';
+import type { Analysis } from './analysis.ts';
 
 export const RESULTS_SCHEMA_VERSION = 2;
 
@@ -141,6 +141,6 @@ export interface RunResult {
   plan: { seed: number; order: string; trials: PlannedTrialRecord[] };
   baseline: string;
   modes: ModeResult[];
-  /** Statistics, overheads and gate decisions (filled by the analysis stage; shape in src/analysis/types.ts). */
+  /** Statistics, overheads and gate decisions (filled by the analysis stage; shape in src/results/analysis.ts). */
   analysis?: Analysis;
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
-import type { GateResult } from '../../src/analysis/types.ts';
+import type { GateResult } from '../../src/results/analysis.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 

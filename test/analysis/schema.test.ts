@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
-import { analysisSchema } from '../../src/analysis/schema.ts';
+import { analysisSchema } from '../../src/results/analysis-schema.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 

@@ -22,7 +22,7 @@ import { podTarget, rolloutTarget, waitReady } from '../../src/platform/kubernet
 import { renderWorkload } from '../../src/platform/kubernetes/workloads.ts';
 import { execInPod, uploadFile } from '../../src/platform/kubernetes/exec.ts';
 import { InClusterK6Runner } from '../../src/platform/kubernetes/k6-runner.ts';
-import { KubeletResourceSampler } from '../../src/resources/kubelet-sampler.ts';
+import { KubeletResourceSampler } from '../../src/platform/kubernetes/resources/kubelet-sampler.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 
 // Emulated usage per container name (kwok ClusterResourceUsage); the sampler must report these.
@@ -264,8 +264,8 @@ test('a node whose kubelet never answers is named in a warning; the other nodes 
 });
 
 test('Gateway API CRDs from the pinned module zip: applied with our labels, kept when present, removed by label', async () => {
-  const { ensureGatewayApi, GATEWAY_CRD } = await import('../../src/mesh/gateway-api.ts');
-  const { deleteLabelledClusterObjects } = await import('../../src/mesh/cleanup.ts');
+  const { ensureGatewayApi, GATEWAY_CRD } = await import('../../src/platform/kubernetes/mesh/gateway-api.ts');
+  const { deleteLabelledClusterObjects } = await import('../../src/platform/kubernetes/mesh/cleanup.ts');
   gatewayApiZip(); // cached by scripts/k8s/build.sh; fails with the command to run when missing
   const config = clusterConfig(cluster);
   const context = {

@@ -14,7 +14,7 @@ import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts'
 import { localIstioctl } from '../support/k8s/tools.ts';
 import { randomName } from '../support/k8s/harness.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
-import { CLUSTER_SCOPED_PATHS } from '../../src/mesh/cleanup.ts';
+import { CLUSTER_SCOPED_PATHS } from '../../src/platform/kubernetes/mesh/cleanup.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PRESETS, findPreset } from '../../src/presets/index.ts';
-import { presetSummary, presetHeader, formatEstimate } from '../../src/presets/summary.ts';
+import { presetSummary, presetHeader, formatEstimate } from '../../src/cli/preset-summary.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
-import { SEED_FORMATS } from '../../src/report/formats/names.ts';
+import { SEED_FORMATS } from '../../src/presets/format-names.ts';
 
 interface Expected {
   seed: string;

@@ -15,7 +15,7 @@ export const command: Command = {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'down');
     const platformContext = { config, runId: newRunId(), signal: context.signal, log: context.log };
     // Loaded on use: the Kubernetes client is heavy and most commands never need it.
-    const { deleteKindCluster } = await import('../../platform/kind/platform.ts');
+    const { deleteKindCluster } = await import('../../platform/kubernetes/kind/platform.ts');
     const { removeSuite } = await import('../../platform/kubernetes/down.ts');
     if (config.platform === 'kind') {
       const name = config.kubernetes.kind.clusterName;

@@ -5,7 +5,7 @@ import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
 import { alignTable } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
-import { presetHeader } from '../../presets/summary.ts';
+import { presetHeader } from '../preset-summary.ts';
 import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
 
 export const command: Command = {

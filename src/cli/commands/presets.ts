@@ -1,7 +1,7 @@
 // `mesh-perf presets`: one line per preset (name, seed, trials, time of load, what it
 // reproduces); `--json` for scripts. `mesh-perf plan --preset NAME` shows one in full.
 import { PRESETS } from '../../presets/index.ts';
-import { presetLine, presetSummary } from '../../presets/summary.ts';
+import { presetLine, presetSummary } from '../preset-summary.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {

@@ -29,7 +29,7 @@ export const command: Command = {
     const runId = newRunId();
     const platformContext: PlatformContext = { config, runId, signal: context.signal, log: context.log };
     // Loaded on use: the Kubernetes client is heavy and most commands never need it.
-    const { KindPlatform } = await import('../../platform/kind/platform.ts');
+    const { KindPlatform } = await import('../../platform/kubernetes/kind/platform.ts');
     const { KubernetesPlatform } = await import('../../platform/kubernetes/platform.ts');
     const platform =
       config.platform === 'kind'

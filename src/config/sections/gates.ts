@@ -1,6 +1,6 @@
 // Gates section of the config. Expressions are validated by the analysis stage's parser.
 import { z } from 'zod';
-import { parseGateExpression } from '../../analysis/expression.ts';
+import { parseGateExpression } from '../../gates/expression.ts';
 
 /** A gate expression string, parsed at config time so a typo fails before any load runs. */
 const gateExpression = z.string().superRefine((text, ctx) => {

@@ -2,9 +2,9 @@
 // (including `up` and interrupted runs), found by label: the meshes it installed (istioctl
 // uninstall for Istio, label-based for Linkerd and the Gateway API CRDs), the mode namespaces,
 // and labelled cluster-scoped objects. Objects without our labels are never touched.
-import { deleteLabelledClusterObjects } from '../../mesh/cleanup.ts';
-import { ISTIO_NAMESPACE, uninstallIstio } from '../../mesh/istio.ts';
-import { uninstallLinkerd } from '../../mesh/linkerd.ts';
+import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
+import { ISTIO_NAMESPACE, uninstallIstio } from './mesh/istio.ts';
+import { uninstallLinkerd } from './mesh/linkerd.ts';
 import type { PlatformContext } from '../types.ts';
 import { deleteNamespaces, readNamespace, SUITE, suiteSelector } from './ownership.ts';
 import { KubernetesPlatform } from './platform.ts';

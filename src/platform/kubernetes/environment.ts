@@ -2,7 +2,7 @@
 // Kubernetes version, nodes and their capacity, the CNI, mesh versions, image digests actually
 // running, and the requests/limits every mode used. Never credentials or the kubeconfig.
 import type { Config } from '../../config/validate.ts';
-import type { MeshInstallation } from '../../mesh/types.ts';
+import type { MeshInstallation } from './mesh/types.ts';
 import { rawRequest, type ClusterAccess } from './access.ts';
 
 const KNOWN_CNIS: [RegExp, string][] = [

@@ -1,6 +1,6 @@
 // Factories the pipeline registers for the platform names "kubeconfig" and "kind".
 import type { Platform, PlatformContext, PlatformFactory } from '../types.ts';
-import { KindPlatform } from '../kind/platform.ts';
+import { KindPlatform } from './kind/platform.ts';
 import { KubernetesPlatform } from './platform.ts';
 
 export function createKubernetesPlatform(context: PlatformContext): Platform {

@@ -1,7 +1,7 @@
 // The table every export shares, as the ambient seed prints it: rows p50/p90/p99/max, one column
 // per mode, values in ms (median over valid repetitions), one table per load profile. Pure.
 import type { RunResult } from '../../results/types.ts';
-import { modeNamesOf, profilesOf, summarizeRun } from '../../history/run-summary.ts';
+import { modeNamesOf, profilesOf, summarizeRun } from '../../analysis/run-summary.ts';
 
 export const EXPORT_ROWS = [
   { stat: 'p50', label: 'p50' },

@@ -7,10 +7,10 @@ import { renderAmbientCsv, renderAmbientTable } from './ambient.ts';
 import { renderFortioRuns } from './fortio-runs.ts';
 import { renderIstioSizing } from './istio-sizing.ts';
 import { renderKymaTables } from './kyma.ts';
-import { SEED_FORMATS, type SeedFormatName } from './names.ts';
+import { SEED_FORMATS, type SeedFormatName } from '../../presets/format-names.ts';
 import { renderUdsReport } from './uds.ts';
 
-export { SEED_FORMATS, type SeedFormatName } from './names.ts';
+export { SEED_FORMATS, type SeedFormatName } from '../../presets/format-names.ts';
 
 export interface RenderedFormat {
   name: SeedFormatName;

@@ -1,9 +1,9 @@
-// Reads the analysis block (src/analysis/types.ts) for the report when a results file has one:
+// Reads the analysis block (src/results/analysis.ts) for the report when a results file has one:
 // its bootstrap intervals replace the report's own order-statistic ones, and its gate lines are
 // shown as written. Checked at run time, since the block comes from whichever mesh-perf wrote
 // the file; anything unrecognised falls back to a generic rendering.
-import type { Analysis, GateResult, StatisticSummary } from '../../analysis/types.ts';
-import type { MedianInterval } from '../../history/median-interval.ts';
+import type { Analysis, GateResult, StatisticSummary } from '../../results/analysis.ts';
+import type { MedianInterval } from '../../analysis/median-interval.ts';
 
 export interface AnalysisView {
   level: number;

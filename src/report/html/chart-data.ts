@@ -1,7 +1,7 @@
 // The numbers the report's charts draw, computed here (typed, tested) so the browser script only
 // hands them to Chart.js. Pure.
 import type { RunResult } from '../../results/types.ts';
-import { modeNamesOf, profilesOf, summarizeOverheads, summarizeRun, type SummaryStat } from '../../history/run-summary.ts';
+import { modeNamesOf, profilesOf, summarizeOverheads, summarizeRun, type SummaryStat } from '../../analysis/run-summary.ts';
 import { analysisView } from './analysis-view.ts';
 import { colorFor } from './format.ts';
 

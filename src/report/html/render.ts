@@ -2,7 +2,7 @@
 // the history branch, referenced from one shared asset so thousands of reports do not each carry
 // 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
 import type { RunResult } from '../../results/types.ts';
-import { profilesOf } from '../../history/run-summary.ts';
+import { profilesOf } from '../../analysis/run-summary.ts';
 import { buildReportChartData, statLabel } from './chart-data.ts';
 import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';

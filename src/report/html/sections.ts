@@ -1,7 +1,7 @@
 // HTML fragments of the run report that need no JavaScript: tables and facts. Pure.
 import type { RunResult } from '../../results/types.ts';
-import type { MedianInterval } from '../../history/median-interval.ts';
-import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../history/run-summary.ts';
+import type { MedianInterval } from '../../analysis/median-interval.ts';
+import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../analysis/run-summary.ts';
 import { analysisView, type AnalysisView } from './analysis-view.ts';
 import { escapeHtml as e } from './escape.ts';
 import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';

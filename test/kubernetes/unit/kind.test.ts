@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kind/commands.ts';
+import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kubernetes/kind/commands.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
-import { inotifyAdvice } from '../../../src/platform/kind/platform.ts';
+import { inotifyAdvice } from '../../../src/platform/kubernetes/kind/platform.ts';
 
 const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
 

@@ -14,7 +14,7 @@ import {
   linkerdClientVersionArgs,
   linkerdCrdsArgs,
   linkerdInstallArgs,
-} from '../../../src/mesh/commands.ts';
+} from '../../../src/platform/kubernetes/mesh/commands.ts';
 
 const proxy = { cpu: '20m', memory: '32Mi', cpuLimit: '1', memoryLimit: '256Mi' };
 const flags = { kubeconfigPath: '/tmp/kc', context: 'kind-mesh-perf' };

@@ -2,7 +2,7 @@
 // placement, ownership decisions, retry policy, workload rendering, environment helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { namespaceSetup, meshKindOf, needsGatewayApi, usesIstio } from '../../../src/mesh/modes.ts';
+import { namespaceSetup, meshKindOf, needsGatewayApi, usesIstio } from '../../../src/platform/kubernetes/mesh/modes.ts';
 import { placeModes } from '../../../src/platform/kubernetes/platform.ts';
 import { ownershipOf, suiteSelector } from '../../../src/platform/kubernetes/ownership.ts';
 import { backoffMs, isRetryable, withRetry } from '../../../src/platform/kubernetes/retry.ts';

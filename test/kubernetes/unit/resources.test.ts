@@ -2,9 +2,9 @@
 // the system, and per-repetition min/max/avg and per-1000-rps figures from cumulative counters.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePrometheusText } from '../../../src/resources/prometheus.ts';
-import { groupOf } from '../../../src/resources/groups.ts';
-import { aggregateScrapes, containerSamples, type Scrape } from '../../../src/resources/aggregate.ts';
+import { parsePrometheusText } from '../../../src/platform/kubernetes/resources/prometheus.ts';
+import { groupOf } from '../../../src/platform/kubernetes/resources/groups.ts';
+import { aggregateScrapes, containerSamples, type Scrape } from '../../../src/platform/kubernetes/resources/aggregate.ts';
 
 test('parses kubelet /metrics/resource text: labels, escapes, timestamps, comments', () => {
   const text = [

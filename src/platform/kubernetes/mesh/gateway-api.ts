@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TOOL_PINS } from '../tools/pins.ts';
-import { cachedToolPath } from '../tools/cache.ts';
-import { EnvironmentError, UsageError } from '../util/errors.ts';
-import { rawRequest } from '../platform/kubernetes/access.ts';
-import { parseManifests } from '../platform/kubernetes/apply.ts';
-import { COMPONENT } from '../platform/kubernetes/ownership.ts';
+import { TOOL_PINS } from '../../../tools/pins.ts';
+import { cachedToolPath } from '../../../tools/cache.ts';
+import { EnvironmentError, UsageError } from '../../../util/errors.ts';
+import { rawRequest } from '../access.ts';
+import { parseManifests } from '../apply.ts';
+import { COMPONENT } from '../ownership.ts';
 import { readZipEntries } from './zip.ts';
 import type { MeshContext } from './types.ts';
 

@@ -2,10 +2,10 @@
 // metrics, through the API server's node proxy (/api/v1/nodes/<node>/proxy/metrics/resource),
 // so no metrics-server is needed. Scrapes run on an interval from start() to stop(); stop()
 // aggregates them per group (app, sidecar, client, ztunnel, waypoint, cni, control-plane).
-import type { ResourceSampler } from '../platform/types.ts';
-import type { ResourceUsage } from '../results/types.ts';
-import type { Logger } from '../util/log.ts';
-import { rawRequest, type ClusterAccess } from '../platform/kubernetes/access.ts';
+import type { ResourceSampler } from '../../types.ts';
+import type { ResourceUsage } from '../../../results/types.ts';
+import type { Logger } from '../../../util/log.ts';
+import { rawRequest, type ClusterAccess } from '../access.ts';
 import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
 import { groupOf, type ContainerIdentity } from './groups.ts';

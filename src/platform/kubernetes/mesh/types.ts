@@ -1,11 +1,11 @@
 // The seam between the Kubernetes platform and one mesh: install once per cluster, label or
 // annotate a mode's namespace, finish enrolment after the namespace exists (waypoints), report
 // the version, and remove only what this tool installed.
-import type { Config } from '../config/validate.ts';
-import type { ModeConfig } from '../config/schema.ts';
-import type { Logger } from '../util/log.ts';
-import type { ClusterAccess } from '../platform/kubernetes/access.ts';
-import type { Applier } from '../platform/kubernetes/apply.ts';
+import type { Config } from '../../../config/validate.ts';
+import type { ModeConfig } from '../../../config/schema.ts';
+import type { Logger } from '../../../util/log.ts';
+import type { ClusterAccess } from '../access.ts';
+import type { Applier } from '../apply.ts';
 import type { ClusterFlags } from './commands.ts';
 
 export interface MeshContext {

@@ -3,9 +3,9 @@
 // a Pages site and from a checkout opened with file://. Pure.
 import type { StoreMarker } from '../../history/marker.ts';
 import type { SuiteIndex } from '../../history/suite-index.ts';
-import { escapeHtml as e, jsonForScript } from '../html/escape.ts';
-import { PALETTE } from '../html/format.ts';
-import { BASE_CSS } from '../html/styles.ts';
+import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
+import { PALETTE } from '../../report/html/format.ts';
+import { BASE_CSS } from '../../report/html/styles.ts';
 import { DASHBOARD_CLIENT_JS } from './client.ts';
 
 export interface DashboardOptions {

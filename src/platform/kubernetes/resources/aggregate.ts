@@ -10,7 +10,7 @@
 // it missed within its own span, and a group's instant counts only when every container the
 // group had in the repetition has a value at it, unless fewer than half the instants qualify (a
 // pod replaced midway never coexists with its successor): then every instant counts, as measured.
-import type { ResourceUsage } from '../results/types.ts';
+import type { ResourceUsage } from '../../../results/types.ts';
 import type { ContainerIdentity, ResourceGroup } from './groups.ts';
 
 export interface ContainerSample extends ContainerIdentity {

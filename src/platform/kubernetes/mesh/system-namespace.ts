@@ -2,9 +2,9 @@
 // we create it with our labels and install; ours → converge; someone else's with the mesh's
 // control plane running → use that mesh as it is and never remove it; someone else's without a
 // control plane → refuse.
-import { EnvironmentError } from '../util/errors.ts';
-import { rawRequest } from '../platform/kubernetes/access.ts';
-import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../platform/kubernetes/ownership.ts';
+import { EnvironmentError } from '../../../util/errors.ts';
+import { rawRequest } from '../access.ts';
+import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../ownership.ts';
 import type { MeshContext } from './types.ts';
 
 export type SystemNamespaceState = 'created' | 'ours' | 'existing-mesh';

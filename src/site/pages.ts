@@ -2,14 +2,14 @@
 // report per run, all linking with relative URLs so the same files work on a Pages site and from
 // a local checkout (file://). Pure.
 import type { RunResult } from '../results/types.ts';
-import { renderDashboardHtml, renderSuiteData } from '../report/dashboard/render.ts';
+import { renderDashboardHtml, renderSuiteData } from './dashboard/render.ts';
 import { renderHtmlReport } from '../report/html/render.ts';
-import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot, REPORT_CSS_ASSET, REPORT_JS_ASSET } from './layout.ts';
+import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot, REPORT_CSS_ASSET, REPORT_JS_ASSET } from '../history/layout.ts';
 import { REPORT_CLIENT_JS } from '../report/html/client.ts';
 import { BASE_CSS } from '../report/html/styles.ts';
-import type { StoreTree } from './tree.ts';
-import type { StoreMarker, SuiteSummaryInfo } from './marker.ts';
-import type { SuiteIndex } from './suite-index.ts';
+import type { StoreTree } from '../history/tree.ts';
+import type { StoreMarker, SuiteSummaryInfo } from '../history/marker.ts';
+import type { SuiteIndex } from '../history/suite-index.ts';
 
 export function renderRunReportForStore(result: RunResult, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
   const root = relativeRoot(reportPath);

@@ -1,6 +1,6 @@
 // Which mesh a mode uses and how its namespace is enrolled. Pure.
-import { MESH_KINDS, type MeshKind, type ModeConfig } from '../config/schema.ts';
-import { UsageError } from '../util/errors.ts';
+import { MESH_KINDS, type MeshKind, type ModeConfig } from '../../../config/schema.ts';
+import { UsageError } from '../../../util/errors.ts';
 import type { MeshNamespaceSetup } from './types.ts';
 
 export function meshKindOf(mode: ModeConfig, index = 0): MeshKind {

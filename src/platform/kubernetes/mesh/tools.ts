@@ -3,11 +3,11 @@
 // then the tool cache, then the pinned release download (SHA-256 verified). A version without a
 // pinned checksum is never downloaded.
 import { access, constants } from 'node:fs/promises';
-import { TOOL_PINS } from '../tools/pins.ts';
-import { cachedToolPath } from '../tools/cache.ts';
-import { downloadVerified } from '../tools/download.ts';
-import { EnvironmentError, UsageError } from '../util/errors.ts';
-import type { Logger } from '../util/log.ts';
+import { TOOL_PINS } from '../../../tools/pins.ts';
+import { cachedToolPath } from '../../../tools/cache.ts';
+import { downloadVerified } from '../../../tools/download.ts';
+import { EnvironmentError, UsageError } from '../../../util/errors.ts';
+import type { Logger } from '../../../util/log.ts';
 
 export type ToolName = 'istioctl' | 'linkerd' | 'kind';
 

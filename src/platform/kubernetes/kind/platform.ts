@@ -5,14 +5,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModeConfig } from '../../config/schema.ts';
-import type { LoadRunner } from '../../load/types.ts';
-import { resolveTool } from '../../mesh/tools.ts';
-import { TOOL_PINS } from '../../tools/pins.ts';
-import { runCli, runCliChecked } from '../../mesh/run-cli.ts';
-import { EnvironmentError } from '../../util/errors.ts';
-import type { ModeTarget, Platform, PlatformContext, ResourceSampler } from '../types.ts';
-import { KubernetesPlatform } from '../kubernetes/platform.ts';
+import type { ModeConfig } from '../../../config/schema.ts';
+import type { LoadRunner } from '../../../load/types.ts';
+import { resolveTool } from '../mesh/tools.ts';
+import { TOOL_PINS } from '../../../tools/pins.ts';
+import { runCli, runCliChecked } from '../mesh/run-cli.ts';
+import { EnvironmentError } from '../../../util/errors.ts';
+import type { ModeTarget, Platform, PlatformContext, ResourceSampler } from '../../types.ts';
+import { KubernetesPlatform } from '../platform.ts';
 import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
 
 const CREATE_WAIT_SECONDS = 180;

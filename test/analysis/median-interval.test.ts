@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { medianInterval } from '../../src/history/median-interval.ts';
+import { medianInterval } from '../../src/analysis/median-interval.ts';
 
 test('medianInterval: order-statistic bounds and their exact coverage', () => {
   const cases: { values: number[]; median: number; low: number; high: number; coverage: number }[] = [

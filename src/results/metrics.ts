@@ -1,7 +1,7 @@
 // The run-level statistics the analysis summarizes and gates on. Each metric knows how to read
 // its value from one repetition, its unit, and which direction is worse; latency, throughput,
 // errors and resource cost (CPU/memory per 1000 rps) all go through the same machinery.
-import type { Repetition, ResourceUsage } from '../results/types.ts';
+import type { Repetition, ResourceUsage } from './types.ts';
 
 export type Unit = 'ms' | 'rps' | 'fraction' | 'millicores' | 'MiB';
 

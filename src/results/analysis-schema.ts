@@ -2,7 +2,7 @@
 // Compile-time checks at the bottom keep it equal to the types in ./types.ts.
 import { z } from 'zod';
 import { METRIC_IDS } from './metrics.ts';
-import type { Analysis } from './types.ts';
+import type { Analysis } from './analysis.ts';
 
 const metric = z.enum(METRIC_IDS);
 const unit = z.enum(['ms', 'rps', 'fraction', 'millicores', 'MiB']);

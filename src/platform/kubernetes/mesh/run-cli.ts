@@ -1,7 +1,7 @@
 // Runs a mesh CLI with a deadline and cancellation, capturing output. Failures quote the tail
 // of what the CLI printed, since that is where istioctl and linkerd explain themselves.
 import { spawn } from 'node:child_process';
-import { EnvironmentError } from '../util/errors.ts';
+import { EnvironmentError } from '../../../util/errors.ts';
 
 export interface CliResult {
   exitCode: number;

@@ -2,10 +2,10 @@
 // the same proxy requests/limits as Istio's sidecars), we apply them server-side with our labels
 // (so removal is by label), wait for the control plane's rollouts, then `linkerd check` as the
 // final explicit readiness check. Gateway API CRDs are installed before, pinned, by us.
-import { parseManifests } from '../platform/kubernetes/apply.ts';
-import { rawRequest } from '../platform/kubernetes/access.ts';
-import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../platform/kubernetes/ownership.ts';
-import { rolloutTarget, waitReady } from '../platform/kubernetes/wait.ts';
+import { parseManifests } from '../apply.ts';
+import { rawRequest } from '../access.ts';
+import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../ownership.ts';
+import { rolloutTarget, waitReady } from '../wait.ts';
 import { linkerdCheckArgs, linkerdClientVersionArgs, linkerdCrdsArgs, linkerdInstallArgs } from './commands.ts';
 import { deleteLabelledClusterObjects } from './cleanup.ts';
 import { runCli, runCliChecked } from './run-cli.ts';

@@ -2,10 +2,10 @@
 // sidecar injector available, so sidecar and ambient namespaces coexist), strict mTLS mesh-wide,
 // explicit readiness of istiod/ztunnel/CNI, `istioctl waypoint apply` for waypoint modes, and
 // `istioctl uninstall --purge` for removal, only when we installed it.
-import { EnvironmentError } from '../util/errors.ts';
-import { rawRequest } from '../platform/kubernetes/access.ts';
-import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../platform/kubernetes/ownership.ts';
-import { rolloutTarget, waitReady } from '../platform/kubernetes/wait.ts';
+import { EnvironmentError } from '../../../util/errors.ts';
+import { rawRequest } from '../access.ts';
+import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../ownership.ts';
+import { rolloutTarget, waitReady } from '../wait.ts';
 import { istioClientVersionArgs, istioInstallArgs, istioUninstallArgs, istioWaypointArgs } from './commands.ts';
 import { runCli, runCliChecked } from './run-cli.ts';
 import { claimSystemNamespace } from './system-namespace.ts';

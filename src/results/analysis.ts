@@ -1,11 +1,11 @@
 // The Analysis value: what the analysis stage adds to a run (results.json "analysis"), and what
 // the reports, the PR comment and the exit code are built from.
-import type { Interval } from './bootstrap.ts';
-import type { GateMeasure } from './expression.ts';
+import type { Interval } from '../analysis/bootstrap.ts';
+import type { GateMeasure } from '../gates/expression.ts';
 import type { MetricId, Unit } from './metrics.ts';
-import type { MannWhitneyResult } from './mann-whitney.ts';
+import type { MannWhitneyResult } from '../analysis/mann-whitney.ts';
 
-export type { Interval } from './bootstrap.ts';
+export type { Interval } from '../analysis/bootstrap.ts';
 export type { MetricId, Unit } from './metrics.ts';
 
 export type AnalysisVerdict = 'pass' | 'fail' | 'invalid';

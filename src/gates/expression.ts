@@ -2,7 +2,7 @@
 // "error_rate < 1%"), plus overhead budgets against the baseline mode ("overhead.p99 < 2ms",
 // "overhead_ratio.p90 < 1.5") and an optional scope ("mode=linkerd: p(99) < 5ms").
 // The config schema calls parseGateExpression, so a bad expression is a config error.
-import { METRICS, type MetricId } from './metrics.ts';
+import { METRICS, type MetricId } from '../results/metrics.ts';
 
 export type Comparator = '<' | '<=' | '>' | '>=';
 

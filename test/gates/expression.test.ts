@@ -1,7 +1,7 @@
 // Table tests of the gate expression parser, and of its use in config validation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGateExpression, type GateExpression } from '../../src/analysis/expression.ts';
+import { parseGateExpression, type GateExpression } from '../../src/gates/expression.ts';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 
 const good: [string, Partial<GateExpression>][] = [
@@ -103,7 +103,7 @@ test('good gate expressions validate, and the regression defaults hold', () => {
 });
 
 test('gate scopes naming unknown modes or profiles are reported with the path and the names that exist', async () => {
-  const { gateScopeProblems } = await import('../../src/analysis/expression.ts');
+  const { gateScopeProblems } = await import('../../src/gates/expression.ts');
   const problems = gateScopeProblems({ thresholds: ['mode=linkrd: p(99) < 5ms', 'p(95) < 1s'], overhead: ['profile=2000rps: overhead.p50 < 1ms'] }, ['baseline', 'linkerd'], ['1000rps']);
   assert.deepEqual(problems, [
     { path: 'gates.thresholds[0]', message: 'gate "mode=linkrd: p(99) < 5ms" names mode "linkrd", which is not configured (modes: baseline, linkerd)' },

@@ -1,8 +1,8 @@
 // Removes cluster-scoped objects we applied (CRDs, RBAC, webhooks, admission policies, API
 // services) by our labels. Namespaced objects go with their namespace.
-import { rawRequest, type ClusterAccess } from '../platform/kubernetes/access.ts';
-import { apiError } from '../platform/kubernetes/api-errors.ts';
-import { MANAGED_BY, MANAGER } from '../platform/kubernetes/ownership.ts';
+import { rawRequest, type ClusterAccess } from '../access.ts';
+import { apiError } from '../api-errors.ts';
+import { MANAGED_BY, MANAGER } from '../ownership.ts';
 
 /** Cluster-scoped kinds a mesh installation creates: list path of each. */
 export const CLUSTER_SCOPED_PATHS = [
