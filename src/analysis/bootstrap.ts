@@ -1,15 +1,9 @@
 // Percentile bootstrap confidence intervals, seeded so a results file reproduces its intervals.
 // With 3–5 repetitions the interval of a median is close to [min, max] of the repetitions; its
 // real coverage then is 1 − 2·0.5ⁿ (75 % at n = 3, 94 % at n = 5), which docs/methodology-statistics.md states.
+import type { Interval } from '../results/analysis.ts';
 import type { Random } from '../util/random.ts';
 import { median, quantileSorted } from './descriptive.ts';
-
-export interface Interval {
-  low: number;
-  high: number;
-  /** Nominal confidence level, e.g. 0.95. */
-  level: number;
-}
 
 export interface BootstrapOptions {
   random: Random;

@@ -12,7 +12,8 @@ import { coefficientOfVariation, median, standardDeviation } from './descriptive
 import { finiteOrNull, formatNumber, formatPercent } from './format.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
-import { METRICS, type MetricId, type Unit } from '../results/metrics.ts';
+import type { MetricId, Unit } from '../results/metric-ids.ts';
+import { METRICS } from '../results/metrics.ts';
 import { pairByBlock } from './overhead.ts';
 import { changeUpperBound, reachesPracticalMinimum } from './regression.ts';
 import { validRepetitions } from './summary.ts';

@@ -1,6 +1,6 @@
 // Number formatting shared by verdict lines and the report renderers, so a value reads the same
 // in the terminal, summary.md and the PR comment.
-import type { Interval } from './bootstrap.ts';
+import type { Interval } from '../results/analysis.ts';
 import type { Estimate, Unit } from '../results/analysis.ts';
 
 /** Three significant digits, no exponent; enough for run-level statistics. */

@@ -1,17 +1,8 @@
 // Mann–Whitney U test over run-level values (one value per repetition), one-sided: "is the
 // candidate stochastically larger than the reference?". Per-request latencies are never fed in:
 // they are autocorrelated and so many that any difference would look significant.
+import type { MannWhitneyResult } from '../results/analysis.ts';
 import { normalCdf } from './distributions.ts';
-
-export interface MannWhitneyResult {
-  /** U of the candidate sample: pairs (c, r) with c > r, ties counting one half. */
-  u: number;
-  /** One-sided p-value for "candidate > reference". */
-  p: number;
-  method: 'exact' | 'exact-permutation' | 'normal';
-  /** Smallest p-value these sample sizes can produce; above alpha the test cannot detect anything. */
-  minimumP: number;
-}
 
 /** Exact enumeration is used up to this many arrangements; beyond, the normal approximation. */
 const EXACT_LIMIT = 200_000;

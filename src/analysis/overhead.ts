@@ -7,7 +7,8 @@ import { type AnalysisContext, streamFor } from './context.ts';
 import { median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
 import { finiteOrNull } from './format.ts';
-import { METRICS, type MetricId } from '../results/metrics.ts';
+import type { MetricId } from '../results/metric-ids.ts';
+import { METRICS } from '../results/metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';
 import type { Estimate, OverheadEstimate } from '../results/analysis.ts';
 

@@ -2,7 +2,7 @@
 // overhead with its CI, and the verdict lines. Pure; tolerant of results without analysis.
 import type { RunResult } from '../results/types.ts';
 import { formatInterval, formatPercent, formatSigned, significant } from './format.ts';
-import type { MetricId } from '../results/metrics.ts';
+import type { MetricId } from '../results/metric-ids.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';
 
 export interface GateLine {

@@ -6,7 +6,8 @@ import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, median } from './descriptive.ts';
 import { twoSampleMde } from './mde.ts';
 import { finiteOrNull } from './format.ts';
-import { METRICS, metricValues, type MetricId } from '../results/metrics.ts';
+import type { MetricId } from '../results/metric-ids.ts';
+import { METRICS, metricValues } from '../results/metrics.ts';
 import type { ModeSummary, RoundCount, StatisticSummary } from '../results/analysis.ts';
 
 export function validRepetitions(mode: ModeResult, round?: number): Repetition[] {

@@ -3,7 +3,7 @@
 import { formatDuration } from '../config/duration.ts';
 import { validateConfig } from '../config/validate.ts';
 import { buildPlan, estimateSeconds } from '../plan/plan.ts';
-import type { Preset } from '../presets/index.ts';
+import type { Preset } from '../presets/types.ts';
 
 export interface PresetProfileSummary {
   name: string;

@@ -2,17 +2,11 @@
 // "error_rate < 1%"), plus overhead budgets against the baseline mode ("overhead.p99 < 2ms",
 // "overhead_ratio.p90 < 1.5") and an optional scope ("mode=linkerd: p(99) < 5ms").
 // The config schema calls parseGateExpression, so a bad expression is a config error.
-import { METRICS, type MetricId } from '../results/metrics.ts';
+import type { GateMeasure } from '../results/analysis.ts';
+import type { MetricId } from '../results/metric-ids.ts';
+import { METRICS } from '../results/metrics.ts';
 
 export type Comparator = '<' | '<=' | '>' | '>=';
-
-/**
- * What the limit is compared with:
- * value: the metric itself; fraction-of-target: achieved rps ÷ target rps;
- * difference: mode − baseline in the metric's unit; relative: mode ÷ baseline − 1;
- * ratio: mode ÷ baseline.
- */
-export type GateMeasure = 'value' | 'fraction-of-target' | 'difference' | 'relative' | 'ratio';
 
 export interface GateScope {
   modes?: string[];

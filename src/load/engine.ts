@@ -2,10 +2,9 @@
 // and judge validity. Errors name the cause with k6's stderr tail.
 import { isAbsolute, resolve } from 'node:path';
 import type { Trial } from '../plan/plan.ts';
-import type { ModeTarget } from '../platform/types.ts';
 import type { Repetition } from '../results/types.ts';
 import { EnvironmentError, UsageError } from '../util/errors.ts';
-import type { K6Invocation, K6Progress, LoadRunner } from './types.ts';
+import type { K6Invocation, K6Progress, LoadRunner, ModeTarget } from './types.ts';
 import { renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';

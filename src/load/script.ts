@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EnvironmentError } from '../util/errors.ts';
 import type { LoadProfile } from '../config/validate.ts';
-import type { ModeTarget } from '../platform/types.ts';
 import { timelineBucketMs } from './timeline.ts';
+import type { ModeTarget } from './types.ts';
 import { sizeVus } from './vus.ts';
 
 export const SUMMARY_FILE = 'mesh-perf-summary.json';

@@ -38,3 +38,16 @@ export interface LoadRunner {
   version(): Promise<string>;
   run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome>;
 }
+
+/** Where the load generator should send a mode's traffic. */
+export interface ModeTarget {
+  mode: string;
+  /** Base HTTP URL (ends with /). */
+  url?: string;
+  /** gRPC host:port. */
+  grpc?: string;
+  /** Extra environment for the k6 script (the mode's `env`). */
+  env: Record<string, string>;
+  /** Human description for reports: "direct", "1 proxy hop", "istio-ambient". */
+  description: string;
+}

@@ -9,7 +9,8 @@ import { ensureK6 } from '../tools/k6.ts';
 import { checkRateCeiling } from '../load/ceiling.ts';
 import { cpus } from 'node:os';
 import { EnvironmentError } from '../util/errors.ts';
-import type { ModeTarget, Platform, PlatformContext } from './types.ts';
+import type { ModeTarget } from '../load/types.ts';
+import type { Platform, PlatformContext } from './types.ts';
 
 const CONNECT_TIMEOUT_MS = 5000;
 

@@ -7,7 +7,8 @@ import type { LoadRunner } from '../load/types.ts';
 import { ensureK6 } from '../tools/k6.ts';
 import { checkRateCeiling } from '../load/ceiling.ts';
 import { cpus } from 'node:os';
-import type { ModeTarget, Platform, PlatformContext } from './types.ts';
+import type { ModeTarget } from '../load/types.ts';
+import type { Platform, PlatformContext } from './types.ts';
 import { startServer, type StartedServer } from './processes.ts';
 
 export class LocalPlatform implements Platform {

@@ -2,7 +2,7 @@
 // kind and kubeconfig run in a cluster. The pipeline only talks to these interfaces.
 import type { Config } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
-import type { LoadRunner } from '../load/types.ts';
+import type { LoadRunner, ModeTarget } from '../load/types.ts';
 import type { ResourceUsage } from '../results/types.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -11,19 +11,6 @@ export interface PlatformContext {
   runId: string;
   signal: AbortSignal;
   log: Logger;
-}
-
-/** Where the load generator should send a mode's traffic. */
-export interface ModeTarget {
-  mode: string;
-  /** Base HTTP URL (ends with /). */
-  url?: string;
-  /** gRPC host:port. */
-  grpc?: string;
-  /** Extra environment for the k6 script (the mode's `env`). */
-  env: Record<string, string>;
-  /** Human description for reports: "direct", "1 proxy hop", "istio-ambient". */
-  description: string;
 }
 
 /** Samples CPU/memory while one repetition runs. */

@@ -2,7 +2,7 @@
 // one run per mode: no mesh, Istio sidecars, Linkerd, ambient (ztunnel only), ambient with
 // waypoints; p50/p90/p99/max per mode as CSV and as a plain-text table. Its README shows a
 // 200 rps × 10 s run; the script's default is 400 rps × 60 s (the `-400` variant).
-import type { Preset } from './index.ts';
+import type { Preset } from './types.ts';
 import { meshMode } from './modes.ts';
 
 // Column order of the script's CSV: No Mesh, Istio sidecars, Linkerd, ambient, ambient + PEPs

@@ -1,25 +1,12 @@
 // Presets reproduce published benchmarks (../seeds). A preset is a raw config that the user's
 // own fields override (src/config/load.ts merges preset < file < flags). Variants of one seed are
 // named `<preset>-<what differs>`: `ambient-modes-400`, `uds-scale-50`.
-import type { SeedFormatName } from './format-names.ts';
+import type { Preset } from './types.ts';
 import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';
 import { istioLinkerdFortio } from './istio-linkerd-fortio.ts';
 import { istioSynthetic, istioSynthetic400 } from './istio-synthetic.ts';
 import { kymaSidecar } from './kyma-sidecar.ts';
 import { udsScalePresets } from './uds-scale.ts';
-
-export interface Preset {
-  name: string;
-  /** One line for `mesh-perf presets`. */
-  summary: string;
-  /** Seed document number (../seeds/NNN_*.txt) this preset reproduces. */
-  seed: string;
-  /** The preset this one is a variant of. */
-  variantOf?: string;
-  /** Seed-specific output formats written beside the standard reports. */
-  formats: SeedFormatName[];
-  config: Record<string, unknown>;
-}
 
 export const PRESETS: Preset[] = [
   kymaSidecar,

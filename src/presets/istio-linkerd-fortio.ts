@@ -1,7 +1,7 @@
 // Seed 001: Istio vs Linkerd2 load tests on Minikube. Fortio at 100 qps for 10 s, first HTTP
 // then gRPC, 10 runs each against baseline, Linkerd-meshed and Istio-meshed echo servers (two
 // replicas each); p50..p99.9 per run and the echo servers' CPU/memory over the runs.
-import type { Preset } from './index.ts';
+import type { Preset } from './types.ts';
 import { meshMode } from './modes.ts';
 
 const fortioLoad = { rate: 100, duration: '10s', repetitions: 10 } as const;

@@ -2,7 +2,7 @@
 // two services that are both in the mesh (two sidecars on the path), mutual TLS, 1 KB payloads;
 // published as added latency per percentile and vCPU per 1000 rps; the graphed scenario ran
 // at 400 qps. The `-400` variant is that scenario.
-import type { Preset } from './index.ts';
+import type { Preset } from './types.ts';
 import { meshMode } from './modes.ts';
 
 // Istio's runner measures at least 92 s and drops the first 62 s from resource figures, so a

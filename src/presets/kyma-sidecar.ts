@@ -1,7 +1,7 @@
 // Seed 000: Kyma's Istio module performance tests. k6 with 500 closed-model virtual users for one
 // minute, GET and POST against an httpbin echo, without and with the Istio sidecar, thresholds
 // http_req_failed < 1% and p(95) < 250ms; the published tables average two runs.
-import type { Preset } from './index.ts';
+import type { Preset } from './types.ts';
 import { meshMode } from './modes.ts';
 
 // Kyma's script (tests/performance/scripts/common.js in kyma-project/istio) calls /headers with

@@ -2,7 +2,7 @@
 // 1, 10, 50 and 90 nginx pods behind the tenant gateway; per scenario vegeta's text report and
 // CPU/memory min/max/avg per namespace. The seed scaled one deployment between runs, so each
 // pod count is its own preset: `uds-scale` (1 pod), `uds-scale-10`, `uds-scale-50`, `uds-scale-90`.
-import type { Preset } from './index.ts';
+import type { Preset } from './types.ts';
 import { meshMode } from './modes.ts';
 
 export const UDS_POD_COUNTS = [1, 10, 50, 90] as const;

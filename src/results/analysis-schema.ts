@@ -1,7 +1,7 @@
 // zod description of the analysis block, for src/results/schema.ts (results.json's JSON Schema).
 // Compile-time checks at the bottom keep it equal to the types in ./types.ts.
 import { z } from 'zod';
-import { METRIC_IDS } from './metrics.ts';
+import { METRIC_IDS } from './metric-ids.ts';
 import type { Analysis } from './analysis.ts';
 
 const metric = z.enum(METRIC_IDS);

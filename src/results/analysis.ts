@@ -1,12 +1,34 @@
 // The Analysis value: what the analysis stage adds to a run (results.json "analysis"), and what
 // the reports, the PR comment and the exit code are built from.
-import type { Interval } from '../analysis/bootstrap.ts';
-import type { GateMeasure } from '../gates/expression.ts';
-import type { MetricId, Unit } from './metrics.ts';
-import type { MannWhitneyResult } from '../analysis/mann-whitney.ts';
+import type { MetricId, Unit } from './metric-ids.ts';
 
-export type { Interval } from '../analysis/bootstrap.ts';
-export type { MetricId, Unit } from './metrics.ts';
+export type { MetricId, Unit } from './metric-ids.ts';
+
+/** A confidence interval (bootstrap or exact). */
+export interface Interval {
+  low: number;
+  high: number;
+  /** Nominal confidence level, e.g. 0.95. */
+  level: number;
+}
+
+export interface MannWhitneyResult {
+  /** U of the candidate sample: pairs (c, r) with c > r, ties counting one half. */
+  u: number;
+  /** One-sided p-value for "candidate > reference". */
+  p: number;
+  method: 'exact' | 'exact-permutation' | 'normal';
+  /** Smallest p-value these sample sizes can produce; above alpha the test cannot detect anything. */
+  minimumP: number;
+}
+
+/**
+ * What the limit is compared with:
+ * value: the metric itself; fraction-of-target: achieved rps ÷ target rps;
+ * difference: mode − baseline in the metric's unit; relative: mode ÷ baseline − 1;
+ * ratio: mode ÷ baseline.
+ */
+export type GateMeasure = 'value' | 'fraction-of-target' | 'difference' | 'relative' | 'ratio';
 
 export type AnalysisVerdict = 'pass' | 'fail' | 'invalid';
 

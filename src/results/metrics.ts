@@ -1,14 +1,8 @@
 // The run-level statistics the analysis summarizes and gates on. Each metric knows how to read
 // its value from one repetition, its unit, and which direction is worse; latency, throughput,
 // errors and resource cost (CPU/memory per 1000 rps) all go through the same machinery.
+import type { LatencyMetric, MetricId, Unit } from './metric-ids.ts';
 import type { Repetition, ResourceUsage } from './types.ts';
-
-export type Unit = 'ms' | 'rps' | 'fraction' | 'millicores' | 'MiB';
-
-export const LATENCY_METRICS = ['min', 'mean', 'p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
-export const METRIC_IDS = [...LATENCY_METRICS, 'achievedRps', 'errorRate', 'cpuPer1000Rps', 'memoryMiBPer1000Rps'] as const;
-export type MetricId = (typeof METRIC_IDS)[number];
-export type LatencyMetric = (typeof LATENCY_METRICS)[number];
 
 /** Summarized for every mode (resources only when the platform sampled them). */
 export const SUMMARY_METRICS: readonly MetricId[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean', 'achievedRps', 'errorRate', 'cpuPer1000Rps', 'memoryMiBPer1000Rps'];

@@ -11,7 +11,8 @@ import { resolveTool } from '../mesh/tools.ts';
 import { TOOL_PINS } from '../../../tools/pins.ts';
 import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
-import type { ModeTarget, Platform, PlatformContext, ResourceSampler } from '../../types.ts';
+import type { ModeTarget } from '../../../load/types.ts';
+import type { Platform, PlatformContext, ResourceSampler } from '../../types.ts';
 import { KubernetesPlatform } from '../platform.ts';
 import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
 
