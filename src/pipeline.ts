@@ -20,7 +20,7 @@ import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
 import { analyzeRun } from './analysis/analyze.ts';
 import { writeHtmlReport } from './report/html/write.ts';
-import { renderSeedFormats } from './report/formats/index.ts';
+import { renderSourceFormats } from './report/formats/index.ts';
 
 export interface PipelineDeps {
   log: Logger;
@@ -117,10 +117,10 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   const combined = combineVerdicts(verdict, result.analysis);
   result.verdict = combined.verdict;
   result.verdictReasons = combined.reasons;
-  // A preset's seed formats (the ambient CSV, vegeta blocks, Kyma's tables) go beside results.json;
+  // A preset's source-benchmark formats (the ambient CSV, vegeta blocks, Kyma's tables) go beside results.json;
   // the markdown ones also belong in summary.md, where their readers look.
   let summaryMarkdown = renderSummaryMarkdown(result);
-  for (const format of renderSeedFormats(result)) {
+  for (const format of renderSourceFormats(result)) {
     extraFiles[format.file] = format.content;
     if (format.markdown) summaryMarkdown += `\n${format.content.trimEnd()}\n`;
   }

@@ -19,7 +19,7 @@ export interface PresetProfileSummary {
 
 export interface PresetSummary {
   name: string;
-  seed: string;
+  source: string;
   summary: string;
   platform: string;
   modes: string[];
@@ -40,7 +40,7 @@ export function presetSummary(preset: Preset): PresetSummary {
   const replicas = (config as { kubernetes?: { replicas?: number } }).kubernetes?.replicas;
   return {
     name: preset.name,
-    seed: preset.seed,
+    source: preset.source,
     summary: preset.summary,
     platform: config.platform,
     modes: config.modes.map((m) => m.name),
@@ -73,13 +73,13 @@ export function formatEstimate(seconds: number): string {
 
 /** The one line `mesh-perf presets` prints per preset. */
 export function presetLine(summary: PresetSummary, nameWidth: number): string {
-  return `${summary.name.padEnd(nameWidth)}  seed ${summary.seed}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds).padEnd(7)}  ${summary.summary}`;
+  return `${summary.name.padEnd(nameWidth)}  source ${summary.source}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds).padEnd(7)}  ${summary.summary}`;
 }
 
 /** The block `mesh-perf plan --preset <name>` prints above the trial table. */
 export function formatPresetSummary(summary: PresetSummary): string {
   const lines = [
-    `preset ${summary.name} (seed ${summary.seed}): ${summary.summary}`,
+    `preset ${summary.name} (source benchmark ${summary.source}): ${summary.summary}`,
     `platform ${summary.platform}${summary.replicas !== undefined ? `, ${summary.replicas} echo pod${summary.replicas === 1 ? '' : 's'} per mode` : ''}`,
     `modes: ${summary.modes.join(', ')}`,
     'load profiles:',

@@ -1,4 +1,4 @@
-// Seed 003: the ambient mesh performance script. Client and server on different nodes, mTLS on,
+// Source benchmark 003: the ambient mesh performance script. Client and server on different nodes, mTLS on,
 // one run per mode: no mesh, Istio sidecars, Linkerd, ambient (ztunnel only), ambient with
 // waypoints; p50/p90/p99/max per mode as CSV and as a plain-text table. Its README shows a
 // 200 rps × 10 s run; the script's default is 400 rps × 60 s (the `-400` variant).
@@ -13,7 +13,7 @@ const ambient = (rate: number, duration: string) => ({ name: `${rate}rps`, rate,
 
 export const ambientModes: Preset = {
   name: 'ambient-modes',
-  seed: '003',
+  source: '003',
   summary: 'Ambient script: baseline, istio-sidecar, linkerd, istio-ambient, istio-waypoint at 200 rps × 10 s; CSV p50/p90/p99/Max',
   formats: ['ambient-csv', 'ambient-table'],
   config: { suite: 'ambient-modes', platform: 'kind', modes, load: ambient(200, '10s') },
@@ -22,7 +22,7 @@ export const ambientModes: Preset = {
 export const ambientModes400: Preset = {
   name: 'ambient-modes-400',
   variantOf: 'ambient-modes',
-  seed: '003',
+  source: '003',
   summary: "Ambient script's default parameters: the same five modes at 400 rps × 60 s",
   formats: ['ambient-csv', 'ambient-table'],
   config: { suite: 'ambient-modes-400', platform: 'kind', modes, load: ambient(400, '60s') },
@@ -31,7 +31,7 @@ export const ambientModes400: Preset = {
 export const ambientModesTcp: Preset = {
   name: 'ambient-modes-tcp',
   variantOf: 'ambient-modes',
-  seed: '003',
+  source: '003',
   summary: "The script's TCP variant: the same five modes with the echo Service port declared as TCP (L4 handling)",
   formats: ['ambient-csv', 'ambient-table'],
   config: { suite: 'ambient-modes-tcp', platform: 'kind', modes, load: ambient(200, '10s'), kubernetes: { serviceProtocol: 'tcp' } },

@@ -1,5 +1,5 @@
 // Presets reproduce published benchmarks (../seeds). A preset is a raw config that the user's
-// own fields override (src/config/load.ts merges preset < file < flags). Variants of one seed are
+// own fields override (src/config/load.ts merges preset < file < flags). Variants of one source benchmark are
 // named `<preset>-<what differs>`: `ambient-modes-400`, `uds-scale-50`.
 import type { Preset } from './types.ts';
 import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';

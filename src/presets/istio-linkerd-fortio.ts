@@ -1,4 +1,4 @@
-// Seed 001: Istio vs Linkerd2 load tests on Minikube. Fortio at 100 qps for 10 s, first HTTP
+// Source benchmark 001: Istio vs Linkerd2 load tests on Minikube. Fortio at 100 qps for 10 s, first HTTP
 // then gRPC, 10 runs each against baseline, Linkerd-meshed and Istio-meshed echo servers (two
 // replicas each); p50..p99.9 per run and the echo servers' CPU/memory over the runs.
 import type { Preset } from './types.ts';
@@ -8,7 +8,7 @@ const fortioLoad = { rate: 100, duration: '10s', repetitions: 10 } as const;
 
 export const istioLinkerdFortio: Preset = {
   name: 'istio-linkerd-fortio',
-  seed: '001',
+  source: '001',
   summary: 'Istio vs Linkerd (Minikube report): 100 rps × 10 s, HTTP then gRPC, 10 runs, baseline / linkerd / istio-sidecar',
   formats: ['fortio-runs'],
   config: {

@@ -1,4 +1,4 @@
-// Seed 002: Istio's "performance and scalability" synthetic end-to-end benchmark. Fortio between
+// Source benchmark 002: Istio's "performance and scalability" synthetic end-to-end benchmark. Fortio between
 // two services that are both in the mesh (two sidecars on the path), mutual TLS, 1 KB payloads;
 // published as added latency per percentile and vCPU per 1000 rps; the graphed scenario ran
 // at 400 qps. The `-400` variant is that scenario.
@@ -24,7 +24,7 @@ const base = {
 
 export const istioSynthetic: Preset = {
   name: 'istio-synthetic',
-  seed: '002',
+  source: '002',
   summary: "Istio's synthetic benchmark: 1000 rps, 1 KB, mTLS, client and server meshed; added latency per percentile, vCPU per 1000 rps",
   formats: ['istio-sizing'],
   config: { ...base, suite: 'istio-synthetic', load: synthetic(1000) },
@@ -33,7 +33,7 @@ export const istioSynthetic: Preset = {
 export const istioSynthetic400: Preset = {
   name: 'istio-synthetic-400',
   variantOf: 'istio-synthetic',
-  seed: '002',
+  source: '002',
   summary: "Istio's synthetic benchmark at 400 rps (the scenario the page graphs across releases)",
   formats: ['istio-sizing'],
   config: { ...base, suite: 'istio-synthetic-400', load: synthetic(400) },

@@ -1,4 +1,4 @@
-// Seed 000: Kyma's Istio module performance tests. k6 with 500 closed-model virtual users for one
+// Source benchmark 000: Kyma's Istio module performance tests. k6 with 500 closed-model virtual users for one
 // minute, GET and POST against an httpbin echo, without and with the Istio sidecar, thresholds
 // http_req_failed < 1% and p(95) < 250ms; the published tables average two runs.
 import type { Preset } from './types.ts';
@@ -10,7 +10,7 @@ const kymaProfile = { model: 'closed', vus: 500, duration: '1m', repetitions: 2 
 
 export const kymaSidecar: Preset = {
   name: 'kyma-sidecar',
-  seed: '000',
+  source: '000',
   summary: 'Kyma: 500 VUs (closed model) × 1 min, GET and POST, no-sidecar vs sidecar, gates error_rate < 1% and p(95) < 250ms',
   formats: ['kyma-tables'],
   config: {

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrateResults } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
-import { renderSeedFormats } from '../../src/report/formats/index.ts';
+import { renderSourceFormats } from '../../src/report/formats/index.ts';
 import { runCli, withTempDir } from '../support/cli.ts';
 
 async function runPreset(dir: string, yaml: string): Promise<RunResult> {
@@ -43,9 +43,9 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
       'istio-ambient': '2 proxy hops',
       'istio-waypoint': '3 proxy hops',
     });
-    // Columns in the seed's order, whatever order the interleaved plan ran the modes in.
+    // Columns in the source benchmark's order, whatever order the interleaved plan ran the modes in.
     const order = ['baseline', 'istio-sidecar', 'linkerd', 'istio-ambient', 'istio-waypoint'];
-    const [csv, table] = renderSeedFormats(result);
+    const [csv, table] = renderSourceFormats(result);
     assert.equal(csv!.name, 'ambient-csv');
     assert.equal(table!.name, 'ambient-table');
     const lines = csv!.content.split('\n');
@@ -98,7 +98,7 @@ test('kyma-sidecar on the local platform: Kyma tables from real GET and POST mea
       ].join('\n'),
     );
     assert.deepEqual((result.config as { gates: { thresholds: string[] } }).gates.thresholds, ['error_rate < 1%', 'p(95) < 250ms']);
-    const [kyma] = renderSeedFormats(result);
+    const [kyma] = renderSourceFormats(result);
     assert.equal(kyma!.name, 'kyma-tables');
     assert.equal(kyma!.markdown, true);
     const row = (label: string) => {

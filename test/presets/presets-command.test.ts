@@ -18,14 +18,14 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
-test('mesh-perf presets prints one line per preset with seed, trials and estimate', async () => {
+test('mesh-perf presets prints one line per preset with source benchmark, trials and estimate', async () => {
   const { code, stdout } = await cli(['presets']);
   assert.equal(code, 0);
   const lines = stdout.trimEnd().split('\n');
   assert.equal(lines.length, PRESETS.length);
   PRESETS.forEach((preset, i) => {
     assert.ok(lines[i]!.startsWith(preset.name), lines[i]);
-    assert.match(lines[i]!, new RegExp(`seed ${preset.seed} +\\d+ trials +~\\S+`));
+    assert.match(lines[i]!, new RegExp(`source ${preset.source} +\\d+ trials +~\\S+`));
     assert.ok(lines[i]!.endsWith(preset.summary));
   });
 });

@@ -1,16 +1,16 @@
 // One row per preset: it validates and plans, and its trial count and load settings are the ones
-// its seed document describes (../shared/seeds). The expected values are written out here from
-// the seeds, not computed from the presets.
+// its source benchmark document describes (../shared/seeds). The expected values are written out here from
+// the source benchmarks, not computed from the presets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PRESETS, findPreset } from '../../src/presets/index.ts';
 import { presetSummary, presetHeader, formatEstimate } from '../../src/cli/preset-summary.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
-import { SEED_FORMATS } from '../../src/presets/format-names.ts';
+import { SOURCE_FORMATS } from '../../src/presets/format-names.ts';
 
 interface Expected {
-  seed: string;
+  source: string;
   modes: { name: string; mesh: string }[];
   profiles: { name: string; model: 'open' | 'closed'; rate?: number; vus?: number; durationMs: number; repetitions: number; protocol?: string; method?: string }[];
   trials: number;
@@ -26,7 +26,7 @@ const ambientModes = [
   { name: 'istio-waypoint', mesh: 'istio-waypoint' },
 ];
 const uds = (replicas: number): Expected => ({
-  seed: '004',
+  source: '004',
   modes: [{ name: 'istio-sidecar', mesh: 'istio-sidecar' }],
   profiles: [
     { name: '20rps', model: 'open', rate: 20, durationMs: 300_000, repetitions: 1 },
@@ -39,7 +39,7 @@ const uds = (replicas: number): Expected => ({
 const TABLE: Record<string, Expected> = {
   // 000: 500 VUs for 1 minute, GET and POST, with and without sidecar, tables average 2 runs.
   'kyma-sidecar': {
-    seed: '000',
+    source: '000',
     modes: [
       { name: 'no-sidecar', mesh: 'baseline' },
       { name: 'sidecar', mesh: 'istio-sidecar' },
@@ -53,7 +53,7 @@ const TABLE: Record<string, Expected> = {
   },
   // 001: 100 qps for 10 s, HTTP then gRPC, 10 runs, baseline / Linkerd2 / Istio, 2 echo servers.
   'istio-linkerd-fortio': {
-    seed: '001',
+    source: '001',
     modes: [
       { name: 'baseline', mesh: 'baseline' },
       { name: 'linkerd', mesh: 'linkerd' },
@@ -68,7 +68,7 @@ const TABLE: Record<string, Expected> = {
   },
   // 002: 1000 rps (and the graphed 400 qps scenario), both services meshed, 1 KB payload.
   'istio-synthetic': {
-    seed: '002',
+    source: '002',
     modes: [
       { name: 'baseline', mesh: 'baseline' },
       { name: 'istio-sidecar', mesh: 'istio-sidecar' },
@@ -77,7 +77,7 @@ const TABLE: Record<string, Expected> = {
     trials: 2 * 3,
   },
   'istio-synthetic-400': {
-    seed: '002',
+    source: '002',
     modes: [
       { name: 'baseline', mesh: 'baseline' },
       { name: 'istio-sidecar', mesh: 'istio-sidecar' },
@@ -87,20 +87,20 @@ const TABLE: Record<string, Expected> = {
   },
   // 003: five modes, one run each, 200 rps × 10 s (README) and 400 rps × 60 s (script default).
   'ambient-modes': {
-    seed: '003',
+    source: '003',
     modes: ambientModes,
     profiles: [{ name: '200rps', model: 'open', rate: 200, durationMs: 10_000, repetitions: 1 }],
     trials: 5,
   },
   'ambient-modes-400': {
-    seed: '003',
+    source: '003',
     modes: ambientModes,
     profiles: [{ name: '400rps', model: 'open', rate: 400, durationMs: 60_000, repetitions: 1 }],
     trials: 5,
   },
   // 003's default port naming (opaque TCP) as its own variant.
   'ambient-modes-tcp': {
-    seed: '003',
+    source: '003',
     modes: ambientModes,
     profiles: [{ name: '200rps', model: 'open', rate: 200, durationMs: 10_000, repetitions: 1 }],
     trials: 5,
@@ -117,10 +117,10 @@ test('every preset is in the table and every table row is a preset', () => {
 });
 
 for (const [name, expected] of Object.entries(TABLE)) {
-  test(`preset ${name} matches seed ${expected.seed}`, () => {
+  test(`preset ${name} matches source benchmark ${expected.source}`, () => {
     const preset = findPreset(name);
     assert.ok(preset, `preset ${name} exists`);
-    assert.equal(preset.seed, expected.seed);
+    assert.equal(preset.source, expected.source);
     const config = validateConfig(preset.config, `preset ${name}`);
     assert.deepEqual(
       config.modes.map((m) => ({ name: m.name, mesh: m.mesh })),
@@ -155,15 +155,15 @@ for (const [name, expected] of Object.entries(TABLE)) {
     assert.equal(summary.estimateSeconds, estimate);
     // Every mode also says how the local platform approximates it.
     for (const mode of config.modes) assert.ok(mode.local, `mode ${mode.name} has a local approximation`);
-    for (const format of preset.formats) assert.equal(SEED_FORMATS[format].seed, expected.seed);
+    for (const format of preset.formats) assert.equal(SOURCE_FORMATS[format].source, expected.source);
   });
 }
 
-test('variants name the preset they vary and share its seed', () => {
+test('variants name the preset they vary and share its source benchmark', () => {
   for (const preset of PRESETS.filter((p) => p.variantOf)) {
     const base = findPreset(preset.variantOf!);
     assert.ok(base, `${preset.name} varies ${preset.variantOf}`);
-    assert.equal(base.seed, preset.seed);
+    assert.equal(base.source, preset.source);
     assert.ok(preset.name.startsWith(`${base.name}-`), `${preset.name} is named <preset>-<variant>`);
   }
 });
@@ -188,7 +188,7 @@ test('a user field overrides the preset (preset < file)', async () => {
 
 test('plan header names the preset, its trials and estimate; unknown names give undefined', () => {
   const header = presetHeader('ambient-modes-400', PRESETS)!;
-  assert.match(header, /^preset ambient-modes-400 \(seed 003\)/);
+  assert.match(header, /^preset ambient-modes-400 \(source benchmark 003\)/);
   assert.match(header, /5 trials \(5 modes × 1 profile × repetitions\), ~5m 25s of load/);
   assert.match(header, /400rps: open model, 400 rps, http GET, 1m measured after 5s warm-up, 1 repetition per mode/);
   assert.equal(presetHeader('ambient-mode', PRESETS), undefined);

@@ -1,6 +1,6 @@
-// RunResult values for the seed-format tests. Two kinds:
-// - seed*Run(): built from the figures a seed document published, so a renderer can be checked
-//   against the seed's own text (the seed's numbers must come out exactly as the seed prints them);
+// RunResult values for the source-benchmark format tests. Two kinds:
+// - source*Run(): built from the figures a source benchmark document published, so a renderer can be checked
+//   against the source benchmark's own text (the source benchmark's numbers must come out exactly as the source benchmark prints them);
 // - realistic*Run(): several repetitions, an invalid one, resource samples, seeded noise; their
 //   rendered output is kept as golden files. Hand-built, not captured: captured results from a
 //   real run are exercised by test/presets/local-e2e.test.ts.
@@ -117,8 +117,8 @@ export function run(input: RunInput): RunResult {
   };
 }
 
-// ---- Seed 003: the CSV example in the ambient script's README (no Linkerd column). ----
-export function seedAmbientRun(): RunResult {
+// ---- Source benchmark 003: the CSV example in the ambient script's README (no Linkerd column). ----
+export function sourceAmbientRun(): RunResult {
   const one = (p50: number, p90: number, p99: number, max: number) => [rep({ requests: 2000, latencyMs: { p50, p90, p99, max } })];
   return run({
     suite: 'ambient-modes',
@@ -135,8 +135,8 @@ export function seedAmbientRun(): RunResult {
   });
 }
 
-// ---- Seed 004: the first two scenarios (20 and 50 rps to a single pod). ----
-export function seedUdsRun(): RunResult {
+// ---- Source benchmark 004: the first two scenarios (20 and 50 rps to a single pod). ----
+export function sourceUdsRun(): RunResult {
   const resources = (gw: number[], app: number[], cp: number[]) => [
     usage('gateway', 'istio-tenant-gateway', [gw[0]!, gw[1]!, gw[2]!], [gw[3]!, gw[4]!, gw[5]!]),
     usage('app', 'nginx', [app[0]!, app[1]!, app[2]!], [app[3]!, app[4]!, app[5]!]),
@@ -157,7 +157,7 @@ export function seedUdsRun(): RunResult {
             requests: 6000,
             bytesReceived: 3690000,
             latencyMs: { min: 0.588001, mean: 1.0361, p50: 0.996513, p90: 1.3254, p95: 1.4702, p99: 1.8218, max: 21.0003 },
-            // Unrounded averages whose rounded sum gives the seed's TOTAL (the seed summed raw samples).
+            // Unrounded averages whose rounded sum gives the source benchmark's TOTAL (the source benchmark summed raw samples).
             resources: resources([1, 8, 7.137, 47, 50, 48.38], [1, 9, 8.2065, 55, 55, 55], [1, 3, 1.19, 80, 90, 84.41]),
           }),
         ],
@@ -175,8 +175,8 @@ export function seedUdsRun(): RunResult {
   });
 }
 
-// ---- Seed 000: Kyma's two runs (2025-07-08 and 2025-07-09). ----
-export function seedKymaRuns(): RunResult[] {
+// ---- Source benchmark 000: Kyma's two runs (2025-07-08 and 2025-07-09). ----
+export function sourceKymaRuns(): RunResult[] {
   const kyma = (date: string, sidecar: [number, number], noSidecar: [number, number]) => {
     const reps = (requests: number, received: number, sent: number, [p50, p95]: [number, number]) =>
       [1, 2].map((block) => rep({ block, durationS: 60, targetRps: null, requests, bytesReceived: received, bytesSent: sent, latencyMs: { p50, p95 } }));

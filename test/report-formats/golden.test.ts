@@ -1,4 +1,4 @@
-// Golden files: every seed format rendered from a realistic run (several repetitions, an invalid
+// Golden files: every source-benchmark format rendered from a realistic run (several repetitions, an invalid
 // repetition, failed requests, resource samples). A change to any format shows up as a diff of
 // the files in golden/.
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { renderFortioRuns } from '../../src/report/formats/fortio-runs.ts';
 import { renderIstioSizing } from '../../src/report/formats/istio-sizing.ts';
 import { renderKymaTables } from '../../src/report/formats/kyma.ts';
 import { renderUdsReport } from '../../src/report/formats/uds.ts';
-import { renderSeedFormats } from '../../src/report/formats/index.ts';
+import { renderSourceFormats } from '../../src/report/formats/index.ts';
 import { assertGolden } from './golden.ts';
 import { meshResources, realisticRun } from './fixture.ts';
 
@@ -99,7 +99,7 @@ test('uds-scale-10 report: vegeta blocks with a 503 in the error set, namespace 
   const text = renderUdsReport(uds());
   assert.match(text, /^503 Service Unavailable$/m);
   assert.match(text, /loadbalanced between 10 Pods/);
-  // The k6 client's own usage is not a namespace of the seed's table.
+  // The k6 client's own usage is not a namespace of the source benchmark's table.
   assert.doesNotMatch(text, /client/);
   assertGolden('uds-scale-10.md', text);
 });
@@ -118,15 +118,15 @@ test('istio-synthetic sizing: added latency and proxy vCPU per 1000 rps (golden)
   assertGolden('istio-synthetic.md', renderIstioSizing(synthetic()));
 });
 
-test('renderSeedFormats picks the formats of the preset recorded in the results', () => {
+test('renderSourceFormats picks the formats of the preset recorded in the results', () => {
   assert.deepEqual(
-    renderSeedFormats(ambient()).map((f) => [f.name, f.file, f.markdown]),
+    renderSourceFormats(ambient()).map((f) => [f.name, f.file, f.markdown]),
     [
       ['ambient-csv', 'ambient-results.csv', false],
       ['ambient-table', 'ambient-results.txt', false],
     ],
   );
-  assert.deepEqual(renderSeedFormats(kyma()).map((f) => f.name), ['kyma-tables']);
+  assert.deepEqual(renderSourceFormats(kyma()).map((f) => f.name), ['kyma-tables']);
   const noPreset = { ...ambient(), config: { suite: 'x' } };
-  assert.deepEqual(renderSeedFormats(noPreset), []);
+  assert.deepEqual(renderSourceFormats(noPreset), []);
 });

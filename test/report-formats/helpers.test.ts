@@ -1,4 +1,4 @@
-// Table tests for the small pure pieces the seed formats rest on.
+// Table tests for the small pure pieces the source-benchmark formats rest on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatG, unixDate } from '../../src/report/formats/ambient.ts';

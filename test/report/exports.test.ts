@@ -23,7 +23,7 @@ function known(): RunResult {
   return result;
 }
 
-test('CSV follows the ambient seed: header with leading empty cell and trailing commas, rows p50/p90/p99/Max', () => {
+test('CSV follows the ambient source benchmark: header with leading empty cell and trailing commas, rows p50/p90/p99/Max', () => {
   const csv = renderCsv(known());
   const lines = csv.trim().split('\n');
   assert.equal(lines[0], 'Run time: 2022-07-11T07:35:26.000Z');
@@ -59,7 +59,7 @@ test('markdown table shows medians and the change against the baseline', () => {
   assert.match(md, /^\| Max \| 31\.6416 \| 18\.8078 \(−40\.6%\) \|$/m);
 });
 
-test('text table is boxed and aligned like the seed converts its CSV', () => {
+test('text table is boxed and aligned like the source benchmark converts its CSV', () => {
   const text = renderTextTable(known());
   const lines = text.trim().split('\n');
   assert.match(lines[0]!, /latency ms/);

@@ -1,4 +1,4 @@
-// `mesh-perf presets`: one line per preset (name, seed, trials, time of load, what it
+// `mesh-perf presets`: one line per preset (name, source benchmark, trials, time of load, what it
 // reproduces); `--json` for scripts. `mesh-perf plan --preset NAME` shows one in full.
 import { PRESETS } from '../../presets/index.ts';
 import { presetLine, presetSummary } from '../preset-summary.ts';

@@ -31,7 +31,7 @@ export const command: Command = {
     { name: 'adopt', description: 'rebuild into a branch/folder that already holds other files' },
     { name: 'out', value: 'DIR', description: 'write a static site (store) or the report files (results) here instead' },
     { name: 'results', value: 'PATH', description: 'results.json or run folder(s) to render', repeatable: true },
-    { name: 'format', value: 'FORMAT', description: 'print one export to stdout: csv (seed 003 layout), md, txt' },
+    { name: 'format', value: 'FORMAT', description: 'print one export to stdout: csv (source benchmark 003 layout), md, txt' },
   ],
   details: [
     'Store mode: without --out the store itself is rewritten (a git store gets one commit, pushed with retry).',

@@ -38,7 +38,7 @@ export const kubernetesSchema = z
     kubeconfig: z.string().optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
     context: z.string().optional(),
     replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
-    // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (seed 003 ran both).
+    // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (source benchmark 003 ran both).
     serviceProtocol: z.enum(['http', 'tcp']).default('http').describe("how the echo Service's port is declared: http (L7 handling) or tcp (L4)"),
     namespacePrefix: z
       .string()

@@ -1,10 +1,10 @@
-// CSV in the ambient seed's layout: a few "key: value" header lines, a blank line, then a header
+// CSV in the ambient source benchmark's layout: a few "key: value" header lines, a blank line, then a header
 // row with a leading empty cell and a trailing comma, and rows p50/p90/p99/Max. Pure.
 import type { RunResult } from '../../results/types.ts';
 import { exportTables, formatG } from './matrix.ts';
 
 export interface CsvOptions {
-  /** The "Run time:" / "Load profile:" preamble (default true, as the seed has it). */
+  /** The "Run time:" / "Load profile:" preamble (default true, as the source benchmark has it). */
   preamble?: boolean;
 }
 

@@ -1,5 +1,5 @@
 // A markdown table of the export matrix, with each mode's change against the baseline in
-// parentheses (the comparison the seed's readers make by eye). Pure.
+// parentheses (the comparison the source benchmark's readers make by eye). Pure.
 import type { RunResult } from '../../results/types.ts';
 import { exportTables, formatG } from './matrix.ts';
 

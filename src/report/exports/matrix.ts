@@ -1,4 +1,4 @@
-// The table every export shares, as the ambient seed prints it: rows p50/p90/p99/max, one column
+// The table every export shares, as the ambient source benchmark prints it: rows p50/p90/p99/max, one column
 // per mode, values in ms (median over valid repetitions), one table per load profile. Pure.
 import type { RunResult } from '../../results/types.ts';
 import { modeNamesOf, profilesOf, summarizeRun } from '../../analysis/run-summary.ts';
@@ -34,7 +34,7 @@ export function exportTables(result: RunResult): ExportTable[] {
   });
 }
 
-/** Six significant digits, as C's %g prints them (the seed's CSV came from such a printf). */
+/** Six significant digits, as C's %g prints them (the source benchmark's CSV came from such a printf). */
 export function formatG(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return '';
   return String(Number(value.toPrecision(6)));

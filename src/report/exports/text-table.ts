@@ -1,4 +1,4 @@
-// A plain-text table of the export matrix, like the seed's conv_results converts its CSV: boxed
+// A plain-text table of the export matrix, like the source benchmark's conv_results converts its CSV: boxed
 // with + - |, numbers right-aligned. Pure.
 import type { RunResult } from '../../results/types.ts';
 import { exportTables, formatG } from './matrix.ts';

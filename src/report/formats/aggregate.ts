@@ -1,4 +1,4 @@
-// Small helpers the seed formats share. Seed formats show one figure per mode where our runs have
+// Small helpers the source-benchmark formats share. Source-benchmark formats show one figure per mode where our runs have
 // several repetitions: percentiles become the median over valid repetitions (run-level
 // statistics, as the verdicts use), maxima the largest maximum. Invalid repetitions are left
 // out, as everywhere else in the reports, and each format says how many were.
@@ -28,7 +28,7 @@ export function profileNames(result: RunResult): string[] {
   return inConfigOrder([...new Set(result.modes.map((m) => m.profile))], recordedProfiles(result).map((p) => p.name));
 }
 
-/** Mode names in the config's order: the seeds' columns follow the order modes are listed in. */
+/** Mode names in the config's order: the source benchmarks' columns follow the order modes are listed in. */
 export function modeNames(result: RunResult): string[] {
   const configured = (result.config as { modes?: unknown }).modes;
   const order = Array.isArray(configured) ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string') : [];

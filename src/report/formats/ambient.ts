@@ -1,4 +1,4 @@
-// Seed 003: the ambient performance script's output. A CSV with a few header lines, then rows
+// Source benchmark 003: the ambient performance script's output. A CSV with a few header lines, then rows
 // p50/p90/p99/Max and one column per mode (milliseconds, awk's default %.6g), every line ending
 // in a comma as the script prints it; and conv_results.sh's plain-text table of the same cells.
 import type { RunResult } from '../../results/types.ts';

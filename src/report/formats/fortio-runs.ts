@@ -1,4 +1,4 @@
-// Seed 001: the Minikube report shows, per protocol and per mode, each of its 10 runs as a row of
+// Source benchmark 001: the Minikube report shows, per protocol and per mode, each of its 10 runs as a row of
 // latency percentiles (min, p50 ... p99.9, max) and the echo servers' CPU/memory over the runs.
 // Here the same figures as tables, one per protocol × mode, runs in the order they ran.
 import type { Repetition, ResourceUsage, RunResult } from '../../results/types.ts';

@@ -1,4 +1,4 @@
-// Seed-specific outputs of a run: which ones a preset asks for, rendered from results.json only.
+// Source-benchmark outputs of a run: which ones a preset asks for, rendered from results.json only.
 // The pipeline writes each one next to results.json; the markdown ones also belong in the job
 // summary (Kyma's readers look for their tables there).
 import type { RunResult } from '../../results/types.ts';
@@ -7,13 +7,13 @@ import { renderAmbientCsv, renderAmbientTable } from './ambient.ts';
 import { renderFortioRuns } from './fortio-runs.ts';
 import { renderIstioSizing } from './istio-sizing.ts';
 import { renderKymaTables } from './kyma.ts';
-import { SEED_FORMATS, type SeedFormatName } from '../../presets/format-names.ts';
+import { SOURCE_FORMATS, type SourceFormatName } from '../../presets/format-names.ts';
 import { renderUdsReport } from './uds.ts';
 
-export { SEED_FORMATS, type SeedFormatName } from '../../presets/format-names.ts';
+export { SOURCE_FORMATS, type SourceFormatName } from '../../presets/format-names.ts';
 
 export interface RenderedFormat {
-  name: SeedFormatName;
+  name: SourceFormatName;
   /** File name to write next to results.json. */
   file: string;
   content: string;
@@ -21,7 +21,7 @@ export interface RenderedFormat {
   markdown: boolean;
 }
 
-const RENDERERS: Record<SeedFormatName, (result: RunResult) => string> = {
+const RENDERERS: Record<SourceFormatName, (result: RunResult) => string> = {
   'kyma-tables': (result) => renderKymaTables([result]),
   'fortio-runs': renderFortioRuns,
   'istio-sizing': renderIstioSizing,
@@ -31,16 +31,16 @@ const RENDERERS: Record<SeedFormatName, (result: RunResult) => string> = {
 };
 
 /** The formats of the preset the run started from (results.config.preset), or the ones named. */
-export function seedFormatsFor(result: RunResult): SeedFormatName[] {
+export function sourceFormatsFor(result: RunResult): SourceFormatName[] {
   const preset = (result.config as { preset?: unknown }).preset;
   return typeof preset === 'string' ? (findPreset(preset)?.formats ?? []) : [];
 }
 
-export function renderSeedFormats(result: RunResult, names: readonly SeedFormatName[] = seedFormatsFor(result)): RenderedFormat[] {
+export function renderSourceFormats(result: RunResult, names: readonly SourceFormatName[] = sourceFormatsFor(result)): RenderedFormat[] {
   return names.map((name) => ({
     name,
-    file: SEED_FORMATS[name].file,
+    file: SOURCE_FORMATS[name].file,
     content: RENDERERS[name](result),
-    markdown: SEED_FORMATS[name].file.endsWith('.md'),
+    markdown: SOURCE_FORMATS[name].file.endsWith('.md'),
   }));
 }

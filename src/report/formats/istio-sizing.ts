@@ -1,4 +1,4 @@
-// Seed 002: Istio publishes the mesh's cost as latency added per percentile over the no-mesh
+// Source benchmark 002: Istio publishes the mesh's cost as latency added per percentile over the no-mesh
 // baseline (two proxies on the path), proxy vCPU per 1000 requests per second, and proxy memory
 // at the measured rate. Added latency here is the median over interleaved blocks of
 // (mode − baseline) in the same block, so runner drift cancels; resource figures are medians

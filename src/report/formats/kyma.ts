@@ -1,4 +1,4 @@
-// Seed 000: Kyma's two markdown tables. The first gives, per deployment type, successful and
+// Source benchmark 000: Kyma's two markdown tables. The first gives, per deployment type, successful and
 // failed calls, data received and sent with transfer speed, averaged over the repetitions (Kyma
 // averages two runs). The second gives median and 95th percentile per date, one row per run.
 // Differences, stated in docs/presets.md: Kyma labels k6's data_received/data_sent as "received

@@ -1,7 +1,7 @@
-// Seed 004's resource table: CPU and memory min/max/avg per namespace during one scenario, a row
+// Source benchmark 004's resource table: CPU and memory min/max/avg per namespace during one scenario, a row
 // for the gateway, the app and the mesh control plane, and a TOTAL row that adds the columns up
-// (as the seed's own totals do). Our samples are grouped by container role; the roles map to the
-// seed's namespaces as below. The load generator (client) is left out: the seed ran vegeta
+// (as the source benchmark's own totals do). Our samples are grouped by container role; the roles map to the
+// source benchmark's namespaces as below. The load generator (client) is left out: the source benchmark ran vegeta
 // outside the cluster.
 import type { ResourceUsage } from '../../results/types.ts';
 import { alignColumns } from './aggregate.ts';
@@ -27,7 +27,7 @@ export function namespaceRows(usage: readonly ResourceUsage[]): Row[] {
     if (members.length === 0) return;
     const scopes = [...new Set(members.map((m) => m.scope))];
     rows.push({
-      // The seed labels rows by namespace; when several namespaces share a row, name the role.
+      // The source benchmark labels rows by namespace; when several namespaces share a row, name the role.
       label: scopes.length === 1 ? scopes[0]! : fallbackLabel,
       cpu: sum(members.map((m) => m.cpuMillicores)),
       mem: sum(members.map((m) => m.memoryMiB)),
@@ -54,7 +54,7 @@ export function renderNamespaceTable(usage: readonly ResourceUsage[]): string {
       `${r.mem.avg.toFixed(2)}Mi`,
     ]),
   ];
-  // The seed's columns: 23 characters for the namespace, 10 for each figure.
+  // The source benchmark's columns: 23 characters for the namespace, 10 for each figure.
   return `${alignColumns(cells, 2, [23, 10, 10, 10, 10, 10, 10]).join('\n')}\n`;
 }
 

@@ -1,4 +1,4 @@
-// Seed 004 as a document: per scenario (load profile × mode × repetition) a heading in the seed's
+// Source benchmark 004 as a document: per scenario (load profile × mode × repetition) a heading in the source benchmark's
 // words, the vegeta-style block and the namespace CPU/memory table, each in a code fence.
 import type { RunResult } from '../../results/types.ts';
 import { findMode, modeNames, profileNames, recordedProfile } from './aggregate.ts';

@@ -1,4 +1,4 @@
-// Seed 004's per-scenario text: vegeta's `report` block, filled from one repetition. Same labels,
+// Source benchmark 004's per-scenario text: vegeta's `report` block, filled from one repetition. Same labels,
 // same tabwriter alignment (cells padded to the widest plus two spaces), same number and duration
 // formats. Two differences, both stated in docs/presets.md: the "Duration [total, attack, wait]"
 // line is left out (k6 does not report vegeta's wait), and bytes are k6's wire bytes, headers

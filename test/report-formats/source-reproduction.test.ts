@@ -1,4 +1,4 @@
-// Each seed format, fed the figures a seed document published, must print them the way that
+// Each source-benchmark format, fed the figures a source benchmark document published, must print them the way that
 // document does. The expected text below is copied from ../shared/seeds (000, 003, 004).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,25 +6,25 @@ import { renderAmbientCsv, renderAmbientTable } from '../../src/report/formats/a
 import { renderKymaTables } from '../../src/report/formats/kyma.ts';
 import { renderNamespaceTable } from '../../src/report/formats/namespace-table.ts';
 import { renderVegetaBlock } from '../../src/report/formats/vegeta.ts';
-import { seedAmbientRun, seedKymaRuns, seedUdsRun } from './fixture.ts';
+import { sourceAmbientRun, sourceKymaRuns, sourceUdsRun } from './fixture.ts';
 
-test('seed 003: the CSV rows match the ambient script README byte for byte', () => {
-  const csv = renderAmbientCsv(seedAmbientRun());
-  const fromSeed = [
+test('source benchmark 003: the CSV rows match the ambient script README byte for byte', () => {
+  const csv = renderAmbientCsv(sourceAmbientRun());
+  const fromSource = [
     ',No Mesh,With Istio Sidecars,Ambient (only uProxies),Ambient (uProxies + PEPs),',
     'p50,0.999807,1.20141,1.35635,1.63411,',
     'p90,1.20627,1.52237,2.02035,2.86694,',
     'p99,5.14918,5.61587,6.44147,21.0422,',
     'Max,31.6416,18.8078,16.1807,77.7257,',
   ].join('\n');
-  assert.ok(csv.includes(`\n\n${fromSeed}\n`), csv);
+  assert.ok(csv.includes(`\n\n${fromSource}\n`), csv);
   const lines = csv.split('\n');
   assert.equal(lines[0], 'Run time: Mon Jul 11 07:35:26 UTC 2022');
   assert.equal(lines[2], 'Service port name: tcp-enforcment');
 });
 
-test('seed 003: the plain table holds the same cells as the CSV, in conv_results.sh layout', () => {
-  const table = renderAmbientTable(seedAmbientRun()).trimEnd().split('\n');
+test('source benchmark 003: the plain table holds the same cells as the CSV, in conv_results.sh layout', () => {
+  const table = renderAmbientTable(sourceAmbientRun()).trimEnd().split('\n');
   assert.equal(table.length, 5);
   assert.match(table[0]!, /^\| Perc\.  \| No Mesh +\| With Istio Sidecars \| Ambient \(only uProxies\) \| Ambient \(uProxies \+ PEPs\) \|$/);
   const cells = table.map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
@@ -33,8 +33,8 @@ test('seed 003: the plain table holds the same cells as the CSV, in conv_results
   for (const line of table) assert.equal(line.length, table[0]!.length);
 });
 
-test('seed 004: vegeta blocks match the UDS document line for line (Duration line left out)', () => {
-  const result = seedUdsRun();
+test('source benchmark 004: vegeta blocks match the UDS document line for line (Duration line left out)', () => {
+  const result = sourceUdsRun();
   const [twenty, fifty] = result.modes;
   assert.equal(
     renderVegetaBlock(twenty!.repetitions[0]!),
@@ -55,8 +55,8 @@ test('seed 004: vegeta blocks match the UDS document line for line (Duration lin
   );
 });
 
-test('seed 004: namespace tables match the UDS document, TOTAL included', () => {
-  const [twenty, fifty] = seedUdsRun().modes;
+test('source benchmark 004: namespace tables match the UDS document, TOTAL included', () => {
+  const [twenty, fifty] = sourceUdsRun().modes;
   assert.equal(
     renderNamespaceTable(twenty!.repetitions[0]!.resources!),
     [
@@ -71,8 +71,8 @@ test('seed 004: namespace tables match the UDS document, TOTAL included', () => 
   assert.match(renderNamespaceTable(fifty!.repetitions[0]!.resources!), /^TOTAL                  3m        36m       30\.45m    182Mi     188Mi     185\.16Mi$/m);
 });
 
-test("seed 000: Kyma's rows come out with Kyma's figures, meshed deployment first", () => {
-  const rows = renderKymaTables(seedKymaRuns())
+test("source benchmark 000: Kyma's rows come out with Kyma's figures, meshed deployment first", () => {
+  const rows = renderKymaTables(sourceKymaRuns())
     .split('\n')
     .filter((line) => /^\| (Sidecar|No-sidecar|20\d\d-)/.test(line))
     .map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
