@@ -13,10 +13,10 @@ import { historySchema } from '../config/sections/history.ts';
 import { readResults } from '../history/read-results.ts';
 import { EXIT, messageOf } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
-import { publishRefusal, readGitHubEvent, withDefaultBranch, type GitHubEvent } from './event.ts';
+import { trustedEvent } from './default-branch.ts';
+import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { openHistory, type HistorySettings } from './history.ts';
 import { INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
-import { OctokitGitHub } from './octokit-poster.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 
 const STORE_INPUT = 'history-store';
@@ -62,22 +62,6 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   } finally {
     log.end();
   }
-}
-
-/** The payload's event, with the default branch asked of the API when the payload lacks it (schedule). */
-async function trustedEvent(event: GitHubEvent, token: string): Promise<GitHubEvent> {
-  if (event.defaultBranch || !['schedule', 'push', 'workflow_dispatch'].includes(event.name)) return event;
-  if (!event.repository) throw new Error('the event payload has no repository.default_branch and GITHUB_REPOSITORY is not set, so the default branch is unknown');
-  const repository = event.repository;
-  return withDefaultBranch(event, async () => {
-    try {
-      const branch = await new OctokitGitHub(token, repository, event.apiUrl).defaultBranch();
-      core.info(`default branch ${branch} (from the API: the ${event.name} payload does not carry it)`);
-      return branch;
-    } catch (error) {
-      throw new Error(`the ${event.name} payload has no repository.default_branch and the API did not say either (${messageOf(error)}); the job needs contents: read`);
-    }
-  });
 }
 
 /** The config file's history section (when there is one), then the inputs that are set. */
