@@ -12,7 +12,7 @@ const outRoot = outIndex > 0 ? resolve(process.argv[outIndex + 1]) : root;
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const exists = (p) => access(p).then(() => true, () => false);
 
-const entries = { cli: 'src/cli.ts', action: 'src/action.ts', post: 'src/post.ts', echo: 'src/echo/main.ts' };
+const entries = { cli: 'src/cli.ts', action: 'src/action.ts', post: 'src/post.ts', setup: 'src/setup-action.ts', comment: 'src/comment-action.ts', echo: 'src/echo/main.ts' };
 const entryPoints = {};
 for (const [name, path] of Object.entries(entries)) if (await exists(join(root, path))) entryPoints[name] = join(root, path);
 

@@ -15,6 +15,15 @@ GO_TOOLS=(
   "actionlint|github.com/rhysd/actionlint/cmd/actionlint@v1.7.12|1.7.12"
 )
 
+# Built from the module proxy's source with a patch applied (name | module@version | label | patch).
+# act 0.2.89 has no job.workflow_repository / job.workflow_sha (GitHub's names for the repository
+# and commit of the workflow file defining the running job, which the reusable workflows use to
+# run the action of their own commit); the patch adds them with GitHub's meaning. Bump the label's
+# suffix when the patch changes, so cached builds are rebuilt.
+PATCHED_GO_TOOLS=(
+  "act|github.com/nektos/act@v0.2.89|0.2.89-job-workflow.1|scripts/act-job-workflow.patch"
+)
+
 wanted() { [ "$#" -eq 0 ] && return 0; return 1; }
 selected() {
   local name="$1"; shift
@@ -35,5 +44,24 @@ for row in "${GO_TOOLS[@]}"; do
   bin=$(ls "$dir.tmp" | head -n1)
   [ "$bin" = "$name" ] || mv "$dir.tmp/$bin" "$dir.tmp/$name"
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
+  echo "✓ $name $version"
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+for row in "${PATCHED_GO_TOOLS[@]}"; do
+  IFS='|' read -r name module version patch <<<"$row"
+  selected "$name" || continue
+  dir="$CACHE/$name/$version"
+  if [ -x "$dir/$name" ]; then echo "✓ $name $version (cached)"; continue; fi
+  echo "… building $name $version from the Go module proxy, with $patch"
+  src="$(GOFLAGS=-mod=mod go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$src" ] || { echo "could not download $module" >&2; exit 1; }
+  work="$(mktemp -d)"
+  cp -r "$src/." "$work/"
+  chmod -R u+w "$work"
+  patch -d "$work" -p1 --quiet <"$ROOT/$patch"
+  mkdir -p "$dir.tmp"
+  (cd "$work" && GOFLAGS=-mod=mod go build -o "$dir.tmp/$name" .)
+  rm -rf "$work" "$dir"; mv "$dir.tmp" "$dir"
   echo "✓ $name $version"
 done

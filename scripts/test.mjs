@@ -24,7 +24,7 @@ const filters = process.argv.slice(2);
 const setup = filters.length === 0 && !process.env.MESH_PERF_SKIP_TOOLS;
 if (!existsSync(join(root, 'node_modules/.package-lock.json'))) step('Installing npm dependencies', 'npm', ['ci', '--no-audit', '--no-fund']);
 if (setup) {
-  step('Pinned load tools (k6, fortio, vegeta, actionlint)', 'bash', ['scripts/install-test-tools.sh']);
+  step('Pinned test tools (k6, fortio, vegeta, actionlint, act)', 'bash', ['scripts/install-test-tools.sh']);
   for (const script of ['scripts/k8s/build.sh', 'scripts/install-browser.sh']) {
     if (existsSync(join(root, script))) step(`Test components: ${script}`, 'bash', [script]);
   }

@@ -11,6 +11,7 @@ import { resolvePullRequest } from './resolve-pr.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 import type { CommentPolicy } from './sticky.ts';
 import { readUntrustedResults } from './untrusted-results.ts';
+import { reconcileWithConclusion } from './run-conclusion.ts';
 
 const POLICIES: CommentPolicy[] = ['off', 'on-failure', 'always'];
 
@@ -25,12 +26,20 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 
   const event = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
   if (!event.repository) throw new UsageError('GITHUB_REPOSITORY is not set: the comment action must run in a GitHub workflow');
-  const { result, path } = await core.group('Read results artifact', async () => {
+  const read = await core.group('Read results artifact', async () => {
     const read = await readUntrustedResults(resultsPath);
     core.info(`read ${read.path}: suite ${read.result.run.suite}, verdict ${read.result.verdict}, ${read.result.modes.length} mode rows`);
     return read;
   });
   const github = new OctokitGitHub(token, event.repository, event.apiUrl);
+  const path = read.path;
+  let result = read.result;
+  if (event.workflowRun) {
+    // GitHub's conclusion of the benchmark run outranks the artifact's own claim.
+    const reconciled = reconcileWithConclusion(result, event.workflowRun.conclusion);
+    if (reconciled.disagreement) core.warning(`mesh-perf comment: ${reconciled.disagreement}`);
+    result = reconciled.result;
+  }
 
   let pullRequest: number | undefined;
   let runUrl = event.runUrl;

@@ -3,7 +3,7 @@
 import type { Verdict } from '../results/types.ts';
 import type { GitHubEvent } from './event.ts';
 import { GitHubPermissionError } from './octokit-poster.ts';
-import { shouldComment, upsertStickyComment, type CommentPolicy, type CommentPoster, type StickyOutcome } from './sticky.ts';
+import { refreshStickyComment, shouldComment, upsertStickyComment, type CommentPolicy, type CommentPoster, type StickyOutcome } from './sticky.ts';
 
 export type CommentResult =
   | { posted: true; outcome: StickyOutcome }
@@ -25,7 +25,11 @@ export interface CommentPlan {
 export async function postComment(plan: CommentPlan, poster: () => CommentPoster): Promise<CommentResult> {
   if (plan.pullRequest === undefined) return { posted: false, reason: `no pull request to comment on (event ${plan.event.name})`, notable: false };
   const decision = shouldComment(plan.policy, plan.verdict);
-  if (!decision.post) return { posted: false, reason: `no PR comment: ${decision.reason}`, notable: plan.policy !== 'off' };
+  const refreshOnly = !decision.post && plan.policy === 'on-failure';
+  if (!decision.post && !refreshOnly) return { posted: false, reason: `no PR comment: ${decision.reason}`, notable: plan.policy !== 'off' };
+  if (refreshOnly && (plan.fromFork || !plan.token || !plan.event.repository)) {
+    return { posted: false, reason: `no PR comment: ${decision.reason}`, notable: true };
+  }
   if (plan.fromFork) {
     const head = plan.event.pullRequest?.headRepo || 'a fork';
     return {
@@ -40,6 +44,11 @@ export async function postComment(plan: CommentPlan, poster: () => CommentPoster
   if (!plan.token) return { posted: false, notable: true, reason: 'No PR comment was posted: the token input is empty; pass token: ${{ github.token }} with pull-requests: write.' };
   if (!plan.event.repository) return { posted: false, notable: true, reason: 'No PR comment was posted: GITHUB_REPOSITORY is not set, so the repository is unknown.' };
   try {
+    if (refreshOnly) {
+      const refreshed = await refreshStickyComment(poster(), plan.pullRequest, plan.marker, plan.body);
+      if (!refreshed) return { posted: false, reason: `no PR comment: ${decision.reason}, and there is no earlier comment to bring up to date`, notable: true };
+      return { posted: true, outcome: refreshed };
+    }
     const outcome = await upsertStickyComment(poster(), plan.pullRequest, plan.marker, plan.body);
     return { posted: true, outcome };
   } catch (error) {

@@ -115,6 +115,16 @@ function readWorkflowRun(value: unknown): WorkflowRunInfo | undefined {
   };
 }
 
+/**
+ * The event with its default branch filled in. GitHub's schedule payload has no `repository`
+ * object (and other payloads may lack it), so the branch is then asked of the REST API; a run
+ * that cannot learn it cannot tell whether it is on the default branch, and says so loudly.
+ */
+export async function withDefaultBranch(event: GitHubEvent, lookup: () => Promise<string>): Promise<GitHubEvent> {
+  if (event.defaultBranch) return event;
+  return { ...event, defaultBranch: await lookup() };
+}
+
 /** Publishing to history is allowed only for trusted code: a schedule, a push or a manual run on the default branch. */
 export function publishRefusal(event: GitHubEvent): string | undefined {
   if (!['schedule', 'push', 'workflow_dispatch'].includes(event.name)) {

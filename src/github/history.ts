@@ -13,6 +13,7 @@ export interface HistorySettings {
   store?: string;
   branch: string;
   keep?: string;
+  keepTimelines?: string;
 }
 
 /** The config's store, else the repository the workflow runs in (its history branch). */
@@ -25,7 +26,7 @@ export function openHistory(history: HistorySettings, event: GitHubEvent, token:
   const spec = storeSpec(history, event);
   if (!spec) return undefined;
   // The token reaches git as an HTTP header scoped to the store's origin, never the URL or argv.
-  return storeFromFlags({}, { store: spec, branch: history.branch, ...(history.keep ? { keep: history.keep } : {}) }, { MESH_PERF_STORE_TOKEN: token }, log, cwd);
+  return storeFromFlags({}, { store: spec, branch: history.branch, ...(history.keep ? { keep: history.keep } : {}), ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}) }, { MESH_PERF_STORE_TOKEN: token }, log, cwd);
 }
 
 /** What this run is compared with: a PR's base commit, else its base branch; other events their own branch. */

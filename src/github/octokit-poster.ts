@@ -77,6 +77,16 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
     }
   }
 
+  /** The repository's default branch (schedule payloads carry no repository object to read it from). */
+  async defaultBranch(): Promise<string> {
+    try {
+      const { data } = await this.octokit.rest.repos.get({ ...this.repo });
+      return data.default_branch;
+    } catch (error) {
+      throw translate(error, `read the default branch of ${this.repo.owner}/${this.repo.repo}`);
+    }
+  }
+
   async pullsForCommit(sha: string): Promise<PullSummary[]> {
     try {
       const pulls = await this.octokit.paginate(this.octokit.rest.repos.listPullRequestsAssociatedWithCommit, { ...this.repo, commit_sha: sha, per_page: 100 });

@@ -1,34 +1,56 @@
 // Publish mode (input publish-results): adds finished runs, e.g. the results artifact of a
-// benchmark job, to the history store. The reusable workflow runs it in a separate job that holds
+// benchmark job, to the history store. The reusable publish workflow runs it in a job that holds
 // contents: write but never runs benchmark or PR code. Refused for anything but trusted events.
+//
+// The history settings are the user's config file's (`history.store`, `branch`, `keep`,
+// `keepTimelines`), with the history-store / history-branch inputs overriding them only when set:
+// the same layering as the benchmark mode, so publishing from a separate job drops nothing.
 import * as core from '@actions/core';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import { historySchema } from '../config/sections/history.ts';
 import { readResults } from '../history/read-results.ts';
-import { EXIT } from '../util/errors.ts';
+import { EXIT, messageOf } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
-import { publishRefusal, readGitHubEvent } from './event.ts';
-import { openHistory } from './history.ts';
+import { trustedEvent } from './default-branch.ts';
+import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
+import { openHistory, type HistorySettings } from './history.ts';
 import { INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
+
+const STORE_INPUT = 'history-store';
+const BRANCH_INPUT = 'history-branch';
 
 export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcome> {
   const token = core.getInput(INPUT.token);
   if (token) core.setSecret(token);
   delete process.env['INPUT_TOKEN'];
-  const event = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
+  const cwd = resolve(env.GITHUB_WORKSPACE ?? process.cwd(), core.getInput(INPUT.workingDirectory) || '.');
+  const payloadEvent = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
+  let event: GitHubEvent;
+  try {
+    event = await trustedEvent(payloadEvent, token);
+  } catch (error) {
+    // Not knowing the default branch means not knowing whether this run may publish: a failed
+    // step, not a notice nobody reads, or the history silently stops growing.
+    return { exitCode: EXIT.environment, failure: `mesh-perf did not publish: ${messageOf(error)}` };
+  }
   const refusal = publishRefusal(event);
   if (refusal) {
     core.warning(`mesh-perf did not publish: ${refusal}`);
     return { exitCode: EXIT.pass };
   }
+  const history = await historySettings(cwd);
+  core.info(`history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`);
   const log = new ActionLogger();
-  const cwd = env.GITHUB_WORKSPACE ?? process.cwd();
   const loaded = await log.group('Read results', async () => {
-    const runs = await readResults([core.getInput(PUBLISH_RESULTS_INPUT, { required: true })], cwd);
+    const runs = await readResults([core.getInput(PUBLISH_RESULTS_INPUT, { required: true })], env.GITHUB_WORKSPACE ?? process.cwd());
     for (const { file, result } of runs) core.info(`${file}: suite ${result.run.suite}, verdict ${result.verdict}`);
     return runs;
   });
-  const store = openHistory({ ...(core.getInput('history-store') ? { store: core.getInput('history-store') } : {}), branch: core.getInput('history-branch') || 'gh-pages' }, event, token, log, cwd);
-  if (!store) return { exitCode: EXIT.usage, failure: 'mesh-perf: no history store: set history-store, or run in a GitHub repository' };
+  const store = openHistory(history, event, token, log, cwd);
+  if (!store) return { exitCode: EXIT.usage, failure: 'mesh-perf: no history store: set history.store in the config (or the history-store input), or run in a GitHub repository' };
   const valid = loaded.filter(({ result }) => !result.run.aborted);
   for (const { file } of loaded.filter(({ result }) => result.run.aborted)) core.warning(`not published: ${file} is from a run that ended early`);
   try {
@@ -40,4 +62,20 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   } finally {
     log.end();
   }
+}
+
+/** The config file's history section (when there is one), then the inputs that are set. */
+async function historySettings(cwd: string): Promise<HistorySettings> {
+  const overrides: Record<string, string> = {};
+  for (const name of [STORE_INPUT, BRANCH_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
+  const named = core.getInput(INPUT.config);
+  const file = named ? resolve(cwd, named) : existsSync(resolve(cwd, 'mesh-perf.yaml')) ? resolve(cwd, 'mesh-perf.yaml') : undefined;
+  if (!file) {
+    // No config: the schema's defaults with the inputs on top, validated the same way.
+    const history = historySchema.parse({ ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}), ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}) });
+    return history;
+  }
+  const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });
+  core.info(`history settings from ${named || 'mesh-perf.yaml'}`);
+  return config.history;
 }

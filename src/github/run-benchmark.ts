@@ -18,6 +18,7 @@ import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
 import { baseReference, openHistory, type HistorySettings } from './history.ts';
 import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
+import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { readActionInputs, type ActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
@@ -100,7 +101,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
 
     const notices: string[] = [];
     if (store && config.history.publish) {
-      const published = await log.group('Publish to history', () => publish(store, outcome, event));
+      const published = await log.group('Publish to history', () => publish(store, outcome, event, inputs.token));
       if (published) notices.push(published);
     }
     const pr = event.pullRequest;
@@ -178,7 +179,14 @@ async function findBase(store: ResultStore, config: Config, event: GitHubEvent, 
 }
 
 /** Publishes a finished, trusted run; returns a line for the job summary. Never fails the run. */
-async function publish(store: ResultStore, outcome: PipelineOutcome, event: GitHubEvent): Promise<string | undefined> {
+async function publish(store: ResultStore, outcome: PipelineOutcome, payloadEvent: GitHubEvent, token: string): Promise<string | undefined> {
+  let event: GitHubEvent;
+  try {
+    event = await trustedEvent(payloadEvent, token);
+  } catch (error) {
+    core.warning(`not published: ${messageOf(error)}`);
+    return `Not published to history: ${messageOf(error)}.`;
+  }
   const refusal = publishRefusal(event);
   if (refusal) {
     core.notice(`not published: ${refusal}`);

@@ -27,7 +27,7 @@ export interface CommentDecision {
 
 export function shouldComment(policy: CommentPolicy, verdict: Verdict): CommentDecision {
   if (policy === 'off') return { post: false, reason: 'comment is off' };
-  if (policy === 'on-failure' && verdict === 'pass') return { post: false, reason: 'comment is on-failure and the verdict is pass; any earlier comment is left as it is' };
+  if (policy === 'on-failure' && verdict === 'pass') return { post: false, reason: 'comment is on-failure and the verdict is pass' };
   return { post: true, reason: policy === 'always' ? 'comment is always' : `comment is on-failure and the verdict is ${verdict}` };
 }
 
@@ -48,6 +48,18 @@ export async function upsertStickyComment(poster: CommentPoster, issue: number, 
   if (existing.body === body) return { action: 'unchanged', id: existing.id, url: existing.url };
   const updated = await poster.update(existing.id, body);
   return { action: 'updated', id: updated.id, url: updated.url };
+}
+
+/**
+ * on-failure and a pass: no new comment, but an earlier ❌ of ours must not stay on the PR as if it
+ * still held. It is updated in place to this run's body (the same marker), so the thread shows the
+ * latest verdict; undefined when there was none.
+ */
+export async function refreshStickyComment(poster: CommentPoster, issue: number, marker: string, body: string): Promise<StickyOutcome | undefined> {
+  const me = normalizeLogin(await poster.identity());
+  const existing = (await poster.list(issue)).find((c) => normalizeLogin(c.authorLogin) === me && c.body.includes(marker));
+  if (!existing) return undefined;
+  return upsertStickyComment(poster, issue, marker, body);
 }
 
 /** REST says "github-actions[bot]", GraphQL's viewer says "github-actions": compare without the suffix. */

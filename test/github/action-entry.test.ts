@@ -131,7 +131,7 @@ function resultsDirOf(run: ActionRun): string {
   return join(path, '..');
 }
 
-test('the sticky comment on one PR is created, then updated in place, then left alone with on-failure on a pass; no credential leaks', { timeout: 300_000 }, async () => {
+test('the sticky comment on one PR is created, then updated in place, then brought up to date (never left stale) with on-failure on a pass; no credential leaks', { timeout: 300_000 }, async () => {
   const files = await runnerFiles('action-sticky');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
   const api = await startGitHubApi({ tokens: { [token]: { ...BOT, write: true }, mallory: { login: 'mallory', type: 'User', write: true } }, maxPageSize: 2 });
@@ -188,9 +188,11 @@ test('the sticky comment on one PR is created, then updated in place, then left 
       later.push(run);
       assertExitMatchesVerdict(run);
       if (run.outputs.verdict === 'pass') {
-        assert.equal(api.writes().length, writesBefore, 'on-failure with a passing verdict writes nothing');
-        assert.equal(ours()[0]!.body, bodyBefore);
-        assert.equal(run.outputs['comment-url'], '');
+        // No new comment, but the earlier one is brought up to date: a stale ❌ must not stay.
+        assert.equal(api.writes().length, writesBefore + 1, 'on-failure with a passing verdict updates our earlier comment');
+        assert.notEqual(ours()[0]!.body, bodyBefore);
+        assert.ok(!ours()[0]!.body.includes('❌'));
+        assert.equal(run.outputs['comment-url'], ours()[0]!.html_url);
         break;
       }
       assert.equal(api.writes().length, writesBefore + 1, `on-failure with verdict ${run.outputs.verdict} updates the comment`);

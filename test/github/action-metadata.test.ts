@@ -48,24 +48,24 @@ test('action.yml: outputs are the ones the code sets; node24 with main and post;
   assert.ok(action.branding && colors.includes(action.branding.color) && /^[a-z0-9-]+$/.test(action.branding.icon));
 });
 
-test('the composite sub-actions hand every input to the bundle under the name the code reads', () => {
+test('the sub-actions are node24 actions running their own bundle entry, and declare the inputs the code reads', () => {
+  // Not composite steps calling `node`: those ran whatever node was on PATH (none in many
+  // container images); a node24 action runs on the runner's own Node.
   const cases: [string, string, Record<string, string>][] = [
     ['comment/action.yml', 'comment', COMMENT_INPUT],
     ['setup/action.yml', 'setup', SETUP_INPUT],
   ];
-  for (const [file, mode, names] of cases) {
+  for (const [file, entry, names] of cases) {
     const action = read(file);
-    assert.equal(action.runs.using, 'composite');
-    const step = action.runs.steps!.find((s) => s.env?.[MODE_VARIABLE] === mode);
-    assert.ok(step, `${file} runs the bundle with ${MODE_VARIABLE}=${mode}`);
-    assert.equal(step.run, 'node "$GITHUB_ACTION_PATH/../dist/action.js"');
-    for (const name of Object.values(names)) {
-      const variable = `INPUT_${name.toUpperCase()}`;
-      assert.ok(step.env && variable in step.env, `${file} sets ${variable}`);
-      assert.ok(name in action.inputs, `${file} declares input ${name}`);
-    }
+    assert.deepEqual([action.runs.using, action.runs.main, action.runs.steps], ['node24', `../dist/${entry}.js`, undefined], file);
+    const source = readFileSync(join(ROOT, 'src', `${entry}-action.ts`), 'utf8');
+    assert.match(source, new RegExp(`\\[MODE_VARIABLE\\]: '${entry}'`), `src/${entry}-action.ts runs the ${entry} mode`);
+    assert.match(readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8'), new RegExp(`${entry}: 'src/${entry}-action.ts'`), `scripts/build.mjs bundles dist/${entry}.js`);
+    for (const name of Object.values(names)) assert.ok(name in action.inputs, `${file} declares input ${name}`);
     for (const [name, spec] of Object.entries(action.inputs)) assert.match(spec.description, /Default |Required\.$/, `${file} input ${name} states its default`);
+    for (const [name, spec] of Object.entries(action.outputs)) assert.equal(spec.value, undefined, `${file} output ${name}: set by the code, no value expression`);
   }
+  assert.equal(typeof MODE_VARIABLE, 'string');
 });
 
 test('the README tables are generated from action.yml', () => {

@@ -13,10 +13,10 @@ import { commentMarker } from '../../src/github/comment-body.ts';
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
 const REPO = 'octo/mesh';
 
-function workflowRun(headSha: string, headRepo: string, event = 'pull_request') {
+function workflowRun(headSha: string, headRepo: string, event = 'pull_request', conclusion: string | null = 'success') {
   return {
     action: 'completed',
-    workflow_run: { id: 555, head_sha: headSha, head_branch: 'patch-1', head_repository: { full_name: headRepo }, event, conclusion: 'success', html_url: `https://github.test/${REPO}/actions/runs/555`, pull_requests: [] },
+    workflow_run: { id: 555, head_sha: headSha, head_branch: 'patch-1', head_repository: { full_name: headRepo }, event, conclusion, html_url: `https://github.test/${REPO}/actions/runs/555`, pull_requests: [] },
   };
 }
 
@@ -96,6 +96,68 @@ test('the commenter posts nothing when the PR head moved on, or the run was not 
     assert.match(commands(bad.stdout, 'error')[0]?.message ?? '', /artifact\/results\.json:? .*(missing|has no|not look like)/);
 
     assert.equal(api.writes().length, 0, 'nothing was written in any of these cases');
+  } finally {
+    await api.close();
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});
+
+test('a failed benchmark run whose artifact claims pass is shown as invalid, never as a pass', { timeout: 120_000 }, async () => {
+  const files = await runnerFiles('comment-forged');
+  const token = `ghs_${randomBytes(16).toString('hex')}`;
+  const sha = randomBytes(20).toString('hex');
+  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(12, sha)] } });
+  try {
+    const artifact = join(files.dir, 'artifact');
+    await mkdir(artifact);
+    // The fixture says pass: the forged artifact of a run whose benchmark job failed.
+    await copyFile(FIXTURE, join(artifact, 'results.json'));
+    const env = { MESH_PERF_ACTION_MODE: 'comment', GITHUB_REPOSITORY: REPO, GITHUB_API_URL: api.url };
+    const forged = await runAction({ files, eventName: 'workflow_run', payload: workflowRun(sha, 'stranger/mesh', 'pull_request', 'failure'), inputs: { token, results: artifact }, env });
+    assert.equal(forged.code, 0, forged.stdout + forged.stderr);
+    assert.equal(api.comments.length, 1);
+    const body = api.comments[0]!.body;
+    assert.ok(!body.includes('✅'), `no pass mark in\n${body}`);
+    assert.match(body, /· ⚠️ \*\*invalid/);
+    assert.match(body, /The benchmark run concluded failure, but its results artifact says pass: shown as invalid/);
+    assert.match(commands(forged.stdout, 'warning')[0]?.message ?? '', /concluded failure but the artifact claims pass/);
+  } finally {
+    await api.close();
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});
+
+test('comment: on-failure brings an earlier ❌ up to date when a later run passes', { timeout: 120_000 }, async () => {
+  const files = await runnerFiles('comment-stale');
+  const token = `ghs_${randomBytes(16).toString('hex')}`;
+  const sha = randomBytes(20).toString('hex');
+  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(14, sha)] } });
+  try {
+    const artifact = join(files.dir, 'artifact');
+    await mkdir(artifact);
+    const results = JSON.parse(await readFile(FIXTURE, 'utf8'));
+    const env = { MESH_PERF_ACTION_MODE: 'comment', GITHUB_REPOSITORY: REPO, GITHUB_API_URL: api.url };
+    const run = (conclusion: string) => runAction({ files, eventName: 'workflow_run', payload: workflowRun(sha, 'stranger/mesh', 'pull_request', conclusion), inputs: { token, results: artifact, comment: 'on-failure' }, env });
+
+    // A pass with no earlier comment: nothing to post, nothing written.
+    await writeFile(join(artifact, 'results.json'), JSON.stringify(results));
+    const quiet = await run('success');
+    assert.equal(quiet.code, 0, quiet.stdout + quiet.stderr);
+    assert.equal(api.writes().length, 0);
+
+    await writeFile(join(artifact, 'results.json'), JSON.stringify({ ...results, verdict: 'fail', verdictReasons: ['p(95) rose 40%'] }));
+    const failed = await run('failure');
+    assert.equal(failed.code, 0, failed.stdout + failed.stderr);
+    assert.equal(api.comments.length, 1);
+    assert.match(api.comments[0]!.body, /❌/);
+
+    await writeFile(join(artifact, 'results.json'), JSON.stringify({ ...results, run: { ...results.run, id: `${results.run.id}-2` } }));
+    const passed = await run('success');
+    assert.equal(passed.code, 0, passed.stdout + passed.stderr);
+    assert.equal(api.comments.length, 1, 'updated in place, not a second comment');
+    assert.ok(!api.comments[0]!.body.includes('❌'), `the stale ❌ is gone:\n${api.comments[0]!.body}`);
+    assert.match(api.comments[0]!.body, /✅/);
+    assert.equal(passed.outputs['comment-url'], api.comments[0]!.html_url);
   } finally {
     await api.close();
     await rm(files.dir, { recursive: true, force: true });

@@ -49,3 +49,75 @@ test('publish-results adds the artifact to the history branch on the default bra
     await rm(files.dir, { recursive: true, force: true });
   }
 });
+
+test('publish-results honours the config file: history.store, branch and keep apply unless an input is set', { timeout: 120_000 }, async () => {
+  const files = await runnerFiles('publish-config');
+  try {
+    const history = join(files.dir, 'history.git');
+    execFileSync('git', ['init', '--quiet', '--bare', history]);
+    const base = JSON.parse(await readFile(FIXTURE, 'utf8')) as RunResult;
+    const suite = `cfg-${randomBytes(3).toString('hex')}`;
+    const artifact = async (name: string, id: string, startedAt: string) => {
+      const dir = join(files.dir, name);
+      await mkdir(dir, { recursive: true });
+      const result = structuredClone(base);
+      result.run.suite = suite;
+      result.run.id = id;
+      result.run.startedAt = startedAt;
+      await writeFile(join(dir, 'results.json'), JSON.stringify(result));
+      return dir;
+    };
+    await writeFile(join(files.dir, 'mesh-perf.yaml'), ['modes: [{ name: baseline }]', 'load: { rate: 10 }', 'history:', `  store: ${history}`, '  branch: perf-history', '  keep: 1runs', '  keepTimelines: none', ''].join('\n'));
+    const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/main' };
+    const payload = { schedule: '0 3 * * *', repository: { default_branch: 'main' } };
+    const token = 'ghs_x';
+    // The reusable workflow passes empty inputs when the caller sets none: the config decides.
+    const first = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a1', 'run-2026-01-01', '2026-01-01T03:00:00Z'), 'history-branch': '', 'history-store': '', token }, env });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const second = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a2', 'run-2026-01-02', '2026-01-02T03:00:00Z'), token }, env });
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    assert.match(second.stdout, /branch perf-history, keep 1runs, keepTimelines none/);
+    const branches = execFileSync('git', ['--git-dir', history, 'branch', '--list'], { encoding: 'utf8' });
+    assert.match(branches, /perf-history/);
+    assert.doesNotMatch(branches, /gh-pages/);
+    const kept = await openStore(history, { branch: 'perf-history', chartJs: loadChartJsSource }).list({ suite });
+    assert.deepEqual(kept.map((r) => r.run.id), ['run-2026-01-02'], 'history.keep: 1runs pruned the older run');
+
+    // An input that is set still wins over the config.
+    const third = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a3', 'run-2026-01-03', '2026-01-03T03:00:00Z'), 'history-branch': 'other', token }, env });
+    assert.equal(third.code, 0, third.stdout + third.stderr);
+    assert.match(execFileSync('git', ['--git-dir', history, 'branch', '--list'], { encoding: 'utf8' }), /other/);
+  } finally {
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});
+
+test('a schedule payload without repository.default_branch asks the API, and fails the step when it cannot', { timeout: 120_000 }, async () => {
+  const files = await runnerFiles('publish-nobranch');
+  const { startGitHubApi } = await import('../support/github-api.ts');
+  const api = await startGitHubApi({ tokens: { ghs_ok: { login: 'github-actions[bot]', type: 'Bot', write: true } }, repositories: { 'octo/mesh': { defaultBranch: 'trunk' } } });
+  try {
+    const history = join(files.dir, 'history.git');
+    execFileSync('git', ['init', '--quiet', '--bare', history]);
+    const artifact = join(files.dir, 'artifact');
+    await mkdir(artifact, { recursive: true });
+    const result = JSON.parse(await readFile(FIXTURE, 'utf8')) as RunResult;
+    result.run.suite = `nb-${randomBytes(3).toString('hex')}`;
+    await writeFile(join(artifact, 'results.json'), JSON.stringify(result));
+    // GitHub's schedule payload carries no repository object.
+    const payload = { schedule: '17 3 * * *' };
+    const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/trunk', GITHUB_API_URL: api.url };
+    const ok = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_ok' }, env });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /default branch trunk \(from the API/);
+    assert.deepEqual((await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: result.run.suite })).map((r) => r.run.id), [result.run.id]);
+    assert.ok(api.requests.some((r) => r.method === 'GET' && r.path === '/repos/octo/mesh'));
+
+    const unknown = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_bad' }, env });
+    assert.equal(unknown.code, 3, unknown.stdout + unknown.stderr);
+    assert.match(commands(unknown.stdout, 'error')[0]?.message ?? '', /did not publish: the schedule payload has no repository.default_branch and the API did not say either .*401/);
+  } finally {
+    await api.close();
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});

@@ -47,6 +47,8 @@ export interface RecordedRequest {
 export interface GitHubApiOptions {
   tokens: Record<string, TokenIdentity>;
   pulls?: Record<string, FakePull[]>;
+  /** Repositories GET /repos/{owner}/{repo} knows, with their default branch. */
+  repositories?: Record<string, { defaultBranch: string }>;
   /** Page size the server uses when per_page is absent. */
   defaultPageSize?: number;
   /** Largest page the server returns whatever per_page asks (GitHub: 100); small values exercise pagination. */
@@ -174,6 +176,11 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
       const state = r.query.state ?? 'open';
       const pulls = (options.pulls?.[m[1]!] ?? []).filter((p) => state === 'all' || p.state === state);
       return paginate(r, pulls, reply);
+    }
+    m = r.path.match(/^\/repos\/([^/]+\/[^/]+)$/);
+    if (m && r.method === 'GET') {
+      const repo = options.repositories?.[m[1]!];
+      return repo ? reply(200, { full_name: m[1], default_branch: repo.defaultBranch }) : reply(404, { message: 'Not Found' });
     }
     m = r.path.match(/^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/);
     if (m && r.method === 'GET') {

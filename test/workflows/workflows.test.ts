@@ -19,7 +19,7 @@ const WORKFLOWS = [...yamlIn('.github/workflows'), ...yamlIn('workflows')];
 const ACTIONS = ['action.yml', 'setup/action.yml', 'comment/action.yml'];
 
 test('the workflows and examples exist', () => {
-  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/ci.yml', 'workflows/daily.yml', 'workflows/pr-gate.yml', 'workflows/fork-safe-benchmark.yml', 'workflows/fork-safe-comment.yml', 'workflows/mesh-matrix.yml']) {
+  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml', '.github/workflows/ci.yml', 'workflows/daily.yml', 'workflows/pr-gate.yml', 'workflows/fork-safe-benchmark.yml', 'workflows/fork-safe-comment.yml', 'workflows/mesh-matrix.yml']) {
     assert.ok(WORKFLOWS.includes(file), `${file} is missing`);
   }
 });
@@ -71,20 +71,59 @@ jobs:
   assert.equal(checkWorkflowText('a.yml', action, 'action')[0]?.rule, 'expression-in-run');
 });
 
-test('publishing to history happens only in a job that runs no repository code, on trusted events of the default branch', () => {
-  const reusable = parse(readFileSync(join(ROOT, '.github/workflows/mesh-perf.yml'), 'utf8')) as { jobs: Record<string, { if?: string; permissions?: Record<string, string>; steps: { uses?: string; with?: Record<string, unknown> }[] }> };
-  const bench = reusable.jobs.benchmark!;
-  assert.equal(bench.permissions?.contents, 'read', 'the job that runs repository code cannot write contents');
-  assert.equal(bench.steps.find((s) => s.uses?.startsWith('org/mesh-perf-action@'))?.with?.publish, 'false');
-  const pub = reusable.jobs.publish!;
-  assert.equal(pub.permissions?.contents, 'write');
-  assert.ok(!pub.steps.some((s) => s.uses?.startsWith('actions/checkout')), 'the publish job checks out nothing');
-  for (const needle of ["github.event_name == 'schedule'", "github.event_name == 'push'", 'default_branch', 'inputs.publish']) assert.ok(pub.if?.includes(needle), `publish job condition mentions ${needle}`);
-  assert.ok(!pub.if?.includes('pull_request'), 'no PR event can publish');
-  // The examples triggered by pull requests never ask to publish.
-  for (const file of WORKFLOWS) {
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
+type Job = { if?: string; uses?: string; permissions?: Record<string, string>; steps: Step[] };
+const readWorkflow = (file: string) => parse(readFileSync(join(ROOT, file), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
+
+test('the reusable workflows run the action of their own commit, never a moving tag', () => {
+  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml']) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    if (/^\s+pull_request:/m.test(text) || /^on:\s*pull_request/m.test(text)) assert.ok(!/publish(-results)?:\s*(true|'true')/.test(text), `${file} runs on pull requests and must not publish`);
+    assert.ok(!/^[ \t-]*uses:\s*org\/mesh-perf-action[@/]/m.test(text), `${file} must not call org/mesh-perf-action@<tag>: a caller pinned to a SHA would still run the tag`);
+    for (const [id, job] of Object.entries(readWorkflow(file).jobs)) {
+      const at = job.steps.findIndex((step) => step.uses === './.mesh-perf-action');
+      assert.ok(at > 0, `${file} jobs.${id} runs ./.mesh-perf-action`);
+      const checkout = job.steps.slice(0, at).find((step) => step.uses?.startsWith('actions/checkout@') && step.with?.path === '.mesh-perf-action');
+      assert.deepEqual(checkout?.with, { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.mesh-perf-action', 'persist-credentials': false }, `${file} jobs.${id} checks the action out at job.workflow_sha`);
+      const guard = job.steps.slice(0, at).find((step) => step.env?.WORKFLOW_SHA === '${{ job.workflow_sha }}');
+      assert.match(guard?.run ?? '', /-z "\$WORKFLOW_SHA"/, `${file} jobs.${id} refuses an empty job.workflow_sha (else checkout would take the caller's repository)`);
+    }
+  }
+});
+
+test('publishing is a separate reusable workflow: a PR-only caller grants no contents: write', () => {
+  const bench = readWorkflow('.github/workflows/mesh-perf.yml');
+  // GitHub checks every job's permissions of a called workflow when the run starts, whatever the
+  // job's if: says, so no job of mesh-perf.yml may ask for contents: write.
+  for (const [id, job] of Object.entries(bench.jobs)) {
+    assert.notEqual(job.permissions?.contents, 'write', `mesh-perf.yml jobs.${id} asks for contents: write`);
+    for (const [scope, level] of Object.entries(job.permissions ?? {})) assert.ok(level === 'read' || scope === 'pull-requests', `mesh-perf.yml jobs.${id}: ${scope}: ${level}`);
+  }
+  assert.equal(bench.jobs.benchmark!.steps.find((s) => s.uses === './.mesh-perf-action')?.with?.publish, 'false');
+  assert.ok(!('publish' in ((bench.on.workflow_call as { inputs: Record<string, unknown> }).inputs)), 'no publish input left on the benchmark workflow');
+
+  const pub = readWorkflow('.github/workflows/mesh-perf-publish.yml');
+  const job = pub.jobs.publish!;
+  assert.equal(job.permissions?.contents, 'write');
+  for (const needle of ["github.event_name == 'schedule'", "github.event_name == 'push'", "github.event_name == 'workflow_dispatch'"]) assert.ok(job.if?.includes(needle), `publish job condition mentions ${needle}`);
+  assert.ok(!job.if?.includes('pull_request'), 'no PR event can publish');
+  assert.ok(!job.if?.includes('default_branch'), 'the default branch is the action\'s check (schedule payloads lack it)');
+  assert.deepEqual(job.steps.filter((s) => s.run !== undefined).map((s) => Object.keys(s.env ?? {})), [['WORKFLOW_REPOSITORY', 'WORKFLOW_SHA']], 'the only shell step is the guard');
+  const action = job.steps.find((s) => s.uses === './.mesh-perf-action')!;
+  assert.equal(action.with?.config, '${{ inputs.config }}', 'the publish step reads the caller\'s config (history.keep, store, branch)');
+  assert.ok(action.with?.['publish-results']);
+
+  // Callers: those triggered by pull requests never reference the publish workflow nor grant contents: write.
+  for (const file of WORKFLOWS.filter((f) => f.startsWith('workflows/'))) {
+    const wf = readWorkflow(file);
+    const onPr = 'pull_request' in (wf.on ?? {});
+    for (const [id, caller] of Object.entries(wf.jobs)) {
+      if (caller.uses?.includes('/.github/workflows/mesh-perf-publish.yml@')) {
+        assert.ok(!onPr, `${file} runs on pull requests and must not publish`);
+        assert.equal(caller.permissions?.contents, 'write', `${file} jobs.${id} grants the publish workflow contents: write`);
+      } else if (onPr) assert.notEqual(caller.permissions?.contents, 'write', `${file} jobs.${id}: a PR workflow grants no contents: write`);
+    }
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    if (onPr) assert.ok(!/publish(-results)?:\s*(true|'true')/.test(text), `${file} runs on pull requests and must not publish`);
   }
 });
 
