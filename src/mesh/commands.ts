@@ -88,9 +88,9 @@ export function linkerdCrdsArgs(flags: ClusterFlags): string[] {
   return ['install', '--crds', '--set', 'installGatewayAPI=false', ...clusterArgs(flags)];
 }
 
-/** Control plane with native sidecars and the same proxy requests/limits as Istio's sidecars. */
-export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
-  const values: Record<string, string> = {
+/** The control plane's --set values: native sidecars, the same proxy requests/limits as Istio's sidecars. */
+export function linkerdControlPlaneValues(options: LinkerdInstallOptions): Record<string, string> {
+  return {
     'proxy.nativeSidecar': 'true',
     'proxy.resources.cpu.request': options.proxy.cpu,
     'proxy.resources.memory.request': options.proxy.memory,
@@ -98,7 +98,24 @@ export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallO
     'proxy.resources.memory.limit': options.proxy.memoryLimit,
     ...options.extra,
   };
-  return ['install', ...setArgs(values), ...clusterArgs(flags)];
+}
+
+/** Control plane on a cluster without one (`linkerd install` exits 1 when linkerd-config exists). */
+export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
+  return ['install', ...setArgs(linkerdControlPlaneValues(options)), ...clusterArgs(flags)];
+}
+
+/** CRDs over an existing installation; the chart is the same as install's, Gateway API left to us. */
+export function linkerdUpgradeCrdsArgs(flags: ClusterFlags): string[] {
+  return ['upgrade', '--crds', '--set', 'installGatewayAPI=false', ...clusterArgs(flags)];
+}
+
+/**
+ * Control plane over an existing installation: `linkerd upgrade` reads the stored values and the
+ * identity issuer from the cluster (so meshed pods keep their trust anchor) and applies ours on top.
+ */
+export function linkerdUpgradeArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
+  return ['upgrade', ...setArgs(linkerdControlPlaneValues(options)), ...clusterArgs(flags)];
 }
 
 export function linkerdCheckArgs(flags: ClusterFlags, timeoutMs: number): string[] {
