@@ -28,6 +28,18 @@ test('the default node image is pinned by digest and the default cluster has two
   assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { nodeImage: 'kindest/node:v1.35.0' } } }), /pinned by digest/);
 });
 
+test('the default echo image is a release tag fortio publishes for every platform, not a digest only seen on arm64', () => {
+  const kind = (images?: Record<string, string>) => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, ...(images ? { kubernetes: { images } } : {}) });
+  assert.equal(kind().kubernetes.images.echo, 'fortio/fortio:1.69.4');
+  assert.ok(!kind().kubernetes.images.echo.includes('65633fc5e70f9745be8c311637fb8e484da31a366463028a11083ac0a098e3d3'));
+  // Digests stay accepted; a version tag is accepted for workloads (the digest that ran is recorded).
+  assert.equal(kind({ echo: `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}` }).kubernetes.images.echo, `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}`);
+  assert.equal(kind({ client: 'registry.local:5000/k6:v1.4.2' }).kubernetes.images.client, 'registry.local:5000/k6:v1.4.2');
+  for (const bad of ['fortio/fortio:latest', 'fortio/fortio']) {
+    assert.throws(() => kind({ echo: bad }), (error: Error) => error.message.includes('kubernetes.images.echo') && error.message.includes(JSON.stringify(bad)) && error.message.includes('version tag'));
+  }
+});
+
 test('kind command lines', () => {
   assert.deepEqual(kindCreateArgs({ name: 'mesh-perf', nodeImage: image, workers: 2, configPath: '/w/kind.yaml', kubeconfigPath: '/w/kubeconfig', waitSeconds: 180 }), [
     'create', 'cluster', '--name', 'mesh-perf', '--config', '/w/kind.yaml', '--image', image, '--kubeconfig', '/w/kubeconfig', '--wait', '180s',
@@ -51,6 +63,13 @@ test('kind, istioctl and linkerd downloads are pinned with SHA-256 values', () =
     }
   }
   assert.equal(TOOL_PINS.istioctl!.assets['linux-x64']!.member, 'istio-1.30.3/bin/istioctl');
+});
+
+test('every platform binary the product downloads is pinned for linux x64 and arm64 runners', () => {
+  for (const name of ['kind', 'istioctl', 'linkerd', 'k6']) {
+    assert.deepEqual(Object.keys(TOOL_PINS[name]!.assets).sort(), ['linux-arm64', 'linux-x64'], name);
+  }
+  assert.equal(TOOL_PINS.kind!.assets['linux-arm64']!.url, 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-arm64');
 });
 
 test('inotify advice names only the limits that are too low, with the command to raise them', async () => {
