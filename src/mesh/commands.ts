@@ -43,8 +43,8 @@ export interface IstioInstallOptions {
 
 /**
  * Ambient profile (istiod + CNI + ztunnel) keeps the sidecar injector, so sidecar and ambient
- * namespaces coexist in one cluster. Requests are lowered to fit a 4-vCPU runner; the sidecar
- * proxy gets the same requests/limits the config records for every mode.
+ * namespaces coexist in one cluster. Requests are lowered to fit a 4-vCPU runner; sidecar and
+ * waypoint proxies get the same requests/limits as Linkerd's proxies (resources.proxy).
  */
 export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptions): string[] {
   const values: Record<string, string> = {
@@ -61,6 +61,12 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
     'values.global.proxy.resources.requests.memory': options.proxy.memory,
     'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
     'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    // Waypoints are proxies too: without these they keep Istio's 100m/128Mi, limits 2/1Gi
+    // (global.waypoint.resources, configurable since Istio 1.24, istio/istio#51496).
+    'values.global.waypoint.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
+    'values.global.waypoint.resources.requests.memory': options.proxy.memory,
+    'values.global.waypoint.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
+    'values.global.waypoint.resources.limits.memory': options.proxy.memoryLimit,
     ...options.extra,
   };
   return ['install', '-y', ...setArgs(values), '--readiness-timeout', goDuration(options.readinessTimeoutMs), ...clusterArgs(flags)];

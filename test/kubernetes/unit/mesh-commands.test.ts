@@ -49,6 +49,11 @@ test('istioctl install: ambient profile, native sidecars, lowered requests, reco
     '--set', 'values.global.proxy.resources.requests.memory=32Mi',
     '--set', 'values.global.proxy.resources.limits.cpu=1000m',
     '--set', 'values.global.proxy.resources.limits.memory=256Mi',
+    // The waypoint gets the same proxy resources as sidecars and Linkerd's proxies.
+    '--set', 'values.global.waypoint.resources.requests.cpu=20m',
+    '--set', 'values.global.waypoint.resources.requests.memory=32Mi',
+    '--set', 'values.global.waypoint.resources.limits.cpu=1000m',
+    '--set', 'values.global.waypoint.resources.limits.memory=256Mi',
     '--set', 'values.pilot.autoscaleEnabled=false',
     '--readiness-timeout', '300s',
     '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
