@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kind/commands.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
-import { inotifyAdvice } from '../../../src/platform/kind/platform.ts';
+import { inotifyAdvice, inotifyRaiseArgs, lowInotifySettings } from '../../../src/platform/kind/platform.ts';
 
 const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
 
@@ -78,4 +78,11 @@ test('inotify advice names only the limits that are too low, with the command to
   assert.match((await inotifyAdvice(limits('1048576', '128')))!, /sysctl -w fs\.inotify\.max_user_instances=512$/);
   assert.equal(await inotifyAdvice(limits('524288', '8192')), undefined);
   assert.equal(await inotifyAdvice(async () => { throw new Error('no /proc'); }), undefined);
+});
+
+test('inotify limits are only raised: the runner images\' 655360/1280 are left alone, low ones raised without a password prompt', async () => {
+  const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
+  assert.deepEqual(await lowInotifySettings(limits('655360', '1280')), []);
+  assert.deepEqual(await lowInotifySettings(limits('8192', '1280')), ['fs.inotify.max_user_watches=524288']);
+  assert.deepEqual(inotifyRaiseArgs(await lowInotifySettings(limits('8192', '128'))), ['-n', 'sysctl', '-w', 'fs.inotify.max_user_watches=524288', 'fs.inotify.max_user_instances=512']);
 });
