@@ -2,11 +2,11 @@
 // → analyse → write results and reports. The CLI and the action both call runPipeline and only
 // map its verdict to an exit code. Partial results are written even when a run fails midway.
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from './config/validate.ts';
 import { buildPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { platformFactory } from './platform/registry.ts';
-import type { Platform, PlatformFactory } from './platform/types.ts';
+import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
 import { runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
@@ -36,6 +36,8 @@ export interface PipelineDeps {
   reference?: (result: RunResult) => Promise<RunResult[]>;
   /** Git facts the caller knows better than the working tree (a PR's number, base, merge base). */
   git?: Partial<GitInfo>;
+  /** Told what the platform creates and removes outside this process (the action's post step). */
+  lifecycle?: ResourceLifecycle;
 }
 
 export interface PipelineOutcome {
@@ -66,7 +68,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
-    platform = (deps.platform ?? platformFactory(config.platform))({ config, runId, signal, log });
+    platform = (deps.platform ?? platformFactory(config.platform))({ config, runId, signal, log, ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}) });
     await platform.prepare();
     const runner = platform.loadRunner();
     result.run.tools.k6 = await runner.version();
@@ -98,7 +100,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   } finally {
     if (platform) {
       log.phase('Tearing down');
-      await platform.teardown().catch((error: unknown) => log.warn(`teardown failed: ${messageOf(error)}`));
+      // A run that ended early keeps the platform's diagnostics beside its results (uploaded with them).
+      await platform.teardown(failure ? { diagnosticsDir: join(outDir, 'diagnostics') } : {}).catch((error: unknown) => log.warn(`teardown failed: ${messageOf(error)}`));
     }
   }
   if (signal.aborted && !result.run.aborted) result.run.aborted = 'cancelled';

@@ -9,6 +9,7 @@ import { kindDeleteArgs } from '../platform/kubernetes/kind/commands.ts';
 import { cachedToolPath } from '../tools/cache.ts';
 import { TOOL_PINS } from '../tools/pins.ts';
 import type { Config } from '../config/validate.ts';
+import type { ResourceLifecycle } from '../platform/types.ts';
 import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import type { ResultStore } from '../history/types.ts';
 import type { RunResult } from '../results/types.ts';
@@ -92,11 +93,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         }
       : undefined;
 
-    // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the cluster.
-    const cluster = kindClusterCleanup(config, env);
-    if (cluster) cleanup.add(cluster);
-    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd(), ...(reference ? { reference } : {}) });
-    if (cluster) cleanup.done(cluster);
+    // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the
+    // cluster, but only one this run created (a reused cluster named like ours is left alone).
+    const lifecycle = kindClusterLifecycle(config, env, cleanup);
+    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd(), lifecycle, ...(reference ? { reference } : {}) });
     log.end();
 
     const notices: string[] = [];
@@ -155,11 +155,24 @@ function maskCredentials(inputs: ActionInputs): void {
   }
 }
 
-function kindClusterCleanup(config: Config, env: NodeJS.ProcessEnv): CleanupItem | undefined {
-  const pin = TOOL_PINS.kind;
-  if (config.platform !== 'kind' || config.kubernetes.kind.keep || !pin) return undefined;
-  const kind = env.MESH_PERF_KIND || cachedToolPath('kind', pin.version);
-  return { kind: 'command', argv: [kind, ...kindDeleteArgs(config.kubernetes.kind.clusterName)], description: `kind cluster "${config.kubernetes.kind.clusterName}"` };
+/** Records a kind cluster for the post step when the platform creates it, and drops it once deleted. */
+export function kindClusterLifecycle(config: Config, env: NodeJS.ProcessEnv, cleanup: CleanupRecorder): ResourceLifecycle {
+  const pending = new Map<string, CleanupItem>();
+  return {
+    created(resource) {
+      const pin = TOOL_PINS.kind;
+      if (resource.kind !== 'kind-cluster' || config.kubernetes.kind.keep || !pin) return;
+      const kind = env.MESH_PERF_KIND || cachedToolPath('kind', pin.version);
+      const item: CleanupItem = { kind: 'command', argv: [kind, ...kindDeleteArgs(resource.name)], description: `kind cluster "${resource.name}"` };
+      pending.set(resource.name, item);
+      cleanup.add(item);
+    },
+    removed(resource) {
+      const item = pending.get(resource.name);
+      if (item) cleanup.done(item);
+      pending.delete(resource.name);
+    },
+  };
 }
 
 function configFile(inputs: ActionInputs): string | undefined {

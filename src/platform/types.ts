@@ -11,6 +11,27 @@ export interface PlatformContext {
   runId: string;
   signal: AbortSignal;
   log: Logger;
+  /**
+   * Told when the platform creates something outside this process that its teardown removes (a
+   * kind cluster), and when it removed it: the action's post step removes only what was created
+   * by this run and is still there. A reused cluster is never reported.
+   */
+  lifecycle?: ResourceLifecycle;
+}
+
+export interface CreatedResource {
+  kind: 'kind-cluster';
+  name: string;
+}
+
+export interface ResourceLifecycle {
+  created(resource: CreatedResource): void;
+  removed(resource: CreatedResource): void;
+}
+
+export interface TeardownOptions {
+  /** The run ended early: keep diagnostics (e.g. `kind export logs`) here before removing anything. */
+  diagnosticsDir?: string;
 }
 
 /** Samples CPU/memory while one repetition runs. */
@@ -32,7 +53,7 @@ export interface Platform {
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;
   /** Removes what prepare created. Safe to call twice and after a failed prepare. */
-  teardown(): Promise<void>;
+  teardown(options?: TeardownOptions): Promise<void>;
 }
 
 export type PlatformFactory = (context: PlatformContext) => Platform;

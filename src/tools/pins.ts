@@ -28,8 +28,9 @@ export const TOOL_PINS: Record<string, ToolPin> = {
     },
     goInstall: 'go.k6.io/k6@v1.4.2',
   },
-  // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release asset as published
-  // in kind-linux-amd64.sha256sum (same value pinned by several independent projects).
+  // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release assets as published
+  // in kind-linux-<arch>.sha256sum; both values also pinned by independent projects (arm64: e.g.
+  // cert-manager/makefile-modules modules/tools/00_mod.mk, kind_linux_arm64_SHA256SUM).
   kind: {
     name: 'kind',
     version: '0.31.0',
@@ -37,6 +38,10 @@ export const TOOL_PINS: Record<string, ToolPin> = {
       'linux-x64': {
         url: 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-amd64',
         sha256: 'eb244cbafcc157dff60cf68693c14c9a75c4e6e6fedaf9cd71c58117cb93e3fa',
+      },
+      'linux-arm64': {
+        url: 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-arm64',
+        sha256: '8e1014e87c34901cc422a1445866835d1e666f2a61301c27e722bdeab5a1f7e4',
       },
     },
     goInstall: 'sigs.k8s.io/kind@v0.31.0',

@@ -54,7 +54,17 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
   { name: 'user script on kind', raw: { platform: 'kind', modes: [{ name: 'baseline' }], load: { script: './t.js' } }, path: 'load.script', includes: ['not supported on platform "kind"'] },
   { name: 'gate scoped to an unknown mode', raw: with_((c) => (c.gates = { thresholds: ['mode=candidat: p(99) < 5ms'] })), path: 'gates.thresholds[0]', includes: ['names mode "candidat"', 'modes: baseline, candidate'] },
   { name: 'bad grpc address', raw: with_((c) => (c.modes[0].grpc = 'localhost')), path: 'modes[0].grpc', includes: ['host:port', '"localhost"'] },
+  // No open-source stable Linkerd binaries exist after 2.14.10: point at edge releases.
+  { name: 'Linkerd stable after 2.14', raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.16.1' } })), path: 'kubernetes.linkerd.version', includes: ['stable-2.16.1', 'edge release', 'edge-26.9.1'] },
+  { name: 'Linkerd stable 2.15', raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.15.0' } })), path: 'kubernetes.linkerd.version', includes: ['only edge releases'] },
+  { name: 'Linkerd version not a release', raw: with_((c) => (c.kubernetes = { linkerd: { version: '2.18' } })), path: 'kubernetes.linkerd.version', includes: ['edge-26.9.1', '"2.18"'] },
 ];
+
+test('Linkerd edge releases and open-source stables up to 2.14 validate', () => {
+  for (const version of ['edge-26.9.1', 'stable-2.14.10']) {
+    assert.equal(validateConfig(with_((c) => (c.kubernetes = { linkerd: { version } }))).kubernetes.linkerd.version, version);
+  }
+});
 
 for (const bad of BAD) {
   test(`bad config: ${bad.name}`, () => {

@@ -1,6 +1,8 @@
 // Kubernetes section: cluster access and mesh installation (kind and kubeconfig platforms).
 import { z } from 'zod';
 import { parseDurationMs } from '../duration.ts';
+import { linkerdVersion } from './linkerd-version.ts';
+import { FORTIO_IMAGE } from '../../tools/images.ts';
 
 const durationText = (what: string, fallback: string) =>
   z
@@ -33,6 +35,21 @@ const image = (what: string, fallback: string) =>
     .default(fallback)
     .describe(`${what} image, pinned by digest`);
 
+// Workload images may also be pinned by a version tag: the digest each pod actually ran is
+// recorded with the results (environment.images.running). The default echo image is one: fortio
+// publishes each release tag as a multi-platform image, but no public source establishes the
+// multi-arch index digest of 1.69.4 (the one digest found came from an arm64-only deployment,
+// and a single-arch digest would never start on amd64 runners). See src/tools/pins.ts.
+const IMAGE_BY_VERSION_TAG = /^[a-z0-9./_-]+(:\d+)?\/?[a-z0-9./_-]*:v?\d[\w.-]*$/;
+const workloadImage = (what: string, fallback: string) =>
+  z
+    .string()
+    .refine((text) => IMAGE_BY_DIGEST.test(text) || IMAGE_BY_VERSION_TAG.test(text), {
+      error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${JSON.stringify(issue.input)}`,
+    })
+    .default(fallback)
+    .describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
+
 export const kubernetesSchema = z
   .strictObject({
     kubeconfig: z.string().optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
@@ -64,7 +81,7 @@ export const kubernetesSchema = z
       .prefault({}),
     linkerd: z
       .strictObject({
-        version: z.string().regex(/^(edge|stable)-\d+\.\d+\.\d+$/).default('edge-26.9.1'),
+        version: linkerdVersion('edge-26.9.1'),
         set: z.record(z.string(), z.string()).default({}).describe('extra linkerd install --set values'),
       })
       .prefault({}),
@@ -78,8 +95,8 @@ export const kubernetesSchema = z
       .prefault({}),
     images: z
       .strictObject({
-        echo: image('echo server (Fortio)', 'fortio/fortio:1.69.4@sha256:65633fc5e70f9745be8c311637fb8e484da31a366463028a11083ac0a098e3d3'),
-        client: image('k6 client', 'grafana/k6:1.4.2@sha256:3656673de3f30424e8ebcfa46acd9558d83b6a43612d0f668ffeac953950c6c7'),
+        echo: workloadImage('echo server (Fortio)', FORTIO_IMAGE),
+        client: workloadImage('k6 client', 'grafana/k6:1.4.2@sha256:3656673de3f30424e8ebcfa46acd9558d83b6a43612d0f668ffeac953950c6c7'),
       })
       .prefault({}),
     manifests: z

@@ -9,7 +9,11 @@ import type { StoreChanges, StoreTree } from '../tree.ts';
 import { Git, GitCommandError } from './git.ts';
 
 const ZERO = '0000000000000000000000000000000000000000';
-const AUTHOR = { name: 'mesh-perf', email: 'mesh-perf@users.noreply.github.com' };
+// The github-actions bot's identity: GitHub credits the commit to the bot, not to whichever real
+// account owns an address like mesh-perf@users.noreply.github.com. GIT_AUTHOR_*/GIT_COMMITTER_*
+// in the environment override it.
+export const COMMIT_IDENTITY = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
+const AUTHOR = COMMIT_IDENTITY;
 
 export type PushResult = 'ok' | 'rejected';
 

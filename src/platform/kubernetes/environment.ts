@@ -3,6 +3,8 @@
 // running, and the requests/limits every mode used. Never credentials or the kubeconfig.
 import type { Config } from '../../config/validate.ts';
 import type { MeshInstallation } from './mesh/types.ts';
+import type { MeshKind } from '../../config/schema.ts';
+import { proxyResourcesByMode } from './mesh/proxy-resources.ts';
 import { rawRequest, type ClusterAccess } from './access.ts';
 
 const KNOWN_CNIS: [RegExp, string][] = [
@@ -44,6 +46,8 @@ export interface EnvironmentInput {
   namespaces: Record<string, string>;
   meshes: MeshInstallation[];
   gatewayApi?: { version: string; installed: boolean };
+  /** Each mode's mesh kind, to record which proxy resources applied to it. */
+  modes?: { name: string; kind: MeshKind }[];
 }
 
 async function getJson<T>(access: ClusterAccess, path: string): Promise<T | undefined> {
@@ -87,6 +91,7 @@ export async function collectEnvironment(input: EnvironmentInput): Promise<Recor
     ...(input.gatewayApi ? { gatewayApi: input.gatewayApi } : {}),
     images: { configured: { echo: k8s.images.echo, client: k8s.images.client }, running: images },
     resources: k8s.resources,
+    ...(input.modes ? { proxyResources: proxyResourcesByMode(input.modes, input.meshes, k8s.resources.proxy) } : {}),
     replicas: k8s.replicas,
     namespaces: input.namespaces,
   };

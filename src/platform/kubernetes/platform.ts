@@ -191,6 +191,7 @@ export class KubernetesPlatform implements Platform {
       namespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshes: this.meshes,
       gatewayApi: this.gatewayApi,
+      modes: this.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
   }
 

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kubernetes/kind/commands.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
-import { inotifyAdvice } from '../../../src/platform/kubernetes/kind/platform.ts';
+import { inotifyAdvice, inotifyRaiseArgs, lowInotifySettings } from '../../../src/platform/kubernetes/kind/platform.ts';
 
 const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
 
@@ -26,6 +26,18 @@ test('the default node image is pinned by digest and the default cluster has two
   assert.equal(config.kubernetes.kind.workers, 2);
   assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { workers: 1 } } }), /workers/);
   assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { nodeImage: 'kindest/node:v1.35.0' } } }), /pinned by digest/);
+});
+
+test('the default echo image is a release tag fortio publishes for every platform, not a digest only seen on arm64', () => {
+  const kind = (images?: Record<string, string>) => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, ...(images ? { kubernetes: { images } } : {}) });
+  assert.equal(kind().kubernetes.images.echo, 'fortio/fortio:1.69.4');
+  assert.ok(!kind().kubernetes.images.echo.includes('65633fc5e70f9745be8c311637fb8e484da31a366463028a11083ac0a098e3d3'));
+  // Digests stay accepted; a version tag is accepted for workloads (the digest that ran is recorded).
+  assert.equal(kind({ echo: `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}` }).kubernetes.images.echo, `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}`);
+  assert.equal(kind({ client: 'registry.local:5000/k6:v1.4.2' }).kubernetes.images.client, 'registry.local:5000/k6:v1.4.2');
+  for (const bad of ['fortio/fortio:latest', 'fortio/fortio']) {
+    assert.throws(() => kind({ echo: bad }), (error: Error) => error.message.includes('kubernetes.images.echo') && error.message.includes(JSON.stringify(bad)) && error.message.includes('version tag'));
+  }
 });
 
 test('kind command lines', () => {
@@ -53,10 +65,24 @@ test('kind, istioctl and linkerd downloads are pinned with SHA-256 values', () =
   assert.equal(TOOL_PINS.istioctl!.assets['linux-x64']!.member, 'istio-1.30.3/bin/istioctl');
 });
 
+test('every platform binary the product downloads is pinned for linux x64 and arm64 runners', () => {
+  for (const name of ['kind', 'istioctl', 'linkerd', 'k6']) {
+    assert.deepEqual(Object.keys(TOOL_PINS[name]!.assets).sort(), ['linux-arm64', 'linux-x64'], name);
+  }
+  assert.equal(TOOL_PINS.kind!.assets['linux-arm64']!.url, 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-arm64');
+});
+
 test('inotify advice names only the limits that are too low, with the command to raise them', async () => {
   const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
   assert.equal(await inotifyAdvice(limits('8192', '128')), 'inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w fs.inotify.max_user_watches=524288 fs.inotify.max_user_instances=512');
   assert.match((await inotifyAdvice(limits('1048576', '128')))!, /sysctl -w fs\.inotify\.max_user_instances=512$/);
   assert.equal(await inotifyAdvice(limits('524288', '8192')), undefined);
   assert.equal(await inotifyAdvice(async () => { throw new Error('no /proc'); }), undefined);
+});
+
+test('inotify limits are only raised: the runner images\' 655360/1280 are left alone, low ones raised without a password prompt', async () => {
+  const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
+  assert.deepEqual(await lowInotifySettings(limits('655360', '1280')), []);
+  assert.deepEqual(await lowInotifySettings(limits('8192', '1280')), ['fs.inotify.max_user_watches=524288']);
+  assert.deepEqual(inotifyRaiseArgs(await lowInotifySettings(limits('8192', '128'))), ['-n', 'sysctl', '-w', 'fs.inotify.max_user_watches=524288', 'fs.inotify.max_user_instances=512']);
 });

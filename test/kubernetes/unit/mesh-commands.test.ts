@@ -14,7 +14,10 @@ import {
   linkerdClientVersionArgs,
   linkerdCrdsArgs,
   linkerdInstallArgs,
+  linkerdUpgradeArgs,
+  linkerdUpgradeCrdsArgs,
 } from '../../../src/platform/kubernetes/mesh/commands.ts';
+import { linkerdStep, parseLinkerdConfig, valueAt } from '../../../src/platform/kubernetes/mesh/linkerd-state.ts';
 
 const proxy = { cpu: '20m', memory: '32Mi', cpuLimit: '1', memoryLimit: '256Mi' };
 const flags = { kubeconfigPath: '/tmp/kc', context: 'kind-mesh-perf' };
@@ -46,6 +49,11 @@ test('istioctl install: ambient profile, native sidecars, lowered requests, reco
     '--set', 'values.global.proxy.resources.requests.memory=32Mi',
     '--set', 'values.global.proxy.resources.limits.cpu=1000m',
     '--set', 'values.global.proxy.resources.limits.memory=256Mi',
+    // The waypoint gets the same proxy resources as sidecars and Linkerd's proxies.
+    '--set', 'values.global.waypoint.resources.requests.cpu=20m',
+    '--set', 'values.global.waypoint.resources.requests.memory=32Mi',
+    '--set', 'values.global.waypoint.resources.limits.cpu=1000m',
+    '--set', 'values.global.waypoint.resources.limits.memory=256Mi',
     '--set', 'values.pilot.autoscaleEnabled=false',
     '--readiness-timeout', '300s',
     '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
@@ -85,4 +93,44 @@ test('linkerd: CRDs without its own Gateway API copy, control plane with native 
   ]);
   assert.deepEqual(linkerdCheckArgs(flags, 300_000), ['check', '--wait', '300s', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
   assert.deepEqual(linkerdClientVersionArgs(), ['version', '--client', '--short']);
+});
+
+test('linkerd over an earlier installation: upgrade renders CRDs and control plane with the same values as install', () => {
+  assert.deepEqual(linkerdUpgradeCrdsArgs(flags), ['upgrade', '--crds', '--set', 'installGatewayAPI=false', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+  const install = linkerdInstallArgs(flags, { proxy, extra: { controllerLogLevel: 'debug' } });
+  const upgrade = linkerdUpgradeArgs(flags, { proxy, extra: { controllerLogLevel: 'debug' } });
+  assert.equal(upgrade[0], 'upgrade');
+  assert.deepEqual(upgrade.slice(1), install.slice(1));
+});
+
+// linkerd-config as `linkerd install` renders it: data.values is the chart's values, YAML.
+const storedValues = [
+  'linkerdVersion: edge-26.9.1',
+  'controllerLogLevel: info',
+  'proxy:',
+  '  nativeSidecar: true',
+  '  resources:',
+  '    cpu: { request: 20m, limit: 1 }',
+  '    memory: { request: 32Mi, limit: 256Mi }',
+].join('\n');
+const configMap = { metadata: { annotations: { 'linkerd.io/created-by': 'linkerd/cli edge-26.9.1' } }, data: { values: storedValues } };
+const values = { 'proxy.nativeSidecar': 'true', 'proxy.resources.cpu.request': '20m', 'proxy.resources.memory.request': '32Mi', 'proxy.resources.cpu.limit': '1', 'proxy.resources.memory.limit': '256Mi' };
+
+test('linkerd step: install on a fresh cluster, nothing when version and values match, upgrade otherwise', () => {
+  const installed = parseLinkerdConfig(configMap);
+  assert.equal(installed.version, 'edge-26.9.1');
+  assert.equal(linkerdStep(undefined, { version: 'edge-26.9.1', values }), 'install');
+  assert.equal(linkerdStep(installed, { version: 'edge-26.9.1', values }), 'current');
+  assert.equal(linkerdStep(installed, { version: 'edge-26.10.1', values }), 'upgrade');
+  assert.equal(linkerdStep(installed, { version: 'edge-26.9.1', values: { ...values, 'proxy.resources.cpu.limit': '2' } }), 'upgrade');
+  assert.equal(linkerdStep(installed, { version: 'edge-26.9.1', values: { ...values, controllerLogLevel: 'debug' } }), 'upgrade');
+  // A key we cannot follow in the stored values is never assumed current.
+  assert.equal(linkerdStep(installed, { version: 'edge-26.9.1', values: { ...values, 'proxy.ports[0]': '1' } }), 'upgrade');
+  assert.equal(valueAt(installed.values, 'proxy.resources'), undefined);
+});
+
+test('linkerd step: the version falls back to the created-by annotation; unreadable values mean upgrade', () => {
+  const noValues = parseLinkerdConfig({ metadata: configMap.metadata, data: { values: ': not yaml: [' } });
+  assert.equal(noValues.version, 'edge-26.9.1');
+  assert.equal(linkerdStep(noValues, { version: 'edge-26.9.1', values }), 'upgrade');
 });

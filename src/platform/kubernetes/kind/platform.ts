@@ -12,9 +12,9 @@ import { TOOL_PINS } from '../../../tools/pins.ts';
 import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import type { ModeTarget } from '../../../load/types.ts';
-import type { Platform, PlatformContext, ResourceSampler } from '../../types.ts';
+import type { CreatedResource, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../../types.ts';
 import { KubernetesPlatform } from '../platform.ts';
-import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
+import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
 
 const CREATE_WAIT_SECONDS = 180;
 
@@ -35,15 +35,32 @@ export async function deleteKindCluster(name: string, log: PlatformContext['log'
   return true;
 }
 
-/** kind's known issue on busy hosts: too few inotify watches/instances ("too many open files"). */
-export async function inotifyAdvice(read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8')): Promise<string | undefined> {
+type ReadFile = (path: string) => Promise<string>;
+const readProc: ReadFile = (p) => readFile(p, 'utf8');
+
+/**
+ * kind's known issue on busy hosts: too few inotify watches/instances ("too many open files").
+ * Only the settings below kind's values: a higher limit (GitHub's runner images set 655360/1280)
+ * is never lowered.
+ */
+export async function lowInotifySettings(read: ReadFile = readProc): Promise<string[]> {
   const low: string[] = [];
   for (const setting of INOTIFY_SYSCTLS) {
     const [key, wanted] = setting.split('=') as [string, string];
     const current = Number((await read(`/proc/sys/${key.replace(/\./g, '/')}`).catch(() => '')).trim());
     if (Number.isFinite(current) && current > 0 && current < Number(wanted)) low.push(setting);
   }
+  return low;
+}
+
+export async function inotifyAdvice(read: ReadFile = readProc): Promise<string | undefined> {
+  const low = await lowInotifySettings(read);
   return low.length > 0 ? `inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w ${low.join(' ')}` : undefined;
+}
+
+/** `sudo -n sysctl -w` for the low settings only (never prompts for a password). */
+export function inotifyRaiseArgs(low: readonly string[]): string[] {
+  return ['-n', 'sysctl', '-w', ...low];
 }
 
 export class KindPlatform implements Platform {
@@ -74,8 +91,7 @@ export class KindPlatform implements Platform {
       const result = await runCliChecked(this.kind, kindKubeconfigArgs(name), { timeoutMs: 30_000, env: this.env }, 'reading the kind kubeconfig');
       await writeFile(kubeconfigPath, result.stdout, { mode: 0o600 });
     } else {
-      const advice = await inotifyAdvice();
-      if (advice) log.warn(advice);
+      await this.raiseInotifyLimits();
       await this.create(name, kubeconfigPath);
     }
     const config = { ...this.context.config, kubernetes: { ...this.context.config.kubernetes, kubeconfig: kubeconfigPath, context: `kind-${name}` } };
@@ -83,7 +99,31 @@ export class KindPlatform implements Platform {
     await this.inner.prepare();
   }
 
+  /**
+   * On a GitHub Actions runner (passwordless sudo) low limits are raised, never lowered; elsewhere,
+   * or when sudo is refused, the user is told the command. Every workflow that runs kind through
+   * the action gets this, whatever its own steps do.
+   */
+  private async raiseInotifyLimits(): Promise<void> {
+    const low = await lowInotifySettings();
+    if (low.length === 0) return;
+    if (this.env.GITHUB_ACTIONS === 'true') {
+      const result = await runCli('sudo', inotifyRaiseArgs(low), { timeoutMs: 15_000, env: this.env }).catch(() => undefined);
+      if (result?.exitCode === 0) {
+        this.context.log.info(`raised inotify limits for kind: ${low.join(' ')}`);
+        return;
+      }
+    }
+    this.context.log.warn((await inotifyAdvice()) ?? `inotify limits are low for kind: sudo sysctl -w ${low.join(' ')}`);
+  }
+
+  private get cluster(): CreatedResource {
+    return { kind: 'kind-cluster', name: this.options.clusterName };
+  }
+
   private async create(name: string, kubeconfigPath: string): Promise<void> {
+    // Reported before `kind create`: a run killed mid-creation leaves a half-made cluster that is ours.
+    this.context.lifecycle?.created(this.cluster);
     const configPath = join(this.workDir!, 'kind-config.yaml');
     await writeFile(configPath, kindConfig(this.options));
     const args = kindCreateArgs({ name, nodeImage: this.options.nodeImage, workers: this.options.workers, configPath, kubeconfigPath, waitSeconds: CREATE_WAIT_SECONDS });
@@ -98,10 +138,18 @@ export class KindPlatform implements Platform {
       // A half-created cluster blocks the retry; remove it first.
       await runCli(this.kind!, kindDeleteArgs(name), { timeoutMs: 120_000, env: this.env }).catch(() => undefined);
       if (attempt === 2 || this.context.signal.aborted) {
+        this.context.lifecycle?.removed(this.cluster);
         const docker = /docker|Cannot connect/i.test(result.stderr) ? ' kind needs a running Docker engine.' : '';
         throw new EnvironmentError(`kind could not create cluster "${name}" (exit ${result.exitCode}).${docker}\n${result.stderr.trim().split('\n').slice(-15).join('\n')}`);
       }
     }
+  }
+
+  /** `kind export logs` of a failed run, before the cluster goes; never fails the teardown. */
+  private async exportLogs(dir: string): Promise<void> {
+    const result = await runCli(this.kind!, kindExportLogsArgs(this.options.clusterName, dir), { timeoutMs: 120_000, env: this.env }).catch((error: unknown) => ({ exitCode: -1, stdout: '', stderr: String(error) }));
+    if (result.exitCode === 0) this.context.log.info(`kind logs of the failed run kept in ${dir}`);
+    else this.context.log.warn(`kind export logs failed (exit ${result.exitCode}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
   }
 
   /** Name of the cluster this platform created (for the action's post step to delete), if any. */
@@ -135,12 +183,14 @@ export class KindPlatform implements Platform {
     return this.inner ? this.inner.environment() : Promise.resolve({ platform: 'kind' });
   }
 
-  async teardown(): Promise<void> {
+  async teardown(options: TeardownOptions = {}): Promise<void> {
     try {
+      if (this.created && options.diagnosticsDir) await this.exportLogs(join(options.diagnosticsDir, 'kind-logs'));
       if (this.created && !this.options.keep) {
         // Deleting the cluster removes everything in it; no need to clean namespaces first.
         await runCliChecked(this.kind!, kindDeleteArgs(this.options.clusterName), { timeoutMs: 180_000, env: this.env }, `deleting kind cluster "${this.options.clusterName}"`);
         this.created = false;
+        this.context.lifecycle?.removed(this.cluster);
       } else {
         await this.inner?.teardown();
       }

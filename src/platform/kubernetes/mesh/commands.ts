@@ -43,8 +43,8 @@ export interface IstioInstallOptions {
 
 /**
  * Ambient profile (istiod + CNI + ztunnel) keeps the sidecar injector, so sidecar and ambient
- * namespaces coexist in one cluster. Requests are lowered to fit a 4-vCPU runner; the sidecar
- * proxy gets the same requests/limits the config records for every mode.
+ * namespaces coexist in one cluster. Requests are lowered to fit a 4-vCPU runner; sidecar and
+ * waypoint proxies get the same requests/limits as Linkerd's proxies (resources.proxy).
  */
 export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptions): string[] {
   const values: Record<string, string> = {
@@ -61,6 +61,12 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
     'values.global.proxy.resources.requests.memory': options.proxy.memory,
     'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
     'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    // Waypoints are proxies too: without these they keep Istio's 100m/128Mi, limits 2/1Gi
+    // (global.waypoint.resources, configurable since Istio 1.24, istio/istio#51496).
+    'values.global.waypoint.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
+    'values.global.waypoint.resources.requests.memory': options.proxy.memory,
+    'values.global.waypoint.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
+    'values.global.waypoint.resources.limits.memory': options.proxy.memoryLimit,
     ...options.extra,
   };
   return ['install', '-y', ...setArgs(values), '--readiness-timeout', goDuration(options.readinessTimeoutMs), ...clusterArgs(flags)];
@@ -88,9 +94,9 @@ export function linkerdCrdsArgs(flags: ClusterFlags): string[] {
   return ['install', '--crds', '--set', 'installGatewayAPI=false', ...clusterArgs(flags)];
 }
 
-/** Control plane with native sidecars and the same proxy requests/limits as Istio's sidecars. */
-export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
-  const values: Record<string, string> = {
+/** The control plane's --set values: native sidecars, the same proxy requests/limits as Istio's sidecars. */
+export function linkerdControlPlaneValues(options: LinkerdInstallOptions): Record<string, string> {
+  return {
     'proxy.nativeSidecar': 'true',
     'proxy.resources.cpu.request': options.proxy.cpu,
     'proxy.resources.memory.request': options.proxy.memory,
@@ -98,7 +104,24 @@ export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallO
     'proxy.resources.memory.limit': options.proxy.memoryLimit,
     ...options.extra,
   };
-  return ['install', ...setArgs(values), ...clusterArgs(flags)];
+}
+
+/** Control plane on a cluster without one (`linkerd install` exits 1 when linkerd-config exists). */
+export function linkerdInstallArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
+  return ['install', ...setArgs(linkerdControlPlaneValues(options)), ...clusterArgs(flags)];
+}
+
+/** CRDs over an existing installation; the chart is the same as install's, Gateway API left to us. */
+export function linkerdUpgradeCrdsArgs(flags: ClusterFlags): string[] {
+  return ['upgrade', '--crds', '--set', 'installGatewayAPI=false', ...clusterArgs(flags)];
+}
+
+/**
+ * Control plane over an existing installation: `linkerd upgrade` reads the stored values and the
+ * identity issuer from the cluster (so meshed pods keep their trust anchor) and applies ours on top.
+ */
+export function linkerdUpgradeArgs(flags: ClusterFlags, options: LinkerdInstallOptions): string[] {
+  return ['upgrade', ...setArgs(linkerdControlPlaneValues(options)), ...clusterArgs(flags)];
 }
 
 export function linkerdCheckArgs(flags: ClusterFlags, timeoutMs: number): string[] {
