@@ -57,7 +57,8 @@ export function body() {
 }
 
 export function summary(data) {
-  data.mesh_perf = { measureDurationS: params.measureDurationS, bucketMs: params.bucketMs, buckets: params.buckets, protocol: params.protocol };
+  // endedAtMs: with state.testRunDurationMs it places the measured window in time (resource samples).
+  data.mesh_perf = { measureDurationS: params.measureDurationS, bucketMs: params.bucketMs, buckets: params.buckets, protocol: params.protocol, endedAtMs: Date.now() };
   const out = {};
   out[params.summaryFile] = JSON.stringify(data);
   return out;

@@ -161,7 +161,7 @@ async function runTrial(
     deps.log.progressDone();
   }
   if (sampler) {
-    const usage = await sampler.stop(run.repetition.achievedRps);
+    const usage = await sampler.stop(run.repetition.achievedRps, run.window);
     if (usage.length > 0) run.repetition.resources = usage;
   }
   modeEntry(result, trial, target.description).repetitions.push(run.repetition);

@@ -9,6 +9,8 @@ import { renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
 import { invalidReasons } from './validity.ts';
+import { measuredWindow } from './window.ts';
+import type { MeasuredWindow } from './types.ts';
 
 /** k6's exit code when the script's own thresholds failed: the data is still good. */
 const K6_THRESHOLDS_FAILED = 99;
@@ -25,6 +27,8 @@ export interface RepetitionRun {
   repetition: Repetition;
   /** Files the user's own handleSummary wrote, to be saved beside results.json. */
   extraFiles: Record<string, string>;
+  /** When the measured scenario ran, for the resource sampler; undefined when k6 did not say. */
+  window?: MeasuredWindow;
 }
 
 export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): K6Invocation {
@@ -110,7 +114,7 @@ export async function runRepetition(
     invalidReasons: reasons,
   };
   if (repetition.scriptThresholds === undefined) delete repetition.scriptThresholds;
-  return { repetition, extraFiles: outcome.extraFiles };
+  return { repetition, extraFiles: outcome.extraFiles, window: measuredWindow(outcome.summary, trial.profile) };
 }
 
 /** First exception k6 logged from inside an iteration (k6 keeps running after those). */

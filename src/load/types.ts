@@ -51,3 +51,9 @@ export interface ModeTarget {
   /** Human description for reports: "direct", "1 proxy hop", "istio-ambient". */
   description: string;
 }
+
+/** When the measured scenario ran (epoch ms), for sampling resources inside it. */
+export interface MeasuredWindow {
+  startMs: number;
+  endMs: number;
+}

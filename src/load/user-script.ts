@@ -22,7 +22,7 @@ export function handleSummary(data) {
   const theirs = typeof user.handleSummary === 'function' ? user.handleSummary(data) : {};
   const out = Object.assign({}, theirs);
   const copy = JSON.parse(JSON.stringify(data));
-  copy.mesh_perf = { userScript: true, measureDurationS: data.state.testRunDurationMs / 1000 };
+  copy.mesh_perf = { userScript: true, measureDurationS: data.state.testRunDurationMs / 1000, endedAtMs: Date.now() };
   out[${JSON.stringify(SUMMARY_FILE)}] = JSON.stringify(copy);
   return out;
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
 import type { ResourceUsage } from '../results/types.ts';
+import type { MeasuredWindow } from '../load/types.ts';
 import type { Logger } from '../util/log.ts';
 
 export interface PlatformContext {
@@ -37,8 +38,11 @@ export interface TeardownOptions {
 /** Samples CPU/memory while one repetition runs. */
 export interface ResourceSampler {
   start(mode: string): void;
-  /** Stops sampling and aggregates; achievedRps gives the per-1000-rps figures. */
-  stop(achievedRps: number): Promise<ResourceUsage[]>;
+  /**
+   * Stops sampling and aggregates; achievedRps gives the per-1000-rps figures, window (the
+   * measured scenario, after warm-up) the samples that count.
+   */
+  stop(achievedRps: number, window?: MeasuredWindow): Promise<ResourceUsage[]>;
 }
 
 export interface Platform {

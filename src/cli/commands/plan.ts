@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
+import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { alignTable } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
@@ -23,6 +24,7 @@ export const command: Command = {
     const config = await loadConfig({ file: useFile ? file : undefined, overrides: overrideValues(context.args) });
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
+    const cpuWindow = cpuWindowCheck(config);
     if (context.args.switches.has('json')) {
       const trials = plan.trials.map((t) => ({
         index: t.index,
@@ -36,7 +38,8 @@ export const command: Command = {
         duration: t.profile.duration,
         warmup: t.profile.warmup,
       }));
-      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds, trials }, null, 2)}\n`);
+      const cpu = cpuWindow && { cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) } };
+      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds, ...cpu, trials }, null, 2)}\n`);
       return 0;
     }
     const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up']];
@@ -47,9 +50,22 @@ export const command: Command = {
     const header = context.args.options.preset ? presetHeader(context.args.options.preset, PRESETS) : undefined;
     if (header) context.stdout(`${header.trimEnd()}\n\n`);
     context.stdout(`${alignTable(rows)}\n\n${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load (setup not included)\n`);
+    if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), 80)}\n`);
     return 0;
   },
 };
+
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
 
 function formatMinutes(seconds: number): string {
   return seconds < 120 ? `${Math.round(seconds)} s` : `${(seconds / 60).toFixed(1)} min`;

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { parsePrometheusText } from '../../../src/platform/kubernetes/resources/prometheus.ts';
 import { groupOf } from '../../../src/platform/kubernetes/resources/groups.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from '../../../src/platform/kubernetes/resources/aggregate.ts';
+import { minimumCpuWindowMs } from '../../../src/platform/kubernetes/resources/refresh.ts';
+import { measuredWindow } from '../../../src/load/window.ts';
 
 test('parses kubelet /metrics/resource text: labels, escapes, timestamps, comments', () => {
   const text = [
@@ -65,7 +67,7 @@ test('CPU from counter deltas, memory from working sets, summed per group per in
     });
   }
   const context = { modeNamespaces: new Set(['ns']), meshNamespaces: new Set<string>() };
-  const usage = aggregateScrapes(scrapes, (c) => {
+  const { usage } = aggregateScrapes(scrapes, (c) => {
     const group = groupOf(c, context);
     return group ? { group, scope: 'sidecar-mode' } : undefined;
   }, 2000);
@@ -89,7 +91,7 @@ test('kubelet timestamps win over scrape times; counter resets and zero rps are 
     // Container restarted: the counter went back; that interval is skipped.
     { atMs: 7000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: 0.1, timestampMs: 6000 }] },
   ];
-  const usage = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0);
+  const { usage } = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0);
   assert.deepEqual(usage[0]!.cpuMillicores, { min: 50, max: 50, avg: 50 });
   assert.equal(usage[0]!.cpuPer1000Rps, undefined);
   assert.equal(usage[0]!.memoryMiBPer1000Rps, undefined);
@@ -103,7 +105,7 @@ function ztunnelScrapes(seconds: number, missing: (node: string, second: number)
     return { atMs: second * 1000, containers };
   });
 }
-const ztunnelUsage = (scrapes: Scrape[]) => aggregateScrapes(scrapes, () => ({ group: 'ztunnel', scope: 'istio-system' }), 1000)[0]!;
+const ztunnelUsage = (scrapes: Scrape[]) => aggregateScrapes(scrapes, () => ({ group: 'ztunnel', scope: 'istio-system' }), 1000).usage[0]!;
 
 test('a scrape a node missed does not sum the group short: the container is carried over the gap', () => {
   const usage = ztunnelUsage(ztunnelScrapes(5, (node, second) => node === 'b' && second === 2));
@@ -132,6 +134,75 @@ test('a sample the kubelet repeats: CPU is measured from the older one and carri
     const sampled = Math.floor(i / 3) * 3;
     return { atMs: i * 1000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled * 0.025, timestampMs: sampled * 1000 }] };
   });
-  const [usage] = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0);
+  const [usage] = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0).usage;
   assert.deepEqual(usage!.cpuMillicores, { min: 25, max: 25, avg: 25 });
+});
+
+// The measured window: kubelet samples outside it (warm-up, k6 starting and stopping, the final
+// scrape) must neither dilute nor inflate the figures.
+const app = () => ({ group: 'app' as const, scope: 'm' });
+/** Cumulative CPU seconds at `ms` of a container busy at `millicores` between busyFrom and busyTo, idle otherwise. */
+const cumulativeAt = (ms: number, millicores: number, busyFrom: number, busyTo: number) => (Math.max(0, Math.min(ms, busyTo) - busyFrom) / 1000) * (millicores / 1000);
+
+test('only samples inside the measured window count: idle time before and after no longer dilutes CPU', () => {
+  // Scraped every second for 20 s (no kubelet timestamps: values computed at the scrape, as kwok
+  // does); busy at 200m from 5 s to 15 s, the measured window; 40 MiB then, 10 MiB idle.
+  const scrapes: Scrape[] = Array.from({ length: 21 }, (_, i) => ({
+    atMs: 1_000_000 + i * 1000,
+    containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: cumulativeAt(i * 1000, 200, 5000, 15000), memoryBytes: (i >= 5 && i <= 15 ? 40 : 10) * 1024 * 1024 }],
+  }));
+  const window = { startMs: 1_005_000, endMs: 1_015_000 };
+  const inside = aggregateScrapes(scrapes, app, 500, window);
+  assert.deepEqual(inside.tooFewSamples, []);
+  const [usage] = inside.usage;
+  assert.deepEqual(usage!.cpuMillicores, { min: 200, max: 200, avg: 200 });
+  assert.deepEqual(usage!.memoryMiB, { min: 40, max: 40, avg: 40 });
+  assert.equal(usage!.cpuPer1000Rps, 400);
+  assert.equal(usage!.samples, 11, 'the scrapes at 5 s .. 15 s');
+  // Without the window the same scrapes read half the CPU per 1000 rps: what short runs reported.
+  const [diluted] = aggregateScrapes(scrapes, app, 500).usage;
+  assert.equal(diluted!.cpuPer1000Rps, 200);
+});
+
+test("the kubelet's own sample time decides, not the scrape's: a stale sample scraped inside the window stays out", () => {
+  // cAdvisor refreshes every 10 s (at 3, 13, 23, 33, 43 s); scraped every 2 s. Busy at 300m from
+  // 10 s to 40 s, the window; idle before. The scrapes at 10 and 12 s still return the 3 s sample,
+  // whose interval to the 13 s one is mostly idle (90m): counting it would read low.
+  const refreshes = [3000, 13000, 23000, 33000, 43000];
+  const scrapes: Scrape[] = Array.from({ length: 25 }, (_, i) => {
+    const atMs = i * 2000;
+    const sampled = refreshes.filter((t) => t <= atMs).at(-1);
+    const containers = sampled === undefined ? [] : [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: cumulativeAt(sampled, 300, 10000, 40000), memoryBytes: 20 * 1024 * 1024, timestampMs: sampled }];
+    return { atMs, containers };
+  });
+  const { usage, tooFewSamples } = aggregateScrapes(scrapes, app, 1000, { startMs: 10000, endMs: 40000 });
+  assert.deepEqual(tooFewSamples, []);
+  assert.deepEqual(usage[0]!.cpuMillicores, { min: 300, max: 300, avg: 300 });
+  assert.equal(usage[0]!.cpuPer1000Rps, 300);
+  assert.equal(usage[0]!.samples, 3, 'the samples taken at 13, 23 and 33 s, each counted once however often scraped');
+});
+
+test('a window too short for two kubelet refreshes gives no CPU figure and names the groups left out', () => {
+  const scrapes: Scrape[] = Array.from({ length: 12 }, (_, i) => {
+    const sampled = i * 2000 >= 13000 ? 13000 : 3000;
+    return { atMs: i * 2000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled / 1000, timestampMs: sampled }] };
+  });
+  const result = aggregateScrapes(scrapes, app, 1000, { startMs: 10000, endMs: 20000 });
+  assert.deepEqual(result.usage, []);
+  assert.deepEqual(result.tooFewSamples, ['m/app']);
+});
+
+test('the measured window from the k6 summary: after warm-up, for the profile duration', () => {
+  const summary = (extra: Record<string, unknown>) => JSON.stringify({ metrics: {}, state: { testRunDurationMs: 6200 }, mesh_perf: { measureDurationS: 5, endedAtMs: 1_700_000_006_300, ...extra } });
+  // The run started at endedAt - 6.2 s; warm-up 1 s; 5 s measured; 0.2 s of in-flight requests after.
+  assert.deepEqual(measuredWindow(summary({}), { warmupMs: 1000, durationMs: 5000 }), { startMs: 1_700_000_001_100, endMs: 1_700_000_006_100 });
+  assert.deepEqual(measuredWindow(summary({ userScript: true }), { warmupMs: 1000, durationMs: 5000 }), { startMs: 1_700_000_000_100, endMs: 1_700_000_006_300 });
+  assert.equal(measuredWindow(JSON.stringify({ metrics: {}, mesh_perf: {} }), { warmupMs: 0, durationMs: 1000 }), undefined);
+  assert.equal(measuredWindow('not json', { warmupMs: 0, durationMs: 1000 }), undefined);
+});
+
+test('the shortest window with a CPU figure: two of the longest kubelet refreshes, more when scraping rarely', () => {
+  assert.equal(minimumCpuWindowMs(2000), 30_000);
+  assert.equal(minimumCpuWindowMs(10_000), 30_000);
+  assert.equal(minimumCpuWindowMs(20_000), 70_000);
 });

@@ -7,6 +7,12 @@ import { stringify } from 'yaml';
 export interface ContainerUsage {
   /** CPU in Kubernetes quantity form: "25m". */
   cpu: string;
+  /**
+   * A kwok CEL expression for CPU instead of `cpu`, e.g. to make it depend on a node annotation the
+   * test sets. kwok accrues the cumulative counter at each scrape as (time since the previous
+   * scrape) × (the expression's value now).
+   */
+  cpuExpression?: string;
   /** Memory: "40Mi". */
   memory: string;
 }
@@ -183,7 +189,10 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
       metadata: { name: 'usage' },
       spec: {
         usages: [
-          ...Object.entries(byName).map(([container, usage]) => ({ containers: [container], usage: { cpu: { value: usage.cpu }, memory: { value: usage.memory } } })),
+          ...Object.entries(byName).map(([container, usage]) => ({
+            containers: [container],
+            usage: { cpu: usage.cpuExpression ? { expression: usage.cpuExpression } : { value: usage.cpu }, memory: { value: usage.memory } },
+          })),
           { usage: { cpu: { value: fallback.cpu }, memory: { value: fallback.memory } } },
         ],
       },

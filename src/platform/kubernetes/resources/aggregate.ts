@@ -1,7 +1,8 @@
 // Turns kubelet resource-metric scrapes taken during one repetition into per-group usage:
 // CPU from the change of each container's cumulative CPU seconds between its samples, memory
-// from the working set at each scrape, summed per group at each instant, then min/max/avg over
-// the instants and the per-1000-rps figures (Istio's published unit). Pure.
+// from the working set of each sample, both only from samples inside the measured window,
+// summed per group at each instant, then min/max/avg over the instants and the per-1000-rps
+// figures (Istio's published unit). Pure.
 //
 // Scrapes are not all alike on a real cluster: a node's proxy times out once, a new container
 // shows up in the kubelet's metrics a few seconds late, the kubelet repeats a sample it has not
@@ -12,12 +13,13 @@
 // pod replaced midway never coexists with its successor): then every instant counts, as measured.
 import type { ResourceUsage } from '../../../results/types.ts';
 import type { ContainerIdentity, ResourceGroup } from './groups.ts';
+import type { MeasuredWindow } from '../../../load/types.ts';
 
 export interface ContainerSample extends ContainerIdentity {
   /** Cumulative CPU time in core-seconds. */
   cpuSeconds?: number;
   memoryBytes?: number;
-  /** The kubelet's own timestamp for the CPU sample, when it gives one. */
+  /** The kubelet's own timestamp for the sample, when it gives one (cAdvisor's, not the scrape's). */
   timestampMs?: number;
 }
 
@@ -26,7 +28,16 @@ export interface Scrape {
   containers: ContainerSample[];
 }
 
+/** The measured part of a repetition (after warm-up), in epoch milliseconds. */
+
 export type Classifier = (container: ContainerIdentity) => { group: ResourceGroup; scope: string } | undefined;
+
+export interface Aggregation {
+  /** Groups with a CPU figure: at least two of their kubelet samples fell inside the window. */
+  usage: ResourceUsage[];
+  /** Groups seen but left out: fewer than two of their samples fell inside the window ("scope/group"). */
+  tooFewSamples: string[];
+}
 
 interface Series {
   group: ResourceGroup;
@@ -38,12 +49,26 @@ interface Series {
 interface Track {
   cpu: (number | undefined)[];
   memory: (number | undefined)[];
+  /** Scrape indices that carried a sample of this container not seen before. */
+  fresh: boolean[];
   lastSeen: number;
 }
 
 const key = (c: ContainerIdentity) => `${c.namespace}/${c.pod}/${c.container}`;
 
-export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifier, achievedRps: number): ResourceUsage[] {
+/**
+ * Only samples taken inside the measured window count. The kubelet serves cAdvisor's cache,
+ * refreshed every 10-15 s, and stamps each sample with the time cAdvisor took it; a scrape
+ * shortly after the load starts can return a sample from before it, and the final scrape (after
+ * k6 has exited and its summary was copied) one from after it. A sample's own timestamp decides,
+ * the scrape time only when the kubelet gives none (then the value is computed at the scrape).
+ * CPU is the counter's change between two in-window samples, so the window's edges are not
+ * interpolated: interpolating the counter at the window's start would assume the rate across the
+ * straddling refresh interval was constant, but that interval spans warm-up or idle time (up to
+ * 15 s of it), which is the dilution this avoids. Steady load inside the window gives the same
+ * rate from any sub-interval, so dropping the edges loses precision, not accuracy.
+ */
+export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifier, achievedRps: number, window?: MeasuredWindow): Aggregation {
   const series = new Map<string, Series>();
   const tracks = new Map<string, Track>();
   const trackFor = (id: string, group: ResourceGroup, scope: string) => {
@@ -52,43 +77,48 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
     const seriesId = `${group}\u0000${scope}`;
     let s = series.get(seriesId);
     if (!s) series.set(seriesId, (s = { group, scope, tracks: [] }));
-    tracks.set(id, (track = { cpu: [], memory: [], lastSeen: -1 }));
+    tracks.set(id, (track = { cpu: [], memory: [], fresh: [], lastSeen: -1 }));
     s.tracks.push(track);
     return track;
   };
+  const inWindow = (atMs: number) => !window || (atMs >= window.startMs && atMs <= window.endMs);
   const ordered = [...scrapes].sort((a, b) => a.atMs - b.atMs);
-  // The last sample each container's CPU rate is measured from.
-  const base = new Map<string, ContainerSample & { atMs: number }>();
+  // The last in-window sample each container's CPU rate is measured from, and the time of the
+  // last sample seen (a kubelet that has not refreshed repeats it).
+  const base = new Map<string, { cpuSeconds: number; atMs: number }>();
+  const lastSampleAt = new Map<string, number>();
+  const seenGroups = new Set<string>();
   ordered.forEach((scrape, index) => {
     for (const sample of scrape.containers) {
       const where = classify(sample);
       if (!where) continue;
+      seenGroups.add(`${where.scope}/${where.group}`);
+      const at = sample.timestampMs ?? scrape.atMs;
+      if (!inWindow(at)) continue;
       const id = key(sample);
       const track = trackFor(id, where.group, where.scope);
       track.lastSeen = index;
+      if (lastSampleAt.get(id) === at) continue; // the kubelet repeated its sample: nothing new
+      lastSampleAt.set(id, at);
+      track.fresh[index] = true;
       if (sample.memoryBytes !== undefined) track.memory[index] = sample.memoryBytes / (1024 * 1024);
       if (sample.cpuSeconds === undefined) continue;
       const before = base.get(id);
-      const now = { ...sample, atMs: scrape.atMs };
-      if (before?.cpuSeconds === undefined) {
-        base.set(id, now);
-        continue;
-      }
-      const seconds = ((sample.timestampMs ?? scrape.atMs) - (before.timestampMs ?? before.atMs)) / 1000;
-      if (seconds <= 0) continue; // the kubelet repeated its sample: measure from the older one
-      base.set(id, now);
+      base.set(id, { cpuSeconds: sample.cpuSeconds, atMs: at });
+      if (!before || at <= before.atMs) continue;
       const used = sample.cpuSeconds - before.cpuSeconds;
-      if (used >= 0) track.cpu[index] = (used / seconds) * 1000; // < 0: a restarted container
+      if (used >= 0) track.cpu[index] = (used / ((at - before.atMs) / 1000)) * 1000; // < 0: a restarted container
     }
   });
   const perK = achievedRps > 0 ? achievedRps / 1000 : undefined;
-  return [...series.values()]
-    .map((s) => {
-      const cpuValues = groupInstants(s.tracks.map((t) => carried(t.cpu, t.lastSeen)), ordered.length);
-      const memoryValues = groupInstants(s.tracks.map((t) => carried(t.memory, t.lastSeen)), ordered.length);
-      return { s, cpuValues, memoryValues };
-    })
-    .filter(({ cpuValues, memoryValues }) => cpuValues.length > 0 || memoryValues.length > 0)
+  const measured = [...series.values()].map((s) => {
+    const fresh = (i: number) => s.tracks.some((t) => t.fresh[i]);
+    const cpuValues = groupInstants(s.tracks.map((t) => carried(t.cpu, t.lastSeen)), ordered.length, fresh);
+    const memoryValues = groupInstants(s.tracks.map((t) => carried(t.memory, t.lastSeen)), ordered.length, fresh);
+    return { s, cpuValues, memoryValues };
+  });
+  const usage = measured
+    .filter(({ cpuValues }) => cpuValues.length > 0)
     .map(({ s, cpuValues, memoryValues }) => {
       const cpu = stats(cpuValues);
       const memory = stats(memoryValues);
@@ -97,7 +127,7 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
         scope: s.scope,
         cpuMillicores: cpu,
         memoryMiB: memory,
-        samples: Math.max(cpuValues.length, memoryValues.length),
+        samples: Math.max(cpuValues.length + 1, memoryValues.length),
       };
       if (perK) {
         usage.cpuPer1000Rps = round(cpu.avg / perK);
@@ -106,6 +136,9 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
       return usage;
     })
     .sort((a, b) => a.scope.localeCompare(b.scope) || a.group.localeCompare(b.group));
+  const reported = new Set(usage.map((u) => `${u.scope}/${u.group}`));
+  const tooFewSamples = [...seenGroups].filter((g) => !reported.has(g)).sort();
+  return { usage, tooFewSamples };
 }
 
 /** A container's values with the scrapes it missed, between its first value and its last appearance, carried from the one before. */
@@ -119,12 +152,16 @@ function carried(values: readonly (number | undefined)[], lastSeen: number): (nu
   return filled;
 }
 
-/** The group's sums at the instants every one of its containers has a value, or at every instant when under half qualify. */
-function groupInstants(tracks: readonly (number | undefined)[][], instants: number): number[] {
+/**
+ * The group's sums at the instants one of its containers gave a new sample and every one of them
+ * has a value, or at every such instant when under half qualify.
+ */
+function groupInstants(tracks: readonly (number | undefined)[][], instants: number, fresh: (index: number) => boolean): number[] {
   const present = tracks.filter((t) => t.some((v) => v !== undefined));
   const all: number[] = [];
   const complete: number[] = [];
   for (let i = 0; i < instants; i++) {
+    if (!fresh(i)) continue;
     const values = present.map((t) => t[i]).filter((v): v is number => v !== undefined);
     if (values.length === 0) continue;
     const sum = values.reduce((a, b) => a + b, 0);
@@ -156,7 +193,11 @@ export function containerSamples(samples: readonly { name: string; labels: Recor
     if (s.name === 'container_cpu_usage_seconds_total') {
       entry.cpuSeconds = s.value;
       if (s.timestampMs !== undefined) entry.timestampMs = s.timestampMs;
-    } else entry.memoryBytes = s.value;
+    } else {
+      entry.memoryBytes = s.value;
+      // cAdvisor stamps both from the same housekeeping pass; the CPU's wins when both are given.
+      if (s.timestampMs !== undefined && entry.timestampMs === undefined) entry.timestampMs = s.timestampMs;
+    }
     byKey.set(id, entry);
   }
   return [...byKey.values()];

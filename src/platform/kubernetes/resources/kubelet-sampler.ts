@@ -8,6 +8,8 @@ import type { Logger } from '../../../util/log.ts';
 import { rawRequest, type ClusterAccess } from '../access.ts';
 import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
+import type { MeasuredWindow } from '../../../load/types.ts';
+import { minimumCpuWindowMs } from './refresh.ts';
 import { groupOf, type ContainerIdentity } from './groups.ts';
 
 const MAX_SAMPLING_MS = 2 * 60 * 60_000;
@@ -55,7 +57,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     this.timer.unref();
   }
 
-  async stop(achievedRps: number): Promise<ResourceUsage[]> {
+  async stop(achievedRps: number, window?: MeasuredWindow): Promise<ResourceUsage[]> {
     this.stopTimer();
     await this.inFlight;
     await this.scrapeOnce();
@@ -70,7 +72,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     this.warnSilentNodes();
     const modeNamespace = this.mode ? this.options.modeNamespaces[this.mode] : undefined;
     const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces) };
-    return aggregateScrapes(
+    const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,
       (c) => {
         const group = groupOf({ ...c, podLabels: this.podLabels.get(`${c.namespace}/${c.pod}`) }, context);
@@ -78,6 +80,19 @@ export class KubeletResourceSampler implements ResourceSampler {
         return { group, scope: c.namespace === modeNamespace ? this.mode! : c.namespace };
       },
       achievedRps,
+      window,
+    );
+    if (tooFewSamples.length > 0) this.warnTooShort(tooFewSamples, window);
+    return usage;
+  }
+
+  /** A window too short for two kubelet refreshes gives no CPU figure: say so, and how long would. */
+  private warnTooShort(groups: string[], window?: MeasuredWindow): void {
+    const seconds = window ? ` (${((window.endMs - window.startMs) / 1000).toFixed(1)} s)` : '';
+    const minimum = minimumCpuWindowMs(this.options.intervalMs) / 1000;
+    this.options.log.warn(
+      `mode ${this.mode}: the measured window${seconds} held fewer than two kubelet samples of ${groups.join(', ')}, and CPU needs two; ` +
+        `left out of CPU/memory for this repetition. The kubelet refreshes its samples every 10-15 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
     );
   }
 
