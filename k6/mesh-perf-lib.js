@@ -28,6 +28,8 @@ export function buildOptions(latencyMetric) {
     scenarios: params.scenarios,
     thresholds,
     userAgent: 'mesh-perf (k6)',
+    // The ingress gateway's certificate is self-signed by mesh-perf (kubernetes.ingress.tls).
+    insecureSkipTLSVerify: params.insecureSkipTLSVerify === true,
   };
 }
 
