@@ -8,7 +8,7 @@ import { EnvironmentError, UsageError } from '../util/errors.ts';
 import type { K6Invocation, K6Progress, LoadRunner } from './types.ts';
 import { renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
-import { parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
+import { iterationMs, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
 import { invalidReasons } from './validity.ts';
 
 /** k6's exit code when the script's own thresholds failed: the data is still good. */
@@ -111,6 +111,8 @@ export async function runRepetition(
     invalidReasons: reasons,
   };
   if (repetition.scriptThresholds === undefined) delete repetition.scriptThresholds;
+  const iterations = iterationMs(outcome.summary);
+  if (iterations) repetition.iterationMs = iterations;
   return { repetition, extraFiles: outcome.extraFiles };
 }
 
