@@ -18,6 +18,7 @@ export function buildOptions(latencyMetric) {
   thresholds['dropped_iterations{scenario:measure}'] = ['count>=0'];
   thresholds['data_sent{scenario:measure}'] = ['count>=0'];
   thresholds['data_received{scenario:measure}'] = ['count>=0'];
+  thresholds['iteration_duration{scenario:measure}'] = ['max>=0'];
   for (let b = 0; b < params.buckets; b++) {
     thresholds[`${latencyMetric}{scenario:measure,mp_bucket:${b}}`] = ['max>=0'];
     thresholds[`mp_failed{mp_bucket:${b}}`] = ['rate>=0'];
@@ -28,6 +29,8 @@ export function buildOptions(latencyMetric) {
     scenarios: params.scenarios,
     thresholds,
     userAgent: 'mesh-perf (k6)',
+    // The ingress gateway's certificate is self-signed by mesh-perf (kubernetes.ingress.tls).
+    insecureSkipTLSVerify: params.insecureSkipTLSVerify === true,
   };
 }
 

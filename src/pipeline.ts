@@ -144,6 +144,7 @@ async function runTrial(
   extraFiles: Record<string, string>,
   deps: PipelineDeps,
 ): Promise<void> {
+  await platform.beforeTrial?.(trial.mode, trial.profile);
   const base = platform.target(trial.mode);
   // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };

@@ -2,7 +2,7 @@
 // profiles, trial count and a wall-clock estimate from the same plan the run would execute.
 import { formatDuration } from '../config/duration.ts';
 import { validateConfig } from '../config/validate.ts';
-import { buildPlan, estimateSeconds } from '../plan/plan.ts';
+import { buildPlan, estimateSeconds, scalingSeconds, scalingSteps } from '../plan/plan.ts';
 import type { Preset } from '../presets/types.ts';
 
 export interface PresetProfileSummary {
@@ -15,6 +15,8 @@ export interface PresetProfileSummary {
   duration: string;
   warmup: string;
   repetitions: number;
+  /** Echo pods per mode during this profile, when the profile sets its own. */
+  replicas?: number;
 }
 
 export interface PresetSummary {
@@ -29,6 +31,11 @@ export interface PresetSummary {
   estimateSeconds: number;
   /** Echo server pods per mode on Kubernetes platforms. */
   replicas?: number;
+  /** Istio's ingress gateway in front of every mode (kubernetes.ingress). */
+  ingress?: { replicas: number; tls: boolean };
+  /** Scaling steps between profiles and their estimated seconds (not in estimateSeconds). */
+  scalingSteps: number;
+  scalingSeconds: number;
 }
 
 // A fixed seed: the summary shows the shape of the plan, not one run's random block order.
@@ -37,7 +44,9 @@ const SUMMARY_SEED = 1;
 export function presetSummary(preset: Preset): PresetSummary {
   const config = validateConfig(preset.config, `preset ${preset.name}`);
   const plan = buildPlan(config, config.plan.seed ?? SUMMARY_SEED);
-  const replicas = (config as { kubernetes?: { replicas?: number } }).kubernetes?.replicas;
+  const replicas = config.kubernetes.replicas;
+  const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
+  const steps = kubernetes ? scalingSteps(plan, replicas) : [];
   return {
     name: preset.name,
     source: preset.source,
@@ -53,10 +62,14 @@ export function presetSummary(preset: Preset): PresetSummary {
       duration: formatDuration(p.durationMs),
       warmup: formatDuration(p.warmupMs),
       repetitions: p.repetitions,
+      ...(p.replicas !== undefined ? { replicas: p.replicas } : {}),
     })),
     trials: plan.trials.length,
     estimateSeconds: estimateSeconds(plan),
     ...(replicas !== undefined ? { replicas } : {}),
+    ...(config.kubernetes.ingress ? { ingress: config.kubernetes.ingress } : {}),
+    scalingSteps: steps.length,
+    scalingSeconds: scalingSeconds(steps),
   };
 }
 
@@ -73,21 +86,29 @@ export function formatEstimate(seconds: number): string {
 
 /** The one line `mesh-perf presets` prints per preset. */
 export function presetLine(summary: PresetSummary, nameWidth: number): string {
-  return `${summary.name.padEnd(nameWidth)}  source ${summary.source}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds).padEnd(7)}  ${summary.summary}`;
+  return `${summary.name.padEnd(nameWidth)}  source ${summary.source}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds).padEnd(7)}  ${summary.summary}`;
 }
 
 /** The block `mesh-perf plan --preset <name>` prints above the trial table. */
 export function formatPresetSummary(summary: PresetSummary): string {
+  const perProfile = summary.profiles.some((p) => p.replicas !== undefined);
+  const pods = (n: number) => `${n} echo pod${n === 1 ? '' : 's'}`;
   const lines = [
     `preset ${summary.name} (source benchmark ${summary.source}): ${summary.summary}`,
-    `platform ${summary.platform}${summary.replicas !== undefined ? `, ${summary.replicas} echo pod${summary.replicas === 1 ? '' : 's'} per mode` : ''}`,
+    `platform ${summary.platform}${summary.replicas !== undefined && !perProfile ? `, ${pods(summary.replicas)} per mode` : ''}${perProfile ? ', echo pods per mode set by each load profile' : ''}`,
+    ...(summary.ingress
+      ? [`ingress: Istio gateway (Gateway API, gatewayClassName istio), ${summary.ingress.replicas} pod${summary.ingress.replicas === 1 ? '' : 's'}, ${summary.ingress.tls ? 'HTTPS with a self-signed certificate' : 'HTTP'}; the client sends through it`]
+      : []),
     `modes: ${summary.modes.join(', ')}`,
     'load profiles:',
     ...summary.profiles.map(
       (p) =>
-        `  ${p.name}: ${p.model} model, ${p.load}, ${p.protocol} ${p.method}, ${p.duration} measured after ${p.warmup} warm-up, ${p.repetitions} repetition${p.repetitions === 1 ? '' : 's'} per mode`,
+        `  ${p.name}: ${p.replicas !== undefined ? `${pods(p.replicas)}, ` : ''}${p.model} model, ${p.load}, ${p.protocol} ${p.method}, ${p.duration} measured after ${p.warmup} warm-up, ${p.repetitions} repetition${p.repetitions === 1 ? '' : 's'} per mode`,
     ),
     `${summary.trials} trials (${summary.modes.length} mode${summary.modes.length === 1 ? '' : 's'} × ${summary.profiles.length} profile${summary.profiles.length === 1 ? '' : 's'} × repetitions), ~${formatEstimate(summary.estimateSeconds)} of load`,
+    ...(summary.scalingSteps > 0
+      ? [`  plus ${summary.scalingSteps} scaling step${summary.scalingSteps === 1 ? '' : 's'} between profiles, ~${formatEstimate(summary.scalingSeconds)} (estimated): ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds)} in all`]
+      : []),
     summary.platform === 'kind' || summary.platform === 'kubeconfig'
       ? '  plus cluster and mesh setup, typically 1–2 min per mesh installed (not included)'
       : '  plus starting the local targets (seconds)',

@@ -86,6 +86,13 @@ export const loadProfileSchema = z
     expectedLatency: duration('load.expectedLatency').default('50ms').describe('sizes the VU pool: rate × latency × headroom'),
     script: z.string().optional().describe("a user's own k6 script, run unchanged"),
     pause: duration('load.pause').default('0s').describe('idle time between repetitions'),
+    replicas: z
+      .number({ error: (issue) => `expected a whole number of echo pods for load.replicas, got ${describeValue(issue.input)}` })
+      .int({ error: (issue) => `expected a whole number of echo pods for load.replicas, got ${String(issue.input)}` })
+      .min(1, { error: (issue) => `expected load.replicas ≥ 1 (echo pods during this profile), got ${String(issue.input)}` })
+      .max(90, { error: (issue) => `expected load.replicas ≤ 90 (as kubernetes.replicas), got ${String(issue.input)}` })
+      .optional()
+      .describe('kind/kubeconfig: echo pods per mode during this profile (default kubernetes.replicas); the run scales between profiles'),
   })
   .describe('one load profile; a list runs each profile for every mode');
 

@@ -6,6 +6,7 @@ import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
 import { gateScopeProblems } from '../gates/expression.ts';
+import { ingressProblems } from './ingress-checks.ts';
 
 export interface ConfigProblem {
   path: string;
@@ -177,6 +178,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
   });
   const profileNames = profiles.map(profileName);
   problems.push(...gateScopeProblems(config.gates, names, profileNames));
+  problems.push(...ingressProblems(config));
   profileNames.forEach((n, i) => {
     if (profileNames.indexOf(n) !== i) problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });
   });

@@ -7,7 +7,7 @@ import { EnvironmentError, UsageError } from '../util/errors.ts';
 import type { K6Invocation, K6Progress, LoadRunner, ModeTarget } from './types.ts';
 import { renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
-import { parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
+import { iterationMs, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
 import { invalidReasons } from './validity.ts';
 import { measuredWindow } from './window.ts';
 import type { MeasuredWindow } from './types.ts';
@@ -114,6 +114,8 @@ export async function runRepetition(
     invalidReasons: reasons,
   };
   if (repetition.scriptThresholds === undefined) delete repetition.scriptThresholds;
+  const iterations = iterationMs(outcome.summary);
+  if (iterations) repetition.iterationMs = iterations;
   return { repetition, extraFiles: outcome.extraFiles, window: measuredWindow(outcome.summary, trial.profile) };
 }
 

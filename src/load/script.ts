@@ -32,6 +32,8 @@ export interface ScriptParams {
   countedStatuses: number[];
   statusPrefix: string;
   summaryFile: string;
+  /** Set for a target serving a self-signed certificate (the ingress gateway's). */
+  insecureSkipTLSVerify?: boolean;
 }
 
 export interface RenderedScript {
@@ -61,6 +63,7 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
   };
   if (target.url) params.url = joinUrl(target.url, profile.path);
   if (target.grpc) params.grpc = target.grpc;
+  if (target.insecureTls) params.insecureSkipTLSVerify = true;
   if (profile.body !== undefined) params.body = profile.body;
   if (profile.payloadBytes !== undefined) params.payloadBytes = profile.payloadBytes;
   return params;

@@ -78,6 +78,15 @@ function parseUserScriptSummary(metrics: Record<string, K6Metric>, durationS: nu
   };
 }
 
+/**
+ * k6's iteration_duration of the measured scenario (one iteration of the script, e.g. Kyma's
+ * GET + POST), in the same percentiles as requests; undefined for a summary without it.
+ */
+export function iterationMs(text: string): LatencyMs | undefined {
+  const values = (JSON.parse(text) as K6Summary).metrics?.['iteration_duration{scenario:measure}']?.values;
+  return values && values.count ? toLatency(values) : undefined;
+}
+
 /** Thresholds a script declared, by metric: expression → passed. Ours (always-true) are skipped. */
 export function scriptThresholds(text: string): Record<string, Record<string, boolean>> | undefined {
   const data = JSON.parse(text) as K6Summary;

@@ -50,6 +50,8 @@ export interface ModeTarget {
   env: Record<string, string>;
   /** Human description for reports: "direct", "1 proxy hop", "istio-ambient". */
   description: string;
+  /** The target serves a self-signed certificate (the ingress gateway's): k6 skips verification. */
+  insecureTls?: boolean;
 }
 
 /** When the measured scenario ran (epoch ms), for sampling resources inside it. */

@@ -51,3 +51,36 @@ export function estimateSeconds(plan: Plan): number {
 export function newSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
+
+/**
+ * Assumed cost of one scaling step between load profiles (load[].replicas): the rollout and the
+ * endpoints catching up, images already on the nodes. A base per step plus a little per pod
+ * started; measured steps are logged during the run ("… ready and listed as endpoints after").
+ */
+export const SCALE_STEP_S = 20;
+export const SCALE_PER_POD_S = 0.5;
+
+export interface ScalingStep {
+  /** Index of the trial the step precedes. */
+  before: number;
+  mode: string;
+  from: number;
+  to: number;
+}
+
+/** The scaling steps a plan implies: wherever a mode's pod count differs from its previous trial's. */
+export function scalingSteps(plan: Plan, initialReplicas: number): ScalingStep[] {
+  const current = new Map<string, number>();
+  const steps: ScalingStep[] = [];
+  for (const t of plan.trials) {
+    const from = current.get(t.mode.name) ?? initialReplicas;
+    const to = t.profile.replicas ?? initialReplicas;
+    if (to !== from) steps.push({ before: t.index, mode: t.mode.name, from, to });
+    current.set(t.mode.name, to);
+  }
+  return steps;
+}
+
+export function scalingSeconds(steps: readonly ScalingStep[]): number {
+  return steps.reduce((sum, s) => sum + SCALE_STEP_S + SCALE_PER_POD_S * Math.max(0, s.to - s.from), 0);
+}

@@ -1,6 +1,6 @@
 // The seam between the pipeline and where the workload runs. local and endpoints run here;
 // kind and kubeconfig run in a cluster. The pipeline only talks to these interfaces.
-import type { Config } from '../config/validate.ts';
+import type { Config, LoadProfile } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
 import type { ResourceUsage } from '../results/types.ts';
@@ -56,6 +56,8 @@ export interface Platform {
   resourceSampler(): ResourceSampler | undefined;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;
+  /** Called before each trial: a platform that scales per load profile does it here. */
+  beforeTrial?(mode: ModeConfig, profile: LoadProfile): Promise<void>;
   /** Removes what prepare created. Safe to call twice and after a failed prepare. */
   teardown(options?: TeardownOptions): Promise<void>;
 }

@@ -1,12 +1,12 @@
 // Presets reproduce published benchmarks (../seeds). A preset is a raw config that the user's
 // own fields override (src/config/load.ts merges preset < file < flags). Variants of one source benchmark are
-// named `<preset>-<what differs>`: `ambient-modes-400`, `uds-scale-50`.
+// named `<preset>-<what differs>`: `ambient-modes-400`, `ambient-modes-tcp`.
 import type { Preset } from './types.ts';
 import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';
 import { istioLinkerdFortio } from './istio-linkerd-fortio.ts';
 import { istioSynthetic, istioSynthetic400 } from './istio-synthetic.ts';
 import { kymaSidecar } from './kyma-sidecar.ts';
-import { udsScalePresets } from './uds-scale.ts';
+import { udsScale } from './uds-scale.ts';
 
 export const PRESETS: Preset[] = [
   kymaSidecar,
@@ -16,7 +16,7 @@ export const PRESETS: Preset[] = [
   ambientModes,
   ambientModes400,
   ambientModesTcp,
-  ...udsScalePresets,
+  udsScale,
 ];
 
 export function findPreset(name: string): Preset | undefined {

@@ -45,6 +45,7 @@ export const repetitionSchema = z.strictObject({
   bytesSent: z.number(),
   bytesReceived: z.number(),
   latencyMs: latency.describe('latency in milliseconds, exact percentiles from k6'),
+  iterationMs: latency.optional().describe("k6's iteration_duration of the measured scenario in milliseconds"),
   timeline: z.array(
     z.strictObject({ t: z.number(), requests: z.number(), failures: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() }),
   ),

@@ -67,6 +67,8 @@ export interface Repetition {
   bytesSent: number;
   bytesReceived: number;
   latencyMs: LatencyMs;
+  /** k6's iteration_duration of the measured scenario (Kyma reports it), when k6 recorded it. */
+  iterationMs?: LatencyMs;
   timeline: TimelinePoint[];
   /** k6 threshold results from a user's own script: expression → passed. */
   scriptThresholds?: Record<string, Record<string, boolean>>;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PRESETS, findPreset } from '../../src/presets/index.ts';
-import { presetSummary, presetHeader, formatEstimate } from '../../src/cli/preset-summary.ts';
+import { presetSummary, presetHeader, formatEstimate, formatPresetSummary } from '../../src/cli/preset-summary.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { SOURCE_FORMATS } from '../../src/presets/format-names.ts';
@@ -12,10 +12,11 @@ import { SOURCE_FORMATS } from '../../src/presets/format-names.ts';
 interface Expected {
   source: string;
   modes: { name: string; mesh: string }[];
-  profiles: { name: string; model: 'open' | 'closed'; rate?: number; vus?: number; durationMs: number; repetitions: number; protocol?: string; method?: string }[];
+  profiles: { name: string; model: 'open' | 'closed'; rate?: number; vus?: number; durationMs: number; repetitions: number; protocol?: string; method?: string; replicas?: number }[];
   trials: number;
   replicas?: number;
   thresholds?: string[];
+  ingress?: { replicas: number; tls: boolean };
 }
 
 const ambientModes = [
@@ -25,16 +26,8 @@ const ambientModes = [
   { name: 'istio-ambient', mesh: 'istio-ambient' },
   { name: 'istio-waypoint', mesh: 'istio-waypoint' },
 ];
-const uds = (replicas: number): Expected => ({
-  source: '004',
-  modes: [{ name: 'istio-sidecar', mesh: 'istio-sidecar' }],
-  profiles: [
-    { name: '20rps', model: 'open', rate: 20, durationMs: 300_000, repetitions: 1 },
-    { name: '50rps', model: 'open', rate: 50, durationMs: 300_000, repetitions: 1 },
-  ],
-  trials: 2,
-  replicas,
-});
+// 004: 20 and 50 rps for 5 minutes to 1, 10, 50 and 90 pods, in the source benchmark's order.
+const udsScenario = (pods: number, rate: number) => ({ name: `${pods}pod${pods === 1 ? '' : 's'}-${rate}rps`, model: 'open' as const, rate, durationMs: 300_000, repetitions: 1, replicas: pods });
 
 const TABLE: Record<string, Expected> = {
   // 000: 500 VUs for 1 minute, GET and POST, with and without sidecar, tables average 2 runs.
@@ -50,6 +43,8 @@ const TABLE: Record<string, Expected> = {
     ],
     trials: 2 * 2 * 2,
     thresholds: ['error_rate < 1%', 'p(95) < 250ms'],
+    // Istio's ingress gateway at exactly 10 replicas, over HTTPS.
+    ingress: { replicas: 10, tls: true },
   },
   // 001: 100 qps for 10 s, HTTP then gRPC, 10 runs, baseline / Linkerd2 / Istio, 2 echo servers.
   'istio-linkerd-fortio': {
@@ -105,11 +100,15 @@ const TABLE: Record<string, Expected> = {
     profiles: [{ name: '200rps', model: 'open', rate: 200, durationMs: 10_000, repetitions: 1 }],
     trials: 5,
   },
-  // 004: 20 and 50 rps for 5 minutes, to 1, 10, 50 and 90 pods: eight scenarios over four presets.
-  'uds-scale': uds(1),
-  'uds-scale-10': uds(10),
-  'uds-scale-50': uds(50),
-  'uds-scale-90': uds(90),
+  // 004: eight scenarios in one job, through the tenant (ingress) gateway.
+  'uds-scale': {
+    source: '004',
+    modes: [{ name: 'istio-sidecar', mesh: 'istio-sidecar' }],
+    profiles: [1, 10, 50, 90].flatMap((pods) => [udsScenario(pods, 20), udsScenario(pods, 50)]),
+    trials: 8,
+    replicas: 1,
+    ingress: { replicas: 1, tls: true },
+  },
 };
 
 test('every preset is in the table and every table row is a preset', () => {
@@ -138,7 +137,9 @@ for (const [name, expected] of Object.entries(TABLE)) {
       assert.equal(got.repetitions, want.repetitions);
       if (want.protocol) assert.equal(got.protocol, want.protocol);
       if (want.method) assert.equal(got.method, want.method);
+      assert.equal(got.replicas, want.replicas);
     });
+    assert.deepEqual(config.kubernetes.ingress, expected.ingress);
     if (expected.replicas !== undefined) assert.equal(config.kubernetes.replicas, expected.replicas);
     assert.equal(config.kubernetes.serviceProtocol, name === 'ambient-modes-tcp' ? 'tcp' : 'http');
     if (expected.thresholds) assert.deepEqual(config.gates.thresholds, expected.thresholds);
@@ -168,13 +169,16 @@ test('variants name the preset they vary and share its source benchmark', () => 
   }
 });
 
-test('the uds-scale family covers the seed’s eight scenarios', () => {
-  const family = PRESETS.filter((p) => p.name === 'uds-scale' || p.variantOf === 'uds-scale');
-  const scenarios = family.flatMap((p) => {
-    const config = validateConfig(p.config);
-    return config.profiles.map((profile) => `${profile.rate}rps×${config.kubernetes.replicas}pods`);
-  });
-  assert.deepEqual(scenarios.sort(), ['20rps×10pods', '20rps×1pods', '20rps×50pods', '20rps×90pods', '50rps×10pods', '50rps×1pods', '50rps×50pods', '50rps×90pods'].sort());
+test('uds-scale runs the source benchmark’s eight scenarios in one job, scaling three times on the way up', () => {
+  const summary = presetSummary(findPreset('uds-scale')!);
+  assert.deepEqual(summary.profiles.map((p) => `${p.load}×${p.replicas}`), ['20 rps×1', '50 rps×1', '20 rps×10', '50 rps×10', '20 rps×50', '50 rps×50', '20 rps×90', '50 rps×90']);
+  assert.equal(summary.scalingSteps, 3);
+  // 20 s per step, plus 0.5 s per pod started: 9, 40 and 40 pods.
+  assert.equal(summary.scalingSeconds, 3 * 20 + 0.5 * (9 + 40 + 40));
+  const header = formatPresetSummary(summary);
+  assert.match(header, /ingress: Istio gateway \(Gateway API, gatewayClassName istio\), 1 pod, HTTPS/);
+  assert.match(header, /90pods-50rps: 90 echo pods, open model, 50 rps/);
+  assert.match(header, /plus 3 scaling steps between profiles, ~1m 45s \(estimated\): ~42m 25s in all/);
 });
 
 test('a user field overrides the preset (preset < file)', async () => {

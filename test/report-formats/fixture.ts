@@ -18,6 +18,8 @@ export interface RepInput {
   bytesSent?: number;
   bytesReceived?: number;
   latencyMs: Partial<LatencyMs> & Pick<LatencyMs, 'p50'>;
+  /** k6's iteration_duration, when the repetition recorded it. */
+  iterationMs?: Partial<LatencyMs> & Pick<LatencyMs, 'p50'>;
   resources?: ResourceUsage[];
   invalidReasons?: string[];
 }
@@ -53,11 +55,16 @@ export function rep(input: RepInput): Repetition {
       p999: l.p999 ?? l.p50 * 6,
       max: l.max ?? l.p50 * 12,
     },
+    ...(input.iterationMs ? { iterationMs: fullLatency(input.iterationMs) } : {}),
     timeline: [],
     ...(input.resources ? { resources: input.resources } : {}),
     valid: invalid.length === 0,
     invalidReasons: invalid,
   };
+}
+
+function fullLatency(l: Partial<LatencyMs> & Pick<LatencyMs, 'p50'>): LatencyMs {
+  return { min: l.min ?? l.p50 * 0.6, mean: l.mean ?? l.p50 * 1.05, p50: l.p50, p75: l.p75 ?? l.p50 * 1.1, p90: l.p90 ?? l.p50 * 1.3, p95: l.p95 ?? l.p50 * 1.5, p99: l.p99 ?? l.p50 * 3, p999: l.p999 ?? l.p50 * 6, max: l.max ?? l.p50 * 12 };
 }
 
 export function usage(group: string, scope: string, cpu: [number, number, number], mem: [number, number, number]): ResourceUsage {
@@ -145,13 +152,15 @@ export function sourceUdsRun(): RunResult {
   return run({
     suite: 'uds-scale',
     preset: 'uds-scale',
+    // The preset's profiles: each scenario carries its pod count (load[].replicas).
     profiles: [
-      { name: '20rps', model: 'open', rate: 20, duration: '5m', repetitions: 1 },
-      { name: '50rps', model: 'open', rate: 50, duration: '5m', repetitions: 1 },
+      { name: '1pod-20rps', model: 'open', rate: 20, duration: '5m', repetitions: 1, replicas: 1 },
+      { name: '1pod-50rps', model: 'open', rate: 50, duration: '5m', repetitions: 1, replicas: 1 },
+      { name: '10pods-20rps', model: 'open', rate: 20, duration: '5m', repetitions: 1, replicas: 10 },
     ],
     modes: {
       'istio-sidecar': {
-        '20rps': [
+        '1pod-20rps': [
           rep({
             durationS: 300,
             requests: 6000,
@@ -161,13 +170,22 @@ export function sourceUdsRun(): RunResult {
             resources: resources([1, 8, 7.137, 47, 50, 48.38], [1, 9, 8.2065, 55, 55, 55], [1, 3, 1.19, 80, 90, 84.41]),
           }),
         ],
-        '50rps': [
+        '1pod-50rps': [
           rep({
             durationS: 300,
             requests: 15000,
             bytesReceived: 9225000,
             latencyMs: { min: 0.509695, mean: 0.879616, p50: 0.838414, p90: 1.1209, p95: 1.3151, p99: 1.737, max: 23.104 },
             resources: resources([1, 15, 13.434, 47, 48, 47.934], [1, 18, 15.7945, 55, 56, 55.244], [1, 3, 1.224, 80, 84, 81.984]),
+          }),
+        ],
+        '10pods-20rps': [
+          rep({
+            durationS: 300,
+            requests: 6000,
+            bytesReceived: 3690000,
+            latencyMs: { min: 0.642163, mean: 1.19, p50: 1.135, p90: 1.49, p95: 1.609, p99: 2.081, max: 25.016 },
+            resources: resources([1, 9, 7.52, 48, 53, 51.69], [1, 193, 29.57, 55, 534, 503.74], [1, 32, 2.52, 84, 90, 89.28]),
           }),
         ],
       },
@@ -178,8 +196,9 @@ export function sourceUdsRun(): RunResult {
 // ---- Source benchmark 000: Kyma's two runs (2025-07-08 and 2025-07-09). ----
 export function sourceKymaRuns(): RunResult[] {
   const kyma = (date: string, sidecar: [number, number], noSidecar: [number, number]) => {
+    // Kyma's second table is k6's iteration duration; request durations are not published.
     const reps = (requests: number, received: number, sent: number, [p50, p95]: [number, number]) =>
-      [1, 2].map((block) => rep({ block, durationS: 60, targetRps: null, requests, bytesReceived: received, bytesSent: sent, latencyMs: { p50, p95 } }));
+      [1, 2].map((block) => rep({ block, durationS: 60, targetRps: null, requests, bytesReceived: received, bytesSent: sent, latencyMs: { p50: p50 * 0.9, p95: p95 * 0.9 }, iterationMs: { p50, p95 } }));
     return run({
       suite: 'kyma-sidecar',
       preset: 'kyma-sidecar',
@@ -227,6 +246,8 @@ interface RealisticInput {
   kubernetes?: Record<string, unknown>;
   failures?: { mode: string; profile: string; block: number; status: string; count: number };
   bytesPerRequest?: [number, number];
+  /** Record k6's iteration duration too (derived from the request latency, no extra randomness). */
+  iterations?: boolean;
   seed: number;
 }
 
@@ -246,6 +267,7 @@ export function realisticRun(input: RealisticInput): RunResult {
         const requests = Math.round(achieved * input.durationS);
         const failures = fail?.count ?? 0;
         const [sent, received] = input.bytesPerRequest ?? [110, 640];
+        const latencyMs = noisyLatency(random, input.p50 * (SCALE[mode] ?? 1.1) * (1 + input.profiles.indexOf(profile) * 0.2));
         const r = rep({
           trial: trial++,
           block,
@@ -256,7 +278,8 @@ export function realisticRun(input: RealisticInput): RunResult {
           statusCounts: fail ? { '200': requests - failures, [fail.status]: failures } : { '200': requests },
           bytesSent: requests * sent,
           bytesReceived: requests * received,
-          latencyMs: noisyLatency(random, input.p50 * (SCALE[mode] ?? 1.1) * (1 + input.profiles.indexOf(profile) * 0.2)),
+          latencyMs,
+          ...(input.iterations ? { iterationMs: { ...Object.fromEntries(Object.entries(latencyMs).map(([k, v]) => [k, v! * 1.01 + 0.2])), p50: latencyMs.p50 * 1.01 + 0.2 } } : {}),
           ...(input.resources ? { resources: input.resources(mode, achieved, random) } : {}),
           ...(invalid ? { invalidReasons: [`${Math.round(target * input.durationS * 0.07)} dropped iterations; achieved ${achieved.toFixed(1)} rps is under 99% of ${target} rps`] } : {}),
         });

@@ -27,20 +27,21 @@ const ambient = () =>
 
 const uds = () =>
   realisticRun({
-    suite: 'uds-scale-10',
-    preset: 'uds-scale-10',
+    suite: 'uds-scale',
+    preset: 'uds-scale',
     seed: 4,
     modes: ['istio-sidecar'],
+    // Two of the preset's eight scenarios: each profile carries its pod count.
     profiles: [
-      { name: '20rps', model: 'open', rate: 20, duration: '5m', repetitions: 1 },
-      { name: '50rps', model: 'open', rate: 50, duration: '5m', repetitions: 1 },
+      { name: '1pod-20rps', model: 'open', rate: 20, duration: '5m', repetitions: 1, replicas: 1 },
+      { name: '10pods-50rps', model: 'open', rate: 50, duration: '5m', repetitions: 1, replicas: 10 },
     ],
     repetitions: 1,
     durationS: 300,
     p50: 0.8,
-    kubernetes: { replicas: 10 },
+    kubernetes: { replicas: 1, ingress: { replicas: 1, tls: true } },
     resources: meshResources,
-    failures: { mode: 'istio-sidecar', profile: '50rps', block: 1, status: '503', count: 3 },
+    failures: { mode: 'istio-sidecar', profile: '10pods-50rps', block: 1, status: '503', count: 3 },
     bytesPerRequest: [96, 615],
   });
 
@@ -59,6 +60,7 @@ const kyma = () =>
     p50: 67,
     failures: { mode: 'sidecar', profile: 'post', block: 2, status: '503', count: 41 },
     bytesPerRequest: [78, 934],
+    iterations: true,
   });
 
 const fortio = () =>
@@ -95,13 +97,14 @@ test('ambient-modes CSV and plain table (golden)', () => {
   assertGolden('ambient-modes.txt', renderAmbientTable(ambient()));
 });
 
-test('uds-scale-10 report: vegeta blocks with a 503 in the error set, namespace tables (golden)', () => {
+test('uds-scale report: a heading per pod count, vegeta blocks with a 503 in the error set, namespace tables (golden)', () => {
   const text = renderUdsReport(uds());
   assert.match(text, /^503 Service Unavailable$/m);
-  assert.match(text, /loadbalanced between 10 Pods/);
+  assert.match(text, /^### 20 requests per second to a single Pod$/m);
+  assert.match(text, /^### 50 requests per second loadbalanced between 10 Pods$/m);
   // The k6 client's own usage is not a namespace of the source benchmark's table.
   assert.doesNotMatch(text, /client/);
-  assertGolden('uds-scale-10.md', text);
+  assertGolden('uds-scale.md', text);
 });
 
 test('kyma-sidecar tables over GET and POST with failed calls (golden)', () => {

@@ -55,6 +55,15 @@ test('source benchmark 004: vegeta blocks match the UDS document line for line (
   );
 });
 
+test('source benchmark 004: one job, a heading per scenario in the document\'s words, the pod count from each profile', async () => {
+  const { renderUdsReport } = await import('../../src/report/formats/uds.ts');
+  const headings = renderUdsReport(sourceUdsRun()).split('\n').filter((l) => l.startsWith('### '));
+  assert.deepEqual(headings, ['### 20 requests per second to a single Pod', '### 50 requests per second to a single Pod', '### 20 requests per second loadbalanced between 10 Pods']);
+  const ten = sourceUdsRun().modes[2]!.repetitions[0]!;
+  assert.match(renderVegetaBlock(ten), /^Latencies     \[min, mean, 50, 90, 95, 99, max\]  642\.163µs, 1\.19ms, 1\.135ms, 1\.49ms, 1\.609ms, 2\.081ms, 25\.016ms$/m);
+  assert.match(renderNamespaceTable(ten.resources!), /^nginx                  1m        193m      29\.57m    55Mi      534Mi     503\.74Mi$/m);
+});
+
 test('source benchmark 004: namespace tables match the UDS document, TOTAL included', () => {
   const [twenty, fifty] = sourceUdsRun().modes;
   assert.equal(
@@ -72,7 +81,10 @@ test('source benchmark 004: namespace tables match the UDS document, TOTAL inclu
 });
 
 test("source benchmark 000: Kyma's rows come out with Kyma's figures, meshed deployment first", () => {
-  const rows = renderKymaTables(sourceKymaRuns())
+  const text = renderKymaTables(sourceKymaRuns());
+  // Kyma's second table, its columns in Kyma's words and order.
+  assert.match(text, /^\| Date \| Sidecar - Median iteration duration \[ms\] \| No-sidecar - Median iteration duration \[ms\] \| Sidecar - 95th percentile \[ms\] \| No-sidecar - 95th percentile \[ms\] \|$/m);
+  const rows = text
     .split('\n')
     .filter((line) => /^\| (Sidecar|No-sidecar|20\d\d-)/.test(line))
     .map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
@@ -81,5 +93,8 @@ test("source benchmark 000: Kyma's rows come out with Kyma's figures, meshed dep
     ['No-sidecar', '402166', '0', '553.67', '9.23', '31.26', '0.52'],
     ['2025-07-08', '84.66', '67.83', '172.01', '139.31'],
     ['2025-07-09', '89.22', '66.37', '181.55', '143.61'],
+    // Then our request-duration table (Kyma's thresholds gate on it; the fixture's are 0.9 ×).
+    ['2025-07-08', '76.19', '61.05', '154.81', '125.38'],
+    ['2025-07-09', '80.30', '59.73', '163.40', '129.25'],
   ]);
 });

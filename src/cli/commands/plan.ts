@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
-import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
+import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { alignTable } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
@@ -25,6 +25,12 @@ export const command: Command = {
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
+    // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
+    const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
+    const steps = cluster ? scalingSteps(plan, config.kubernetes.replicas) : [];
+    const scaling = scalingSeconds(steps);
+    const ingress = cluster ? config.kubernetes.ingress : undefined;
+    const podsOf = (t: (typeof plan.trials)[number]) => t.profile.replicas ?? config.kubernetes.replicas;
     if (context.args.switches.has('json')) {
       const trials = plan.trials.map((t) => ({
         index: t.index,
@@ -37,19 +43,28 @@ export const command: Command = {
         vus: t.profile.vus ?? null,
         duration: t.profile.duration,
         warmup: t.profile.warmup,
+        ...(cluster ? { pods: podsOf(t), via: ingress ? 'gateway' : 'direct' } : {}),
       }));
+      const extra = cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {};
       const cpu = cpuWindow && { cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) } };
-      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds, ...cpu, trials }, null, 2)}\n`);
+      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, trials }, null, 2)}\n`);
       return 0;
     }
-    const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up']];
+    const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up', ...(cluster ? ['pods', 'via'] : [])]];
+    const scaledBefore = new Set(steps.map((s) => s.before));
     for (const t of plan.trials) {
       const load = t.profile.model === 'open' ? `${t.profile.rate ?? 'script'} rps` : `${t.profile.vus ?? 'script'} VUs`;
-      rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup]);
+      // "→10" marks a trial that starts by scaling the mode to its pod count.
+      const pods = `${scaledBefore.has(t.index) ? '→' : ''}${podsOf(t)}`;
+      const via = ingress ? 'gw' : 'direct';
+      rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup, ...(cluster ? [pods, via] : [])]);
     }
     const header = context.args.options.preset ? presetHeader(context.args.options.preset, PRESETS) : undefined;
     if (header) context.stdout(`${header.trimEnd()}\n\n`);
-    context.stdout(`${alignTable(rows)}\n\n${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load (setup not included)\n`);
+    const scalingNote = steps.length > 0 ? `\n+ ${steps.length} scaling step${steps.length === 1 ? '' : 's'} (~${formatMinutes(scaling)}, estimated) = about ${formatMinutes(seconds + scaling)}` : '';
+    const podsNote = steps.length > 0 ? 'pods: echo pods per mode; → scales the mode first\n' : '';
+    const gatewayNote = ingress ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n` : '';
+    context.stdout(`${alignTable(rows)}\n\n${gatewayNote}${podsNote}${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`);
     if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), 80)}\n`);
     return 0;
   },

@@ -49,6 +49,20 @@ const workloadImage = (what: string, fallback: string) =>
     })
     .default(fallback)
     .describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
+// Traffic entering through Istio's ingress gateway (seeds 000 and 004): a Gateway API Gateway
+// with gatewayClassName istio, which istiod deploys and scales; one HTTPRoute per mode.
+const ingressSchema = z
+  .strictObject({
+    replicas: z
+      .number({ error: (issue) => `expected a whole number of gateway pods, got ${JSON.stringify(issue.input)}` })
+      .int({ error: (issue) => `expected a whole number of gateway pods, got ${String(issue.input)}` })
+      .min(1, { error: (issue) => `expected at least 1 gateway pod, got ${String(issue.input)}` })
+      .max(50, { error: (issue) => `expected at most 50 gateway pods, got ${String(issue.input)}` })
+      .default(1)
+      .describe('ingress gateway pods (Istio scales its Deployment to exactly this many)'),
+    tls: z.boolean().default(false).describe('HTTPS with a self-signed certificate mesh-perf creates (never printed); k6 skips verification'),
+  })
+  .describe("route every mode's traffic through Istio's ingress gateway (Gateway API); the client pod sends to the gateway's Service");
 
 export const kubernetesSchema = z
   .strictObject({
@@ -86,6 +100,7 @@ export const kubernetesSchema = z
       })
       .prefault({}),
     gatewayApi: z.strictObject({ version: z.string().regex(/^\d+\.\d+\.\d+$/).default('1.5.1') }).prefault({}),
+    ingress: ingressSchema.optional(),
     resources: z
       .strictObject({
         app: containerResources('echo server', '50m', '32Mi', '1', '256Mi'),

@@ -23,6 +23,9 @@ import { InClusterK6Runner } from './k6-runner.ts';
 import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
+import { gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
+import { scaleEcho } from './scale.ts';
+import type { LoadProfile } from '../../config/validate.ts';
 
 export interface ModePlacement {
   mode: ModeConfig;
@@ -60,6 +63,8 @@ export class KubernetesPlatform implements Platform {
   private workload?: Workload;
   private meshes: MeshInstallation[] = [];
   private gatewayApi?: { version: string; installed: boolean };
+  /** Echo pods per mode namespace right now (scaled per load profile). */
+  private replicasOf = new Map<string, number>();
   private prepared = false;
   private tornDown = false;
 
@@ -121,8 +126,10 @@ export class KubernetesPlatform implements Platform {
     this.prepared = true; // from here on teardown has something to remove
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
-    if ([...kinds].some(needsGatewayApi)) this.gatewayApi = await ensureGatewayApi(mesh);
-    if ([...kinds].some(usesIstio)) this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
+    const ingress = this.k8s.ingress;
+    // The ingress is Istio's gateway: it needs the Gateway API CRDs and Istio, whatever the modes.
+    if ([...kinds].some(needsGatewayApi) || ingress) this.gatewayApi = await ensureGatewayApi(mesh);
+    if ([...kinds].some(usesIstio) || (ingress && !kinds.has('existing'))) this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
 
     log.phase('Workloads');
@@ -132,15 +139,26 @@ export class KubernetesPlatform implements Platform {
     }
     const workload = this.workload;
     const labels = ownerLabels(this.context.config.suite, this.context.runId);
+    const gatewayNamespace = ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
+    if (ingress && gatewayNamespace) {
+      await claimNamespace(access, { name: gatewayNamespace, suite: this.context.config.suite, runId: this.context.runId, labels: { [COMPONENT]: 'ingress' } }, this.context.signal);
+      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId), { namespace: gatewayNamespace, labels, signal: this.context.signal });
+      log.info(`ingress: Gateway mesh-perf-gateway (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`);
+    }
+    // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
+    const clientNamespaces = gatewayNamespace ? [gatewayNamespace] : this.placements.map((p) => p.namespace);
     // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
-    for (const p of this.placements) await this.applier!.apply(workload.client, { namespace: p.namespace, labels, signal: this.context.signal });
-    await Promise.all(this.placements.map((p) => waitReady(access, podTarget(p.namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal)));
+    for (const namespace of clientNamespaces) await this.applier!.apply(workload.client, { namespace, labels, signal: this.context.signal });
+    await Promise.all(clientNamespaces.map((namespace) => waitReady(access, podTarget(namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal)));
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
     for (const p of this.placements) await this.applier!.apply(workload.server, { namespace: p.namespace, labels, signal: this.context.signal });
+    if (gatewayNamespace) for (const p of this.placements) await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], { namespace: p.namespace, labels, signal: this.context.signal });
     const deployments = workload.server.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!.name!);
     await Promise.all(
       this.placements.flatMap((p) => deployments.map((name) => waitReady(access, rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined), this.readyTimeoutMs, this.context.signal))),
     );
+    for (const p of this.placements) this.replicasOf.set(p.namespace, this.k8s.replicas);
+    if (ingress && gatewayNamespace) await waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal);
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
@@ -159,15 +177,36 @@ export class KubernetesPlatform implements Platform {
     const namespace = this.namespaceOf(mode.name);
     const host = `${ECHO_SERVICE}.${namespace}.svc.cluster.local`;
     const mesh = this.placements.find((p) => p.mode.name === mode.name)!.mesh;
+    const ingress = this.k8s.ingress;
+    if (ingress) {
+      const url = gatewayUrl(ingressNamespace(this.k8s.namespacePrefix), ingress.tls, mode.name);
+      const address = this.targetOverride?.(mode.name, namespace) ?? { url };
+      return { mode: mode.name, ...address, env: { ...mode.env }, description: `${mesh} via ingress gateway`, ...(ingress.tls ? { insecureTls: true } : {}) };
+    }
     const address = this.targetOverride?.(mode.name, namespace) ?? { url: `http://${host}:${ECHO_HTTP_PORT}/`, grpc: `${host}:${ECHO_GRPC_PORT}` };
     return { mode: mode.name, ...address, env: { ...mode.env }, description: mesh };
+  }
+
+  /** Scales the trial's mode to its profile's pod count and waits until the new pods take traffic. */
+  async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
+    if (!this.access) return;
+    const namespace = this.namespaceOf(mode.name);
+    const want = profile.replicas ?? this.k8s.replicas;
+    if (this.replicasOf.get(namespace) === want) return;
+    this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
+    const started = Date.now();
+    this.replicasOf.delete(namespace); // unknown until the scale completes
+    await scaleEcho(this.access, namespace, want, this.readyTimeoutMs, this.context.signal);
+    this.replicasOf.set(namespace, want);
+    this.context.log.info(`${mode.name}: ${want} echo pod${want === 1 ? '' : 's'} ready and listed as endpoints after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 
   loadRunner(): LoadRunner {
     if (!this.access || !this.workload) throw new EnvironmentError('the Kubernetes platform was not prepared');
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
-    return new InClusterK6Runner(this.access, (mode) => ({ namespace: this.namespaceOf(mode ?? first), pod: workload.clientPod, container: workload.clientContainer }));
+    const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
+    return new InClusterK6Runner(this.access, (mode) => ({ namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first), pod: workload.clientPod, container: workload.clientContainer }));
   }
 
   resourceSampler(): ResourceSampler | undefined {
@@ -177,6 +216,7 @@ export class KubernetesPlatform implements Platform {
       intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
       modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
+      ...(this.k8s.ingress ? { gatewayNamespaces: [ingressNamespace(this.k8s.namespacePrefix)] } : {}),
       log: this.context.log,
     });
   }

@@ -141,7 +141,9 @@ export async function describeNotReady(access: ClusterAccess, namespace: string,
     const pods = await rawRequest(access, `/api/v1/namespaces/${namespace}/pods?${query}`, { timeoutMs: 10_000 });
     const items = pods.status === 200 ? (JSON.parse(pods.body) as { items: PodView[] }).items : [];
     if (items.length === 0) lines.push(`  no pods${podSelector ? ` matching ${podSelector}` : ''} in namespace ${namespace}`);
-    for (const pod of items.slice(0, 10)) lines.push(`  pod ${pod.metadata.name}: ${podState(pod)}`);
+    // Pods that are not ready first: with 90 replicas the ten shown must be the ones that explain.
+    const ordered = [...items].sort((a, b) => Number(podReady(a as KubeObject)) - Number(podReady(b as KubeObject)));
+    for (const pod of ordered.slice(0, 10)) lines.push(`  pod ${pod.metadata.name}: ${podState(pod)}`);
     if (items.length > 10) lines.push(`  … and ${items.length - 10} more pods`);
     const events = await rawRequest(access, `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent('type=Warning')}`, { timeoutMs: 10_000 });
     const warnings = events.status === 200 ? (JSON.parse(events.body) as { items: { reason?: string; message?: string; involvedObject?: { kind?: string; name?: string }; lastTimestamp?: string; eventTime?: string }[] }).items : [];

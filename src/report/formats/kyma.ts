@@ -3,8 +3,9 @@
 // averages two runs). The second gives median and 95th percentile per date, one row per run.
 // Differences, stated in docs/presets.md: Kyma labels k6's data_received/data_sent as "received
 // by server"/"sent by server" although k6 measures them at the client, so the columns say what
-// they are; the durations are request durations (k6 http_req_duration), which is what Kyma's
-// thresholds gate on, not iteration durations.
+// they are. The second table is Kyma's: k6's iteration_duration per run; a third gives the
+// request durations (http_req_duration), which Kyma's thresholds gate on. Runs recorded before
+// iteration durations were kept show request durations in the second table, labelled so.
 import type { ModeResult, RunResult } from '../../results/types.ts';
 import { mean, median, modeNames, profileNames, findMode, validRepetitions, invalidCount } from './aggregate.ts';
 
@@ -20,24 +21,14 @@ export function renderKymaTables(runs: readonly RunResult[]): string {
     '|---|---|---|---|---|---|---|',
   );
   for (const mode of modes) out.push(callsRow(latest, mode));
-  out.push('');
-  const cols = [
-    ...modes.map((m) => `${label(m)} - Median request duration [ms]`),
-    ...modes.map((m) => `${label(m)} - 95th percentile [ms]`),
-  ];
-  out.push(`| Date | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`);
-  for (const run of runs) {
-    const cells = [
-      ...modes.map((m) => ms(durationStat(run, m, 'p50'))),
-      ...modes.map((m) => ms(durationStat(run, m, 'p95'))),
-    ];
-    out.push(`| ${run.run.startedAt.slice(0, 10)} | ${cells.join(' | ')} |`);
-  }
+  const iterations = hasIterations(latest);
+  if (iterations) out.push('', ...durationTable(runs, modes, 'iteration'));
+  out.push('', ...durationTable(runs, modes, 'request'));
   const repetitions = repetitionsPerProfile(latest);
   const invalid = invalidCount(latest);
   out.push(
     '',
-    `Calls and data: one run of each load profile (${profileNames(latest).join(', ')}), averaged over ${repetitions} repetition${repetitions === 1 ? '' : 's'}; data measured by k6 at the client. Durations: median over repetitions of each repetition's percentile.${invalid > 0 ? ` ${invalid} invalid repetition${invalid === 1 ? '' : 's'} left out.` : ''}`,
+    `Calls and data: one run of each load profile (${profileNames(latest).join(', ')}), averaged over ${repetitions} repetition${repetitions === 1 ? '' : 's'}; data measured by k6 at the client. Durations: median over repetitions of each repetition's percentile${iterations ? '; an iteration is one call of its profile' : ''}.${invalid > 0 ? ` ${invalid} invalid repetition${invalid === 1 ? '' : 's'} left out.` : ''}`,
   );
   return `${out.join('\n')}\n`;
 }
@@ -72,8 +63,30 @@ function callsRow(run: RunResult, mode: string): string {
   return `| ${label(mode)} | ${cells.join(' | ')} |`;
 }
 
-function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95'): number | undefined {
-  const values = run.modes.filter((m) => m.name === mode).flatMap((m) => validRepetitions(m).map((r) => r.latencyMs[stat]));
+type Duration = 'iteration' | 'request';
+
+/** Iteration durations are shown when every valid repetition of the run recorded them. */
+function hasIterations(run: RunResult): boolean {
+  const reps = run.modes.flatMap(validRepetitions);
+  return reps.length > 0 && reps.every((r) => r.iterationMs !== undefined);
+}
+
+/** One row per run: median and p95 of each mode, meshed deployment first (Kyma's layout). */
+function durationTable(runs: readonly RunResult[], modes: readonly string[], kind: Duration): string[] {
+  const cols = [...modes.map((m) => `${label(m)} - Median ${kind} duration [ms]`), ...modes.map((m) => `${label(m)} - 95th percentile [ms]`)];
+  const rows = [`| Date | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`];
+  for (const run of runs) {
+    const cells = [...modes.map((m) => ms(durationStat(run, m, 'p50', kind))), ...modes.map((m) => ms(durationStat(run, m, 'p95', kind)))];
+    rows.push(`| ${run.run.startedAt.slice(0, 10)} | ${cells.join(' | ')} |`);
+  }
+  return rows;
+}
+
+function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95', kind: Duration): number | undefined {
+  const values = run.modes
+    .filter((m) => m.name === mode)
+    .flatMap((m) => validRepetitions(m).map((r) => (kind === 'iteration' ? r.iterationMs?.[stat] : r.latencyMs[stat])))
+    .filter((v): v is number => v !== undefined);
   return median(values);
 }
 

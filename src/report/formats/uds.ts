@@ -38,7 +38,9 @@ function scenarioTitle(result: RunResult, profileName: string, mode: string): st
   const load =
     profile?.model === 'closed' ? `${profile.vus} virtual users` : profile?.rate !== undefined ? `${profile.rate} requests per second` : profileName;
   if (!KUBERNETES.has(result.run.platform)) return `${load} to ${mode}`;
-  const replicas = (result.config as { kubernetes?: { replicas?: unknown } }).kubernetes?.replicas;
+  // The profile's own pod count (load[].replicas, one job over the seed's matrix), else the run's.
+  const own = (profile as { replicas?: unknown } | undefined)?.replicas;
+  const replicas = typeof own === 'number' ? own : (result.config as { kubernetes?: { replicas?: unknown } }).kubernetes?.replicas;
   const pods = typeof replicas === 'number' ? replicas : 1;
   return pods === 1 ? `${load} to a single Pod` : `${load} loadbalanced between ${pods} Pods`;
 }

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeConfig } from '../../../config/schema.ts';
+import type { LoadProfile } from '../../../config/validate.ts';
 import type { LoadRunner } from '../../../load/types.ts';
 import { resolveTool } from '../mesh/tools.ts';
 import { TOOL_PINS } from '../../../tools/pins.ts';
@@ -169,6 +170,11 @@ export class KindPlatform implements Platform {
 
   target(mode: ModeConfig): ModeTarget {
     return this.ready.target(mode);
+  }
+
+  /** Scaling per load profile happens in the cluster, as on the kubeconfig platform. */
+  beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
+    return this.ready.beforeTrial(mode, profile);
   }
 
   loadRunner(): LoadRunner {

@@ -1,7 +1,7 @@
 // Which part of the system a container belongs to, for the resource table: the app (echo
 // server), its sidecar proxy, the k6 client, ztunnel, a waypoint, the CNI agent, or a mesh
 // control plane. Pure: decided from namespace, pod name, pod labels and container name.
-export type ResourceGroup = 'app' | 'sidecar' | 'client' | 'ztunnel' | 'waypoint' | 'cni' | 'control-plane';
+export type ResourceGroup = 'app' | 'sidecar' | 'client' | 'ztunnel' | 'waypoint' | 'cni' | 'control-plane' | 'gateway';
 
 export interface ContainerIdentity {
   namespace: string;
@@ -15,6 +15,8 @@ export interface GroupContext {
   modeNamespaces: ReadonlySet<string>;
   /** Namespaces of mesh installations (istio-system, linkerd). */
   meshNamespaces: ReadonlySet<string>;
+  /** Namespaces of the ingress gateway (kubernetes.ingress): the gateway's pods and the client. */
+  gatewayNamespaces?: ReadonlySet<string>;
 }
 
 export const CLIENT_NAME = 'mesh-perf-client';
@@ -28,6 +30,10 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
     if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
     if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
     return 'app';
+  }
+  if (context.gatewayNamespaces?.has(id.namespace)) {
+    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    return 'gateway';
   }
   if (context.meshNamespaces.has(id.namespace)) {
     const app = labels.app ?? labels['k8s-app'] ?? '';

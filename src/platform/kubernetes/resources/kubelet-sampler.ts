@@ -20,6 +20,8 @@ export interface SamplerOptions {
   modeNamespaces: Record<string, string>;
   /** Namespaces of mesh installations to report alongside every mode (istio-system, linkerd). */
   meshNamespaces: string[];
+  /** The ingress gateway's namespace, reported as its own group alongside every mode. */
+  gatewayNamespaces?: string[];
   log: Logger;
 }
 
@@ -71,7 +73,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     }
     this.warnSilentNodes();
     const modeNamespace = this.mode ? this.options.modeNamespaces[this.mode] : undefined;
-    const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces) };
+    const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces), gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []) };
     const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,
       (c) => {
@@ -116,7 +118,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     try {
       const nodes = await rawRequest(this.access, '/api/v1/nodes', { timeoutMs: 10_000 });
       if (nodes.status === 200) this.nodes = (JSON.parse(nodes.body) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name);
-      const namespaces = [...Object.values(this.options.modeNamespaces), ...this.options.meshNamespaces];
+      const namespaces = [...Object.values(this.options.modeNamespaces), ...this.options.meshNamespaces, ...(this.options.gatewayNamespaces ?? [])];
       for (const namespace of namespaces) {
         const pods = await rawRequest(this.access, `/api/v1/namespaces/${namespace}/pods`, { timeoutMs: 10_000 });
         if (pods.status !== 200) continue;
