@@ -6,7 +6,7 @@ import type { MetricId } from './metrics.ts';
 import type { Analysis, GateResult } from './types.ts';
 
 export interface GateLine {
-  mark: '✓' | '✗' | '–' | '?';
+  mark: '✓' | '✗' | '⚠' | '–' | '?';
   decision: GateResult['decision'] | 'pending';
   line: string;
 }
@@ -45,7 +45,7 @@ export function analysisView(result: RunResult): AnalysisView | undefined {
       return `${formatSigned(o.difference.value, o.unit)}${ci ? ` ${ci}` : ''}${relative}`;
     },
     gates: analysis.gates.map((g) => ({
-      mark: g.pendingConfirmation ? '?' : g.decision === 'fail' ? '✗' : g.decision === 'skipped' || g.reportOnly ? '–' : '✓',
+      mark: g.pendingConfirmation ? '?' : g.decision === 'fail' ? '✗' : g.decision === 'inconclusive' ? '⚠' : g.decision === 'skipped' || g.reportOnly ? '–' : '✓',
       decision: g.pendingConfirmation ? 'pending' : g.decision,
       line: g.line,
     })),
@@ -86,7 +86,7 @@ export function analysisTextLines(view: AnalysisView): string[] {
 
 /** The same as markdown for summary.md: a gate list with decisions, MDE and notes. */
 export function analysisMarkdownLines(view: AnalysisView): string[] {
-  const icon = { '✓': '✅', '✗': '❌', '–': '➖', '?': '🔁' } as const;
+  const icon = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
   const lines = [`CI: ${Math.round(view.level * 100)}% bootstrap over valid repetitions (seeded); overhead paired by interleaved block.`];
   if (view.smallSample) lines.push('', view.smallSample);
   if (view.rounds) lines.push('', view.rounds);

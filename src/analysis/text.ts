@@ -39,7 +39,12 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
     out.push('Not compared (scenario differs):', ...analysis.reference.excluded.map((x) => `  - ${x.runId}: ${x.reason}`), '');
   }
   const failed = analysis.gates.filter((g) => g.decision === 'fail').length;
-  out.push(`Verdict: ${analysis.verdict.toUpperCase()}${failed > 0 ? ` (${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above)` : ''}`);
+  const undecided = analysis.gates.filter((g) => g.decision === 'inconclusive').length;
+  const counts = [
+    ...(failed > 0 ? [`${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above`] : []),
+    ...(undecided > 0 ? [`${undecided} gate${undecided === 1 ? '' : 's'} inconclusive, marked ⚠ above`] : []),
+  ];
+  out.push(`Verdict: ${analysis.verdict === 'inconclusive' ? '⚠ ' : ''}${analysis.verdict.toUpperCase()}${counts.length > 0 ? ` (${counts.join('; ')})` : ''}`);
   for (const reason of reasonsBesideGates(analysis.verdictReasons, analysis.gates)) out.push(`  - ${reason}`);
   return `${out.join('\n')}\n`;
 }
@@ -53,6 +58,7 @@ export function reasonsBesideGates(reasons: readonly string[], gates: readonly G
 function decisionText(g: GateResult): string {
   if (g.decision === 'fail') return 'REGRESSION';
   if (g.decision === 'skipped') return 'skipped';
+  if (g.decision === 'inconclusive') return `⚠ inconclusive${typeof g.repetitionsToSettle === 'number' ? ` (~${g.repetitionsToSettle} reps)` : ''}`;
   if (g.reportOnly) return 'not gated';
   const e = g.evidence;
   if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
@@ -61,7 +67,7 @@ function decisionText(g: GateResult): string {
 }
 
 function decisionMark(g: GateResult): string {
-  return g.decision === 'fail' ? '✗' : g.decision === 'skipped' || g.reportOnly ? '-' : '✓';
+  return g.decision === 'fail' ? '✗' : g.decision === 'inconclusive' ? '⚠' : g.decision === 'skipped' || g.reportOnly ? '-' : '✓';
 }
 
 export function renderCalibration(calibration: Calibration): string {

@@ -4,8 +4,8 @@ import { describeBase, type BaseComparison, type BaseReference } from './base-co
 import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
 import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
 
-export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', invalid: '⚠️' };
-export const VERDICT_WORD: Record<RunView['verdict'], string> = { pass: 'pass', fail: 'fail', invalid: 'invalid run' };
+export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
+export const VERDICT_WORD: Record<RunView['verdict'], string> = { pass: 'pass', fail: 'fail', inconclusive: 'inconclusive', invalid: 'invalid run' };
 
 export function verdictHeadline(view: RunView): string {
   return `${VERDICT_ICON[view.verdict]} **${VERDICT_WORD[view.verdict]}**`;
@@ -16,7 +16,11 @@ export function reasonsList(view: RunView): string {
     if (view.verdict !== 'pass') return '';
     return view.gates.length > 0 ? 'Every gate passed and every repetition was valid.' : 'Every repetition was valid; no gates are configured, so nothing could fail.';
   }
-  return view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
+  const lead =
+    view.verdict === 'inconclusive'
+      ? 'No gate failed, but these could not decide with the repetitions this run had (a warning; `gates.regression.inconclusive: fail` makes it fail the job):\n\n'
+      : '';
+  return lead + view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
 }
 
 export interface ResultsTableOptions {
@@ -83,7 +87,13 @@ function overhead(m: ModeView, view: RunView): string {
 
 export function gatesTable(gates: GateView[]): string {
   const rows = gates.map((g) => [
-    g.decision === 'fail' ? '❌ fail' : g.decision === 'skipped' ? '➖ skipped' : '✅ pass',
+    g.decision === 'fail'
+      ? '❌ fail'
+      : g.decision === 'inconclusive'
+        ? `⚠️ inconclusive${g.repetitionsToSettle ? ` (~${g.repetitionsToSettle} reps)` : ''}`
+        : g.decision === 'skipped'
+          ? '➖ skipped'
+          : '✅ pass',
     text(g.title),
     text([g.mode, g.profile].filter(Boolean).join(' · ') || 'all'),
     text(g.detail),

@@ -3,7 +3,7 @@ import type { RunResult } from '../results/types.ts';
 import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
 import { analysisMarkdownLines, analysisView } from '../analysis/report-view.ts';
 
-const VERDICT_ICON = { pass: '✅', fail: '❌', invalid: '⚠️' } as const;
+const VERDICT_ICON = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' } as const;
 
 export function renderSummaryMarkdown(result: RunResult): string {
   const rows = tableRows(result);

@@ -29,9 +29,13 @@ export function renderTerminalTable(result: RunResult): string {
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
   const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
-  const failedGates = (result.analysis?.gates ?? []).filter((g) => g.decision === 'fail').length;
-  if (failedGates > 0 && reasons.length < result.verdictReasons.length) reasons.unshift(`${failedGates} gate${failedGates > 1 ? 's' : ''} failed (above)`);
-  lines.push('', `Verdict: ${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
+  const gates = result.analysis?.gates ?? [];
+  const counted = (decision: 'fail' | 'inconclusive', what: string) => {
+    const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
+    return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what} (above)`] : [];
+  };
+  if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed'), ...counted('inconclusive', 'inconclusive, ⚠'));
+  lines.push('', `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -9,7 +9,7 @@ import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from '.
 const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
 
 export function verdictBadge(verdict: string): string {
-  return `<span class="badge ${e(verdict)}">${e(verdict.toUpperCase())}</span>`;
+  return `<span class="badge ${e(verdict)}">${verdict === 'inconclusive' ? '⚠ ' : ''}${e(verdict.toUpperCase())}</span>`;
 }
 
 function withCi(interval: MedianInterval | undefined, format: (v: number) => string = formatMs): string {
@@ -140,7 +140,7 @@ function genericHtml(value: unknown, depth: number): string {
 function cellHtml(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number') return e(Number.isInteger(value) ? String(value) : value.toPrecision(4));
-  if (value === 'pass' || value === 'fail' || value === 'invalid') return verdictBadge(value);
+  if (value === 'pass' || value === 'fail' || value === 'inconclusive' || value === 'invalid') return verdictBadge(value);
   if (typeof value === 'object') return `<code>${e(JSON.stringify(value))}</code>`;
   return e(value);
 }
