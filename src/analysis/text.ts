@@ -76,8 +76,8 @@ export function renderCalibration(calibration: Calibration): string {
     METRICS[s.metric].label,
     s.cv === null ? 'n/a' : formatPercent(s.cv, false),
     formatEstimate(s.offset, 'relative', true),
-    formatPercent(s.falseDifferenceRate, false),
-    formatPercent(s.statisticalRate, false),
+    s.falseDifferenceRate === null ? 'not measurable' : formatPercent(s.falseDifferenceRate, false),
+    s.statisticalRate === null ? '—' : formatPercent(s.statisticalRate, false),
     ...s.mdeByRepetitions.map((m) => (m.mde === null ? '—' : formatPercent(m.mde, false))),
     s.overheadFloor.difference === null ? '—' : formatNumber(s.overheadFloor.difference, s.unit),
     s.repetitionsForTarget === null ? '—' : String(s.repetitionsForTarget),
@@ -94,7 +94,8 @@ export function renderCalibration(calibration: Calibration): string {
   ];
   return [
     `A/A calibration: ${a} and ${b} measure the same target [${calibration.profile}], ${calibration.blocks} interleaved blocks`,
-    `false alarms: share of ${calibration.subsets} random pairs of ${calibration.subsetSize}-block subsets the regression gate flags (alpha ${calibration.alpha}, same machine, same job)`,
+    calibration.falseAlarmsUnmeasurable ??
+      `false alarms: share of ${calibration.subsets} random pairs of ${calibration.subsetSize}-block subsets the regression gate flags (alpha ${calibration.alpha}, same machine, same job)`,
     '',
     table(header, rows),
     '',
