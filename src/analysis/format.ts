@@ -73,3 +73,32 @@ export function mdeSentence(mde: number | null | undefined, what: string): strin
 export function finiteOrNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
+
+/**
+ * Below this many values an interval of the median is not a 95% CI: the percentile bootstrap of a
+ * median of 2–5 values returns [min, max] of them, which covers the true median only
+ * 1 − 2·0.5ⁿ of the time (n = 3: 75%).
+ */
+export const MIN_VALUES_FOR_MEDIAN_CI = 6;
+
+/** Real coverage of [min, max] of n values for their distribution's median. */
+export function rangeCoverage(n: number): number {
+  return 1 - 2 * 0.5 ** n;
+}
+
+/** Short column label for an interval of the median over (at least) n values: "95% CI" or "range". */
+export function medianIntervalLabel(n: number, level: number): string {
+  return n >= MIN_VALUES_FOR_MEDIAN_CI ? `${Math.round(level * 100)}% CI` : 'range';
+}
+
+/**
+ * What the brackets around a median are, as one sentence; undefined when they are a
+ * confidence interval at the stated level. n is the fewest values behind any bracket shown.
+ */
+export function smallSampleIntervalNote(n: number, level: number): string | undefined {
+  if (n < 2 || n >= MIN_VALUES_FOR_MEDIAN_CI) return undefined;
+  return (
+    `With ${n} repetitions an interval of the median is the range of the repetitions (min–max), which covers the true median ` +
+    `${formatPercent(rangeCoverage(n), false)} of the time, not ${Math.round(level * 100)}%; ${MIN_VALUES_FOR_MEDIAN_CI} or more repetitions give a ${Math.round(level * 100)}% confidence interval.`
+  );
+}

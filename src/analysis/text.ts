@@ -1,7 +1,7 @@
 // Plain-text renderings of a comparison and of a calibration, for `mesh-perf compare` and
 // `mesh-perf calibrate`. Pure: strings in, strings out.
 import type { Calibration } from './calibration.ts';
-import { formatEstimate, formatNumber, formatPercent } from './format.ts';
+import { formatEstimate, formatNumber, formatPercent, medianIntervalLabel, smallSampleIntervalNote } from './format.ts';
 import { METRICS } from './metrics.ts';
 import type { Analysis, GateResult } from './types.ts';
 
@@ -30,7 +30,13 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   const out: string[] = [];
   out.push(`Comparing ${labels.candidate} (candidate) with ${labels.baseline} (baseline)`);
   out.push('');
-  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', 'change [95% CI]', 'p', 'decision'], rows), '');
+  // The change's interval is a bootstrap of two medians: below 6 repetitions a side it is about the
+  // range of the values, not a 95% CI (the note says what it covers).
+  const fewest = Math.min(...regressions.map((g) => Math.min(g.evidence!.reference.values, sizeOf(analysis, g))));
+  const label = medianIntervalLabel(fewest, analysis.level);
+  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows), '');
+  const small = rows.length > 0 ? smallSampleIntervalNote(fewest, analysis.level) : undefined;
+  if (small) out.push(`Brackets: ${small}`, '');
   const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));
   const lines = [...regressions, ...others].map((g) => `  ${decisionMark(g)} ${g.line}`);
   if (lines.length > 0) out.push('Verdict lines:', ...lines, '');
@@ -53,6 +59,11 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
 export function reasonsBesideGates(reasons: readonly string[], gates: readonly GateResult[]): string[] {
   const gateLines = new Set(gates.map((g) => g.line));
   return reasons.filter((r) => !gateLines.has(r));
+}
+
+/** Valid repetitions of the gate's mode in the candidate (from the analysis's summaries). */
+function sizeOf(analysis: Analysis, g: GateResult): number {
+  return analysis.summaries.find((s) => s.mode === g.mode && s.profile === g.profile)?.valid ?? Infinity;
 }
 
 function decisionText(g: GateResult): string {

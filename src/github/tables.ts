@@ -2,6 +2,7 @@
 // the gate table, the invalid-repetition table. Pure.
 import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
 import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { smallSampleIntervalNote } from '../analysis/format.ts';
 import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
 
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
@@ -65,7 +66,11 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
 /** A footnote saying what the intervals in the table are. */
 export function intervalNote(view: RunView): string {
   const intervals = new Set(view.modes.flatMap((m) => [m.p50, m.p99].filter(Boolean).map((s) => s!.interval)));
-  if (intervals.has('ci')) return 'Values are medians over repetitions with 95% confidence intervals in brackets.';
+  if (intervals.has('ci')) {
+    const sizes = view.modes.filter((m) => m.p50?.interval === 'ci' && m.validRepetitions >= 2).map((m) => m.validRepetitions);
+    const small = smallSampleIntervalNote(sizes.length > 0 ? Math.min(...sizes) : Infinity, 0.95);
+    return small ? `Values are medians over repetitions. ${small}` : 'Values are medians over repetitions with 95% confidence intervals in brackets.';
+  }
   if (intervals.has('range')) return 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).';
   return 'Values are from a single valid repetition per mode: no interval can be given.';
 }

@@ -8,7 +8,7 @@ export function renderTerminalTable(result: RunResult): string {
   const rows = tableRows(result);
   const view = analysisView(result);
   const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${Math.round(view.level * 100)}% CI`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
+  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${view.intervalLabel}`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
   const body = rows.map((r) => [
     ...(multiProfile ? [r.profile] : []),
     r.isBaseline ? `${r.mode} (baseline)` : r.mode,

@@ -68,7 +68,9 @@ test('with the analysis block the view shows its confidence intervals, overheads
   assert.equal(view.verdict, 'fail');
 
   const summary = renderJobSummary({ view, links: { runUrl: RUN_URL, artifactUrl: `${RUN_URL}#artifacts`, dashboardUrl: 'https://octo.github.io/mesh/' } });
-  assert.match(summary, /with 95% confidence intervals/);
+  // 2 repetitions a mode: the brackets are their range (covers the median 50%), not a 95% CI.
+  assert.match(summary, /Values are medians over repetitions\. With 2 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 50\.0% of the time, not 95%/);
+  assert.doesNotMatch(summary, /95% confidence intervals in brackets/);
   assert.match(summary, /### Gates/);
   assert.ok(summary.includes('[Trend dashboard](https://octo.github.io/mesh/)'));
   assert.ok(summary.includes(`[Results and HTML report (artifact)](${RUN_URL}#artifacts)`));

@@ -4,6 +4,7 @@ import type { MedianInterval } from '../../history/median-interval.ts';
 import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../history/run-summary.ts';
 import { analysisView, type AnalysisView } from './analysis-view.ts';
 import { escapeHtml as e } from './escape.ts';
+import { smallSampleIntervalNote } from '../../analysis/format.ts';
 import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';
 
 const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
@@ -22,8 +23,12 @@ export function summaryTables(result: RunResult, level: number): string {
   const view = analysisView(result.analysis);
   const summaries = summarizeRun(result, level).map((s) => (view ? withAnalysis(s, view) : s));
   const overheads = summarizeOverheads(result, level);
+  const fewest = Math.min(...summaries.map((s) => s.validRepetitions).filter((n) => n >= 2));
+  const small = view ? smallSampleIntervalNote(fewest, view.level) : undefined;
   const note = view
-    ? `Median over valid repetitions; brackets: ${formatPercent(view.level, 0)} bootstrap confidence interval from the analysis. `
+    ? small
+      ? `Median over valid repetitions. ${e(small)} `
+      : `Median over valid repetitions; brackets: ${formatPercent(view.level, 0)} bootstrap confidence interval from the analysis. `
     : coverageNote(summaries, level);
   return profilesOf(result)
     .map((profile) => {
