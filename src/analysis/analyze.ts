@@ -153,7 +153,7 @@ function detectabilityLines(summaries: readonly ModeSummary[], metrics: readonly
     for (const metric of metrics) {
       const stat = summary.statistics[metric];
       if (!stat || stat.unit === 'fraction') continue;
-      lines.push(`${summary.mode} [${summary.profile}]: ${mdeSentence(stat.mde, METRICS[metric].label)}`);
+      lines.push(`${summary.mode} [${summary.profile}]: ${mdeSentence(stat.mde, METRICS[metric].label, stat.n)}`);
     }
   }
   return lines;

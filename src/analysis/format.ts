@@ -62,9 +62,16 @@ export function formatEstimate(estimate: Estimate, unit: Unit | 'ratio' | 'relat
   return ci ? `${show(estimate.value, unit)} ${ci}` : show(estimate.value, unit);
 }
 
-/** "with this noise, changes under 7% on p50 are not detectable". */
-export function mdeSentence(mde: number | null | undefined, what: string): string {
-  if (mde === undefined || Number.isNaN(mde)) return `MDE unknown for ${what} (fewer than two valid repetitions)`;
+/**
+ * "with this noise, changes under 7% on p50 are not detectable". `n`, the valid repetitions
+ * behind it, tells an MDE missing for want of repetitions from one missing because the statistic
+ * is 0 in every repetition (an error rate of 0/0 has no relative change to size).
+ */
+export function mdeSentence(mde: number | null | undefined, what: string, n?: number): string {
+  if (mde === undefined || Number.isNaN(mde)) {
+    if (n !== undefined && n >= 2) return `no MDE for ${what}: it is 0 in all ${n} repetitions, so a relative change cannot be sized`;
+    return `MDE unknown for ${what} (fewer than two valid repetitions)`;
+  }
   if (mde === null || !Number.isFinite(mde)) return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
   return `with this noise, changes under ${formatPercent(mde, false)} on ${what} are not detectable`;
 }

@@ -327,7 +327,7 @@ function regressionLine(
     `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
     `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
     `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
-    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!)}`
+    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!, Math.min(...side.sizes))}`
   );
 }
 

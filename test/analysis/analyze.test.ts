@@ -257,3 +257,15 @@ test('the analysis is deterministic for a results file and survives a JSON round
   assert.equal(a.summaries[0]!.statistics.p50!.mde, null, 'two repetitions cannot reach alpha: MDE null, not Infinity');
   assert.match(a.detectability.join('\n'), /baseline \[1000rps\]: with these repetitions no change on p\(50\) is detectable/);
 });
+
+test('error_rate at 0 in every valid repetition: the MDE sentence says 0/0, not "fewer than two valid repetitions"', () => {
+  const config = testConfig({ gates: { thresholds: ['error_rate < 1%'] } }, ['baseline']);
+  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady } }), { config });
+  const gate = only(analysis.gates, () => true);
+  assert.equal(gate.decision, 'pass');
+  assert.match(gate.line, /; no MDE for error_rate: it is 0 in all 5 repetitions, so a relative change cannot be sized$/);
+  assert.doesNotMatch(gate.line, /fewer than two valid repetitions/);
+  // With one valid repetition the old sentence is still the true one.
+  const one = analyzeRun(syntheticRun({ config, levels: { baseline: [1] } }), { config });
+  assert.match(only(one.gates, () => true).line, /MDE unknown for error_rate \(fewer than two valid repetitions\)$/);
+});
