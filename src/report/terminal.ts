@@ -32,9 +32,9 @@ export function renderTerminalTable(result: RunResult): string {
   const gates = result.analysis?.gates ?? [];
   const counted = (decision: 'fail' | 'inconclusive', what: string) => {
     const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
-    return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what} (above)`] : [];
+    return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
   };
-  if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed'), ...counted('inconclusive', 'inconclusive, ⚠'));
+  if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
   lines.push('', `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
