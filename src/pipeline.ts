@@ -12,13 +12,13 @@ import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
-import { decideVerdict } from './results/verdict.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
 import { publicConfig } from './config/public.ts';
 import { MeshPerfError, messageOf } from './util/errors.ts';
 import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
 import { analyzeRun } from './analysis/analyze.ts';
+import { decideVerdict } from './analysis/verdict.ts';
 import { writeHtmlReport } from './report/html/write.ts';
 import { renderSourceFormats } from './report/formats/index.ts';
 
@@ -80,20 +80,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       await runTrial(trial, plan, platform, result, extraFiles, deps);
     }
     reference = deps.reference ? await deps.reference(result) : [];
-    const first = analyzeRun(result, { config, reference });
-    if (first.modesToConfirm.length > 0 && config.gates.regression.confirm && !signal.aborted) {
-      // A regression must survive a second, interleaved round before it fails the run.
-      const modes = config.modes.filter((m) => first.modesToConfirm.includes(m.name) || m.name === config.baseline);
-      const round2 = buildPlan(config, plan.seed + 1, modes, 2);
-      const offset = plan.trials.length;
-      for (const t of round2.trials) t.index += offset;
-      result.plan.trials.push(...round2.trials.map(trialRecord));
-      log.phase(`Confirming a possible regression: ${first.modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`);
-      for (const trial of round2.trials) {
-        if (signal.aborted) break;
-        await runTrial(trial, { ...round2, trials: [...plan.trials, ...round2.trials] }, platform, result, extraFiles, deps);
-      }
-    }
+    await confirmRegressions(config, plan, platform, result, extraFiles, reference, deps);
   } catch (error) {
     failure = error as Error;
     result.run.aborted = messageOf(error);
@@ -111,15 +98,16 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   // Trials ran interleaved; results read in config order (profile, then mode).
   const order = (m: ModeResult) => config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
   result.modes.sort((a, b) => order(a) - order(b));
-  const verdict = decideVerdict(result);
   try {
     result.analysis = analyzeRun(result, { config, reference });
   } catch (error) {
     log.warn(`analysis failed: ${messageOf(error)}`);
   }
-  const combined = combineVerdicts(verdict, result.analysis);
-  result.verdict = combined.verdict;
-  result.verdictReasons = combined.reasons;
+  // The analysis decided the verdict with its gates (decideVerdict); without it, validity and the
+  // script's own thresholds still decide, through the same function given no gates.
+  const decided = result.analysis ?? toStored(decideVerdict(result));
+  result.verdict = decided.verdict;
+  result.verdictReasons = decided.verdictReasons;
   // A preset's source-benchmark formats (the ambient CSV, vegeta blocks, Kyma's tables) go beside results.json;
   // the markdown ones also belong in summary.md, where their readers look.
   let summaryMarkdown = renderSummaryMarkdown(result);
@@ -175,15 +163,36 @@ async function runTrial(
 }
 
 /**
- * Validity and the script's own thresholds (what the load engine knows) come first: an invalid
- * run is never a pass or a fail. Then the analysis's gates decide.
+ * The confirmation round: a regression found in the main round must survive a second,
+ * interleaved round of the modes concerned and the baseline before it fails the run. The
+ * analysis of the pooled rounds (after this) gives the final decision.
  */
-function combineVerdicts(base: { verdict: RunResult['verdict']; reasons: string[] }, analysis: RunResult['analysis']): { verdict: RunResult['verdict']; reasons: string[] } {
-  if (base.verdict === 'invalid' || !analysis) return base;
-  const reasons = [...base.reasons, ...analysis.verdictReasons.filter((r) => !base.reasons.includes(r))];
-  if (base.verdict === 'fail' || analysis.verdict === 'fail') return { verdict: 'fail', reasons };
-  if (analysis.verdict === 'invalid') return { verdict: 'invalid', reasons };
-  return { verdict: 'pass', reasons };
+async function confirmRegressions(
+  config: Config,
+  plan: Plan,
+  platform: Platform,
+  result: RunResult,
+  extraFiles: Record<string, string>,
+  reference: RunResult[],
+  deps: PipelineDeps,
+): Promise<void> {
+  if (!config.gates.regression.confirm || deps.signal.aborted) return;
+  const { modesToConfirm } = analyzeRun(result, { config, reference });
+  if (modesToConfirm.length === 0) return;
+  const modes = config.modes.filter((m) => modesToConfirm.includes(m.name) || m.name === config.baseline);
+  const round2 = buildPlan(config, plan.seed + 1, modes, 2);
+  const offset = plan.trials.length;
+  for (const t of round2.trials) t.index += offset;
+  result.plan.trials.push(...round2.trials.map(trialRecord));
+  deps.log.phase(`Confirming a possible regression: ${modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`);
+  for (const trial of round2.trials) {
+    if (deps.signal.aborted) break;
+    await runTrial(trial, { ...round2, trials: [...plan.trials, ...round2.trials] }, platform, result, extraFiles, deps);
+  }
+}
+
+function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {
+  return { verdict: decision.verdict, verdictReasons: decision.reasons.map((r) => r.message) };
 }
 
 function trialRecord(t: Trial): RunResult['plan']['trials'][number] {

@@ -17,6 +17,7 @@ import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
 import { evaluateOverheadBudget, evaluateThreshold, modesInScope } from './thresholds.ts';
 import type { Analysis, GateResult, ModeSummary, OverheadEstimate, ReferenceExclusion } from '../results/analysis.ts';
+import { decideVerdict } from './verdict.ts';
 
 export interface AnalyzeOptions {
   /** Past runs to judge regressions against (any scenario; the ones that match are used). */
@@ -123,17 +124,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     }
   }
 
-  const invalidReasons = invalidRepetitionReasons(result);
-  const failed = gates.filter((g) => g.decision === 'fail');
-  const pending = failed.filter((g) => g.pendingConfirmation);
-  const modesToConfirm = [...new Set(pending.map((g) => g.mode))];
-  const verdictReasons: string[] = [];
-  if (result.run?.aborted) verdictReasons.push(`run ended early: ${result.run.aborted}`);
-  verdictReasons.push(...invalidReasons);
-  for (const mode of summaries) if (mode.valid === 0) verdictReasons.push(`${mode.mode} [${mode.profile}] has no valid repetition; nothing about it can be compared`);
-  for (const gate of failed) verdictReasons.push(gate.line);
-  const invalid = Boolean(result.run?.aborted) || invalidReasons.length > 0 || summaries.some((s) => s.valid === 0);
-  const verdict = invalid ? 'invalid' : failed.length > 0 ? 'fail' : 'pass';
+  const decided = decideVerdict(result, gates);
   const detectability = detectabilityLines(summaries, [...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)])]);
   const rounds = [...new Set(result.modes.flatMap((m) => m.repetitions.map(roundOf)))].sort((a, b) => a - b);
   return {
@@ -147,9 +138,9 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     summaries,
     overheads,
     gates,
-    verdict,
-    verdictReasons,
-    modesToConfirm: invalid ? [] : modesToConfirm,
+    verdict: decided.verdict,
+    verdictReasons: decided.reasons.map((r) => r.message),
+    modesToConfirm: decided.modesToConfirm,
     ...(reference ? { reference } : {}),
     detectability,
     notes,
@@ -163,7 +154,7 @@ function detectabilityLines(summaries: readonly ModeSummary[], metrics: readonly
     for (const metric of metrics) {
       const stat = summary.statistics[metric];
       if (!stat || stat.unit === 'fraction') continue;
-      lines.push(`${summary.mode} [${summary.profile}]: ${mdeSentence(stat.mde, METRICS[metric].label)}`);
+      lines.push(`${summary.mode} [${summary.profile}]: ${mdeSentence(stat.mde, METRICS[metric].label, stat.n)}`);
     }
   }
   return lines;
@@ -239,23 +230,4 @@ function unknownScopeNames(expression: GateExpression, result: RunResult): strin
   for (const m of expression.scope.modes ?? []) if (!modes.has(m)) out.push(`gate "${expression.text}" names mode "${m}", which is not in this run (modes: ${[...modes].join(', ')})`);
   for (const p of expression.scope.profiles ?? []) if (!profiles.has(p)) out.push(`gate "${expression.text}" names profile "${p}", which is not in this run (profiles: ${[...profiles].join(', ')})`);
   return out;
-}
-
-const MAX_INVALID_LINES = 10;
-
-function invalidRepetitionReasons(result: RunResult): string[] {
-  const lines: string[] = [];
-  let total = 0;
-  for (const mode of result.modes) {
-    for (const r of mode.repetitions) {
-      if (r.valid) continue;
-      total++;
-      if (lines.length < MAX_INVALID_LINES) {
-        const why = r.invalidReasons?.length ? r.invalidReasons.join('; ') : 'marked invalid';
-        lines.push(`invalid repetition: ${mode.name} [${mode.profile}] trial ${r.trial} (block ${r.block}, round ${roundOf(r)}): ${why}`);
-      }
-    }
-  }
-  if (total > MAX_INVALID_LINES) lines.push(`… and ${total - MAX_INVALID_LINES} more invalid repetitions`);
-  return lines;
 }

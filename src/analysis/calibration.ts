@@ -10,7 +10,7 @@ import type { AnalysisContext } from './context.ts';
 import { streamFor } from './context.ts';
 import { coefficientOfVariation, median, standardDeviation } from './descriptive.ts';
 import { finiteOrNull, formatNumber, formatPercent } from './format.ts';
-import { mannWhitneyGreater } from './mann-whitney.ts';
+import { mannWhitneyGreater, minimumAttainableP } from './mann-whitney.ts';
 import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
 import type { MetricId, Unit } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
@@ -45,10 +45,14 @@ export interface CalibrationStatistic {
   offset: Estimate;
   /** Smallest overhead distinguishable from zero with this run's paired noise, in unit and relative. */
   overheadFloor: { difference: number | null; relative: number | null };
-  /** Share of random k-block subsets in which the regression gate flags B against A (or A against B). */
-  falseDifferenceRate: number;
-  /** Same, counting statistical significance alone (no practical minimum). */
-  statisticalRate: number;
+  /**
+   * Share of random k-block subsets in which the regression gate flags B against A (or A against
+   * B); null when k against k repetitions cannot reach alpha, so no subset could ever be flagged
+   * and a rate of 0 would mean nothing.
+   */
+  falseDifferenceRate: number | null;
+  /** Same, counting statistical significance alone (no practical minimum); null as above. */
+  statisticalRate: number | null;
   /** Relative MDE of a run-vs-run comparison at 3, 5 and 10 repetitions per side. */
   mdeByRepetitions: { repetitions: number; mde: number | null }[];
   /** Repetitions per side to reach the target MDE; null when the noise is unknown. */
@@ -64,6 +68,8 @@ export interface Calibration {
   alpha: number;
   targetMde: number;
   statistics: CalibrationStatistic[];
+  /** Why the false-alarm rates could not be measured, when they could not. */
+  falseAlarmsUnmeasurable?: string;
   /** What to do about it, one sentence each. */
   advice: string[];
 }
@@ -133,7 +139,24 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
       repetitionsForTarget: cv === null ? null : finiteOrNull(repetitionsFor(targetMde, cv, alpha)),
     });
   }
-  return { modes: [nameA, nameB], profile, blocks, subsetSize, subsets, alpha, targetMde, statistics, advice: advise(statistics, subsetSize, alpha, targetMde) };
+  const unmeasurable = statistics.some((s) => s.falseDifferenceRate === null) ? unmeasurableSentence(subsetSize, alpha) : undefined;
+  const advice = advise(statistics, subsetSize, alpha, targetMde);
+  return { modes: [nameA, nameB], profile, blocks, subsetSize, subsets, alpha, targetMde, statistics, ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurable } : {}), advice };
+}
+
+/** Subsets of k blocks a side reach alpha from this k on; calibration needs twice as many blocks. */
+function smallestReachingSubset(alpha: number): number {
+  let k = 1;
+  while (minimumAttainableP(k, k) > alpha) k++;
+  return k;
+}
+
+function unmeasurableSentence(k: number, alpha: number): string {
+  const enough = smallestReachingSubset(alpha);
+  return (
+    `false alarms cannot be measured: with ${k} against ${k} repetitions the rank test's smallest p is ${minimumAttainableP(k, k).toFixed(3)} > alpha ${alpha}, ` +
+    `so no comparison could ever be flagged; calibrate with at least ${2 * enough} repetitions (${enough} against ${enough})`
+  );
 }
 
 /**
@@ -151,10 +174,10 @@ function falseDifferenceRates(
   unitIsMs: boolean,
   settings: { alpha: number; minEffectPct: number; minEffectMs: number },
   random: () => number,
-): { gate: number; statistical: number } {
+): { gate: number | null; statistical: number | null } {
   const n = valuesA.length;
   if (n < 2 * k) k = Math.floor(n / 2);
-  if (k < 1) return { gate: 0, statistical: 0 };
+  if (k < 1 || minimumAttainableP(k, k) > settings.alpha) return { gate: null, statistical: null };
   let flagged = 0;
   let significant = 0;
   let trials = 0;
@@ -198,7 +221,7 @@ function advise(statistics: readonly CalibrationStatistic[], k: number, alpha: n
         `${label}: the two identical modes differ by ${formatPercent(s.offset.value)} (CI excludes 0): something other than the mesh separates them (order in the block, port, process placement); find it before trusting overhead figures.`,
       );
     }
-    if (s.statisticalRate > 2 * alpha) {
+    if (s.statisticalRate !== null && s.statisticalRate > 2 * alpha) {
       lines.push(
         `${label}: identical modes look different in ${formatPercent(s.statisticalRate, false)} of comparisons (expected about ${formatPercent(alpha, false)}): the repetitions are not independent (drift, warm-up, bursts); add warm-up or pauses, or gate on a steadier statistic.`,
       );

@@ -10,6 +10,10 @@
 //    the point estimate itself to clear the minimum would miss a change of exactly the minimum
 //    half of the time, and a slightly larger one nearly as often on a noisy runner. A change that
 //    is real but demonstrably smaller than the minimum passes ("below the practical minimum").
+// Neither is "inconclusive", never a pass: a comparison whose sizes cannot reach p ≤ alpha at all
+// (2 against 2 repetitions: the smallest one-sided p is 1/6), or a change that may reach the
+// minimum (its upper bound does) without significance. Lakens' fourth quadrant: not significant
+// and not equivalent. The line says how many repetitions would settle it.
 // Modes other than the baseline are compared relative to the baseline of their own run (per-block
 // ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
 import type { RunResult } from '../results/types.ts';
@@ -20,7 +24,7 @@ import { coefficientOfVariation, mean, median, standardDeviation } from './descr
 import { studentTCdf } from './distributions.ts';
 import { finiteOrNull, formatEstimate, formatLimit, formatPercent, formatSigned, mdeSentence } from './format.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
-import { runToRunMde, twoSampleMde } from './mde.ts';
+import { repetitionsFor, runToRunMde, twoSampleMde } from './mde.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
 import { pairByBlock } from './overhead.ts';
@@ -93,6 +97,10 @@ interface SideEvidence {
   significant: boolean;
   practical: boolean;
   mde: number;
+  /** Run-to-run CV of the noisier side; undefined when neither side has one. */
+  cv: number | undefined;
+  /** Values compared: candidate, pooled reference. */
+  sizes: [number, number];
 }
 
 /**
@@ -158,6 +166,8 @@ export function evidenceFor(
     significant,
     practical,
     mde,
+    sizes: [candidate.length, pooled.length],
+    cv: cvCandidate !== undefined && cvReference !== undefined ? Math.max(cvCandidate, cvReference) : (cvCandidate ?? cvReference),
   };
 }
 
@@ -217,8 +227,10 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const reportOnly = note !== undefined;
   const regressed = pooled.significant && pooled.practical && !reportOnly;
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
-  const decision = regressed ? 'fail' : 'pass';
-  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline, settings.alpha);
+  const undecided = !regressed && !reportOnly && (cannotReachAlpha(pooled, settings.alpha) || (pooled.practical && !pooled.significant));
+  const decision = regressed ? 'fail' : undecided ? 'inconclusive' : 'pass';
+  const settle = undecided ? repetitionsToSettle(pooled.cv, candidateValues.length, pooled.change.value, settings.minEffectPct / 100, settings.alpha) : undefined;
+  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline, settings.alpha, settle);
   if (note) line = `${line} [${note}]`;
   return {
     ...(note ? { note, reportOnly: true } : {}),
@@ -226,10 +238,28 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     value: pooled.change,
     decision,
     ...(pendingConfirmation ? { pendingConfirmation } : {}),
+    ...(settle !== undefined ? { repetitionsToSettle: settle } : {}),
     ...(Number.isNaN(pooled.mde) ? {} : { mde: finiteOrNull(pooled.mde) }),
     evidence,
     line,
   };
+}
+
+/** The rank test cannot give p ≤ alpha with these sizes, whatever the values. */
+function cannotReachAlpha(side: SideEvidence, alpha: number): boolean {
+  return side.mannWhitney.minimumP > alpha;
+}
+
+/**
+ * Repetitions per side that would settle an inconclusive comparison, from the MDE: enough for
+ * changes of the practical minimum to be detectable; where they already are, enough to tell the
+ * estimate from that minimum. null when the noise is unknown or no number would do.
+ */
+export function repetitionsToSettle(cv: number | undefined, current: number, change: number, minimum: number, alpha: number): number | null {
+  if (cv === undefined || !Number.isFinite(cv)) return null;
+  let needed = repetitionsFor(minimum, cv, alpha);
+  if (needed <= current) needed = Math.max(current + 1, repetitionsFor(Math.abs(minimum - change), cv, alpha));
+  return finiteOrNull(needed);
 }
 
 /** Why raw values are reported but not gated here, or undefined when they are gated. */
@@ -261,10 +291,11 @@ function regressionLine(
   side: SideEvidence,
   unit: ReturnType<typeof unitOf>,
   threshold: string,
-  decision: 'pass' | 'fail' | 'not gated',
+  decision: 'pass' | 'fail' | 'inconclusive' | 'not gated',
   pending: boolean,
   baseline: string,
   alpha: number,
+  settle: number | null | undefined,
 ): string {
   const valueUnit = evidence.basis === 'relative' ? 'ratio' : unit;
   const runs = evidence.reference.runIds.length;
@@ -282,7 +313,9 @@ function regressionLine(
         ? 'regression, pending confirmation re-run'
         : decision === 'fail'
           ? 'fail (regression)'
-          : evidence.change.value < 0
+          : decision === 'inconclusive'
+            ? `inconclusive (${inconclusiveWhy(side, alpha)}; ${settle === null || settle === undefined ? 'the noise is unknown, so no number of repetitions can be given' : `about ${settle} repetitions per side would settle it`})`
+            : evidence.change.value < 0
             ? 'pass (no slowdown)'
             : 'pass';
   const why =
@@ -295,8 +328,15 @@ function regressionLine(
     `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
     `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
     `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
-    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!)}`
+    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!, Math.min(...side.sizes))}`
   );
+}
+
+function inconclusiveWhy(side: SideEvidence, alpha: number): string {
+  if (cannotReachAlpha(side, alpha)) {
+    return `with ${side.sizes[0]} vs ${side.sizes[1]} repetitions the smallest possible p is ${formatP(side.mannWhitney.minimumP)} > ${alpha}, so this comparison cannot reach significance`;
+  }
+  return `not statistically significant, but the change may reach the practical minimum: up to ${formatPercent(side.changeBound)} with ${Math.round((1 - alpha) * 100)}% confidence`;
 }
 
 function unitOf(metric: MetricId) {

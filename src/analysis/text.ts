@@ -1,7 +1,7 @@
 // Plain-text renderings of a comparison and of a calibration, for `mesh-perf compare` and
 // `mesh-perf calibrate`. Pure: strings in, strings out.
 import type { Calibration } from './calibration.ts';
-import { formatEstimate, formatNumber, formatPercent } from './format.ts';
+import { formatEstimate, formatNumber, formatPercent, medianIntervalLabel, smallSampleIntervalNote } from './format.ts';
 import { METRICS } from '../results/metrics.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';
 
@@ -30,7 +30,13 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   const out: string[] = [];
   out.push(`Comparing ${labels.candidate} (candidate) with ${labels.baseline} (baseline)`);
   out.push('');
-  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', 'change [95% CI]', 'p', 'decision'], rows), '');
+  // The change's interval is a bootstrap of two medians: below 6 repetitions a side it is about the
+  // range of the values, not a 95% CI (the note says what it covers).
+  const fewest = Math.min(...regressions.map((g) => Math.min(g.evidence!.reference.values, sizeOf(analysis, g))));
+  const label = medianIntervalLabel(fewest, analysis.level);
+  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows), '');
+  const small = rows.length > 0 ? smallSampleIntervalNote(fewest, analysis.level) : undefined;
+  if (small) out.push(`Brackets: ${small}`, '');
   const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));
   const lines = [...regressions, ...others].map((g) => `  ${decisionMark(g)} ${g.line}`);
   if (lines.length > 0) out.push('Verdict lines:', ...lines, '');
@@ -39,7 +45,12 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
     out.push('Not compared (scenario differs):', ...analysis.reference.excluded.map((x) => `  - ${x.runId}: ${x.reason}`), '');
   }
   const failed = analysis.gates.filter((g) => g.decision === 'fail').length;
-  out.push(`Verdict: ${analysis.verdict.toUpperCase()}${failed > 0 ? ` (${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above)` : ''}`);
+  const undecided = analysis.gates.filter((g) => g.decision === 'inconclusive').length;
+  const counts = [
+    ...(failed > 0 ? [`${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above`] : []),
+    ...(undecided > 0 ? [`${undecided} gate${undecided === 1 ? '' : 's'} inconclusive, marked ⚠ above`] : []),
+  ];
+  out.push(`Verdict: ${analysis.verdict === 'inconclusive' ? '⚠ ' : ''}${analysis.verdict.toUpperCase()}${counts.length > 0 ? ` (${counts.join('; ')})` : ''}`);
   for (const reason of reasonsBesideGates(analysis.verdictReasons, analysis.gates)) out.push(`  - ${reason}`);
   return `${out.join('\n')}\n`;
 }
@@ -50,9 +61,15 @@ export function reasonsBesideGates(reasons: readonly string[], gates: readonly G
   return reasons.filter((r) => !gateLines.has(r));
 }
 
+/** Valid repetitions of the gate's mode in the candidate (from the analysis's summaries). */
+function sizeOf(analysis: Analysis, g: GateResult): number {
+  return analysis.summaries.find((s) => s.mode === g.mode && s.profile === g.profile)?.valid ?? Infinity;
+}
+
 function decisionText(g: GateResult): string {
   if (g.decision === 'fail') return 'REGRESSION';
   if (g.decision === 'skipped') return 'skipped';
+  if (g.decision === 'inconclusive') return `⚠ inconclusive${typeof g.repetitionsToSettle === 'number' ? ` (~${g.repetitionsToSettle} reps)` : ''}`;
   if (g.reportOnly) return 'not gated';
   const e = g.evidence;
   if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
@@ -61,7 +78,7 @@ function decisionText(g: GateResult): string {
 }
 
 function decisionMark(g: GateResult): string {
-  return g.decision === 'fail' ? '✗' : g.decision === 'skipped' || g.reportOnly ? '-' : '✓';
+  return g.decision === 'fail' ? '✗' : g.decision === 'inconclusive' ? '⚠' : g.decision === 'skipped' || g.reportOnly ? '-' : '✓';
 }
 
 export function renderCalibration(calibration: Calibration): string {
@@ -70,8 +87,8 @@ export function renderCalibration(calibration: Calibration): string {
     METRICS[s.metric].label,
     s.cv === null ? 'n/a' : formatPercent(s.cv, false),
     formatEstimate(s.offset, 'relative', true),
-    formatPercent(s.falseDifferenceRate, false),
-    formatPercent(s.statisticalRate, false),
+    s.falseDifferenceRate === null ? 'not measurable' : formatPercent(s.falseDifferenceRate, false),
+    s.statisticalRate === null ? '—' : formatPercent(s.statisticalRate, false),
     ...s.mdeByRepetitions.map((m) => (m.mde === null ? '—' : formatPercent(m.mde, false))),
     s.overheadFloor.difference === null ? '—' : formatNumber(s.overheadFloor.difference, s.unit),
     s.repetitionsForTarget === null ? '—' : String(s.repetitionsForTarget),
@@ -88,7 +105,8 @@ export function renderCalibration(calibration: Calibration): string {
   ];
   return [
     `A/A calibration: ${a} and ${b} measure the same target [${calibration.profile}], ${calibration.blocks} interleaved blocks`,
-    `false alarms: share of ${calibration.subsets} random pairs of ${calibration.subsetSize}-block subsets the regression gate flags (alpha ${calibration.alpha}, same machine, same job)`,
+    calibration.falseAlarmsUnmeasurable ??
+      `false alarms: share of ${calibration.subsets} random pairs of ${calibration.subsetSize}-block subsets the regression gate flags (alpha ${calibration.alpha}, same machine, same job)`,
     '',
     table(header, rows),
     '',

@@ -54,7 +54,7 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
   const decision = passed ? 'pass' : 'fail';
   const line =
     `${label(mode, metric.label + (expression.measure === 'fraction-of-target' ? ' ÷ target' : ''))}: ${formatEstimate(value, unit)}` +
-    `, threshold ${base.threshold} → ${decision}${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeSentence(mde, metric.label)}`;
+    `, threshold ${base.threshold} → ${decision}${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeSentence(mde, metric.label, summary?.n)}`;
   return { ...base, value, decision, ...(marginal ? { marginal } : {}), ...(mde !== undefined ? { mde } : {}), line };
 }
 

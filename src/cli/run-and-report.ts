@@ -1,9 +1,11 @@
 // Shared by `run` and `demo`: run the pipeline, print the table and where the files are, and
-// turn the verdict into an exit code (0 pass, 1 gate failed, 3 invalid).
+// turn the verdict into an exit code (exitCodeFor: 0 pass, 1 gate failed, 3 invalid; inconclusive
+// 0, or 1 under gates.regression.inconclusive: fail).
 import { relative } from 'node:path';
 import type { Config } from '../config/validate.ts';
 import { runPipeline } from '../pipeline.ts';
 import { renderTerminalTable } from '../report/terminal.ts';
+import { exitCodeFor } from '../analysis/verdict.ts';
 import { EXIT, MeshPerfError } from '../util/errors.ts';
 import type { CommandContext } from './command.ts';
 import { referenceLoader } from './reference.ts';
@@ -18,7 +20,5 @@ export async function runAndReport(config: Config, context: CommandContext, base
     if (outcome.error instanceof MeshPerfError) throw outcome.error;
     throw new MeshPerfError(outcome.error.message, EXIT.environment);
   }
-  if (outcome.result.verdict === 'fail') return EXIT.gateFailed;
-  if (outcome.result.verdict === 'invalid') return EXIT.environment;
-  return EXIT.pass;
+  return exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
 }

@@ -1,4 +1,5 @@
-// Annotations shown on the run page: one error per failed gate, one warning per invalid
+// Annotations shown on the run page: one error per failed gate, one warning per inconclusive gate,
+// one warning per invalid
 // repetition and per comparison that is reported, not gated, but would be a regression (the
 // baseline's own raw values: a slower runner or a slower workload, worth a look, not a failure).
 // Pure; main.ts hands them to core.error / core.warning.
@@ -25,6 +26,10 @@ export function annotationsFor(view: RunView): Annotation[] {
     for (const reason of view.reasons.length > 0 ? view.reasons : ['the run failed its gates']) {
       out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
     }
+  }
+  // Inconclusive exits 0 by default (gates.regression.inconclusive: warn); the warning says why.
+  for (const gate of view.gates.filter((g) => g.decision === 'inconclusive')) {
+    out.push({ level: 'warning', title: `mesh-perf inconclusive: ${gate.title}`, message: gateMessage(gate) });
   }
   for (const gate of view.gates.filter((g) => g.wouldFail)) {
     out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.title}`, message: gateMessage(gate) });

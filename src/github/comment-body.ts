@@ -66,7 +66,9 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
 
   if (mode === 'full') {
     const failed = view.gates.filter((g) => !g.passed).length;
-    if (view.gates.length > 0) parts.push(details(`Gates: ${view.gates.length} checked, ${failed} failed`, gatesTable(view.gates), failed > 0));
+    const undecided = view.gates.filter((g) => g.decision === 'inconclusive').length;
+    const counts = `${view.gates.length} checked, ${failed} failed${undecided > 0 ? `, ${undecided} inconclusive` : ''}`;
+    if (view.gates.length > 0) parts.push(details(`Gates: ${counts}`, gatesTable(view.gates), failed + undecided > 0));
     if (view.invalid.length > 0) parts.push(details(`Invalid repetitions: ${view.invalid.length}`, invalidTable(view.invalid, 50)));
     parts.push(details('Run details', runDetails(input)));
   } else {

@@ -38,13 +38,16 @@ export interface ModeView {
 
 export interface GateView {
   title: string;
-  decision: 'pass' | 'fail' | 'skipped';
+  decision: 'pass' | 'fail' | 'inconclusive' | 'skipped';
+  /** Not failed: a pass, an inconclusive (a warning) or a skip. */
   passed: boolean;
   mode?: string;
   profile?: string;
   detail: string;
   /** Reported, not gated (e.g. the baseline's raw values), but its evidence says regression. */
   wouldFail?: boolean;
+  /** Inconclusive gates: repetitions per side that would settle it. */
+  repetitionsToSettle?: number;
 }
 
 export interface InvalidRepetition {
@@ -56,7 +59,7 @@ export interface InvalidRepetition {
 }
 
 export interface RunView {
-  verdict: 'pass' | 'fail' | 'invalid';
+  verdict: 'pass' | 'fail' | 'inconclusive' | 'invalid';
   reasons: string[];
   suite: string;
   platform: string;
@@ -91,7 +94,7 @@ export function viewRun(result: RunResult): RunView {
   fillOverheads(modes, baseline, analysis);
   sortModes(modes, baseline, result.config);
   const rounds = Math.max(1, ...allRepetitions(result).map((r) => (typeof r.round === 'number' ? r.round : 1)));
-  const verdict = result.verdict === 'pass' || result.verdict === 'fail' || result.verdict === 'invalid' ? result.verdict : 'invalid';
+  const verdict = (['pass', 'fail', 'inconclusive', 'invalid'] as const).find((v) => v === result.verdict) ?? 'invalid';
   return {
     verdict,
     reasons: (Array.isArray(result.verdictReasons) ? result.verdictReasons : []).map(String),
@@ -243,7 +246,8 @@ function readGates(analysis: Obj): GateView[] {
     const detail = [str(gate.line) || str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.detail), str(gate.note)].filter(Boolean).join(' — ');
     const evidence = isObject(gate.evidence) ? gate.evidence : {};
     const wouldFail = gate.reportOnly === true && evidence.significant === true && evidence.practical === true;
-    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail, ...(wouldFail ? { wouldFail } : {}) }];
+    const settle = typeof gate.repetitionsToSettle === 'number' ? { repetitionsToSettle: gate.repetitionsToSettle } : {};
+    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail, ...(wouldFail ? { wouldFail } : {}), ...settle }];
   });
 }
 
@@ -253,6 +257,7 @@ function gateDecision(gate: Obj): GateView['decision'] | undefined {
   if (/^(pass|passed|ok|met)$/i.test(decision)) return 'pass';
   if (/^(fail|failed|regression|regressed|violated|exceeded)$/i.test(decision)) return 'fail';
   if (/^(skip|skipped)$/i.test(decision)) return 'skipped';
+  if (/^inconclusive$/i.test(decision)) return 'inconclusive';
   return undefined;
 }
 

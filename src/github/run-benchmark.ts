@@ -12,9 +12,10 @@ import type { Config } from '../config/validate.ts';
 import type { ResourceLifecycle } from '../platform/types.ts';
 import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import type { ResultStore } from '../history/types.ts';
-import type { RunResult } from '../results/types.ts';
+import type { RunResult, Verdict } from '../results/types.ts';
+import { exitCodeFor, exitMessage, type InconclusivePolicy } from '../analysis/verdict.ts';
 import type { Logger } from '../util/log.ts';
-import { EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
+import { exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
 import { baseReference, openHistory, type HistorySettings } from './history.ts';
@@ -128,7 +129,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     });
 
     if (outcome.error) return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
-    return verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons);
+    return verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
@@ -140,11 +141,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
   }
 }
 
-export function verdictOutcome(verdict: string, reasons: string[]): ModeOutcome {
-  const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
-  if (verdict === 'pass') return { exitCode: EXIT.pass };
-  if (verdict === 'fail') return { exitCode: EXIT.gateFailed, failure: `mesh-perf: gate failed${why}` };
-  return { exitCode: EXIT.environment, failure: `mesh-perf: the run is invalid and was not compared${why}` };
+/** The verdict's exit code and setFailed message, by the same map the CLI uses. */
+export function verdictOutcome(verdict: Verdict, reasons: string[], inconclusive: InconclusivePolicy = 'warn'): ModeOutcome {
+  const failure = exitMessage(verdict, reasons, inconclusive);
+  return { exitCode: exitCodeFor(verdict, inconclusive), ...(failure ? { failure } : {}) };
 }
 
 /** setSecret on every credential before anything can print: the token and each kubeconfig leaf. */

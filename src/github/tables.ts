@@ -2,10 +2,11 @@
 // the gate table, the invalid-repetition table. Pure.
 import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
 import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { smallSampleIntervalNote } from '../analysis/format.ts';
 import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
 
-export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', invalid: '⚠️' };
-export const VERDICT_WORD: Record<RunView['verdict'], string> = { pass: 'pass', fail: 'fail', invalid: 'invalid run' };
+export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
+export const VERDICT_WORD: Record<RunView['verdict'], string> = { pass: 'pass', fail: 'fail', inconclusive: 'inconclusive', invalid: 'invalid run' };
 
 export function verdictHeadline(view: RunView): string {
   return `${VERDICT_ICON[view.verdict]} **${VERDICT_WORD[view.verdict]}**`;
@@ -16,7 +17,11 @@ export function reasonsList(view: RunView): string {
     if (view.verdict !== 'pass') return '';
     return view.gates.length > 0 ? 'Every gate passed and every repetition was valid.' : 'Every repetition was valid; no gates are configured, so nothing could fail.';
   }
-  return view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
+  const lead =
+    view.verdict === 'inconclusive'
+      ? 'No gate failed, but these could not decide with the repetitions this run had (a warning; `gates.regression.inconclusive: fail` makes it fail the job):\n\n'
+      : '';
+  return lead + view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
 }
 
 export interface ResultsTableOptions {
@@ -61,7 +66,11 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
 /** A footnote saying what the intervals in the table are. */
 export function intervalNote(view: RunView): string {
   const intervals = new Set(view.modes.flatMap((m) => [m.p50, m.p99].filter(Boolean).map((s) => s!.interval)));
-  if (intervals.has('ci')) return 'Values are medians over repetitions with 95% confidence intervals in brackets.';
+  if (intervals.has('ci')) {
+    const sizes = view.modes.filter((m) => m.p50?.interval === 'ci' && m.validRepetitions >= 2).map((m) => m.validRepetitions);
+    const small = smallSampleIntervalNote(sizes.length > 0 ? Math.min(...sizes) : Infinity, 0.95);
+    return small ? `Values are medians over repetitions. ${small}` : 'Values are medians over repetitions with 95% confidence intervals in brackets.';
+  }
   if (intervals.has('range')) return 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).';
   return 'Values are from a single valid repetition per mode: no interval can be given.';
 }
@@ -83,7 +92,13 @@ function overhead(m: ModeView, view: RunView): string {
 
 export function gatesTable(gates: GateView[]): string {
   const rows = gates.map((g) => [
-    g.decision === 'fail' ? '❌ fail' : g.decision === 'skipped' ? '➖ skipped' : '✅ pass',
+    g.decision === 'fail'
+      ? '❌ fail'
+      : g.decision === 'inconclusive'
+        ? `⚠️ inconclusive${g.repetitionsToSettle ? ` (~${g.repetitionsToSettle} reps)` : ''}`
+        : g.decision === 'skipped'
+          ? '➖ skipped'
+          : '✅ pass',
     text(g.title),
     text([g.mode, g.profile].filter(Boolean).join(' · ') || 'all'),
     text(g.detail),

@@ -3,7 +3,7 @@ import type { RunResult } from '../results/types.ts';
 import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
 import { analysisMarkdownLines, analysisView } from '../analysis/report-view.ts';
 
-const VERDICT_ICON = { pass: '✅', fail: '❌', invalid: '⚠️' } as const;
+const VERDICT_ICON = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' } as const;
 
 export function renderSummaryMarkdown(result: RunResult): string {
   const rows = tableRows(result);
@@ -13,7 +13,7 @@ export function renderSummaryMarkdown(result: RunResult): string {
   out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
   for (const reason of result.verdictReasons) out.push(`- ${reason}`);
   if (result.verdictReasons.length) out.push('');
-  out.push(`| profile | mode | p50${view ? ` | p50 ${Math.round(view.level * 100)}% CI` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`);
+  out.push(`| profile | mode | p50${view ? ` | p50 ${view.intervalLabel}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`);
   out.push(`|---|---|--:${view ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
   for (const r of rows) {
     out.push(

@@ -8,7 +8,7 @@ export function renderTerminalTable(result: RunResult): string {
   const rows = tableRows(result);
   const view = analysisView(result);
   const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${Math.round(view.level * 100)}% CI`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
+  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${view.intervalLabel}`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
   const body = rows.map((r) => [
     ...(multiProfile ? [r.profile] : []),
     r.isBaseline ? `${r.mode} (baseline)` : r.mode,
@@ -29,9 +29,13 @@ export function renderTerminalTable(result: RunResult): string {
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
   const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
-  const failedGates = (result.analysis?.gates ?? []).filter((g) => g.decision === 'fail').length;
-  if (failedGates > 0 && reasons.length < result.verdictReasons.length) reasons.unshift(`${failedGates} gate${failedGates > 1 ? 's' : ''} failed (above)`);
-  lines.push('', `Verdict: ${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
+  const gates = result.analysis?.gates ?? [];
+  const counted = (decision: 'fail' | 'inconclusive', what: string) => {
+    const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
+    return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
+  };
+  if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
+  lines.push('', `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -30,7 +30,7 @@ export interface MannWhitneyResult {
  */
 export type GateMeasure = 'value' | 'fraction-of-target' | 'difference' | 'relative' | 'ratio';
 
-export type AnalysisVerdict = 'pass' | 'fail' | 'invalid';
+export type AnalysisVerdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
 
 /** A point estimate with its bootstrap confidence interval (absent below two values). */
 export interface Estimate {
@@ -94,7 +94,8 @@ export interface OverheadEstimate {
   mde?: { difference: number | null; relative: number | null };
 }
 
-export type Decision = 'pass' | 'fail' | 'skipped';
+/** inconclusive: the gate could not tell pass from fail with these repetitions (never a pass). */
+export type Decision = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 
 export interface ReferenceSummary {
   /** Runs the reference was built from, newest first. */
@@ -173,6 +174,8 @@ export interface GateResult {
   pendingConfirmation?: boolean;
   /** Compared and shown, but not allowed to fail the run (see note). */
   reportOnly?: boolean;
+  /** Inconclusive gates: repetitions per side that would settle it, from the MDE (null: none would). */
+  repetitionsToSettle?: number | null;
   /** The verdict line: metric, value with CI, reference, threshold, decision, MDE. */
   line: string;
   /** Why it was skipped, when it was. */

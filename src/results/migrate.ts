@@ -10,6 +10,8 @@ const MIGRATIONS: Record<number, Migration> = {
   // v2 gives "analysis" a shape (src/results/analysis.ts). Version 1 never defined one, so an old
   // block is dropped; it is recomputed from the repetitions, which every version keeps.
   1: ({ analysis: _dropped, ...rest }) => rest,
+  // v3 adds the verdict and gate decision "inconclusive"; every v2 document is a valid v3 one.
+  2: (doc) => doc,
 };
 
 export class ResultsFormatError extends UsageError {

@@ -58,7 +58,7 @@ export const repetitionSchema = z.strictObject({
 export const resultsSchema = z
   .object({
     schemaVersion: z.number().int().min(1),
-    verdict: z.enum(['pass', 'fail', 'invalid']),
+    verdict: z.enum(['pass', 'fail', 'inconclusive', 'invalid']),
     verdictReasons: z.array(z.string()),
     run: z.object({
       id: z.string(),

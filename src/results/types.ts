@@ -2,9 +2,10 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 2;
+export const RESULTS_SCHEMA_VERSION = 3;
 
-export type Verdict = 'pass' | 'fail' | 'invalid';
+/** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
+export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
 
 /** Latency statistics of one repetition, milliseconds, exact percentiles from k6. */
 export interface LatencyMs {

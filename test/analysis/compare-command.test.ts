@@ -49,7 +49,9 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
     const { baseline, candidate } = pair(1, 1.2);
     const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
     assert.equal(out.code, 1, out.stderr + out.stdout);
-    assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[95% CI\]\s+p\s+decision/);
+    // 5 repetitions a side: the brackets are about the range of the values, and are labelled so.
+    assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[interval\]\s+p\s+decision/);
+    assert.match(out.stdout, /Brackets: With 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
     assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/);
     assert.match(out.stdout, /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
     assert.match(out.stdout, /run-to-run spread not estimable from 1 reference run/);
@@ -59,7 +61,7 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
 
 test('compare: the same distribution exits 0; --json prints the analysis', async () => {
   await withDir(async (dir) => {
-    const { baseline, candidate } = pair(2, 1);
+    const { baseline, candidate } = pair(3, 1);
     const a = await save(dir, 'a.json', baseline);
     const b = await save(dir, 'b.json', candidate);
     const out = await cli(dir, 'compare', a, b);
@@ -128,7 +130,7 @@ test('compare: a candidate with invalid repetitions is invalid (exit 3), never a
     });
     const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
     assert.equal(out.code, 3);
-    assert.match(out.stdout, /Verdict: INVALID\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/);
+    assert.match(out.stdout, /Verdict: INVALID[^\n]*\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/);
   });
 });
 
@@ -146,5 +148,46 @@ test('compare: raw values of two jobs are reported, not gated, unless basis: abs
     assert.equal(gated.code, 1, gated.stdout);
     assert.match(gated.stdout, /direct \[1000rps\]\s+p\(50\)\s+.*REGRESSION/);
     assert.match(reported.stdout, /direct \[1000rps\]\s+p\(50\)\s+.*not gated\n/);
+  });
+});
+
+test('compare: 2 against 2 repetitions cannot reach p ≤ 0.05, so even a 25% slowdown is inconclusive (⚠, exit 0), never a pass; inconclusive: fail exits 1', async () => {
+  await withDir(async (dir) => {
+    // Two repetitions a side: the smallest one-sided Mann–Whitney p is 1/C(4,2) = 0.167.
+    const config = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 2 } });
+    const baseline = syntheticRun({ config, id: 'base', levels: { baseline: [1, 1.01], sidecar: [1.3, 1.32] } });
+    const candidate = syntheticRun({ config, id: 'cand', levels: { baseline: [1, 0.99], sidecar: [1.6, 1.68] } });
+    const a = await save(dir, 'a.json', baseline);
+    const b = await save(dir, 'b.json', candidate);
+    const out = await cli(dir, 'compare', a, b);
+    assert.equal(out.code, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+.*\+2\d\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.167\s+⚠ inconclusive \(~\d+ reps\)/);
+    assert.match(out.stdout, /⚠ sidecar \[1000rps\] p\(50\) .* → inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05, so this comparison cannot reach significance; about \d+ repetitions per side would settle it\)/);
+    assert.doesNotMatch(out.stdout, /→ pass/);
+    assert.match(out.stdout, /Verdict: ⚠ INCONCLUSIVE \(1 gate inconclusive, marked ⚠ above\)/);
+    const json = JSON.parse((await cli(dir, 'compare', a, b, '--json')).stdout) as { verdict: string; gates: { mode: string; decision: string; repetitionsToSettle?: number }[] };
+    assert.equal(json.verdict, 'inconclusive');
+    const gate = json.gates.find((g) => g.mode === 'sidecar')!;
+    assert.equal(gate.decision, 'inconclusive');
+    assert.ok(gate.repetitionsToSettle! >= 3, `settle: ${gate.repetitionsToSettle}`);
+    await writeFile(join(dir, 'strict.yaml'), 'modes: [{name: baseline}]\nload: {rate: 10}\ngates:\n  regression: {inconclusive: fail}\n');
+    const strict = await cli(dir, 'compare', a, b, '--config', 'strict.yaml');
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.match(strict.stdout, /Verdict: ⚠ INCONCLUSIVE/);
+  });
+});
+
+test('compare: a change whose interval straddles the 5% minimum without significance is inconclusive, with the repetitions that would settle it', async () => {
+  await withDir(async (dir) => {
+    // Same distribution, 2% noise a side: the per-block ratio's MDE (~6%) is above the minimum.
+    const { baseline, candidate } = pair(2, 1);
+    const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
+    assert.equal(out.code, 0, out.stdout);
+    const line = out.stdout.split('\n').find((l) => l.startsWith('  ⚠ sidecar'));
+    assert.ok(line, out.stdout);
+    const ci = /change (-?[\d.]+)% \[(-?[\d.]+)%, \+([\d.]+)%\]/.exec(line)!;
+    assert.ok(Number(ci[2]) < 5 && Number(ci[3]) > 5, `interval straddles +5%: ${ci[0]}`);
+    assert.match(line, /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/);
+    assert.match(out.stdout, /Verdict: ⚠ INCONCLUSIVE/);
   });
 });

@@ -15,9 +15,10 @@ function analyzed() {
   return run;
 }
 
-test('terminal table: a p50 CI column, the overhead with its CI, every gate line with its mark, and the MDE', () => {
+test('terminal table: a p50 interval column, the overhead with its CI, every gate line with its mark, and the MDE', () => {
   const text = renderTerminalTable(analyzed());
-  assert.match(text, /mode\s+p50\s+p50 95% CI\s+p90/);
+  // 5 repetitions: the interval of the median is their range, labelled so (not "95% CI").
+  assert.match(text, /mode\s+p50\s+p50 range\s+p90/);
   assert.match(text, /baseline \(baseline\)\s+1\.000 ms\s+0\.98\d?–1\.0\d+/);
   assert.match(text, /sidecar .* \+0\.300 ms \[\+0\.\d+ ms, \+0\.\d+ ms\] \(\+30\.\d%\)/);
   assert.match(text, /Gates:\n {2}✓ baseline \[1000rps\] p\(95\): .*→ pass/);
@@ -25,9 +26,9 @@ test('terminal table: a p50 CI column, the overhead with its CI, every gate line
   assert.match(text, /With this noise, changes on p50 smaller than these are not detectable: baseline [\d.]+%, sidecar [\d.]+%\./);
 });
 
-test('summary.md: the same CI column and the gates as a list, markdown-escaped', () => {
+test('summary.md: the same interval column and the gates as a list, markdown-escaped', () => {
   const md = renderSummaryMarkdown(analyzed());
-  assert.match(md, /\| profile \| mode \| p50 \| p50 95% CI \| p90 \|/);
+  assert.match(md, /\| profile \| mode \| p50 \| p50 range \| p90 \|/);
   assert.match(md, /\|---\|---\|--:\|--:\|--:\|/);
   assert.match(md, /\| 1000rps \| sidecar \| 1\.300 ms \| 1\.2\d+–1\.3\d+ \|/);
   assert.match(md, /\*\*Gates\*\*\n\n- ✅ baseline \\\[1000rps\\\] p\(95\)/);
@@ -41,13 +42,23 @@ test('without an analysis block both renderers keep their plain tables', () => {
   assert.doesNotMatch(renderSummaryMarkdown(run), /95% CI|\*\*Gates\*\*/);
 });
 
-test('with fewer than 6 repetitions the table says what the interval really covers', () => {
+test('with fewer than 6 repetitions the interval is labelled the range of the repetitions, with what it really covers, never "95% CI"', () => {
   const config = testConfig();
   const run = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98], sidecar: [1.3, 1.33, 1.28] } });
   run.analysis = analyzeRun(run, { config });
-  assert.match(renderTerminalTable(run), /With 3 repetitions an interval of the median is about \[min, max\] of them and covers the true median 75\.0% of the time, not 95%/);
+  const three = `${renderTerminalTable(run)}\n${renderSummaryMarkdown(run)}`;
+  // The bootstrap interval of a median of 3 is exactly [min, max].
+  assert.equal(run.analysis.summaries[0]!.statistics.p50!.ci!.low, 0.98);
+  assert.equal(run.analysis.summaries[0]!.statistics.p50!.ci!.high, 1.02);
+  assert.match(three, /mode\s+p50\s+p50 range\s+p90/);
+  assert.match(three, /\| p50 \| p50 range \|/);
+  assert.match(three, /With 3 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 75\.0% of the time, not 95%; 6 or more repetitions give a 95% confidence interval\./);
+  assert.doesNotMatch(three, /95% CI|95% bootstrap/);
   assert.match(renderTerminalTable(analyzed()), /With 5 repetitions .* covers the true median 93\.8% of the time/);
   const six = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.3, 1.31, 1.29] } });
   six.analysis = analyzeRun(six, { config });
-  assert.doesNotMatch(renderTerminalTable(six), /covers the true median/);
+  const sixText = renderTerminalTable(six);
+  assert.doesNotMatch(sixText, /covers the true median/);
+  assert.match(sixText, /mode\s+p50\s+p50 95% CI\s+p90/);
+  assert.match(sixText, /CI: 95% bootstrap over valid repetitions/);
 });

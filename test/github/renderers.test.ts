@@ -68,7 +68,9 @@ test('with the analysis block the view shows its confidence intervals, overheads
   assert.equal(view.verdict, 'fail');
 
   const summary = renderJobSummary({ view, links: { runUrl: RUN_URL, artifactUrl: `${RUN_URL}#artifacts`, dashboardUrl: 'https://octo.github.io/mesh/' } });
-  assert.match(summary, /with 95% confidence intervals/);
+  // 2 repetitions a mode: the brackets are their range (covers the median 50%), not a 95% CI.
+  assert.match(summary, /Values are medians over repetitions\. With 2 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 50\.0% of the time, not 95%/);
+  assert.doesNotMatch(summary, /95% confidence intervals in brackets/);
   assert.match(summary, /### Gates/);
   assert.ok(summary.includes('[Trend dashboard](https://octo.github.io/mesh/)'));
   assert.ok(summary.includes(`[Results and HTML report (artifact)](${RUN_URL}#artifacts)`));
@@ -205,4 +207,37 @@ test('a run that ended before any repetition still renders a summary and a comme
   assert.match(body, /No repetition finished/);
   assert.match(body, /4 of 4 planned repetitions did not run/);
   assert.deepEqual(annotationsFor(view), [], 'no gate failed and no repetition ran: nothing to annotate');
+});
+
+test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table and PR comment; a warning annotation, no error', () => {
+  const result = load();
+  const reference = load();
+  reference.run.id = 'past-run';
+  const config = validateConfig({ platform: 'local', modes: [{ name: 'direct' }, { name: 'one-hop' }], baseline: 'direct', load: { rate: 50, duration: '2s', repetitions: 2 } });
+  // Two repetitions against two: the regression gate cannot reach p ≤ 0.05.
+  const analysis = analyzeRun(result, { config, reference: [reference], resamples: 200 });
+  result.analysis = analysis;
+  result.verdict = analysis.verdict;
+  result.verdictReasons = analysis.verdictReasons;
+  assert.equal(result.verdict, 'inconclusive');
+  const view = viewRun(result);
+  assert.equal(view.verdict, 'inconclusive');
+  const gate = view.gates.find((g) => g.decision === 'inconclusive')!;
+  assert.equal(gate.mode, 'one-hop');
+  assert.ok(gate.passed, 'inconclusive is not a failure');
+
+  const summary = renderJobSummary({ view, links: {} });
+  assert.match(summary, /^## mesh-perf · suite .* · ⚠️ \*\*inconclusive\*\*$/m);
+  assert.match(summary, /No gate failed, but these could not decide with the repetitions this run had/);
+  assert.match(summary, new RegExp(`\\| ⚠️ inconclusive \\(~${gate.repetitionsToSettle} reps\\) \\| regression p\\(50\\) \\| one-hop · 50rps \\|`));
+
+  const { body } = renderComment({ view, links: { runUrl: RUN_URL } });
+  assert.match(body, /### mesh-perf · suite .* · ⚠️ \*\*inconclusive\*\*/);
+  assert.match(body, /<details open><summary>Gates: \d+ checked, 0 failed, 1 inconclusive<\/summary>/);
+
+  const annotations = annotationsFor(view);
+  assert.equal(annotations.filter((a) => a.level === 'error').length, 0);
+  const warning = annotations.find((a) => a.title === 'mesh-perf inconclusive: regression p(50)')!;
+  assert.equal(warning.level, 'warning');
+  assert.match(warning.message, /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167/);
 });

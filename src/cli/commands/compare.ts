@@ -5,13 +5,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { analyzeRun } from '../../analysis/analyze.ts';
+import { exitCodeFor } from '../../analysis/verdict.ts';
 import { compareScenarios, explainDifferences } from '../../analysis/scenario.ts';
 import { renderComparison } from '../../analysis/text.ts';
 import { loadConfig } from '../../config/load.ts';
 import { validateConfig, type Config } from '../../config/validate.ts';
 import { parseResultsJson } from '../../results/migrate.ts';
 import type { RunResult } from '../../results/types.ts';
-import { EXIT, UsageError } from '../../util/errors.ts';
+import { UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -30,7 +31,10 @@ export const command: Command = {
     'Without --config the default regression gate applies: a change counts when the Mann–Whitney test',
     'over repetitions gives p ≤ 0.05 and the change is at least 5% and 0.05 ms. Modes other than the',
     'baseline are compared as their ratio to the baseline of the same run, which cancels machine drift.',
-    'Exit codes: 0 no regression, 1 regression, 2 usage error or different scenarios, 3 invalid candidate run.',
+    'A comparison that cannot decide (too few repetitions to reach p ≤ alpha, or a change that may reach the',
+    'minimum without significance) is inconclusive: ⚠, with the repetitions that would settle it.',
+    'Exit codes: 0 no regression or inconclusive, 1 regression (or inconclusive with',
+    'gates.regression.inconclusive: fail), 2 usage error or different scenarios, 3 invalid candidate run.',
   ].join('\n'),
   async run(context) {
     const [baselinePath, candidatePath] = context.args.positionals.map((p) => resolve(context.cwd, p)) as [string, string];
@@ -52,8 +56,7 @@ export const command: Command = {
       const skipped = [...scenarios.onlyInA.map((m) => `${m.mode} [${m.profile}] only in the baseline`), ...scenarios.onlyInB.map((m) => `${m.mode} [${m.profile}] only in the candidate`)];
       if (skipped.length > 0) context.stdout(`Not compared: ${skipped.join('; ')}\n`);
     }
-    if (analysis.verdict === 'invalid') return EXIT.environment;
-    return analysis.verdict === 'fail' ? EXIT.gateFailed : EXIT.pass;
+    return exitCodeFor(analysis.verdict, config.gates.regression.inconclusive);
   },
 };
 

@@ -18,7 +18,8 @@ export const command: Command = {
     { name: 'baseline', value: 'PATH', description: 'Gate against stored results: a results.json, a run folder, a folder of them, or a store' },
     ...OVERRIDE_OPTIONS,
   ],
-  details: 'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run.',
+  details:
+    'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run. An inconclusive gate (too few repetitions to decide) exits 0, or 1 with gates.regression.inconclusive: fail.',
   async run(context) {
     const file = resolve(context.cwd, context.args.options.config ?? DEFAULT_CONFIG);
     const hasPreset = context.args.options.preset !== undefined;

@@ -21,8 +21,12 @@ export const regressionSchema = z
       .enum(['auto', 'absolute', 'relative'])
       .default('auto')
       .describe("auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift), the baseline's own raw values are reported, not gated; absolute: every mode on raw values, all gated"),
+    inconclusive: z
+      .enum(['warn', 'fail'])
+      .default('warn')
+      .describe('a gate that could not decide with the repetitions it had (too few to reach alpha, or the change may reach the practical minimum without significance): warn exits 0 with a warning, fail exits 1'),
   })
-  .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto' });
+  .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto', inconclusive: 'warn' });
 
 export const gatesSchema = z
   .strictObject({
@@ -36,5 +40,5 @@ export const gatesSchema = z
   .default({
     thresholds: [],
     overhead: [],
-    regression: { enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto' },
+    regression: { enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto', inconclusive: 'warn' },
   });

@@ -4,12 +4,13 @@ import type { MedianInterval } from '../../analysis/median-interval.ts';
 import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../analysis/run-summary.ts';
 import { analysisView, type AnalysisView } from './analysis-view.ts';
 import { escapeHtml as e } from './escape.ts';
+import { smallSampleIntervalNote } from '../../analysis/format.ts';
 import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';
 
 const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
 
 export function verdictBadge(verdict: string): string {
-  return `<span class="badge ${e(verdict)}">${e(verdict.toUpperCase())}</span>`;
+  return `<span class="badge ${e(verdict)}">${verdict === 'inconclusive' ? '⚠ ' : ''}${e(verdict.toUpperCase())}</span>`;
 }
 
 function withCi(interval: MedianInterval | undefined, format: (v: number) => string = formatMs): string {
@@ -22,8 +23,12 @@ export function summaryTables(result: RunResult, level: number): string {
   const view = analysisView(result.analysis);
   const summaries = summarizeRun(result, level).map((s) => (view ? withAnalysis(s, view) : s));
   const overheads = summarizeOverheads(result, level);
+  const fewest = Math.min(...summaries.map((s) => s.validRepetitions).filter((n) => n >= 2));
+  const small = view ? smallSampleIntervalNote(fewest, view.level) : undefined;
   const note = view
-    ? `Median over valid repetitions; brackets: ${formatPercent(view.level, 0)} bootstrap confidence interval from the analysis. `
+    ? small
+      ? `Median over valid repetitions. ${e(small)} `
+      : `Median over valid repetitions; brackets: ${formatPercent(view.level, 0)} bootstrap confidence interval from the analysis. `
     : coverageNote(summaries, level);
   return profilesOf(result)
     .map((profile) => {
@@ -140,7 +145,7 @@ function genericHtml(value: unknown, depth: number): string {
 function cellHtml(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number') return e(Number.isInteger(value) ? String(value) : value.toPrecision(4));
-  if (value === 'pass' || value === 'fail' || value === 'invalid') return verdictBadge(value);
+  if (value === 'pass' || value === 'fail' || value === 'inconclusive' || value === 'invalid') return verdictBadge(value);
   if (typeof value === 'object') return `<code>${e(JSON.stringify(value))}</code>`;
   return e(value);
 }

@@ -2,7 +2,7 @@
 // offline, from file:// or a Pages site, without fetching anything.
 export const BASE_CSS = `
 :root { --fg: #1b1f24; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --panel: #f6f8fa;
-  --pass: #1a7f37; --fail: #cf222e; --invalid: #9a6700; }
+  --pass: #1a7f37; --fail: #cf222e; --invalid: #9a6700; --inconclusive: #bc4c00; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: var(--fg); background: var(--bg); }
@@ -22,7 +22,7 @@ thead th { background: var(--panel); }
 .ci { color: var(--muted); font-size: 12px; white-space: nowrap; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.invalid { background: var(--invalid); }
-.badge.skipped { background: #6e7781; }
+.badge.skipped { background: #6e7781; } .badge.inconclusive { background: var(--inconclusive); }
 tr.invalid td { background: #fff8c5; }
 .reason { color: var(--invalid); }
 .note { color: var(--muted); }

@@ -234,7 +234,7 @@ export const DASHBOARD_CLIENT_JS = String.raw`
       function cell(content) { var td = document.createElement('td'); td.className = 'text'; if (typeof content === 'string') td.textContent = content; else td.appendChild(content); tr.appendChild(td); return td; }
       function link(href, text) { var a = document.createElement('a'); a.href = href; a.textContent = text; return a; }
       cell(r.startedAt.replace('T', ' ').slice(0, 16));
-      var badge = document.createElement('span'); badge.className = 'badge ' + r.verdict; badge.textContent = r.verdict.toUpperCase(); cell(badge);
+      var badge = document.createElement('span'); badge.className = 'badge ' + r.verdict; badge.textContent = (r.verdict === 'inconclusive' ? '\u26a0 ' : '') + r.verdict.toUpperCase(); cell(badge);
       cell(r.branch || '');
       var url = commitUrl(r);
       cell(url ? link(url, (r.sha || '').slice(0, 7)) : (r.sha || '').slice(0, 7));
