@@ -259,14 +259,16 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     const ws = await workspace(files, 'gate', { 'impossible.js': script, 'gate.yaml': config });
     const token = `ghs_${randomBytes(16).toString('hex')}`;
     const history = await historyRepo(files.dir);
+    // GitHub's schedule payload has no repository object: the default branch comes from the API.
+    const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, repositories: { 'octo/mesh': { defaultBranch: 'main' } } });
     const run = await runAction({
       files,
       eventName: 'schedule',
-      payload: { schedule: '0 3 * * *', repository: { full_name: 'octo/mesh', default_branch: 'main' } },
+      payload: { schedule: '0 3 * * *' },
       // The gates input is set too: once the analysis stage evaluates thresholds, it fails as well.
       inputs: { token, config: 'gate.yaml', gates: 'p(50) < 0.0001ms', repetitions: '1', 'history-store': history, publish: 'true' },
-      env: { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_REF: 'refs/heads/main', GITHUB_WORKSPACE: ws, GITHUB_API_URL: 'http://127.0.0.1:9' },
-    });
+      env: { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_REF: 'refs/heads/main', GITHUB_WORKSPACE: ws, GITHUB_API_URL: api.url },
+    }).finally(() => api.close());
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.outputs.verdict, 'fail');
     const results = JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')) as { verdictReasons: string[]; analysis?: { gates?: { decision: string }[] } };

@@ -6,11 +6,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
 import { commentMarker } from '../../src/github/comment-body.ts';
-import { ACT, actionCommit, artifactFiles, CALLER_REPO, commitToAction, createCaller, createWorld, historyFiles, K6, localConfig, moveTag, runAct, tail, type World } from './act/harness.ts';
+import { ACT, actionCommit, artifactFiles, CALLER_REPO, commitToAction, createCaller, createSelfCaller, createWorld, ROOT, historyFiles, K6, localConfig, moveTag, runAct, tail, type World } from './act/harness.ts';
 
 const TOKEN = 'ghs_acttoken0123456789abcdef';
 let world: World;
@@ -121,4 +122,20 @@ jobs:
   assert.notDeepEqual(runs[1], runs[0]);
   assert.deepEqual(historyFiles(world, 'gh-pages'), [], 'nothing went to the default gh-pages branch');
   assert.ok(api.requests.some((r) => r.method === 'GET' && r.path === `/repos/${CALLER_REPO}`), 'the default branch was asked of the API');
+});
+
+test("this project's CI job calls the reusable workflow locally and runs the action of the commit under review", { timeout: 600_000 }, async () => {
+  // ci.yml's reusable-workflow job as written, without its `needs:` (act would run check-dist too).
+  const ci = parse(await readFile(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as { jobs: Record<string, Record<string, unknown>> };
+  const { needs: _needs, ...job } = ci.jobs['reusable-workflow']!;
+  assert.equal(job.uses, './.github/workflows/mesh-perf.yml');
+  const workflow = stringify({ name: 'ci', on: { pull_request: null }, permissions: { contents: 'read' }, jobs: { 'reusable-workflow': job } });
+  // The commit under review: commit A plus this workflow (main and v1 are commit B, which fails).
+  const self = await createSelfCaller(world, 'under-review', commitA, { '.github/workflows/ci-reusable.yml': workflow });
+  const payload = { ...prPayload(11), repository: { full_name: 'org/mesh-perf-action', default_branch: 'main' } };
+  const run = await runAct({ world, caller: self.dir, workflow: 'ci-reusable.yml', event: 'pull_request', payload, token: TOKEN, apiUrl: api.url, runId: 301 });
+  assert.equal(run.code, 0, tail(run.output, 120));
+  assert.ok(run.output.includes(`checkout stand-in: org/mesh-perf-action at ${self.sha} is ${self.sha}`), tail(run.output));
+  assert.ok(!run.output.includes('this is the action of commit B'));
+  assert.ok((await artifactFiles(world, 301)).includes('ci-reusable-results/results.json'));
 });

@@ -136,3 +136,30 @@ test('the fork-safe commenter never checks out or runs pull request code', () =>
   assert.equal(job.steps.find((s) => s.uses?.startsWith('actions/download-artifact'))?.with?.['run-id'], '${{ github.event.workflow_run.id }}');
   assert.ok(job.steps.some((s) => s.uses === 'org/mesh-perf-action/comment@v1'));
 });
+
+test('every README example and copyable workflow that runs a benchmark uploads the artifact its summary links to', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const sources = [
+    ...[...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i) => ({ name: `README.md yaml block ${i + 1}`, text: m[1]! })),
+    ...WORKFLOWS.filter((f) => f.startsWith('workflows/')).map((f) => ({ name: f, text: readFileSync(join(ROOT, f), 'utf8') })),
+  ];
+  let checked = 0;
+  for (const { name, text } of sources) {
+    const doc = parse(text) as { jobs?: Record<string, { steps?: Step[] }> } | null;
+    for (const [id, job] of Object.entries(doc?.jobs ?? {})) {
+      const steps = job.steps ?? [];
+      steps.forEach((step, i) => {
+        // The benchmark mode of the action (not its sub-actions, not publish-results).
+        if (!/^org\/mesh-perf-action@/.test(step.uses ?? '') || step.with?.['publish-results']) return;
+        checked++;
+        const stepId = (step as { id?: string }).id;
+        assert.ok(stepId, `${name} jobs.${id}: the mesh-perf step needs an id to upload its results-dir`);
+        const upload = steps.slice(i + 1).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+        assert.ok(upload, `${name} jobs.${id}: no actions/upload-artifact step after mesh-perf (the summary and comment link to the artifact)`);
+        assert.match(String(upload.with?.path), new RegExp(`steps\\.${stepId}\\.outputs\\.results-dir`), `${name} jobs.${id}: the upload takes the results-dir output`);
+        assert.match(String((upload as { if?: string }).if), /always\(\)/, `${name} jobs.${id}: upload also when the gate failed`);
+      });
+    }
+  }
+  assert.ok(checked >= 4, `checked ${checked} benchmark steps`);
+});

@@ -100,6 +100,26 @@ export async function createCaller(world: World, name: string, files: Record<str
   return dir;
 }
 
+/**
+ * The action repository itself as the caller (as in this project's own CI): a commit on top of
+ * `base` adding the given files, pushed to the server so it can be fetched by SHA, with origin
+ * pointing at github.com/org/mesh-perf-action. Returns the folder and the new commit.
+ */
+export async function createSelfCaller(world: World, name: string, base: string, files: Record<string, string>): Promise<{ dir: string; sha: string }> {
+  const dir = join(world.dir, name);
+  git(world.dir, 'clone', '--quiet', world.actionBare, dir);
+  git(dir, 'checkout', '--quiet', '-b', name, base);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(resolve(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '--quiet', '-m', name);
+  git(dir, 'push', '--quiet', 'origin', `HEAD:refs/heads/${name}`);
+  git(dir, 'remote', 'set-url', 'origin', 'https://github.com/org/mesh-perf-action.git');
+  return { dir, sha: git(dir, 'rev-parse', 'HEAD') };
+}
+
 /** A copyable example from workflows/ or a workflow of this repository, as text. */
 export function workflowText(path: string): Promise<string> {
   return readFile(join(ROOT, path), 'utf8');

@@ -2,14 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const input = (name) => process.env[`INPUT_${name.toUpperCase()}`] ?? '';
+// act copies the caller's own repository itself for a plain checkout; what reaches the stand-in
+// names a repository and a ref (possibly the caller's own, at a given commit).
 const repository = input('repository');
 const ref = input('ref');
-if (!repository || repository === process.env.GITHUB_REPOSITORY) {
-  console.log(`::error::checkout stand-in: only checkouts of another repository reach it (act copies ${process.env.GITHUB_REPOSITORY} itself); got repository ${JSON.stringify(repository)}`);
-  process.exit(1);
-}
-if (!ref) {
-  console.log('::error::checkout stand-in: ref is empty');
+if (!repository || !ref) {
+  console.log(`::error::checkout stand-in: needs repository and ref (act copies ${process.env.GITHUB_REPOSITORY} itself otherwise); got ${JSON.stringify({ repository, ref })}`);
   process.exit(1);
 }
 const dest = resolve(process.env.GITHUB_WORKSPACE, input('path') || '.');

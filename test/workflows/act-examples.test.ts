@@ -1,0 +1,132 @@
+// The copyable examples in workflows/ and the setup/ and comment/ sub-actions, copied unchanged
+// into a caller repository and run by a real workflow engine (act) with `org/mesh-perf-action@v1`
+// fetched by git from a local server where v1 is this build: pr-gate.yml on pull_request,
+// daily.yml on schedule, the fork-safe pair (pull_request half, then the workflow_run half with
+// the first run's artifact and a payload whose conclusion disagrees with it), and setup@v1.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
+import { ACT, artifactFiles, CALLER_REPO, createCaller, createWorld, historyFiles, K6, localConfig, runAct, tail, workflowText, type World } from './act/harness.ts';
+
+const TOKEN = 'ghs_actexamples0123456789';
+const FORK_HEAD = 'f'.repeat(40);
+let world: World;
+let api: GitHubApi;
+
+before(async () => {
+  assert.ok(existsSync(ACT), `act is not at ${ACT}: run bash scripts/install-test-tools.sh act`);
+  world = await createWorld('examples');
+  api = await startGitHubApi({
+    tokens: { [TOKEN]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    repositories: { [CALLER_REPO]: { defaultBranch: 'main' } },
+    pulls: {
+      [CALLER_REPO]: [{ number: 9, state: 'open', head: { sha: FORK_HEAD, ref: 'patch-1', repo: { full_name: 'stranger/app' } }, base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } } }],
+    },
+  });
+});
+
+after(async () => {
+  await api?.close();
+  await world?.close();
+});
+
+const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(40)) => ({
+  action: 'synchronize',
+  number,
+  pull_request: { number, head: { sha: headSha, ref: 'feature', repo: { full_name: headRepo } }, base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } } },
+  repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
+});
+
+test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one sticky comment', { timeout: 600_000 }, async () => {
+  const caller = await createCaller(world, 'pr-gate', { 'mesh-perf.yaml': localConfig(), '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml') });
+  const run = await runAct({ world, caller, workflow: 'pr-gate.yml', event: 'pull_request', payload: prPayload(5), token: TOKEN, apiUrl: api.url, runId: 401 });
+  assert.equal(run.code, 0, tail(run.output));
+  assert.deepEqual((await artifactFiles(world, 401)).sort(), ['mesh-perf-results/report.html', 'mesh-perf-results/results.json', 'mesh-perf-results/summary.md']);
+  const comments = api.comments.filter((c) => c.issue === 5);
+  assert.equal(comments.length, 1);
+  assert.match(comments[0]!.body, /suite `pr-gate`/);
+  // It points readers at the artifact, which the example uploads (above). (The link itself needs an
+  // https run URL; GITHUB_SERVER_URL is a file:// URL here.)
+  assert.match(comments[0]!.body, /Results and HTML report \(artifact\)/);
+});
+
+test('workflows/daily.yml: benchmark then publish to the history branch on a schedule', { timeout: 600_000 }, async () => {
+  const caller = await createCaller(world, 'daily', { 'mesh-perf.yaml': localConfig(), '.github/workflows/daily.yml': await workflowText('workflows/daily.yml') });
+  const run = await runAct({ world, caller, workflow: 'daily.yml', event: 'schedule', payload: { schedule: '17 3 * * *' }, token: TOKEN, apiUrl: api.url, runId: 402 });
+  assert.equal(run.code, 0, tail(run.output, 120));
+  assert.deepEqual(await artifactFiles(world, 402).then((f) => f.filter((x) => x.endsWith('results.json'))), ['mesh-perf-results/results.json']);
+  const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)nightly\/\d{4}\/[^/]+\.json$/.test(f));
+  assert.equal(published.length, 1, `one nightly run on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
+});
+
+test('the fork-safe pair: the workflow_run half comments from the artifact, and a failed run never shows its artifact\'s pass', { timeout: 600_000 }, async () => {
+  const caller = await createCaller(world, 'fork-safe', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/fork-safe-benchmark.yml': await workflowText('workflows/fork-safe-benchmark.yml'),
+    '.github/workflows/fork-safe-comment.yml': await workflowText('workflows/fork-safe-comment.yml'),
+  });
+  // Part 1, a fork's pull request: its token cannot write, so nothing is written to the PR.
+  const readOnly = 'ghs_forkreadonly0123456789';
+  const forkApi = await startGitHubApi({ tokens: { [readOnly]: { login: 'github-actions[bot]', type: 'Bot', write: false } } });
+  try {
+    const bench = await runAct({ world, caller, workflow: 'fork-safe-benchmark.yml', event: 'pull_request', payload: prPayload(9, 'stranger/app', FORK_HEAD), token: readOnly, apiUrl: forkApi.url, runId: 501 });
+    assert.equal(bench.code, 0, tail(bench.output));
+    assert.equal(forkApi.writes().length, 0);
+  } finally {
+    await forkApi.close();
+  }
+  assert.ok((await artifactFiles(world, 501)).includes('mesh-perf-results/results.json'));
+
+  // Part 2, on the default branch, for that run. GitHub says the run failed; the artifact says pass.
+  const workflowRun = (conclusion: string) => ({
+    action: 'completed',
+    workflow_run: { id: 501, head_sha: FORK_HEAD, head_branch: 'patch-1', head_repository: { full_name: 'stranger/app' }, event: 'pull_request', conclusion, html_url: `https://github.test/${CALLER_REPO}/actions/runs/501`, pull_requests: [] },
+    repository: { full_name: CALLER_REPO, default_branch: 'main' },
+  });
+  const failed = await runAct({ world, caller, workflow: 'fork-safe-comment.yml', event: 'workflow_run', payload: workflowRun('failure'), token: TOKEN, apiUrl: api.url, runId: 502 });
+  assert.equal(failed.code, 0, tail(failed.output));
+  const comment = () => api.comments.filter((c) => c.issue === 9);
+  assert.equal(comment().length, 1);
+  assert.ok(!comment()[0]!.body.includes('✅'), `a failed run shows no pass:\n${comment()[0]!.body}`);
+  assert.match(comment()[0]!.body, /⚠️ \*\*invalid run\*\*/);
+  assert.match(comment()[0]!.body, /The benchmark run concluded failure, but its results artifact says pass/);
+
+  // The same artifact with GitHub saying the run succeeded: now it is a pass, in the same comment.
+  const passed = await runAct({ world, caller, workflow: 'fork-safe-comment.yml', event: 'workflow_run', payload: workflowRun('success'), token: TOKEN, apiUrl: api.url, runId: 503 });
+  assert.equal(passed.code, 0, tail(passed.output));
+  assert.equal(comment().length, 1, 'updated in place');
+  assert.match(comment()[0]!.body, /✅ \*\*pass\*\*/);
+});
+
+test('setup@v1 puts the pinned tools on PATH from cache-dir and reports their paths', { timeout: 300_000 }, async () => {
+  const cacheDir = join(world.dir, 'tool-cache');
+  await mkdir(join(cacheDir, 'k6', '1.4.2'), { recursive: true });
+  // Already in cache-dir (as actions/cache would restore it): used as is, no download.
+  await symlink(K6, join(cacheDir, 'k6', '1.4.2', 'k6'));
+  const workflow = `name: tools
+on: push
+permissions: {}
+jobs:
+  tools:
+    runs-on: ubuntu-latest
+    steps:
+      - id: tools
+        uses: org/mesh-perf-action/setup@v1
+        with:
+          tools: k6
+          cache-dir: ${cacheDir}
+      - run: k6 version
+      - env:
+          PATHS: \${{ steps.tools.outputs.paths }}
+          VERSIONS: \${{ steps.tools.outputs.versions }}
+        run: echo "paths=$PATHS versions=$VERSIONS"
+`;
+  const caller = await createCaller(world, 'setup', { '.github/workflows/tools.yml': workflow });
+  const run = await runAct({ world, caller, workflow: 'tools.yml', event: 'push', payload: { ref: 'refs/heads/main', repository: { full_name: CALLER_REPO, default_branch: 'main' } }, token: TOKEN, apiUrl: api.url, runId: 601 });
+  assert.equal(run.code, 0, tail(run.output));
+  assert.match(run.output, /k6 v1\.4\.2/);
+  assert.ok(run.output.includes(`paths={"k6":"${join(cacheDir, 'k6', '1.4.2', 'k6')}"} versions={"k6":"1.4.2"}`), tail(run.output));
+});
