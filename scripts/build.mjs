@@ -1,5 +1,6 @@
 // Builds everything generated that is committed: dist/ (esbuild bundles of the CLI, the action,
-// its post step and the echo server), the JSON Schemas, and the README's action tables.
+// its post step and the echo server, with the bundled packages' license notices in
+// dist/THIRD-PARTY-LICENSES.txt), the JSON Schemas, and the README's action tables.
 // `node scripts/build.mjs --outdir DIR` writes into DIR instead (the staleness test uses it).
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
@@ -18,7 +19,7 @@ for (const [name, path] of Object.entries(entries)) if (await exists(join(root, 
 
 const dist = join(outRoot, 'dist');
 await rm(dist, { recursive: true, force: true });
-await build({
+const built = await build({
   entryPoints,
   outdir: dist,
   bundle: true,
@@ -27,7 +28,9 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
+  // Notices are collected whole into THIRD-PARTY-LICENSES.txt below, not scattered comments.
   legalComments: 'none',
+  metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: {
     __MESH_PERF_VERSION__: JSON.stringify(pkg.version),
@@ -40,6 +43,9 @@ await build({
   absWorkingDir: root,
 });
 await writeFile(join(dist, 'package.json'), '{ "type": "module" }\n');
+// Chart.js is inlined into reports through `define`, so the metafile does not list it.
+const { bundledPackageRoots, thirdPartyNotices } = await import(pathToFileURL(join(root, 'scripts/third-party-notices.mjs')).href);
+await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await thirdPartyNotices(root, bundledPackageRoots(built.metafile, ['node_modules/chart.js'])));
 
 // JSON Schemas, generated from the zod schemas (run through tsx: they are TypeScript).
 const { tsImport } = await import('tsx/esm/api');

@@ -8,6 +8,7 @@ import { mergeRaw } from './merge.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { validateConfig, type Config } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
+import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
 
 export interface ConfigSources {
   /** Path of the YAML file; undefined when there is none. */
@@ -18,6 +19,8 @@ export interface ConfigSources {
   overrideOrigin?: 'flag' | 'input';
   /** A raw object applied before the file (the demo's built-in config). */
   defaults?: Record<string, unknown>;
+  /** With platform local and no modes anywhere, measure the demo's two modes (the action does). */
+  localDemoModes?: boolean;
 }
 
 export async function loadConfig(sources: ConfigSources): Promise<Config> {
@@ -31,6 +34,10 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   // Overrides apply to the merged layers, so `--duration 5s` sets the duration of every load
   // profile of a preset instead of replacing its list of profiles.
   for (const { path, value } of overrides) setPath(merged, path, value);
+  if (sources.localDemoModes && (merged.platform ?? 'local') === 'local' && merged.modes === undefined) {
+    merged.modes = structuredClone(DEMO_MODES);
+    if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
+  }
   return validateConfig(merged, sources.file ?? 'configuration');
 }
 

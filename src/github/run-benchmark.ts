@@ -68,7 +68,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       inputs.overrides['kubeconfig-file'] = kubeconfig.path;
     }
     const config = await log.group('Configuration', async () => {
-      const loaded = await loadConfig({ file: configFile(inputs), overrides: inputs.overrides, overrideOrigin: 'input' });
+      const loaded = await loadConfig({ file: configFile(inputs), overrides: inputs.overrides, overrideOrigin: 'input', localDemoModes: true });
       core.info(`suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`);
       core.info(`load: ${loaded.profiles.map((p) => `${p.name} × ${p.repetitions} repetitions of ${p.duration}`).join('; ')}`);
       return loaded;

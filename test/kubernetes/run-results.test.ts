@@ -94,6 +94,9 @@ test('results carry latency, resource usage per container group and environment 
   assert.equal(environment.meshes.istio.installedByMeshPerf, true);
   assert.equal(environment.meshes.istio.version, localIstioctl().version.split('-').slice(0, 2).join('-'));
   assert.deepEqual(environment.resources, config.kubernetes.resources);
+  // Which proxy resources applied per mode: none for the baseline, the per-node ztunnel for ambient.
+  assert.deepEqual(environment.proxyResources.baseline, {});
+  assert.deepEqual(Object.keys(environment.proxyResources['istio-ambient']), ['ztunnel']);
   assert.equal(environment.images.configured.echo, config.kubernetes.images.echo);
   assert.ok(environment.images.running.baseline.echo.startsWith('fortio/fortio'), JSON.stringify(environment.images.running));
   assert.equal(result.run.tools.k6, TOOL_PINS.k6!.version);

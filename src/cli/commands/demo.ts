@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
+import { DEMO_LOAD, DEMO_MODES } from '../../config/demo-modes.ts';
 import type { Command } from '../command.ts';
 import { runAndReport } from '../run-and-report.ts';
 
@@ -10,11 +11,8 @@ import { runAndReport } from '../run-and-report.ts';
 export const DEMO_CONFIG = {
   suite: 'demo',
   platform: 'local',
-  modes: [
-    { name: 'direct', local: { hops: 0 } },
-    { name: 'one-proxy-hop', local: { hops: 1 } },
-  ],
-  load: { rate: 300, duration: '5s', warmup: '1s', repetitions: 3 },
+  modes: DEMO_MODES,
+  load: DEMO_LOAD,
 };
 
 export const command: Command = {

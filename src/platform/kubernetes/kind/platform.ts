@@ -54,9 +54,13 @@ export async function lowInotifySettings(read: ReadFile = readProc): Promise<str
   return low;
 }
 
+function inotifyMessage(low: readonly string[]): string {
+  return `inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w ${low.join(' ')}`;
+}
+
 export async function inotifyAdvice(read: ReadFile = readProc): Promise<string | undefined> {
   const low = await lowInotifySettings(read);
-  return low.length > 0 ? `inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w ${low.join(' ')}` : undefined;
+  return low.length > 0 ? inotifyMessage(low) : undefined;
 }
 
 /** `sudo -n sysctl -w` for the low settings only (never prompts for a password). */
@@ -115,7 +119,7 @@ export class KindPlatform implements Platform {
         return;
       }
     }
-    this.context.log.warn((await inotifyAdvice()) ?? `inotify limits are low for kind: sudo sysctl -w ${low.join(' ')}`);
+    this.context.log.warn(inotifyMessage(low));
   }
 
   private get cluster(): CreatedResource {
