@@ -8,9 +8,9 @@ import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts'
 import { clusterConfig } from '../support/k8s/harness.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { Applier } from '../../src/platform/kubernetes/apply.ts';
-import { LINKERD_NAMESPACE, readLinkerdConfig } from '../../src/mesh/linkerd.ts';
-import { linkerdControlPlaneValues } from '../../src/mesh/commands.ts';
-import { linkerdStep } from '../../src/mesh/linkerd-state.ts';
+import { LINKERD_NAMESPACE, readLinkerdConfig } from '../../src/platform/kubernetes/mesh/linkerd.ts';
+import { linkerdControlPlaneValues } from '../../src/platform/kubernetes/mesh/commands.ts';
+import { linkerdStep } from '../../src/platform/kubernetes/mesh/linkerd-state.ts';
 
 let cluster: LocalCluster;
 let access: ClusterAccess;
