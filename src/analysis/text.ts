@@ -55,7 +55,7 @@ function decisionText(g: GateResult): string {
   if (g.decision === 'skipped') return 'skipped';
   if (g.reportOnly) return 'not gated';
   const e = g.evidence;
-  if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
+  if (e?.significant && !e.practical) return 'pass (below practical minimum)';
   if (e && e.change.value < 0 && e.significant) return 'pass (faster)';
   return 'pass';
 }
