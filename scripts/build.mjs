@@ -36,6 +36,9 @@ const built = await build({
     __MESH_PERF_VERSION__: JSON.stringify(pkg.version),
     // Reports inline Chart.js so they open offline; the bundle has no node_modules to read it from.
     __MESH_PERF_CHARTJS__: JSON.stringify(await readFile(join(root, 'node_modules/chart.js/dist/chart.umd.min.js'), 'utf8')),
+    // The browser scripts are .js files beside their renderers; the bundle carries their text.
+    __MESH_PERF_REPORT_CLIENT__: JSON.stringify(await readFile(join(root, 'src/report/html/client.js'), 'utf8')),
+    __MESH_PERF_DASHBOARD_CLIENT__: JSON.stringify(await readFile(join(root, 'src/site/dashboard/client.js'), 'utf8')),
   },
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);" },

@@ -14,7 +14,7 @@ import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
 import { publicConfig } from './config/public.ts';
-import { MeshPerfError, messageOf } from './util/errors.ts';
+import { type MeshPerfError, messageOf } from './util/errors.ts';
 import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
 import { analyzeRun } from './analysis/analyze.ts';

@@ -150,7 +150,7 @@ try {
   const browser = await launchBrowser();
   try {
     const rows: [string, number[]][] = [];
-    for (const [where, base] of [['file://', pathToFileURL(site).href + '/'], ['http (127.0.0.1)', server.url]] as const) {
+    for (const [where, base] of [['file://', `${pathToFileURL(site).href}/`], ['http (127.0.0.1)', server.url]] as const) {
       rows.push([`empty page, ${where}`, await firstRender(browser, `${base}bench/empty.html`, loads, 'load')]);
       rows.push([`dashboard first render (default: 1 year), ${where}`, await firstRender(browser, `${base}index.html`, loads, 'rendered')]);
       rows.push([`dashboard first render (range: all), ${where}`, await firstRender(browser, `${base}index.html#range=0`, loads, 'rendered')]);

@@ -13,7 +13,7 @@ export interface MedianInterval {
 
 /** Binomial(n, 1/2) cumulative probability P(B ≤ k). */
 function binomialHalfCdf(n: number, k: number): number {
-  let term = Math.pow(0.5, n);
+  let term = 0.5 ** n;
   let sum = 0;
   for (let i = 0; i <= k; i++) {
     sum += term;

@@ -42,10 +42,6 @@ export function scenarioKey(result: RunResult, mode: string, profile: string): S
   };
 }
 
-export function scenarioKeyText(key: ScenarioKey): string {
-  return SCENARIO_FIELDS.map((f) => `${f}=${key[f]}`).join('; ');
-}
-
 export function sameScenario(a: ScenarioKey, b: ScenarioKey): boolean {
   return SCENARIO_FIELDS.every((f) => a[f] === b[f]);
 }

@@ -72,7 +72,7 @@ function decisionText(g: GateResult): string {
   if (g.decision === 'inconclusive') return `⚠ inconclusive${typeof g.repetitionsToSettle === 'number' ? ` (~${g.repetitionsToSettle} reps)` : ''}`;
   if (g.reportOnly) return 'not gated';
   const e = g.evidence;
-  if (e && e.significant && !e.practical) return 'pass (below practical minimum)';
+  if (e?.significant && !e.practical) return 'pass (below practical minimum)';
   if (e && e.change.value < 0 && e.significant) return 'pass (faster)';
   return 'pass';
 }

@@ -54,7 +54,7 @@ export function commandHelp(command: Command): string {
   }
   lines.push('', 'Options:');
   for (const o of command.options) lines.push(`  --${o.name}${o.value ? ` ${o.value}` : ''}`.padEnd(30) + o.description);
-  lines.push('  --help'.padEnd(30) + 'Show this help');
+  lines.push(`${'  --help'.padEnd(30)}Show this help`);
   if (command.details) lines.push('', command.details);
   return `${lines.join('\n')}\n`;
 }

@@ -120,7 +120,6 @@ export const configSchema = z
   })
   .describe('mesh-perf configuration');
 
-export type RawConfig = z.input<typeof configSchema>;
 export type ParsedConfig = z.output<typeof configSchema>;
 export type ModeConfig = z.output<typeof modeSchema>;
 export type LoadProfileConfig = z.output<typeof loadProfileSchema>;

@@ -55,13 +55,6 @@ export function parseGateExpression(text: string): ParseResult {
   }
 }
 
-/** Throws an Error naming the expression; for callers that already validated the config. */
-export function gateExpressionOrThrow(text: string): GateExpression {
-  const result = parseGateExpression(text);
-  if (!result.ok) throw new Error(result.error);
-  return result.value;
-}
-
 function parse(text: string): GateExpression {
   if (typeof text !== 'string' || text.trim() === '') throw new GateSyntaxError(`it is empty; write one such as ${EXAMPLES}`);
   const { scope, body } = splitScope(text.trim());

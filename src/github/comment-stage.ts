@@ -53,6 +53,6 @@ export async function postComment(plan: CommentPlan, poster: () => CommentPoster
     return { posted: true, outcome };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { posted: false, notable: true, warning: true, reason: `No PR comment was posted: ${message}` + (error instanceof GitHubPermissionError ? '' : '.') };
+    return { posted: false, notable: true, warning: true, reason: `No PR comment was posted: ${message}${error instanceof GitHubPermissionError ? '' : '.'}` };
   }
 }

@@ -3,8 +3,8 @@
 import type { Config } from '../config/validate.ts';
 import { findBase } from '../history/lookup.ts';
 import { storeFromFlags } from '../history/store-options.ts';
-import type { PublishOutcome, ResultStore } from '../history/types.ts';
-import type { GitInfo, RunResult } from '../results/types.ts';
+import type { ResultStore } from '../history/types.ts';
+import type { GitInfo } from '../results/types.ts';
 import type { Logger } from '../util/log.ts';
 import type { BaseReference } from './base-compare.ts';
 import type { GitHubEvent } from './event.ts';
@@ -40,8 +40,4 @@ export async function baseReference(store: ResultStore, config: Config, event: G
   const found = await findBase(store, config.suite, git, config.gates.regression.window, runId);
   if (!found?.branch) return undefined;
   return { ref: found.branch, ...(found.commit ? { commit: found.commit } : {}), runs: found.runs };
-}
-
-export async function publishRuns(store: ResultStore, results: RunResult[]): Promise<PublishOutcome | void> {
-  return store.publish(results);
 }

@@ -75,8 +75,8 @@ export function renderJobSummary(input: SummaryInput): string {
     biggest.optional = false;
     out = join(sections);
   }
-  if (utf8Bytes(out) > limit - 512) out = truncateBytes(out, limit - 512) + '\n\n_Summary truncated at GitHub\'s 1 MiB limit; the full results are in the artifact._';
-  return out + '\n';
+  if (utf8Bytes(out) > limit - 512) out = `${truncateBytes(out, limit - 512)}\n\n_Summary truncated at GitHub's 1 MiB limit; the full results are in the artifact._`;
+  return `${out}\n`;
 }
 
 function runLine(view: RunView): string {

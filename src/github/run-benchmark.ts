@@ -18,7 +18,7 @@ import type { Logger } from '../util/log.ts';
 import { exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
-import { baseReference, openHistory, type HistorySettings } from './history.ts';
+import { baseReference, type HistorySettings } from './history.ts';
 import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
@@ -211,7 +211,7 @@ async function publish(store: ResultStore, outcome: PipelineOutcome, payloadEven
   }
   try {
     const done = await store.publish([outcome.result]);
-    const commit = done && done.commit ? ` (commit ${done.commit.slice(0, 12)})` : '';
+    const commit = done?.commit ? ` (commit ${done.commit.slice(0, 12)})` : '';
     core.info(`published to ${store.describe()}${commit}`);
     return `Published to history: ${store.describe()}${commit}.`;
   } catch (error) {

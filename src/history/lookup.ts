@@ -1,6 +1,6 @@
-// Base lookups for comparisons: the runs of one commit, the latest N of a branch, and for a pull
-// request the runs of its merge base (falling back to the base branch's latest N when the merge
-// base was never measured). The git facts come from the run's own GitInfo.
+// The base a run compares with: for a pull request the runs of its merge base (falling back to the
+// base branch's latest N when the merge base was never measured), else its own branch's latest N.
+// The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
 
@@ -10,14 +10,6 @@ export interface BaseLookup {
   branch?: string;
   commit?: string;
   runs: RunResult[];
-}
-
-export function resultsForCommit(store: ResultStore, suite: string, sha: string, limit?: number): Promise<RunResult[]> {
-  return store.list({ suite, commit: sha, ...(limit !== undefined ? { limit } : {}) });
-}
-
-export function latestOnBranch(store: ResultStore, suite: string, branch: string, limit: number): Promise<RunResult[]> {
-  return store.list({ suite, branch, limit });
 }
 
 /**

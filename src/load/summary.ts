@@ -129,7 +129,7 @@ function readTimeline(metrics: Record<string, K6Metric>, latencyName: string, bu
   const points: TimelinePoint[] = [];
   for (let b = 0; b < buckets; b++) {
     const values = metrics[`${latencyName}{scenario:measure,mp_bucket:${b}}`]?.values;
-    if (!values || !values.count) continue;
+    if (!values?.count) continue;
     points.push({
       t: (b * bucketMs) / 1000,
       requests: values.count,

@@ -1,6 +1,7 @@
 // Reads a results.json of any known schema version and returns the current shape. Each step
 // migrates one version to the next, so old history stays readable forever.
 import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.ts';
+import { resultsSchema } from './schema.ts';
 import { UsageError } from '../util/errors.ts';
 
 type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
@@ -46,6 +47,15 @@ export function migrateResults(raw: unknown, path: string): RunResult {
   }
   if (!Array.isArray(doc.modes) || typeof doc.run !== 'object') {
     throw new ResultsFormatError(path, 'is missing "modes" or "run"; it does not look like a mesh-perf results file');
+  }
+  // Past the migrations the document must be exactly the current contract: every reader downstream
+  // (compare, history, the fork-safe commenter, report) then trusts its types.
+  const checked = resultsSchema.safeParse(doc);
+  if (!checked.success) {
+    const [first, ...more] = checked.error.issues;
+    const field = first!.path.length > 0 ? first!.path.join('.') : '(the document)';
+    const others = more.length > 0 ? ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})` : '';
+    throw new ResultsFormatError(path, `field ${field}: ${first!.message}${others}; not a valid mesh-perf results file (schema/results.schema.json)`);
   }
   return doc as unknown as RunResult;
 }

@@ -109,7 +109,7 @@ async function allFiles(dir: string): Promise<string[]> {
 async function assertNoSecrets(label: string, runs: ActionRun[], resultDirs: string[], api: GitHubApi | undefined, secrets: string[]): Promise<void> {
   const texts: [string, string][] = [];
   for (const [i, run] of runs.entries()) {
-    const logLines = (run.stdout + '\n' + run.stderr).split('\n').filter((l) => !l.startsWith('::add-mask::'));
+    const logLines = (`${run.stdout}\n${run.stderr}`).split('\n').filter((l) => !l.startsWith('::add-mask::'));
     texts.push([`run ${i + 1} log`, logLines.join('\n')], [`run ${i + 1} outputs`, JSON.stringify(run.outputs)], [`run ${i + 1} summary`, run.summary], [`run ${i + 1} state`, JSON.stringify(run.state)]);
   }
   for (const dir of resultDirs) for (const file of await allFiles(dir)) texts.push([file, await readFile(file, 'utf8')]);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
-import { findBase, latestOnBranch, resultsForCommit } from '../../src/history/lookup.ts';
+import { findBase } from '../../src/history/lookup.ts';
 import { parseRetention } from '../../src/history/retention.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { RESULTS_SCHEMA_VERSION } from '../../src/results/types.ts';
@@ -51,8 +51,8 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
 
     const latest = await s.list({ suite: 'nightly', branch: 'main', limit: 2 });
     assert.deepEqual(latest.map((r) => r.run.id), [runs[3]!.run.id, runs[1]!.run.id]);
-    assert.deepEqual((await latestOnBranch(s, 'nightly', 'release-1', 5)).map((r) => r.run.id), [runs[2]!.run.id]);
-    assert.deepEqual((await resultsForCommit(s, 'nightly', runs[1]!.run.git.sha!)).map((r) => r.run.id), [runs[1]!.run.id]);
+    assert.deepEqual((await s.list({ suite: 'nightly', branch: 'release-1', limit: 5 })).map((r) => r.run.id), [runs[2]!.run.id]);
+    assert.deepEqual((await s.list({ suite: 'nightly', commit: runs[1]!.run.git.sha! })).map((r) => r.run.id), [runs[1]!.run.id]);
     assert.deepEqual(await s.list({ suite: 'other' }), []);
 
     const pr = buildRunResult({ suite: 'nightly', branch: 'feature', baseRef: 'main', mergeBase: runs[0]!.run.git.sha!, pullRequest: 7, seed: 99 });

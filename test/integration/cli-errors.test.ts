@@ -1,5 +1,6 @@
-// Bad input and faults through the real CLI: one paragraph naming the cause, the right exit
-// code, never a stack trace; partial results written with verdict invalid where a run started.
+// Faults through the real CLI as a process: one paragraph naming the cause, the right exit code,
+// never a stack trace; partial results written with verdict invalid where a run started. Bad
+// input, --help and plan go through main() in-process: test/cli/usage.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -11,54 +12,12 @@ import { freePort } from '../../src/util/net.ts';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `stack trace in:\n${text}`);
 
-const CASES: { name: string; yaml?: string; args?: string[]; code: number; stderr: RegExp }[] = [
-  { name: 'malformed YAML', yaml: 'modes:\n  - name: a\n   url: [x\n', code: 2, stderr: /mesh-perf\.yaml is not valid YAML at line \d+/ },
-  { name: 'unknown key', yaml: 'modes: [{ name: a }]\nload: { rate: 10, duraton: 5s }\n', code: 2, stderr: /load: unknown key "duraton"; did you mean "duration"\?/ },
-  { name: 'wrong type', yaml: 'modes: [{ name: a }]\nload: { rate: ten }\n', code: 2, stderr: /load\.rate: expected a number .* got "ten"/ },
-  { name: 'rate ≤ 0', yaml: 'modes: [{ name: a }]\nload: { rate: 0 }\n', code: 2, stderr: /load\.rate: expected .*> 0, got 0/ },
-  { name: 'duration without unit', yaml: 'modes: [{ name: a }]\nload: { rate: 5, duration: 30 }\n', code: 2, stderr: /load\.duration: expected a duration/ },
-  { name: 'missing config file', args: ['run', '--config', 'nope.yaml'], code: 2, stderr: /config file .*nope\.yaml does not exist/ },
-  { name: 'unknown command', args: ['rnu'], code: 2, stderr: /unknown command "rnu"; did you mean "run"\?/ },
-  { name: 'unknown flag', args: ['run', '--confg', 'x'], code: 2, stderr: /unknown option --confg; did you mean --config\?/ },
-  { name: 'flag override with a bad number', args: ['plan', '--rate', 'lots'], yaml: 'modes: [{ name: a }]\nload: { rate: 5 }\n', code: 2, stderr: /--rate: expected a number, got "lots"/ },
-];
-
-for (const c of CASES) {
-  test(`bad input: ${c.name} → exit ${c.code}`, { timeout: 60_000 }, async () => {
-    await withTempDir(async (dir) => {
-      if (c.yaml) await writeFile(join(dir, 'mesh-perf.yaml'), c.yaml);
-      const run = await runCli(c.args ?? ['run'], { cwd: dir });
-      assert.equal(run.code, c.code, run.stderr);
-      assert.match(run.stderr, c.stderr);
-      noStack(run.stderr);
-    });
-  });
-}
-
-test('--help works on every command and on the tool', { timeout: 60_000 }, async () => {
+test('the real entry maps a usage error to exit 2 with one paragraph and no stack', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
-    const top = await runCli(['--help'], { cwd: dir });
-    assert.equal(top.code, 0);
-    const names = [...top.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]!);
-    assert.ok(names.includes('demo') && names.includes('run') && names.includes('plan'), names.join(','));
-    for (const name of names) {
-      const help = await runCli([name, '--help'], { cwd: dir });
-      assert.equal(help.code, 0, `${name} --help`);
-      assert.match(help.stdout, new RegExp(`Usage: mesh-perf ${name}`));
-    }
-  });
-});
-
-test('plan prints the trial table and JSON with the recorded seed', { timeout: 60_000 }, async () => {
-  await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'modes: [{ name: a }, { name: b }]\nload: { rate: 5, repetitions: 2 }\nplan: { seed: 11 }\n');
-    const table = await runCli(['plan'], { cwd: dir });
-    assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /4 trials, interleaved, seed 11/);
-    const json = JSON.parse((await runCli(['plan', '--json'], { cwd: dir })).stdout);
-    assert.equal(json.seed, 11);
-    assert.equal(json.trials.length, 4);
-    assert.deepEqual(json.trials.filter((t: { block: number }) => t.block === 1).map((t: { mode: string }) => t.mode).sort(), ['a', 'b']);
+    const run = await runCli(['rnu'], { cwd: dir });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /unknown command "rnu"; did you mean "run"\?/);
+    noStack(run.stderr);
   });
 });
 

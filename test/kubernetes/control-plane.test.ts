@@ -202,7 +202,7 @@ export function handleSummary(data) { return { 'summary.json': JSON.stringify({ 
     assert.match(failing.stderrTail, /boom at init/);
 
     // Larger than one upload chunk, read back byte for byte.
-    const big = 'x'.repeat(150_000) + 'é\n';
+    const big = `${'x'.repeat(150_000)}é\n`;
     const path = `/tmp/mesh-perf-k6/${randomName('big')}/f.txt`;
     await uploadFile(access, pod, path, big);
     const cat = await execInPod(access, pod, ['cat', path]);

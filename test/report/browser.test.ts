@@ -102,7 +102,7 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
     }
 
     for (const [where, base] of [
-      ['file', pathToFileURL(site).href + '/'],
+      ['file', `${pathToFileURL(site).href}/`],
       ['http', `${server.url}site/`],
     ] as const) {
       await t.test(`dashboard over ${where}: trends drawn, filters change the drawing, points link to reports`, async () => {

@@ -1,9 +1,13 @@
-// Runs the real CLI (from source, through tsx) as a child process, as a user would.
+// Runs the real CLI (from source, through tsx) as a child process, as a user would; or its main()
+// in this process, for commands that start nothing (help, usage and config errors, plan), which
+// saves a tsx start-up (about a second) per call.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.ts';
+import type { Logger } from '../../src/util/log.ts';
 
 export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
@@ -34,6 +38,24 @@ export function runCli(args: string[], options: { cwd: string; env?: Record<stri
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** main() with the given arguments and working directory; what it prints is captured, logs go to stderr. */
+export async function runCliInProcess(args: string[], options: { cwd: string }): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const toStderr = (text: string) => {
+    stderr += `${text}\n`;
+  };
+  const log: Logger = { phase: toStderr, info: toStderr, warn: toStderr, progress() {}, progressDone() {} };
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    log,
+    cwd: options.cwd,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout, stderr };
 }
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

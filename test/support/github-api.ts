@@ -96,7 +96,7 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = undefined;
+      let body: unknown ;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {

@@ -23,7 +23,7 @@ export const command: Command = {
     { name: 'json', description: 'print what was published as JSON' },
   ],
   details: [
-    'Credentials for HTTPS stores come from the environment: ' + TOKEN_ENV.join(' or ') + ' (needs contents: write).',
+    `Credentials for HTTPS stores come from the environment: ${TOKEN_ENV.join(' or ')} (needs contents: write).`,
     'Concurrent publishers are safe: a rejected push is fetched, re-applied and retried.',
     'A damaged file on the branch stops the publish (exit 3) and names the file; nothing is written.',
     '',

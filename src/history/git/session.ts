@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoreChanges, StoreTree } from '../tree.ts';
-import { Git, GitCommandError } from './git.ts';
+import { type Git, GitCommandError } from './git.ts';
 
 const ZERO = '0000000000000000000000000000000000000000';
 // The github-actions bot's identity: GitHub credits the commit to the bot, not to whichever real

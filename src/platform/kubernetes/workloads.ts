@@ -12,7 +12,6 @@ import { parseManifests } from './apply.ts';
 export const ECHO_SERVICE = 'echo';
 export const ECHO_HTTP_PORT = 8080;
 export const ECHO_GRPC_PORT = 8079;
-export const CLIENT_POD = 'mesh-perf-client';
 const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
 
 /** manifests/ ships next to the code (repo checkout or package): walk up from this module to find it. */

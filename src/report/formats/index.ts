@@ -10,8 +10,6 @@ import { renderKymaTables } from './kyma.ts';
 import { SOURCE_FORMATS, type SourceFormatName } from '../../presets/format-names.ts';
 import { renderUdsReport } from './uds.ts';
 
-export { SOURCE_FORMATS, type SourceFormatName } from '../../presets/format-names.ts';
-
 export interface RenderedFormat {
   name: SourceFormatName;
   /** File name to write next to results.json. */

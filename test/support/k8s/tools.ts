@@ -1,6 +1,6 @@
 // Where the locally built control-plane binaries live (scripts/k8s/build.sh builds them once,
-// keyed by the versions in scripts/k8s/versions.sh). Tests fail with the build command to run
-// when one is missing, never skip.
+// keyed by the versions in scripts/k8s/versions.sh). A test run directly fails with the build
+// command to run when one is missing; scripts/test.mjs skips such files first outside CI.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,6 @@
 // annotate a mode's namespace, finish enrolment after the namespace exists (waypoints), report
 // the version, and remove only what this tool installed.
 import type { Config } from '../../../config/validate.ts';
-import type { ModeConfig } from '../../../config/schema.ts';
 import type { Logger } from '../../../util/log.ts';
 import type { ClusterAccess } from '../access.ts';
 import type { Applier } from '../apply.ts';

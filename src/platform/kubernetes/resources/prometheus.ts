@@ -20,7 +20,7 @@ export function parsePrometheusText(text: string): PromSample[] {
     const value = parseValue(match[3]!);
     if (value === undefined) continue;
     const labels: Record<string, string> = {};
-    for (const label of (match[2] ?? '').matchAll(LABEL)) labels[label[1]!] = unescape(label[2]!);
+    for (const label of (match[2] ?? '').matchAll(LABEL)) labels[label[1]!] = unescapeLabel(label[2]!);
     samples.push({ name: match[1]!, labels, value, ...(match[4] ? { timestampMs: Number(match[4]) } : {}) });
   }
   return samples;
@@ -34,6 +34,6 @@ function parseValue(text: string): number | undefined {
   return Number.isNaN(value) ? undefined : value;
 }
 
-function unescape(text: string): string {
+function unescapeLabel(text: string): string {
   return text.replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
 }

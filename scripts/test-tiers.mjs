@@ -1,0 +1,113 @@
+// Which tier each test file belongs to, and which tools a tier needs (scripts/test.mjs runs them).
+// A new test file is a unit test unless listed here: unit tests need no external tool and the
+// whole tier stays under a minute on a 2-core machine.
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const TIERS = ['unit', 'e2e', 'k8s'];
+
+/** Files that need the local control plane (kube-apiserver + kwok). */
+const K8S = [
+  'test/kubernetes/control-plane.test.ts',
+  'test/kubernetes/run-results.test.ts',
+  'test/kubernetes/unreachable.test.ts',
+  'test/kubernetes/up-down.test.ts',
+];
+
+/**
+ * Files that run real k6, Fortio, vegeta, actionlint, git, Chromium, the CLI or the bundled
+ * action as a process; and the verdict engine's statistical acceptance (thousands of simulated
+ * histories, about a minute of CPU).
+ */
+const E2E = [
+  'test/analysis/acceptance.test.ts',
+  'test/analysis/calibrate-command.test.ts',
+  'test/build/dist-fresh.test.ts',
+  'test/github/action-entry.test.ts',
+  'test/github/comment-mode.test.ts',
+  'test/github/post.test.ts',
+  'test/github/publish-mode.test.ts',
+  'test/github/setup-mode.test.ts',
+  'test/history/concurrent-publish.test.ts',
+  'test/history/git-credentials.test.ts',
+  'test/history/git-store.test.ts',
+  'test/integration/cli-errors.test.ts',
+  'test/integration/demo.test.ts',
+  'test/integration/endpoints.test.ts',
+  'test/integration/grpc.test.ts',
+  'test/integration/user-script.test.ts',
+  'test/presets/local-e2e.test.ts',
+  'test/report-formats/vegeta-crosscheck.test.ts',
+  'test/report/browser.test.ts',
+  'test/report/report-command.test.ts',
+  'test/workflows/workflows.test.ts',
+];
+
+export function tierOf(file) {
+  const path = file.split('\\').join('/');
+  if (K8S.includes(path)) return 'k8s';
+  if (E2E.includes(path)) return 'e2e';
+  return 'unit';
+}
+
+const root = join(import.meta.dirname, '..');
+const cache = () => join(process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf'), 'tools');
+
+/** The Go tools scripts/install-test-tools.sh builds, with the versions it pins. */
+function goTools() {
+  const rows = [...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)"/gm)];
+  return rows.map(([, name, version]) => ({
+    name,
+    path: join(cache(), name, version, name),
+    how: `run \`bash scripts/install-test-tools.sh ${name}\` (builds it once from the Go module proxy)`,
+  }));
+}
+
+/** The control-plane binaries scripts/k8s/build.sh builds (versions in scripts/k8s/versions.sh). */
+function controlPlane() {
+  const versions = Object.fromEntries(
+    [...readFileSync(join(root, 'scripts/k8s/versions.sh'), 'utf8').matchAll(/^([A-Z_]+)=([^\s$"]+)\s*$/gm)].map(([, k, v]) => [k, v]),
+  );
+  const built = (name, version) => ({
+    name,
+    path: join(cache(), name, version, name),
+    how: `run \`bash scripts/k8s/build.sh ${name}\` (builds and caches it once)`,
+  });
+  const k8s = versions.KUBERNETES_VERSION;
+  return [
+    { name: 'etcd', path: process.env.MESH_PERF_ETCD ?? '/usr/bin/etcd', how: 'run `bash scripts/k8s/build.sh etcd` or set MESH_PERF_ETCD' },
+    built('kube-apiserver', k8s),
+    built('kube-controller-manager', k8s),
+    built('kube-scheduler', k8s),
+    built('kwok', versions.KWOK_VERSION),
+    built('istioctl', versions.ISTIO_VERSION),
+  ];
+}
+
+const chromium = () => ({
+  name: 'chromium',
+  path: process.env.MESH_PERF_CHROMIUM ?? '/usr/bin/chromium',
+  how: 'run `bash scripts/install-browser.sh` (Debian package) or set MESH_PERF_CHROMIUM',
+});
+
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Files that drive Chromium (the only e2e files that need it). */
+const BROWSER = ['test/report/browser.test.ts'];
+
+/** The tools a test file needs that are not installed, each with how to get it. */
+export function missingToolsFor(file) {
+  const path = file.split('\\').join('/');
+  const tier = tierOf(path);
+  const needed =
+    tier === 'k8s' ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()] : tier === 'e2e' ? [...goTools(), ...(BROWSER.includes(path) ? [chromium()] : [])] : [];
+  return needed.filter((tool) => !executable(tool.path));
+}

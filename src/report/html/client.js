@@ -1,0 +1,141 @@
+// @ts-check
+// The report's browser script, kept as plain ES2019 text: it runs inside report.html next to the
+// inlined Chart.js and must not depend on a bundler. It only hands prepared numbers (see
+// chart-data.ts) to Chart.js; every figure is computed in TypeScript.
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('mesh-perf-data').textContent);
+  Chart.defaults.animation = false;
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+
+  var SPECTRUM_TICKS = { 1: 'min', 2: '50%', 4: '75%', 10: '90%', 20: '95%', 100: '99%', 1000: '99.9%', 10000: 'max' };
+
+  // Bars carry low/high arrays; draw the interval as a whisker on each bar.
+  var whiskers = {
+    id: 'whiskers',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      var y = chart.scales.y;
+      chart.data.datasets.forEach(function (ds, i) {
+        var meta = chart.getDatasetMeta(i);
+        if (!ds.low || !chart.isDatasetVisible(i)) return;
+        meta.data.forEach(function (bar, j) {
+          var lo = ds.low[j], hi = ds.high[j];
+          if (lo === null || hi === null || lo === undefined || hi === undefined) return;
+          var top = y.getPixelForValue(hi), bottom = y.getPixelForValue(lo);
+          var w = Math.max(2, Math.min(6, bar.width / 4));
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(chart.chartArea.left, chart.chartArea.top, chart.chartArea.right - chart.chartArea.left, chart.chartArea.bottom - chart.chartArea.top);
+          ctx.clip();
+          ctx.strokeStyle = '#1b1f24';
+          ctx.lineWidth = 1.2;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - w, top); ctx.lineTo(bar.x + w, top);
+          ctx.moveTo(bar.x - w, bottom); ctx.lineTo(bar.x + w, bottom);
+          ctx.stroke();
+          ctx.restore();
+        });
+      });
+    }
+  };
+
+  function canvas(id) { return document.getElementById(id); }
+  function ms(v) { return v === null || v === undefined ? '–' : (Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(3)) + ' ms'; }
+  function intervalLabel(ds, j) {
+    if (!ds.low || ds.low[j] === null) return '';
+    return ' [' + ms(ds.low[j]) + ', ' + ms(ds.high[j]) + ']';
+  }
+  function barTooltip(ctx) { return ctx.dataset.label + ': ' + ms(ctx.parsed.y) + intervalLabel(ctx.dataset, ctx.dataIndex); }
+  function msAxis(title) { return { title: { display: true, text: title }, beginAtZero: true }; }
+
+  function spectrum(id, series) {
+    return new Chart(canvas(id), {
+      type: 'line',
+      data: {
+        datasets: series.map(function (s) {
+          return { label: s.mode + (s.invalid ? ' (invalid)' : ''), data: s.points, borderColor: s.color, backgroundColor: s.color,
+            borderDash: s.invalid ? [5, 4] : [], pointRadius: 3, tension: 0 };
+        })
+      },
+      options: {
+        parsing: false,
+        scales: {
+          x: { type: 'logarithmic', min: 1, max: 10000, title: { display: true, text: 'percentile (log scale of 1/(1−q))' },
+            afterBuildTicks: function (axis) { axis.ticks = Object.keys(SPECTRUM_TICKS).map(function (v) { return { value: Number(v) }; }); },
+            ticks: { autoSkip: false, callback: function (v) { return SPECTRUM_TICKS[v] || ''; } } },
+          y: msAxis('latency (ms)')
+        },
+        plugins: { tooltip: { callbacks: { label: function (ctx) { return ctx.dataset.label + ' ' + ctx.raw.label + ': ' + ms(ctx.raw.y); } } } }
+      }
+    });
+  }
+
+  function bars(id, block, yTitle) {
+    // The axis must hold the whiskers, not only the bars.
+    var lows = [], highs = [];
+    block.modes.forEach(function (m) { lows = lows.concat(m.low, m.median); highs = highs.concat(m.high, m.median); });
+    var finite = function (v) { return typeof v === 'number' && isFinite(v); };
+    var axis = msAxis(yTitle);
+    axis.suggestedMin = Math.min.apply(null, [0].concat(lows.filter(finite)));
+    axis.suggestedMax = Math.max.apply(null, [0].concat(highs.filter(finite)));
+    return new Chart(canvas(id), {
+      type: 'bar',
+      data: {
+        labels: block.stats,
+        datasets: block.modes.map(function (m) {
+          return { label: m.mode, data: m.median, low: m.low, high: m.high, backgroundColor: m.color + 'cc', borderColor: m.color, borderWidth: 1 };
+        })
+      },
+      options: { scales: { y: axis }, plugins: { tooltip: { callbacks: { label: barTooltip } } } },
+      plugins: [whiskers]
+    });
+  }
+
+  function timeline(id, series, stat) {
+    return new Chart(canvas(id), {
+      type: 'line',
+      data: { datasets: series.map(function (s) { return timelineDataset(s, stat); }) },
+      options: {
+        parsing: false,
+        scales: { x: { type: 'linear', title: { display: true, text: 'seconds into the measured window' } }, y: msAxis(stat + ' latency (ms)') },
+        plugins: { legend: { labels: { boxWidth: 12 } } }
+      }
+    });
+  }
+  function timelineDataset(s, stat) {
+    return { label: s.label, data: s.t.map(function (t, i) { return { x: t, y: s[stat][i] }; }),
+      borderColor: s.valid ? s.color : '#9a6700', backgroundColor: s.color, borderWidth: 1.2,
+      borderDash: s.valid ? [] : [6, 4], pointRadius: 0, tension: 0 };
+  }
+
+  function resources(id, block, field, title) {
+    return new Chart(canvas(id), {
+      type: 'bar',
+      data: { labels: block.groups, datasets: block.modes.map(function (m) {
+        return { label: m.mode, data: m[field], backgroundColor: m.color + 'cc', borderColor: m.color, borderWidth: 1 };
+      }) },
+      options: { scales: { y: { beginAtZero: true, title: { display: true, text: title } } } }
+    });
+  }
+
+  data.profiles.forEach(function (p, i) {
+    spectrum('spectrum-' + i, p.spectrum);
+    bars('bars-' + i, p.bars, 'latency (ms), median over repetitions');
+    if (p.overhead) bars('overhead-' + i, p.overhead, 'overhead vs ' + p.overhead.baseline + ' (ms)');
+    var select = document.getElementById('timeline-stat-' + i);
+    var chart = canvas('timeline-' + i) ? timeline('timeline-' + i, p.timeline, select ? select.value : 'p99') : null;
+    if (select && chart) select.addEventListener('change', function () {
+      chart.data.datasets = p.timeline.map(function (s) { return timelineDataset(s, select.value); });
+      chart.options.scales.y.title.text = select.value + ' latency (ms)';
+      chart.update();
+    });
+    if (p.resources) {
+      resources('cpu-' + i, p.resources, 'cpu', 'CPU (millicores, average)');
+      resources('memory-' + i, p.resources, 'memory', 'memory (MiB, average)');
+    }
+  });
+  window.__meshPerfReady = true;
+})();

@@ -1,0 +1,34 @@
+// Every results file read (compare, history, the fork-safe commenter, report) goes through
+// parseResultsJson / migrateResults: after migration the document must match the results schema,
+// and a file that does not is refused naming the field.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseResultsJson, ResultsFormatError } from '../../src/results/migrate.ts';
+import { buildRunResult } from '../support/results-fixture.ts';
+
+const text = (mutate: (doc: Record<string, any>) => void) => {
+  const doc = JSON.parse(JSON.stringify(buildRunResult({ suite: 'nightly' })));
+  mutate(doc);
+  return JSON.stringify(doc);
+};
+
+test('a current results file reads back as written', () => {
+  const result = buildRunResult({ suite: 'nightly' });
+  assert.deepEqual(parseResultsJson(JSON.stringify(result), 'results.json'), JSON.parse(JSON.stringify(result)));
+});
+
+test('a wrong type deep inside is refused naming the field and the file', () => {
+  const bad = text((doc) => {
+    doc.modes[0].repetitions[0].latencyMs.p50 = '12ms';
+  });
+  assert.throws(
+    () => parseResultsJson(bad, 'runs/x/results.json'),
+    (error: unknown) =>
+      error instanceof ResultsFormatError && /^runs\/x\/results\.json: field modes\.0\.repetitions\.0\.latencyMs\.p50: .*number/.test(error.message),
+  );
+});
+
+test('a field the contract does not know is refused, as a missing one is', () => {
+  assert.throws(() => parseResultsJson(text((doc) => (doc.modes[0].repetitions[0].latencyMs.p42 = 1)), 'r.json'), /field modes\.0\.repetitions\.0\.latencyMs: .*"p42"/);
+  assert.throws(() => parseResultsJson(text((doc) => delete doc.verdict), 'r.json'), /field verdict: /);
+});

@@ -1,0 +1,74 @@
+// A Platform for pipeline tests that are not about k6, handed in through PipelineDeps.platform:
+// no servers, and a LoadRunner that answers every repetition with a summary real k6 wrote
+// (test/fixtures/k6/http-open.json: 200 rps for 3 s after 1 s of warm-up), its latencies scaled
+// per mode. Records what the pipeline asked of it.
+import { readFileSync } from 'node:fs';
+import type { ModeConfig } from '../../src/config/schema.ts';
+import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
+import type { Platform, PlatformFactory } from '../../src/platform/types.ts';
+
+const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
+
+/** The load the fixture was captured with; a config for the replay platform uses it. */
+export const REPLAY_LOAD = { rate: 200, duration: '3s', warmup: '1s' };
+
+export interface ReplayOptions {
+  /** Latency factor per mode name (default 1). */
+  slowdown?: Record<string, number>;
+  /** prepare() throws this. */
+  prepareError?: Error;
+  /** Called after each repetition with its count so far (e.g. to abort the run). */
+  afterRun?: (runs: number) => void;
+}
+
+export interface Replay {
+  factory: PlatformFactory;
+  /** prepare, target:<mode>, run:<mode>, teardown ... in order. */
+  calls: string[];
+}
+
+export function replayPlatform(options: ReplayOptions = {}): Replay {
+  const calls: string[] = [];
+  let runs = 0;
+  const runner: LoadRunner = {
+    version: async () => '1.4.2',
+    run: async (invocation: K6Invocation) => {
+      const mode = invocation.env.MESH_PERF_MODE ?? '';
+      calls.push(`run:${mode}`);
+      runs += 1;
+      options.afterRun?.(runs);
+      return { exitCode: 0, summary: scaled(options.slowdown?.[mode] ?? 1), extraFiles: {}, stderrTail: '' };
+    },
+  };
+  const factory: PlatformFactory = () => {
+    const platform: Platform = {
+      name: 'replay',
+      prepare: async () => {
+        calls.push('prepare');
+        if (options.prepareError) throw options.prepareError;
+      },
+      target: (mode: ModeConfig): ModeTarget => {
+        calls.push(`target:${mode.name}`);
+        return { mode: mode.name, url: 'http://127.0.0.1:9/', env: {}, description: 'replayed k6 summary' };
+      },
+      loadRunner: () => runner,
+      resourceSampler: () => undefined,
+      environment: async () => ({ replay: true }),
+      teardown: async () => {
+        calls.push('teardown');
+      },
+    };
+    return platform;
+  };
+  return { factory, calls };
+}
+
+/** The fixture with every latency figure of http_req_duration (all its tagged series) times factor. */
+function scaled(factor: number): string {
+  const summary = JSON.parse(SUMMARY) as { metrics: Record<string, { values: Record<string, number> }> };
+  for (const [name, metric] of Object.entries(summary.metrics)) {
+    if (!name.startsWith('http_req_duration')) continue;
+    for (const key of Object.keys(metric.values)) if (key !== 'count') metric.values[key]! *= factor;
+  }
+  return JSON.stringify(summary);
+}

@@ -1,0 +1,20 @@
+// What the browser scripts (src/report/html/client.js, src/site/dashboard/client.js) find on the
+// page besides the DOM: Chart.js (inlined before them, untyped here) and the flags the browser
+// tests wait for. Only tsconfig.browser.json reads this file.
+declare const Chart: any;
+
+interface Window {
+  /** Set once the report's charts are drawn. */
+  __meshPerfReady?: boolean;
+  /** The dashboard's render counter and last render, for the browser tests. */
+  __meshPerfRenders?: number;
+  __meshPerfRendered?: unknown;
+  /** The suite index a data/<suite>.js file assigns. */
+  meshPerfData?: unknown;
+}
+
+// The scripts read <select> and <input> values through getElementById, which is typed
+// HTMLElement; a cast in the scripts would change the bytes the pages inline.
+interface HTMLElement {
+  value: any;
+}
