@@ -3,7 +3,7 @@
 // refresh.ts), and a shorter window gets none. Pure.
 import type { Config } from '../config/validate.ts';
 import { parseDurationMs } from '../config/duration.ts';
-import { minimumCpuWindowMs } from '../platform/kubernetes/resources/refresh.ts';
+import { minimumCpuWindowMs } from './kubelet-refresh.ts';
 
 export interface CpuWindowCheck {
   minimumMs: number;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parsePrometheusText } from '../../../src/platform/kubernetes/resources/prometheus.ts';
 import { groupOf } from '../../../src/platform/kubernetes/resources/groups.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from '../../../src/platform/kubernetes/resources/aggregate.ts';
-import { minimumCpuWindowMs } from '../../../src/platform/kubernetes/resources/refresh.ts';
+import { minimumCpuWindowMs } from '../../../src/plan/kubelet-refresh.ts';
 import { measuredWindow } from '../../../src/load/window.ts';
 
 test('parses kubelet /metrics/resource text: labels, escapes, timestamps, comments', () => {

@@ -9,7 +9,7 @@ import { rawRequest, type ClusterAccess } from '../access.ts';
 import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
 import type { MeasuredWindow } from '../../../load/types.ts';
-import { minimumCpuWindowMs } from './refresh.ts';
+import { minimumCpuWindowMs } from '../../../plan/kubelet-refresh.ts';
 import { groupOf, type ContainerIdentity } from './groups.ts';
 
 const MAX_SAMPLING_MS = 2 * 60 * 60_000;
