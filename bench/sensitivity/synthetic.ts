@@ -29,12 +29,13 @@ function levels(random: Random, c: Case, job: number, shift: number) {
   return { baseline: drawLevels(random, c.repetitions, 1, c.cv, job), sidecar: drawLevels(random, c.repetitions, 1.3 * (1 + shift), c.cv, job) };
 }
 
-function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: number } {
+function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: number; inconclusive: number } {
   const random = seededRandom(seed);
   const config = testConfig();
   let any = 0;
   let sidecar = 0;
   let baseline = 0;
+  let inconclusive = 0;
   for (let h = 0; h < histories; h++) {
     const reference = Array.from({ length: c.referenceRuns }, (_, i) =>
       syntheticRun({ config, id: `p${i}`, startedAt: new Date(Date.UTC(2025, 0, 1 + i)).toISOString(), levels: levels(random, c, lognormalFactor(random, c.jobCv), 0) }),
@@ -46,14 +47,15 @@ function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: 
       analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first, round2: levels(random, c, job, c.shift) }), { config, reference, resamples: 50 });
     }
     if (analysis.verdict === 'fail') any++;
+    if (analysis.verdict === 'inconclusive') inconclusive++;
     if (analysis.gates.some((g) => g.mode === 'sidecar' && g.decision === 'fail')) sidecar++;
     if (analysis.gates.some((g) => g.mode === 'baseline' && g.decision === 'fail')) baseline++;
   }
-  return { any: any / histories, sidecar: sidecar / histories, baseline: baseline / histories };
+  return { any: any / histories, sidecar: sidecar / histories, baseline: baseline / histories, inconclusive: inconclusive / histories };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const rows = [['case', 'CV/rep', 'job CV', 'ref runs', 'reps', 'shift (sidecar)', 'run fails', 'sidecar gate', 'baseline gate']];
+const rows = [['case', 'CV/rep', 'job CV', 'ref runs', 'reps', 'shift (sidecar)', 'run fails', 'sidecar gate', 'baseline gate', 'inconclusive']];
 const cases: [string, Case][] = [
   ['A/A quiet', { cv: 0.03, jobCv: 0, referenceRuns: 10, repetitions: 5, shift: 0 }],
   ['A/A noisy reps', { cv: 0.1, jobCv: 0, referenceRuns: 10, repetitions: 5, shift: 0 }],
@@ -69,7 +71,7 @@ const cases: [string, Case][] = [
 ];
 cases.forEach(([name, c], i) => {
   const r = rate(c, 1000 + i);
-  rows.push([name, pct(c.cv), pct(c.jobCv), String(c.referenceRuns), String(c.repetitions), c.shift ? `+${pct(c.shift)}` : '—', pct(r.any), pct(r.sidecar), pct(r.baseline)]);
+  rows.push([name, pct(c.cv), pct(c.jobCv), String(c.referenceRuns), String(c.repetitions), c.shift ? `+${pct(c.shift)}` : '—', pct(r.any), pct(r.sidecar), pct(r.baseline), pct(r.inconclusive)]);
 });
 console.log(`Default regression gate on ${histories} synthetic histories per case (sidecar judged as its ratio to the baseline; baseline judged as is)\n`);
 console.log(alignTable(rows));

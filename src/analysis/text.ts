@@ -36,7 +36,7 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   const label = medianIntervalLabel(fewest, analysis.level);
   if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows), '');
   const small = rows.length > 0 ? smallSampleIntervalNote(fewest, analysis.level) : undefined;
-  if (small) out.push(`Brackets: ${small}`, '');
+  if (small) out.push(`Brackets: ${small.charAt(0).toLowerCase()}${small.slice(1)}`, '');
   const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));
   const lines = [...regressions, ...others].map((g) => `  ${decisionMark(g)} ${g.line}`);
   if (lines.length > 0) out.push('Verdict lines:', ...lines, '');

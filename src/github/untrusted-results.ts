@@ -32,7 +32,9 @@ export async function readUntrustedResults(path: string): Promise<{ result: RunR
 }
 
 function shapeProblem(result: RunResult): string | undefined {
-  if (!['pass', 'fail', 'invalid'].includes(result.verdict as string)) return `has verdict ${JSON.stringify(String(result.verdict).slice(0, 40))}, expected pass, fail or invalid`;
+  if (!['pass', 'fail', 'inconclusive', 'invalid'].includes(result.verdict as string)) {
+    return `has verdict ${JSON.stringify(String(result.verdict).slice(0, 40))}, expected pass, fail, inconclusive or invalid`;
+  }
   if (!Array.isArray(result.verdictReasons) || !result.verdictReasons.every((r) => typeof r === 'string')) return 'has verdictReasons that are not a list of strings';
   if (typeof result.run !== 'object' || result.run === null || typeof result.run.suite !== 'string') return 'has no run.suite';
   if (!Array.isArray(result.modes)) return 'has no modes list';

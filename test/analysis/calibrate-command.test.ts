@@ -27,3 +27,15 @@ test('calibrate measures one mode twice, interleaved, and reports noise, false a
     assert.equal(results.config.calibrate, true);
   });
 });
+
+test('calibrate --repetitions 4 says its false-alarm figure cannot be measured, never "0.00%"', { timeout: 300_000 }, async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), 'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n');
+    const run = await runCli(['calibrate', '--repetitions', '4', '--out', 'cal'], { cwd: dir });
+    assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);
+    if (run.code === 3) assert.match(run.stdout, /The run has invalid repetitions/);
+    assert.match(run.stdout, /\nfalse alarms cannot be measured: with 2 against 2 repetitions the rank test's smallest p is 0\.167 > alpha 0\.05, so no comparison could ever be flagged; calibrate with at least 6 repetitions \(3 against 3\)\n/);
+    // Every statistic's false-alarm cell says so (an offset could print 0.00% by chance; this cell never).
+    for (const stat of ['p\\(50\\)', 'p\\(90\\)', 'p\\(99\\)', 'avg', 'max']) assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[.*\\]\\s+not measurable\\s+—\\s`));
+  });
+});

@@ -51,7 +51,7 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
     assert.equal(out.code, 1, out.stderr + out.stdout);
     // 5 repetitions a side: the brackets are about the range of the values, and are labelled so.
     assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[interval\]\s+p\s+decision/);
-    assert.match(out.stdout, /Brackets: With 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
+    assert.match(out.stdout, /Brackets: with 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
     assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/);
     assert.match(out.stdout, /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
     assert.match(out.stdout, /run-to-run spread not estimable from 1 reference run/);

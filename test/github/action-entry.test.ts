@@ -121,7 +121,7 @@ async function assertNoSecrets(label: string, runs: ActionRun[], resultDirs: str
 }
 
 function assertExitMatchesVerdict(run: ActionRun): void {
-  const expected: Record<string, number> = { pass: 0, fail: 1, invalid: 3 };
+  const expected: Record<string, number> = { pass: 0, fail: 1, inconclusive: 0, invalid: 3 };
   assert.equal(run.code, expected[run.outputs.verdict ?? ''], `exit code ${run.code} for verdict ${run.outputs.verdict}\n${run.stdout}\n${run.stderr}`);
 }
 

@@ -4,6 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { readUntrustedResults } from '../../src/github/untrusted-results.ts';
 import { join } from 'node:path';
 import type { RunResult } from '../../src/results/types.ts';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
@@ -240,4 +243,17 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
   const warning = annotations.find((a) => a.title === 'mesh-perf inconclusive: regression p(50)')!;
   assert.equal(warning.level, 'warning');
   assert.match(warning.message, /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167/);
+});
+
+test("the fork-safe commenter reads an inconclusive artifact; a verdict it does not know is still refused", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-untrusted-'));
+  try {
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify({ ...load(), verdict: 'inconclusive' }));
+    assert.equal((await readUntrustedResults(file)).result.verdict, 'inconclusive');
+    await writeFile(file, JSON.stringify({ ...load(), verdict: 'maybe' }));
+    await assert.rejects(readUntrustedResults(file), /has verdict "maybe", expected pass, fail, inconclusive or invalid/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
