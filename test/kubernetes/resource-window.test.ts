@@ -5,8 +5,8 @@
 // inside it) and returns once the idle phase has lasted 3 s, as a slow exec or summary copy would
 // leave the sampler running on a real cluster: the sampler sees idle time before and after the
 // window, which used to dilute the figure. And a repetition too short for two samples says so.
-// (The profile reads the clock, not an annotation the test would set: kwok's informers here
-// re-list with a growing backoff, so an annotation can take seconds to reach its CEL.)
+// (The profile reads the clock, not an annotation the test would set: one set on the nodes did not
+// reach kwok's CEL within 5 s here; its watches keep ending, as this etcd lacks RequestWatchProgress.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
