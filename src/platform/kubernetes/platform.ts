@@ -61,6 +61,8 @@ export class KubernetesPlatform implements Platform {
   private gatewayApi?: { version: string; installed: boolean };
   private prepared = false;
   private tornDown = false;
+  /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
+  private readonly warnedTooShort = new Set<string>();
 
   constructor(
     private readonly context: PlatformContext,
@@ -177,6 +179,7 @@ export class KubernetesPlatform implements Platform {
       modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
       log: this.context.log,
+      warnedTooShort: this.warnedTooShort,
     });
   }
 
