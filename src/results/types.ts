@@ -46,6 +46,7 @@ export interface ResourceUsage {
   /** CPU millicores and MiB per 1000 rps of achieved load (Istio's published unit). */
   cpuPer1000Rps?: number;
   memoryMiBPer1000Rps?: number;
+  /** Kubelet samples inside the measured window the figures rest on (a repeated sample counts once). */
   samples: number;
 }
 

@@ -67,6 +67,8 @@ export class KubernetesPlatform implements Platform {
   private replicasOf = new Map<string, number>();
   private prepared = false;
   private tornDown = false;
+  /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
+  private readonly warnedTooShort = new Set<string>();
 
   constructor(
     private readonly context: PlatformContext,
@@ -218,6 +220,7 @@ export class KubernetesPlatform implements Platform {
       meshNamespaces,
       ...(this.k8s.ingress ? { gatewayNamespaces: [ingressNamespace(this.k8s.namespacePrefix)] } : {}),
       log: this.context.log,
+      warnedTooShort: this.warnedTooShort,
     });
   }
 

@@ -4,6 +4,7 @@ import type { RunResult } from '../../results/types.ts';
 import { findMode, modeNames, profileNames, recordedProfile } from './aggregate.ts';
 import { renderNamespaceTable } from './namespace-table.ts';
 import { renderVegetaBlock } from './vegeta.ts';
+import { noResourcesReason } from '../no-resources.ts';
 
 const KUBERNETES = new Set(['kind', 'kubeconfig']);
 
@@ -25,7 +26,7 @@ export function renderUdsReport(result: RunResult): string {
         if (!rep.valid) out.push(`**Invalid repetition, not compared:** ${rep.invalidReasons.join('; ')}`, '');
         out.push('```', renderVegetaBlock(rep).trimEnd(), '```', '');
         if (rep.resources && rep.resources.length > 0) out.push('```', renderNamespaceTable(rep.resources).trimEnd(), '```');
-        else out.push(`_No CPU/memory samples: platform ${result.run.platform} does not sample resources._`);
+        else out.push(`_No CPU/memory figures: ${noResourcesReason(result.run.platform)}._`);
       });
     }
   }

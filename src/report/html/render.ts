@@ -8,6 +8,7 @@ import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
+import { noResourcesReason } from '../no-resources.ts';
 
 export interface HtmlReportOptions {
   /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
@@ -60,7 +61,7 @@ ${verdictSection(result)}
 ${profilesOf(result)
   .map((profile, i) => {
     const p = charts.profiles[i]!;
-    return chartsSection(profile, i, p.overhead !== null, p.resources !== null, p.timeline.some((s) => s.t.length > 0));
+    return chartsSection(profile, i, p.overhead !== null, p.resources !== null, p.timeline.some((s) => s.t.length > 0), result.run.platform);
   })
   .join('\n')}
 <section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>
@@ -88,7 +89,7 @@ function verdictSection(result: RunResult): string {
   return `<section id="verdict"><h2>Verdict ${verdictBadge(result.verdict)}</h2>${aborted}${list}</section>`;
 }
 
-function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean, timeline: boolean): string {
+function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean, timeline: boolean, platform: string): string {
   const figure = (id: string, caption: string) =>
     `<figure><figcaption class="chart-title">${caption}</figcaption><div class="chart"><canvas id="${id}" role="img" aria-label="${e(caption)}"></canvas></div></figure>`;
   const stats = ['p50', 'p90', 'p99', 'max'];
@@ -106,6 +107,6 @@ ${
 }
 ${resources ? figure(`cpu-${i}`, 'CPU by container group') + figure(`memory-${i}`, 'Memory by container group') : ''}
 </div>
-${resources ? '' : '<p class="note">No CPU/memory samples in this run (the local and endpoints platforms do not sample resources).</p>'}
+${resources ? '' : `<p class="note">No CPU/memory figures for this profile: ${e(noResourcesReason(platform))}.</p>`}
 </section>`;
 }

@@ -23,6 +23,11 @@ export interface SamplerOptions {
   /** The ingress gateway's namespace, reported as its own group alongside every mode. */
   gatewayNamespaces?: string[];
   log: Logger;
+  /**
+   * Modes already warned about a window too short for CPU, shared by a run's samplers (one per
+   * repetition), so a run of many short repetitions says it once per mode.
+   */
+  warnedTooShort?: Set<string>;
 }
 
 export class KubeletResourceSampler implements ResourceSampler {
@@ -90,11 +95,14 @@ export class KubeletResourceSampler implements ResourceSampler {
 
   /** A window too short for two kubelet refreshes gives no CPU figure: say so, and how long would. */
   private warnTooShort(groups: string[], window?: MeasuredWindow): void {
+    const warned = this.options.warnedTooShort;
+    if (warned?.has(this.mode!)) return;
+    warned?.add(this.mode!);
     const seconds = window ? ` (${((window.endMs - window.startMs) / 1000).toFixed(1)} s)` : '';
     const minimum = minimumCpuWindowMs(this.options.intervalMs) / 1000;
     this.options.log.warn(
-      `mode ${this.mode}: the measured window${seconds} held fewer than two kubelet samples of ${groups.join(', ')}, and CPU needs two; ` +
-        `left out of CPU/memory for this repetition. The kubelet refreshes its samples every 10-15 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
+      `mode ${this.mode}: the measured window${seconds} held fewer than the two kubelet samples CPU needs for ${groups.join(', ')}; ` +
+        `their CPU/memory are left out of such repetitions (said once per mode). The kubelet refreshes its samples every 10-15 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
     );
   }
 
