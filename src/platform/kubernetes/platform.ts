@@ -22,7 +22,7 @@ import { InClusterK6Runner } from './k6-runner.ts';
 import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
-import { gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
+import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
 import type { LoadProfile } from '../../config/validate.ts';
 
@@ -222,7 +222,10 @@ export class KubernetesPlatform implements Platform {
 
   async environment(): Promise<Record<string, unknown>> {
     if (!this.access) return { platform: this.name };
-    return collectEnvironment({
+    const ingress = this.k8s.ingress;
+    // Where the traffic entered (never the certificate: only the Secret's name).
+    const gateway = ingress ? { ingress: { namespace: ingressNamespace(this.k8s.namespacePrefix), gateway: GATEWAY_NAME, gatewayClassName: 'istio', replicas: ingress.replicas, tls: ingress.tls } } : {};
+    const collected = await collectEnvironment({
       access: this.access,
       config: this.context.config,
       platform: this.name,
@@ -231,6 +234,7 @@ export class KubernetesPlatform implements Platform {
       meshes: this.meshes,
       gatewayApi: this.gatewayApi,
     });
+    return { ...collected, ...gateway };
   }
 
   /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */
