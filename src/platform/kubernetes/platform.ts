@@ -195,7 +195,10 @@ export class KubernetesPlatform implements Platform {
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
     const started = Date.now();
     this.replicasOf.delete(namespace); // unknown until the scale completes
-    await scaleEcho(this.access, namespace, want, this.readyTimeoutMs, this.context.signal);
+    const profiles = this.context.config.profiles;
+    const index = profiles.findIndex((p) => p.name === profile.name);
+    const field = profile.replicas === undefined ? 'kubernetes.replicas' : profiles.length > 1 ? `load[${index}].replicas` : 'load.replicas';
+    await scaleEcho(this.access, namespace, want, field, this.readyTimeoutMs, this.context.signal);
     this.replicasOf.set(namespace, want);
     this.context.log.info(`${mode.name}: ${want} echo pod${want === 1 ? '' : 's'} ready and listed as endpoints after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
