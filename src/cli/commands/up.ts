@@ -47,6 +47,8 @@ export const command: Command = {
     const namespaces = (environment.namespaces ?? {}) as Record<string, string>;
     context.stdout(`Deployed run ${runId} (suite "${config.suite}"):\n`);
     for (const [mode, namespace] of Object.entries(namespaces)) context.stdout(`  ${mode.padEnd(20)} namespace ${namespace}\n`);
+    const ingress = environment.ingress as { namespace: string; gateway: string; replicas: number; tls: boolean } | undefined;
+    if (ingress) context.stdout(`  ${'ingress gateway'.padEnd(20)} namespace ${ingress.namespace} (Gateway ${ingress.gateway}, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS' : 'HTTP'})\n`);
     context.stdout(`Remove everything with: mesh-perf down --config ${context.args.options.config}\n`);
     return 0;
   },

@@ -23,7 +23,7 @@ import { InClusterK6Runner } from './k6-runner.ts';
 import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
-import { gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
+import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
 import type { LoadProfile } from '../../config/validate.ts';
 
@@ -198,7 +198,10 @@ export class KubernetesPlatform implements Platform {
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
     const started = Date.now();
     this.replicasOf.delete(namespace); // unknown until the scale completes
-    await scaleEcho(this.access, namespace, want, this.readyTimeoutMs, this.context.signal);
+    const profiles = this.context.config.profiles;
+    const index = profiles.findIndex((p) => p.name === profile.name);
+    const field = profile.replicas === undefined ? 'kubernetes.replicas' : profiles.length > 1 ? `load[${index}].replicas` : 'load.replicas';
+    await scaleEcho(this.access, namespace, want, field, this.readyTimeoutMs, this.context.signal);
     this.replicasOf.set(namespace, want);
     this.context.log.info(`${mode.name}: ${want} echo pod${want === 1 ? '' : 's'} ready and listed as endpoints after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
@@ -226,7 +229,10 @@ export class KubernetesPlatform implements Platform {
 
   async environment(): Promise<Record<string, unknown>> {
     if (!this.access) return { platform: this.name };
-    return collectEnvironment({
+    const ingress = this.k8s.ingress;
+    // Where the traffic entered (never the certificate: only the Secret's name).
+    const gateway = ingress ? { ingress: { namespace: ingressNamespace(this.k8s.namespacePrefix), gateway: GATEWAY_NAME, gatewayClassName: 'istio', replicas: ingress.replicas, tls: ingress.tls } } : {};
+    const collected = await collectEnvironment({
       access: this.access,
       config: this.context.config,
       platform: this.name,
@@ -236,6 +242,7 @@ export class KubernetesPlatform implements Platform {
       gatewayApi: this.gatewayApi,
       modes: this.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
+    return { ...collected, ...gateway };
   }
 
   /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */

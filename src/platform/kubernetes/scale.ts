@@ -29,7 +29,8 @@ export function readyEndpoints(slices: readonly SliceView[]): { ready: number; o
   return { ready, other };
 }
 
-export async function scaleEcho(access: ClusterAccess, namespace: string, replicas: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+/** `field` names the config field the count came from, for messages ("load[3].replicas"). */
+export async function scaleEcho(access: ClusterAccess, namespace: string, replicas: number, field: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const path = `/apis/apps/v1/namespaces/${namespace}/deployments/${ECHO_DEPLOYMENT}/scale`;
   const patched = await rawRequest(access, path, { method: 'PATCH', body: JSON.stringify({ spec: { replicas } }), contentType: 'application/merge-patch+json', timeoutMs: 15_000 });
@@ -39,7 +40,7 @@ export async function scaleEcho(access: ClusterAccess, namespace: string, replic
     await waitReady(access, { ...rollout, description: `Deployment ${ECHO_DEPLOYMENT} in namespace ${namespace} scaled to ${replicas} pods`, ready: (d) => rollout.ready(d) && (d.spec as { replicas?: number }).replicas === replicas }, timeoutMs, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new EnvironmentError(`load.replicas ${replicas}: ${(error as Error).message}`);
+    throw new EnvironmentError(`${field} ${replicas}: ${(error as Error).message}`);
   }
   const slices = `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${ECHO_SERVICE}`)}`;
   let last = { ready: 0, other: 0 };
@@ -53,6 +54,6 @@ export async function scaleEcho(access: ClusterAccess, namespace: string, replic
     await sleep(500);
   }
   throw new EnvironmentError(
-    `load.replicas ${replicas}: Service ${ECHO_SERVICE} in namespace ${namespace} lists ${last.ready} ready endpoint${last.ready === 1 ? '' : 's'} (and ${last.other} not ready or terminating) after ${formatDuration(timeoutMs)}, expected ${replicas}.\n${await describeNotReady(access, namespace, 'app=echo')}`,
+    `${field} ${replicas}: Service ${ECHO_SERVICE} in namespace ${namespace} lists ${last.ready} ready endpoint${last.ready === 1 ? '' : 's'} (and ${last.other} not ready or terminating) after ${formatDuration(timeoutMs)}, expected ${replicas}.\n${await describeNotReady(access, namespace, 'app=echo')}`,
   );
 }
