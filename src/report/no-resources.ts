@@ -1,5 +1,5 @@
 // Why a run or repetition has no CPU/memory figures, for the reports that would show them. Pure.
-import { KUBELET_REFRESH_MAX_MS } from '../resources/refresh.ts';
+import { KUBELET_REFRESH_MAX_MS } from '../plan/kubelet-refresh.ts';
 
 export function noResourcesReason(platform: string): string {
   if (platform === 'kind' || platform === 'kubeconfig') {
