@@ -10,7 +10,10 @@ export const TIERS = ['unit', 'e2e', 'k8s'];
 /** Files that need the local control plane (kube-apiserver + kwok). */
 const K8S = [
   'test/kubernetes/control-plane.test.ts',
+  'test/kubernetes/linkerd-detect.test.ts',
+  'test/kubernetes/resource-window.test.ts',
   'test/kubernetes/run-results.test.ts',
+  'test/kubernetes/scaling.test.ts',
   'test/kubernetes/unreachable.test.ts',
   'test/kubernetes/up-down.test.ts',
 ];
@@ -24,11 +27,14 @@ const E2E = [
   'test/analysis/acceptance.test.ts',
   'test/analysis/calibrate-command.test.ts',
   'test/build/dist-fresh.test.ts',
+  'test/build/release.test.ts',
   'test/github/action-entry.test.ts',
   'test/github/comment-mode.test.ts',
+  'test/github/local-demo-modes.test.ts',
   'test/github/post.test.ts',
   'test/github/publish-mode.test.ts',
   'test/github/setup-mode.test.ts',
+  'test/history/commit-identity.test.ts',
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
@@ -36,11 +42,16 @@ const E2E = [
   'test/integration/demo.test.ts',
   'test/integration/endpoints.test.ts',
   'test/integration/grpc.test.ts',
+  'test/integration/inconclusive.test.ts',
   'test/integration/user-script.test.ts',
+  'test/load/iteration-tls.test.ts',
+  'test/plan/cpu-window.test.ts',
   'test/presets/local-e2e.test.ts',
   'test/report-formats/vegeta-crosscheck.test.ts',
   'test/report/browser.test.ts',
   'test/report/report-command.test.ts',
+  'test/workflows/act-examples.test.ts',
+  'test/workflows/act-reusable.test.ts',
   'test/workflows/workflows.test.ts',
 ];
 
@@ -56,7 +67,7 @@ const cache = () => join(process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CAC
 
 /** The Go tools scripts/install-test-tools.sh builds, with the versions it pins. */
 function goTools() {
-  const rows = [...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)"/gm)];
+  const rows = [...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)(?:\|[^"]*)?"/gm)];
   return rows.map(([, name, version]) => ({
     name,
     path: join(cache(), name, version, name),
