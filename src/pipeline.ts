@@ -13,6 +13,8 @@ import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { decideVerdict } from './results/verdict.ts';
+import { ERROR_GATE } from './analysis/error-gate.ts';
+import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
 import { publicConfig } from './config/public.ts';
 import { MeshPerfError, messageOf } from './util/errors.ts';
@@ -164,7 +166,7 @@ async function runTrial(
   modeEntry(result, trial, target.description).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(
-    `${label}: p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms, ${rep.achievedRps.toFixed(1)} rps${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
+    `${label}: ${rep.latencyMs ? `p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms` : 'no successful request'}, ${rep.achievedRps.toFixed(1)} rps${rep.failures > 0 ? `, ${formatErrorRate(rep.errorRate)} failed (${formatCauses(rep.errorCauses)})` : ''}${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
   );
   for (const [name, content] of Object.entries(run.extraFiles)) extraFiles[`${trial.mode.name}-rep${trial.repetition}-${name}`] = content;
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
@@ -175,8 +177,11 @@ async function runTrial(
  * run is never a pass or a fail. Then the analysis's gates decide.
  */
 function combineVerdicts(base: { verdict: RunResult['verdict']; reasons: string[] }, analysis: RunResult['analysis']): { verdict: RunResult['verdict']; reasons: string[] } {
-  if (base.verdict === 'invalid' || !analysis) return base;
+  if (!analysis) return base;
   const reasons = [...base.reasons, ...analysis.verdictReasons.filter((r) => !base.reasons.includes(r))];
+  // The error gate fails a run whose failed requests also made it invalid (see analysis/error-gate.ts).
+  if (analysis.gates.some((g) => g.gate === ERROR_GATE && g.decision === 'fail')) return { verdict: 'fail', reasons };
+  if (base.verdict === 'invalid') return base;
   if (base.verdict === 'fail' || analysis.verdict === 'fail') return { verdict: 'fail', reasons };
   if (analysis.verdict === 'invalid') return { verdict: 'invalid', reasons };
   return { verdict: 'pass', reasons };

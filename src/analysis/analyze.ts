@@ -11,6 +11,7 @@ import { parseGateExpression, type GateExpression } from './expression.ts';
 import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS, type MetricId } from './metrics.ts';
 import { mdeSentence } from './format.ts';
 import { computeOverhead } from './overhead.ts';
+import { ERROR_GATE, evaluateErrorGate } from './error-gate.ts';
 import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
@@ -122,6 +123,11 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     }
   }
 
+  for (const mode of result.modes) {
+    const gate = evaluateErrorGate(mode, config.profiles.find((p) => p.name === mode.profile));
+    if (gate) gates.push(gate);
+  }
+
   const invalidReasons = invalidRepetitionReasons(result);
   const failed = gates.filter((g) => g.decision === 'fail');
   const pending = failed.filter((g) => g.pendingConfirmation);
@@ -132,7 +138,10 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   for (const mode of summaries) if (mode.valid === 0) verdictReasons.push(`${mode.mode} [${mode.profile}] has no valid repetition; nothing about it can be compared`);
   for (const gate of failed) verdictReasons.push(gate.line);
   const invalid = Boolean(result.run?.aborted) || invalidReasons.length > 0 || summaries.some((s) => s.valid === 0);
-  const verdict = invalid ? 'invalid' : failed.length > 0 ? 'fail' : 'pass';
+  // Failed requests above the limit are a result, not a broken measurement: they fail the run
+  // even when the same failures (timeouts holding every VU) also made repetitions invalid.
+  const errorsFailed = failed.some((g) => g.gate === ERROR_GATE);
+  const verdict = errorsFailed ? 'fail' : invalid ? 'invalid' : failed.length > 0 ? 'fail' : 'pass';
   const detectability = detectabilityLines(summaries, [...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)])]);
   const rounds = [...new Set(result.modes.flatMap((m) => m.repetitions.map(roundOf)))].sort((a, b) => a - b);
   return {

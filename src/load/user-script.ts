@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { SUMMARY_FILE, TREND_STATS } from './script.ts';
 
 export const USER_WRAPPER = 'mesh-perf-wrapper.js';
+/** Kept by the wrapper so latency can be read over successful requests only. */
+export const SUCCESS_LATENCY_METRIC = 'http_req_duration{expected_response:true}';
 
 export function renderUserScriptWrapper(absoluteScriptPath: string): string {
   const url = pathToFileURL(absoluteScriptPath).href;
@@ -15,6 +17,7 @@ export * from ${JSON.stringify(url)};
 const own = user.options || {};
 export const options = Object.assign({}, own, {
   summaryTrendStats: ${JSON.stringify(TREND_STATS)},
+  thresholds: Object.assign({ ${JSON.stringify(SUCCESS_LATENCY_METRIC)}: ['max>=0'] }, own.thresholds || {}),
 });
 export default user.default;
 

@@ -36,7 +36,7 @@ function analyzed(thresholds: string[] = ['p(50) < 0.0001ms'], overhead: string[
   return result;
 }
 
-const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50);
+const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs!.p50);
 
 test('without an analysis block the view falls back to medians and ranges over valid repetitions', () => {
   const result = load();
@@ -179,7 +179,7 @@ test('the job summary stays under 1 MiB by dropping optional sections with a not
 test('the base comparison is this run against the median of the base runs', () => {
   const result = load();
   const base = load();
-  for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs.p50 *= 0.8;
+  for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs!.p50 *= 0.8;
   const view = viewRun(result);
   const rows = compareWithBase(view.modes, { ref: 'main', runs: [base] });
   assert.equal(rows.length, 2);

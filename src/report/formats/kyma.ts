@@ -73,7 +73,7 @@ function callsRow(run: RunResult, mode: string): string {
 }
 
 function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95'): number | undefined {
-  const values = run.modes.filter((m) => m.name === mode).flatMap((m) => validRepetitions(m).map((r) => r.latencyMs[stat]));
+  const values = run.modes.filter((m) => m.name === mode).flatMap((m) => validRepetitions(m).flatMap((r) => (r.latencyMs ? [r.latencyMs[stat]] : [])));
   return median(values);
 }
 
