@@ -206,3 +206,24 @@ test('a run that ended before any repetition still renders a summary and a comme
   assert.match(body, /4 of 4 planned repetitions did not run/);
   assert.deepEqual(annotationsFor(view), [], 'no gate failed and no repetition ran: nothing to annotate');
 });
+
+test('failed requests are marked red (🔴) with their causes in the job summary and the PR comment; no latency reads "–"', () => {
+  const result = load();
+  const mode = result.modes.find((m) => m.name === 'one-hop')!;
+  for (const rep of mode.repetitions) {
+    rep.failures = rep.requests;
+    rep.errorRate = 1;
+    rep.latencyMs = null;
+    rep.errorCauses = { 'HTTP 500': rep.requests };
+  }
+  const view = viewRun(result);
+  const row = view.modes.find((m) => m.mode === 'one-hop')!;
+  assert.equal(row.p50, undefined, 'no successful request: no latency');
+  const total = mode.repetitions.reduce((n, r) => n + r.requests, 0);
+  for (const body of [renderJobSummary({ view, links: { runUrl: RUN_URL } }), renderComment({ view, links: { runUrl: RUN_URL } }).body]) {
+    const line = body.split('\n').find((l) => l.includes('one-hop') && l.startsWith('|'))!;
+    assert.match(line, new RegExp(`🔴 100\\.0% \\(HTTP 500 × ${total.toLocaleString('en-US')}\\)`), line);
+    const direct = body.split('\n').find((l) => l.includes('direct') && l.startsWith('|'))!;
+    assert.doesNotMatch(direct, /🔴/);
+  }
+});

@@ -28,7 +28,7 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 async function runAgainst(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   load: string,
-): Promise<{ run: CliResult; results: RunResult; output: string }> {
+): Promise<{ run: CliResult; results: RunResult; output: string; summary: string; report: string }> {
   const server = await serve(handler);
   try {
     return await withTempDir(async (dir) => {
@@ -36,7 +36,9 @@ async function runAgainst(
       const run = await runCli(['run', '--out', 'out'], { cwd: dir, timeoutMs: 90_000 });
       const results = JSON.parse(await readFile(join(dir, 'out/results.json'), 'utf8')) as RunResult;
       assert.deepEqual(schemaProblems(results), [], 'results.json matches its schema');
-      return { run, results, output: `${run.stdout}\n${run.stderr}` };
+      const summary = await readFile(join(dir, 'out/summary.md'), 'utf8');
+      const report = await readFile(join(dir, 'out/report.html'), 'utf8');
+      return { run, results, output: `${run.stdout}\n${run.stderr}`, summary, report };
     });
   } finally {
     await server.close();
@@ -46,7 +48,7 @@ async function runAgainst(
 const SHORT = '  rate: 50\n  duration: 2s\n  warmup: 0s\n  repetitions: 1\n';
 
 test('a target answering HTTP 500 to everything fails with exit 1, "—" latency and the cause', { timeout: 120_000 }, async () => {
-  const { run, results, output } = await runAgainst((_req, res) => {
+  const { run, results, output, summary, report } = await runAgainst((_req, res) => {
     res.statusCode = 500;
     res.end('boom');
   }, SHORT);
@@ -56,8 +58,11 @@ test('a target answering HTTP 500 to everything fails with exit 1, "—" latency
   assert.equal(rep.latencyMs, null, 'no successful request: no latency');
   assert.equal(rep.failures, rep.requests);
   assert.ok(rep.failedLatencyMs, 'failed requests keep their own latency');
-  assert.match(output, /svc \[50rps\]: 100(\.0)?% of requests failed \(\d+ of \d+\), above load\.maxErrorRate 1\.00%: HTTP 500 × \d+/);
+  assert.match(output, /svc \[50rps\]: 100(\.0)?% of requests failed \(\d+ of \d+\), above load\.maxErrorRate 1\.00%: HTTP 500 × [\d,]+/);
   assert.match(run.stdout, /^svc \(baseline\) +— +— +— +— +—/m, 'latency cells read "—", never 0');
+  assert.match(summary, /\| — \| — \| — \| — \|.*\| 🔴 100\.0% \|/, 'summary.md: no latency, errors marked red');
+  assert.match(summary, /🔴 Failed requests[\s\S]*svc \[50rps\]: 100\.0% of requests failed: HTTP 500 × [\d,]+/);
+  assert.match(report, /<td class="errors">\d+<br><span class="ci">HTTP 500 × [\d,]+<\/span><\/td><td>—<\/td>/, 'report.html: failures red with causes, latency "—"');
 });
 
 test('30% HTTP 503 fails the error gate and names the status; latency is over the successes', { timeout: 120_000 }, async () => {
@@ -72,7 +77,7 @@ test('30% HTTP 503 fails the error gate and names the status; latency is over th
   assert.ok(Math.abs(rep.errorRate - 0.3) < 0.05, `error rate ${rep.errorRate}`);
   assert.ok(rep.latencyMs && rep.latencyMs.p50 > 0);
   assert.equal(rep.statusCounts['503'], rep.failures);
-  assert.match(output, /svc \[50rps\]: 3\d\.\d% of requests failed .*: HTTP 503 × \d+/);
+  assert.match(output, /svc \[50rps\]: 3\d\.\d% of requests failed .*: HTTP 503 × [\d,]+/);
 });
 
 test('the same 30% passes when load.maxErrorRate allows it', { timeout: 120_000 }, async () => {
@@ -83,7 +88,7 @@ test('the same 30% passes when load.maxErrorRate allows it', { timeout: 120_000 
   }, `${SHORT}  maxErrorRate: 0.5\n`);
   assert.equal(run.code, 0, output);
   assert.equal(results.verdict, 'pass');
-  assert.match(run.stdout, /svc \[50rps\]: 3\d\.\d% of requests failed: HTTP 503 × \d+ \(latency is over successful requests only\)/);
+  assert.match(run.stdout, /svc \[50rps\]: 3\d\.\d% of requests failed: HTTP 503 × [\d,]+ \(latency is over successful requests only\)/);
 });
 
 test('a target that resets every connection fails with exit 1 naming the network error', { timeout: 120_000 }, async () => {
@@ -93,7 +98,7 @@ test('a target that resets every connection fails with exit 1 naming the network
   const rep = results.modes[0]!.repetitions[0]!;
   assert.equal(rep.latencyMs, null);
   assert.ok(rep.errorCauses && Object.keys(rep.errorCauses).length > 0, JSON.stringify(rep.statusCounts));
-  assert.match(output, /svc \[50rps\]: 100(\.0)?% of requests failed .*: (connection reset|network error|other network error) × \d+/);
+  assert.match(output, /svc \[50rps\]: 100(\.0)?% of requests failed .*: (connection reset|network error|other network error) × [\d,]+/);
 });
 
 test('a target hanging past the timeout fails with exit 1 and is named a timeout, not scheduling trouble', { timeout: 120_000 }, async () => {
@@ -102,7 +107,7 @@ test('a target hanging past the timeout fails with exit 1 and is named a timeout
   }, '  rate: 20\n  duration: 2s\n  warmup: 0s\n  repetitions: 1\n  timeout: 1s\n');
   assert.equal(run.code, 1, output);
   assert.equal(results.verdict, 'fail');
-  assert.match(output, /svc \[20rps\]: 100(\.0)?% of requests failed .*: timeout × \d+/);
+  assert.match(output, /svc \[20rps\]: 100(\.0)?% of requests failed .*: timeout × [\d,]+/);
   assert.doesNotMatch(output, /could not start requests on schedule/);
 });
 
