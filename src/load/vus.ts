@@ -1,7 +1,9 @@
 // Sizes the VU pool of an arrival-rate scenario. Each VU runs one request at a time, so the
 // pool must cover rate × latency (Little's law) and absorb a short stall of the whole machine
 // (for a stall's duration every arrival waits in flight): the pool is the larger of rate ×
-// expected latency and 0.2 s of arrivals, the latter capped at 200 VUs (plain k6's usual pool).
+// expected latency and 0.5 s of arrivals, the latter capped at 200 VUs (plain k6's usual pool),
+// so low rates keep a long stall budget (150 VUs at 300 rps ride out a cold proxy's first
+// second) and high rates a pool no larger than plain k6's.
 // It must not be much larger: every pre-allocated VU is a JS runtime k6 cycles through, and
 // profiling for issue 12 measured a pool sized for 0.5 s of arrivals (1,000 VUs at 2,000 rps) at
 // +100 µs of CPU per request and a p99 ten times plain k6's (200 VUs); 200 → 350 → 500 VUs at
@@ -10,7 +12,7 @@
 // iteration that finds no free VU before it starts another (so growth never saves the
 // repetition, invalid from its first drop), and starting VUs mid-run costs CPU exactly when the
 // machine is short of it.
-const STALL_BUDGET_S = 0.2;
+const STALL_BUDGET_S = 0.5;
 const STALL_POOL_CAP = 200;
 const MIN_VUS = 20;
 const MAX_VUS = 5000;

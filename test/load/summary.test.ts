@@ -87,12 +87,12 @@ test('rate ceiling: the arithmetic, and a refusal that names the profile and the
   assert.doesNotThrow(() => checkRateCeiling(config.profiles, 2, false));
 });
 
-test('VU pool: the larger of rate × expected latency and 0.2 s of arrivals (at most 200), no growth; an override is taken as is', async () => {
+test('VU pool: the larger of rate × expected latency and 0.5 s of arrivals (at most 200), no growth; an override is taken as is', async () => {
   const { sizeVus } = await import('../../src/load/vus.ts');
   assert.deepEqual(sizeVus(1000, 50), { preAllocated: 200, max: 200 }, "plain k6's 200");
   assert.deepEqual(sizeVus(2000, 50), { preAllocated: 200, max: 200 });
   assert.deepEqual(sizeVus(5000, 50), { preAllocated: 250, max: 250 }, "Little's law at 50 ms");
-  assert.deepEqual(sizeVus(500, 5), { preAllocated: 100, max: 100 }, '0.2 s of arrivals');
+  assert.deepEqual(sizeVus(300, 5), { preAllocated: 150, max: 150 }, '0.5 s of arrivals');
   assert.deepEqual(sizeVus(5, 50), { preAllocated: 20, max: 20 }, 'at least 20');
   assert.deepEqual(sizeVus(100_000, 1000), { preAllocated: 5000, max: 5000 }, 'at most 5,000');
   assert.deepEqual(sizeVus(1000, 50, 7), { preAllocated: 7, max: 7 });
