@@ -2,7 +2,7 @@
 // Pure. Only sub-metrics tagged scenario:measure are read, so warm-up never leaks in. Latency
 // is over successful requests only; failed requests are counted, their causes and latency kept apart.
 import { COUNTED_HTTP_STATUSES, GRPC_STATUSES, K6_ERROR_CODES } from './script.ts';
-import { SUCCESS_LATENCY_METRIC } from './user-script.ts';
+import { WRAPPER_THRESHOLDS } from './user-script.ts';
 import type { LatencyMs, Repetition, TimelinePoint } from '../results/types.ts';
 
 /** What one k6 summary tells about a repetition; the engine adds plan position and validity. */
@@ -43,7 +43,7 @@ export function parseSummary(text: string): Measurement {
   const requests = all.count ?? 0;
   const successes = ok.count ?? 0;
   const failures = requests - successes;
-  const statusCounts = readStatusCounts(data.metrics, grpc);
+  const statusCounts = readStatusCounts(data.metrics, grpc, MEASURED);
   const measurement: Measurement = {
     durationS: meta.measureDurationS,
     achievedRps: requests / meta.measureDurationS,
@@ -58,7 +58,7 @@ export function parseSummary(text: string): Measurement {
     timeline: readTimeline(data.metrics, latencyName, success, meta.buckets, meta.bucketMs),
   };
   if (failures > 0) {
-    measurement.errorCauses = grpc ? grpcCauses(statusCounts) : httpCauses(data.metrics, statusCounts);
+    measurement.errorCauses = grpc ? grpcCauses(statusCounts) : httpCauses(data.metrics, statusCounts, MEASURED);
     const failed = grpc ? undefined : values(`${latencyName}{scenario:measure,expected_response:false}`);
     if (failed?.count) measurement.failedLatencyMs = toLatency(failed);
   }
@@ -70,7 +70,7 @@ export function parseSummary(text: string): Measurement {
  * code ("timeout", "connection reset"), what is left as "other network error". A status k6
  * counts as expected (2xx/3xx) is not a cause.
  */
-function httpCauses(metrics: Record<string, K6Metric>, statusCounts: Record<string, number>): Record<string, number> {
+function httpCauses(metrics: Record<string, K6Metric>, statusCounts: Record<string, number>, scope: string): Record<string, number> {
   const causes: Record<string, number> = {};
   for (const [status, n] of Object.entries(statusCounts)) {
     if (status === '0' || status === 'other') continue;
@@ -78,7 +78,7 @@ function httpCauses(metrics: Record<string, K6Metric>, statusCounts: Record<stri
   }
   let named = 0;
   for (const [code, label] of Object.entries(K6_ERROR_CODES)) {
-    const n = metrics[`http_reqs{scenario:measure,error_code:${code}}`]?.values.count ?? 0;
+    const n = metrics[`http_reqs{${scope}error_code:${code}}`]?.values.count ?? 0;
     if (n > 0) causes[label] = (causes[label] ?? 0) + n;
     named += n;
   }
@@ -107,19 +107,22 @@ function parseUserScriptSummary(metrics: Record<string, K6Metric>, durationS: nu
   const latency = grpc ? all : (metrics['http_req_duration{expected_response:true}']?.values ?? {});
   const requests = grpc ? (all.count ?? 0) : (metrics['http_reqs']?.values.count ?? 0);
   const failures = grpc ? 0 : (metrics['http_req_failed']?.values.passes ?? 0);
-  return {
+  const statusCounts = grpc ? {} : readStatusCounts(metrics, false, '');
+  const measurement: Measurement = {
     durationS,
     achievedRps: durationS > 0 ? requests / durationS : 0,
     droppedIterations: metrics['dropped_iterations']?.values.count ?? 0,
     requests,
     failures,
     errorRate: requests > 0 ? failures / requests : 0,
-    statusCounts: {},
+    statusCounts,
     bytesSent: metrics['data_sent']?.values.count ?? 0,
     bytesReceived: metrics['data_received']?.values.count ?? 0,
     latencyMs: latency.count ? toLatency(latency) : null,
     timeline: [],
   };
+  if (failures > 0 && !grpc) measurement.errorCauses = httpCauses(metrics, statusCounts, '');
+  return measurement;
 }
 
 /** Thresholds a script declared, by metric: expression → passed. Ours (always-true) are skipped. */
@@ -128,8 +131,9 @@ export function scriptThresholds(text: string): Record<string, Record<string, bo
   if (!data.mesh_perf?.userScript) return undefined;
   const out: Record<string, Record<string, boolean>> = {};
   for (const [name, metric] of Object.entries(data.metrics)) {
-    if (!metric.thresholds || name === SUCCESS_LATENCY_METRIC) continue;
-    out[name] = Object.fromEntries(Object.entries(metric.thresholds).map(([expr, r]) => [expr, r.ok]));
+    const own = Object.entries(metric.thresholds ?? {}).filter(([expr]) => WRAPPER_THRESHOLDS[name] !== expr);
+    if (own.length === 0) continue;
+    out[name] = Object.fromEntries(own.map(([expr, r]) => [expr, r.ok]));
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -149,17 +153,20 @@ export function toLatency(values: Record<string, number>): LatencyMs {
   };
 }
 
-function readStatusCounts(metrics: Record<string, K6Metric>, grpc: boolean): Record<string, number> {
+/** Tag prefix of the sub-metrics our own script keeps; a user's script has no measured scenario. */
+const MEASURED = 'scenario:measure,';
+
+function readStatusCounts(metrics: Record<string, K6Metric>, grpc: boolean, scope: string): Record<string, number> {
   const name = grpc ? 'grpc_req_duration' : 'http_reqs';
   const codes = grpc ? GRPC_STATUSES : COUNTED_HTTP_STATUSES;
   const out: Record<string, number> = {};
   let counted = 0;
   for (const code of codes) {
-    const n = metrics[`${name}{scenario:measure,status:${code}}`]?.values.count ?? 0;
+    const n = metrics[`${name}{${scope}status:${code}}`]?.values.count ?? 0;
     if (n > 0) out[String(code)] = n;
     counted += n;
   }
-  const total = metrics[grpc ? 'grpc_req_duration{scenario:measure}' : 'http_req_duration{scenario:measure}']?.values.count ?? 0;
+  const total = scope ? (metrics[`${grpc ? 'grpc_req_duration' : 'http_req_duration'}{${scope.slice(0, -1)}}`]?.values.count ?? 0) : (metrics[grpc ? 'grpc_req_duration' : 'http_reqs']?.values.count ?? 0);
   if (total > counted) out.other = total - counted;
   return out;
 }

@@ -124,3 +124,31 @@ test('1-byte and 10 MB responses pass with exit 0 and no errors', { timeout: 120
   assert.equal(rep.failures, 0);
   assert.ok(rep.bytesReceived >= 10 * 1024 * 1024 * 9, `received ${rep.bytesReceived}`);
 });
+
+test("a user's own script against a failing target fails the error gate with its causes too", { timeout: 120_000 }, async () => {
+  let n = 0;
+  const server = await serve((req, res) => {
+    if (++n % 4 === 0) return req.socket.resetAndDestroy();
+    res.statusCode = 503;
+    res.end('down');
+  });
+  try {
+    await withTempDir(async (dir) => {
+      await writeFile(
+        join(dir, 's.js'),
+        "import http from 'k6/http';\nexport const options = { vus: 2, duration: '2s' };\nexport default function () { http.get(__ENV.TARGET); }\n",
+      );
+      await writeFile(join(dir, 'mesh-perf.yaml'), `platform: endpoints\nmodes:\n  - name: svc\n    env: { TARGET: "${server.url}" }\nload:\n  script: ./s.js\n  repetitions: 1\n  warmup: 0s\n`);
+      const run = await runCli(['run', '--out', 'out'], { cwd: dir, timeoutMs: 90_000 });
+      const output = `${run.stdout}\n${run.stderr}`;
+      assert.equal(run.code, 1, output);
+      const results = JSON.parse(await readFile(join(dir, 'out/results.json'), 'utf8')) as RunResult;
+      const rep = results.modes[0]!.repetitions[0]!;
+      assert.equal(rep.latencyMs, null);
+      assert.equal(rep.scriptThresholds, undefined, "the wrapper's own always-true thresholds are not the script's");
+      assert.match(output, /svc \[script\]: 100(\.0)?% of requests failed .*: HTTP 503 × [\d,]+; (connection reset|network error|other network error) × [\d,]+/);
+    });
+  } finally {
+    await server.close();
+  }
+});
