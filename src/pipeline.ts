@@ -12,6 +12,7 @@ import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
+import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
 import { publicConfig } from './config/public.ts';
 import { type MeshPerfError, messageOf } from './util/errors.ts';
@@ -156,7 +157,7 @@ async function runTrial(
   modeEntry(result, trial, target.description).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(
-    `${label}: p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms, ${rep.achievedRps.toFixed(1)} rps${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
+    `${label}: ${rep.latencyMs ? `p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms` : 'no successful request'}, ${rep.achievedRps.toFixed(1)} rps${rep.failures > 0 ? `, ${formatErrorRate(rep.errorRate)} failed (${formatCauses(rep.errorCauses)})` : ''}${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
   );
   for (const [name, content] of Object.entries(run.extraFiles)) extraFiles[`${trial.mode.name}-rep${trial.repetition}-${name}`] = content;
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));

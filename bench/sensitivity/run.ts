@@ -75,7 +75,7 @@ try {
     let added: Record<string, number> = Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, target(p50) / PRIOR_SLOPE]));
     for (let round = 1; round <= PILOT_ROUNDS; round++) {
       const pilot = await measure([{ name: 'base', delay: delayMs }, ...Object.entries(added).map(([name, ms]) => ({ name, delay: delayMs + ms }))], PILOT_BLOCKS, PILOT_SECONDS, `pilot-${round}`);
-      p50 = median(pilot.modes[0]!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50));
+      p50 = median(pilot.modes[0]!.repetitions.flatMap((r) => (r.valid && r.latencyMs ? [r.latencyMs.p50] : [])));
       added = Object.fromEntries(
         Object.entries(added).map(([name, ms]) => {
           const reached = pairedShiftMs(pilot, name, 'base');
@@ -111,7 +111,7 @@ const shifted = ['plus5pct', 'plus10pct', 'plus0-2ms'];
 const invalid = session.modes.reduce((n, m) => n + m.repetitions.filter((r) => !r.valid).length, 0);
 const pct = (r: Rate) => `${((r.flagged / r.trials) * 100).toFixed(1)}% (${r.flagged}/${r.trials})`;
 const mde = (r: Rate) => (r.medianMde === null ? '—' : `${(r.medianMde * 100).toFixed(1)}%`);
-const p50Of = (name: string) => session.modes.find((m) => m.name === name)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50);
+const p50Of = (name: string) => session.modes.find((m) => m.name === name)!.repetitions.flatMap((r) => (r.valid && r.latencyMs ? [r.latencyMs.p50] : []));
 
 console.log(`\nSensitivity of the regression gate (default settings: Mann–Whitney p ≤ 0.05, ≥ 5% and ≥ 0.05 ms, confirmation round)`);
 console.log(`session: ${rate} rps × ${session.modes[0]!.repetitions[0]?.durationS ?? durationS} s per repetition, ${session.modes[0]!.repetitions.length} blocks × ${session.modes.length} modes, ${invalid} invalid repetitions, machine ${session.run.machine.cpuModel} (${session.run.machine.cores} cores)`);

@@ -66,11 +66,11 @@ export function pairedShiftMs(result: RunResult, mode: string, reference: string
 
 /** Median over the blocks both modes have valid of a contrast of their p50s. */
 function pairedMedian(result: RunResult, mode: string, reference: string, contrast: (x: number, ref: number) => number): number {
-  const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs.p50]));
+  const a = new Map(validRepetitions(findMode(result, reference)).map((r) => [r.block, r.latencyMs!.p50]));
   return median(
     validRepetitions(findMode(result, mode))
       .filter((r) => a.has(r.block))
-      .map((r) => contrast(r.latencyMs.p50, a.get(r.block)!)),
+      .map((r) => contrast(r.latencyMs!.p50, a.get(r.block)!)),
   );
 }
 

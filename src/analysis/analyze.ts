@@ -12,6 +12,7 @@ import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS } from '../results/metrics.ts';
 import { mdeSentence } from './format.ts';
 import { computeOverhead } from './overhead.ts';
+import { ERROR_GATE, evaluateErrorGate } from './error-gate.ts';
 import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
@@ -122,6 +123,11 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       reference = { runIds: [...used], excluded: [...excluded.values()] };
       if (used.size === 0) notes.push(`none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`);
     }
+  }
+
+  for (const mode of result.modes) {
+    const gate = evaluateErrorGate(mode, config.profiles.find((p) => p.name === mode.profile));
+    if (gate) gates.push(gate);
   }
 
   const decided = decideVerdict(result, gates);

@@ -48,7 +48,7 @@ export function summarizeMode(mode: ModeResult, level = 0.95): ModeSummary {
   const used = valid.length > 0 ? valid : mode.repetitions;
   const latency: ModeSummary['latency'] = {};
   for (const stat of SUMMARY_STATS) {
-    const interval = medianInterval(used.map((r) => r.latencyMs[stat]), level);
+    const interval = medianInterval(used.flatMap((r) => (r.latencyMs ? [r.latencyMs[stat]] : [])), level);
     if (interval) latency[stat] = interval;
   }
   const reasons = mode.repetitions.flatMap((r) => (r.valid ? [] : r.invalidReasons.map((x) => `trial ${r.trial}: ${x}`)));
@@ -74,6 +74,9 @@ export function summarizeRun(result: RunResult, level = 0.95): ModeSummary[] {
   return result.modes.map((m) => summarizeMode(m, level));
 }
 
+/** A repetition with at least one successful request, so with latency statistics. */
+type Successful = Repetition & { latencyMs: NonNullable<Repetition['latencyMs']> };
+
 /** Overheads of every non-baseline mode, paired by (block, round) within the same profile. */
 export function summarizeOverheads(result: RunResult, level = 0.95): OverheadSummary[] {
   const out: OverheadSummary[] = [];
@@ -83,10 +86,10 @@ export function summarizeOverheads(result: RunResult, level = 0.95): OverheadSum
     const baseByBlock = new Map(base.repetitions.filter((r) => r.valid).map((r) => [pairKey(r), r]));
     for (const mode of result.modes) {
       if (mode.profile !== profile || mode.name === result.baseline) continue;
-      const pairs: [Repetition, Repetition][] = [];
+      const pairs: [Successful, Successful][] = [];
       for (const rep of mode.repetitions) {
         const partner = rep.valid ? baseByBlock.get(pairKey(rep)) : undefined;
-        if (partner) pairs.push([rep, partner]);
+        if (partner && rep.latencyMs && partner.latencyMs) pairs.push([rep as Successful, partner as Successful]);
       }
       const diffMs: OverheadSummary['diffMs'] = {};
       const ratio: OverheadSummary['ratio'] = {};

@@ -5,12 +5,16 @@
 //   fail          a gate failed (thresholds, overhead budgets, a regression after its
 //                 confirmation round) or the user's own k6 script threshold failed;
 //   inconclusive  no gate failed, but one could not decide with the repetitions it had.
-// The worst reason wins: invalid > fail > inconclusive > pass. The exit code follows from the
+// The worst reason wins: invalid > fail > inconclusive > pass, with one exception: failed
+// requests above load.maxErrorRate (the error gate) fail the run even when the same failures
+// (timeouts holding every VU) also made repetitions invalid; they are a result, not a broken
+// measurement. The exit code follows from the
 // verdict in exitCodeFor, which the CLI and the action both use. Pure.
 import type { RunResult, Verdict } from '../results/types.ts';
 import { EXIT, type ExitCode } from '../util/errors.ts';
 import { roundOf } from './summary.ts';
 import type { GateResult } from '../results/analysis.ts';
+import { ERROR_GATE } from './error-gate.ts';
 
 /** What a reason makes of the run. */
 export type VerdictEffect = 'invalid' | 'fail' | 'inconclusive';
@@ -55,8 +59,9 @@ const MAX_INVALID_LINES = 10;
 export function decideVerdict(result: RunResult, gates: readonly GateResult[] = []): VerdictDecision {
   const reasons = [...invalidReasons(result), ...scriptThresholdReasons(result), ...gateReasons(gates)];
   const has = (effect: VerdictEffect) => reasons.some((r) => r.effect === effect);
-  const verdict: Verdict = has('invalid') ? 'invalid' : has('fail') ? 'fail' : has('inconclusive') ? 'inconclusive' : 'pass';
-  const order: Record<VerdictEffect, number> = { invalid: 0, fail: 1, inconclusive: 2 };
+  const errorsFailed = reasons.some((r) => r.gate?.gate === ERROR_GATE && r.effect === 'fail');
+  const verdict: Verdict = errorsFailed ? 'fail' : has('invalid') ? 'invalid' : has('fail') ? 'fail' : has('inconclusive') ? 'inconclusive' : 'pass';
+  const order: Record<VerdictEffect, number> = errorsFailed ? { fail: 0, invalid: 1, inconclusive: 2 } : { invalid: 0, fail: 1, inconclusive: 2 };
   reasons.sort((a, b) => order[a.effect] - order[b.effect]);
   const modesToConfirm = verdict === 'invalid' ? [] : [...new Set(gates.filter((g) => g.decision === 'fail' && g.pendingConfirmation).map((g) => g.mode))];
   return { verdict, reasons, modesToConfirm };

@@ -83,6 +83,12 @@ export const loadProfileSchema = z
     payloadBytes: z.number().int().min(0).max(10_000_000).optional().describe('POST body of this many bytes'),
     headers: z.record(z.string(), z.string()).optional(),
     timeout: duration('load.timeout').default('10s').describe('per-request timeout'),
+    maxErrorRate: z
+      .number({ error: 'load.maxErrorRate: expected a fraction from 0 to 1 (0.01 = 1%)' })
+      .min(0, { error: 'load.maxErrorRate: expected a fraction from 0 to 1 (0.01 = 1%)' })
+      .max(1, { error: 'load.maxErrorRate: expected a fraction from 0 to 1 (0.01 = 1%)' })
+      .default(0.01)
+      .describe('error gate: a mode whose failed requests exceed this fraction fails the run (0 allows none)'),
     expectedLatency: duration('load.expectedLatency').default('50ms').describe('sizes the VU pool: rate × latency × headroom'),
     script: z.string().optional().describe("a user's own k6 script, run unchanged"),
     pause: duration('load.pause').default('0s').describe('idle time between repetitions'),

@@ -3,6 +3,7 @@
 // ended early) or shaped differently from what we expect, and in the fork-safe workflow the whole
 // file is an untrusted artifact. Where the analysis gives a statistic with a confidence interval
 // we show it; otherwise we fall back to the median and the range over valid repetitions, and say so.
+import { formatCauses, sumCauses } from '../results/errors.ts';
 import type { Repetition, RunResult } from '../results/types.ts';
 import { median } from '../analysis/descriptive.ts';
 
@@ -27,6 +28,10 @@ export interface ModeView {
   p99?: StatView;
   achievedRps?: StatView;
   errorRate?: StatView;
+  /** Failed requests over every repetition, valid or not (what the error gate counts). */
+  failures: number;
+  /** "HTTP 500 × 2,000; timeout × 3" when some requests failed. */
+  errorCauses?: string;
   /** Against the baseline mode of the same run and profile; absent for the baseline itself. */
   overheadP50Ms?: StatView;
   overheadP50Ratio?: StatView;
@@ -132,7 +137,17 @@ function fallbackMode(mode: RunResult['modes'][number]): ModeView {
     p99: pick((r) => r.latencyMs?.p99),
     achievedRps: pick((r) => r.achievedRps),
     errorRate: pick((r) => r.errorRate),
+    failures: reps.reduce((n, r) => n + (isFiniteNumber(r.failures) ? r.failures : 0), 0),
+    ...errorCausesOf(reps),
   };
+}
+
+function errorCausesOf(reps: Repetition[]): { errorCauses?: string } {
+  const causes = reps.map((r) => ({
+    errorCauses: Object.fromEntries(Object.entries(isObject(r.errorCauses) ? r.errorCauses : {}).filter((e): e is [string, number] => isFiniteNumber(e[1]))),
+  }));
+  const summed = sumCauses(causes);
+  return summed.length > 0 ? { errorCauses: formatCauses(summed) } : {};
 }
 
 function rangeStat(values: number[]): StatView | undefined {

@@ -54,7 +54,7 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
       const c = options.comparisons.find((x) => x.mode === m.mode && x.profile === m.profile);
       cells.push(c ? `${signedPct(c.change)} (base ${ms(c.baseP50)})` : '–');
     }
-    cells.push(rps(m.achievedRps?.value), pct(m.errorRate?.value));
+    cells.push(rps(m.achievedRps?.value), errorsCell(m));
     if (resources) cells.push(stat(m.cpuPer1000Rps), stat(m.memoryMiBPer1000Rps));
     cells.push(`${m.validRepetitions}/${m.totalRepetitions}`);
     return cells;
@@ -118,4 +118,11 @@ export function baseNote(base: BaseReference | undefined, compared: number): str
   if (!base) return 'No results of the base branch were found in history, so there is no "vs base" column.';
   if (compared === 0) return `History has ${base.runs.length} run(s) of ${text(describeBase(base))}, but none with the same modes and load profiles, so there is no "vs base" column.`;
   return `"vs base" compares p50 with the median of ${base.runs.length} run(s) of ${text(describeBase(base))}; the regression gate decides whether a change counts.`;
+}
+
+/** Failed requests marked red (🔴: markdown has no colour) so a failing service cannot look green. */
+function errorsCell(m: ModeView): string {
+  const value = m.errorRate?.value;
+  if (m.failures === 0) return pct(value ?? 0);
+  return `🔴 ${pct(value)}${m.errorCauses ? ` (${text(m.errorCauses)})` : ''}`;
 }

@@ -5,7 +5,7 @@ import type { Trial } from '../plan/plan.ts';
 import type { Repetition } from '../results/types.ts';
 import { EnvironmentError, UsageError } from '../util/errors.ts';
 import type { K6Invocation, K6Progress, LoadRunner, ModeTarget } from './types.ts';
-import { renderScript, SUMMARY_FILE } from './script.ts';
+import { K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { iterationMs, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
 import { invalidReasons } from './validity.ts';
@@ -99,7 +99,7 @@ export async function runRepetition(
     throw error;
   }
   const targetRps = trial.profile.model === 'open' && trial.profile.rate !== undefined && !trial.profile.script ? trial.profile.rate : null;
-  const reasons = invalidReasons({ targetRps, ...measurement });
+  const reasons = invalidReasons({ targetRps, ...measurement, timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0, timeoutMs: trial.profile.timeoutMs });
   const thrown = scriptException(outcome.stderrTail);
   if (thrown) reasons.push(`the script threw during iterations: ${thrown}`);
   const repetition: Repetition = {

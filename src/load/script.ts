@@ -1,6 +1,6 @@
 // Chooses the k6 script (k6/http.js or k6/grpc.js, committed files) and renders the parameters
 // it reads from MESH_PERF_PARAMS: scenarios (warm-up, then "measure"), VU pool, timeline
-// buckets, request shape. The parameter rendering is pure; reading the script files is not.
+// buckets, request shape, and which sub-metrics to keep. The parameter rendering is pure; reading the script files is not.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EnvironmentError } from '../util/errors.ts';
@@ -14,6 +14,32 @@ export const TREND_STATS = ['min', 'avg', 'med', 'p(75)', 'p(90)', 'p(95)', 'p(9
 /** HTTP statuses counted one by one; anything else lands in "other". */
 export const COUNTED_HTTP_STATUSES = [0, 200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 408, 409, 429, 500, 502, 503, 504];
 export const GRPC_STATUSES = Array.from({ length: 17 }, (_, i) => i);
+/**
+ * k6's network error codes (lib/netext/httpext/error_codes.go in k6), counted one by one for a
+ * request that got no HTTP status; anything else lands in "other network error".
+ */
+export const K6_ERROR_CODES: Record<number, string> = {
+  1000: 'network error',
+  1010: 'non-TCP network error',
+  1020: 'invalid URL',
+  1050: 'timeout',
+  1100: 'DNS error',
+  1101: 'DNS: no such host',
+  1110: 'blacklisted IP',
+  1111: 'blocked hostname',
+  1200: 'TCP error',
+  1201: 'broken pipe',
+  1202: 'TCP error (unknown errno)',
+  1210: 'connect error',
+  1211: 'connect timeout',
+  1212: 'connection refused',
+  1213: 'connect error (unknown errno)',
+  1220: 'connection reset',
+  1300: 'TLS error',
+  1310: 'TLS: unknown certificate authority',
+  1311: 'TLS: certificate does not match host',
+  1701: 'response decompression error',
+};
 export const SCRIPT_LIB = 'mesh-perf-lib.js';
 
 export interface ScriptParams {
@@ -30,7 +56,10 @@ export interface ScriptParams {
   bucketMs: number;
   buckets: number;
   countedStatuses: number[];
-  statusPrefix: string;
+  /** k6 error codes counted one by one (HTTP only). */
+  errorCodes: number[];
+  /** Tag that marks a successful request: expected_response:true (HTTP), status:0 (gRPC OK). */
+  successTag: string;
   summaryFile: string;
   /** Set for a target serving a self-signed certificate (the ingress gateway's). */
   insecureSkipTLSVerify?: boolean;
@@ -58,7 +87,8 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
     bucketMs,
     buckets: Math.ceil(profile.durationMs / bucketMs),
     countedStatuses: grpc ? GRPC_STATUSES : COUNTED_HTTP_STATUSES,
-    statusPrefix: grpc ? 'mp_grpc_' : 'mp_status_',
+    errorCodes: grpc ? [] : Object.keys(K6_ERROR_CODES).map(Number),
+    successTag: grpc ? 'status:0' : 'expected_response:true',
     summaryFile: SUMMARY_FILE,
   };
   if (target.url) params.url = joinUrl(target.url, profile.path);

@@ -1,12 +1,14 @@
 // Turns the JSON that our k6 script's handleSummary wrote into one repetition's measurements.
-// Pure. Only sub-metrics tagged scenario:measure are read, so warm-up never leaks in.
-import { COUNTED_HTTP_STATUSES, GRPC_STATUSES } from './script.ts';
+// Pure. Only sub-metrics tagged scenario:measure are read, so warm-up never leaks in. Latency
+// is over successful requests only; failed requests are counted, their causes and latency kept apart.
+import { COUNTED_HTTP_STATUSES, GRPC_STATUSES, K6_ERROR_CODES } from './script.ts';
+import { WRAPPER_THRESHOLDS } from './user-script.ts';
 import type { LatencyMs, Repetition, TimelinePoint } from '../results/types.ts';
 
 /** What one k6 summary tells about a repetition; the engine adds plan position and validity. */
 export type Measurement = Pick<
   Repetition,
-  'durationS' | 'achievedRps' | 'droppedIterations' | 'requests' | 'failures' | 'errorRate' | 'statusCounts' | 'bytesSent' | 'bytesReceived' | 'latencyMs' | 'timeline'
+  'durationS' | 'achievedRps' | 'droppedIterations' | 'requests' | 'failures' | 'errorRate' | 'statusCounts' | 'errorCauses' | 'failedLatencyMs' | 'bytesSent' | 'bytesReceived' | 'latencyMs' | 'timeline'
 >;
 
 interface K6Metric {
@@ -32,27 +34,67 @@ export function parseSummary(text: string): Measurement {
   const meta = data.mesh_perf;
   if (!meta || !data.metrics) throw new SummaryFormatError('k6 summary lacks the mesh_perf block; was it written by a mesh-perf script?');
   if (meta.userScript) return parseUserScriptSummary(data.metrics, meta.measureDurationS);
-  const latencyName = meta.protocol === 'grpc' ? 'grpc_req_duration' : 'http_req_duration';
-  const latency = data.metrics[`${latencyName}{scenario:measure}`]?.values ?? {};
-  const count = (name: string) => data.metrics[name]?.values.count ?? 0;
-  const failedRate = data.metrics['mp_failed'];
-  const requests = latency.count ?? 0;
-  const failures = failedRate?.values.passes ?? 0; // a "pass" of the Rate is a failed request
-  const statusCounts = readStatusCounts(data.metrics, meta.protocol);
-  return {
+  const grpc = meta.protocol === 'grpc';
+  const latencyName = grpc ? 'grpc_req_duration' : 'http_req_duration';
+  const success = grpc ? 'status:0' : 'expected_response:true';
+  const values = (name: string) => data.metrics[name]?.values ?? {};
+  const all = values(`${latencyName}{scenario:measure}`);
+  const ok = values(`${latencyName}{scenario:measure,${success}}`);
+  const requests = all.count ?? 0;
+  const successes = ok.count ?? 0;
+  const failures = requests - successes;
+  const statusCounts = readStatusCounts(data.metrics, grpc, MEASURED);
+  const measurement: Measurement = {
     durationS: meta.measureDurationS,
     achievedRps: requests / meta.measureDurationS,
-    droppedIterations: count('dropped_iterations{scenario:measure}'),
+    droppedIterations: values('dropped_iterations{scenario:measure}').count ?? 0,
     requests,
     failures,
     errorRate: requests > 0 ? failures / requests : 0,
     statusCounts,
-    bytesSent: count('data_sent{scenario:measure}'),
-    bytesReceived: count('data_received{scenario:measure}'),
-    latencyMs: toLatency(latency),
-    timeline: readTimeline(data.metrics, latencyName, meta.buckets, meta.bucketMs),
+    bytesSent: values('data_sent{scenario:measure}').count ?? 0,
+    bytesReceived: values('data_received{scenario:measure}').count ?? 0,
+    latencyMs: successes > 0 ? toLatency(ok) : null,
+    timeline: readTimeline(data.metrics, latencyName, success, meta.buckets, meta.bucketMs),
   };
+  if (failures > 0) {
+    measurement.errorCauses = grpc ? grpcCauses(statusCounts) : httpCauses(data.metrics, statusCounts, MEASURED);
+    const failed = grpc ? undefined : values(`${latencyName}{scenario:measure,expected_response:false}`);
+    if (failed?.count) measurement.failedLatencyMs = toLatency(failed);
+  }
+  return measurement;
 }
+
+/**
+ * Why HTTP requests failed: each error status as "HTTP 503", each network error by k6's error
+ * code ("timeout", "connection reset"), what is left as "other network error". A status k6
+ * counts as expected (2xx/3xx) is not a cause.
+ */
+function httpCauses(metrics: Record<string, K6Metric>, statusCounts: Record<string, number>, scope: string): Record<string, number> {
+  const causes: Record<string, number> = {};
+  for (const [status, n] of Object.entries(statusCounts)) {
+    if (status === '0' || status === 'other') continue;
+    if (Number(status) >= 400) causes[`HTTP ${status}`] = n;
+  }
+  let named = 0;
+  for (const [code, label] of Object.entries(K6_ERROR_CODES)) {
+    const n = metrics[`http_reqs{${scope}error_code:${code}}`]?.values.count ?? 0;
+    if (n > 0) causes[label] = (causes[label] ?? 0) + n;
+    named += n;
+  }
+  const unnamed = (statusCounts['0'] ?? 0) - named;
+  if (unnamed > 0) causes['other network error'] = unnamed;
+  if (statusCounts.other) causes['other HTTP status'] = statusCounts.other;
+  return causes;
+}
+
+function grpcCauses(statusCounts: Record<string, number>): Record<string, number> {
+  const causes: Record<string, number> = {};
+  for (const [status, n] of Object.entries(statusCounts)) if (status !== '0') causes[`gRPC ${GRPC_STATUS_NAMES[Number(status)] ?? status}`] = n;
+  return causes;
+}
+
+const GRPC_STATUS_NAMES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
 /**
  * A user's script has its own scenarios and no "measure" tag: the whole run is measured, with
@@ -60,22 +102,27 @@ export function parseSummary(text: string): Measurement {
  */
 function parseUserScriptSummary(metrics: Record<string, K6Metric>, durationS: number): Measurement {
   const grpc = !metrics['http_req_duration'] && metrics['grpc_req_duration'];
-  const latency = (grpc ? metrics['grpc_req_duration'] : metrics['http_req_duration'])?.values ?? {};
-  const requests = grpc ? (latency.count ?? 0) : (metrics['http_reqs']?.values.count ?? 0);
+  const all = (grpc ? metrics['grpc_req_duration'] : metrics['http_req_duration'])?.values ?? {};
+  // Successful requests only, where k6 can tell (HTTP's expected_response, kept by the wrapper).
+  const latency = grpc ? all : (metrics['http_req_duration{expected_response:true}']?.values ?? {});
+  const requests = grpc ? (all.count ?? 0) : (metrics['http_reqs']?.values.count ?? 0);
   const failures = grpc ? 0 : (metrics['http_req_failed']?.values.passes ?? 0);
-  return {
+  const statusCounts = grpc ? {} : readStatusCounts(metrics, false, '');
+  const measurement: Measurement = {
     durationS,
     achievedRps: durationS > 0 ? requests / durationS : 0,
     droppedIterations: metrics['dropped_iterations']?.values.count ?? 0,
     requests,
     failures,
     errorRate: requests > 0 ? failures / requests : 0,
-    statusCounts: {},
+    statusCounts,
     bytesSent: metrics['data_sent']?.values.count ?? 0,
     bytesReceived: metrics['data_received']?.values.count ?? 0,
-    latencyMs: toLatency(latency),
+    latencyMs: latency.count ? toLatency(latency) : null,
     timeline: [],
   };
+  if (failures > 0 && !grpc) measurement.errorCauses = httpCauses(metrics, statusCounts, '');
+  return measurement;
 }
 
 /**
@@ -93,8 +140,9 @@ export function scriptThresholds(text: string): Record<string, Record<string, bo
   if (!data.mesh_perf?.userScript) return undefined;
   const out: Record<string, Record<string, boolean>> = {};
   for (const [name, metric] of Object.entries(data.metrics)) {
-    if (!metric.thresholds) continue;
-    out[name] = Object.fromEntries(Object.entries(metric.thresholds).map(([expr, r]) => [expr, r.ok]));
+    const own = Object.entries(metric.thresholds ?? {}).filter(([expr]) => WRAPPER_THRESHOLDS[name] !== expr);
+    if (own.length === 0) continue;
+    out[name] = Object.fromEntries(own.map(([expr, r]) => [expr, r.ok]));
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -114,30 +162,38 @@ export function toLatency(values: Record<string, number>): LatencyMs {
   };
 }
 
-function readStatusCounts(metrics: Record<string, K6Metric>, protocol: 'http' | 'grpc'): Record<string, number> {
-  const prefix = protocol === 'grpc' ? 'mp_grpc_' : 'mp_status_';
-  const codes = protocol === 'grpc' ? GRPC_STATUSES : COUNTED_HTTP_STATUSES;
+/** Tag prefix of the sub-metrics our own script keeps; a user's script has no measured scenario. */
+const MEASURED = 'scenario:measure,';
+
+function readStatusCounts(metrics: Record<string, K6Metric>, grpc: boolean, scope: string): Record<string, number> {
+  const name = grpc ? 'grpc_req_duration' : 'http_reqs';
+  const codes = grpc ? GRPC_STATUSES : COUNTED_HTTP_STATUSES;
   const out: Record<string, number> = {};
-  for (const code of [...codes.map(String), 'other']) {
-    const n = metrics[`${prefix}${code}`]?.values.count ?? 0;
-    if (n > 0) out[code] = n;
+  let counted = 0;
+  for (const code of codes) {
+    const n = metrics[`${name}{${scope}status:${code}}`]?.values.count ?? 0;
+    if (n > 0) out[String(code)] = n;
+    counted += n;
   }
+  const total = scope ? (metrics[`${grpc ? 'grpc_req_duration' : 'http_req_duration'}{${scope.slice(0, -1)}}`]?.values.count ?? 0) : (metrics[grpc ? 'grpc_req_duration' : 'http_reqs']?.values.count ?? 0);
+  if (total > counted) out.other = total - counted;
   return out;
 }
 
-function readTimeline(metrics: Record<string, K6Metric>, latencyName: string, buckets: number, bucketMs: number): TimelinePoint[] {
+function readTimeline(metrics: Record<string, K6Metric>, latencyName: string, success: string, buckets: number, bucketMs: number): TimelinePoint[] {
   const points: TimelinePoint[] = [];
   for (let b = 0; b < buckets; b++) {
-    const values = metrics[`${latencyName}{scenario:measure,mp_bucket:${b}}`]?.values;
-    if (!values?.count) continue;
+    const all = metrics[`${latencyName}{scenario:measure,mp_bucket:${b}}`]?.values;
+    if (!all?.count) continue;
+    const ok = metrics[`${latencyName}{scenario:measure,mp_bucket:${b},${success}}`]?.values ?? {};
     points.push({
       t: (b * bucketMs) / 1000,
-      requests: values.count,
-      failures: metrics[`mp_failed{mp_bucket:${b}}`]?.values.passes ?? 0,
-      p50: values.med ?? 0,
-      p90: values['p(90)'] ?? 0,
-      p99: values['p(99)'] ?? 0,
-      max: values.max ?? 0,
+      requests: all.count,
+      failures: all.count - (ok.count ?? 0),
+      p50: ok.med ?? 0,
+      p90: ok['p(90)'] ?? 0,
+      p99: ok['p(99)'] ?? 0,
+      max: ok.max ?? 0,
     });
   }
   return points;

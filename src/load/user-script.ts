@@ -2,9 +2,20 @@
 // (scenarios, named exec functions, setup/teardown, thresholds), adds the statistics we need,
 // and chains its handleSummary so both its outputs and ours get written.
 import { pathToFileURL } from 'node:url';
-import { SUMMARY_FILE, TREND_STATS } from './script.ts';
+import { COUNTED_HTTP_STATUSES, K6_ERROR_CODES, SUMMARY_FILE, TREND_STATS } from './script.ts';
 
 export const USER_WRAPPER = 'mesh-perf-wrapper.js';
+/** Kept by the wrapper so latency can be read over successful requests only. */
+export const SUCCESS_LATENCY_METRIC = 'http_req_duration{expected_response:true}';
+/**
+ * Sub-metrics the wrapper adds to a user's script with thresholds that always pass (so k6 keeps
+ * them): latency of successes, and requests by status and by k6 error code for the error causes.
+ */
+export const WRAPPER_THRESHOLDS: Record<string, string> = Object.fromEntries([
+  [SUCCESS_LATENCY_METRIC, 'max>=0'],
+  ...COUNTED_HTTP_STATUSES.map((s) => [`http_reqs{status:${s}}`, 'count>=0']),
+  ...Object.keys(K6_ERROR_CODES).map((c) => [`http_reqs{error_code:${c}}`, 'count>=0']),
+]);
 
 export function renderUserScriptWrapper(absoluteScriptPath: string): string {
   const url = pathToFileURL(absoluteScriptPath).href;
@@ -15,6 +26,7 @@ export * from ${JSON.stringify(url)};
 const own = user.options || {};
 export const options = Object.assign({}, own, {
   summaryTrendStats: ${JSON.stringify(TREND_STATS)},
+  thresholds: Object.assign(${JSON.stringify(Object.fromEntries(Object.entries(WRAPPER_THRESHOLDS).map(([k, v]) => [k, [v]])))}, own.thresholds || {}),
 });
 export default user.default;
 

@@ -1,18 +1,26 @@
 // Sizes the VU pool of an arrival-rate scenario. Each VU runs one request at a time, so the
-// pool must cover rate × latency (Little's law) with headroom. A pool that runs dry drops
-// iterations, which makes the repetition invalid. The common cause on shared machines is not
-// the server's latency but a stall of the whole box (CPU steal, a neighbour's build): for the
-// stall's duration every request is in flight at once, so the pool also covers STALL_BUDGET_S
-// of arrivals. All VUs are pre-allocated: k6 drops the iteration that finds no free VU and only
-// then starts initialising another, so VUs created mid-run never save an iteration.
-const HEADROOM = 4;
+// pool must cover rate × latency (Little's law) and absorb a short stall of the whole machine
+// (for a stall's duration every arrival waits in flight): the pool is the larger of rate ×
+// expected latency and 0.5 s of arrivals, the latter capped at 200 VUs (plain k6's usual pool),
+// so low rates keep a long stall budget (150 VUs at 300 rps ride out a cold proxy's first
+// second) and high rates a pool no larger than plain k6's.
+// It must not be much larger: every pre-allocated VU is a JS runtime k6 cycles through, and
+// profiling for issue 12 measured a pool sized for 0.5 s of arrivals (1,000 VUs at 2,000 rps) at
+// +100 µs of CPU per request and a p99 ten times plain k6's (200 VUs); 200 → 350 → 500 VUs at
+// 3,000 rps cost about 160, 175 and 190 µs per request. With the default 50 ms expected latency
+// the pool is 200 VUs at 1,000 and 2,000 rps, 250 at 5,000. The pool does not grow: k6 drops the
+// iteration that finds no free VU before it starts another (so growth never saves the
+// repetition, invalid from its first drop), and starting VUs mid-run costs CPU exactly when the
+// machine is short of it.
 const STALL_BUDGET_S = 0.5;
-const MIN_VUS = 10;
+const STALL_POOL_CAP = 200;
+const MIN_VUS = 20;
 const MAX_VUS = 5000;
 
 export function sizeVus(rate: number, expectedLatencyMs: number, override?: number): { preAllocated: number; max: number } {
   if (override !== undefined) return { preAllocated: override, max: override };
-  const needed = Math.ceil(Math.max(rate * (expectedLatencyMs / 1000) * HEADROOM, rate * STALL_BUDGET_S));
-  const preAllocated = Math.min(MAX_VUS, Math.max(MIN_VUS, needed));
-  return { preAllocated, max: Math.min(MAX_VUS, Math.max(preAllocated * 2, MIN_VUS)) };
+  const littlesLaw = Math.ceil(rate * (expectedLatencyMs / 1000));
+  const stall = Math.min(STALL_POOL_CAP, Math.ceil(rate * STALL_BUDGET_S));
+  const preAllocated = Math.min(MAX_VUS, Math.max(MIN_VUS, littlesLaw, stall));
+  return { preAllocated, max: preAllocated };
 }

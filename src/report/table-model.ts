@@ -1,6 +1,7 @@
 // The numbers behind the terminal table and summary.md: per load profile and mode, medians over
 // valid repetitions and the overhead of each mode against the baseline mode. Pure.
 import type { ModeResult, RunResult } from '../results/types.ts';
+import { formatCauses, formatErrorRate, sumCauses } from '../results/errors.ts';
 
 export interface TableRow {
   profile: string;
@@ -15,6 +16,9 @@ export interface TableRow {
   achievedRps?: number;
   targetRps: number | null;
   errorRate?: number;
+  failures: number;
+  /** Why requests failed, largest first. */
+  errorCauses: [string, number][];
   /** p50 of this mode minus p50 of the baseline, ms; and as a percentage of the baseline. */
   overheadMs?: number;
   overheadPct?: number;
@@ -29,20 +33,26 @@ export function median(values: readonly number[]): number | undefined {
 
 function modeRow(mode: ModeResult, isBaseline: boolean): TableRow {
   const valid = mode.repetitions.filter((r) => r.valid);
-  const pick = (f: (r: (typeof valid)[number]) => number) => median(valid.map(f));
+  const pick = (f: (r: (typeof valid)[number]) => number | undefined) => median(valid.flatMap((r) => f(r) ?? []));
+  const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
+  const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
   return {
     profile: mode.profile,
     mode: mode.name,
     isBaseline,
     validReps: valid.length,
     totalReps: mode.repetitions.length,
-    p50: pick((r) => r.latencyMs.p50),
-    p90: pick((r) => r.latencyMs.p90),
-    p99: pick((r) => r.latencyMs.p99),
-    max: pick((r) => r.latencyMs.max),
+    // Latency of successful requests; "—" when none succeeded.
+    p50: pick((r) => r.latencyMs?.p50),
+    p90: pick((r) => r.latencyMs?.p90),
+    p99: pick((r) => r.latencyMs?.p99),
+    max: pick((r) => r.latencyMs?.max),
     achievedRps: pick((r) => r.achievedRps),
     targetRps: mode.repetitions[0]?.targetRps ?? null,
-    errorRate: pick((r) => r.errorRate),
+    // Failed requests over every repetition, valid or not (as the error gate counts them).
+    ...(requests > 0 ? { errorRate: failures / requests } : {}),
+    failures,
+    errorCauses: sumCauses(mode.repetitions),
   };
 }
 
@@ -89,4 +99,16 @@ export function invalidNotes(result: RunResult): string[] {
     });
   }
   return notes;
+}
+
+/** The errors cell: "0%", or the rate of failed requests (red where colour is shown). */
+export function formatErrors(row: TableRow): string {
+  return row.errorRate === undefined ? '—' : formatErrorRate(row.errorRate);
+}
+
+/** One line per mode with failed requests: "candidate [1000rps]: 30.0% failed: HTTP 503 × 3,000". */
+export function errorNotes(rows: readonly TableRow[]): string[] {
+  return rows
+    .filter((r) => r.failures > 0)
+    .map((r) => `${r.mode} [${r.profile}]: ${formatErrors(r)} of requests failed: ${formatCauses(r.errorCauses)}${r.p50 === undefined ? ' (no request succeeded: no latency)' : ' (latency is over successful requests only)'}`);
 }

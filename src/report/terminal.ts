@@ -1,10 +1,14 @@
 // The table printed at the end of a run. Pure: returns text.
 import type { RunResult } from '../results/types.ts';
-import { formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
+import { errorNotes, formatErrors, formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
 import { analysisTextLines, analysisView } from '../analysis/report-view.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
 
-export function renderTerminalTable(result: RunResult): string {
+const RED = (s: string) => `\x1b[31m${s}\x1b[0m`;
+
+/** color: wrap failed-request cells and lines in ANSI red (a terminal that shows colour). */
+export function renderTerminalTable(result: RunResult, options: { color?: boolean } = {}): string {
+  const red = options.color ? RED : (s: string) => s;
   const rows = tableRows(result);
   const view = analysisView(result);
   const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
@@ -18,13 +22,15 @@ export function renderTerminalTable(result: RunResult): string {
     formatMs(r.p99),
     formatMs(r.max),
     formatRps(r),
-    formatPct(r.errorRate === undefined ? undefined : r.errorRate * 100),
+    r.failures > 0 ? red(formatErrors(r)) : formatErrors(r),
     r.isBaseline ? '—' : (view?.overhead(r.mode, r.profile, 'p50') ?? `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`),
     `${r.validReps}/${r.totalReps}`,
   ]);
   const lines = [alignTable([header, ...body])];
   lines.push('Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
   if (view) lines.push(...analysisTextLines(view));
+  const errors = errorNotes(rows);
+  if (errors.length > 0) lines.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
   const notes = invalidNotes(result);
   if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
@@ -40,8 +46,11 @@ export function renderTerminalTable(result: RunResult): string {
 }
 
 export function alignTable(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
+  // Widths count visible characters: a coloured cell's escape codes take no room.
+  const visible = (cell: string) => [...cell.replace(/\x1b\[[0-9;]*m/g, '')].length;
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => visible(r[c] ?? ''))));
+  const pad = (cell: string, c: number) => ' '.repeat(Math.max(0, widths[c]! - visible(cell)));
+  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell + pad(cell, c) : pad(cell, c) + cell)).join('  ').trimEnd();
   const rule = widths.map((w) => '─'.repeat(w)).join('  ');
   return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
 }

@@ -29,6 +29,7 @@ export interface TimelinePoint {
   t: number;
   requests: number;
   failures: number;
+  /** Percentiles of the bucket's successful requests (0 when none succeeded). */
   p50: number;
   p90: number;
   p99: number;
@@ -66,9 +67,14 @@ export interface Repetition {
   failures: number;
   errorRate: number;
   statusCounts: Record<string, number>;
+  /** Why requests failed, by cause ("HTTP 500", "connection reset", "timeout"): count. */
+  errorCauses?: Record<string, number>;
   bytesSent: number;
   bytesReceived: number;
-  latencyMs: LatencyMs;
+  /** Latency of successful requests only; null when no request succeeded (shown "—"). */
+  latencyMs: LatencyMs | null;
+  /** Latency of failed requests, reported apart, when some failed. */
+  failedLatencyMs?: LatencyMs;
   /** k6's iteration_duration of the measured scenario (Kyma reports it), when k6 recorded it. */
   iterationMs?: LatencyMs;
   timeline: TimelinePoint[];

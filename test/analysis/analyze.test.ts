@@ -37,7 +37,8 @@ test('error_rate is failures ÷ requests over the run, so one bad repetition cou
     tweak: (_mode, index, spec) => (index === 2 ? { ...spec, failures: 500, requests: 10_000 } : spec),
   });
   const analysis = analyzeRun(run, { config });
-  const gate = only(analysis.gates, () => true);
+  const gate = only(analysis.gates, (g) => g.gate === 'error_rate < 0.5%');
+  assert.equal(only(analysis.gates, (g) => g.gate === 'load.maxErrorRate').decision, 'pass', 'exactly the default 1% passes the error gate');
   assert.equal(analysis.summaries[0]!.statistics.errorRate!.median, 0, 'the median repetition had no errors');
   assert.ok(Math.abs(gate.value!.value - 500 / 50_000) < 1e-12);
   assert.equal(gate.decision, 'fail');

@@ -33,7 +33,7 @@ async function seedBaseRun(store: string, suite: string): Promise<void> {
   base.run.git = { sha: BASE_SHA, branch: 'main', event: 'push', repository: 'octo/mesh' };
   for (const mode of base.modes) {
     mode.profile = '20rps'; // the workspace config's load profile: only like is compared with like
-    for (const rep of mode.repetitions) rep.latencyMs.p50 *= 0.8;
+    for (const rep of mode.repetitions) rep.latencyMs!.p50 *= 0.8;
   }
   await openStore(store, { branch: 'gh-pages', chartJs: loadChartJsSource }).publish([base]);
 }

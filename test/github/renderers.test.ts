@@ -39,7 +39,7 @@ function analyzed(thresholds: string[] = ['p(50) < 0.0001ms'], overhead: string[
   return result;
 }
 
-const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs.p50);
+const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs!.p50);
 
 test('without an analysis block the view falls back to medians and ranges over valid repetitions', () => {
   const result = load();
@@ -184,7 +184,7 @@ test('the job summary stays under 1 MiB by dropping optional sections with a not
 test('the base comparison is this run against the median of the base runs', () => {
   const result = load();
   const base = load();
-  for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs.p50 *= 0.8;
+  for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs!.p50 *= 0.8;
   const view = viewRun(result);
   const rows = compareWithBase(view.modes, { ref: 'main', runs: [base] });
   assert.equal(rows.length, 2);
@@ -255,5 +255,26 @@ test("the fork-safe commenter reads an inconclusive artifact; a verdict it does 
     await assert.rejects(readUntrustedResults(file), /has verdict "maybe", expected pass, fail, inconclusive or invalid/);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('failed requests are marked red (🔴) with their causes in the job summary and the PR comment; no latency reads "–"', () => {
+  const result = load();
+  const mode = result.modes.find((m) => m.name === 'one-hop')!;
+  for (const rep of mode.repetitions) {
+    rep.failures = rep.requests;
+    rep.errorRate = 1;
+    rep.latencyMs = null;
+    rep.errorCauses = { 'HTTP 500': rep.requests };
+  }
+  const view = viewRun(result);
+  const row = view.modes.find((m) => m.mode === 'one-hop')!;
+  assert.equal(row.p50, undefined, 'no successful request: no latency');
+  const total = mode.repetitions.reduce((n, r) => n + r.requests, 0);
+  for (const body of [renderJobSummary({ view, links: { runUrl: RUN_URL } }), renderComment({ view, links: { runUrl: RUN_URL } }).body]) {
+    const line = body.split('\n').find((l) => l.includes('one-hop') && l.startsWith('|'))!;
+    assert.match(line, new RegExp(`🔴 100\\.0% \\(HTTP 500 × ${total.toLocaleString('en-US')}\\)`), line);
+    const direct = body.split('\n').find((l) => l.includes('direct') && l.startsWith('|'))!;
+    assert.doesNotMatch(direct, /🔴/);
   }
 });

@@ -112,7 +112,7 @@ test('keepTimelines "none": runs are stored without per-second timelines from th
     await store.publish([run!]);
     const [stored] = await store.list({ suite: 'local' });
     assert.ok(stored!.modes.every((m) => m.repetitions.every((r) => r.timeline.length === 0)));
-    assert.equal(stored!.modes[0]!.repetitions[0]!.latencyMs.p99, Number(run!.modes[0]!.repetitions[0]!.latencyMs.p99.toPrecision(6)), "run-level figures stay (stored to 6 significant digits)");
+    assert.equal(stored!.modes[0]!.repetitions[0]!.latencyMs!.p99, Number(run!.modes[0]!.repetitions[0]!.latencyMs!.p99.toPrecision(6)), "run-level figures stay (stored to 6 significant digits)");
     const index = JSON.parse(await readFile(join(root, 'runs/local/index.json'), 'utf8'));
     assert.equal(index.runs[0].tl, false);
   } finally {

@@ -143,7 +143,7 @@ test('timeline retention stores older runs without per-second timelines, in the 
       const stored = JSON.parse(await showFile(remote, 'gh-pages', entry.file));
       const points = stored.modes.flatMap((m: { repetitions: { timeline: unknown[] }[] }) => m.repetitions.map((r) => r.timeline.length));
       assert.deepEqual([...new Set(points)], [i < 2 ? 0 : 10], `run ${i}`);
-      assert.equal(stored.modes[0].repetitions[0].latencyMs.p50, runs[i]!.modes[0]!.repetitions[0]!.latencyMs.p50, 'run-level figures stay');
+      assert.equal(stored.modes[0].repetitions[0].latencyMs!.p50, runs[i]!.modes[0]!.repetitions[0]!.latencyMs!.p50, 'run-level figures stay');
       const report = await showFile(remote, 'gh-pages', entry.report);
       assert.equal(report.includes('No per-second timeline in this copy'), i < 2, `report ${i}`);
     }

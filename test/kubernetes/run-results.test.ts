@@ -72,7 +72,7 @@ test('results carry latency, resource usage per container group and environment 
     const entry = result.modes.find((m) => m.name === mode)!;
     assert.equal(entry.repetitions.length, 1);
     const rep = entry.repetitions[0]!;
-    assert.ok(rep.requests > 0 && rep.latencyMs.p50 > 0, `${mode}: ${rep.requests} requests`);
+    assert.ok(rep.requests > 0 && rep.latencyMs!.p50 > 0, `${mode}: ${rep.requests} requests`);
     const groups = Object.fromEntries((rep.resources ?? []).map((u) => [`${u.scope}/${u.group}`, u]));
     // The mode's own containers, attributed to the mode.
     assert.equal(groups[`${mode}/app`]?.memoryMiB.avg, 20, `${mode}: ${JSON.stringify(Object.keys(groups))}`);

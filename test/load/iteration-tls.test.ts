@@ -43,7 +43,7 @@ test('HTTPS with the self-signed certificate: verified by default, skipped for t
     const iteration = repetition.iterationMs;
     assert.ok(iteration, 'iterationMs recorded');
     // One request per iteration: the iteration lasts at least its request, which the server delays.
-    assert.ok(iteration.p50 >= repetition.latencyMs.p50, `iteration p50 ${iteration.p50} < request p50 ${repetition.latencyMs.p50}`);
+    assert.ok(iteration.p50 >= repetition.latencyMs!.p50, `iteration p50 ${iteration.p50} < request p50 ${repetition.latencyMs!.p50}`);
     assert.ok(iteration.p50 >= DELAY_MS && iteration.p95 >= iteration.p50 && iteration.max >= iteration.p95, JSON.stringify(iteration));
   } finally {
     server.close();

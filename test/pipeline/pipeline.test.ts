@@ -32,7 +32,7 @@ test('interleaved blocks, one teardown, results.json, summary.md and report.html
     const written = JSON.parse(await readFile(join(outcome.outDir, 'results.json'), 'utf8')) as RunResult;
     assert.equal(written.plan.seed, 7);
     assert.deepEqual(written.modes.map((m) => [m.name, m.repetitions.length]), [['direct', 3], ['proxied', 3]]);
-    const p50 = (name: string) => written.modes.find((m) => m.name === name)!.repetitions[0]!.latencyMs.p50;
+    const p50 = (name: string) => written.modes.find((m) => m.name === name)!.repetitions[0]!.latencyMs!.p50;
     assert.ok(Math.abs(p50('proxied') / p50('direct') - 1.5) < 1e-9, `${p50('proxied')} vs ${p50('direct')}`);
     const overhead = written.analysis?.overheads?.find((o) => o.mode === 'proxied' && o.metric === 'p50');
     assert.equal(overhead?.ratio?.value, 1.5, JSON.stringify(overhead));

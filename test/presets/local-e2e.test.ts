@@ -66,7 +66,7 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
         return;
       }
       // The CSV holds exactly this run's measurements, at awk's %.6g precision.
-      const measured = [rep.latencyMs.p50, rep.latencyMs.p90, rep.latencyMs.p99, rep.latencyMs.max];
+      const measured = [rep.latencyMs!.p50, rep.latencyMs!.p90, rep.latencyMs!.p99, rep.latencyMs!.max];
       measured.forEach((value, row) => assert.ok(Math.abs(Number(rows[row]![column]) - value) <= value * 1e-5, `${mode.name} row ${row}: ${rows[row]![column]} vs ${value}`));
     });
     // The plain table carries the same cells.

@@ -17,7 +17,7 @@ function known(): RunResult {
   for (const mode of result.modes) {
     mode.repetitions.forEach((rep, i) => {
       const [p50, p90, p99, max] = values[mode.name]![i]!;
-      Object.assign(rep.latencyMs, { p50, p90, p99, max });
+      Object.assign(rep.latencyMs!, { p50, p90, p99, max });
     });
   }
   return result;

@@ -37,7 +37,7 @@ function blocks(result: RunResult): AmbientBlock[] {
         const mode = findMode(result, name, profile);
         // The script wrote "Skipped" for a mode it did not run; we do the same.
         if (!mode) return 'Skipped';
-        const values = validRepetitions(mode).map((r) => r.latencyMs[row.pick]);
+        const values = validRepetitions(mode).flatMap((r) => (r.latencyMs ? [r.latencyMs[row.pick]] : []));
         if (values.length === 0) return 'invalid';
         return formatG(row.pick === 'max' ? Math.max(...values) : median(values)!);
       }),

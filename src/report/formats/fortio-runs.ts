@@ -24,7 +24,7 @@ export function renderFortioRuns(result: RunResult): string {
       const header = ['Run', 'rps', 'min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', ...(withResources ? ['server CPU avg [m]', 'server memory avg [MiB]'] : [])];
       out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
       reps.forEach((rep, i) => out.push(`| ${runCells(rep, i + 1, withResources ? serverUsage(rep, name) : undefined).join(' | ')} |`));
-      const p99 = reps.filter((r) => r.valid).map((r) => r.latencyMs.p99);
+      const p99 = reps.flatMap((r) => (r.valid && r.latencyMs ? [r.latencyMs.p99] : []));
       if (p99.length > 0) out.push('', `p99 between ${f(Math.min(...p99))} and ${f(Math.max(...p99))} ms over ${p99.length} valid run${p99.length === 1 ? '' : 's'}.`);
     }
   }
@@ -38,7 +38,7 @@ function serverUsage(rep: Repetition, mode: string): ResourceUsage[] {
 
 function runCells(rep: Repetition, run: number, server: ResourceUsage[] | undefined): string[] {
   const l = rep.latencyMs;
-  const cells = [rep.valid ? String(run) : `${run} (invalid: ${rep.invalidReasons.join('; ')})`, rep.achievedRps.toFixed(1), ...[l.min, l.p50, l.p75, l.p90, l.p99, l.p999, l.max].map(f)];
+  const cells = [rep.valid ? String(run) : `${run} (invalid: ${rep.invalidReasons.join('; ')})`, rep.achievedRps.toFixed(1), ...(l ? [l.min, l.p50, l.p75, l.p90, l.p99, l.p999, l.max].map(f) : Array(7).fill('—'))];
   if (server) {
     cells.push(server.length ? total(server, 'cpu').toFixed(1) : '–', server.length ? total(server, 'mem').toFixed(1) : '–');
   }

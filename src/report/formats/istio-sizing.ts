@@ -48,7 +48,7 @@ function addedLatency(mode: Repetition[], baseline: Repetition[], stat: (typeof 
   const byBlock = new Map(baseline.map((r) => [`${r.round}:${r.block}`, r]));
   const diffs = mode.flatMap((r) => {
     const b = byBlock.get(`${r.round}:${r.block}`);
-    return b ? [r.latencyMs[stat] - b.latencyMs[stat]] : [];
+    return b?.latencyMs && r.latencyMs ? [r.latencyMs[stat] - b.latencyMs[stat]] : [];
   });
   return median(diffs);
 }

@@ -85,7 +85,7 @@ function durationTable(runs: readonly RunResult[], modes: readonly string[], kin
 function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95', kind: Duration): number | undefined {
   const values = run.modes
     .filter((m) => m.name === mode)
-    .flatMap((m) => validRepetitions(m).map((r) => (kind === 'iteration' ? r.iterationMs?.[stat] : r.latencyMs[stat])))
+    .flatMap((m) => validRepetitions(m).map((r) => (kind === 'iteration' ? r.iterationMs?.[stat] : r.latencyMs?.[stat])))
     .filter((v): v is number => v !== undefined);
   return median(values);
 }

@@ -15,7 +15,7 @@ export function renderVegetaBlock(rep: Repetition): string {
   const codes = Object.keys(rep.statusCounts).sort();
   const rows = [
     ['Requests', '[total, rate, throughput]', `${requests}, ${fixed2(requests / rep.durationS)}, ${fixed2(successes / rep.durationS)}`],
-    ['Latencies', '[min, mean, 50, 90, 95, 99, max]', [l.min, l.mean, l.p50, l.p90, l.p95, l.p99, l.max].map(vegetaLatency).join(', ')],
+    ['Latencies', '[min, mean, 50, 90, 95, 99, max]', l ? [l.min, l.mean, l.p50, l.p90, l.p95, l.p99, l.max].map(vegetaLatency).join(', ') : '—'],
     ['Bytes In', '[total, mean]', `${rep.bytesReceived}, ${fixed2(perRequest(rep.bytesReceived))}`],
     ['Bytes Out', '[total, mean]', `${rep.bytesSent}, ${fixed2(perRequest(rep.bytesSent))}`],
     ['Success', '[ratio]', `${fixed2(requests > 0 ? (successes / requests) * 100 : 0)}%`],

@@ -30,7 +30,7 @@ export interface ProfileCharts {
   bars: { stats: string[]; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[] })[] };
   overhead: { stats: string[]; baseline: string; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[]; pairs: number })[] } | null;
   /** Per repetition, columns of equal length (compact: reports in history carry thousands of them). */
-  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; t: number[]; p50: number[]; p90: number[]; p99: number[]; max: number[] })[];
+  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; t: number[]; p50: (number | null)[]; p90: (number | null)[]; p99: (number | null)[]; max: (number | null)[] })[];
   resources: { groups: string[]; modes: (ModeSeries & { cpu: (number | null)[]; memory: (number | null)[] })[] } | null;
 }
 
@@ -96,10 +96,11 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
           valid: r.valid,
           trial: r.trial,
           t: (r.timeline ?? []).map((p) => p.t),
-          p50: (r.timeline ?? []).map((p) => sig4(p.p50)),
-          p90: (r.timeline ?? []).map((p) => sig4(p.p90)),
-          p99: (r.timeline ?? []).map((p) => sig4(p.p99)),
-          max: (r.timeline ?? []).map((p) => sig4(p.max)),
+          // A second in which every request failed has no latency: a gap in the line, not a 0.
+          p50: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
+          p90: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
+          p99: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
+          max: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
         })),
       );
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };

@@ -1,5 +1,6 @@
 // HTML fragments of the run report that need no JavaScript: tables and facts. Pure.
-import type { RunResult } from '../../results/types.ts';
+import type { Repetition, RunResult } from '../../results/types.ts';
+import { formatCauses } from '../../results/errors.ts';
 import type { MedianInterval } from '../../analysis/median-interval.ts';
 import { summarizeOverheads, summarizeRun, profilesOf, type ModeSummary, type OverheadSummary } from '../../analysis/run-summary.ts';
 import { analysisView, type AnalysisView } from './analysis-view.ts';
@@ -68,7 +69,7 @@ function summaryRow(s: ModeSummary, overhead: OverheadSummary | undefined, view:
   const target = s.targetRps !== null ? ` <span class="ci">of ${formatRps(s.targetRps)}</span>` : '';
   const gates = view ? view.gates.filter((g) => g.mode === s.mode && g.profile === s.profile) : [];
   const gateCell = view ? `<td class="text">${gates.length ? gates.map((g) => `${verdictBadge(g.decision)} ${e(g.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>` : '';
-  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td>${gateCell}</tr>`;
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td${s.errorRate && s.errorRate.high > 0 ? ' class="errors"' : ''}>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td>${gateCell}</tr>`;
 }
 
 function overheadCell(overhead: OverheadSummary | undefined, stat: 'p50' | 'p99'): string {
@@ -87,7 +88,7 @@ export function repetitionsTable(result: RunResult): string {
     .sort((a, b) => a.r.trial - b.r.trial)
     .map(({ m, r }) => {
       const status = r.valid ? 'valid' : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
-      return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${e(m.name)}</td><td class="text">${e(m.profile)}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td><td>${formatCount(r.failures)}</td><td>${formatMs(r.latencyMs.p50)}</td><td>${formatMs(r.latencyMs.p99)}</td><td>${formatMs(r.latencyMs.max)}</td><td class="text">${status}</td></tr>`;
+      return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${e(m.name)}</td><td class="text">${e(m.profile)}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
     });
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`;
@@ -148,4 +149,15 @@ function cellHtml(value: unknown): string {
   if (value === 'pass' || value === 'fail' || value === 'inconclusive' || value === 'invalid') return verdictBadge(value);
   if (typeof value === 'object') return `<code>${e(JSON.stringify(value))}</code>`;
   return e(value);
+}
+
+/** Failed requests in red with their causes; latency is over successful requests only. */
+function failuresCell(r: Repetition): string {
+  if (r.failures === 0) return `<td>${formatCount(r.failures)}</td>`;
+  return `<td class="errors">${formatCount(r.failures)}<br><span class="ci">${e(formatCauses(r.errorCauses))}</span></td>`;
+}
+
+/** "—" for a repetition with no successful request: its latency is unknown, not 0. */
+function noLatency(value: number | undefined): string {
+  return value === undefined ? '—' : formatMs(value);
 }

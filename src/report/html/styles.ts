@@ -24,6 +24,7 @@ thead th { background: var(--panel); }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.invalid { background: var(--invalid); }
 .badge.skipped { background: #6e7781; } .badge.inconclusive { background: var(--inconclusive); }
 tr.invalid td { background: #fff8c5; }
+td.errors, td.errors .ci { color: var(--fail); font-weight: 600; }
 .reason { color: var(--invalid); }
 .note { color: var(--muted); }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }

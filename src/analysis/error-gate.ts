@@ -1,0 +1,41 @@
+// The error gate every mode gets without asking: failed requests above load.maxErrorRate fail
+// the run, whatever the latency says (a dead service answers fast). The rate is failures ÷
+// requests pooled over every repetition of the mode, valid or not: a repetition made invalid by
+// the failures themselves (timeouts holding every VU, so iterations drop) must still count. The
+// gate is listed for every mode with at least one failed request.
+import type { LoadProfile } from '../config/validate.ts';
+import type { ModeResult } from '../results/types.ts';
+import { formatCauses, formatErrorRate, sumCauses } from '../results/errors.ts';
+import { pooledErrorRate } from './summary.ts';
+import type { GateResult } from '../results/analysis.ts';
+
+export const ERROR_GATE = 'load.maxErrorRate';
+export const DEFAULT_MAX_ERROR_RATE = 0.01;
+
+export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, 'maxErrorRate'> | undefined): GateResult | undefined {
+  const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
+  const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
+  // Nothing ran (validity says so), or nothing failed: a gate that cannot fail is not listed.
+  if (requests === 0 || failures === 0) return undefined;
+  const limit = profile?.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
+  const rate = pooledErrorRate(mode.repetitions);
+  const decision = rate > limit ? 'fail' : 'pass';
+  const where = `${mode.name} [${mode.profile}]`;
+  const line =
+    decision === 'fail'
+      ? `${where}: ${formatErrorRate(rate)} of requests failed (${failures} of ${requests}), above ${ERROR_GATE} ${formatErrorRate(limit)}: ${formatCauses(sumCauses(mode.repetitions))}`
+      : `${where}: error rate ${formatErrorRate(rate)}, ${ERROR_GATE} ${formatErrorRate(limit)} → pass`;
+  return {
+    kind: 'threshold',
+    gate: ERROR_GATE,
+    mode: mode.name,
+    profile: mode.profile,
+    metric: 'errorRate',
+    measure: 'value',
+    unit: 'fraction',
+    value: { value: rate },
+    threshold: `≤ ${formatErrorRate(limit)}`,
+    decision,
+    line,
+  };
+}

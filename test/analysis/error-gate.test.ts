@@ -1,0 +1,59 @@
+// The default error gate (load.maxErrorRate): failed requests fail the run whatever the latency,
+// counted over every repetition (valid or not), with the mode, the rate and the top causes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeRun } from '../../src/analysis/analyze.ts';
+import { ERROR_GATE } from '../../src/analysis/error-gate.ts';
+import { syntheticRun, testConfig } from './synthetic.ts';
+
+const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
+const errorGates = (analysis: ReturnType<typeof analyzeRun>) => analysis.gates.filter((g) => g.gate === ERROR_GATE);
+
+test('no failed request: the error gate is not listed and the run passes', () => {
+  const config = testConfig({}, ['baseline']);
+  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady } }), { config });
+  assert.deepEqual(errorGates(analysis), []);
+  assert.equal(analysis.verdict, 'pass');
+});
+
+test('above the default 1%: fail, naming the mode, the rate and the top causes', () => {
+  const config = testConfig({}, ['baseline', 'sidecar']);
+  const run = syntheticRun({
+    config,
+    levels: { baseline: steady, sidecar: steady },
+    tweak: (mode, _i, spec) => (mode === 'sidecar' ? { ...spec, failures: 300, requests: 10_000 } : spec),
+  });
+  for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions) rep.errorCauses = { 'HTTP 503': 290, 'connection reset': 7, timeout: 3 };
+  const analysis = analyzeRun(run, { config });
+  const [gate] = errorGates(analysis);
+  assert.equal(errorGates(analysis).length, 1, 'the mode without failures gets no error gate line');
+  assert.equal(gate!.decision, 'fail');
+  assert.equal(gate!.line, 'sidecar [1000rps]: 3.00% of requests failed (1500 of 50000), above load.maxErrorRate 1.00%: HTTP 503 × 1,450; connection reset × 35; timeout × 15');
+  assert.equal(analysis.verdict, 'fail');
+  assert.ok(analysis.verdictReasons.includes(gate!.line));
+});
+
+test('maxErrorRate 0 allows no failed request at all; exactly the limit passes', () => {
+  const zero = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 5, maxErrorRate: 0 } }, ['baseline']);
+  const one = syntheticRun({ config: zero, levels: { baseline: steady }, tweak: (_m, i, spec) => (i === 0 ? { ...spec, failures: 1 } : spec) });
+  assert.equal(analyzeRun(one, { config: zero }).verdict, 'fail');
+  const half = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 5, maxErrorRate: 0.5 } }, ['baseline']);
+  const at = syntheticRun({ config: half, levels: { baseline: steady }, tweak: (_m, _i, spec) => ({ ...spec, failures: 5000, requests: 10_000 }) });
+  assert.equal(errorGates(analyzeRun(at, { config: half }))[0]!.decision, 'pass');
+});
+
+test('failures that also made repetitions invalid still fail the run (fail, not invalid)', () => {
+  const config = testConfig({}, ['baseline']);
+  const run = syntheticRun({
+    config,
+    levels: { baseline: steady },
+    tweak: (_m, _i, spec) => ({ ...spec, failures: 10_000, requests: 10_000, invalidReason: '12 dropped iterations: 10000 requests timed out' }),
+  });
+  const analysis = analyzeRun(run, { config });
+  assert.equal(errorGates(analysis)[0]!.decision, 'fail');
+  assert.equal(analysis.verdict, 'fail');
+});
+
+test('load.maxErrorRate outside 0..1 is a config error naming the field', () => {
+  assert.throws(() => testConfig({ load: { rate: 1000, maxErrorRate: 5 } }), /load\.maxErrorRate: expected a fraction from 0 to 1/);
+});

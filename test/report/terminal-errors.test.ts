@@ -1,0 +1,40 @@
+// The terminal table with failed requests: red (on a colour terminal) and still aligned, "—" for a
+// mode with no successful request, and a line per mode naming the causes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderTerminalTable } from '../../src/report/terminal.ts';
+import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+
+function failingRun() {
+  const config = testConfig({}, ['baseline', 'sidecar']);
+  const run = syntheticRun({
+    config,
+    levels: { baseline: [1, 1, 1], sidecar: [1, 1, 1] },
+    tweak: (mode, _i, spec) => (mode === 'sidecar' ? { ...spec, failures: 10_000, requests: 10_000 } : spec),
+  });
+  for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions) {
+    rep.latencyMs = null;
+    rep.errorCauses = { 'HTTP 500': 9_990, timeout: 10 };
+  }
+  return run;
+}
+
+test('a mode whose every request failed shows "—" latency and its causes; plain text without colour', () => {
+  const text = renderTerminalTable(failingRun());
+  const row = text.split('\n').find((l) => l.startsWith('sidecar'))!;
+  assert.match(row, /^sidecar +— +— +— +— /, "p50, p90, p99, max");
+  assert.match(row, / 100\.0% /);
+  assert.doesNotMatch(text, /\x1b\[/);
+  assert.match(text, /sidecar \[1000rps\]: 100\.0% of requests failed: HTTP 500 × 29,970; timeout × 30 \(no request succeeded: no latency\)/);
+});
+
+test('with colour the errors cell and the cause lines are red and the columns stay aligned', () => {
+  const text = renderTerminalTable(failingRun(), { color: true });
+  const lines = text.split('\n');
+  const header = lines.find((l) => l.startsWith('mode'))!;
+  const row = lines.find((l) => l.startsWith('sidecar'))!;
+  assert.match(row, /\x1b\[31m100\.0%\x1b\[0m/);
+  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+  assert.equal(visible(row).indexOf('100.0%') + '100.0%'.length, header.indexOf('errors') + 'errors'.length, 'right-aligned under its header');
+  assert.doesNotMatch(lines.find((l) => l.startsWith('baseline'))!, /\x1b\[/, 'a mode without failures is not coloured');
+});
