@@ -42,9 +42,9 @@ test('interleaved blocks, one teardown, results.json, summary.md and report.html
 test('a threshold the replayed latencies break fails the run, naming the gate', async () => {
   await withTempDir(async (dir) => {
     const replay = replayPlatform();
-    const outcome = await runPipeline(config({ gates: { thresholds: ['p(99) < 50ms'] } }), { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory });
+    const outcome = await runPipeline(config({ gates: { thresholds: ['p(99) < 1ms'] } }), { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory });
     assert.equal(outcome.result.verdict, 'fail');
-    assert.match(outcome.result.verdictReasons.join('\n'), /^direct \[200rps\] p\(99\): 103 ms .*threshold < 50 ms → fail/m);
+    assert.match(outcome.result.verdictReasons.join('\n'), /^direct \[200rps\] p\(99\): 1\.79 ms .*threshold < 1 ms → fail/m);
   });
 });
 
