@@ -2,6 +2,7 @@
 import type { Command, ParsedArgs } from './command.ts';
 import { UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
+import { COMMANDS } from './registry.ts';
 
 export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { positionals: [], options: {}, switches: new Set(), lists: {} };
@@ -20,16 +21,18 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
     const spec = command.options.find((o) => o.name === name);
     if (!spec) {
       const guess = didYouMean(name, command.options.map((o) => o.name));
-      throw new UsageError(`mesh-perf ${command.name}: unknown option --${name}${guess ? `; did you mean --${guess}?` : ''} (see mesh-perf ${command.name} --help)`);
+      const elsewhere = COMMANDS.filter((c) => c.options.some((o) => o.name === name)).map((c) => c.name);
+      const where = !guess && elsewhere.length > 0 ? `; it is an option of ${elsewhere.join(', ')}, not of ${command.name}` : '';
+      throw new UsageError(`unknown option --${name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`);
     }
     if (!spec.value) {
-      if (eq > 0) throw new UsageError(`mesh-perf ${command.name}: --${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
+      if (eq > 0) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
       parsed.switches.add(name);
       continue;
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) {
-      throw new UsageError(`mesh-perf ${command.name}: --${name} needs a value (${spec.value})`);
+      throw new UsageError(`--${name} needs a value (${spec.value})`);
     }
     if (spec.repeatable) (parsed.lists[name] ??= []).push(value);
     parsed.options[name] = value;
@@ -37,11 +40,11 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   const required = (command.positionals ?? []).filter((p) => p.required);
   if (parsed.positionals.length < required.length) {
     const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
-    throw new UsageError(`mesh-perf ${command.name}: missing ${missing.join(' ')} (usage: mesh-perf ${command.usage})`);
+    throw new UsageError(`missing ${missing.join(' ')} (usage: mesh-perf ${command.usage})`);
   }
   const allowed = command.positionals?.length ?? 0;
   if (parsed.positionals.length > allowed) {
-    throw new UsageError(`mesh-perf ${command.name}: unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
   }
   return parsed;
 }

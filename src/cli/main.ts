@@ -33,6 +33,10 @@ export function mainHelp(): string {
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest[0] && COMMANDS.some((c) => c.name === rest[0])) {
+    io.stdout(commandHelp(COMMANDS.find((c) => c.name === rest[0])!));
+    return EXIT.pass;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(mainHelp());
     return name ? EXIT.pass : EXIT.usage;
@@ -57,7 +61,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     const code = exitCodeOf(error);
     const known = error instanceof MeshPerfError;
-    io.stderr(`\nmesh-perf: ${messageOf(error)}\n`);
+    // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
+    io.stderr(`\nmesh-perf${command ? ` ${command.name}` : ''}: ${messageOf(error)}\n`);
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }

@@ -1,26 +1,23 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { loadConfig } from '../../config/load.ts';
 import { buildPlan, estimateSeconds, newSeed } from '../../plan/plan.ts';
 import { alignTable } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
-import { presetHeader } from '../../presets/summary.ts';
-import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { formatEstimate, presetHeader } from '../../presets/summary.ts';
+import { DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 
 export const command: Command = {
   name: 'plan',
-  summary: 'Show the trials a config would run, in order, without running them',
-  usage: 'plan [--config FILE] [--preset NAME] [--json]',
+  summary: 'Show the trials a config would run, in order, and check it, without running anything',
+  usage: 'plan [--config FILE] [--preset NAME] [--json] [overrides]',
   options: [
-    { name: 'config', value: 'FILE', description: 'Config file (default ./mesh-perf.yaml)' },
+    { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
     { name: 'json', description: 'Print the plan as JSON' },
-    ...OVERRIDE_OPTIONS,
+    ...overrideOptions(OVERRIDE_FLAGS.plan),
   ],
+  details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',
   async run(context) {
-    const file = resolve(context.cwd, context.args.options.config ?? 'mesh-perf.yaml');
-    const useFile = context.args.options.config !== undefined || existsSync(file) || context.args.options.preset === undefined;
-    const config = await loadConfig({ file: useFile ? file : undefined, overrides: overrideValues(context.args) });
+    const config = await loadCommandConfig(context, { preflight: true });
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     if (context.args.switches.has('json')) {
@@ -39,18 +36,17 @@ export const command: Command = {
       context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds, trials }, null, 2)}\n`);
       return 0;
     }
+    // The table numbers trials as results.json and the report do (the index, from 0).
     const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up']];
     for (const t of plan.trials) {
       const load = t.profile.model === 'open' ? `${t.profile.rate ?? 'script'} rps` : `${t.profile.vus ?? 'script'} VUs`;
-      rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup]);
+      rows.push([String(t.index), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup]);
     }
-    const header = context.args.options.preset ? presetHeader(context.args.options.preset, PRESETS) : undefined;
+    // The preset's header describes the effective config (a file or flags may change it).
+    const header = config.preset ? presetHeader(config.preset, PRESETS, config) : undefined;
     if (header) context.stdout(`${header.trimEnd()}\n\n`);
-    context.stdout(`${alignTable(rows)}\n\n${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load (setup not included)\n`);
+    const trials = plan.trials.length === 1 ? '1 trial' : `${plan.trials.length} trials`;
+    context.stdout(`${alignTable(rows)}\n\n${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load (setup not included)\n`);
     return 0;
   },
 };
-
-function formatMinutes(seconds: number): string {
-  return seconds < 120 ? `${Math.round(seconds)} s` : `${(seconds / 60).toFixed(1)} min`;
-}
