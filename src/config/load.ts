@@ -49,7 +49,9 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   const presetName = presetOverride?.value ?? filePreset ?? sources.defaults?.preset;
   const presetOrigin = presetOverride ? presetOverride.label : filePreset !== undefined ? fileLabel(sources) : 'the built-in config';
   const presetRaw = typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {};
-  const merged = [sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {}) as Record<string, unknown>;
+  // Copies: overrides write into the merged object, which shares nested objects with its layers
+  // (a preset's config is a module-level constant).
+  const merged = structuredClone([sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {})) as Record<string, unknown>;
   // Overrides apply to the merged layers, so `--duration 5s` sets the duration of every load
   // profile of a preset instead of replacing its list of profiles.
   for (const { path, value } of overrides) {
@@ -184,7 +186,7 @@ export function parseYaml(text: string, source: string): unknown {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, merge: true });
   if (doc.errors.length > 0) throw new UsageError(`${source} is not valid YAML${yamlProblem(doc.errors[0]!)}`);
   const duplicate = firstDuplicateKey(doc.contents, text);
-  if (duplicate) throw new UsageError(`${source} is not valid YAML at line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} appears twice in the same mapping`);
+  if (duplicate) throw new UsageError(`${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
@@ -213,7 +215,8 @@ function yamlProblem(error: YAMLError): string {
  * The library's own duplicate-key check compares every pair of keys (100k keys took 68 s); this
  * one keeps a set per mapping. Iterative: deep documents are refused later, not overflowed here.
  */
-function firstDuplicateKey(root: unknown, text: string): { key: string; line: number } | undefined {
+function firstDuplicateKey(root: unknown, text: string): { key: string; line: number; reason: string } | undefined {
+  const lineOf = (node: unknown) => text.slice(0, isScalar(node) ? (node.range?.[0] ?? 0) : 0).split('\n').length;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -221,9 +224,12 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
       const seen = new Set<string>();
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
+        if (key === '__proto__') {
+          // Would set the prototype of the parsed object instead of being a key of it.
+          return { key, line: lineOf(pair.key), reason: 'is not allowed (it is no mesh-perf setting, and JavaScript treats it as the object\'s prototype)' };
+        }
         if (seen.has(key) && key !== '<<') {
-          const offset = isScalar(pair.key) ? (pair.key.range?.[0] ?? 0) : 0;
-          return { key, line: text.slice(0, offset).split('\n').length };
+          return { key, line: lineOf(pair.key), reason: 'appears twice in the same mapping' };
         }
         seen.add(key);
         stack.push(pair.value);

@@ -76,7 +76,8 @@ function toProblems(issue: z.core.$ZodIssue, prefix: PropertyKey[]): ConfigProbl
     // `load` is one profile or a list: explain the problems of the shape the user wrote.
     const input = (issue as { input?: unknown }).input;
     const wanted = Array.isArray(input) ? 'array' : typeof input === 'object' && input !== null ? 'object' : undefined;
-    const branch = wanted && issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0 && e.expected === wanted));
+    // The branch of the shape the user wrote is the one with no type error at its root.
+    const branch = wanted && issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0));
     if (branch && branch.length > 0) return branch.flatMap((inner) => toProblems(inner, fullPath));
   }
   return [toProblem({ ...issue, path: fullPath } as z.core.$ZodIssue)];
