@@ -1,4 +1,5 @@
 // Reads the config layers (preset, YAML file, flag/input overrides) and validates them once.
+import { closeSync, constants as fsConstants, openSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
 import { findPreset, PRESETS } from '../presets/index.ts';
@@ -126,7 +127,7 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
   try {
     // A FIFO blocks in open() until a writer appears, where no AbortSignal reaches; racing the
     // read lets Ctrl-C and SIGTERM end the command (the entry point exits once main returns).
-    return await abortable(readFile(path, { encoding: 'utf8', ...(signal ? { signal } : {}) }), signal);
+    return await abortable(readFile(path, { encoding: 'utf8', ...(signal ? { signal } : {}) }), signal, () => releaseFifo(path));
   } catch (error) {
     if (signal?.aborted) throw new EnvironmentError(`cancelled while reading config file ${label}`);
     const code = (error as NodeJS.ErrnoException).code;
@@ -139,10 +140,27 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
   }
 }
 
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * A read of a FIFO with no writer sits in open() on a libuv worker thread, and the process cannot
+ * exit until that thread returns. Opening the FIFO for writing (non-blocking: it succeeds because
+ * our reader is waiting) and closing it again lets the read end with EOF.
+ */
+function releaseFifo(path: string): void {
+  try {
+    if (!statSync(path).isFIFO()) return;
+    closeSync(openSync(path, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK));
+  } catch {
+    // No reader waiting (ENXIO) or the path is gone: nothing holds the thread.
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal, onCancel?: () => void): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
+    const onAbort = () => {
+      reject(new Error('aborted'));
+      onCancel?.();
+    };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
