@@ -108,6 +108,9 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
     const input = (issue as { input?: unknown }).input;
     return { path, message: `expected an object or a list of objects, got ${describeValue(input)}` };
   }
+  // Zod's own messages ("Too small: expected number to be >=1") do not say what was written.
+  const input = (issue as { input?: unknown }).input;
+  if (input !== undefined && !/\bgot\b/.test(issue.message)) return { path, message: `${issue.message}, got ${describeValue(input)}` };
   return { path, message: issue.message };
 }
 

@@ -1,0 +1,62 @@
+// The smaller items of issue 17: `help run`, per-command options, errors attributed to an action
+// input, YAML merge keys, zod's messages carrying the value seen, plural wording.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/main.ts';
+import { COMMANDS } from '../../src/cli/registry.ts';
+import { commandHelp } from '../../src/cli/args.ts';
+import { loadConfig, parseYaml } from '../../src/config/load.ts';
+import { validateConfig } from '../../src/config/validate.ts';
+import { silentLogger } from '../../src/util/log.ts';
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: () => {}, log: silentLogger, cwd: '/', signal: new AbortController().signal });
+  return { code, stdout };
+}
+
+test('help run prints run\'s help, not the top-level one', async () => {
+  const help = await cli(['help', 'run']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^mesh-perf run — /);
+});
+
+test('each command lists only the flags it uses; --baseline and --baseline-mode are distinct', () => {
+  const options = (name: string) => COMMANDS.find((c) => c.name === name)!.options.map((o) => o.name);
+  assert.ok(!options('plan').includes('publish') && !options('plan').includes('history-store') && !options('plan').includes('comment'));
+  assert.ok(COMMANDS.every((c) => !c.options.some((o) => o.name === 'comment')), 'comment is a GitHub input only');
+  const run = options('run');
+  assert.equal(run.filter((o) => o === 'baseline').length, 1);
+  assert.ok(run.includes('baseline-mode') && run.includes('history-store') && run.includes('wide'));
+  assert.ok(options('up').includes('kubeconfig') && !options('up').includes('rate'));
+  assert.match(commandHelp(COMMANDS.find((c) => c.name === 'run')!), /--baseline PATH .*stored results/);
+  assert.match(commandHelp(COMMANDS.find((c) => c.name === 'run')!), /--baseline-mode MODE/);
+});
+
+test('a bad action input is attributed to the input, not to the config file', async () => {
+  await assert.rejects(
+    loadConfig({ defaults: { modes: [{ name: 'a' }], load: { rate: 5 } }, overrides: { comment: 'sometimes', seed: '-1' }, overrideOrigin: 'input' }),
+    (error: Error) => {
+      assert.match(error.message, /^the configuration has 2 problems:/);
+      assert.match(error.message, /github\.comment \(input comment\): expected one of .*got "sometimes"/);
+      assert.match(error.message, /plan\.seed \(input seed\): .*got number -1/);
+      return true;
+    },
+  );
+});
+
+test('YAML merge keys work as in other YAML tools', () => {
+  const raw = parseYaml('x-load: &load { rate: 5, duration: 2s }\nload:\n  <<: *load\n  repetitions: 2\n', 'f.yaml') as { load: unknown };
+  assert.deepEqual(raw.load, { rate: 5, duration: '2s', repetitions: 2 });
+});
+
+test('zod\'s range messages say the value seen', () => {
+  assert.throws(() => validateConfig({ modes: [{ name: 'a', local: { hops: 9 } }], load: { rate: 5 } }), /modes\[0\]\.local\.hops: .*<=4, got number 9/);
+  assert.throws(() => validateConfig({ modes: [{ name: 'a' }], load: { rate: 5, path: 'x' } }), /load\.path: .*must start with "\/", got "x"/);
+});
+
+test('plan says "1 trial" and days for extreme plans', async () => {
+  const { formatEstimate } = await import('../../src/presets/summary.ts');
+  assert.equal(formatEstimate(1e12), '11,574,074 days');
+  assert.equal(formatEstimate(3 * 3600 + 120), '3h 2m');
+});
