@@ -3,6 +3,10 @@ import type { Command, ParsedArgs } from './command.ts';
 import { UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { COMMANDS } from './registry.ts';
+import { wrap } from '../report/terminal.ts';
+import { terminalWidth } from './terminal-width.ts';
+
+const HELP_INDENT = 30;
 
 export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { positionals: [], options: {}, switches: new Set(), lists: {} };
@@ -49,15 +53,22 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   return parsed;
 }
 
-export function commandHelp(command: Command): string {
+export function commandHelp(command: Command, width = terminalWidth()): string {
   const lines = [`mesh-perf ${command.name} — ${command.summary}`, '', `Usage: mesh-perf ${command.usage}`];
+  // Descriptions wrap in their own column, so the option names stay readable at 80 columns.
+  const entry = (name: string, description: string) => {
+    const wrapped = wrap(description, Math.max(width - HELP_INDENT, 20)).map((l) => l.trimStart());
+    const pad = ' '.repeat(HELP_INDENT);
+    const first = name.length < HELP_INDENT - 1 ? name.padEnd(HELP_INDENT) + wrapped[0]! : `${name}\n${pad}${wrapped[0]}`;
+    lines.push(first, ...wrapped.slice(1).map((l) => pad + l));
+  };
   if (command.positionals?.length) {
     lines.push('', 'Arguments:');
-    for (const p of command.positionals) lines.push(`  <${p.name}>`.padEnd(30) + p.description);
+    for (const p of command.positionals) entry(`  <${p.name}>`, p.description);
   }
   lines.push('', 'Options:');
-  for (const o of command.options) lines.push(`  --${o.name}${o.value ? ` ${o.value}` : ''}`.padEnd(30) + o.description);
-  lines.push('  --help'.padEnd(30) + 'Show this help');
-  if (command.details) lines.push('', command.details);
-  return `${lines.join('\n')}\n`;
+  for (const o of command.options) entry(`  --${o.name}${o.value ? ` ${o.value}` : ''}`, o.description);
+  entry('  --help', 'Show this help');
+  if (command.details) lines.push('', ...command.details.split('\n'));
+  return `${lines.flatMap((line) => wrap(line, width)).join('\n')}\n`;
 }

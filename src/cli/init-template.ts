@@ -57,17 +57,22 @@ export function renderInitConfig(options: InitOptions): string {
   const head = `# yaml-language-server: $schema=${options.schemaPath}
 # mesh-perf configuration. Check it with \`mesh-perf plan\`, run it with \`mesh-perf run\`.
 # Every key: ${options.schemaPath}
-suite: ${options.suite}                 # groups results in history
+${commented(`suite: ${options.suite}`, 'groups results in history')}
 `;
   if (options.preset) {
-    return `${head}preset: ${options.preset}       # its modes and load; \`mesh-perf presets\` lists them
+    return `${head}${commented(`preset: ${options.preset}`, 'its modes and load; `mesh-perf presets` lists them')}
 platform: ${options.platform}
 # Anything below replaces the preset's value, e.g.:
 # load:
 #   repetitions: 5
 `;
   }
-  return `${head}platform: ${options.platform}               # local | endpoints | kind | kubeconfig
-${MODES[options.platform]}baseline: ${options.platform === 'local' ? 'direct' : 'baseline'}        # overheads are computed against this mode
+  return `${head}${commented(`platform: ${options.platform}`, 'local | endpoints | kind | kubeconfig')}
+${MODES[options.platform]}${commented(`baseline: ${options.platform === 'local' ? 'direct' : 'baseline'}`, 'overheads are computed against this mode')}
 ${LOAD}${GATES}`;
+}
+
+/** A line with its comment in the column the other comments use. */
+function commented(line: string, comment: string): string {
+  return `${line.padEnd(25)} # ${comment}`;
 }

@@ -60,3 +60,9 @@ test('plan says "1 trial" and days for extreme plans', async () => {
   assert.equal(formatEstimate(1e12), '11,574,074 days');
   assert.equal(formatEstimate(3 * 3600 + 120), '3h 2m');
 });
+
+test('help text fits 80 columns: the tool\'s and every command\'s', async () => {
+  const { mainHelp } = await import('../../src/cli/main.ts');
+  const texts = [mainHelp(80), ...COMMANDS.map((c) => commandHelp(c, 80))];
+  for (const text of texts) for (const line of text.split('\n')) assert.ok([...line].length <= 80, `${[...line].length}: ${line}`);
+});
