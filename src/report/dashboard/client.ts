@@ -65,6 +65,15 @@ export const DASHBOARD_CLIENT_JS = String.raw`
   var DAY = 86400000;
   var STEPS = [1, 2, 7, 14, 30, 61, 91, 182, 365, 730];
   // Date ticks on whole UTC days, a step that gives at most ~10 labels.
+  // The axis spans the first to the last visible run (Chart.js would round a linear axis out to
+  // "nice" numbers, days away from any run); one run gets an hour either side.
+  function timeBounds(runs) {
+    if (!runs.length) return [undefined, undefined];
+    var first = Date.parse(runs[0].startedAt);
+    var last = Date.parse(runs[runs.length - 1].startedAt);
+    return first === last ? [first - DAY / 24, last + DAY / 24] : [first, last];
+  }
+
   function dayTicks(axis) {
     var span = (axis.max - axis.min) / DAY;
     axis.hourly = span < 2;
@@ -205,6 +214,7 @@ export const DASHBOARD_CLIENT_JS = String.raw`
         interaction: { mode: 'nearest', intersect: false },
         scales: {
           x: { type: 'linear', title: { display: true, text: byCommit ? 'commit (run order)' : 'date (UTC)' },
+            min: byCommit ? undefined : timeBounds(runs)[0], max: byCommit ? undefined : timeBounds(runs)[1],
             afterBuildTicks: byCommit ? undefined : dayTicks,
             ticks: { maxTicksLimit: 10, autoSkip: byCommit, callback: function (v) {
               if (!byCommit) return this.hourly ? new Date(v).toISOString().slice(5, 16).replace('T', ' ') : day(v);
