@@ -119,3 +119,26 @@ for (const c of CASES) {
     });
   });
 }
+
+test('100,000 unknown keys: exit 2 under 2 s with a bounded message', async () => {
+  await withTempDir(async (dir) => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `key${i}: ${i}`).join('\n');
+    await writeFile(join(dir, 'mesh-perf.yaml'), `modes: [{ name: a }]\nload: { rate: 5 }\n${keys}\n`);
+    const run = await invoke(['plan'], dir);
+    assert.equal(run.code, 2, run.stderr.slice(0, 500));
+    assert.match(run.stderr, /unknown keys "key0" \(line 3\), "key1" \(line 4\).* and 99,995 more unknown top-level keys/);
+    assert.ok(run.stderr.length < 2000, `message of ${run.stderr.length} characters`);
+    assert.ok(run.ms < 2000, `answered in ${run.ms.toFixed(0)} ms`);
+  });
+});
+
+test('20,000 unknown keys in a section (no fast path): a bounded message', async () => {
+  await withTempDir(async (dir) => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `  key${i}: ${i}`).join('\n');
+    await writeFile(join(dir, 'mesh-perf.yaml'), `modes: [{ name: a }]\nload:\n  rate: 5\n${keys}\n`);
+    const run = await invoke(['plan'], dir);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /load: unknown key "key0"; .*and 19995 more unknown keys/);
+    assert.ok(run.stderr.length < 2000, `message of ${run.stderr.length} characters`);
+  });
+});
