@@ -99,5 +99,10 @@ export function formatPresetSummary(summary: PresetSummary): string {
 /** For `mesh-perf plan --preset NAME`: the preset's summary block, or undefined for an unknown name. */
 export function presetHeader(name: string, presets: readonly Preset[], config?: Config): string | undefined {
   const preset = presets.find((p) => p.name === name);
-  return preset ? formatPresetSummary(presetSummary(preset, config)) : undefined;
+  if (!preset) return undefined;
+  const summary = presetSummary(preset, config);
+  // The preset's one-line description states its own rate and modes; once a file or flags
+  // change what runs, say so instead of repeating figures that no longer hold.
+  const changed = config !== undefined && JSON.stringify({ ...presetSummary(preset), summary: '' }) !== JSON.stringify({ ...summary, summary: '' });
+  return formatPresetSummary(changed ? { ...summary, summary: 'as changed by the config file and flags (below: what will run)' } : summary);
 }

@@ -66,3 +66,22 @@ test('help text fits 80 columns: the tool\'s and every command\'s', async () => 
   const texts = [mainHelp(80), ...COMMANDS.map((c) => commandHelp(c, 80))];
   for (const text of texts) for (const line of text.split('\n')) assert.ok([...line].length <= 80, `${[...line].length}: ${line}`);
 });
+
+test('plan --preset P --rate 50: the profile is named 50rps and the header describes what will run', async () => {
+  const { withTempDir } = await import('../support/cli.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  await withTempDir(async (dir) => {
+    let stdout = '';
+    const io = { stdout: (t: string) => void (stdout += t), stderr: () => {}, log: silentLogger, cwd: dir, signal: new AbortController().signal };
+    assert.equal(await main(['plan', '--preset', 'ambient-modes', '--rate', '50'], io), 0);
+    assert.match(stdout, /50rps: open model, 50 rps/);
+    assert.doesNotMatch(stdout, /200rps|200 rps/);
+    // A file beside the preset: the header shows the file's modes, not the preset's.
+    await writeFile(join(dir, 'f.yaml'), 'preset: ambient-modes\nplatform: local\nmodes: [{ name: baseline, local: { hops: 0 } }, { name: linkerd, mesh: linkerd, local: { hops: 2 } }]\n');
+    stdout = '';
+    assert.equal(await main(['plan', '--config', 'f.yaml', '--preset', 'ambient-modes'], io), 0);
+    assert.match(stdout, /modes: baseline, linkerd\n/);
+    assert.match(stdout, /^2 trials/m);
+  });
+});
