@@ -28,6 +28,8 @@ const E2E = [
   'test/analysis/calibrate-command.test.ts',
   'test/build/dist-fresh.test.ts',
   'test/build/release.test.ts',
+  'test/cli/init.test.ts',
+  'test/cli/signals-and-scale.test.ts',
   'test/github/action-entry.test.ts',
   'test/github/comment-mode.test.ts',
   'test/github/local-demo-modes.test.ts',
@@ -49,6 +51,7 @@ const E2E = [
   'test/presets/local-e2e.test.ts',
   'test/report-formats/vegeta-crosscheck.test.ts',
   'test/report/browser.test.ts',
+  'test/report/dashboard-order.test.ts',
   'test/report/report-command.test.ts',
   'test/workflows/act-examples.test.ts',
   'test/workflows/act-reusable.test.ts',
@@ -112,7 +115,7 @@ function executable(path) {
 }
 
 /** Files that drive Chromium (the only e2e files that need it). */
-const BROWSER = ['test/report/browser.test.ts'];
+const BROWSER = ['test/report/browser.test.ts', 'test/report/dashboard-order.test.ts'];
 
 /** The tools a test file needs that are not installed, each with how to get it. */
 export function missingToolsFor(file) {

@@ -5,13 +5,23 @@ import { defaultIo, main } from './cli/main.ts';
 
 const controller = new AbortController();
 let interrupts = 0;
+let received: NodeJS.Signals | undefined;
+// The shell convention: 128 + the signal's number (SIGINT 2 → 130, SIGTERM 15 → 143).
+const exitCodeFor = (signal: NodeJS.Signals) => (signal === 'SIGTERM' ? 143 : 130);
 const onSignal = (signal: NodeJS.Signals) => {
   interrupts += 1;
-  if (interrupts > 1) process.exit(130);
+  received ??= signal;
+  if (interrupts > 1) process.exit(exitCodeFor(signal));
   process.stderr.write(`\nmesh-perf: ${signal} received; stopping load and cleaning up (press Ctrl-C again to quit now)\n`);
   controller.abort();
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-process.exitCode = await main(process.argv.slice(2), defaultIo(controller.signal));
+const code = await main(process.argv.slice(2), defaultIo(controller.signal));
+if (received) {
+  // Cleaned up and partial results written; say how it ended, and leave even if a blocked read
+  // (a FIFO given as --config with no writer) still holds the event loop.
+  process.exit(exitCodeFor(received));
+}
+process.exitCode = code;

@@ -75,7 +75,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
 
-    log.phase(`Measuring ${plan.trials.length} repetitions (${config.modes.length} modes × ${config.profiles.length} load profiles, ${plan.order}, seed ${plan.seed})`);
+    log.phase(`Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})`);
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, platform, result, extraFiles, deps);

@@ -2,6 +2,11 @@
 import type { Command, ParsedArgs } from './command.ts';
 import { UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
+import { COMMANDS } from './registry.ts';
+import { wrap } from '../report/terminal.ts';
+import { terminalWidth } from './terminal-width.ts';
+
+const HELP_INDENT = 30;
 
 export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { positionals: [], options: {}, switches: new Set(), lists: {} };
@@ -20,16 +25,18 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
     const spec = command.options.find((o) => o.name === name);
     if (!spec) {
       const guess = didYouMean(name, command.options.map((o) => o.name));
-      throw new UsageError(`mesh-perf ${command.name}: unknown option --${name}${guess ? `; did you mean --${guess}?` : ''} (see mesh-perf ${command.name} --help)`);
+      const elsewhere = COMMANDS.filter((c) => c.options.some((o) => o.name === name)).map((c) => c.name);
+      const where = !guess && elsewhere.length > 0 ? `; it is an option of ${elsewhere.join(', ')}, not of ${command.name}` : '';
+      throw new UsageError(`unknown option --${name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`);
     }
     if (!spec.value) {
-      if (eq > 0) throw new UsageError(`mesh-perf ${command.name}: --${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
+      if (eq > 0) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
       parsed.switches.add(name);
       continue;
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) {
-      throw new UsageError(`mesh-perf ${command.name}: --${name} needs a value (${spec.value})`);
+      throw new UsageError(`--${name} needs a value (${spec.value})`);
     }
     if (spec.repeatable) (parsed.lists[name] ??= []).push(value);
     parsed.options[name] = value;
@@ -37,24 +44,31 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   const required = (command.positionals ?? []).filter((p) => p.required);
   if (parsed.positionals.length < required.length) {
     const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
-    throw new UsageError(`mesh-perf ${command.name}: missing ${missing.join(' ')} (usage: mesh-perf ${command.usage})`);
+    throw new UsageError(`missing ${missing.join(' ')} (usage: mesh-perf ${command.usage})`);
   }
   const allowed = command.positionals?.length ?? 0;
   if (parsed.positionals.length > allowed) {
-    throw new UsageError(`mesh-perf ${command.name}: unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
   }
   return parsed;
 }
 
-export function commandHelp(command: Command): string {
+export function commandHelp(command: Command, width = terminalWidth()): string {
   const lines = [`mesh-perf ${command.name} — ${command.summary}`, '', `Usage: mesh-perf ${command.usage}`];
+  // Descriptions wrap in their own column, so the option names stay readable at 80 columns.
+  const entry = (name: string, description: string) => {
+    const wrapped = wrap(description, Math.max(width - HELP_INDENT, 20)).map((l) => l.trimStart());
+    const pad = ' '.repeat(HELP_INDENT);
+    const first = name.length < HELP_INDENT - 1 ? name.padEnd(HELP_INDENT) + wrapped[0]! : `${name}\n${pad}${wrapped[0]}`;
+    lines.push(first, ...wrapped.slice(1).map((l) => pad + l));
+  };
   if (command.positionals?.length) {
     lines.push('', 'Arguments:');
-    for (const p of command.positionals) lines.push(`  <${p.name}>`.padEnd(30) + p.description);
+    for (const p of command.positionals) entry(`  <${p.name}>`, p.description);
   }
   lines.push('', 'Options:');
-  for (const o of command.options) lines.push(`  --${o.name}${o.value ? ` ${o.value}` : ''}`.padEnd(30) + o.description);
-  lines.push(`${'  --help'.padEnd(30)}Show this help`);
-  if (command.details) lines.push('', command.details);
-  return `${lines.join('\n')}\n`;
+  for (const o of command.options) entry(`  --${o.name}${o.value ? ` ${o.value}` : ''}`, o.description);
+  entry('  --help', 'Show this help');
+  if (command.details) lines.push('', ...command.details.split('\n'));
+  return `${lines.flatMap((line) => wrap(line, width)).join('\n')}\n`;
 }

@@ -2,6 +2,8 @@
 // error to a one-paragraph message and an exit code. Nothing below this calls process.exit.
 import { COMMANDS } from './registry.ts';
 import { commandHelp, parseArgs } from './args.ts';
+import { wrap } from '../report/terminal.ts';
+import { terminalWidth } from './terminal-width.ts';
 import { consoleLogger } from './console-logger.ts';
 import { EXIT, exitCodeOf, messageOf, MeshPerfError, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
@@ -15,24 +17,31 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-export function mainHelp(): string {
+export function mainHelp(columns = terminalWidth()): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 4;
+  // Summaries wrap in their own column at the terminal's width.
+  const entry = (name: string, summary: string) =>
+    wrap(summary, Math.max(columns - width - 2, 20)).map((line, i) => `  ${(i === 0 ? name : '').padEnd(width)}${line.trimStart()}`);
   return [
-    'mesh-perf — what does the service mesh cost us, and did this change make it worse?',
+    ...wrap('mesh-perf — what does the service mesh cost us, and did this change make it worse?', columns),
     '',
     'Usage: mesh-perf <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    ...COMMANDS.flatMap((c) => entry(c.name, c.summary)),
     '',
     'Run `mesh-perf <command> --help` for a command\'s options.',
-    'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run.',
+    ...wrap('Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run, 130 interrupted.', columns),
     '',
   ].join('\n');
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest[0] && COMMANDS.some((c) => c.name === rest[0])) {
+    io.stdout(commandHelp(COMMANDS.find((c) => c.name === rest[0])!));
+    return EXIT.pass;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(mainHelp());
     return name ? EXIT.pass : EXIT.usage;
@@ -57,7 +66,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     const code = exitCodeOf(error);
     const known = error instanceof MeshPerfError;
-    io.stderr(`\nmesh-perf: ${messageOf(error)}\n`);
+    // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
+    io.stderr(`\nmesh-perf${command ? ` ${command.name}` : ''}: ${messageOf(error)}\n`);
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }

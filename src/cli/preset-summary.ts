@@ -1,7 +1,7 @@
 // What a preset will do, for `mesh-perf presets` and `mesh-perf plan --preset`: its modes, load
 // profiles, trial count and a wall-clock estimate from the same plan the run would execute.
 import { formatDuration } from '../config/duration.ts';
-import { validateConfig } from '../config/validate.ts';
+import { validateConfig, type Config } from '../config/validate.ts';
 import { buildPlan, estimateSeconds, scalingSeconds, scalingSteps } from '../plan/plan.ts';
 import type { Preset } from '../presets/types.ts';
 
@@ -41,8 +41,8 @@ export interface PresetSummary {
 // A fixed seed: the summary shows the shape of the plan, not one run's random block order.
 const SUMMARY_SEED = 1;
 
-export function presetSummary(preset: Preset): PresetSummary {
-  const config = validateConfig(preset.config, `preset ${preset.name}`);
+/** A preset's summary; `config` is the effective config when a file or flags changed the preset. */
+export function presetSummary(preset: Preset, config: Config = validateConfig(preset.config, `preset ${preset.name}`)): PresetSummary {
   const plan = buildPlan(config, config.plan.seed ?? SUMMARY_SEED);
   const replicas = config.kubernetes.replicas;
   const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
@@ -79,6 +79,7 @@ export function formatEstimate(seconds: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = s % 60;
+  if (h >= 48) return `${Math.round(h / 24).toLocaleString('en-US')} days`;
   if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
   if (m > 0) return rest > 0 ? `${m}m ${rest}s` : `${m}m`;
   return `${rest}s`;
@@ -117,7 +118,12 @@ export function formatPresetSummary(summary: PresetSummary): string {
 }
 
 /** For `mesh-perf plan --preset NAME`: the preset's summary block, or undefined for an unknown name. */
-export function presetHeader(name: string, presets: readonly Preset[]): string | undefined {
+export function presetHeader(name: string, presets: readonly Preset[], config?: Config): string | undefined {
   const preset = presets.find((p) => p.name === name);
-  return preset ? formatPresetSummary(presetSummary(preset)) : undefined;
+  if (!preset) return undefined;
+  const summary = presetSummary(preset, config);
+  // The preset's one-line description states its own rate and modes; once a file or flags
+  // change what runs, say so instead of repeating figures that no longer hold.
+  const changed = config !== undefined && JSON.stringify({ ...presetSummary(preset), summary: '' }) !== JSON.stringify({ ...summary, summary: '' });
+  return formatPresetSummary(changed ? { ...summary, summary: 'as changed by the config file and flags (below: what will run)' } : summary);
 }

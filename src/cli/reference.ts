@@ -7,6 +7,7 @@ import { openStore } from '../history/open-store.ts';
 import { readResults } from '../history/read-results.ts';
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
 import type { RunResult } from '../results/types.ts';
+import type { ResultStore } from '../history/types.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -30,7 +31,27 @@ export function referenceLoader(config: Config, baseline: string | undefined, cw
   return async (result) => {
     const store = openStore(spec, { cwd, branch: config.history.branch, chartJs: loadChartJsSource, log, ...(process.env.GITHUB_TOKEN ? { token: process.env.GITHUB_TOKEN } : {}) });
     const base = await findBase(store, config.suite, result.run.git, window, result.run.id);
-    log.info(base ? `comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}` : `no comparable past runs in ${store.describe()}`);
+    if (base) log.info(`comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`);
+    else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
     return base?.runs ?? [];
   };
+}
+
+/** The actual reason history gave nothing to compare with, instead of a list of maybes. */
+async function whyNoBase(store: { list: ResultStore['list'] }, suite: string, result: RunResult, cwd: string, spec: string): Promise<string> {
+  const git = result.run.git;
+  const past = (await store.list({ suite })).filter((r) => r.run.id !== result.run.id);
+  if (!git.branch && !git.baseRef) {
+    const held = past.length > 0 ? `it holds ${past.length} run${past.length === 1 ? '' : 's'} of suite "${suite}", but ` : '';
+    return `${held}past runs are matched by git branch and this run has none (${cwd} is not inside a git checkout, or HEAD is detached); run from the repository's checkout, or gate against them directly with --baseline ${spec}`;
+  }
+  if (past.length === 0) return `it holds no runs of suite "${suite}" yet (this is the first)`;
+  const branch = git.baseRef ?? git.branch!;
+  const valid = past.filter((r) => r.verdict !== 'invalid');
+  const onBranch = valid.filter((r) => r.run.git.branch === branch);
+  if (onBranch.length === 0) {
+    const branches = [...new Set(valid.map((r) => r.run.git.branch ?? '(none)'))].join(', ');
+    return `none of its ${past.length} runs of suite "${suite}" is a valid run of branch "${branch}"${branches ? ` (valid runs are of: ${branches})` : ' (all are invalid)'}`;
+  }
+  return `no valid run of branch "${branch}" matched`;
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config/validate.ts';
 import { runPipeline } from '../pipeline.ts';
 import { renderTerminalTable } from '../report/terminal.ts';
 import { exitCodeFor } from '../analysis/verdict.ts';
+import { terminalWidth } from './terminal-width.ts';
 import { EXIT, MeshPerfError } from '../util/errors.ts';
 import type { CommandContext } from './command.ts';
 import { referenceLoader } from './reference.ts';
@@ -14,7 +15,7 @@ export async function runAndReport(config: Config, context: CommandContext, base
   const reference = referenceLoader(config, baseline, context.cwd, context.log);
   const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd, ...(reference ? { reference } : {}) });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  context.stdout(`\n${renderTerminalTable(outcome.result, { color })}`);
+  context.stdout(`\n${renderTerminalTable(outcome.result, { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`);
   const show = (path: string) => relative(context.cwd, path) || path;
   context.stdout(`Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`);
   if (outcome.error) {

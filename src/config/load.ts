@@ -1,13 +1,14 @@
 // Reads the config layers (preset, YAML file, flag/input overrides) and validates them once.
+import { closeSync, constants as fsConstants, openSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
 import { findPreset, PRESETS } from '../presets/index.ts';
-import { UsageError } from '../util/errors.ts';
+import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { mergeRaw } from './merge.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
-import { validateConfig, type Config } from './validate.ts';
-import { MESH_KINDS } from './schema.ts';
+import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
+import { configSchema, MESH_KINDS } from './schema.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
 
 export interface ConfigSources {
@@ -21,66 +22,276 @@ export interface ConfigSources {
   defaults?: Record<string, unknown>;
   /** With platform local and no modes anywhere, measure the demo's two modes (the action does). */
   localDemoModes?: boolean;
+  /** How errors name the defaults layer, e.g. "the demo's built-in config". */
+  defaultsLabel?: string;
+  /** How errors name the file; default its path. */
+  fileLabel?: string;
+  /** Cancels reading the file (a FIFO with no writer would otherwise wait forever). */
+  signal?: AbortSignal;
+  /** Checks after validation (files exist, machine limits); problems are attributed like the rest. */
+  check?: (config: Config) => ConfigProblem[];
+}
+
+/** One source of settings, for saying which one a bad value came from. */
+interface Layer {
+  label: string;
+  /** The dotted config path this layer sets (overrides), or the raw object it contributes. */
+  path?: string;
+  raw?: unknown;
 }
 
 export async function loadConfig(sources: ConfigSources): Promise<Config> {
   let fileRaw: unknown = {};
-  if (sources.file) fileRaw = parseYaml(await readConfigFile(sources.file), sources.file);
+  if (sources.file) {
+    const text = await readConfigFile(sources.file, fileLabel(sources), sources.signal);
+    refuseKeyFlood(text, fileLabel(sources));
+    fileRaw = parseYaml(text, fileLabel(sources));
+  }
   const overrides = overrideEntries(sources.overrides ?? {}, sources.overrideOrigin ?? 'flag');
-  const presetOverride = overrides.find((o) => o.path === 'preset')?.value;
-  const presetName = presetOverride ?? (fileRaw as Record<string, unknown>)?.preset ?? sources.defaults?.preset;
-  const presetRaw = typeof presetName === 'string' ? presetConfig(presetName) : {};
-  const merged = [sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {}) as Record<string, unknown>;
+  const presetOverride = overrides.find((o) => o.path === 'preset');
+  const filePreset = (fileRaw as Record<string, unknown>)?.preset;
+  const presetName = presetOverride?.value ?? filePreset ?? sources.defaults?.preset;
+  const presetOrigin = presetOverride ? presetOverride.label : filePreset !== undefined ? fileLabel(sources) : 'the built-in config';
+  const presetRaw = typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {};
+  // Copies: overrides write into the merged object, which shares nested objects with its layers
+  // (a preset's config is a module-level constant).
+  const merged = structuredClone([sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {})) as Record<string, unknown>;
   // Overrides apply to the merged layers, so `--duration 5s` sets the duration of every load
   // profile of a preset instead of replacing its list of profiles.
-  for (const { path, value } of overrides) setPath(merged, path, value);
+  for (const { path, value } of overrides) {
+    if (path === 'load.rate' || path === 'load.vus') renameDerivedProfiles(merged, path === 'load.rate' ? 'rps' : 'vus');
+    setPath(merged, path, value);
+  }
   if (sources.localDemoModes && (merged.platform ?? 'local') === 'local' && merged.modes === undefined) {
     merged.modes = structuredClone(DEMO_MODES);
     if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
   }
-  return validateConfig(merged, sources.file ?? 'configuration');
+  const layers: Layer[] = [
+    ...overrides.map((o) => ({ label: o.label, path: o.path })),
+    ...(sources.file ? [{ label: fileLabel(sources), raw: fileRaw }] : []),
+    ...(typeof presetName === 'string' ? [{ label: `preset "${presetName}"`, raw: presetRaw }] : []),
+    ...(sources.defaults ? [{ label: sources.defaultsLabel ?? 'the built-in config', raw: sources.defaults }] : []),
+  ];
+  try {
+    const config = validateConfig(merged, layers.find((l) => l.raw !== undefined)?.label ?? 'configuration');
+    const problems = sources.check?.(config) ?? [];
+    if (problems.length > 0) throw new ConfigError(layers.find((l) => l.raw !== undefined)?.label ?? 'configuration', problems);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(error.source, error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })));
+  }
 }
 
-async function readConfigFile(path: string): Promise<string> {
+function fileLabel(sources: ConfigSources): string {
+  return sources.fileLabel ?? sources.file ?? 'configuration';
+}
+
+/**
+ * A preset names its profiles after their rate ("200rps"); `--rate 50` must not leave a 50 rps
+ * run called 200rps in the plan and the results, so such names are dropped and derived again.
+ */
+function renameDerivedProfiles(merged: Record<string, unknown>, unit: 'rps' | 'vus'): void {
+  const field = unit === 'rps' ? 'rate' : 'vus';
+  const list = Array.isArray(merged.load) ? merged.load : [merged.load];
+  for (const profile of list) {
+    if (!profile || typeof profile !== 'object') continue;
+    const p = profile as Record<string, unknown>;
+    if (p.name !== undefined && p.name === `${String(p[field])}${unit}`) delete p.name;
+  }
+}
+
+/** The layer that set the value at a problem's path: the first (highest) layer holding it. */
+function originOf(problemPath: string, layers: Layer[], fallback: string): string {
+  const plain = problemPath.replace(/\[\d+\]/g, '');
+  for (const layer of layers) {
+    if (layer.path !== undefined) {
+      if (plain === layer.path || plain.startsWith(`${layer.path}.`) || (layer.path === 'modes' && plain.startsWith('modes'))) return layer.label;
+      if (layer.path === 'baseline' && plain === 'baseline') return layer.label;
+      continue;
+    }
+    if (problemPath !== '' && hasPath(layer.raw, problemPath)) return layer.label;
+  }
+  return fallback;
+}
+
+function hasPath(raw: unknown, path: string): boolean {
+  let node = raw;
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (node === null || typeof node !== 'object') {
+      // `load: {...}` in one layer is reported as load[0] when another layer made it a list.
+      return false;
+    }
+    const key = /^\d+$/.test(part) && Array.isArray(node) ? Number(part) : part;
+    if (!Array.isArray(node) && /^\d+$/.test(part)) continue; // load[0] of a single profile
+    if (!Object.prototype.hasOwnProperty.call(node, key)) return false;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return true;
+}
+
+async function readConfigFile(path: string, label: string, signal?: AbortSignal): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    // A FIFO blocks in open() until a writer appears, where no AbortSignal reaches; racing the
+    // read lets Ctrl-C and SIGTERM end the command (the entry point exits once main returns).
+    return await abortable(readFile(path, { encoding: 'utf8', ...(signal ? { signal } : {}) }), signal, () => releaseFifo(path));
   } catch (error) {
+    if (signal?.aborted) throw new EnvironmentError(`cancelled while reading config file ${label}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new UsageError(`config file ${path} does not exist; pass --config FILE, or run \`mesh-perf demo\` to try the tool without one`);
+      throw new UsageError(`config file ${label} does not exist; run \`mesh-perf init\` to write one, pass --config FILE, or run \`mesh-perf demo\` to try the tool without one`);
     }
-    throw new UsageError(`cannot read config file ${path}: ${(error as Error).message}`);
+    if (code === 'EISDIR') throw new UsageError(`config file ${label} is a directory, expected a YAML file`);
+    if (code === 'EACCES') throw new UsageError(`config file ${label} cannot be read: permission denied`);
+    throw new UsageError(`cannot read config file ${label}: ${(error as Error).message}`);
   }
 }
 
-export function parseYaml(text: string, source: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const where = first.linePos?.[0] ? ` at line ${first.linePos[0].line}, column ${first.linePos[0].col}` : '';
-    throw new UsageError(`${source} is not valid YAML${where}: ${first.message.split('\n')[0]}`);
+/**
+ * A read of a FIFO with no writer sits in open() on a libuv worker thread, and the process cannot
+ * exit until that thread returns. Opening the FIFO for writing (non-blocking: it succeeds because
+ * our reader is waiting) and closing it again lets the read end with EOF.
+ */
+function releaseFifo(path: string): void {
+  try {
+    if (!statSync(path).isFIFO()) return;
+    closeSync(openSync(path, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK));
+  } catch {
+    // No reader waiting (ENXIO) or the path is gone: nothing holds the thread.
   }
-  const value = doc.toJS() as unknown;
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal, onCancel?: () => void): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(new Error('aborted'));
+      onCancel?.();
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** More unknown top-level keys than this and the file is not a mesh-perf config at all. */
+const KEY_FLOOD = 200;
+
+/**
+ * A YAML parser needs seconds for a file of 100k keys (yaml spends ~20 µs a line); a line scan
+ * for top-level `key:` lines finds such a file in milliseconds and answers the same message
+ * validation would, bounded.
+ */
+function refuseKeyFlood(text: string, source: string): void {
+  const known = new Set(Object.keys(configSchema.shape));
+  const unknown: { key: string; line: number }[] = [];
+  for (const match of text.matchAll(/^([^\s#:'"{}[\],&*!|>%@`-][^:\n]*?):(?:\s|$)/gm)) {
+    if (known.has(match[1]!)) continue;
+    unknown.push({ key: match[1]!, line: text.slice(0, match.index).split('\n').length });
+    if (unknown.length > KEY_FLOOD) break;
+  }
+  if (unknown.length <= KEY_FLOOD) return;
+  const total = [...text.matchAll(/^([^\s#:'"{}[\],&*!|>%@`-][^:\n]*?):(?:\s|$)/gm)].filter((m) => !known.has(m[1]!)).length;
+  const named = unknown.slice(0, 5).map((u) => `"${u.key}" (line ${u.line})`).join(', ');
+  throw new ConfigError(source, [
+    { path: '', message: `unknown keys ${named} and ${(total - 5).toLocaleString('en-US')} more unknown top-level keys (expected one of: ${[...known].join(', ')})` },
+  ]);
+}
+
+/** Deeper than any real config; stops recursion (merging, validation) far below the stack's limit. */
+const MAX_DEPTH = 32;
+
+export function parseYaml(text: string, source: string): unknown {
+  const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.exec(text);
+  if (binary) {
+    const line = text.slice(0, binary.index).split('\n').length;
+    throw new UsageError(`${source} is not a YAML text file: it holds a binary byte at line ${line} (0x${binary[0].charCodeAt(0).toString(16).padStart(2, '0')})`);
+  }
+  // merge: YAML 1.1 merge keys (`<<: *defaults`) work as users of other YAML tools expect.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, merge: true });
+  if (doc.errors.length > 0) throw new UsageError(`${source} is not valid YAML${yamlProblem(doc.errors[0]!)}`);
+  const duplicate = firstDuplicateKey(doc.contents, text);
+  if (duplicate) throw new UsageError(`${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  } catch (error) {
+    throw new UsageError(`${source}: its YAML aliases (*name) expand to too much data (${messageOf(error).replace(/\.$/, '')}); write the values out instead`);
+  }
   if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) {
     throw new UsageError(`${source}: expected a YAML mapping (key: value) at the top level, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   }
+  const deep = deepestPath(value, MAX_DEPTH);
+  if (deep) throw new UsageError(`${source}: nests more than ${MAX_DEPTH} levels deep at ${deep}; a mesh-perf config is at most a few levels deep`);
   return value ?? {};
 }
 
-function presetConfig(name: string): Record<string, unknown> {
+function yamlProblem(error: YAMLError): string {
+  const where = error.linePos?.[0] ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+  // The library's message repeats the location and, for a second document, names its own API.
+  let message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '');
+  if (error.code === 'MULTIPLE_DOCS') message = 'it holds more than one YAML document (a "---" separator); mesh-perf reads one';
+  else if (error.code === 'DUPLICATE_KEY') message = 'a key appears twice in the same mapping';
+  else if (/Maximum call stack/i.test(message)) message = `it nests too deeply (a mesh-perf config is at most a few levels deep)`;
+  return `${where}: ${message}`;
+}
+
+/**
+ * The library's own duplicate-key check compares every pair of keys (100k keys took 68 s); this
+ * one keeps a set per mapping. Iterative: deep documents are refused later, not overflowed here.
+ */
+function firstDuplicateKey(root: unknown, text: string): { key: string; line: number; reason: string } | undefined {
+  const lineOf = (node: unknown) => text.slice(0, isScalar(node) ? (node.range?.[0] ?? 0) : 0).split('\n').length;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
+        if (key === '__proto__') {
+          // Would set the prototype of the parsed object instead of being a key of it.
+          return { key, line: lineOf(pair.key), reason: 'is not allowed (it is no mesh-perf setting, and JavaScript treats it as the object\'s prototype)' };
+        }
+        if (seen.has(key) && key !== '<<') {
+          return { key, line: lineOf(pair.key), reason: 'appears twice in the same mapping' };
+        }
+        seen.add(key);
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) stack.push(...node.items);
+  }
+  return undefined;
+}
+
+/** The path where nesting passes `limit`, or undefined; iterative, so it cannot overflow itself. */
+function deepestPath(root: unknown, limit: number): string | undefined {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: root, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= limit) return path || '(top level)';
+    for (const [key, child] of Object.entries(value)) {
+      stack.push({ value: child, depth: depth + 1, path: Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key });
+    }
+  }
+  return undefined;
+}
+
+function presetConfig(name: string, origin: string): Record<string, unknown> {
   const preset = findPreset(name);
   if (!preset) {
     const names = PRESETS.map((p) => p.name);
     const guess = didYouMean(name, names);
     throw new UsageError(
-      `preset: unknown preset "${name}"${guess ? `; did you mean "${guess}"?` : ''} (expected one of: ${names.join(', ') || 'none available'})`,
+      `${/^(flag|input) /.test(origin) ? origin : `${origin}: preset`}: unknown preset "${name}"${guess ? `; did you mean "${guess}"?` : ''} (expected one of: ${names.join(', ') || 'none available'})`,
     );
   }
   return preset.config;
 }
 
-function overrideEntries(overrides: Record<string, string | undefined>, origin: 'flag' | 'input'): { path: string; value: unknown }[] {
-  const entries: { path: string; value: unknown }[] = [];
+function overrideEntries(overrides: Record<string, string | undefined>, origin: 'flag' | 'input'): { path: string; value: unknown; label: string }[] {
+  const entries: { path: string; value: unknown; label: string }[] = [];
   for (const override of OVERRIDES) {
     const key = origin === 'flag' ? override.flag : override.input;
     const text = overrides[key];
@@ -88,7 +299,7 @@ function overrideEntries(overrides: Record<string, string | undefined>, origin: 
     const label = origin === 'flag' ? `--${key}` : `input ${key}`;
     let value = parseOverrideValue(override, text, label);
     if (override.path === 'modes') value = parseModes(String(value), label);
-    entries.push({ path: override.path, value });
+    entries.push({ path: override.path, value, label: origin === 'flag' ? `flag --${key}` : `input ${key}` });
   }
   return entries;
 }

@@ -22,7 +22,7 @@ export const OVERRIDES: Override[] = [
   { flag: 'history-branch', input: 'history-branch', path: 'history.branch', kind: 'string', description: 'Branch that keeps the results history.' },
   { flag: 'comment', input: 'comment', path: 'github.comment', kind: 'string', description: 'Sticky PR comment: off, on-failure or always.' },
   { flag: 'seed', input: 'seed', path: 'plan.seed', kind: 'number', description: 'Seed of the randomized interleaving.' },
-  { flag: 'baseline', input: 'baseline', path: 'baseline', kind: 'string', description: 'Mode that overheads are computed against.' },
+  { flag: 'baseline-mode', input: 'baseline', path: 'baseline', kind: 'string', description: 'Mode that overheads are computed against.' },
   { flag: 'history-store', input: 'history-store', path: 'history.store', kind: 'string', description: 'Git URL or directory that keeps the results history.' },
   { flag: 'publish', input: 'publish', path: 'history.publish', kind: 'boolean', description: 'Publish this run to the history store: true or false.' },
   { flag: 'dashboard-url', input: 'dashboard-url', path: 'github.dashboardUrl', kind: 'string', description: 'Link to the trend dashboard shown in summaries and comments.' },

@@ -7,22 +7,36 @@ import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
 import { gateScopeProblems } from '../gates/expression.ts';
 import { ingressProblems } from './ingress-checks.ts';
+import { k6LimitProblems, platformProblems } from './applicability.ts';
 
 export interface ConfigProblem {
   path: string;
   message: string;
+  /** Where the offending value came from: "flag --rate", "input rate", a file, "preset NAME". */
+  origin?: string;
 }
+
+/** Problems listed in one error; the rest are counted, so a file of 100k typos prints a screenful. */
+const MAX_LISTED_PROBLEMS = 20;
 
 export class ConfigError extends UsageError {
   constructor(
     readonly source: string,
     readonly problems: ConfigProblem[],
   ) {
-    const lines = problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`);
-    const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
-    super(`${source} has ${count}:\n${lines.join('\n')}`);
+    super(describeProblems(source, problems));
     this.name = 'ConfigError';
   }
+}
+
+function describeProblems(source: string, problems: ConfigProblem[]): string {
+  const origins = new Set(problems.map((p) => p.origin ?? source));
+  const single = origins.size === 1 ? [...origins][0]! : undefined;
+  const shown = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const lines = shown.map((p) => `  - ${p.path || '(top level)'}${single ? '' : ` (${p.origin ?? source})`}: ${p.message}`);
+  if (problems.length > shown.length) lines.push(`  … and ${problems.length - shown.length} more`);
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  return `${single ?? 'the configuration'} has ${count}:\n${lines.join('\n')}`;
 }
 
 export interface LoadProfile extends LoadProfileConfig {
@@ -63,7 +77,8 @@ function toProblems(issue: z.core.$ZodIssue, prefix: PropertyKey[]): ConfigProbl
     // `load` is one profile or a list: explain the problems of the shape the user wrote.
     const input = (issue as { input?: unknown }).input;
     const wanted = Array.isArray(input) ? 'array' : typeof input === 'object' && input !== null ? 'object' : undefined;
-    const branch = wanted && issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0 && e.expected === wanted));
+    // The branch of the shape the user wrote is the one with no type error at its root.
+    const branch = wanted && issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0));
     if (branch && branch.length > 0) return branch.flatMap((inner) => toProblems(inner, fullPath));
   }
   return [toProblem({ ...issue, path: fullPath } as z.core.$ZodIssue)];
@@ -73,10 +88,11 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
   const path = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysAt(configSchema, issue.path);
-    const parts = issue.keys.map((key) => {
-      const guess = didYouMean(key, known);
-      return guess ? `unknown key "${key}"; did you mean "${guess}"?` : `unknown key "${key}"`;
+    const parts = issue.keys.slice(0, MAX_NAMED_KEYS).map((key) => {
+      const guess = (issue.path.length === 0 ? nestedKey(key) : undefined) ?? didYouMean(key, known);
+      return guess ? `unknown key ${JSON.stringify(key)}; did you mean "${guess}"?` : `unknown key ${JSON.stringify(key)}`;
     });
+    if (issue.keys.length > MAX_NAMED_KEYS) parts.push(`and ${issue.keys.length - MAX_NAMED_KEYS} more unknown keys`);
     return { path, message: `${parts.join('; ')} (expected one of: ${known.join(', ')})` };
   }
   if (issue.code === 'invalid_value' && 'values' in issue) {
@@ -93,7 +109,20 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
     const input = (issue as { input?: unknown }).input;
     return { path, message: `expected an object or a list of objects, got ${describeValue(input)}` };
   }
+  // Zod's own messages ("Too small: expected number to be >=1") do not say what was written.
+  const input = (issue as { input?: unknown }).input;
+  if (input !== undefined && !/\bgot\b/.test(issue.message)) return { path, message: `${issue.message}, got ${describeValue(input)}` };
   return { path, message: issue.message };
+}
+
+const MAX_NAMED_KEYS = 5;
+
+/** A top-level key that belongs in a section (`rate` → `load.rate`), which beats any near miss. */
+function nestedKey(key: string): string | undefined {
+  for (const section of ['load', 'plan', 'gates', 'history', 'github', 'kubernetes']) {
+    if (knownKeysAt(configSchema, [section]).includes(key)) return `${section}.${key}`;
+  }
+  return undefined;
 }
 
 /** Keys the schema accepts at a path, for did-you-mean suggestions. */
@@ -148,6 +177,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
       message: `names no mode: got "${config.baseline}", expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
     });
   }
+  problems.push(...platformProblems(config), ...k6LimitProblems(config));
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {
     const at = Array.isArray(config.load) ? `load[${i}]` : 'load';

@@ -147,10 +147,15 @@ function parseLimit(
     case 'ms':
       return { measure, limit: number * durationFactor(unit, kind) };
     case 'fraction':
-      if (unit === '%') return { measure, limit: number / 100 };
-      if (unit !== '') throw new GateSyntaxError(`error_rate takes a percentage or a fraction, got unit "${match[2]}"; write e.g. 1% or 0.01`);
-      if (number > 1) throw new GateSyntaxError(`error_rate ${number} is more than 1 (100%); did you mean ${number}%?`);
-      return { measure, limit: number };
+      if (unit !== '' && unit !== '%') throw new GateSyntaxError(`error_rate takes a percentage or a fraction, got unit "${match[2]}"; write e.g. 1% or 0.01`);
+      if (unit === '' && number > 1) throw new GateSyntaxError(`error_rate ${number} is more than 1 (100%); did you mean ${number}%?`);
+      // A rate is 0–100%: beyond that the gate could never fail (or never pass), a silent no-op.
+      if (measure === 'value' && (number < 0 || (unit === '%' ? number > 100 : number > 1))) {
+        throw new GateSyntaxError(`error_rate ${match[1]}${unit} is outside 0–100%; write e.g. 1% or 0.01`);
+      }
+      // `error_rate < 1` reads as 1% to most people but means 100%: require the unit at 1.
+      if (measure === 'value' && unit === '' && number === 1) throw new GateSyntaxError('error_rate 1 means 100% as a fraction; write 100% if that is meant, or 1% for one percent');
+      return { measure, limit: unit === '%' ? number / 100 : number };
     case 'rps':
       if (unit === '%') return { measure: 'fraction-of-target', limit: number / 100 };
       if (unit !== '' && unit !== 'rps' && unit !== '/s') {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
+import { preflightProblems } from '../config/preflight.ts';
 import { kindDeleteArgs } from '../platform/kubernetes/kind/commands.ts';
 import { cachedToolPath } from '../tools/cache.ts';
 import { TOOL_PINS } from '../tools/pins.ts';
@@ -68,7 +69,14 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       inputs.overrides['kubeconfig-file'] = kubeconfig.path;
     }
     const config = await log.group('Configuration', async () => {
-      const loaded = await loadConfig({ file: configFile(inputs), overrides: inputs.overrides, overrideOrigin: 'input', localDemoModes: true });
+      // The same checks `mesh-perf plan` makes: a bad value fails here, before any cluster or load.
+      const loaded = await loadConfig({
+        file: configFile(inputs),
+        overrides: inputs.overrides,
+        overrideOrigin: 'input',
+        localDemoModes: true,
+        check: (c) => preflightProblems(c, process.cwd()),
+      });
       core.info(`suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`);
       core.info(`load: ${loaded.profiles.map((p) => `${p.name} × ${p.repetitions} repetitions of ${p.duration}`).join('; ')}`);
       return loaded;

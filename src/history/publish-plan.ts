@@ -24,6 +24,7 @@ import { describeRetention, prunedEntries, type Retention } from './retention.ts
 import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from '../site/pages.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';
+import { unpublishableReason } from './publishable.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface PlanOptions {
@@ -72,8 +73,12 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   const dashboard = await dashboardFileFor(tree, marker);
   if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
-  const incoming = dedupeIncoming(runs);
   const plan: PublishPlan = { changes: emptyChanges(), added: [], unchanged: [], pruned: [], compacted: [], warnings: [] };
+  const incoming = dedupeIncoming(runs).filter((result) => {
+    const reason = unpublishableReason(result);
+    if (reason) plan.warnings.push(`run ${result.run.id} was not published: ${reason}`);
+    return reason === undefined;
+  });
   const suites = [...new Set(incoming.map((r) => suiteDir(r.run.suite)))].sort();
   const states = new Map<string, SuiteState>();
   for (const suite of suites) {

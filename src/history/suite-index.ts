@@ -101,9 +101,16 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   return entry;
 }
 
-/** Oldest first; ties broken by id so the order is deterministic across writers. */
+/**
+ * Oldest first; ties broken by id so the order is deterministic across writers. Compared as
+ * instants, not strings: "2025-11-02T10:00:00+02:00" is earlier than "2025-11-02T09:00:00Z".
+ */
 export function sortEntries(entries: IndexEntry[]): IndexEntry[] {
-  return [...entries].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const time = (e: IndexEntry) => {
+    const t = Date.parse(e.startedAt);
+    return Number.isNaN(t) ? Infinity : t;
+  };
+  return [...entries].sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** One run per line: appends stay one-line diffs. */

@@ -1,39 +1,160 @@
-// The table printed at the end of a run. Pure: returns text.
+// The table printed at the end of a run, fitted to the terminal. Pure: returns text.
+//
+// The essential columns (mode, p50, p99, overhead, rate, validity) come first in one table; when
+// the rest does not fit beside them it follows in a second table keyed by the same first column,
+// or everything goes in one table with `wide`. Columns are a list, so another one (an error
+// column, a marker) is one more entry. Long lines below the table wrap at the width; the
+// verdict keeps one line per reason here, its full text is in summary.md and the report.
 import type { RunResult } from '../results/types.ts';
-import { errorNotes, formatErrors, formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
+import { errorNotes, formatErrors, formatMs, formatPct, formatRps, invalidNotes, tableRows, type TableRow } from './table-model.ts';
 import { analysisTextLines, analysisView } from '../analysis/report-view.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
+import { formatInterval, formatPercent, formatSigned } from '../analysis/format.ts';
+import type { Analysis } from '../results/analysis.ts';
+
+/** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
+export const DEFAULT_WIDTH = 100;
+
+export interface TerminalOptions {
+  /** Characters per line; default no limit (one table, lines unwrapped). */
+  width?: number;
+  /** One table with every column, however wide. */
+  wide?: boolean;
+  /** Wrap failed-request cells and lines in ANSI red (a terminal that shows colour). */
+  color?: boolean;
+}
 
 const RED = (s: string) => `\x1b[31m${s}\x1b[0m`;
 
-/** color: wrap failed-request cells and lines in ANSI red (a terminal that shows colour). */
-export function renderTerminalTable(result: RunResult, options: { color?: boolean } = {}): string {
-  const red = options.color ? RED : (s: string) => s;
+export interface Column {
+  header: string;
+  cells: string[];
+  /** Shown in the first table; the others move to a second table when space runs out. */
+  essential: boolean;
+  /** Left-aligned (names); numbers are right-aligned. */
+  left?: boolean;
+}
+
+export function renderTerminalTable(result: RunResult, options: TerminalOptions = {}): string {
+  const width = options.width ?? Infinity;
   const rows = tableRows(result);
   const view = analysisView(result);
-  const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const header = [...(multiProfile ? ['profile'] : []), 'mode', 'p50', ...(view ? [`p50 ${view.intervalLabel}`] : []), 'p90', 'p99', 'max', 'rps (achieved/target)', 'errors', 'overhead p50', 'valid reps'];
-  const body = rows.map((r) => [
-    ...(multiProfile ? [r.profile] : []),
-    r.isBaseline ? `${r.mode} (baseline)` : r.mode,
-    formatMs(r.p50),
-    ...(view ? [view.interval(r.mode, r.profile, 'p50') ?? '—'] : []),
-    formatMs(r.p90),
-    formatMs(r.p99),
-    formatMs(r.max),
-    formatRps(r),
-    r.failures > 0 ? red(formatErrors(r)) : formatErrors(r),
-    r.isBaseline ? '—' : (view?.overhead(r.mode, r.profile, 'p50') ?? `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`),
-    `${r.validReps}/${r.totalReps}`,
-  ]);
-  const lines = [alignTable([header, ...body])];
-  lines.push('Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
-  if (view) lines.push(...analysisTextLines(view));
+  const red = options.color ? RED : (s: string) => s;
+  const lines = [fitColumns(resultColumns(result, rows, view !== undefined, red), width, options.wide ?? false)];
+  const below: string[] = ['Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.'];
+  if (view) below.push(...analysisTextLines(view));
   const errors = errorNotes(rows);
-  if (errors.length > 0) lines.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
+  if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
   const notes = invalidNotes(result);
-  if (notes.length > 0) lines.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
-  // Gate lines are printed above in full; the verdict line adds only the reasons that are not.
+  if (notes.length > 0) below.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
+  lines.push(...below.flatMap((line) => wrap(line, width)));
+  lines.push('', ...verdictLines(result, width));
+  return `${lines.join('\n')}\n`;
+}
+
+function resultColumns(result: RunResult, rows: TableRow[], analysed: boolean, red: (s: string) => string): Column[] {
+  const view = analysisView(result);
+  const analysis = result.analysis as Analysis | undefined;
+  const overhead = (r: TableRow) => analysis?.overheads?.find((o) => o.mode === r.mode && o.profile === r.profile && o.metric === 'p50');
+  const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
+  const level = view ? `${Math.round(view.level * 100)}%` : '';
+  const columns: Column[] = [
+    { header: 'mode', cells: rows.map((r) => r.mode), essential: true, left: true },
+    ...(multiProfile ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
+    { header: 'p50', cells: rows.map((r) => formatMs(r.p50)), essential: true },
+    ...(view ? [{ header: `p50 ${view.intervalLabel}`, cells: rows.map((r) => view.interval(r.mode, r.profile, 'p50') ?? '—'), essential: false }] : []),
+    { header: 'p90', cells: rows.map((r) => formatMs(r.p90)), essential: false },
+    { header: 'p99', cells: rows.map((r) => formatMs(r.p99)), essential: true },
+    { header: 'max', cells: rows.map((r) => formatMs(r.max)), essential: false },
+    { header: 'rps', cells: rows.map(formatRps), essential: true },
+    { header: 'errors', cells: rows.map((r) => (r.failures > 0 ? red(formatErrors(r)) : formatErrors(r))), essential: true },
+    {
+      header: 'overhead',
+      cells: rows.map((r) => {
+        // The baseline row says so here: the column it is the zero of, and no wider mode names.
+        if (r.isBaseline) return 'baseline';
+        const o = analysed ? overhead(r) : undefined;
+        if (o) return `${formatSigned(o.difference.value, o.unit)}${o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : ''}`;
+        return r.overheadMs === undefined ? '—' : `${formatSigned(r.overheadMs, 'ms')}${r.overheadPct === undefined ? '' : ` (${formatPct(r.overheadPct, true)})`}`;
+      }),
+      essential: true,
+    },
+    ...(analysed ? [{ header: `overhead ${level} CI`, cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')), essential: false }] : []),
+    { header: 'valid', cells: rows.map((r) => `${r.validReps}/${r.totalReps}`), essential: true },
+  ];
+  return columns;
+}
+
+/**
+ * Lays the columns out in tables no wider than `width`. The first column names the row and is
+ * repeated in every table. Everything in one table when it fits (or `wide`); otherwise the
+ * essential columns in the first table and the rest in a second, starting another table
+ * whenever the next column would overflow.
+ */
+export function fitColumns(columns: Column[], width: number, wide: boolean): string {
+  const [key, ...rest] = columns;
+  if (!key) return '';
+  const widthOf = (cols: Column[]) => cols.reduce((sum, c) => sum + columnWidth(c), 0) + 2 * (cols.length - 1);
+  if (wide || widthOf(columns) <= width) return renderTable(columns);
+  // The essential columns together, then the rest in their own table(s), in their usual order.
+  const tables: Column[][] = [];
+  for (const group of [rest.filter((c) => c.essential), rest.filter((c) => !c.essential)]) {
+    if (group.length > 0) tables.push([key]);
+    for (const column of group) {
+      const current = tables.at(-1)!;
+      if (current.length > 1 && widthOf([...current, column]) > width) tables.push([key, column]);
+      else current.push(column);
+    }
+  }
+  return tables.map(renderTable).join('\n\n');
+}
+
+function columnWidth(column: Column): number {
+  let width = visibleWidth(column.header);
+  for (const cell of column.cells) width = Math.max(width, visibleWidth(cell));
+  return width;
+}
+
+function renderTable(columns: Column[]): string {
+  const widths = columns.map(columnWidth);
+  const rowCount = columns.reduce((n, c) => Math.max(n, c.cells.length), 0);
+  const line = (cells: string[]) => cells.map((cell, c) => pad(cell, widths[c]!, c === 0 || columns[c]!.left === true)).join('  ').trimEnd();
+  const out = [line(columns.map((c) => c.header)), widths.map((w) => '─'.repeat(w)).join('  ')];
+  for (let r = 0; r < rowCount; r++) out.push(line(columns.map((c) => c.cells[r] ?? '')));
+  return out.join('\n');
+}
+
+/** Characters as a terminal shows them: colour escapes take no room. */
+export function visibleWidth(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
+}
+
+function pad(text: string, width: number, left: boolean): string {
+  const fill = ' '.repeat(Math.max(0, width - visibleWidth(text)));
+  return left ? text + fill : fill + text;
+}
+
+/** Wraps at spaces, continuation lines indented under the text (after a leading "  - " or "  ✓ "). */
+export function wrap(line: string, width: number): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const indent = ' '.repeat(Math.min(/^\s*(?:[-✓✗–?]\s+)?/.exec(line)![0].length, 8));
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    const candidate = current ? `${current} ${word}` : word;
+    if (current && visibleWidth(candidate) > width) {
+      out.push(current);
+      current = `${indent}${word.trimStart()}`;
+    } else current = candidate;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** "Verdict: FAIL" and one line per reason, cut at the width; the full reasons are in summary.md. */
+function verdictLines(result: RunResult, width: number): string[] {
+  // Gate lines are printed above in full; the verdict adds only the reasons that are not.
   const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
   const gates = result.analysis?.gates ?? [];
   const counted = (decision: 'fail' | 'inconclusive', what: string) => {
@@ -41,16 +162,21 @@ export function renderTerminalTable(result: RunResult, options: { color?: boolea
     return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
   };
   if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
-  lines.push('', `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`);
-  return `${lines.join('\n')}\n`;
+  const head = `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}`;
+  if (reasons.length === 0) return [head];
+  if (reasons.length === 1 && visibleWidth(`${head} — ${reasons[0]}`) <= width) return [`${head} — ${reasons[0]}`];
+  let cut = false;
+  const lines = reasons.map((reason) => {
+    const line = `  - ${reason}`;
+    if (visibleWidth(line) <= width) return line;
+    cut = true;
+    return `${[...line].slice(0, Math.max(10, width - 1)).join('')}…`;
+  });
+  return [`${head}:`, ...lines, ...(cut ? ['  (full reasons in summary.md and report.html)'] : [])];
 }
 
+/** A simple table (the plan's): header, rule, rows; first column left-aligned. */
 export function alignTable(rows: string[][]): string {
-  // Widths count visible characters: a coloured cell's escape codes take no room.
-  const visible = (cell: string) => [...cell.replace(/\x1b\[[0-9;]*m/g, '')].length;
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => visible(r[c] ?? ''))));
-  const pad = (cell: string, c: number) => ' '.repeat(Math.max(0, widths[c]! - visible(cell)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell + pad(cell, c) : pad(cell, c) + cell)).join('  ').trimEnd();
-  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
-  return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+  const columns: Column[] = rows[0]!.map((header, c) => ({ header, cells: rows.slice(1).map((r) => r[c] ?? ''), essential: true }));
+  return renderTable(columns);
 }

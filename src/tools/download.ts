@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ToolPin } from './pins.ts';
 import { EnvironmentError } from '../util/errors.ts';
+import { describeFetchError } from '../util/fetch-error.ts';
 
 const run = promisify(execFile);
 
@@ -18,9 +19,15 @@ export function platformKey(): string {
 export async function downloadVerified(pin: ToolPin, destination: string, fetchImpl: typeof fetch = fetch): Promise<void> {
   const asset = pin.assets[platformKey()];
   if (!asset) throw new EnvironmentError(`${pin.name} ${pin.version}: no pinned download for ${platformKey()} (have: ${Object.keys(pin.assets).join(', ')})`);
-  const response = await fetchImpl(asset.url, { signal: AbortSignal.timeout(120_000) });
-  if (!response.ok) throw new EnvironmentError(`${pin.name} ${pin.version}: download of ${asset.url} failed with HTTP ${response.status}`);
-  const bytes = Buffer.from(await response.arrayBuffer());
+  let bytes: Buffer;
+  try {
+    const response = await fetchImpl(asset.url, { signal: AbortSignal.timeout(120_000) });
+    if (!response.ok) throw new EnvironmentError(`${pin.name} ${pin.version}: download of ${asset.url} failed with HTTP ${response.status}`);
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    if (error instanceof EnvironmentError) throw error;
+    throw new EnvironmentError(`${pin.name} ${pin.version}: download failed: ${describeFetchError(asset.url, error)}`);
+  }
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== asset.sha256) {
     throw new EnvironmentError(`${pin.name} ${pin.version}: SHA-256 of ${asset.url} is ${actual}, expected ${asset.sha256}; refusing to use it`);

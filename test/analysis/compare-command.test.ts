@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { terminalWidth } from '../../src/cli/terminal-width.ts';
 import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import type { RunResult } from '../../src/results/types.ts';
@@ -53,7 +54,10 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
     assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[interval\]\s+p\s+decision/);
     assert.match(out.stdout, /Brackets: with 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
     assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/);
-    assert.match(out.stdout, /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
+    // Long lines are wrapped at the width (100 when not a terminal); read them joined.
+    const prose = out.stdout.split('\n').filter((l) => !/\S {2,}\S/.test(l));
+    for (const line of prose) assert.ok([...line].length <= terminalWidth(), `${[...line].length} columns: ${line}`);
+    assert.match(out.stdout.replace(/\n {2,}/g, ' '), /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
     assert.match(out.stdout, /run-to-run spread not estimable from 1 reference run/);
     assert.match(out.stdout, /Verdict: FAIL/);
   });
@@ -142,7 +146,7 @@ test('compare: raw values of two jobs are reported, not gated, unless basis: abs
     const b = await save(dir, 'b.json', syntheticRun({ config, id: 'b', levels: { direct: drawLevels(random, 5, 1.2, 0.02) } }));
     const reported = await cli(dir, 'compare', a, b);
     assert.equal(reported.code, 0, reported.stdout);
-    assert.match(reported.stdout, /→ not gated \(would be a regression\).*\[report only: 1 reference run cannot show how far absolute values move from job to job/);
+    assert.match(reported.stdout.replace(/\n {2,}/g, " "), /→ not gated \(would be a regression\).*\[report only: 1 reference run cannot show how far absolute values move from job to job/);
     await writeFile(join(dir, 'abs.yaml'), 'modes: [{name: direct}]\nload: {rate: 10}\ngates:\n  regression: {basis: absolute}\n');
     const gated = await cli(dir, 'compare', a, b, '--config', 'abs.yaml');
     assert.equal(gated.code, 1, gated.stdout);

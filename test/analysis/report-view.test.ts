@@ -19,8 +19,8 @@ test('terminal table: a p50 interval column, the overhead with its CI, every gat
   const text = renderTerminalTable(analyzed());
   // 5 repetitions: the interval of the median is their range, labelled so (not "95% CI").
   assert.match(text, /mode\s+p50\s+p50 range\s+p90/);
-  assert.match(text, /baseline \(baseline\)\s+1\.000 ms\s+0\.98\d?–1\.0\d+/);
-  assert.match(text, /sidecar .* \+0\.300 ms \[\+0\.\d+ ms, \+0\.\d+ ms\] \(\+30\.\d%\)/);
+  assert.match(text, /\nbaseline\s+1\.000 ms\s+0\.98\d?–1\.0\d+/);
+  assert.match(text, /sidecar .* \+0\.300 ms \(\+30\.\d%\)\s+\[\+0\.\d+ ms, \+0\.\d+ ms\]/);
   assert.match(text, /Gates:\n {2}✓ baseline \[1000rps\] p\(95\): .*→ pass/);
   assert.match(text, / {2}✗ sidecar \[1000rps\] overhead\.p\(50\) vs baseline: \+0\.300 ms .*threshold < 0\.2 ms → fail/);
   assert.match(text, /With this noise, changes on p50 smaller than these are not detectable: baseline [\d.]+%, sidecar [\d.]+%\./);

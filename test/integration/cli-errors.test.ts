@@ -49,7 +49,7 @@ test('Ctrl-C mid-run: load stops, servers are gone, partial results say invalid'
   await withTempDir(async (dir) => {
     await writeFile(join(dir, 'mesh-perf.yaml'), 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\nload: { rate: 50, duration: 20s, warmup: 0s, repetitions: 2 }\n');
     const run = await runCli(['run', '--out', 'out'], { cwd: dir, interruptAfterMs: 8000 });
-    assert.equal(run.code, 3, run.stderr);
+    assert.equal(run.code, 130, run.stderr);
     assert.match(run.stderr, /SIGINT received; stopping load/);
     assert.match(run.stderr, /cancelled/);
     noStack(run.stderr);

@@ -2,15 +2,14 @@
 // interleaved in randomized blocks, then reports this machine's noise floor, how often the
 // regression gate would see a difference that is not there, the MDE per statistic, and how many
 // repetitions reach a chosen MDE.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyzeCalibration, calibrationConfig, type Calibration } from '../../analysis/calibration.ts';
 import { renderCalibration } from '../../analysis/text.ts';
-import { loadConfig } from '../../config/load.ts';
 import { runPipeline } from '../../pipeline.ts';
 import { EXIT, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
-import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
+import { loadCommandConfig } from '../load-config.ts';
 
 const DEFAULT_REPETITIONS = 10;
 
@@ -25,7 +24,7 @@ export const command: Command = {
     { name: 'mde', value: 'PCT', description: 'The smallest change you want to detect, e.g. 5% (default 5%)' },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
     { name: 'json', description: 'Print the calibration as JSON' },
-    ...OVERRIDE_OPTIONS.filter((o) => o.name !== 'repetitions'),
+    ...overrideOptions(OVERRIDE_FLAGS.calibrate),
   ],
   details: [
     'The two copies of the mode are the same target, so every difference between them is noise.',
@@ -33,9 +32,7 @@ export const command: Command = {
     'regression gate; on a healthy machine they stay near or below alpha (5%).',
   ].join('\n'),
   async run(context) {
-    const file = resolve(context.cwd, context.args.options.config ?? 'mesh-perf.yaml');
-    const useFile = context.args.options.config !== undefined || existsSync(file) || context.args.options.preset === undefined;
-    const loaded = await loadConfig({ file: useFile ? file : undefined, overrides: overrideValues(context.args) });
+    const loaded = await loadCommandConfig(context, { preflight: true });
     const repetitions = parseRepetitions(context.args.options.repetitions);
     const targetMde = parseMde(context.args.options.mde);
     const config = calibrationConfig(loaded, context.args.options.mode, repetitions);

@@ -12,7 +12,9 @@ import { loadConfig } from '../../config/load.ts';
 import { validateConfig, type Config } from '../../config/validate.ts';
 import { parseResultsJson } from '../../results/migrate.ts';
 import type { RunResult } from '../../results/types.ts';
-import { UsageError } from '../../util/errors.ts';
+import { EXIT, UsageError } from '../../util/errors.ts';
+import { wrap } from '../../report/terminal.ts';
+import { terminalWidth } from '../terminal-width.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -52,7 +54,11 @@ export const command: Command = {
     const analysis = analyzeRun(candidate, { config, reference: [baseline] });
     if (context.args.switches.has('json')) context.stdout(`${JSON.stringify(analysis, null, 2)}\n`);
     else {
-      context.stdout(renderComparison(analysis, { baseline: baselinePath, candidate: candidatePath }));
+      // Verdict and gate lines run to hundreds of characters: wrapped at the terminal's width
+      // (table rows, whose columns are separated by runs of spaces, are left whole).
+      const width = terminalWidth();
+      const text = renderComparison(analysis, { baseline: baselinePath, candidate: candidatePath });
+      context.stdout(text.split('\n').flatMap((line) => (/\S {2,}\S/.test(line) ? [line] : wrap(line, width))).join('\n'));
       const skipped = [...scenarios.onlyInA.map((m) => `${m.mode} [${m.profile}] only in the baseline`), ...scenarios.onlyInB.map((m) => `${m.mode} [${m.profile}] only in the candidate`)];
       if (skipped.length > 0) context.stdout(`Not compared: ${skipped.join('; ')}\n`);
     }

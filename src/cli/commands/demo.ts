@@ -19,7 +19,10 @@ export const command: Command = {
   name: 'demo',
   summary: 'Measure a proxy hop on this machine: no cluster, no config (about 40 s)',
   usage: 'demo [--out DIR]',
-  options: [{ name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' }],
+  options: [
+    { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
+    { name: 'wide', description: 'Print every column in one table, however wide' },
+  ],
   async run(context) {
     const config = await loadConfig({ defaults: DEMO_CONFIG });
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);

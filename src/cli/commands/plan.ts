@@ -1,27 +1,25 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { loadConfig } from '../../config/load.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
-import { alignTable } from '../../report/terminal.ts';
+import { alignTable, wrap } from '../../report/terminal.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
-import { presetHeader } from '../preset-summary.ts';
-import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { formatEstimate, presetHeader } from '../preset-summary.ts';
+import { DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
+import { terminalWidth } from '../terminal-width.ts';
 
 export const command: Command = {
   name: 'plan',
-  summary: 'Show the trials a config would run, in order, without running them',
-  usage: 'plan [--config FILE] [--preset NAME] [--json]',
+  summary: 'Show the trials a config would run, in order, and check it, without running anything',
+  usage: 'plan [--config FILE] [--preset NAME] [--json] [overrides]',
   options: [
-    { name: 'config', value: 'FILE', description: 'Config file (default ./mesh-perf.yaml)' },
+    { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
     { name: 'json', description: 'Print the plan as JSON' },
-    ...OVERRIDE_OPTIONS,
+    ...overrideOptions(OVERRIDE_FLAGS.plan),
   ],
+  details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',
   async run(context) {
-    const file = resolve(context.cwd, context.args.options.config ?? 'mesh-perf.yaml');
-    const useFile = context.args.options.config !== undefined || existsSync(file) || context.args.options.preset === undefined;
-    const config = await loadConfig({ file: useFile ? file : undefined, overrides: overrideValues(context.args) });
+    const config = await loadCommandConfig(context, { preflight: true });
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
@@ -50,6 +48,7 @@ export const command: Command = {
       context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, trials }, null, 2)}\n`);
       return 0;
     }
+    // The table numbers trials as results.json and the report do (the index, from 0).
     const rows = [['#', 'block', 'mode', 'profile', 'rep', 'load', 'duration', 'warm-up', ...(cluster ? ['pods', 'via'] : [])]];
     const scaledBefore = new Set(steps.map((s) => s.before));
     for (const t of plan.trials) {
@@ -57,31 +56,17 @@ export const command: Command = {
       // "→10" marks a trial that starts by scaling the mode to its pod count.
       const pods = `${scaledBefore.has(t.index) ? '→' : ''}${podsOf(t)}`;
       const via = ingress ? 'gw' : 'direct';
-      rows.push([String(t.index + 1), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup, ...(cluster ? [pods, via] : [])]);
+      rows.push([String(t.index), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup, ...(cluster ? [pods, via] : [])]);
     }
-    const header = context.args.options.preset ? presetHeader(context.args.options.preset, PRESETS) : undefined;
+    // The preset's header describes the effective config (a file or flags may change it).
+    const header = config.preset ? presetHeader(config.preset, PRESETS, config) : undefined;
     if (header) context.stdout(`${header.trimEnd()}\n\n`);
-    const scalingNote = steps.length > 0 ? `\n+ ${steps.length} scaling step${steps.length === 1 ? '' : 's'} (~${formatMinutes(scaling)}, estimated) = about ${formatMinutes(seconds + scaling)}` : '';
+    const trials = plan.trials.length === 1 ? '1 trial' : `${plan.trials.length} trials`;
+    const scalingNote = steps.length > 0 ? `\n+ ${steps.length} scaling step${steps.length === 1 ? '' : 's'} (~${formatEstimate(scaling)}, estimated) = ~${formatEstimate(seconds + scaling)}` : '';
     const podsNote = steps.length > 0 ? 'pods: echo pods per mode; → scales the mode first\n' : '';
     const gatewayNote = ingress ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n` : '';
-    context.stdout(`${alignTable(rows)}\n\n${gatewayNote}${podsNote}${plan.trials.length} trials, ${plan.order}, seed ${plan.seed}; about ${formatMinutes(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`);
-    if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), 80)}\n`);
+    context.stdout(`${alignTable(rows)}\n\n${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`);
+    if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), Math.min(terminalWidth(), 100)).join('\n')}\n`);
     return 0;
   },
 };
-
-function wrap(text: string, width: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
-
-function formatMinutes(seconds: number): string {
-  return seconds < 120 ? `${Math.round(seconds)} s` : `${(seconds / 60).toFixed(1)} min`;
-}

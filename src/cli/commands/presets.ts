@@ -16,7 +16,7 @@ export const command: Command = {
     'Times are load only; creating a cluster and installing meshes comes on top.',
   ].join('\n'),
   async run(context) {
-    const summaries = PRESETS.map(presetSummary);
+    const summaries = PRESETS.map((p) => presetSummary(p));
     if (context.args.switches.has('json')) {
       context.stdout(`${JSON.stringify(summaries, null, 2)}\n`);
       return 0;

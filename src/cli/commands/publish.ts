@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { readResults } from '../../history/read-results.ts';
+import { unpublishableReason } from '../../history/publishable.ts';
 import { storeFromFlags, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
@@ -31,11 +32,15 @@ export const command: Command = {
   ].join('\n'),
   async run(context) {
     const paths = context.args.lists.results ?? (context.args.options.results ? [context.args.options.results] : []);
-    if (paths.length === 0) throw new UsageError('publish: --results is required (a results.json or a run folder)');
+    if (paths.length === 0) throw new UsageError('--results is required (a results.json or a run folder)');
     const defaults = await historyDefaults(context.args.options.config, context.cwd);
     const loaded = await readResults(paths, context.cwd);
     const suite = context.args.options.suite;
     const results = loaded.map(({ result }) => (suite ? { ...result, run: { ...result.run, suite } } : result));
+    const refused = results.map((r) => ({ id: r.run.id, reason: unpublishableReason(r) })).filter((r) => r.reason !== undefined);
+    if (refused.length === results.length) {
+      throw new UsageError(`nothing to publish: ${refused.map((r) => `run ${r.id} is ${r.reason}`).join('; ')}`);
+    }
     const store = storeFromFlags(
       {
         ...(context.args.options.store ? { store: context.args.options.store } : {}),
@@ -49,7 +54,7 @@ export const command: Command = {
       context.log,
       context.cwd,
     );
-    context.log.phase(`Publishing ${results.length} run(s) to ${store.describe()}`);
+    context.log.phase(`Publishing ${plural(results.length - refused.length, 'run')} to ${store.describe()}`);
     const outcome = await store.publish(results);
     for (const warning of outcome.warnings) context.log.warn(warning);
     if (context.args.switches.has('json')) {
@@ -57,16 +62,20 @@ export const command: Command = {
       return 0;
     }
     const parts = [
-      `${outcome.added.length} run(s) published`,
+      `${plural(outcome.added.length, 'run')} published`,
       outcome.unchanged.length ? `${outcome.unchanged.length} already there` : '',
       outcome.pruned.length ? `${outcome.pruned.length} pruned by retention` : '',
-      outcome.compacted?.length ? `${outcome.compacted.length} older run(s) stored without per-second timelines` : '',
+      outcome.compacted?.length ? `${plural(outcome.compacted.length, 'older run')} stored without per-second timelines` : '',
       outcome.commit ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}` : outcome.added.length || outcome.pruned.length ? '' : 'nothing to commit',
     ].filter(Boolean);
     context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
     return 0;
   },
 };
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 async function historyDefaults(configPath: string | undefined, cwd: string): Promise<HistoryDefaults> {
   if (!configPath) return {};

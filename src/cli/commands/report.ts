@@ -1,6 +1,7 @@
 // `mesh-perf report`: rebuilds the dashboard and every run report of a history store (in place,
 // or as a static site in --out), or renders one run's report.html and exports from its
 // results.json.
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { DirectorySink } from '../../history/directory-store.ts';
@@ -41,7 +42,7 @@ export const command: Command = {
     const results = context.args.lists.results ?? [];
     const store = context.args.options.store;
     if ((results.length > 0) === (store !== undefined)) {
-      throw new UsageError('report: pass either --store (rebuild a history store) or --results (render one run), not both and not neither');
+      throw new UsageError('pass either --store (rebuild a history store) or --results (render one run), not both and not neither');
     }
     return store !== undefined ? reportStore(context) : reportResults(context, results);
   },
@@ -49,7 +50,12 @@ export const command: Command = {
 
 async function reportStore(context: CommandContext): Promise<number> {
   const { options, switches } = context.args;
-  if (options.format) throw new UsageError('report: --format applies to --results, not to --store');
+  if (options.format) throw new UsageError('--format applies to --results, not to --store');
+  // Rebuilding a folder that is not there would create an empty store and report success.
+  const spec = options.store!;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/|^git@|^[^/]+@[^/]+:/i.test(spec) && !existsSync(resolve(context.cwd, spec))) {
+    throw new UsageError(`--store ${spec}: no such folder (${resolve(context.cwd, spec)}); pass the folder or git URL of an existing history store`);
+  }
   const store = storeFromFlags(
     {
       store: options.store!,
@@ -87,7 +93,7 @@ async function reportResults(context: CommandContext, paths: string[]): Promise<
   const loaded = await readResults(paths, context.cwd);
   if (options.format) {
     const render = FORMATS[options.format];
-    if (!render) throw new UsageError(`report: --format ${JSON.stringify(options.format)} is not one of ${Object.keys(FORMATS).join(', ')}`);
+    if (!render) throw new UsageError(`--format ${JSON.stringify(options.format)} is not one of ${Object.keys(FORMATS).join(', ')}`);
     for (const { result } of loaded) context.stdout(render(result));
     return 0;
   }

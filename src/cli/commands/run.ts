@@ -1,32 +1,26 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../config/load.ts';
 import type { Command } from '../command.ts';
-import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { runAndReport } from '../run-and-report.ts';
 import { command as calibrate } from './calibrate.ts';
-
-const DEFAULT_CONFIG = 'mesh-perf.yaml';
 
 export const command: Command = {
   name: 'run',
   summary: 'Run the benchmark described by a config file and gate on it',
-  usage: 'run [--config FILE] [--out DIR] [overrides]',
+  usage: 'run [--config FILE] [--out DIR] [--baseline PATH] [--wide] [overrides]',
   options: [
-    { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
+    { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG}; \`mesh-perf init\` writes one)` },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
-    { name: 'baseline', value: 'PATH', description: 'Gate against stored results: a results.json, a run folder, a folder of them, or a store' },
-    ...OVERRIDE_OPTIONS,
+    { name: 'baseline', value: 'PATH', description: 'Gate against stored results: a results.json, a run folder, a folder of them, or a store (the mode to compare against is --baseline-mode)' },
+    { name: 'wide', description: 'Print every column in one table, however wide' },
+    ...overrideOptions(OVERRIDE_FLAGS.run),
   ],
   details:
-    'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run. An inconclusive gate (too few repetitions to decide) exits 0, or 1 with gates.regression.inconclusive: fail.',
+    'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run, 130 interrupted. An inconclusive gate (too few repetitions to decide) exits 0, or 1 with gates.regression.inconclusive: fail.',
   async run(context) {
-    const file = resolve(context.cwd, context.args.options.config ?? DEFAULT_CONFIG);
-    const hasPreset = context.args.options.preset !== undefined;
-    const config = await loadConfig({
-      file: context.args.options.config !== undefined || existsSync(file) || !hasPreset ? file : undefined,
-      overrides: overrideValues(context.args),
-    });
+    const config = await loadCommandConfig(context, { preflight: true });
+    checkBaselinePath(context.args.options.baseline, config, context.cwd);
     // `calibrate: true` turns the run into an A/A calibration of the baseline mode.
     if (config.calibrate) return calibrate.run(context);
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);

@@ -7,13 +7,13 @@ import type { Config } from '../../config/validate.ts';
 import type { PlatformContext } from '../../platform/types.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
-import { OVERRIDE_OPTIONS, overrideValues } from '../override-options.ts';
+import { OVERRIDE_FLAGS, overrideOptions, overrideValues } from '../override-options.ts';
 
 export async function loadClusterConfig(configOption: string | undefined, cwd: string, overrides: Record<string, string | undefined>, verb: string): Promise<Config> {
-  if (!configOption) throw new UsageError(`mesh-perf ${verb} needs --config FILE (the same config you run with)`);
+  if (!configOption) throw new UsageError(`--config FILE is required (the same config you run with)`);
   const config = await loadConfig({ file: resolve(cwd, configOption), overrides });
   if (config.platform !== 'kind' && config.platform !== 'kubeconfig') {
-    throw new UsageError(`mesh-perf ${verb} works with the kind and kubeconfig platforms; ${configOption} uses platform "${config.platform}" (set platform: kubeconfig or kind)`);
+    throw new UsageError(`${verb} works with the kind and kubeconfig platforms; ${configOption} uses platform "${config.platform}" (set platform: kubeconfig or kind)`);
   }
   return config;
 }
@@ -22,7 +22,7 @@ export const command: Command = {
   name: 'up',
   summary: 'Deploy the modes and workloads of a config to the cluster and leave them for inspection',
   usage: 'up --config FILE [overrides]',
-  options: [{ name: 'config', value: 'FILE', description: 'Config file (platform kind or kubeconfig)' }, ...OVERRIDE_OPTIONS],
+  options: [{ name: 'config', value: 'FILE', description: 'Config file (platform kind or kubeconfig)' }, ...overrideOptions(OVERRIDE_FLAGS.cluster)],
   details: 'Everything created is labelled app.kubernetes.io/managed-by=mesh-perf; remove it with `mesh-perf down --config FILE`.',
   async run(context) {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'up');

@@ -91,7 +91,7 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
       .flatMap((m) =>
         m.repetitions.map((r, i) => ({
           mode: m.name,
-          color: color(m.name),
+          color: repetitionShade(color(m.name), i, m.repetitions.length),
           label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
           valid: r.valid,
           trial: r.trial,
@@ -138,4 +138,16 @@ function sig4(value: number): number {
 
 export function statLabel(stat: string): string {
   return stat === 'p999' ? 'p99.9' : stat;
+}
+
+/**
+ * The mode's colour, lighter for each later repetition: the over-time chart tells a mode's
+ * repetitions apart while keeping them one family. The first repetition keeps the mode's colour.
+ */
+export function repetitionShade(hex: string, index: number, count: number): string {
+  const match = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!match || count <= 1 || index === 0) return hex;
+  const towardWhite = (index / count) * 0.6;
+  const channels = [0, 2, 4].map((at) => parseInt(match[1]!.slice(at, at + 2), 16));
+  return `#${channels.map((c) => Math.round(c + (255 - c) * towardWhite).toString(16).padStart(2, '0')).join('')}`;
 }

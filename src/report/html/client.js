@@ -22,7 +22,8 @@
         if (!ds.low || !chart.isDatasetVisible(i)) return;
         meta.data.forEach(function (bar, j) {
           var lo = ds.low[j], hi = ds.high[j];
-          if (lo === null || hi === null || lo === undefined || hi === undefined) return;
+          // No interval (one repetition gives low = high): no zero-height whisker pretending to be one.
+          if (lo === null || hi === null || lo === undefined || hi === undefined || lo === hi) return;
           var top = y.getPixelForValue(hi), bottom = y.getPixelForValue(lo);
           var w = Math.max(2, Math.min(6, bar.width / 4));
           ctx.save();

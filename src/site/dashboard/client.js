@@ -65,8 +65,28 @@
   var DAY = 86400000;
   var STEPS = [1, 2, 7, 14, 30, 61, 91, 182, 365, 730];
   // Date ticks on whole UTC days, a step that gives at most ~10 labels.
+  // The axis spans the first to the last visible run (Chart.js would round a linear axis out to
+  // "nice" numbers, days away from any run); one run gets an hour either side.
+  function timeBounds(runs) {
+    if (!runs.length) return [undefined, undefined];
+    var first = Date.parse(runs[0].startedAt);
+    var last = Date.parse(runs[runs.length - 1].startedAt);
+    return first === last ? [first - DAY / 24, last + DAY / 24] : [first, last];
+  }
+
   function dayTicks(axis) {
     var span = (axis.max - axis.min) / DAY;
+    axis.hourly = span < 2;
+    if (axis.hourly) {
+      // Runs within a day or two: day ticks would leave the axis without a label.
+      var HOUR = DAY / 24;
+      var hstep = [1, 2, 3, 6, 12, 24].filter(function (s) { return span * 24 / s <= 10; })[0] || 24;
+      var ticksH = [];
+      for (var h = Math.ceil(axis.min / (hstep * HOUR)) * hstep * HOUR; h <= axis.max; h += hstep * HOUR) ticksH.push({ value: h });
+      if (!ticksH.length) ticksH.push({ value: axis.min });
+      axis.ticks = ticksH;
+      return;
+    }
     var step = STEPS.filter(function (s) { return span / s <= 10; })[0] || 730;
     var first = Math.ceil(axis.min / DAY) * DAY;
     var ticks = [];
@@ -194,9 +214,10 @@
         interaction: { mode: 'nearest', intersect: false },
         scales: {
           x: { type: 'linear', title: { display: true, text: byCommit ? 'commit (run order)' : 'date (UTC)' },
+            min: byCommit ? undefined : timeBounds(runs)[0], max: byCommit ? undefined : timeBounds(runs)[1],
             afterBuildTicks: byCommit ? undefined : dayTicks,
             ticks: { maxTicksLimit: 10, autoSkip: byCommit, callback: function (v) {
-              if (!byCommit) return day(v);
+              if (!byCommit) return this.hourly ? new Date(v).toISOString().slice(5, 16).replace('T', ' ') : day(v);
               var r = runs[v]; return r && Number.isInteger(v) ? (r.sha || r.id).slice(0, 7) : '';
             } } },
           y: { beginAtZero: false, title: { display: true, text: 'latency (ms)' } }

@@ -2,7 +2,7 @@
 // it loads. Data arrive through <script src> rather than fetch(), so the page works the same from
 // a Pages site and from a checkout opened with file://. Pure.
 import type { StoreMarker } from '../../history/marker.ts';
-import type { SuiteIndex } from '../../history/suite-index.ts';
+import { sortEntries, type SuiteIndex } from '../../history/suite-index.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
 import { PALETTE } from '../../report/html/format.ts';
 import { BASE_CSS } from '../../report/html/styles.ts';
@@ -63,7 +63,11 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 `;
 }
 
-/** data/<suite>.js: the suite index as a script, so file:// pages can load it. */
+/**
+ * data/<suite>.js: the suite index as a script, so file:// pages can load it. Runs oldest first,
+ * whatever order they were published in: the charts draw lines and bands in data order.
+ */
 export function renderSuiteData(index: SuiteIndex): string {
-  return `(window.meshPerfData = window.meshPerfData || {})[${JSON.stringify(index.suite)}] = ${JSON.stringify(index)};\n`;
+  const sorted = { ...index, runs: sortEntries(index.runs) };
+  return `(window.meshPerfData = window.meshPerfData || {})[${JSON.stringify(index.suite)}] = ${JSON.stringify(sorted)};\n`;
 }

@@ -7,6 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TOOL_PINS } from '../../../tools/pins.ts';
 import { cachedToolPath } from '../../../tools/cache.ts';
+import { describeFetchError } from '../../../util/fetch-error.ts';
 import { EnvironmentError, UsageError } from '../../../util/errors.ts';
 import { rawRequest } from '../access.ts';
 import { parseManifests } from '../apply.ts';
@@ -32,7 +33,7 @@ async function gatewayApiZip(version: string, context: MeshContext): Promise<Buf
   if (cached && verify(cached)) return cached;
   context.log.info(`downloading Gateway API ${version} CRDs (SHA-256 verified)`);
   const response = await fetch(asset.url, { signal: AbortSignal.timeout(120_000) }).catch((error: unknown) => {
-    throw new EnvironmentError(`could not download Gateway API ${version} from ${asset.url}: ${(error as Error).message}`);
+    throw new EnvironmentError(`could not download Gateway API ${version} from ${describeFetchError(asset.url, error)}`);
   });
   if (!response.ok) throw new EnvironmentError(`could not download Gateway API ${version} from ${asset.url}: HTTP ${response.status}`);
   const bytes = Buffer.from(await response.arrayBuffer());

@@ -1,0 +1,60 @@
+// How the commands that read mesh-perf.yaml find it, and the checks `plan` and `run` make before
+// any load starts: files the config names exist, rates fit this machine, --baseline is stored
+// results and not a mode name. Every problem names the flag, file or preset it came from.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import type { Config } from '../config/validate.ts';
+import { preflightProblems } from '../config/preflight.ts';
+import { UsageError } from '../util/errors.ts';
+import type { CommandContext } from './command.ts';
+import { overrideValues } from './override-options.ts';
+
+export const DEFAULT_CONFIG = 'mesh-perf.yaml';
+
+export interface LoadOptions {
+  /** Run the pre-load checks (plan, run, calibrate). */
+  preflight?: boolean;
+}
+
+export async function loadCommandConfig(context: CommandContext, options: LoadOptions = {}): Promise<Config> {
+  const given = context.args.options.config;
+  const label = given ?? DEFAULT_CONFIG;
+  const file = resolve(context.cwd, label);
+  // With --preset and no mesh-perf.yaml here, the preset alone is the config.
+  const useFile = given !== undefined || existsSync(file) || context.args.options.preset === undefined;
+  if (useFile && given !== undefined) checkConfigPath(file, given);
+  return loadConfig({
+    ...(useFile ? { file, fileLabel: label } : {}),
+    overrides: overrideValues(context.args),
+    signal: context.signal,
+    ...(options.preflight ? { check: (config: Config) => preflightProblems(config, context.cwd) } : {}),
+  });
+}
+
+function checkConfigPath(file: string, given: string): void {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return; // loadConfig says "does not exist" with the hint to run init
+  }
+  if (stat.isDirectory()) {
+    const inside = resolve(file, DEFAULT_CONFIG);
+    throw new UsageError(`--config ${given}: is a directory, expected a YAML file${existsSync(inside) ? ` (did you mean ${given.replace(/\/+$/, '')}/${DEFAULT_CONFIG}?)` : ''}`);
+  }
+}
+
+/**
+ * `run --baseline PATH` takes stored results. A mode name there (the old meaning of the flag)
+ * would only fail after the whole benchmark, so it is refused before the load.
+ */
+export function checkBaselinePath(value: string | undefined, config: Config, cwd: string): void {
+  if (value === undefined) return;
+  if (existsSync(resolve(cwd, value)) || /^(https?:|git@|ssh:)/.test(value)) return;
+  const isMode = config.modes.some((m) => m.name === value);
+  throw new UsageError(
+    `--baseline ${value}: no such file or folder; --baseline takes stored results (a results.json, a run folder, a folder of them, or a store)` +
+      (isMode ? `. To choose the mode overheads are computed against, use --baseline-mode ${value}` : ''),
+  );
+}

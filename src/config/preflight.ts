@@ -1,0 +1,48 @@
+// Checks `plan`, `run` and the action make once the config is valid and before any load: files the
+// config names exist, and open-model rates fit what one k6 process holds on this machine. Not pure
+// (the file system, the CPU count); the pure checks live in validate.ts and applicability.ts.
+import { statSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { K6_CPU_SECONDS_PER_REQUEST, rateCeiling } from '../load/ceiling.ts';
+import type { Config, ConfigProblem } from './validate.ts';
+
+/** What can be known before load: pure config checks live in src/config; these need the machine. */
+export function preflightProblems(config: Config, cwd: string, cores = cpus().length): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  config.profiles.forEach((profile, i) => {
+    const at = config.profiles.length > 1 ? `load[${i}]` : 'load';
+    if (profile.script !== undefined) {
+      const path = isAbsolute(profile.script) ? profile.script : resolve(cwd, profile.script);
+      const kind = fileKind(path);
+      if (kind !== 'file') problems.push({ path: `${at}.script`, message: `${kind === 'missing' ? 'does not exist' : 'is a directory, expected a k6 script file'}: ${JSON.stringify(profile.script)} (resolved to ${path})` });
+    }
+    // k6 runs on this machine for local and endpoints; in the cluster for kind/kubeconfig.
+    if ((config.platform === 'local' || config.platform === 'endpoints') && profile.model === 'open' && profile.rate !== undefined) {
+      const shares = config.platform === 'local';
+      const ceiling = rateCeiling(cores, shares);
+      if (profile.rate > ceiling) {
+        problems.push({
+          path: `${at}.rate`,
+          message:
+            `${profile.rate} rps is above what one k6 process can hold on this machine: k6 spends ~${K6_CPU_SECONDS_PER_REQUEST * 1e6} µs of CPU per request and needs 20% idle, ` +
+            `so ${cores} core${cores === 1 ? '' : 's'}${shares ? ' shared with the local servers' : ''} hold at most ${ceiling} rps (platform kind/kubeconfig runs k6 in the cluster)`,
+        });
+      }
+    }
+  });
+  const kubeconfig = config.kubernetes?.kubeconfig;
+  if (config.platform === 'kubeconfig' && typeof kubeconfig === 'string' && fileKind(resolve(cwd, kubeconfig)) !== 'file') {
+    problems.push({ path: 'kubernetes.kubeconfig', message: `is not a readable file: ${JSON.stringify(kubeconfig)}` });
+  }
+  return problems;
+}
+
+function fileKind(path: string): 'file' | 'directory' | 'missing' {
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
