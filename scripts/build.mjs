@@ -11,9 +11,20 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--outdir');
 const outRoot = outIndex > 0 ? resolve(process.argv[outIndex + 1]) : root;
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-const exists = (p) => access(p).then(() => true, () => false);
+const exists = (p) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
-const entries = { cli: 'src/cli.ts', action: 'src/action.ts', post: 'src/post.ts', setup: 'src/setup-action.ts', comment: 'src/comment-action.ts', echo: 'src/echo/main.ts' };
+const entries = {
+  cli: 'src/cli.ts',
+  action: 'src/action.ts',
+  post: 'src/post.ts',
+  setup: 'src/setup-action.ts',
+  comment: 'src/comment-action.ts',
+  echo: 'src/echo/main.ts',
+};
 const entryPoints = {};
 for (const [name, path] of Object.entries(entries)) if (await exists(join(root, path))) entryPoints[name] = join(root, path);
 
@@ -41,14 +52,19 @@ const built = await build({
     __MESH_PERF_DASHBOARD_CLIENT__: JSON.stringify(await readFile(join(root, 'src/site/dashboard/client.js'), 'utf8')),
   },
   // Some bundled CommonJS dependencies call require() for Node built-ins.
-  banner: { js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   absWorkingDir: root,
 });
 await writeFile(join(dist, 'package.json'), '{ "type": "module" }\n');
 // Chart.js is inlined into reports through `define`, so the metafile does not list it.
 const { bundledPackageRoots, thirdPartyNotices } = await import(pathToFileURL(join(root, 'scripts/third-party-notices.mjs')).href);
-await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await thirdPartyNotices(root, bundledPackageRoots(built.metafile, ['node_modules/chart.js'])));
+await writeFile(
+  join(dist, 'THIRD-PARTY-LICENSES.txt'),
+  await thirdPartyNotices(root, bundledPackageRoots(built.metafile, ['node_modules/chart.js'])),
+);
 
 // JSON Schemas, generated from the zod schemas (run through tsx: they are TypeScript).
 const { tsImport } = await import('tsx/esm/api');
@@ -62,8 +78,14 @@ const toJson = (schema, id, title) => ({
   title,
   ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }),
 });
-await writeFile(join(schemaDir, 'mesh-perf.schema.json'), `${JSON.stringify(toJson(configSchema, 'https://mesh-perf.dev/schema/mesh-perf.schema.json', 'mesh-perf.yaml'), null, 2)}\n`);
-await writeFile(join(schemaDir, 'results.schema.json'), `${JSON.stringify(toJson(resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`);
+await writeFile(
+  join(schemaDir, 'mesh-perf.schema.json'),
+  `${JSON.stringify(toJson(configSchema, 'https://mesh-perf.dev/schema/mesh-perf.schema.json', 'mesh-perf.yaml'), null, 2)}\n`,
+);
+await writeFile(
+  join(schemaDir, 'results.schema.json'),
+  `${JSON.stringify(toJson(resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`,
+);
 
 // README tables of the action's inputs and outputs, generated from action.yml.
 const tables = join(root, 'scripts/readme-tables.mjs');

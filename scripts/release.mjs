@@ -41,12 +41,31 @@ export function releaseChangelog(text, version, date) {
 
 /** Files users copy from: README, docs, the workflows and the actions' metadata. */
 export function selfReferenceFiles(root) {
-  const inDir = (dir, pattern) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => pattern.test(f)).map((f) => join(dir, f)) : []);
-  return ['README.md', 'action.yml', 'setup/action.yml', 'comment/action.yml', ...inDir('docs', /\.md$/), ...inDir('workflows', /\.ya?ml$/), ...inDir('.github/workflows', /\.ya?ml$/)].filter((f) => existsSync(join(root, f)));
+  const inDir = (dir, pattern) =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir))
+          .filter((f) => pattern.test(f))
+          .map((f) => join(dir, f))
+      : [];
+  return [
+    'README.md',
+    'action.yml',
+    'setup/action.yml',
+    'comment/action.yml',
+    ...inDir('docs', /\.md$/),
+    ...inDir('workflows', /\.ya?ml$/),
+    ...inDir('.github/workflows', /\.ya?ml$/),
+  ].filter((f) => existsSync(join(root, f)));
 }
 
 function parseArgs(argv) {
-  const options = { push: false, build: true, repo: undefined, root: resolve(dirname(fileURLToPath(import.meta.url)), '..'), version: undefined };
+  const options = {
+    push: false,
+    build: true,
+    repo: undefined,
+    root: resolve(dirname(fileURLToPath(import.meta.url)), '..'),
+    version: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--push') options.push = true;
@@ -63,7 +82,8 @@ export function release(argv, now = new Date()) {
   const options = parseArgs(argv);
   const version = parseVersion(options.version);
   if (!version) throw new Error(`expected a version X.Y.Z (e.g. 1.2.0), got ${JSON.stringify(options.version)}`);
-  if (options.repo !== undefined && !/^[A-Za-z0-9_.-]+\/mesh-perf-action$/.test(options.repo)) throw new Error(`--repo: expected owner/mesh-perf-action, got ${JSON.stringify(options.repo)}`);
+  if (options.repo !== undefined && !/^[A-Za-z0-9_.-]+\/mesh-perf-action$/.test(options.repo))
+    throw new Error(`--repo: expected owner/mesh-perf-action, got ${JSON.stringify(options.repo)}`);
   const git = (...args) => execFileSync('git', args, { cwd: options.root, encoding: 'utf8' }).trim();
   if (git('status', '--porcelain')) throw new Error('the working tree has uncommitted changes; commit or stash them first');
   const tags = git('tag', '--list', 'v*.*.*').split('\n').map(parseVersion).filter(Boolean).sort(compareVersions);
@@ -94,7 +114,13 @@ export function release(argv, now = new Date()) {
     ['push', '--force', 'origin', `v${version.major}`],
   ];
   if (options.push) for (const args of pushes) git(...args);
-  return { version: version.text, major: `v${version.major}`, commit: git('rev-parse', 'HEAD'), pushed: options.push, pushCommands: pushes.map((args) => `git ${args.join(' ')}`) };
+  return {
+    version: version.text,
+    major: `v${version.major}`,
+    commit: git('rev-parse', 'HEAD'),
+    pushed: options.push,
+    pushCommands: pushes.map((args) => `git ${args.join(' ')}`),
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

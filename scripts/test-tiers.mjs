@@ -66,11 +66,14 @@ export function tierOf(file) {
 }
 
 const root = join(import.meta.dirname, '..');
-const cache = () => join(process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf'), 'tools');
+const cache = () =>
+  join(process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf'), 'tools');
 
 /** The Go tools scripts/install-test-tools.sh builds, with the versions it pins. */
 function goTools() {
-  const rows = [...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)(?:\|[^"]*)?"/gm)];
+  const rows = [
+    ...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)(?:\|[^"]*)?"/gm),
+  ];
   return rows.map(([, name, version]) => ({
     name,
     path: join(cache(), name, version, name),
@@ -90,7 +93,11 @@ function controlPlane() {
   });
   const k8s = versions.KUBERNETES_VERSION;
   return [
-    { name: 'etcd', path: process.env.MESH_PERF_ETCD ?? '/usr/bin/etcd', how: 'run `bash scripts/k8s/build.sh etcd` or set MESH_PERF_ETCD' },
+    {
+      name: 'etcd',
+      path: process.env.MESH_PERF_ETCD ?? '/usr/bin/etcd',
+      how: 'run `bash scripts/k8s/build.sh etcd` or set MESH_PERF_ETCD',
+    },
     built('kube-apiserver', k8s),
     built('kube-controller-manager', k8s),
     built('kube-scheduler', k8s),
@@ -122,6 +129,10 @@ export function missingToolsFor(file) {
   const path = file.split('\\').join('/');
   const tier = tierOf(path);
   const needed =
-    tier === 'k8s' ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()] : tier === 'e2e' ? [...goTools(), ...(BROWSER.includes(path) ? [chromium()] : [])] : [];
+    tier === 'k8s'
+      ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()]
+      : tier === 'e2e'
+        ? [...goTools(), ...(BROWSER.includes(path) ? [chromium()] : [])]
+        : [];
   return needed.filter((tool) => !executable(tool.path));
 }

@@ -47,7 +47,8 @@ for (let i = 0; i < args.length; i++) {
 const everything = tiers.length === 0 && filters.length === 0;
 const selected = tiers.length > 0 ? tiers : TIERS;
 
-if (!existsSync(join(root, 'node_modules/.package-lock.json'))) step('Installing npm dependencies', 'npm', ['ci', '--no-audit', '--no-fund']);
+if (!existsSync(join(root, 'node_modules/.package-lock.json')))
+  step('Installing npm dependencies', 'npm', ['ci', '--no-audit', '--no-fund']);
 if (everything) {
   step('Lint (biome lint, knip)', 'npm', ['run', '--silent', 'lint']);
   step('Formatting (biome format)', 'npm', ['run', '--silent', 'format:check']);
@@ -89,13 +90,17 @@ for (const tier of TIERS) {
     for (const tool of tools) missing.set(tool.name, { ...tool, files: [...(missing.get(tool.name)?.files ?? []), file] });
   }
   if (missing.size > 0) {
-    const lines = [...missing.values()].map((m) => `  ${m.name}: ${m.path} is missing; ${m.how} (needed by ${m.files.length} file${m.files.length === 1 ? '' : 's'})`).join('\n');
+    const lines = [...missing.values()]
+      .map((m) => `  ${m.name}: ${m.path} is missing; ${m.how} (needed by ${m.files.length} file${m.files.length === 1 ? '' : 's'})`)
+      .join('\n');
     if (inCi) {
       console.error(`\n✖ test:${tier}: tools are missing:\n${lines}`);
       failed = true;
     } else {
       const skipped = files.filter((f) => tierOf(f) === tier && !tierFiles.includes(f));
-      console.log(`\n⚠ test:${tier}: skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'} (${skipped.join(', ')}), tools are missing:\n${lines}\n  (with CI=true this fails)`);
+      console.log(
+        `\n⚠ test:${tier}: skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'} (${skipped.join(', ')}), tools are missing:\n${lines}\n  (with CI=true this fails)`,
+      );
     }
   }
   if (tierFiles.length === 0) continue;
@@ -103,9 +108,13 @@ for (const tier of TIERS) {
   const started = Date.now();
   // Unit files drive no load and share no ports, so they run side by side; the others one at a time.
   const concurrency = tier === 'unit' ? availableParallelism() : 1;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...tierFiles], {
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...tierFiles],
+    {
+      stdio: 'inherit',
+    },
+  );
   console.log(`▶ test:${tier} ${result.status === 0 ? 'passed' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (result.status !== 0) failed = true;
 }

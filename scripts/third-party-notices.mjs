@@ -44,7 +44,7 @@ export async function thirdPartyNotices(projectRoot, roots) {
   const unique = new Map(packages.map((p) => [`${p.name}@${p.version}`, p]));
   const sorted = [...unique.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
   const header = [
-    'Third-party software bundled in mesh-perf-action\'s dist/',
+    "Third-party software bundled in mesh-perf-action's dist/",
     '',
     'mesh-perf-action itself is licensed under the Apache License 2.0 (see LICENSE). The bundles in',
     'dist/ include the following packages, each under its own license, reproduced below.',
@@ -52,7 +52,10 @@ export async function thirdPartyNotices(projectRoot, roots) {
     ...sorted.map((p) => `- ${p.name} ${p.version} (${p.license})`),
   ];
   const sections = sorted.map((p) => {
-    const body = p.files.length > 0 ? p.files.map((f) => f.text).join('\n\n') : `No license file is shipped with this package; its package.json declares: ${p.license}`;
+    const body =
+      p.files.length > 0
+        ? p.files.map((f) => f.text).join('\n\n')
+        : `No license file is shipped with this package; its package.json declares: ${p.license}`;
     return [`${'='.repeat(78)}`, `${p.name} ${p.version} (${p.license})`, `${'='.repeat(78)}`, '', body].join('\n');
   });
   return `${[header.join('\n'), ...sections].join('\n\n')}\n`;

@@ -50,7 +50,10 @@ export interface PipelineOutcome {
 }
 
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -69,13 +72,21 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
-    platform = (deps.platform ?? platformFactory(config.platform))({ config, runId, signal, log, ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}) });
+    platform = (deps.platform ?? platformFactory(config.platform))({
+      config,
+      runId,
+      signal,
+      log,
+      ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+    });
     await platform.prepare();
     const runner = platform.loadRunner();
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
 
-    log.phase(`Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})`);
+    log.phase(
+      `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})`,
+    );
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, platform, result, extraFiles, deps);
@@ -89,7 +100,9 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     if (platform) {
       log.phase('Tearing down');
       // A run that ended early keeps the platform's diagnostics beside its results (uploaded with them).
-      await platform.teardown(failure ? { diagnosticsDir: join(outDir, 'diagnostics') } : {}).catch((error: unknown) => log.warn(`teardown failed: ${messageOf(error)}`));
+      await platform
+        .teardown(failure ? { diagnosticsDir: join(outDir, 'diagnostics') } : {})
+        .catch((error: unknown) => log.warn(`teardown failed: ${messageOf(error)}`));
     }
   }
   if (signal.aborted && !result.run.aborted) result.run.aborted = 'cancelled';
@@ -97,7 +110,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   log.phase('Analysing');
   result.run.finishedAt = new Date().toISOString();
   // Trials ran interleaved; results read in config order (profile, then mode).
-  const order = (m: ModeResult) => config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
+  const order = (m: ModeResult) =>
+    config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
   result.modes.sort((a, b) => order(a) - order(b));
   try {
     result.analysis = analyzeRun(result, { config, reference });
@@ -185,7 +199,9 @@ async function confirmRegressions(
   const offset = plan.trials.length;
   for (const t of round2.trials) t.index += offset;
   result.plan.trials.push(...round2.trials.map(trialRecord));
-  deps.log.phase(`Confirming a possible regression: ${modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`);
+  deps.log.phase(
+    `Confirming a possible regression: ${modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`,
+  );
   for (const trial of round2.trials) {
     if (deps.signal.aborted) break;
     await runTrial(trial, { ...round2, trials: [...plan.trials, ...round2.trials] }, platform, result, extraFiles, deps);

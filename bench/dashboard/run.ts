@@ -59,11 +59,18 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 async function timed(args: string[]): Promise<{ seconds: number; stdout: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, stdout }) : reject(new Error(`mesh-perf ${args.join(' ')} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ seconds: (performance.now() - started) / 1000, stdout })
+        : reject(new Error(`mesh-perf ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -76,7 +83,15 @@ async function branchSizes(remote: string) {
     if (!line) continue;
     const [meta, path] = line.split('\t') as [string, string];
     const bytes = Number(meta.trim().split(/\s+/)[3]);
-    const kind = /^runs\/[^/]+\/\d{4}\/.*\.json$/.test(path) ? 'run files (.json)' : /^runs\/[^/]+\/\d{4}\/.*\.html$/.test(path) ? 'run reports (.html)' : path.endsWith('index.json') ? 'suite indexes' : path.startsWith('data/') ? 'dashboard data (.js)' : 'dashboard, assets, marker';
+    const kind = /^runs\/[^/]+\/\d{4}\/.*\.json$/.test(path)
+      ? 'run files (.json)'
+      : /^runs\/[^/]+\/\d{4}\/.*\.html$/.test(path)
+        ? 'run reports (.html)'
+        : path.endsWith('index.json')
+          ? 'suite indexes'
+          : path.startsWith('data/')
+            ? 'dashboard data (.js)'
+            : 'dashboard, assets, marker';
     kinds[kind] ??= { files: 0, bytes: 0 };
     kinds[kind]!.files++;
     kinds[kind]!.bytes += bytes;
@@ -99,7 +114,11 @@ async function firstRender(browser: BrowserSession, url: string, loads: number, 
     await page.goto(url, { waitUntil: 'load' });
     const ms =
       marker === 'rendered'
-        ? await page.waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered, undefined, { timeout: 60_000 }).then((h) => h.jsonValue() as Promise<number>)
+        ? await page
+            .waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered, undefined, {
+              timeout: 60_000,
+            })
+            .then((h) => h.jsonValue() as Promise<number>)
         : await page.evaluate(() => {
             const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
             return nav.loadEventEnd || performance.now();
@@ -116,7 +135,9 @@ const loads = Number(values.loads);
 try {
   console.log(`# mesh-perf dashboard benchmark\nshape: ${describeShape(shape)}\nwork dir: ${dir}\n`);
   const remote = join(dir, 'history.git');
-  const seedSeconds = await seedBranch(remote, shape, await loadChartJsSource(), (day) => process.stderr.write(`seeded ${day}/${shape.days} days\r`));
+  const seedSeconds = await seedBranch(remote, shape, await loadChartJsSource(), (day) =>
+    process.stderr.write(`seeded ${day}/${shape.days} days\r`),
+  );
   process.stderr.write('\n');
   const commits = Number((await git(remote, 'rev-list', '--count', 'refs/heads/gh-pages')).trim());
 
@@ -129,9 +150,13 @@ try {
   console.log(`## Branch size after ${commits} daily commits (seeding took ${seedSeconds.toFixed(0)} s)`);
   console.log('| part | files | bytes |\n|---|---:|---:|');
   for (const [kind, v] of Object.entries(sizes.kinds)) console.log(`| ${kind} | ${v.files} | ${mib(v.bytes)} |`);
-  console.log(`| **checked-out site (what Pages serves)** | ${Object.values(sizes.kinds).reduce((a, v) => a + v.files, 0)} | **${mib(sizes.total)}** |`);
+  console.log(
+    `| **checked-out site (what Pages serves)** | ${Object.values(sizes.kinds).reduce((a, v) => a + v.files, 0)} | **${mib(sizes.total)}** |`,
+  );
   console.log(`| git history, every object zlib-compressed on its own (no deltas) | | ${mib(looseKiB * 1024)} |`);
-  console.log(`| **git history after \`git gc\`** (what a clone downloads; gc took ${gcSeconds.toFixed(0)} s) | | **${mib(gcKiB * 1024)}** |`);
+  console.log(
+    `| **git history after \`git gc\`** (what a clone downloads; gc took ${gcSeconds.toFixed(0)} s) | | **${mib(gcKiB * 1024)}** |`,
+  );
   console.log(`| largest file: ${sizes.largest.path} | 1 | ${mib(sizes.largest.bytes)} |\n`);
 
   const cliStart = await timed(['--help']);
@@ -141,23 +166,39 @@ try {
   console.log('## `mesh-perf report`');
   console.log('| command | wall time |\n|---|---:|');
   console.log(`| \`mesh-perf --help\` (process start, reference) | ${cliStart.seconds.toFixed(1)} s |`);
-  console.log(`| \`mesh-perf report --store <repo> --out <dir>\` (fetch, re-render every report, write the site) | ${exportRun.seconds.toFixed(1)} s |`);
-  console.log(`| \`mesh-perf report --store <repo>\` (rebuild in place; nothing changed, no commit) | ${rebuildRun.seconds.toFixed(1)} s |\n`);
+  console.log(
+    `| \`mesh-perf report --store <repo> --out <dir>\` (fetch, re-render every report, write the site) | ${exportRun.seconds.toFixed(1)} s |`,
+  );
+  console.log(
+    `| \`mesh-perf report --store <repo>\` (rebuild in place; nothing changed, no commit) | ${rebuildRun.seconds.toFixed(1)} s |\n`,
+  );
 
   await mkdir(join(site, 'bench'), { recursive: true });
-  await writeFile(join(site, 'bench', 'empty.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>\n');
+  await writeFile(
+    join(site, 'bench', 'empty.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>\n',
+  );
   const server = await startStaticServer(site);
   const browser = await launchBrowser();
   try {
     const rows: [string, number[]][] = [];
-    for (const [where, base] of [['file://', `${pathToFileURL(site).href}/`], ['http (127.0.0.1)', server.url]] as const) {
+    for (const [where, base] of [
+      ['file://', `${pathToFileURL(site).href}/`],
+      ['http (127.0.0.1)', server.url],
+    ] as const) {
       rows.push([`empty page, ${where}`, await firstRender(browser, `${base}bench/empty.html`, loads, 'load')]);
       rows.push([`dashboard first render (default: 1 year), ${where}`, await firstRender(browser, `${base}index.html`, loads, 'rendered')]);
-      rows.push([`dashboard first render (range: all), ${where}`, await firstRender(browser, `${base}index.html#range=0`, loads, 'rendered')]);
+      rows.push([
+        `dashboard first render (range: all), ${where}`,
+        await firstRender(browser, `${base}index.html#range=0`, loads, 'rendered'),
+      ]);
     }
     console.log(`## Dashboard in headless Chromium (${loads} loads each, fresh page; ms since navigation start)`);
     console.log('| page | median | min | max |\n|---|---:|---:|---:|');
-    for (const [label, times] of rows) console.log(`| ${label} | ${median(times).toFixed(0)} ms | ${Math.min(...times).toFixed(0)} ms | ${Math.max(...times).toFixed(0)} ms |`);
+    for (const [label, times] of rows)
+      console.log(
+        `| ${label} | ${median(times).toFixed(0)} ms | ${Math.min(...times).toFixed(0)} ms | ${Math.max(...times).toFixed(0)} ms |`,
+      );
   } finally {
     await browser.close();
     await server.close();

@@ -23,13 +23,18 @@ export interface SeedShape {
 }
 
 export function describeShape(shape: SeedShape): string {
-  return `${shape.days} days × ${shape.suites} suites × ${shape.profilesPerSuite} load profiles (= ${shape.suites * shape.profilesPerSuite} scenarios), ` +
-    `${shape.modes} modes × ${shape.repetitions} repetitions × ${shape.durationS} s, history.keepTimelines ${shape.keepTimelines ?? DEFAULT_TIMELINE_RETENTION}`;
+  return (
+    `${shape.days} days × ${shape.suites} suites × ${shape.profilesPerSuite} load profiles (= ${shape.suites * shape.profilesPerSuite} scenarios), ` +
+    `${shape.modes} modes × ${shape.repetitions} repetitions × ${shape.durationS} s, history.keepTimelines ${shape.keepTimelines ?? DEFAULT_TIMELINE_RETENTION}`
+  );
 }
 
 export function runsOfDay(shape: SeedShape, day: number, start = Date.UTC(2023, 0, 1, 2, 0, 0)): RunResult[] {
   const modes = DEFAULT_MODES.slice(0, shape.modes);
-  const profiles = Array.from({ length: shape.profilesPerSuite }, (_, i) => `${[1000, 500, 200, 100, 50, 20][i % 6]}rps${i >= 6 ? `-${i}` : ''}`);
+  const profiles = Array.from(
+    { length: shape.profilesPerSuite },
+    (_, i) => `${[1000, 500, 200, 100, 50, 20][i % 6]}rps${i >= 6 ? `-${i}` : ''}`,
+  );
   return Array.from({ length: shape.suites }, (_, s) => {
     // Every 37th run of a suite has an invalid repetition, as real histories do.
     const invalid = (day * shape.suites + s) % 37 === 0 ? [{ mode: modes[modes.length - 1]!, repetition: 0 }] : undefined;

@@ -126,7 +126,11 @@ async function vegeta(url: string, rate: number, seconds: number): Promise<Row> 
   try {
     const cpu = new ChildCpu('vegeta');
     cpu.start();
-    const attack = spawn(VEGETA, ['attack', `-rate=${rate}/s`, `-duration=${seconds}s`, '-max-workers=2000', '-keepalive=true', `-output=${join(dir, 'results.bin')}`], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const attack = spawn(
+      VEGETA,
+      ['attack', `-rate=${rate}/s`, `-duration=${seconds}s`, '-max-workers=2000', '-keepalive=true', `-output=${join(dir, 'results.bin')}`],
+      { stdio: ['pipe', 'ignore', 'inherit'] },
+    );
     attack.stdin!.end(`GET ${url}\n`);
     await waitExit(attack);
     const cpuSeconds = cpu.stop();
@@ -158,7 +162,22 @@ async function plainK6(k6: string, url: string, rate: number, seconds: number): 
     cpu.start();
     const child = spawn(
       k6,
-      ['run', '--quiet', '--no-color', '--summary-trend-stats', 'med,p(90),p(99),max,count', '--summary-export', join(dir, 'summary.json'), '-e', `RATE=${rate}`, '-e', `DURATION=${seconds}s`, '-e', `URL=${url}`, join(dir, 'plain.js')],
+      [
+        'run',
+        '--quiet',
+        '--no-color',
+        '--summary-trend-stats',
+        'med,p(90),p(99),max,count',
+        '--summary-export',
+        join(dir, 'summary.json'),
+        '-e',
+        `RATE=${rate}`,
+        '-e',
+        `DURATION=${seconds}s`,
+        '-e',
+        `URL=${url}`,
+        join(dir, 'plain.js'),
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } },
     );
     await waitExit(child);
@@ -183,7 +202,11 @@ async function plainK6(k6: string, url: string, rate: number, seconds: number): 
 async function meshPerf(k6: string, url: string, rate: number, seconds: number): Promise<Row> {
   // What `mesh-perf run` does for one repetition, with the product's defaults (expectedLatency,
   // timeline buckets, VU pool, GOGC, progress poller) and a 2 s warm-up.
-  const config = validateConfig({ platform: 'endpoints', modes: [{ name: 'bench', url }], load: { rate, duration: `${seconds}s`, warmup: '2s', repetitions: 1 } });
+  const config = validateConfig({
+    platform: 'endpoints',
+    modes: [{ name: 'bench', url }],
+    load: { rate, duration: `${seconds}s`, warmup: '2s', repetitions: 1 },
+  });
   const trial = buildPlan(config, 1).trials[0]!;
   const invocation = buildInvocation(trial, { mode: 'bench', url, env: {}, description: '' }, process.cwd());
   const cpu = new ChildCpu('k6');
@@ -192,10 +215,19 @@ async function meshPerf(k6: string, url: string, rate: number, seconds: number):
   const cpuSeconds = cpu.stop();
   if (!outcome.summary) throw new Error(`mesh-perf's k6 wrote no summary: ${outcome.stderrTail}`);
   const m = parseSummary(outcome.summary);
-  const sent = (JSON.parse(outcome.summary) as { metrics: Record<string, { values: Record<string, number> }> }).metrics.http_reqs!.values.count!;
+  const sent = (JSON.parse(outcome.summary) as { metrics: Record<string, { values: Record<string, number> }> }).metrics.http_reqs!.values
+    .count!;
   const l = m.latencyMs;
   if (!l) throw new Error('mesh-perf measured no successful request');
-  return { achieved: m.achievedRps, dropped: m.droppedIterations, p50: l.p50, p90: l.p90, p99: l.p99, max: l.max, cpuUs: (cpuSeconds / sent) * 1e6 };
+  return {
+    achieved: m.achievedRps,
+    dropped: m.droppedIterations,
+    p50: l.p50,
+    p90: l.p90,
+    p99: l.p99,
+    max: l.max,
+    cpuUs: (cpuSeconds / sent) * 1e6,
+  };
 }
 
 async function runTool(tool: Tool, k6: string, url: string, rate: number, seconds: number): Promise<Row> {
@@ -209,10 +241,18 @@ const holds = (row: Row, rate: number) => (row.dropped ?? 0) === 0 && row.achiev
 
 async function startFortio(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(FORTIO, ['server', '-http-port', `127.0.0.1:${port}`, '-grpc-port', 'disabled', '-redirect-port', 'disabled'], { stdio: 'ignore' });
+  const child = spawn(FORTIO, ['server', '-http-port', `127.0.0.1:${port}`, '-grpc-port', 'disabled', '-redirect-port', 'disabled'], {
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return { url, stop: () => child.kill('SIGTERM') };
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop: () => child.kill('SIGTERM') };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -225,7 +265,9 @@ const loadAtStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3)
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
 const k6 = await ensureK6(silentLogger);
-console.log(`vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6), ${durationS} s per run, Fortio 1.66 echo on 127.0.0.1, ${cpus().length} cores`);
+console.log(
+  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6), ${durationS} s per run, Fortio 1.66 echo on 127.0.0.1, ${cpus().length} cores`,
+);
 console.log(`load average at start: ${loadAtStart}\n`);
 
 const fortio = await startFortio();
@@ -254,7 +296,18 @@ try {
         bound = misses.length === 0 ? 'yes' : `NO (${misses.join(', ')})`;
         verdicts.push(`${rate} rps: ${bound}`);
       }
-      rows.push([String(rate), tool, r.achieved.toFixed(0), r.dropped === undefined ? '–' : String(r.dropped), fmt(r.p50), fmt(r.p90), fmt(r.p99), fmt(r.max), r.cpuUs.toFixed(0), bound]);
+      rows.push([
+        String(rate),
+        tool,
+        r.achieved.toFixed(0),
+        r.dropped === undefined ? '–' : String(r.dropped),
+        fmt(r.p50),
+        fmt(r.p90),
+        fmt(r.p99),
+        fmt(r.max),
+        r.cpuUs.toFixed(0),
+        bound,
+      ]);
     }
   }
   console.log(alignTable(rows));
@@ -305,4 +358,6 @@ if (!flag('no-stall')) {
 
 clearInterval(loadTimer);
 const during = loadSamples.length ? (loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2) : 'n/a';
-console.log(`\nLoad average (1 min) during the run: mean ${during}, max ${loadSamples.length ? Math.max(...loadSamples).toFixed(2) : 'n/a'} on ${cpus().length} cores; at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+console.log(
+  `\nLoad average (1 min) during the run: mean ${during}, max ${loadSamples.length ? Math.max(...loadSamples).toFixed(2) : 'n/a'} on ${cpus().length} cores; at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);

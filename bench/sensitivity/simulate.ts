@@ -95,14 +95,18 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
     const candidateBlocks = usable(x);
     const needed = blocksPerTrial(options);
     if (Math.min(referenceBlocks.size, candidateBlocks.size) < k || new Set([...referenceBlocks, ...candidateBlocks]).size < needed) {
-      throw new Error(`too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} disjoint blocks are needed`);
+      throw new Error(
+        `too few usable blocks for ${x} (${candidateBlocks.size}) and ${options.same} (${referenceBlocks.size}): ${needed} disjoint blocks are needed`,
+      );
     }
   }
   for (let t = 0; t < options.trials; t++) {
     const order = shuffle(allBlocks, random);
     const runs = options.referenceRuns ?? 1;
     const ref = order.filter((b) => referenceBlocks.has(b)).slice(0, runs * k);
-    const reference = Array.from({ length: runs }, (_, i) => runFrom(session, config, `ref-${t}-${i}`, options.baseline, options.same, ref.slice(i * k, (i + 1) * k)));
+    const reference = Array.from({ length: runs }, (_, i) =>
+      runFrom(session, config, `ref-${t}-${i}`, options.baseline, options.same, ref.slice(i * k, (i + 1) * k)),
+    );
     for (const x of [options.same, ...options.shifted]) {
       const candidateBlocks = usable(x);
       const rest = order.filter((b) => candidateBlocks.has(b) && !ref.includes(b));
@@ -129,13 +133,29 @@ export function simulate(session: RunResult, options: SensitivityOptions): Sensi
   };
 }
 
-function judge(session: RunResult, config: Config, reference: RunResult[], baseline: string, x: string, cand: number[], extra: number[], t: number, resamples: number) {
+function judge(
+  session: RunResult,
+  config: Config,
+  reference: RunResult[],
+  baseline: string,
+  x: string,
+  cand: number[],
+  extra: number[],
+  t: number,
+  resamples: number,
+) {
   const candidate = runFrom(session, config, `cand-${t}`, baseline, x, cand);
   const first = analyzeRun(candidate, { config, reference, resamples });
   if (first.modesToConfirm.length === 0) return first;
   // The pipeline would now re-run the flagged modes and the baseline as round 2.
   const round2 = runFrom(session, config, `cand-${t}`, baseline, x, extra, 2);
-  const pooled = { ...candidate, modes: candidate.modes.map((m) => ({ ...m, repetitions: [...m.repetitions, ...round2.modes.find((r) => r.name === m.name)!.repetitions] })) };
+  const pooled = {
+    ...candidate,
+    modes: candidate.modes.map((m) => ({
+      ...m,
+      repetitions: [...m.repetitions, ...round2.modes.find((r) => r.name === m.name)!.repetitions],
+    })),
+  };
   return analyzeRun(pooled, { config, reference, resamples });
 }
 

@@ -26,7 +26,10 @@ interface Case {
 }
 
 function levels(random: Random, c: Case, job: number, shift: number) {
-  return { baseline: drawLevels(random, c.repetitions, 1, c.cv, job), sidecar: drawLevels(random, c.repetitions, 1.3 * (1 + shift), c.cv, job) };
+  return {
+    baseline: drawLevels(random, c.repetitions, 1, c.cv, job),
+    sidecar: drawLevels(random, c.repetitions, 1.3 * (1 + shift), c.cv, job),
+  };
 }
 
 function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: number; inconclusive: number } {
@@ -38,13 +41,22 @@ function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: 
   let inconclusive = 0;
   for (let h = 0; h < histories; h++) {
     const reference = Array.from({ length: c.referenceRuns }, (_, i) =>
-      syntheticRun({ config, id: `p${i}`, startedAt: new Date(Date.UTC(2025, 0, 1 + i)).toISOString(), levels: levels(random, c, lognormalFactor(random, c.jobCv), 0) }),
+      syntheticRun({
+        config,
+        id: `p${i}`,
+        startedAt: new Date(Date.UTC(2025, 0, 1 + i)).toISOString(),
+        levels: levels(random, c, lognormalFactor(random, c.jobCv), 0),
+      }),
     );
     const job = lognormalFactor(random, c.jobCv);
     const first = levels(random, c, job, c.shift);
     let analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first }), { config, reference, resamples: 50 });
     if (analysis.modesToConfirm.length > 0) {
-      analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first, round2: levels(random, c, job, c.shift) }), { config, reference, resamples: 50 });
+      analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first, round2: levels(random, c, job, c.shift) }), {
+        config,
+        reference,
+        resamples: 50,
+      });
     }
     if (analysis.verdict === 'fail') any++;
     if (analysis.verdict === 'inconclusive') inconclusive++;
@@ -55,7 +67,9 @@ function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: 
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const rows = [['case', 'CV/rep', 'job CV', 'ref runs', 'reps', 'shift (sidecar)', 'run fails', 'sidecar gate', 'baseline gate', 'inconclusive']];
+const rows = [
+  ['case', 'CV/rep', 'job CV', 'ref runs', 'reps', 'shift (sidecar)', 'run fails', 'sidecar gate', 'baseline gate', 'inconclusive'],
+];
 const cases: [string, Case][] = [
   ['A/A quiet', { cv: 0.03, jobCv: 0, referenceRuns: 10, repetitions: 5, shift: 0 }],
   ['A/A noisy reps', { cv: 0.1, jobCv: 0, referenceRuns: 10, repetitions: 5, shift: 0 }],
@@ -71,7 +85,20 @@ const cases: [string, Case][] = [
 ];
 cases.forEach(([name, c], i) => {
   const r = rate(c, 1000 + i);
-  rows.push([name, pct(c.cv), pct(c.jobCv), String(c.referenceRuns), String(c.repetitions), c.shift ? `+${pct(c.shift)}` : '—', pct(r.any), pct(r.sidecar), pct(r.baseline), pct(r.inconclusive)]);
+  rows.push([
+    name,
+    pct(c.cv),
+    pct(c.jobCv),
+    String(c.referenceRuns),
+    String(c.repetitions),
+    c.shift ? `+${pct(c.shift)}` : '—',
+    pct(r.any),
+    pct(r.sidecar),
+    pct(r.baseline),
+    pct(r.inconclusive),
+  ]);
 });
-console.log(`Default regression gate on ${histories} synthetic histories per case (sidecar judged as its ratio to the baseline; baseline judged as is)\n`);
+console.log(
+  `Default regression gate on ${histories} synthetic histories per case (sidecar judged as its ratio to the baseline; baseline judged as is)\n`,
+);
 console.log(alignTable(rows));

@@ -66,7 +66,9 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     const targets = modesInScope(expression, result.modes, baseline);
     for (const unknown of unknownScopeNames(expression, result)) notes.push(unknown);
     if (targets.length === 0) {
-      notes.push(`gate "${expression.text}" applies to no mode of this run${expression.kind === 'overhead' ? ' (overhead budgets skip the baseline mode)' : ''}`);
+      notes.push(
+        `gate "${expression.text}" applies to no mode of this run${expression.kind === 'overhead' ? ' (overhead budgets skip the baseline mode)' : ''}`,
+      );
       continue;
     }
     for (const mode of targets) {
@@ -96,7 +98,14 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       const anyModeRelative = result.modes.some((m) => basisFor(basisSetting, m, result, baseline) === 'relative');
       for (const mode of result.modes) {
         const basis = basisFor(basisSetting, mode, result, baseline);
-        const selection = selectReference(result, history, mode.name, mode.profile, basis === 'relative' ? baseline : undefined, regression.window);
+        const selection = selectReference(
+          result,
+          history,
+          mode.name,
+          mode.profile,
+          basis === 'relative' ? baseline : undefined,
+          regression.window,
+        );
         for (const r of selection.runs) used.add(r.run.id);
         for (const x of selection.excluded) excluded.set(`${x.runId}:${x.reason}`, x);
         for (const metric of regression.statistics) {
@@ -121,17 +130,23 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
         }
       }
       reference = { runIds: [...used], excluded: [...excluded.values()] };
-      if (used.size === 0) notes.push(`none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`);
+      if (used.size === 0)
+        notes.push(`none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`);
     }
   }
 
   for (const mode of result.modes) {
-    const gate = evaluateErrorGate(mode, config.profiles.find((p) => p.name === mode.profile));
+    const gate = evaluateErrorGate(
+      mode,
+      config.profiles.find((p) => p.name === mode.profile),
+    );
     if (gate) gates.push(gate);
   }
 
   const decided = decideVerdict(result, gates);
-  const detectability = detectabilityLines(summaries, [...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)])]);
+  const detectability = detectabilityLines(summaries, [
+    ...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)]),
+  ]);
   const rounds = [...new Set(result.modes.flatMap((m) => m.repetitions.map(roundOf)))].sort((a, b) => a - b);
   return {
     version: 1,
@@ -233,7 +248,10 @@ function unknownScopeNames(expression: GateExpression, result: RunResult): strin
   const out: string[] = [];
   const modes = new Set(result.modes.map((m) => m.name));
   const profiles = new Set(result.modes.map((m) => m.profile));
-  for (const m of expression.scope.modes ?? []) if (!modes.has(m)) out.push(`gate "${expression.text}" names mode "${m}", which is not in this run (modes: ${[...modes].join(', ')})`);
-  for (const p of expression.scope.profiles ?? []) if (!profiles.has(p)) out.push(`gate "${expression.text}" names profile "${p}", which is not in this run (profiles: ${[...profiles].join(', ')})`);
+  for (const m of expression.scope.modes ?? [])
+    if (!modes.has(m)) out.push(`gate "${expression.text}" names mode "${m}", which is not in this run (modes: ${[...modes].join(', ')})`);
+  for (const p of expression.scope.profiles ?? [])
+    if (!profiles.has(p))
+      out.push(`gate "${expression.text}" names profile "${p}", which is not in this run (profiles: ${[...profiles].join(', ')})`);
   return out;
 }

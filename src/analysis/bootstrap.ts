@@ -45,7 +45,11 @@ export function bootstrapInterval(
 }
 
 /** CI of any statistic of a sample of items (e.g. repetitions), resampling the items. */
-export function bootstrapStatistic<T>(items: readonly T[], statistic: (sample: readonly T[]) => number, options: BootstrapOptions): Interval | undefined {
+export function bootstrapStatistic<T>(
+  items: readonly T[],
+  statistic: (sample: readonly T[]) => number,
+  options: BootstrapOptions,
+): Interval | undefined {
   if (items.length < 2) return undefined;
   const level = options.level ?? DEFAULT_LEVEL;
   const count = options.resamples ?? DEFAULT_RESAMPLES;

@@ -81,7 +81,8 @@ export interface Calibration {
 export function calibrationConfig(config: Config, modeName?: string, repetitions?: number): Config {
   const name = modeName ?? config.baseline;
   const mode = config.modes.find((m) => m.name === name);
-  if (!mode) throw new UsageError(`calibration: "${name}" names no mode of the config (modes: ${config.modes.map((m) => m.name).join(', ')})`);
+  if (!mode)
+    throw new UsageError(`calibration: "${name}" names no mode of the config (modes: ${config.modes.map((m) => m.name).join(', ')})`);
   const twin = { ...mode, name: `${name.slice(0, 37)}-aa` };
   return {
     ...config,
@@ -98,12 +99,17 @@ const DEFAULT_STATISTICS: MetricId[] = ['p50', 'p90', 'p99', 'mean', 'max'];
 const BOUND_RESAMPLES = 400;
 
 export function analyzeCalibration(result: RunResult, options: CalibrationOptions = {}): Calibration {
-  const [nameA, nameB] = options.modes ?? [result.modes[0]?.name ?? '', result.modes.find((m) => m.name !== result.modes[0]?.name)?.name ?? ''];
+  const [nameA, nameB] = options.modes ?? [
+    result.modes[0]?.name ?? '',
+    result.modes.find((m) => m.name !== result.modes[0]?.name)?.name ?? '',
+  ];
   const profile = options.profile ?? result.modes[0]?.profile ?? '';
   const a = findMode(result, nameA, profile);
   const b = findMode(result, nameB, profile);
   if (!a || !b || nameA === nameB) {
-    throw new Error(`calibration needs two modes measuring the same target in profile "${profile}"; found ${result.modes.map((m) => `${m.name} [${m.profile}]`).join(', ') || 'none'}`);
+    throw new Error(
+      `calibration needs two modes measuring the same target in profile "${profile}"; found ${result.modes.map((m) => `${m.name} [${m.profile}]`).join(', ') || 'none'}`,
+    );
   }
   const alpha = options.alpha ?? 0.05;
   const context: AnalysisContext = { seed: result.plan?.seed ?? 0, resamples: options.resamples ?? 2000, level: 0.95, alpha };
@@ -123,7 +129,15 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
     const cvs = [coefficientOfVariation(valuesA), coefficientOfVariation(valuesB)].filter((c): c is number => c !== undefined);
     const cv = cvs.length > 0 ? median(cvs) : null;
     const offsetCi = bootstrapInterval(ratios, { random: streamFor(context, 'calibration', metric), resamples: context.resamples });
-    const rates = falseDifferenceRates(valuesA, valuesB, subsetSize, subsets, METRICS[metric].unit === 'ms', settings, streamFor(context, 'calibration-subsets', metric));
+    const rates = falseDifferenceRates(
+      valuesA,
+      valuesB,
+      subsetSize,
+      subsets,
+      METRICS[metric].unit === 'ms',
+      settings,
+      streamFor(context, 'calibration-subsets', metric),
+    );
     statistics.push({
       metric,
       unit: METRICS[metric].unit,
@@ -131,17 +145,33 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
       offset: offsetCi ? { value: median(ratios), ci: offsetCi } : { value: median(ratios) },
       overheadFloor: {
         difference: finiteOrNull(pairedMde(standardDeviation(pairs.map((p) => p.mode - p.baseline)), subsetSize, alpha)),
-        relative: finiteOrNull(Math.expm1(pairedMde(standardDeviation(pairs.map((p) => Math.log(p.mode / p.baseline))), subsetSize, alpha))),
+        relative: finiteOrNull(
+          Math.expm1(pairedMde(standardDeviation(pairs.map((p) => Math.log(p.mode / p.baseline))), subsetSize, alpha)),
+        ),
       },
       falseDifferenceRate: rates.gate,
       statisticalRate: rates.statistical,
-      mdeByRepetitions: [3, 5, 10].map((n) => ({ repetitions: n, mde: cv === null ? null : finiteOrNull(twoSampleMde({ cv, n }, { cv, n }, alpha)) })),
+      mdeByRepetitions: [3, 5, 10].map((n) => ({
+        repetitions: n,
+        mde: cv === null ? null : finiteOrNull(twoSampleMde({ cv, n }, { cv, n }, alpha)),
+      })),
       repetitionsForTarget: cv === null ? null : finiteOrNull(repetitionsFor(targetMde, cv, alpha)),
     });
   }
   const unmeasurable = statistics.some((s) => s.falseDifferenceRate === null) ? unmeasurableSentence(subsetSize, alpha) : undefined;
   const advice = advise(statistics, subsetSize, alpha, targetMde);
-  return { modes: [nameA, nameB], profile, blocks, subsetSize, subsets, alpha, targetMde, statistics, ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurable } : {}), advice };
+  return {
+    modes: [nameA, nameB],
+    profile,
+    blocks,
+    subsetSize,
+    subsets,
+    alpha,
+    targetMde,
+    statistics,
+    ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurable } : {}),
+    advice,
+  };
 }
 
 /** Subsets of k blocks a side reach alpha from this k on; calibration needs twice as many blocks. */
@@ -210,8 +240,13 @@ function advise(statistics: readonly CalibrationStatistic[], k: number, alpha: n
     const label = METRICS[s.metric].label;
     const at = s.mdeByRepetitions.find((m) => m.repetitions === 5)?.mde;
     const parts = [`${label}: run-to-run CV ${s.cv === null ? 'unknown' : formatPercent(s.cv, false)}`];
-    parts.push(at === null || at === undefined ? 'no change is detectable with 5 repetitions' : `with 5 repetitions changes under ${formatPercent(at, false)} are not detectable`);
-    if (s.repetitionsForTarget !== null) parts.push(`${s.repetitionsForTarget} repetitions per run reach a ${formatPercent(target, false)} MDE`);
+    parts.push(
+      at === null || at === undefined
+        ? 'no change is detectable with 5 repetitions'
+        : `with 5 repetitions changes under ${formatPercent(at, false)} are not detectable`,
+    );
+    if (s.repetitionsForTarget !== null)
+      parts.push(`${s.repetitionsForTarget} repetitions per run reach a ${formatPercent(target, false)} MDE`);
     if (s.overheadFloor.difference !== null) {
       parts.push(`overheads under ${formatNumber(s.overheadFloor.difference, s.unit)} are indistinguishable from zero at ${k} blocks`);
     }

@@ -14,7 +14,9 @@ export function significant(value: number, digits = 3): string {
 
 /** A configured limit as the user wrote it: no padding zeros ("0.05 ms", not "0.0500 ms"). */
 export function formatLimit(value: number, unit: Unit | 'ratio' | 'relative'): string {
-  return formatNumber(value, unit).replace(/(\.\d*?)0+(?=\D|$)/, '$1').replace(/\.(?=\D|$)/, '');
+  return formatNumber(value, unit)
+    .replace(/(\.\d*?)0+(?=\D|$)/, '$1')
+    .replace(/\.(?=\D|$)/, '');
 }
 
 export function formatNumber(value: number, unit: Unit | 'ratio' | 'relative'): string {
@@ -72,7 +74,8 @@ export function mdeSentence(mde: number | null | undefined, what: string, n?: nu
     if (n !== undefined && n >= 2) return `no MDE for ${what}: it is 0 in all ${n} repetitions, so a relative change cannot be sized`;
     return `MDE unknown for ${what} (fewer than two valid repetitions)`;
   }
-  if (mde === null || !Number.isFinite(mde)) return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
+  if (mde === null || !Number.isFinite(mde))
+    return `with these repetitions no change on ${what} is detectable (too few to reach the gate's alpha)`;
   return `with this noise, changes under ${formatPercent(mde, false)} on ${what} are not detectable`;
 }
 

@@ -45,13 +45,22 @@ function groupValues(reps: readonly Repetition[], metric: MetricId, key: (r: Rep
   return out;
 }
 
-export function computeOverhead(mode: ModeResult, baseline: ModeResult, metric: MetricId, context: AnalysisContext): OverheadEstimate | undefined {
+export function computeOverhead(
+  mode: ModeResult,
+  baseline: ModeResult,
+  metric: MetricId,
+  context: AnalysisContext,
+): OverheadEstimate | undefined {
   const modeReps = validRepetitions(mode);
   const baseReps = validRepetitions(baseline);
   const unit = METRICS[metric].unit;
   const common = { mode: mode.name, profile: mode.profile, baseline: baseline.name, metric, unit };
   const pairs = pairByBlock(modeReps, baseReps, metric);
-  const options = (what: string) => ({ random: streamFor(context, 'overhead', mode.name, mode.profile, metric, what), resamples: context.resamples, level: context.level });
+  const options = (what: string) => ({
+    random: streamFor(context, 'overhead', mode.name, mode.profile, metric, what),
+    resamples: context.resamples,
+    level: context.level,
+  });
   if (pairs.length >= 2) {
     const differences = pairs.map((p) => p.mode - p.baseline);
     const ratios = pairs.filter((p) => p.baseline > 0).map((p) => p.mode / p.baseline);
@@ -81,9 +90,16 @@ export function computeOverhead(mode: ModeResult, baseline: ModeResult, metric: 
     ...common,
     pairs: pairs.length,
     paired: false,
-    difference: withCi(m - b, bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) - median(y), options('difference'))),
+    difference: withCi(
+      m - b,
+      bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) - median(y), options('difference')),
+    ),
   };
-  if (b > 0) estimate.ratio = withCi(m / b, bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) / median(y), options('ratio')));
+  if (b > 0)
+    estimate.ratio = withCi(
+      m / b,
+      bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) / median(y), options('ratio')),
+    );
   return estimate;
 }
 

@@ -71,7 +71,15 @@ export interface RegressionInput {
 export const MIN_RUNS_FOR_ABSOLUTE = 3;
 
 /** Run-level values of one mode in a run: its own values, or per-block ratios to the baseline. */
-export function runLevelValues(run: RunResult, mode: string, profile: string, metric: MetricId, basis: 'absolute' | 'relative', baseline: string, round?: number): number[] {
+export function runLevelValues(
+  run: RunResult,
+  mode: string,
+  profile: string,
+  metric: MetricId,
+  basis: 'absolute' | 'relative',
+  baseline: string,
+  round?: number,
+): number[] {
   const modeResult = run.modes.find((m) => m.name === mode && m.profile === profile);
   if (!modeResult) return [];
   const reps = validRepetitions(modeResult, round);
@@ -107,8 +115,18 @@ interface SideEvidence {
  * The one-sided (1 − alpha) upper confidence bound of median(candidate) ÷ median(reference) − 1,
  * by the percentile bootstrap; the point estimate when a side has fewer than two values.
  */
-export function changeUpperBound(candidate: readonly number[], reference: readonly number[], alpha: number, random: Random, resamples: number): number {
-  return upperBoundOf(bootstrapTwoSampleEstimates(candidate, reference, ratioOfMedians, { random, resamples }), ratioOfMedians(candidate, reference), alpha);
+export function changeUpperBound(
+  candidate: readonly number[],
+  reference: readonly number[],
+  alpha: number,
+  random: Random,
+  resamples: number,
+): number {
+  return upperBoundOf(
+    bootstrapTwoSampleEstimates(candidate, reference, ratioOfMedians, { random, resamples }),
+    ratioOfMedians(candidate, reference),
+    alpha,
+  );
 }
 
 const ratioOfMedians = (a: readonly number[], b: readonly number[]) => median(a) / median(b) - 1;
@@ -137,7 +155,11 @@ export function evidenceFor(
   streamName: string[],
 ): SideEvidence {
   const pooled = referenceRuns.flat();
-  const options = (what: string) => ({ random: streamFor(context, 'regression', ...streamName, what), resamples: context.resamples, level: context.level });
+  const options = (what: string) => ({
+    random: streamFor(context, 'regression', ...streamName, what),
+    resamples: context.resamples,
+    level: context.level,
+  });
   const candidateMedian = median(candidate);
   const referenceMedian = median(pooled);
   const change = candidateMedian / referenceMedian - 1;
@@ -153,7 +175,10 @@ export function evidenceFor(
   const practical = reachesPracticalMinimum(changeBound, absoluteScale, unitIsMs, settings);
   const cvReference = coefficientOfVariation(pooled);
   const cvCandidate = coefficientOfVariation(candidate) ?? cvReference;
-  let mde = cvCandidate !== undefined && cvReference !== undefined ? twoSampleMde({ cv: cvCandidate, n: candidate.length }, { cv: cvReference, n: pooled.length }, settings.alpha) : Number.NaN;
+  let mde =
+    cvCandidate !== undefined && cvReference !== undefined
+      ? twoSampleMde({ cv: cvCandidate, n: candidate.length }, { cv: cvReference, n: pooled.length }, settings.alpha)
+      : Number.NaN;
   if (runToRun) mde = Math.max(mde, runToRunMde(runToRun.spread, runToRun.runs, settings.alpha));
   return {
     candidate: withCi(candidateMedian, bootstrapInterval(candidate, options('candidate'))),
@@ -190,14 +215,26 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const definition = METRICS[metric];
   const unitIsMs = definition.unit === 'ms';
   const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatLimit(settings.minEffectMs, 'ms')}` : ''} within the ${Math.round((1 - settings.alpha) * 100)}% upper bound, with p ≤ ${settings.alpha}`;
-  const base = { kind: 'regression' as const, gate: `regression ${definition.label}`, mode, profile, metric, measure: 'change' as const, unit: 'relative' as const, threshold };
+  const base = {
+    kind: 'regression' as const,
+    gate: `regression ${definition.label}`,
+    mode,
+    profile,
+    metric,
+    measure: 'change' as const,
+    unit: 'relative' as const,
+    threshold,
+  };
   const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
   const modeResult = candidate.modes.find((m) => m.name === mode && m.profile === profile);
   const rounds = modeResult ? [...new Set(validRepetitions(modeResult).map(roundOf))].sort() : [];
   const candidateValues = runLevelValues(candidate, mode, profile, metric, basis, baseline);
   const what = `${mode} [${profile}] ${definition.label}`;
   if (candidateValues.length === 0 || referenceRuns.length === 0) {
-    const note = candidateValues.length === 0 ? `no valid ${basis === 'relative' ? `pair of ${mode} and ${baseline}` : ''} repetitions in this run` : 'no comparable reference run';
+    const note =
+      candidateValues.length === 0
+        ? `no valid ${basis === 'relative' ? `pair of ${mode} and ${baseline}` : ''} repetitions in this run`
+        : 'no comparable reference run';
     return { ...base, decision: 'skipped', note, line: `${what} vs reference: skipped, ${note}` };
   }
   const absoluteScale = absoluteMedian(candidate, mode, profile, metric);
@@ -229,8 +266,21 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
   const undecided = !regressed && !reportOnly && (cannotReachAlpha(pooled, settings.alpha) || (pooled.practical && !pooled.significant));
   const decision = regressed ? 'fail' : undecided ? 'inconclusive' : 'pass';
-  const settle = undecided ? repetitionsToSettle(pooled.cv, candidateValues.length, pooled.change.value, settings.minEffectPct / 100, settings.alpha) : undefined;
-  let line = regressionLine(what, evidence, pooled, definition.unit, threshold, reportOnly ? 'not gated' : decision, pendingConfirmation, baseline, settings.alpha, settle);
+  const settle = undecided
+    ? repetitionsToSettle(pooled.cv, candidateValues.length, pooled.change.value, settings.minEffectPct / 100, settings.alpha)
+    : undefined;
+  let line = regressionLine(
+    what,
+    evidence,
+    pooled,
+    definition.unit,
+    threshold,
+    reportOnly ? 'not gated' : decision,
+    pendingConfirmation,
+    baseline,
+    settings.alpha,
+    settle,
+  );
   if (note) line = `${line} [${note}]`;
   return {
     ...(note ? { note, reportOnly: true } : {}),
@@ -255,7 +305,13 @@ function cannotReachAlpha(side: SideEvidence, alpha: number): boolean {
  * changes of the practical minimum to be detectable; where they already are, enough to tell the
  * estimate from that minimum. null when the noise is unknown or no number would do.
  */
-export function repetitionsToSettle(cv: number | undefined, current: number, change: number, minimum: number, alpha: number): number | null {
+export function repetitionsToSettle(
+  cv: number | undefined,
+  current: number,
+  change: number,
+  minimum: number,
+  alpha: number,
+): number | null {
   if (cv === undefined || !Number.isFinite(cv)) return null;
   let needed = repetitionsFor(minimum, cv, alpha);
   if (needed <= current) needed = Math.max(current + 1, repetitionsFor(Math.abs(minimum - change), cv, alpha));
@@ -273,7 +329,16 @@ function reportOnlyNote(input: RegressionInput, basis: 'absolute' | 'relative', 
 }
 
 function roundEvidence(round: number | 'pooled', n: number, side: SideEvidence): RoundEvidence {
-  return { round, n, change: side.change, changeAbsolute: side.changeAbsolute, ...finiteBound(side.changeBound), p: side.mannWhitney.p, significant: side.significant, practical: side.practical };
+  return {
+    round,
+    n,
+    change: side.change,
+    changeAbsolute: side.changeAbsolute,
+    ...finiteBound(side.changeBound),
+    p: side.mannWhitney.p,
+    significant: side.significant,
+    practical: side.practical,
+  };
 }
 
 /** JSON has no Infinity: a bound over a zero reference median is left out. */
@@ -316,8 +381,8 @@ function regressionLine(
           : decision === 'inconclusive'
             ? `inconclusive (${inconclusiveWhy(side, alpha)}; ${settle === null || settle === undefined ? 'the noise is unknown, so no number of repetitions can be given' : `about ${settle} repetitions per side would settle it`})`
             : evidence.change.value < 0
-            ? 'pass (no slowdown)'
-            : 'pass';
+              ? 'pass (no slowdown)'
+              : 'pass';
   const why =
     decision === 'pass' && side.practical && !side.significant
       ? ' (not statistically significant)'

@@ -49,13 +49,24 @@ export function analysisView(result: RunResult): AnalysisView | undefined {
       return `${formatSigned(o.difference.value, o.unit)}${ci ? ` ${ci}` : ''}${relative}`;
     },
     gates: analysis.gates.map((g) => ({
-      mark: g.pendingConfirmation ? '?' : g.decision === 'fail' ? '✗' : g.decision === 'inconclusive' ? '⚠' : g.decision === 'skipped' || g.reportOnly ? '–' : '✓',
+      mark: g.pendingConfirmation
+        ? '?'
+        : g.decision === 'fail'
+          ? '✗'
+          : g.decision === 'inconclusive'
+            ? '⚠'
+            : g.decision === 'skipped' || g.reportOnly
+              ? '–'
+              : '✓',
       decision: g.pendingConfirmation ? 'pending' : g.decision,
       line: g.line,
     })),
     detectability: compactDetectability(analysis),
     notes: analysis.notes,
-    rounds: analysis.rounds.length > 1 ? `A confirmation round ran (rounds ${analysis.rounds.join(', ')}); regression lines show each round and the pooled decision.` : undefined,
+    rounds:
+      analysis.rounds.length > 1
+        ? `A confirmation round ran (rounds ${analysis.rounds.join(', ')}); regression lines show each round and the pooled decision.`
+        : undefined,
     smallSample: smallSampleIntervalNote(fewest, analysis.level),
   };
 }
@@ -70,7 +81,9 @@ function compactDetectability(analysis: Analysis): string | undefined {
   const parts = analysis.summaries.flatMap((s) => {
     const mde = s.statistics.p50?.mde;
     if (mde === undefined) return [];
-    return [`${s.mode}${analysis.summaries.some((o) => o.profile !== s.profile) ? ` [${s.profile}]` : ''} ${mde === null ? 'none detectable' : formatPercent(mde, false)}`];
+    return [
+      `${s.mode}${analysis.summaries.some((o) => o.profile !== s.profile) ? ` [${s.profile}]` : ''} ${mde === null ? 'none detectable' : formatPercent(mde, false)}`,
+    ];
   });
   return parts.length > 0 ? `With this noise, changes on p50 smaller than these are not detectable: ${parts.join(', ')}.` : undefined;
 }

@@ -48,7 +48,10 @@ export function summarizeMode(mode: ModeResult, level = 0.95): ModeSummary {
   const used = valid.length > 0 ? valid : mode.repetitions;
   const latency: ModeSummary['latency'] = {};
   for (const stat of SUMMARY_STATS) {
-    const interval = medianInterval(used.flatMap((r) => (r.latencyMs ? [r.latencyMs[stat]] : [])), level);
+    const interval = medianInterval(
+      used.flatMap((r) => (r.latencyMs ? [r.latencyMs[stat]] : [])),
+      level,
+    );
     if (interval) latency[stat] = interval;
   }
   const reasons = mode.repetitions.flatMap((r) => (r.valid ? [] : r.invalidReasons.map((x) => `trial ${r.trial}: ${x}`)));
@@ -63,9 +66,15 @@ export function summarizeMode(mode: ModeResult, level = 0.95): ModeSummary {
     invalidReasons: reasons,
   };
   if (mode.mesh !== undefined) summary.mesh = mode.mesh;
-  const rps = medianInterval(used.map((r) => r.achievedRps), level);
+  const rps = medianInterval(
+    used.map((r) => r.achievedRps),
+    level,
+  );
   if (rps) summary.achievedRps = rps;
-  const errors = medianInterval(used.map((r) => r.errorRate), level);
+  const errors = medianInterval(
+    used.map((r) => r.errorRate),
+    level,
+  );
   if (errors) summary.errorRate = errors;
   return summary;
 }
@@ -94,7 +103,10 @@ export function summarizeOverheads(result: RunResult, level = 0.95): OverheadSum
       const diffMs: OverheadSummary['diffMs'] = {};
       const ratio: OverheadSummary['ratio'] = {};
       for (const stat of SUMMARY_STATS) {
-        const d = medianInterval(pairs.map(([m, b]) => m.latencyMs[stat] - b.latencyMs[stat]), level);
+        const d = medianInterval(
+          pairs.map(([m, b]) => m.latencyMs[stat] - b.latencyMs[stat]),
+          level,
+        );
         if (d) diffMs[stat] = d;
         const r = medianInterval(
           pairs.filter(([, b]) => b.latencyMs[stat] > 0).map(([m, b]) => m.latencyMs[stat] / b.latencyMs[stat]),

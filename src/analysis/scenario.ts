@@ -84,7 +84,13 @@ export function explainDifferences(differences: readonly KeyDifference[], labelA
 }
 
 function findProfile(config: Loose, name: string): Loose | undefined {
-  const profiles = Array.isArray(config.profiles) ? config.profiles : Array.isArray(config.load) ? config.load : config.load ? [config.load] : [];
+  const profiles = Array.isArray(config.profiles)
+    ? config.profiles
+    : Array.isArray(config.load)
+      ? config.load
+      : config.load
+        ? [config.load]
+        : [];
   const list = profiles.filter((p): p is Loose => typeof p === 'object' && p !== null);
   return list.find((p) => p.name === name) ?? (list.length === 1 ? list[0] : undefined);
 }
@@ -112,6 +118,7 @@ function describeWorkload(profile: Loose | undefined, mode: Loose | undefined, m
   const target = mode?.mesh ?? mesh;
   if (target) parts.push(`mesh ${String(target)}`);
   const local = mode?.local as Loose | undefined;
-  if (local) parts.push(`local hops ${String(local.hops ?? 0)} delay ${String(local.delay ?? '0s')} jitter ${String(local.jitter ?? '0s')}`);
+  if (local)
+    parts.push(`local hops ${String(local.hops ?? 0)} delay ${String(local.delay ?? '0s')} jitter ${String(local.jitter ?? '0s')}`);
   return parts.length > 0 ? parts.join(', ') : 'unknown';
 }

@@ -45,7 +45,11 @@ export function summarizeStatistic(
 ): StatisticSummary | undefined {
   const values = metricValues(repetitions, metric);
   if (values.length === 0) return undefined;
-  const ci = bootstrapInterval(values, { random: streamFor(context, 'summary', ...streamName, metric), resamples: context.resamples, level: context.level });
+  const ci = bootstrapInterval(values, {
+    random: streamFor(context, 'summary', ...streamName, metric),
+    resamples: context.resamples,
+    level: context.level,
+  });
   const cv = coefficientOfVariation(values);
   const summary: StatisticSummary = {
     metric,

@@ -7,7 +7,11 @@ import type { Analysis, GateResult } from '../results/analysis.ts';
 
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -34,7 +38,11 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   // range of the values, not a 95% CI (the note says what it covers).
   const fewest = Math.min(...regressions.map((g) => Math.min(g.evidence!.reference.values, sizeOf(analysis, g))));
   const label = medianIntervalLabel(fewest, analysis.level);
-  if (rows.length > 0) out.push(table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows), '');
+  if (rows.length > 0)
+    out.push(
+      table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows),
+      '',
+    );
   const small = rows.length > 0 ? smallSampleIntervalNote(fewest, analysis.level) : undefined;
   if (small) out.push(`Brackets: ${small.charAt(0).toLowerCase()}${small.slice(1)}`, '');
   const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));
@@ -50,7 +58,9 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
     ...(failed > 0 ? [`${failed} gate${failed === 1 ? '' : 's'} failed, marked ✗ above`] : []),
     ...(undecided > 0 ? [`${undecided} gate${undecided === 1 ? '' : 's'} inconclusive, marked ⚠ above`] : []),
   ];
-  out.push(`Verdict: ${analysis.verdict === 'inconclusive' ? '⚠ ' : ''}${analysis.verdict.toUpperCase()}${counts.length > 0 ? ` (${counts.join('; ')})` : ''}`);
+  out.push(
+    `Verdict: ${analysis.verdict === 'inconclusive' ? '⚠ ' : ''}${analysis.verdict.toUpperCase()}${counts.length > 0 ? ` (${counts.join('; ')})` : ''}`,
+  );
   for (const reason of reasonsBesideGates(analysis.verdictReasons, analysis.gates)) out.push(`  - ${reason}`);
   return `${out.join('\n')}\n`;
 }
@@ -69,7 +79,8 @@ function sizeOf(analysis: Analysis, g: GateResult): number {
 function decisionText(g: GateResult): string {
   if (g.decision === 'fail') return 'REGRESSION';
   if (g.decision === 'skipped') return 'skipped';
-  if (g.decision === 'inconclusive') return `⚠ inconclusive${typeof g.repetitionsToSettle === 'number' ? ` (~${g.repetitionsToSettle} reps)` : ''}`;
+  if (g.decision === 'inconclusive')
+    return `⚠ inconclusive${typeof g.repetitionsToSettle === 'number' ? ` (~${g.repetitionsToSettle} reps)` : ''}`;
   if (g.reportOnly) return 'not gated';
   const e = g.evidence;
   if (e?.significant && !e.practical) return 'pass (below practical minimum)';

@@ -80,7 +80,8 @@ export function evaluateOverheadBudget(
 ): GateResult {
   const metric = METRICS[expression.metric];
   const overhead = known ?? computeOverhead(mode, baseline, expression.metric, context);
-  const unit: GateResult['unit'] = expression.measure === 'difference' ? metric.unit : expression.measure === 'ratio' ? 'ratio' : 'relative';
+  const unit: GateResult['unit'] =
+    expression.measure === 'difference' ? metric.unit : expression.measure === 'ratio' ? 'ratio' : 'relative';
   const what = `overhead${expression.measure === 'ratio' ? '_ratio' : ''}.${metric.label} vs ${baseline.name}`;
   const base = {
     kind: 'overhead' as const,
@@ -93,7 +94,11 @@ export function evaluateOverheadBudget(
     threshold: `${expression.op} ${formatLimit(expression.limit, unit)}`,
   };
   const value: Estimate | undefined =
-    expression.measure === 'difference' ? overhead?.difference : expression.measure === 'ratio' ? overhead?.ratio : overhead?.ratio && shift(overhead.ratio, -1);
+    expression.measure === 'difference'
+      ? overhead?.difference
+      : expression.measure === 'ratio'
+        ? overhead?.ratio
+        : overhead?.ratio && shift(overhead.ratio, -1);
   if (!overhead || !value || !Number.isFinite(value.value)) {
     const note = overhead
       ? `${baseline.name}'s ${metric.label} is 0, so no ratio exists`

@@ -60,10 +60,21 @@ export function decideVerdict(result: RunResult, gates: readonly GateResult[] = 
   const reasons = [...invalidReasons(result), ...scriptThresholdReasons(result), ...gateReasons(gates)];
   const has = (effect: VerdictEffect) => reasons.some((r) => r.effect === effect);
   const errorsFailed = reasons.some((r) => r.gate?.gate === ERROR_GATE && r.effect === 'fail');
-  const verdict: Verdict = errorsFailed ? 'fail' : has('invalid') ? 'invalid' : has('fail') ? 'fail' : has('inconclusive') ? 'inconclusive' : 'pass';
-  const order: Record<VerdictEffect, number> = errorsFailed ? { fail: 0, invalid: 1, inconclusive: 2 } : { invalid: 0, fail: 1, inconclusive: 2 };
+  const verdict: Verdict = errorsFailed
+    ? 'fail'
+    : has('invalid')
+      ? 'invalid'
+      : has('fail')
+        ? 'fail'
+        : has('inconclusive')
+          ? 'inconclusive'
+          : 'pass';
+  const order: Record<VerdictEffect, number> = errorsFailed
+    ? { fail: 0, invalid: 1, inconclusive: 2 }
+    : { invalid: 0, fail: 1, inconclusive: 2 };
   reasons.sort((a, b) => order[a.effect] - order[b.effect]);
-  const modesToConfirm = verdict === 'invalid' ? [] : [...new Set(gates.filter((g) => g.decision === 'fail' && g.pendingConfirmation).map((g) => g.mode))];
+  const modesToConfirm =
+    verdict === 'invalid' ? [] : [...new Set(gates.filter((g) => g.decision === 'fail' && g.pendingConfirmation).map((g) => g.mode))];
   return { verdict, reasons, modesToConfirm };
 }
 
@@ -92,7 +103,8 @@ export function exitMessage(verdict: Verdict, reasons: readonly string[], inconc
 
 function invalidReasons(result: RunResult): VerdictReason[] {
   const out: VerdictReason[] = [];
-  const invalid = (kind: VerdictReasonKind, message: string, where: { mode?: string; profile?: string } = {}) => out.push({ kind, effect: 'invalid', ...where, message });
+  const invalid = (kind: VerdictReasonKind, message: string, where: { mode?: string; profile?: string } = {}) =>
+    out.push({ kind, effect: 'invalid', ...where, message });
   if (result.run?.aborted) invalid('aborted', `run ended early: ${result.run.aborted}`);
   const planned = result.plan?.trials?.length ?? 0;
   const done = result.modes.reduce((n, m) => n + m.repetitions.length, 0);
@@ -104,13 +116,20 @@ function invalidReasons(result: RunResult): VerdictReason[] {
       total++;
       if (total > MAX_INVALID_LINES) continue;
       const why = r.invalidReasons?.length ? r.invalidReasons.join('; ') : 'marked invalid';
-      invalid('invalid-repetition', `invalid repetition: ${mode.name} [${mode.profile}] trial ${r.trial} (block ${r.block}, round ${roundOf(r)}): ${why}`, { mode: mode.name, profile: mode.profile });
+      invalid(
+        'invalid-repetition',
+        `invalid repetition: ${mode.name} [${mode.profile}] trial ${r.trial} (block ${r.block}, round ${roundOf(r)}): ${why}`,
+        { mode: mode.name, profile: mode.profile },
+      );
     }
   }
   if (total > MAX_INVALID_LINES) invalid('invalid-repetition', `… and ${total - MAX_INVALID_LINES} more invalid repetitions`);
   for (const mode of result.modes) {
     if (mode.repetitions.length > 0 && mode.repetitions.some((r) => r.valid)) continue;
-    invalid('no-valid-repetition', `${mode.name} [${mode.profile}] has no valid repetition; nothing about it can be compared`, { mode: mode.name, profile: mode.profile });
+    invalid('no-valid-repetition', `${mode.name} [${mode.profile}] has no valid repetition; nothing about it can be compared`, {
+      mode: mode.name,
+      profile: mode.profile,
+    });
   }
   return out;
 }

@@ -24,10 +24,15 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
     const name = arg.slice(2, eq > 0 ? eq : undefined);
     const spec = command.options.find((o) => o.name === name);
     if (!spec) {
-      const guess = didYouMean(name, command.options.map((o) => o.name));
+      const guess = didYouMean(
+        name,
+        command.options.map((o) => o.name),
+      );
       const elsewhere = COMMANDS.filter((c) => c.options.some((o) => o.name === name)).map((c) => c.name);
       const where = !guess && elsewhere.length > 0 ? `; it is an option of ${elsewhere.join(', ')}, not of ${command.name}` : '';
-      throw new UsageError(`unknown option --${name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`);
+      throw new UsageError(
+        `unknown option --${name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`,
+      );
     }
     if (!spec.value) {
       if (eq > 0) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);

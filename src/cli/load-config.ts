@@ -41,7 +41,9 @@ function checkConfigPath(file: string, given: string): void {
   }
   if (stat.isDirectory()) {
     const inside = resolve(file, DEFAULT_CONFIG);
-    throw new UsageError(`--config ${given}: is a directory, expected a YAML file${existsSync(inside) ? ` (did you mean ${given.replace(/\/+$/, '')}/${DEFAULT_CONFIG}?)` : ''}`);
+    throw new UsageError(
+      `--config ${given}: is a directory, expected a YAML file${existsSync(inside) ? ` (did you mean ${given.replace(/\/+$/, '')}/${DEFAULT_CONFIG}?)` : ''}`,
+    );
   }
 }
 

@@ -30,8 +30,11 @@ export function mainHelp(columns = terminalWidth()): string {
     'Commands:',
     ...COMMANDS.flatMap((c) => entry(c.name, c.summary)),
     '',
-    'Run `mesh-perf <command> --help` for a command\'s options.',
-    ...wrap('Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run, 130 interrupted.', columns),
+    "Run `mesh-perf <command> --help` for a command's options.",
+    ...wrap(
+      'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run, 130 interrupted.',
+      columns,
+    ),
     '',
   ].join('\n');
 }
@@ -54,7 +57,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const command = COMMANDS.find((c) => c.name === name);
   try {
     if (!command) {
-      const guess = didYouMean(name, COMMANDS.map((c) => c.name));
+      const guess = didYouMean(
+        name,
+        COMMANDS.map((c) => c.name),
+      );
       throw new UsageError(`unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''} (run mesh-perf --help for the list)`);
     }
     if (rest.includes('--help') || rest.includes('-h')) {

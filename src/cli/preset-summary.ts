@@ -98,7 +98,9 @@ export function formatPresetSummary(summary: PresetSummary): string {
     `preset ${summary.name} (source benchmark ${summary.source}): ${summary.summary}`,
     `platform ${summary.platform}${summary.replicas !== undefined && !perProfile ? `, ${pods(summary.replicas)} per mode` : ''}${perProfile ? ', echo pods per mode set by each load profile' : ''}`,
     ...(summary.ingress
-      ? [`ingress: Istio gateway (Gateway API, gatewayClassName istio), ${summary.ingress.replicas} pod${summary.ingress.replicas === 1 ? '' : 's'}, ${summary.ingress.tls ? 'HTTPS with a self-signed certificate' : 'HTTP'}; the client sends through it`]
+      ? [
+          `ingress: Istio gateway (Gateway API, gatewayClassName istio), ${summary.ingress.replicas} pod${summary.ingress.replicas === 1 ? '' : 's'}, ${summary.ingress.tls ? 'HTTPS with a self-signed certificate' : 'HTTP'}; the client sends through it`,
+        ]
       : []),
     `modes: ${summary.modes.join(', ')}`,
     'load profiles:',
@@ -108,7 +110,9 @@ export function formatPresetSummary(summary: PresetSummary): string {
     ),
     `${summary.trials} trials (${summary.modes.length} mode${summary.modes.length === 1 ? '' : 's'} × ${summary.profiles.length} profile${summary.profiles.length === 1 ? '' : 's'} × repetitions), ~${formatEstimate(summary.estimateSeconds)} of load`,
     ...(summary.scalingSteps > 0
-      ? [`  plus ${summary.scalingSteps} scaling step${summary.scalingSteps === 1 ? '' : 's'} between profiles, ~${formatEstimate(summary.scalingSeconds)} (estimated): ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds)} in all`]
+      ? [
+          `  plus ${summary.scalingSteps} scaling step${summary.scalingSteps === 1 ? '' : 's'} between profiles, ~${formatEstimate(summary.scalingSeconds)} (estimated): ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds)} in all`,
+        ]
       : []),
     summary.platform === 'kind' || summary.platform === 'kubeconfig'
       ? '  plus cluster and mesh setup, typically 1–2 min per mesh installed (not included)'
@@ -124,6 +128,7 @@ export function presetHeader(name: string, presets: readonly Preset[], config?: 
   const summary = presetSummary(preset, config);
   // The preset's one-line description states its own rate and modes; once a file or flags
   // change what runs, say so instead of repeating figures that no longer hold.
-  const changed = config !== undefined && JSON.stringify({ ...presetSummary(preset), summary: '' }) !== JSON.stringify({ ...summary, summary: '' });
+  const changed =
+    config !== undefined && JSON.stringify({ ...presetSummary(preset), summary: '' }) !== JSON.stringify({ ...summary, summary: '' });
   return formatPresetSummary(changed ? { ...summary, summary: 'as changed by the config file and flags (below: what will run)' } : summary);
 }

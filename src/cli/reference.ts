@@ -11,7 +11,12 @@ import type { ResultStore } from '../history/types.ts';
 import { UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
-export function referenceLoader(config: Config, baseline: string | undefined, cwd: string, log: Logger): ((result: RunResult) => Promise<RunResult[]>) | undefined {
+export function referenceLoader(
+  config: Config,
+  baseline: string | undefined,
+  cwd: string,
+  log: Logger,
+): ((result: RunResult) => Promise<RunResult[]>) | undefined {
   const window = config.gates.regression.window;
   if (baseline) {
     return async () => {
@@ -29,16 +34,31 @@ export function referenceLoader(config: Config, baseline: string | undefined, cw
   const spec = config.history.store;
   if (!spec) return undefined;
   return async (result) => {
-    const store = openStore(spec, { cwd, branch: config.history.branch, chartJs: loadChartJsSource, log, ...(process.env.GITHUB_TOKEN ? { token: process.env.GITHUB_TOKEN } : {}) });
+    const store = openStore(spec, {
+      cwd,
+      branch: config.history.branch,
+      chartJs: loadChartJsSource,
+      log,
+      ...(process.env.GITHUB_TOKEN ? { token: process.env.GITHUB_TOKEN } : {}),
+    });
     const base = await findBase(store, config.suite, result.run.git, window, result.run.id);
-    if (base) log.info(`comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`);
+    if (base)
+      log.info(
+        `comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`,
+      );
     else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
     return base?.runs ?? [];
   };
 }
 
 /** The actual reason history gave nothing to compare with, instead of a list of maybes. */
-async function whyNoBase(store: { list: ResultStore['list'] }, suite: string, result: RunResult, cwd: string, spec: string): Promise<string> {
+async function whyNoBase(
+  store: { list: ResultStore['list'] },
+  suite: string,
+  result: RunResult,
+  cwd: string,
+  spec: string,
+): Promise<string> {
   const git = result.run.git;
   const past = (await store.list({ suite })).filter((r) => r.run.id !== result.run.id);
   if (!git.branch && !git.baseRef) {

@@ -13,11 +13,18 @@ import { referenceLoader } from './reference.ts';
 
 export async function runAndReport(config: Config, context: CommandContext, baseline?: string): Promise<number> {
   const reference = referenceLoader(config, baseline, context.cwd, context.log);
-  const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd, ...(reference ? { reference } : {}) });
+  const outcome = await runPipeline(config, {
+    log: context.log,
+    signal: context.signal,
+    cwd: context.cwd,
+    ...(reference ? { reference } : {}),
+  });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   context.stdout(`\n${renderTerminalTable(outcome.result, { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`);
   const show = (path: string) => relative(context.cwd, path) || path;
-  context.stdout(`Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`);
+  context.stdout(
+    `Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`,
+  );
   if (outcome.error) {
     if (outcome.error instanceof MeshPerfError) throw outcome.error;
     throw new MeshPerfError(outcome.error.message, EXIT.environment);

@@ -26,25 +26,46 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
       // A preset's mesh modes carry `local.hops` to approximate the mesh with proxy hops; a mesh
       // without it would silently run as a direct connection.
       if (mode.mesh && mode.mesh !== 'baseline' && !mode.local) {
-        notOn('mesh', `no mesh is installed locally, so "${mode.mesh}" would run as a direct connection; remove it, or add local: { hops: N } to approximate the mesh with proxy hops`);
+        notOn(
+          'mesh',
+          `no mesh is installed locally, so "${mode.mesh}" would run as a direct connection; remove it, or add local: { hops: N } to approximate the mesh with proxy hops`,
+        );
       }
       if (mode.url) notOn('url', 'the local platform starts its own echo server per mode; use platform endpoints to measure a URL');
       if (mode.grpc) notOn('grpc', 'the local platform starts its own servers; use platform endpoints to measure a gRPC address');
     }
-    if (platform === 'endpoints' && mode.local) notOn('local', 'it describes servers the local platform starts; on endpoints set url (or grpc) for each mode');
-    if (kubernetes && mode.url) notOn('url', 'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a URL');
-    if (kubernetes && mode.grpc) notOn('grpc', 'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a gRPC address');
+    if (platform === 'endpoints' && mode.local)
+      notOn('local', 'it describes servers the local platform starts; on endpoints set url (or grpc) for each mode');
+    if (kubernetes && mode.url)
+      notOn('url', 'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a URL');
+    if (kubernetes && mode.grpc)
+      notOn(
+        'grpc',
+        'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a gRPC address',
+      );
     if (!kubernetes && (mode.namespaceLabels || mode.namespaceAnnotations)) {
-      notOn(mode.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations', 'namespaces exist only on the kind and kubeconfig platforms');
+      notOn(
+        mode.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',
+        'namespaces exist only on the kind and kubeconfig platforms',
+      );
     }
     if (platform === 'endpoints' && mode.url && mode.grpc) {
       // Both are meaningful only when the load profiles use both protocols.
-      if (!usesGrpc) problems.push({ path: `${at}.grpc`, message: `is set beside url but no load profile has protocol grpc; remove one of url and grpc (got url ${JSON.stringify(mode.url)}, grpc ${JSON.stringify(mode.grpc)})` });
-      else if (!usesHttp) problems.push({ path: `${at}.url`, message: `is set beside grpc but every load profile has protocol grpc; remove one of url and grpc (got url ${JSON.stringify(mode.url)}, grpc ${JSON.stringify(mode.grpc)})` });
+      if (!usesGrpc)
+        problems.push({
+          path: `${at}.grpc`,
+          message: `is set beside url but no load profile has protocol grpc; remove one of url and grpc (got url ${JSON.stringify(mode.url)}, grpc ${JSON.stringify(mode.grpc)})`,
+        });
+      else if (!usesHttp)
+        problems.push({
+          path: `${at}.url`,
+          message: `is set beside grpc but every load profile has protocol grpc; remove one of url and grpc (got url ${JSON.stringify(mode.url)}, grpc ${JSON.stringify(mode.grpc)})`,
+        });
     }
     if (mode.grpc) {
       const port = Number(mode.grpc.slice(mode.grpc.lastIndexOf(':') + 1));
-      if (!(port >= 1 && port <= 65535)) problems.push({ path: `${at}.grpc`, message: `expected a port from 1 to 65535 in host:port, got ${JSON.stringify(mode.grpc)}` });
+      if (!(port >= 1 && port <= 65535))
+        problems.push({ path: `${at}.grpc`, message: `expected a port from 1 to 65535 in host:port, got ${JSON.stringify(mode.grpc)}` });
     }
   });
   return problems;
@@ -58,7 +79,10 @@ export function k6LimitProblems(config: ParsedConfig): ConfigProblem[] {
     const at = list ? `load[${i}]` : 'load';
     const durationMs = parseDurationMs(profile.duration);
     if (durationMs !== undefined && durationMs > 0 && durationMs < MIN_K6_DURATION_MS) {
-      problems.push({ path: `${at}.duration`, message: `expected at least 1s (k6 cannot measure a shorter window), got ${JSON.stringify(profile.duration)}` });
+      problems.push({
+        path: `${at}.duration`,
+        message: `expected at least 1s (k6 cannot measure a shorter window), got ${JSON.stringify(profile.duration)}`,
+      });
     }
     const warmupMs = parseDurationMs(profile.warmup);
     if (warmupMs !== undefined && warmupMs > 0 && warmupMs < MIN_K6_DURATION_MS) {
@@ -66,9 +90,15 @@ export function k6LimitProblems(config: ParsedConfig): ConfigProblem[] {
     }
     if (profile.model === 'open' && profile.rate !== undefined && profile.rate > 0) {
       if (profile.rate < MIN_RATE) {
-        problems.push({ path: `${at}.rate`, message: `expected at least ${MIN_RATE} requests per second (k6's finest arrival rate), got ${profile.rate}` });
+        problems.push({
+          path: `${at}.rate`,
+          message: `expected at least ${MIN_RATE} requests per second (k6's finest arrival rate), got ${profile.rate}`,
+        });
       } else if (durationMs !== undefined && durationMs >= MIN_K6_DURATION_MS && profile.rate * (durationMs / 1000) < 1) {
-        problems.push({ path: `${at}.rate`, message: `${profile.rate} rps for ${profile.duration} sends no request at all; raise the rate or the duration (rate × duration must reach 1 request)` });
+        problems.push({
+          path: `${at}.rate`,
+          message: `${profile.rate} rps for ${profile.duration} sends no request at all; raise the rate or the duration (rate × duration must reach 1 request)`,
+        });
       }
     }
   });

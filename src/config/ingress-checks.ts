@@ -26,7 +26,11 @@ export function ingressProblems(config: ParsedConfig): Problem[] {
   profiles.forEach((profile, i) => {
     if (profile.protocol !== 'grpc') return;
     const at = Array.isArray(config.load) ? `load[${i}]` : 'load';
-    problems.push({ path: `${at}.protocol`, message: 'grpc cannot go through kubernetes.ingress (the gateway gets one HTTPRoute per mode); use protocol http or remove kubernetes.ingress' });
+    problems.push({
+      path: `${at}.protocol`,
+      message:
+        'grpc cannot go through kubernetes.ingress (the gateway gets one HTTPRoute per mode); use protocol http or remove kubernetes.ingress',
+    });
   });
   return problems;
 }

@@ -79,7 +79,10 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(error.source, error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })));
+    throw new ConfigError(
+      error.source,
+      error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })),
+    );
   }
 }
 
@@ -106,7 +109,8 @@ function originOf(problemPath: string, layers: Layer[], fallback: string): strin
   const plain = problemPath.replace(/\[\d+\]/g, '');
   for (const layer of layers) {
     if (layer.path !== undefined) {
-      if (plain === layer.path || plain.startsWith(`${layer.path}.`) || (layer.path === 'modes' && plain.startsWith('modes'))) return layer.label;
+      if (plain === layer.path || plain.startsWith(`${layer.path}.`) || (layer.path === 'modes' && plain.startsWith('modes')))
+        return layer.label;
       if (layer.path === 'baseline' && plain === 'baseline') return layer.label;
       continue;
     }
@@ -139,7 +143,9 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
     if (signal?.aborted) throw new EnvironmentError(`cancelled while reading config file ${label}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new UsageError(`config file ${label} does not exist; run \`mesh-perf init\` to write one, pass --config FILE, or run \`mesh-perf demo\` to try the tool without one`);
+      throw new UsageError(
+        `config file ${label} does not exist; run \`mesh-perf init\` to write one, pass --config FILE, or run \`mesh-perf demo\` to try the tool without one`,
+      );
     }
     if (code === 'EISDIR') throw new UsageError(`config file ${label} is a directory, expected a YAML file`);
     if (code === 'EACCES') throw new UsageError(`config file ${label} cannot be read: permission denied`);
@@ -192,9 +198,15 @@ function refuseKeyFlood(text: string, source: string): void {
   }
   if (unknown.length <= KEY_FLOOD) return;
   const total = [...text.matchAll(/^([^\s#:'"{}[\],&*!|>%@`-][^:\n]*?):(?:\s|$)/gm)].filter((m) => !known.has(m[1]!)).length;
-  const named = unknown.slice(0, 5).map((u) => `"${u.key}" (line ${u.line})`).join(', ');
+  const named = unknown
+    .slice(0, 5)
+    .map((u) => `"${u.key}" (line ${u.line})`)
+    .join(', ');
   throw new ConfigError(source, [
-    { path: '', message: `unknown keys ${named} and ${(total - 5).toLocaleString('en-US')} more unknown top-level keys (expected one of: ${[...known].join(', ')})` },
+    {
+      path: '',
+      message: `unknown keys ${named} and ${(total - 5).toLocaleString('en-US')} more unknown top-level keys (expected one of: ${[...known].join(', ')})`,
+    },
   ]);
 }
 
@@ -205,24 +217,34 @@ export function parseYaml(text: string, source: string): unknown {
   const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.exec(text);
   if (binary) {
     const line = text.slice(0, binary.index).split('\n').length;
-    throw new UsageError(`${source} is not a YAML text file: it holds a binary byte at line ${line} (0x${binary[0].charCodeAt(0).toString(16).padStart(2, '0')})`);
+    throw new UsageError(
+      `${source} is not a YAML text file: it holds a binary byte at line ${line} (0x${binary[0].charCodeAt(0).toString(16).padStart(2, '0')})`,
+    );
   }
   // merge: YAML 1.1 merge keys (`<<: *defaults`) work as users of other YAML tools expect.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, merge: true });
   if (doc.errors.length > 0) throw new UsageError(`${source} is not valid YAML${yamlProblem(doc.errors[0]!)}`);
   const duplicate = firstDuplicateKey(doc.contents, text);
-  if (duplicate) throw new UsageError(`${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`);
+  if (duplicate)
+    throw new UsageError(
+      `${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`,
+    );
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
   } catch (error) {
-    throw new UsageError(`${source}: its YAML aliases (*name) expand to too much data (${messageOf(error).replace(/\.$/, '')}); write the values out instead`);
+    throw new UsageError(
+      `${source}: its YAML aliases (*name) expand to too much data (${messageOf(error).replace(/\.$/, '')}); write the values out instead`,
+    );
   }
   if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) {
-    throw new UsageError(`${source}: expected a YAML mapping (key: value) at the top level, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+    throw new UsageError(
+      `${source}: expected a YAML mapping (key: value) at the top level, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+    );
   }
   const deep = deepestPath(value, MAX_DEPTH);
-  if (deep) throw new UsageError(`${source}: nests more than ${MAX_DEPTH} levels deep at ${deep}; a mesh-perf config is at most a few levels deep`);
+  if (deep)
+    throw new UsageError(`${source}: nests more than ${MAX_DEPTH} levels deep at ${deep}; a mesh-perf config is at most a few levels deep`);
   return value ?? {};
 }
 
@@ -251,7 +273,11 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
         const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
         if (key === '__proto__') {
           // Would set the prototype of the parsed object instead of being a key of it.
-          return { key, line: lineOf(pair.key), reason: 'is not allowed (it is no mesh-perf setting, and JavaScript treats it as the object\'s prototype)' };
+          return {
+            key,
+            line: lineOf(pair.key),
+            reason: "is not allowed (it is no mesh-perf setting, and JavaScript treats it as the object's prototype)",
+          };
         }
         if (seen.has(key) && key !== '<<') {
           return { key, line: lineOf(pair.key), reason: 'appears twice in the same mapping' };
@@ -290,7 +316,10 @@ function presetConfig(name: string, origin: string): Record<string, unknown> {
   return preset.config;
 }
 
-function overrideEntries(overrides: Record<string, string | undefined>, origin: 'flag' | 'input'): { path: string; value: unknown; label: string }[] {
+function overrideEntries(
+  overrides: Record<string, string | undefined>,
+  origin: 'flag' | 'input',
+): { path: string; value: unknown; label: string }[] {
   const entries: { path: string; value: unknown; label: string }[] = [];
   for (const override of OVERRIDES) {
     const key = origin === 'flag' ? override.flag : override.input;

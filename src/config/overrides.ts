@@ -14,22 +14,88 @@ export const OVERRIDES: Override[] = [
   { flag: 'preset', input: 'preset', path: 'preset', kind: 'string', description: 'Start from a preset (see `mesh-perf presets`).' },
   { flag: 'suite', input: 'suite', path: 'suite', kind: 'string', description: 'Suite name that groups results in history.' },
   { flag: 'platform', input: 'platform', path: 'platform', kind: 'string', description: 'local, endpoints, kind or kubeconfig.' },
-  { flag: 'modes', input: 'modes', path: 'modes', kind: 'yaml', description: 'Modes as YAML (a list of {name, ...}), or comma-separated mesh mode names.' },
+  {
+    flag: 'modes',
+    input: 'modes',
+    path: 'modes',
+    kind: 'yaml',
+    description: 'Modes as YAML (a list of {name, ...}), or comma-separated mesh mode names.',
+  },
   { flag: 'rate', input: 'rate', path: 'load.rate', kind: 'number', description: 'Target requests per second (open model).' },
   { flag: 'duration', input: 'duration', path: 'load.duration', kind: 'string', description: 'Measured time per repetition, e.g. 30s.' },
-  { flag: 'repetitions', input: 'repetitions', path: 'load.repetitions', kind: 'number', description: 'Repetitions per mode, interleaved across modes.' },
-  { flag: 'gates', input: 'gates', path: 'gates.thresholds', kind: 'list', description: 'Threshold expressions, one per line, e.g. p(95) < 250ms.' },
-  { flag: 'history-branch', input: 'history-branch', path: 'history.branch', kind: 'string', description: 'Branch that keeps the results history.' },
-  { flag: 'comment', input: 'comment', path: 'github.comment', kind: 'string', description: 'Sticky PR comment: off, on-failure or always.' },
+  {
+    flag: 'repetitions',
+    input: 'repetitions',
+    path: 'load.repetitions',
+    kind: 'number',
+    description: 'Repetitions per mode, interleaved across modes.',
+  },
+  {
+    flag: 'gates',
+    input: 'gates',
+    path: 'gates.thresholds',
+    kind: 'list',
+    description: 'Threshold expressions, one per line, e.g. p(95) < 250ms.',
+  },
+  {
+    flag: 'history-branch',
+    input: 'history-branch',
+    path: 'history.branch',
+    kind: 'string',
+    description: 'Branch that keeps the results history.',
+  },
+  {
+    flag: 'comment',
+    input: 'comment',
+    path: 'github.comment',
+    kind: 'string',
+    description: 'Sticky PR comment: off, on-failure or always.',
+  },
   { flag: 'seed', input: 'seed', path: 'plan.seed', kind: 'number', description: 'Seed of the randomized interleaving.' },
   { flag: 'baseline-mode', input: 'baseline', path: 'baseline', kind: 'string', description: 'Mode that overheads are computed against.' },
-  { flag: 'history-store', input: 'history-store', path: 'history.store', kind: 'string', description: 'Git URL or directory that keeps the results history.' },
-  { flag: 'publish', input: 'publish', path: 'history.publish', kind: 'boolean', description: 'Publish this run to the history store: true or false.' },
-  { flag: 'dashboard-url', input: 'dashboard-url', path: 'github.dashboardUrl', kind: 'string', description: 'Link to the trend dashboard shown in summaries and comments.' },
-  { flag: 'kubeconfig', input: 'kubeconfig-file', path: 'kubernetes.kubeconfig', kind: 'string', description: 'Path of a kubeconfig file (kubeconfig platform).' },
+  {
+    flag: 'history-store',
+    input: 'history-store',
+    path: 'history.store',
+    kind: 'string',
+    description: 'Git URL or directory that keeps the results history.',
+  },
+  {
+    flag: 'publish',
+    input: 'publish',
+    path: 'history.publish',
+    kind: 'boolean',
+    description: 'Publish this run to the history store: true or false.',
+  },
+  {
+    flag: 'dashboard-url',
+    input: 'dashboard-url',
+    path: 'github.dashboardUrl',
+    kind: 'string',
+    description: 'Link to the trend dashboard shown in summaries and comments.',
+  },
+  {
+    flag: 'kubeconfig',
+    input: 'kubeconfig-file',
+    path: 'kubernetes.kubeconfig',
+    kind: 'string',
+    description: 'Path of a kubeconfig file (kubeconfig platform).',
+  },
   { flag: 'context', input: 'kube-context', path: 'kubernetes.context', kind: 'string', description: 'Kubeconfig context to use.' },
-  { flag: 'istio-version', input: 'istio-version', path: 'kubernetes.istio.version', kind: 'string', description: 'Istio version to install (one mesh-perf pins).' },
-  { flag: 'linkerd-version', input: 'linkerd-version', path: 'kubernetes.linkerd.version', kind: 'string', description: 'Linkerd version to install (one mesh-perf pins).' },
+  {
+    flag: 'istio-version',
+    input: 'istio-version',
+    path: 'kubernetes.istio.version',
+    kind: 'string',
+    description: 'Istio version to install (one mesh-perf pins).',
+  },
+  {
+    flag: 'linkerd-version',
+    input: 'linkerd-version',
+    path: 'kubernetes.linkerd.version',
+    kind: 'string',
+    description: 'Linkerd version to install (one mesh-perf pins).',
+  },
 ];
 
 /** Sets a dotted path in a raw config object, creating objects on the way. */
@@ -40,7 +106,9 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
     const next = node[part];
     if (Array.isArray(next)) {
       // load may be a list of profiles: an override applies to each of them.
-      for (const item of next) if (item && typeof item === 'object') setPath(item as Record<string, unknown>, parts.slice(parts.indexOf(part) + 1).join('.'), value);
+      for (const item of next)
+        if (item && typeof item === 'object')
+          setPath(item as Record<string, unknown>, parts.slice(parts.indexOf(part) + 1).join('.'), value);
       return;
     }
     if (typeof next !== 'object' || next === null) node[part] = {};
@@ -64,7 +132,10 @@ export function parseOverrideValue(override: Override, text: string, origin: str
       if (text === 'true' || text === 'false') return text === 'true';
       throw new UsageError(`${origin}: expected true or false, got ${JSON.stringify(text)}`);
     case 'list':
-      return text.split('\n').map((line) => line.trim()).filter(Boolean);
+      return text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
     case 'yaml':
       return text;
   }

@@ -15,7 +15,11 @@ export function preflightProblems(config: Config, cwd: string, cores = cpus().le
     if (profile.script !== undefined) {
       const path = isAbsolute(profile.script) ? profile.script : resolve(cwd, profile.script);
       const kind = fileKind(path);
-      if (kind !== 'file') problems.push({ path: `${at}.script`, message: `${kind === 'missing' ? 'does not exist' : 'is a directory, expected a k6 script file'}: ${JSON.stringify(profile.script)} (resolved to ${path})` });
+      if (kind !== 'file')
+        problems.push({
+          path: `${at}.script`,
+          message: `${kind === 'missing' ? 'does not exist' : 'is a directory, expected a k6 script file'}: ${JSON.stringify(profile.script)} (resolved to ${path})`,
+        });
     }
     // k6 runs on this machine for local and endpoints; in the cluster for kind/kubeconfig.
     if ((config.platform === 'local' || config.platform === 'endpoints') && profile.model === 'open' && profile.rate !== undefined) {
@@ -45,4 +49,3 @@ function fileKind(path: string): 'file' | 'directory' | 'missing' {
     return 'missing';
   }
 }
-

@@ -11,8 +11,7 @@ export const duration = (what: string) =>
   z
     .string({ error: `expected a duration for ${what} such as "10s", "500ms" or "1m30s"` })
     .refine((text) => parseDurationMs(text) !== undefined, {
-      error: (issue) =>
-        `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${JSON.stringify(issue.input)}`,
+      error: (issue) => `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${JSON.stringify(issue.input)}`,
     })
     .describe(`${what} (k6 style: "10s", "500ms", "1m30s")`);
 
@@ -22,7 +21,8 @@ const positiveNumber = (what: string) =>
   });
 
 const positiveInt = (what: string) =>
-  z.number({ error: (issue) => `expected a whole number for ${what}, got ${describeValue(issue.input)}` })
+  z
+    .number({ error: (issue) => `expected a whole number for ${what}, got ${describeValue(issue.input)}` })
     .int({ error: (issue) => `expected a whole number for ${what}, got ${String(issue.input)}` })
     .positive({ error: (issue) => `expected ${what} ≥ 1, got ${String(issue.input)}` });
 
@@ -50,7 +50,10 @@ export const modeSchema = z
     name: name('mode name').describe('mode name, e.g. baseline, istio-sidecar'),
     mesh: z.enum(MESH_KINDS).optional().describe('mesh mode on Kubernetes platforms; defaults to the name when it is one'),
     url: z
-      .url({ protocol: /^https?$/, error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(issue.input)}` })
+      .url({
+        protocol: /^https?$/,
+        error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(issue.input)}`,
+      })
       .optional()
       .describe('endpoints platform: HTTP URL of this mode'),
     grpc: z

@@ -56,7 +56,11 @@ export interface Config extends Omit<ParsedConfig, 'load' | 'baseline'> {
 
 export function validateConfig(raw: unknown, source = 'config'): Config {
   const parsed = configSchema.safeParse(raw ?? {}, { reportInput: true });
-  if (!parsed.success) throw new ConfigError(source, parsed.error.issues.flatMap((issue) => toProblems(issue, [])));
+  if (!parsed.success)
+    throw new ConfigError(
+      source,
+      parsed.error.issues.flatMap((issue) => toProblems(issue, [])),
+    );
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(source, problems);
   return normalize(parsed.data);
@@ -135,7 +139,10 @@ function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] 
     else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
     else if (current instanceof z.ZodUnion) {
       const options = current.options as z.ZodType[];
-      const next = typeof part === 'number' ? options.find((o) => unwrap(o) instanceof z.ZodArray) : options.find((o) => unwrap(o) instanceof z.ZodObject);
+      const next =
+        typeof part === 'number'
+          ? options.find((o) => unwrap(o) instanceof z.ZodArray)
+          : options.find((o) => unwrap(o) instanceof z.ZodObject);
       current = next && knownChild(next, part);
     } else return [];
   }
@@ -191,7 +198,10 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
       problems.push({ path: `${at}.payloadBytes`, message: 'set either body or payloadBytes, not both' });
     }
     if (profile.script !== undefined && (config.platform === 'kind' || config.platform === 'kubeconfig')) {
-      problems.push({ path: `${at}.script`, message: `is not supported on platform "${config.platform}" yet (k6 runs in a pod there, where the script's own imports cannot be resolved); use platform endpoints with your cluster's URLs` });
+      problems.push({
+        path: `${at}.script`,
+        message: `is not supported on platform "${config.platform}" yet (k6 runs in a pod there, where the script's own imports cannot be resolved); use platform endpoints with your cluster's URLs`,
+      });
     }
     if (parseDurationMs(profile.duration) === 0) {
       problems.push({ path: `${at}.duration`, message: `expected a duration > 0, got "${profile.duration}"` });
@@ -199,7 +209,10 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     config.modes.forEach((mode, m) => {
       if (config.platform !== 'endpoints') return;
       if (profile.protocol === 'grpc' && !mode.grpc) {
-        problems.push({ path: `modes[${m}].grpc`, message: `is required: platform "endpoints" with ${at}.protocol grpc needs a host:port per mode` });
+        problems.push({
+          path: `modes[${m}].grpc`,
+          message: `is required: platform "endpoints" with ${at}.protocol grpc needs a host:port per mode`,
+        });
       }
       if (profile.protocol === 'http' && !mode.url && !profile.script) {
         problems.push({ path: `modes[${m}].url`, message: 'is required: platform "endpoints" needs an http(s) URL per mode' });
@@ -210,7 +223,8 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
   problems.push(...gateScopeProblems(config.gates, names, profileNames));
   problems.push(...ingressProblems(config));
   profileNames.forEach((n, i) => {
-    if (profileNames.indexOf(n) !== i) problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });
+    if (profileNames.indexOf(n) !== i)
+      problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });
   });
   return problems;
 }

@@ -7,7 +7,10 @@ import { EnvironmentError } from '../util/errors.ts';
 
 export function echoCommand(): { command: string; args: string[] } {
   if (import.meta.url.endsWith('.ts')) {
-    return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./main.ts', import.meta.url))] };
+    return {
+      command: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./main.ts', import.meta.url))],
+    };
   }
   for (const relative of ['./echo.js', '../echo.js']) {
     const entry = fileURLToPath(new URL(relative, import.meta.url));

@@ -13,7 +13,12 @@ function flag(name: string): number | undefined {
 const role = process.argv[2];
 let server: Server;
 if (role === 'echo') {
-  server = createEchoServer({ delayMs: flag('delay-ms'), jitterMs: flag('jitter-ms'), stallMs: flag('stall-ms'), stallEveryMs: flag('stall-every-ms') });
+  server = createEchoServer({
+    delayMs: flag('delay-ms'),
+    jitterMs: flag('jitter-ms'),
+    stallMs: flag('stall-ms'),
+    stallEveryMs: flag('stall-every-ms'),
+  });
 } else if (role === 'proxy') {
   server = createProxy(flag('upstream-port')!);
 } else {

@@ -30,7 +30,10 @@ export function createEchoServer(options: EchoOptions = {}): Server {
 function respond(request: IncomingMessage, response: ServerResponse, chunks: Buffer[]): void {
   if (request.method === 'POST' || request.method === 'PUT') {
     const body = Buffer.concat(chunks);
-    response.writeHead(200, { 'content-type': request.headers['content-type'] ?? 'application/octet-stream', 'content-length': body.length });
+    response.writeHead(200, {
+      'content-type': request.headers['content-type'] ?? 'application/octet-stream',
+      'content-length': body.length,
+    });
     response.end(body);
     return;
   }

@@ -26,23 +26,51 @@ export interface GateExpression {
 
 export type ParseResult = { ok: true; value: GateExpression } | { ok: false; error: string };
 
-const EXAMPLES = '"p(95) < 250ms", "error_rate < 1%", "achieved_rps >= 99%", "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5", "mode=linkerd: p(99) < 5ms"';
+const EXAMPLES =
+  '"p(95) < 250ms", "error_rate < 1%", "achieved_rps >= 99%", "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5", "mode=linkerd: p(99) < 5ms"';
 
 const METRIC_NAMES: Record<string, MetricId> = {
-  'p(50)': 'p50', p50: 'p50', med: 'p50', median: 'p50',
-  'p(75)': 'p75', p75: 'p75',
-  'p(90)': 'p90', p90: 'p90',
-  'p(95)': 'p95', p95: 'p95',
-  'p(99)': 'p99', p99: 'p99',
-  'p(99.9)': 'p999', 'p99.9': 'p999', p999: 'p999',
-  avg: 'mean', mean: 'mean', min: 'min', max: 'max',
-  error_rate: 'errorRate', http_req_failed: 'errorRate',
-  achieved_rps: 'achievedRps', rps: 'achievedRps',
+  'p(50)': 'p50',
+  p50: 'p50',
+  med: 'p50',
+  median: 'p50',
+  'p(75)': 'p75',
+  p75: 'p75',
+  'p(90)': 'p90',
+  p90: 'p90',
+  'p(95)': 'p95',
+  p95: 'p95',
+  'p(99)': 'p99',
+  p99: 'p99',
+  'p(99.9)': 'p999',
+  'p99.9': 'p999',
+  p999: 'p999',
+  avg: 'mean',
+  mean: 'mean',
+  min: 'min',
+  max: 'max',
+  error_rate: 'errorRate',
+  http_req_failed: 'errorRate',
+  achieved_rps: 'achievedRps',
+  rps: 'achievedRps',
   cpu_per_1000rps: 'cpuPer1000Rps',
-  memory_per_1000rps: 'memoryMiBPer1000Rps', memory_mib_per_1000rps: 'memoryMiBPer1000Rps',
+  memory_per_1000rps: 'memoryMiBPer1000Rps',
+  memory_mib_per_1000rps: 'memoryMiBPer1000Rps',
 };
 
-const OVERHEAD_ALLOWED = new Set<MetricId>(['min', 'mean', 'p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max', 'cpuPer1000Rps', 'memoryMiBPer1000Rps']);
+const OVERHEAD_ALLOWED = new Set<MetricId>([
+  'min',
+  'mean',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+  'p999',
+  'max',
+  'cpuPer1000Rps',
+  'memoryMiBPer1000Rps',
+]);
 
 class GateSyntaxError extends Error {}
 
@@ -60,7 +88,8 @@ function parse(text: string): GateExpression {
   const { scope, body } = splitScope(text.trim());
   const match = /^([^<>=!\s]+)\s*(<=|>=|==|!=|<|>|=)\s*(.*)$/.exec(body);
   if (!match) {
-    if (/^[^<>=!]+$/.test(body)) throw new GateSyntaxError(`no comparison found; expected <metric> <, <=, > or >= <value>, e.g. ${EXAMPLES}`);
+    if (/^[^<>=!]+$/.test(body))
+      throw new GateSyntaxError(`no comparison found; expected <metric> <, <=, > or >= <value>, e.g. ${EXAMPLES}`);
     throw new GateSyntaxError(`expected <metric> <operator> <value>, e.g. ${EXAMPLES}`);
   }
   const [, metricText, opText, valueText] = match as unknown as [string, string, string, string];
@@ -88,10 +117,15 @@ function splitScope(text: string): { scope: GateScope; body: string } {
       if (/^http_req_duration$/i.test(term)) {
         throw new GateSyntaxError(`"${term}:" is not needed; latency gates always apply to request duration, write e.g. "p(95) < 250ms"`);
       }
-      throw new GateSyntaxError(`"${term}" before ":" is not a scope; expected mode=NAME or profile=NAME (several names separated by commas)`);
+      throw new GateSyntaxError(
+        `"${term}" before ":" is not a scope; expected mode=NAME or profile=NAME (several names separated by commas)`,
+      );
     }
     const key = eq[1]!.toLowerCase();
-    const names = eq[2]!.split(',').map((n) => n.trim()).filter(Boolean);
+    const names = eq[2]!
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (names.length === 0) throw new GateSyntaxError(`scope "${term}" names nothing`);
     if (key === 'mode' || key === 'modes') scope.modes = [...(scope.modes ?? []), ...names];
     else if (key === 'profile' || key === 'profiles') scope.profiles = [...(scope.profiles ?? []), ...names];
@@ -114,11 +148,15 @@ function parseMetric(text: string): { kind: GateExpression['kind']; metric: Metr
       throw new GateSyntaxError(`"${text}" needs a statistic, e.g. overhead.p99 or overhead_ratio.p90`);
     }
     const known = 'p(50)…p(99.9), avg, min, max, error_rate, achieved_rps, cpu_per_1000rps, memory_per_1000rps';
-    throw new GateSyntaxError(`unknown metric "${name}"; expected one of ${known}${overhead ? '' : ', or overhead.<stat> / overhead_ratio.<stat>'}`);
+    throw new GateSyntaxError(
+      `unknown metric "${name}"; expected one of ${known}${overhead ? '' : ', or overhead.<stat> / overhead_ratio.<stat>'}`,
+    );
   }
   if (!overhead) return { kind: 'threshold', metric };
   if (!OVERHEAD_ALLOWED.has(metric)) {
-    throw new GateSyntaxError(`${overhead[1]}.${name} is not supported; overhead budgets apply to latency statistics and cpu/memory per 1000 rps`);
+    throw new GateSyntaxError(
+      `${overhead[1]}.${name} is not supported; overhead budgets apply to latency statistics and cpu/memory per 1000 rps`,
+    );
   }
   return { kind: 'overhead', metric, overheadForm: overhead[1] as 'overhead' | 'overhead_ratio' };
 }
@@ -136,7 +174,9 @@ function parseLimit(
   const unitDefinition = METRICS[metric].unit;
   if (overheadForm === 'overhead_ratio') {
     if (unit !== '' && unit !== 'x' && unit !== '×') {
-      throw new GateSyntaxError(`overhead_ratio is a plain ratio (mode ÷ baseline), got unit "${match[2]}"; write e.g. 1.5, or overhead.${metricLabel(metric)} < 50% for a percentage`);
+      throw new GateSyntaxError(
+        `overhead_ratio is a plain ratio (mode ÷ baseline), got unit "${match[2]}"; write e.g. 1.5, or overhead.${metricLabel(metric)} < 50% for a percentage`,
+      );
     }
     if (number <= 0) throw new GateSyntaxError(`overhead_ratio must be > 0, got ${number}`);
     return { measure: 'ratio', limit: number };
@@ -147,19 +187,23 @@ function parseLimit(
     case 'ms':
       return { measure, limit: number * durationFactor(unit, kind) };
     case 'fraction':
-      if (unit !== '' && unit !== '%') throw new GateSyntaxError(`error_rate takes a percentage or a fraction, got unit "${match[2]}"; write e.g. 1% or 0.01`);
+      if (unit !== '' && unit !== '%')
+        throw new GateSyntaxError(`error_rate takes a percentage or a fraction, got unit "${match[2]}"; write e.g. 1% or 0.01`);
       if (unit === '' && number > 1) throw new GateSyntaxError(`error_rate ${number} is more than 1 (100%); did you mean ${number}%?`);
       // A rate is 0–100%: beyond that the gate could never fail (or never pass), a silent no-op.
       if (measure === 'value' && (number < 0 || (unit === '%' ? number > 100 : number > 1))) {
         throw new GateSyntaxError(`error_rate ${match[1]}${unit} is outside 0–100%; write e.g. 1% or 0.01`);
       }
       // `error_rate < 1` reads as 1% to most people but means 100%: require the unit at 1.
-      if (measure === 'value' && unit === '' && number === 1) throw new GateSyntaxError('error_rate 1 means 100% as a fraction; write 100% if that is meant, or 1% for one percent');
+      if (measure === 'value' && unit === '' && number === 1)
+        throw new GateSyntaxError('error_rate 1 means 100% as a fraction; write 100% if that is meant, or 1% for one percent');
       return { measure, limit: unit === '%' ? number / 100 : number };
     case 'rps':
       if (unit === '%') return { measure: 'fraction-of-target', limit: number / 100 };
       if (unit !== '' && unit !== 'rps' && unit !== '/s') {
-        throw new GateSyntaxError(`achieved_rps takes a percentage of the target rate (99%) or requests per second (950rps), got unit "${match[2]}"`);
+        throw new GateSyntaxError(
+          `achieved_rps takes a percentage of the target rate (99%) or requests per second (950rps), got unit "${match[2]}"`,
+        );
       }
       return { measure, limit: number };
     case 'millicores':
@@ -181,7 +225,9 @@ function durationFactor(unit: string, kind: GateExpression['kind']): number {
       return 0.001;
     case '%':
       throw new GateSyntaxError(
-        kind === 'threshold' ? 'a latency threshold needs a duration (250ms, 1s), not a percentage; for overhead use overhead.p99 < 10%' : 'unexpected "%"',
+        kind === 'threshold'
+          ? 'a latency threshold needs a duration (250ms, 1s), not a percentage; for overhead use overhead.p99 < 10%'
+          : 'unexpected "%"',
       );
     default:
       throw new GateSyntaxError(`unknown duration unit "${unit}"; use us, ms or s (a bare number means ms, as in k6)`);
@@ -248,12 +294,18 @@ export function gateScopeProblems(
       if (!parsed.ok) return;
       for (const mode of parsed.value.scope.modes ?? []) {
         if (!modeNames.includes(mode)) {
-          problems.push({ path: `gates.${list}[${i}]`, message: `gate ${JSON.stringify(text)} names mode "${mode}", which is not configured (modes: ${modeNames.join(', ')})` });
+          problems.push({
+            path: `gates.${list}[${i}]`,
+            message: `gate ${JSON.stringify(text)} names mode "${mode}", which is not configured (modes: ${modeNames.join(', ')})`,
+          });
         }
       }
       for (const profile of parsed.value.scope.profiles ?? []) {
         if (!profileNames.includes(profile)) {
-          problems.push({ path: `gates.${list}[${i}]`, message: `gate ${JSON.stringify(text)} names load profile "${profile}", which is not configured (profiles: ${profileNames.join(', ')})` });
+          problems.push({
+            path: `gates.${list}[${i}]`,
+            message: `gate ${JSON.stringify(text)} names load profile "${profile}", which is not configured (profiles: ${profileNames.join(', ')})`,
+          });
         }
       }
     });

@@ -31,7 +31,10 @@ export function compareWithBase(modes: ModeView[], base: BaseReference | undefin
     if (!view.p50) return [];
     const perRun = usable.flatMap((run) => {
       const mode = run.modes.find((m) => m.name === view.mode && m.profile === view.profile);
-      const values = (mode?.repetitions ?? []).filter((r) => r.valid).map((r) => r.latencyMs?.p50).filter((v): v is number => Number.isFinite(v));
+      const values = (mode?.repetitions ?? [])
+        .filter((r) => r.valid)
+        .map((r) => r.latencyMs?.p50)
+        .filter((v): v is number => Number.isFinite(v));
       return values.length > 0 ? [median(values)] : [];
     });
     if (perRun.length === 0) return [];

@@ -71,7 +71,8 @@ export async function runCleanup(items: CleanupItem[], timeoutMs = 300_000): Pro
 function runCommand(argv: string[], timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(argv[0]!, argv.slice(1), { timeout: timeoutMs }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`${argv[0]} exited with ${error.code ?? error.signal}: ${String(stderr).trim().split('\n').slice(-3).join(' ')}`));
+      if (error)
+        reject(new Error(`${argv[0]} exited with ${error.code ?? error.signal}: ${String(stderr).trim().split('\n').slice(-3).join(' ')}`));
       else resolve();
     });
   });

@@ -13,7 +13,11 @@ export const COMMENT_LIMIT = 65_536 - 1_024;
 
 /** One sticky comment per PR per suite. The key is reduced to safe characters. */
 export function commentMarker(suite: string): string {
-  const key = suite.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60) || 'default';
+  const key =
+    suite
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .slice(0, 60) || 'default';
   return `<!-- mesh-perf:sticky-comment suite=${key} -->`;
 }
 
@@ -76,7 +80,10 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
       `<sub>Gate evidence, invalid repetitions and run details were folded to stay under GitHub's 65,536-character comment limit: see the ${link('job summary', links.runUrl)}.</sub>`,
     );
   }
-  parts.push(linksLine({ ...links, runUrl: undefined }) + (links.runUrl ? `${links.artifactUrl || links.dashboardUrl ? ' · ' : ''}${link('Job summary', links.runUrl)}` : ''));
+  parts.push(
+    linksLine({ ...links, runUrl: undefined }) +
+      (links.runUrl ? `${links.artifactUrl || links.dashboardUrl ? ' · ' : ''}${link('Job summary', links.runUrl)}` : ''),
+  );
   parts.push(commentMarker(view.suite));
   return parts.filter(Boolean).join('\n\n');
 }
@@ -88,7 +95,9 @@ function runDetails(input: CommentInput): string {
     `- load profiles: ${[...new Set(view.modes.map((m) => code(m.profile)))].join(', ')}`,
     view.seed !== undefined ? `- interleaving seed: ${view.seed}` : '',
     view.rounds > 1 ? `- rounds: ${view.rounds} (a confirmation re-run happened)` : '',
-    input.base ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)` : '- base reference: none found in history',
+    input.base
+      ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)`
+      : '- base reference: none found in history',
     view.runId ? `- run id: ${code(view.runId)}` : '',
   ];
   return lines.filter(Boolean).join('\n');

@@ -19,10 +19,12 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   const token = core.getInput(COMMENT_INPUT.token);
   if (token) core.setSecret(token);
   const policy = (core.getInput(COMMENT_INPUT.comment) || 'always') as CommentPolicy;
-  if (!POLICIES.includes(policy)) throw new UsageError(`input comment: expected one of off, on-failure, always, got ${JSON.stringify(policy)}`);
+  if (!POLICIES.includes(policy))
+    throw new UsageError(`input comment: expected one of off, on-failure, always, got ${JSON.stringify(policy)}`);
   const resultsPath = core.getInput(COMMENT_INPUT.results, { required: true });
   const explicitPr = core.getInput(COMMENT_INPUT.pullRequest);
-  if (explicitPr && !/^[1-9]\d{0,9}$/.test(explicitPr)) throw new UsageError(`input pull-request: expected a pull request number, got ${JSON.stringify(explicitPr)}`);
+  if (explicitPr && !/^[1-9]\d{0,9}$/.test(explicitPr))
+    throw new UsageError(`input pull-request: expected a pull request number, got ${JSON.stringify(explicitPr)}`);
 
   const event = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
   if (!event.repository) throw new UsageError('GITHUB_REPOSITORY is not set: the comment action must run in a GitHub workflow');
@@ -58,7 +60,9 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       return { exitCode: EXIT.pass };
     }
     if (explicitPr && Number(explicitPr) !== resolution.pull.number) {
-      throw new UsageError(`input pull-request is #${explicitPr} but the benchmark run's head ${run.headSha.slice(0, 12)} belongs to #${resolution.pull.number}; refusing to comment on the wrong PR`);
+      throw new UsageError(
+        `input pull-request is #${explicitPr} but the benchmark run's head ${run.headSha.slice(0, 12)} belongs to #${resolution.pull.number}; refusing to comment on the wrong PR`,
+      );
     }
     pullRequest = resolution.pull.number;
     provenance = `Results of the benchmark run for ${run.headSha.slice(0, 7)}${run.headRepo ? ` from ${run.headRepo}` : ''}, posted by the workflow_run commenter.`;
@@ -94,7 +98,8 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 function dashboardInput(): string | undefined {
   const url = core.getInput(COMMENT_INPUT.dashboardUrl);
   if (!url) return undefined;
-  if (!/^https?:\/\/[^\s()<>]+$/.test(url)) throw new UsageError(`input dashboard-url: expected an http(s) URL, got ${JSON.stringify(url)}`);
+  if (!/^https?:\/\/[^\s()<>]+$/.test(url))
+    throw new UsageError(`input dashboard-url: expected an http(s) URL, got ${JSON.stringify(url)}`);
   return url;
 }
 

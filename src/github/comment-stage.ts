@@ -3,11 +3,18 @@
 import type { Verdict } from '../results/types.ts';
 import type { GitHubEvent } from './event.ts';
 import { GitHubPermissionError } from './octokit-poster.ts';
-import { refreshStickyComment, shouldComment, upsertStickyComment, type CommentPolicy, type CommentPoster, type StickyOutcome } from './sticky.ts';
+import {
+  refreshStickyComment,
+  shouldComment,
+  upsertStickyComment,
+  type CommentPolicy,
+  type CommentPoster,
+  type StickyOutcome,
+} from './sticky.ts';
 
 export type CommentResult =
   | { posted: true; outcome: StickyOutcome }
-  | { posted: false; reason: string; /** worth a notice in the summary, not only a log line */ notable: boolean; warning?: boolean };
+  | { posted: false; reason: string /** worth a notice in the summary, not only a log line */; notable: boolean; warning?: boolean };
 
 export interface CommentPlan {
   policy: CommentPolicy;
@@ -23,7 +30,8 @@ export interface CommentPlan {
 }
 
 export async function postComment(plan: CommentPlan, poster: () => CommentPoster): Promise<CommentResult> {
-  if (plan.pullRequest === undefined) return { posted: false, reason: `no pull request to comment on (event ${plan.event.name})`, notable: false };
+  if (plan.pullRequest === undefined)
+    return { posted: false, reason: `no pull request to comment on (event ${plan.event.name})`, notable: false };
   const decision = shouldComment(plan.policy, plan.verdict);
   const refreshOnly = !decision.post && plan.policy === 'on-failure';
   if (!decision.post && !refreshOnly) return { posted: false, reason: `no PR comment: ${decision.reason}`, notable: plan.policy !== 'off' };
@@ -41,18 +49,38 @@ export async function postComment(plan: CommentPlan, poster: () => CommentPoster
         'commenter from workflows/fork-safe-comment.yml to the default branch.',
     };
   }
-  if (!plan.token) return { posted: false, notable: true, reason: 'No PR comment was posted: the token input is empty; pass token: ${{ github.token }} with pull-requests: write.' };
-  if (!plan.event.repository) return { posted: false, notable: true, reason: 'No PR comment was posted: GITHUB_REPOSITORY is not set, so the repository is unknown.' };
+  if (!plan.token)
+    return {
+      posted: false,
+      notable: true,
+      reason: 'No PR comment was posted: the token input is empty; pass token: ${{ github.token }} with pull-requests: write.',
+    };
+  if (!plan.event.repository)
+    return {
+      posted: false,
+      notable: true,
+      reason: 'No PR comment was posted: GITHUB_REPOSITORY is not set, so the repository is unknown.',
+    };
   try {
     if (refreshOnly) {
       const refreshed = await refreshStickyComment(poster(), plan.pullRequest, plan.marker, plan.body);
-      if (!refreshed) return { posted: false, reason: `no PR comment: ${decision.reason}, and there is no earlier comment to bring up to date`, notable: true };
+      if (!refreshed)
+        return {
+          posted: false,
+          reason: `no PR comment: ${decision.reason}, and there is no earlier comment to bring up to date`,
+          notable: true,
+        };
       return { posted: true, outcome: refreshed };
     }
     const outcome = await upsertStickyComment(poster(), plan.pullRequest, plan.marker, plan.body);
     return { posted: true, outcome };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { posted: false, notable: true, warning: true, reason: `No PR comment was posted: ${message}${error instanceof GitHubPermissionError ? '' : '.'}` };
+    return {
+      posted: false,
+      notable: true,
+      warning: true,
+      reason: `No PR comment was posted: ${message}${error instanceof GitHubPermissionError ? '' : '.'}`,
+    };
   }
 }

@@ -72,7 +72,8 @@ export function readGitHubEvent(env: NodeJS.ProcessEnv, payload: unknown): GitHu
     runUrl,
     pullRequest: readPullRequest(body.pull_request),
     workflowRun: readWorkflowRun(body.workflow_run),
-    defaultBranch: isObject(body.repository) && typeof body.repository.default_branch === 'string' ? body.repository.default_branch : undefined,
+    defaultBranch:
+      isObject(body.repository) && typeof body.repository.default_branch === 'string' ? body.repository.default_branch : undefined,
   };
 }
 

@@ -22,15 +22,37 @@ export function storeSpec(history: HistorySettings, event: GitHubEvent): string 
   return event.repository ? `${event.serverUrl}/${event.repository.owner}/${event.repository.repo}.git` : undefined;
 }
 
-export function openHistory(history: HistorySettings, event: GitHubEvent, token: string, log: Logger, cwd: string): ResultStore | undefined {
+export function openHistory(
+  history: HistorySettings,
+  event: GitHubEvent,
+  token: string,
+  log: Logger,
+  cwd: string,
+): ResultStore | undefined {
   const spec = storeSpec(history, event);
   if (!spec) return undefined;
   // The token reaches git as an HTTP header scoped to the store's origin, never the URL or argv.
-  return storeFromFlags({}, { store: spec, branch: history.branch, ...(history.keep ? { keep: history.keep } : {}), ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}) }, { MESH_PERF_STORE_TOKEN: token }, log, cwd);
+  return storeFromFlags(
+    {},
+    {
+      store: spec,
+      branch: history.branch,
+      ...(history.keep ? { keep: history.keep } : {}),
+      ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
+    },
+    { MESH_PERF_STORE_TOKEN: token },
+    log,
+    cwd,
+  );
 }
 
 /** What this run is compared with: a PR's base commit, else its base branch; other events their own branch. */
-export async function baseReference(store: ResultStore, config: Config, event: GitHubEvent, runId: string): Promise<BaseReference | undefined> {
+export async function baseReference(
+  store: ResultStore,
+  config: Config,
+  event: GitHubEvent,
+  runId: string,
+): Promise<BaseReference | undefined> {
   const pr = event.pullRequest;
   const git: GitInfo = pr
     ? { baseRef: pr.baseRef, ...(pr.baseSha ? { mergeBase: pr.baseSha } : {}) }

@@ -42,7 +42,9 @@ export function renderJobSummary(input: SummaryInput): string {
   if (view.modes.length === 0) add('No repetition finished, so there are no measurements to show.');
   else {
     add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
-    add(`<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`);
+    add(
+      `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`,
+    );
   }
   if (view.gates.length > 0) {
     add('### Gates');
@@ -75,7 +77,8 @@ export function renderJobSummary(input: SummaryInput): string {
     biggest.optional = false;
     out = join(sections);
   }
-  if (utf8Bytes(out) > limit - 512) out = `${truncateBytes(out, limit - 512)}\n\n_Summary truncated at GitHub's 1 MiB limit; the full results are in the artifact._`;
+  if (utf8Bytes(out) > limit - 512)
+    out = `${truncateBytes(out, limit - 512)}\n\n_Summary truncated at GitHub's 1 MiB limit; the full results are in the artifact._`;
   return `${out}\n`;
 }
 
@@ -84,7 +87,9 @@ function runLine(view: RunView): string {
   const modeCount = new Set(view.modes.map((m) => m.mode)).size;
   const parts = [
     `platform ${code(view.platform) || 'unknown'}`,
-    modeCount > 0 ? `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})` : '',
+    modeCount > 0
+      ? `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})`
+      : '',
     view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
     view.seed !== undefined ? `seed ${view.seed}` : '',
     view.runId ? `run ${code(view.runId)}` : '',
@@ -94,7 +99,9 @@ function runLine(view: RunView): string {
 
 export function linksLine(links: ReportLinks): string {
   const items = [
-    links.artifactUrl ? link('Results and HTML report (artifact)', links.artifactUrl) + (links.reportFile ? ` (${code(links.reportFile)})` : '') : '',
+    links.artifactUrl
+      ? link('Results and HTML report (artifact)', links.artifactUrl) + (links.reportFile ? ` (${code(links.reportFile)})` : '')
+      : '',
     links.dashboardUrl ? link('Trend dashboard', links.dashboardUrl) : '',
     links.runUrl ? link('Workflow run', links.runUrl) : '',
   ].filter(Boolean);
@@ -102,7 +109,10 @@ export function linksLine(links: ReportLinks): string {
 }
 
 function join(sections: { body: string }[]): string {
-  return sections.map((s) => s.body).filter(Boolean).join('\n\n');
+  return sections
+    .map((s) => s.body)
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function truncateBytes(value: string, bytes: number): string {

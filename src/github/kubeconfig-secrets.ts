@@ -77,7 +77,8 @@ function collectStrings(value: unknown, into: Set<string>): void {
       // exec.env is a list of {name, value} and auth-provider has {name, config}: names are public.
       if (key === 'name') continue;
       // The plugin's command and apiVersion are not secrets and appear in error messages.
-      if (key === 'command' || key === 'apiVersion' || key === 'interactiveMode' || key === 'provideClusterInfo' || key === 'installHint') continue;
+      if (key === 'command' || key === 'apiVersion' || key === 'interactiveMode' || key === 'provideClusterInfo' || key === 'installHint')
+        continue;
       // Plugin args are mostly words ("eks", "get-token", a cluster name) that would blank out
       // unrelated log text if masked; a long opaque argument is treated as a credential.
       if (key === 'args' && Array.isArray(item)) {

@@ -24,7 +24,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkD
     else if (mode === 'setup') outcome = await runSetupMode(env);
     else if (mode === 'publish') outcome = await runPublishMode(env);
     else if (mode === 'benchmark') outcome = await runBenchmark(env, deps);
-    else outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, publish, comment or setup)` };
+    else
+      outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, publish, comment or setup)` };
   } catch (error) {
     outcome = { exitCode: exitCodeOf(error), failure: `mesh-perf: ${messageOf(error)}` };
     await summarizeFailure(outcome.failure!);

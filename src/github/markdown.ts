@@ -16,7 +16,9 @@ export function text(value: unknown): string {
 
 /** Inline code that cannot be broken out of (backticks removed). */
 export function code(value: unknown): string {
-  const clean = String(value ?? '').replace(/[`\r\n]/g, ' ').trim();
+  const clean = String(value ?? '')
+    .replace(/[`\r\n]/g, ' ')
+    .trim();
   return clean ? `\`${clean}\`` : '';
 }
 

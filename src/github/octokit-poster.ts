@@ -52,7 +52,11 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
 
   async list(issue: number): Promise<IssueComment[]> {
     try {
-      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, { ...this.repo, issue_number: issue, per_page: 100 });
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.repo,
+        issue_number: issue,
+        per_page: 100,
+      });
       return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', url: c.html_url }));
     } catch (error) {
       throw translate(error, `list the comments of #${issue}`);
@@ -89,7 +93,11 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
 
   async pullsForCommit(sha: string): Promise<PullSummary[]> {
     try {
-      const pulls = await this.octokit.paginate(this.octokit.rest.repos.listPullRequestsAssociatedWithCommit, { ...this.repo, commit_sha: sha, per_page: 100 });
+      const pulls = await this.octokit.paginate(this.octokit.rest.repos.listPullRequestsAssociatedWithCommit, {
+        ...this.repo,
+        commit_sha: sha,
+        per_page: 100,
+      });
       return pulls.map(toSummary);
     } catch (error) {
       throw translate(error, `look up pull requests of commit ${sha.slice(0, 12)}`);
@@ -106,20 +114,36 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
   }
 }
 
-function toSummary(p: { number: number; state: string; head: { sha: string; repo: { full_name: string } | null }; base: { ref: string; sha: string } }): PullSummary {
-  return { number: p.number, state: p.state, headSha: p.head.sha, headRepo: p.head.repo?.full_name ?? '', baseRef: p.base.ref, baseSha: p.base.sha };
+function toSummary(p: {
+  number: number;
+  state: string;
+  head: { sha: string; repo: { full_name: string } | null };
+  base: { ref: string; sha: string };
+}): PullSummary {
+  return {
+    number: p.number,
+    state: p.state,
+    headSha: p.head.sha,
+    headRepo: p.head.repo?.full_name ?? '',
+    baseRef: p.base.ref,
+    baseSha: p.base.sha,
+  };
 }
 
 function translate(error: unknown, doing: string): Error {
   const status = (error as { status?: number }).status;
   const apiMessage = (error as { response?: { data?: { message?: string } } }).response?.data?.message;
-  if (status === 401) return new GitHubPermissionError(`GitHub rejected the token while trying to ${doing} (401 Bad credentials): pass a valid token in the token input`);
+  if (status === 401)
+    return new GitHubPermissionError(
+      `GitHub rejected the token while trying to ${doing} (401 Bad credentials): pass a valid token in the token input`,
+    );
   if (status === 403) {
     return new GitHubPermissionError(
       `GitHub refused to let the token ${doing} (403${apiMessage ? ` ${apiMessage}` : ''}): give the job \`permissions: pull-requests: write\`; on fork PRs the token is read-only, use the fork-safe workflow_run pair (workflows/fork-safe-*.yml)`,
     );
   }
-  if (status === 404 || status === 410) return new Error(`GitHub could not ${doing} (${status}): the pull request may be closed, locked or in another repository`);
+  if (status === 404 || status === 410)
+    return new Error(`GitHub could not ${doing} (${status}): the pull request may be closed, locked or in another repository`);
   if (status === 422) return new Error(`GitHub rejected the request to ${doing} (422${apiMessage ? ` ${apiMessage}` : ''})`);
   return new Error(`could not ${doing}: ${status ? `HTTP ${status} ` : ''}${error instanceof Error ? error.message : String(error)}`);
 }

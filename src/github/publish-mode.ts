@@ -42,7 +42,9 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     return { exitCode: EXIT.pass };
   }
   const history = await historySettings(cwd);
-  core.info(`history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`);
+  core.info(
+    `history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`,
+  );
   const log = new ActionLogger();
   const loaded = await log.group('Read results', async () => {
     const runs = await readResults([core.getInput(PUBLISH_RESULTS_INPUT, { required: true })], env.GITHUB_WORKSPACE ?? process.cwd());
@@ -50,12 +52,21 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     return runs;
   });
   const store = openHistory(history, event, token, log, cwd);
-  if (!store) return { exitCode: EXIT.usage, failure: 'mesh-perf: no history store: set history.store in the config (or the history-store input), or run in a GitHub repository' };
+  if (!store)
+    return {
+      exitCode: EXIT.usage,
+      failure: 'mesh-perf: no history store: set history.store in the config (or the history-store input), or run in a GitHub repository',
+    };
   const valid = loaded.filter(({ result }) => !result.run.aborted);
-  for (const { file } of loaded.filter(({ result }) => result.run.aborted)) core.warning(`not published: ${file} is from a run that ended early`);
+  for (const { file } of loaded.filter(({ result }) => result.run.aborted))
+    core.warning(`not published: ${file} is from a run that ended early`);
   try {
-    const outcome = await log.group(`Publish ${valid.length} run(s) to ${store.describe()}`, () => store.publish(valid.map((r) => r.result)));
-    const line = outcome ? `${outcome.added.length} run(s) published to ${store.describe()}${outcome.commit ? ` (commit ${outcome.commit.slice(0, 12)})` : ''}` : `published to ${store.describe()}`;
+    const outcome = await log.group(`Publish ${valid.length} run(s) to ${store.describe()}`, () =>
+      store.publish(valid.map((r) => r.result)),
+    );
+    const line = outcome
+      ? `${outcome.added.length} run(s) published to ${store.describe()}${outcome.commit ? ` (commit ${outcome.commit.slice(0, 12)})` : ''}`
+      : `published to ${store.describe()}`;
     core.info(line);
     if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(`### mesh-perf history\n\n${line}\n`).write();
     return { exitCode: EXIT.pass };
@@ -72,7 +83,10 @@ async function historySettings(cwd: string): Promise<HistorySettings> {
   const file = named ? resolve(cwd, named) : existsSync(resolve(cwd, 'mesh-perf.yaml')) ? resolve(cwd, 'mesh-perf.yaml') : undefined;
   if (!file) {
     // No config: the schema's defaults with the inputs on top, validated the same way.
-    const history = historySchema.parse({ ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}), ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}) });
+    const history = historySchema.parse({
+      ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}),
+      ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}),
+    });
     return history;
   }
   const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });

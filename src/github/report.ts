@@ -49,7 +49,10 @@ export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome>
       { ...input.comment, verdict: view.verdict, event: input.event, marker, body: rendered.body },
       input.comment.poster,
     );
-    if (outcome.posted) core.info(`comment ${outcome.outcome.action}: ${outcome.outcome.url}${rendered.folded ? ' (details folded to fit the size limit)' : ''}`);
+    if (outcome.posted)
+      core.info(
+        `comment ${outcome.outcome.action}: ${outcome.outcome.url}${rendered.folded ? ' (details folded to fit the size limit)' : ''}`,
+      );
     else if (outcome.warning) core.warning(outcome.reason);
     else if (outcome.notable) core.notice(outcome.reason);
     else core.info(outcome.reason);

@@ -20,13 +20,20 @@ export interface PullLookup {
 export type Resolution = { pull: PullSummary } | { pull?: undefined; why: string };
 
 export async function resolvePullRequest(lookup: PullLookup, run: WorkflowRunInfo): Promise<Resolution> {
-  if (!/^[0-9a-f]{40}$/.test(run.headSha)) return { why: `the workflow_run event has no usable head SHA (got ${JSON.stringify(run.headSha.slice(0, 40))})` };
+  if (!/^[0-9a-f]{40}$/.test(run.headSha))
+    return { why: `the workflow_run event has no usable head SHA (got ${JSON.stringify(run.headSha.slice(0, 40))})` };
   const matches = (pulls: PullSummary[]) =>
     pulls.filter((p) => p.state === 'open' && p.headSha === run.headSha && (!run.headRepo || !p.headRepo || p.headRepo === run.headRepo));
   let found = matches(await lookup.pullsForCommit(run.headSha));
   // Commits of fork PRs are not associated with the base repository; fall back to open PRs.
   if (found.length === 0) found = matches(await lookup.openPulls());
-  if (found.length === 0) return { why: `no open pull request has head ${run.headSha.slice(0, 12)} (it may have been closed or pushed to since the benchmark ran)` };
-  if (found.length > 1) return { why: `${found.length} open pull requests (#${found.map((p) => p.number).join(', #')}) have head ${run.headSha.slice(0, 12)}; not guessing which one to comment on` };
+  if (found.length === 0)
+    return {
+      why: `no open pull request has head ${run.headSha.slice(0, 12)} (it may have been closed or pushed to since the benchmark ran)`,
+    };
+  if (found.length > 1)
+    return {
+      why: `${found.length} open pull requests (#${found.map((p) => p.number).join(', #')}) have head ${run.headSha.slice(0, 12)}; not guessing which one to comment on`,
+    };
   return { pull: found[0]! };
 }

@@ -90,7 +90,9 @@ const STATS = ['p50', 'p90', 'p99'] as const;
 export function viewRun(result: RunResult): RunView {
   const analysis = isObject(result.analysis) ? result.analysis : undefined;
   const baseline = str(result.baseline) || str(result.modes?.[0]?.name) || '';
-  const modes = (Array.isArray(result.modes) ? result.modes : []).filter(isObject).map((m) => fallbackMode(m as unknown as RunResult['modes'][number]));
+  const modes = (Array.isArray(result.modes) ? result.modes : [])
+    .filter(isObject)
+    .map((m) => fallbackMode(m as unknown as RunResult['modes'][number]));
   const analyzedModes = analysis ? readAnalyzedModes(analysis) : [];
   for (const view of modes) {
     const found = analyzedModes.find((a) => a.mode === view.mode && (a.profile === undefined || a.profile === view.profile));
@@ -119,7 +121,9 @@ export function viewRun(result: RunResult): RunView {
 }
 
 function allRepetitions(result: RunResult): Repetition[] {
-  return (Array.isArray(result.modes) ? result.modes : []).flatMap((m) => (isObject(m) && Array.isArray(m.repetitions) ? m.repetitions.filter(isObject) : []));
+  return (Array.isArray(result.modes) ? result.modes : []).flatMap((m) =>
+    isObject(m) && Array.isArray(m.repetitions) ? m.repetitions.filter(isObject) : [],
+  );
 }
 
 function fallbackMode(mode: RunResult['modes'][number]): ModeView {
@@ -144,7 +148,9 @@ function fallbackMode(mode: RunResult['modes'][number]): ModeView {
 
 function errorCausesOf(reps: Repetition[]): { errorCauses?: string } {
   const causes = reps.map((r) => ({
-    errorCauses: Object.fromEntries(Object.entries(isObject(r.errorCauses) ? r.errorCauses : {}).filter((e): e is [string, number] => isFiniteNumber(e[1]))),
+    errorCauses: Object.fromEntries(
+      Object.entries(isObject(r.errorCauses) ? r.errorCauses : {}).filter((e): e is [string, number] => isFiniteNumber(e[1])),
+    ),
   }));
   const summed = sumCauses(causes);
   return summed.length > 0 ? { errorCauses: formatCauses(summed) } : {};
@@ -254,16 +260,31 @@ function fillOverheads(modes: ModeView[], baseline: string, analysis: Obj | unde
 }
 
 function readGates(analysis: Obj): GateView[] {
-  return firstArray(analysis, ['gates', 'decisions', 'checks']).filter(isObject).flatMap((gate) => {
-    const decision = gateDecision(gate);
-    if (decision === undefined) return [];
-    const title = str(gate.gate) || str(gate.expression) || str(gate.title) || str(gate.name) || str(gate.kind) || 'gate';
-    const detail = [str(gate.line) || str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.detail), str(gate.note)].filter(Boolean).join(' — ');
-    const evidence = isObject(gate.evidence) ? gate.evidence : {};
-    const wouldFail = gate.reportOnly === true && evidence.significant === true && evidence.practical === true;
-    const settle = typeof gate.repetitionsToSettle === 'number' ? { repetitionsToSettle: gate.repetitionsToSettle } : {};
-    return [{ title, decision, passed: decision !== 'fail', mode: str(gate.mode) || undefined, profile: str(gate.profile) || undefined, detail, ...(wouldFail ? { wouldFail } : {}), ...settle }];
-  });
+  return firstArray(analysis, ['gates', 'decisions', 'checks'])
+    .filter(isObject)
+    .flatMap((gate) => {
+      const decision = gateDecision(gate);
+      if (decision === undefined) return [];
+      const title = str(gate.gate) || str(gate.expression) || str(gate.title) || str(gate.name) || str(gate.kind) || 'gate';
+      const detail = [str(gate.line) || str(gate.reason) || str(gate.message) || str(gate.summary) || str(gate.detail), str(gate.note)]
+        .filter(Boolean)
+        .join(' — ');
+      const evidence = isObject(gate.evidence) ? gate.evidence : {};
+      const wouldFail = gate.reportOnly === true && evidence.significant === true && evidence.practical === true;
+      const settle = typeof gate.repetitionsToSettle === 'number' ? { repetitionsToSettle: gate.repetitionsToSettle } : {};
+      return [
+        {
+          title,
+          decision,
+          passed: decision !== 'fail',
+          mode: str(gate.mode) || undefined,
+          profile: str(gate.profile) || undefined,
+          detail,
+          ...(wouldFail ? { wouldFail } : {}),
+          ...settle,
+        },
+      ];
+    });
 }
 
 function gateDecision(gate: Obj): GateView['decision'] | undefined {
@@ -288,7 +309,9 @@ function readDetectability(analysis: Obj): string[] {
     const value = pctValue ?? (fraction !== undefined ? fraction * 100 : undefined);
     if (!stat || value === undefined) return [];
     const where = [str(entry.mode), str(entry.profile)].filter(Boolean).join(', ');
-    return [`with this noise, changes under ${value.toFixed(value < 10 ? 1 : 0)}% on ${stat}${where ? ` (${where})` : ''} are not detectable`];
+    return [
+      `with this noise, changes under ${value.toFixed(value < 10 ? 1 : 0)}% on ${stat}${where ? ` (${where})` : ''} are not detectable`,
+    ];
   });
   if (typeof analysis.mde === 'string') lines.push(analysis.mde);
   return lines;

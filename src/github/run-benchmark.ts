@@ -62,7 +62,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
   let kubeconfigItem: CleanupItem | undefined;
   try {
     if (inputs.kubeconfig) {
-      if (inputs.overrides['kubeconfig-file']) throw new UsageError('inputs kubeconfig and kubeconfig-file were both set: pass the content (kubeconfig) or a path (kubeconfig-file), not both');
+      if (inputs.overrides['kubeconfig-file'])
+        throw new UsageError(
+          'inputs kubeconfig and kubeconfig-file were both set: pass the content (kubeconfig) or a path (kubeconfig-file), not both',
+        );
       kubeconfig = await writeSecretFile('kubeconfig', inputs.kubeconfig, env);
       kubeconfigItem = { kind: 'path', path: kubeconfig.dir, description: 'temporary kubeconfig' };
       cleanup.add(kubeconfigItem);
@@ -77,7 +80,9 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         localDemoModes: true,
         check: (c) => preflightProblems(c, process.cwd()),
       });
-      core.info(`suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`);
+      core.info(
+        `suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`,
+      );
       core.info(`load: ${loaded.profiles.map((p) => `${p.name} × ${p.repetitions} repetitions of ${p.duration}`).join('; ')}`);
       return loaded;
     });
@@ -105,7 +110,13 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     // If the job is cancelled mid-run, the pipeline's own teardown never runs: post deletes the
     // cluster, but only one this run created (a reused cluster named like ours is left alone).
     const lifecycle = kindClusterLifecycle(config, env, cleanup);
-    const outcome = await deps.runPipeline(config, { log, signal: controller.signal, cwd: process.cwd(), lifecycle, ...(reference ? { reference } : {}) });
+    const outcome = await deps.runPipeline(config, {
+      log,
+      signal: controller.signal,
+      cwd: process.cwd(),
+      lifecycle,
+      ...(reference ? { reference } : {}),
+    });
     log.end();
 
     const notices: string[] = [];
@@ -136,7 +147,8 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       full: true,
     });
 
-    if (outcome.error) return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
+    if (outcome.error)
+      return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
     return verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -171,7 +183,11 @@ export function kindClusterLifecycle(config: Config, env: NodeJS.ProcessEnv, cle
       const pin = TOOL_PINS.kind;
       if (resource.kind !== 'kind-cluster' || config.kubernetes.kind.keep || !pin) return;
       const kind = env.MESH_PERF_KIND || cachedToolPath('kind', pin.version);
-      const item: CleanupItem = { kind: 'command', argv: [kind, ...kindDeleteArgs(resource.name)], description: `kind cluster "${resource.name}"` };
+      const item: CleanupItem = {
+        kind: 'command',
+        argv: [kind, ...kindDeleteArgs(resource.name)],
+        description: `kind cluster "${resource.name}"`,
+      };
       pending.set(resource.name, item);
       cleanup.add(item);
     },
@@ -191,7 +207,11 @@ function configFile(inputs: ActionInputs): string | undefined {
 async function findBase(store: ResultStore, config: Config, event: GitHubEvent, runId: string): Promise<BaseReference | undefined> {
   try {
     const base = await baseReference(store, config, event, runId);
-    core.info(base ? `base reference: ${base.runs.length} run(s) of ${base.ref}${base.commit ? ` at ${base.commit.slice(0, 7)}` : ''} from ${store.describe()}` : `no comparable results in ${store.describe()}`);
+    core.info(
+      base
+        ? `base reference: ${base.runs.length} run(s) of ${base.ref}${base.commit ? ` at ${base.commit.slice(0, 7)}` : ''} from ${store.describe()}`
+        : `no comparable results in ${store.describe()}`,
+    );
     return base;
   } catch (error) {
     core.warning(`could not read history for the base comparison: ${messageOf(error)}`);
@@ -200,7 +220,12 @@ async function findBase(store: ResultStore, config: Config, event: GitHubEvent, 
 }
 
 /** Publishes a finished, trusted run; returns a line for the job summary. Never fails the run. */
-async function publish(store: ResultStore, outcome: PipelineOutcome, payloadEvent: GitHubEvent, token: string): Promise<string | undefined> {
+async function publish(
+  store: ResultStore,
+  outcome: PipelineOutcome,
+  payloadEvent: GitHubEvent,
+  token: string,
+): Promise<string | undefined> {
   let event: GitHubEvent;
   try {
     event = await trustedEvent(payloadEvent, token);

@@ -12,12 +12,20 @@ import type { ModeOutcome } from './run-benchmark.ts';
 
 export const DEFAULT_TOOLS = ['kind', 'k6', 'istioctl', 'linkerd'];
 
-export async function runSetupMode(env: NodeJS.ProcessEnv, pins: Record<string, ToolPin> = TOOL_PINS, fetchImpl: typeof fetch = fetch): Promise<ModeOutcome> {
+export async function runSetupMode(
+  env: NodeJS.ProcessEnv,
+  pins: Record<string, ToolPin> = TOOL_PINS,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ModeOutcome> {
   const requested = parseToolList(core.getInput(SETUP_INPUT.tools));
-  const cacheDir = resolve(core.getInput(SETUP_INPUT.cacheDir) || join(env.RUNNER_TOOL_CACHE || join(env.RUNNER_TEMP || '.', 'tools'), 'mesh-perf'));
+  const cacheDir = resolve(
+    core.getInput(SETUP_INPUT.cacheDir) || join(env.RUNNER_TOOL_CACHE || join(env.RUNNER_TEMP || '.', 'tools'), 'mesh-perf'),
+  );
   const unknown = requested.filter((name) => !pins[name]);
   if (unknown.length > 0) {
-    throw new UsageError(`input tools: no pinned version of ${unknown.join(', ')} (pinned tools: ${Object.keys(pins).sort().join(', ') || 'none'})`);
+    throw new UsageError(
+      `input tools: no pinned version of ${unknown.join(', ')} (pinned tools: ${Object.keys(pins).sort().join(', ') || 'none'})`,
+    );
   }
   const paths: Record<string, string> = {};
   for (const name of requested) {
@@ -39,6 +47,9 @@ export async function runSetupMode(env: NodeJS.ProcessEnv, pins: Record<string, 
 }
 
 export function parseToolList(text: string): string[] {
-  const names = text.split(/[\s,]+/).map((n) => n.trim()).filter(Boolean);
+  const names = text
+    .split(/[\s,]+/)
+    .map((n) => n.trim())
+    .filter(Boolean);
   return [...new Set(names.length > 0 ? names : DEFAULT_TOOLS)];
 }

@@ -55,7 +55,12 @@ export async function upsertStickyComment(poster: CommentPoster, issue: number, 
  * still held. It is updated in place to this run's body (the same marker), so the thread shows the
  * latest verdict; undefined when there was none.
  */
-export async function refreshStickyComment(poster: CommentPoster, issue: number, marker: string, body: string): Promise<StickyOutcome | undefined> {
+export async function refreshStickyComment(
+  poster: CommentPoster,
+  issue: number,
+  marker: string,
+  body: string,
+): Promise<StickyOutcome | undefined> {
   const me = normalizeLogin(await poster.identity());
   const existing = (await poster.list(issue)).find((c) => normalizeLogin(c.authorLogin) === me && c.body.includes(marker));
   if (!existing) return undefined;

@@ -6,7 +6,12 @@ import { smallSampleIntervalNote } from '../analysis/format.ts';
 import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
 
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
-export const VERDICT_WORD: Record<RunView['verdict'], string> = { pass: 'pass', fail: 'fail', inconclusive: 'inconclusive', invalid: 'invalid run' };
+export const VERDICT_WORD: Record<RunView['verdict'], string> = {
+  pass: 'pass',
+  fail: 'fail',
+  inconclusive: 'inconclusive',
+  invalid: 'invalid run',
+};
 
 export function verdictHeadline(view: RunView): string {
   return `${VERDICT_ICON[view.verdict]} **${VERDICT_WORD[view.verdict]}**`;
@@ -15,7 +20,9 @@ export function verdictHeadline(view: RunView): string {
 export function reasonsList(view: RunView): string {
   if (view.reasons.length === 0) {
     if (view.verdict !== 'pass') return '';
-    return view.gates.length > 0 ? 'Every gate passed and every repetition was valid.' : 'Every repetition was valid; no gates are configured, so nothing could fail.';
+    return view.gates.length > 0
+      ? 'Every gate passed and every repetition was valid.'
+      : 'Every repetition was valid; no gates are configured, so nothing could fail.';
   }
   const lead =
     view.verdict === 'inconclusive'
@@ -69,9 +76,12 @@ export function intervalNote(view: RunView): string {
   if (intervals.has('ci')) {
     const sizes = view.modes.filter((m) => m.p50?.interval === 'ci' && m.validRepetitions >= 2).map((m) => m.validRepetitions);
     const small = smallSampleIntervalNote(sizes.length > 0 ? Math.min(...sizes) : Infinity, 0.95);
-    return small ? `Values are medians over repetitions. ${small}` : 'Values are medians over repetitions with 95% confidence intervals in brackets.';
+    return small
+      ? `Values are medians over repetitions. ${small}`
+      : 'Values are medians over repetitions with 95% confidence intervals in brackets.';
   }
-  if (intervals.has('range')) return 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).';
+  if (intervals.has('range'))
+    return 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).';
   return 'Values are from a single valid repetition per mode: no interval can be given.';
 }
 
@@ -108,15 +118,23 @@ export function gatesTable(gates: GateView[]): string {
 
 export function invalidTable(invalid: InvalidRepetition[], limit: number): string {
   const shown = invalid.slice(0, limit);
-  const rows = shown.map((r) => [text(r.mode), text(r.profile), r.trial >= 0 ? String(r.trial) : '–', String(r.round), text(r.reasons.join('; '))]);
-  const more = invalid.length > shown.length ? `\n\n…and ${invalid.length - shown.length} more invalid repetitions (see results.json).` : '';
+  const rows = shown.map((r) => [
+    text(r.mode),
+    text(r.profile),
+    r.trial >= 0 ? String(r.trial) : '–',
+    String(r.round),
+    text(r.reasons.join('; ')),
+  ]);
+  const more =
+    invalid.length > shown.length ? `\n\n…and ${invalid.length - shown.length} more invalid repetitions (see results.json).` : '';
   return table(['mode', 'load', 'trial', 'round', 'why invalid'], rows) + more;
 }
 
 /** What the "vs base" column compares with, or why it is missing. */
 export function baseNote(base: BaseReference | undefined, compared: number): string {
   if (!base) return 'No results of the base branch were found in history, so there is no "vs base" column.';
-  if (compared === 0) return `History has ${base.runs.length} run(s) of ${text(describeBase(base))}, but none with the same modes and load profiles, so there is no "vs base" column.`;
+  if (compared === 0)
+    return `History has ${base.runs.length} run(s) of ${text(describeBase(base))}, but none with the same modes and load profiles, so there is no "vs base" column.`;
   return `"vs base" compares p50 with the median of ${base.runs.length} run(s) of ${text(describeBase(base))}; the regression gate decides whether a change counts.`;
 }
 

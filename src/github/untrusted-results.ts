@@ -14,16 +14,23 @@ const MAX_REPETITIONS = 100_000;
 export async function readUntrustedResults(path: string): Promise<{ result: RunResult; path: string }> {
   let file = path;
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`input results: ${path} does not exist; point it at the downloaded artifact's results.json or its folder`);
+  if (!info)
+    throw new UsageError(`input results: ${path} does not exist; point it at the downloaded artifact's results.json or its folder`);
   if (info.isDirectory()) file = join(path, 'results.json');
   const fileInfo = await stat(file).catch(() => undefined);
-  if (!fileInfo?.isFile()) throw new UsageError(`input results: no results.json in ${path}; did the benchmark job upload its results folder as the artifact?`);
-  if (fileInfo.size > MAX_RESULTS_BYTES) throw new UsageError(`input results: ${file} is ${fileInfo.size} bytes, over the ${MAX_RESULTS_BYTES}-byte cap for untrusted artifacts`);
+  if (!fileInfo?.isFile())
+    throw new UsageError(`input results: no results.json in ${path}; did the benchmark job upload its results folder as the artifact?`);
+  if (fileInfo.size > MAX_RESULTS_BYTES)
+    throw new UsageError(
+      `input results: ${file} is ${fileInfo.size} bytes, over the ${MAX_RESULTS_BYTES}-byte cap for untrusted artifacts`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new UsageError(`input results: ${file} is not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'parse error'})`);
+    throw new UsageError(
+      `input results: ${file} is not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'parse error'})`,
+    );
   }
   const result = migrateResults(raw, file);
   const problem = shapeProblem(result);
@@ -35,13 +42,15 @@ function shapeProblem(result: RunResult): string | undefined {
   if (!['pass', 'fail', 'inconclusive', 'invalid'].includes(result.verdict as string)) {
     return `has verdict ${JSON.stringify(String(result.verdict).slice(0, 40))}, expected pass, fail, inconclusive or invalid`;
   }
-  if (!Array.isArray(result.verdictReasons) || !result.verdictReasons.every((r) => typeof r === 'string')) return 'has verdictReasons that are not a list of strings';
+  if (!Array.isArray(result.verdictReasons) || !result.verdictReasons.every((r) => typeof r === 'string'))
+    return 'has verdictReasons that are not a list of strings';
   if (typeof result.run !== 'object' || result.run === null || typeof result.run.suite !== 'string') return 'has no run.suite';
   if (!Array.isArray(result.modes)) return 'has no modes list';
   if (result.modes.length > MAX_MODES) return `has ${result.modes.length} modes, over the cap of ${MAX_MODES}`;
   let reps = 0;
   for (const mode of result.modes) {
-    if (typeof mode !== 'object' || mode === null || typeof mode.name !== 'string' || !Array.isArray(mode.repetitions)) return 'has a mode without a name or repetitions';
+    if (typeof mode !== 'object' || mode === null || typeof mode.name !== 'string' || !Array.isArray(mode.repetitions))
+      return 'has a mode without a name or repetitions';
     reps += mode.repetitions.length;
   }
   if (reps > MAX_REPETITIONS) return `has ${reps} repetitions, over the cap of ${MAX_REPETITIONS}`;

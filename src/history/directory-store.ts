@@ -59,7 +59,14 @@ export class DirectoryStore implements ResultStore {
       const sink = new DirectorySink(this.root);
       for (const [path, text] of plan.changes.writes) await sink.write(path, text);
       for (const path of plan.changes.deletes) await sink.remove(path);
-      return { attempts: 1, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, compacted: plan.compacted, warnings: plan.warnings };
+      return {
+        attempts: 1,
+        added: plan.added,
+        unchanged: plan.unchanged,
+        pruned: plan.pruned,
+        compacted: plan.compacted,
+        warnings: plan.warnings,
+      };
     });
   }
 
@@ -113,14 +120,23 @@ export class DirectoryStore implements ResultStore {
         await mkdir(lock);
         break;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreAccessError(`history store ${this.describe()}: cannot take the lock ${lock} (${(error as Error).message})`);
-        const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new StoreAccessError(`history store ${this.describe()}: cannot take the lock ${lock} (${(error as Error).message})`);
+        const age =
+          Date.now() -
+          (await stat(lock).then(
+            (s) => s.mtimeMs,
+            () => Date.now(),
+          ));
         if (age > STALE_LOCK_MS) {
           this.options.log?.warn(`removing a stale lock ${lock} (${Math.round(age / 1000)} s old)`);
           await rm(lock, { recursive: true, force: true });
           continue;
         }
-        if (Date.now() > deadline) throw new EnvironmentError(`history store ${this.describe()}: another publish holds ${lock}; if none is running, delete that folder`);
+        if (Date.now() > deadline)
+          throw new EnvironmentError(
+            `history store ${this.describe()}: another publish holds ${lock}; if none is running, delete that folder`,
+          );
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
       }
     }
@@ -193,7 +209,8 @@ export class DirectorySink implements ChangeSink {
 
   private abs(path: string): string {
     const target = resolve(this.root, ...path.split('/'));
-    if (!target.startsWith(this.root + sep) && target !== this.root) throw new EnvironmentError(`refusing to write outside ${this.root}: ${path}`);
+    if (!target.startsWith(this.root + sep) && target !== this.root)
+      throw new EnvironmentError(`refusing to write outside ${this.root}: ${path}`);
     return target;
   }
 }
@@ -214,5 +231,8 @@ async function walk(root: string, rel: string): Promise<string[]> {
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }

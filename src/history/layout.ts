@@ -48,12 +48,19 @@ export function suiteDataPath(suite: string): string {
 /** "2025-01-15T03:00:00.000Z" → "20250115T030000Z": sorts by time, no ':' (Windows checkouts). */
 export function compactStamp(iso: string): string {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) throw new UsageError(`run.startedAt ${JSON.stringify(iso)} is not an ISO date; cannot file the run in history`);
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  if (Number.isNaN(date.getTime()))
+    throw new UsageError(`run.startedAt ${JSON.stringify(iso)} is not an ISO date; cannot file the run in history`);
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 export function safeRunId(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 80);
+  const cleaned = id
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 80);
   return cleaned || 'run';
 }
 

@@ -17,7 +17,13 @@ export interface BaseLookup {
  * anything else with the latest runs of its own branch. Invalid runs and the run itself are
  * left out; undefined when history holds nothing comparable.
  */
-export async function findBase(store: ResultStore, suite: string, git: GitInfo, limit: number, selfId?: string): Promise<BaseLookup | undefined> {
+export async function findBase(
+  store: ResultStore,
+  suite: string,
+  git: GitInfo,
+  limit: number,
+  selfId?: string,
+): Promise<BaseLookup | undefined> {
   const keep = (runs: RunResult[]) => runs.filter((r) => r.verdict !== 'invalid' && r.run.id !== selfId);
   const base = git.baseRef;
   if (base) {

@@ -42,7 +42,10 @@ export function parseMarker(text: string): MarkerParse {
     return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)})` };
   }
   if (version > MARKER_SCHEMA_VERSION) {
-    return { ok: false, reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${MARKER_SCHEMA_VERSION}); upgrade mesh-perf` };
+    return {
+      ok: false,
+      reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${MARKER_SCHEMA_VERSION}); upgrade mesh-perf`,
+    };
   }
   if (!Array.isArray(doc.suites)) return { ok: false, reason: 'has no "suites" list' };
   return { ok: true, marker: { ...(doc as unknown as StoreMarker), schemaVersion: MARKER_SCHEMA_VERSION } };

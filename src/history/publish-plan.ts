@@ -21,7 +21,14 @@ import {
 import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
 import { compactTimelines } from './compact-timelines.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { dashboardFileFor, renderRunReportForStore, renderSiteShell, renderSuiteDataFile, reportAssets, suiteSummaryOf } from '../site/pages.ts';
+import {
+  dashboardFileFor,
+  renderRunReportForStore,
+  renderSiteShell,
+  renderSuiteDataFile,
+  reportAssets,
+  suiteSummaryOf,
+} from '../site/pages.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
@@ -118,7 +125,15 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     if (options.retention) prune(state, options.retention, options.now, plan);
     if (options.timelineRetention) {
       const pending = new Map(incoming.filter((r) => r.run.suite === state.suite).map((r) => [runFilePath(r), r]));
-      for (const c of await compactTimelines(tree, state.index, options.timelineRetention, options.now, options.storeLabel, serializeRun, pending)) {
+      for (const c of await compactTimelines(
+        tree,
+        state.index,
+        options.timelineRetention,
+        options.now,
+        options.storeLabel,
+        serializeRun,
+        pending,
+      )) {
         plan.changes.writes.set(c.entry.file, c.text);
         plan.changes.writes.set(c.entry.report, renderRunReportForStore(JSON.parse(c.text) as RunResult, c.entry.report, dashboard));
         state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
@@ -191,10 +206,11 @@ function dedupeIncoming(runs: RunResult[]): RunResult[] {
     const key = `${run.run.suite}\u0000${run.run.id}`;
     const seen = byKey.get(key);
     if (seen && serializeRun(seen) !== serializeRun(run)) {
-      throw new UsageError(`two results files carry run id ${JSON.stringify(run.run.id)} of suite ${run.run.suite} with different content; publish them separately or fix the ids`);
+      throw new UsageError(
+        `two results files carry run id ${JSON.stringify(run.run.id)} of suite ${run.run.suite} with different content; publish them separately or fix the ids`,
+      );
     }
     byKey.set(key, run);
   }
   return [...byKey.values()];
 }
-

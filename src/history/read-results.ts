@@ -10,7 +10,10 @@ import { UsageError } from '../util/errors.ts';
 
 export async function findResultFiles(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`--results ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`);
+  if (!info)
+    throw new UsageError(
+      `--results ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`,
+    );
   if (info.isFile()) return [path];
   const direct = join(path, 'results.json');
   if (await isFile(direct)) return [direct];
@@ -33,5 +36,8 @@ export async function readResults(paths: string[], cwd: string): Promise<{ file:
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }

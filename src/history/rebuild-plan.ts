@@ -69,7 +69,13 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         summary.warnings.push(`retention (${describeRetention(options.retention)}) removed ${removed.length} run(s) of suite ${suite}`);
       }
     }
-    const dueForCompaction = new Set(options.timelineRetention ? prunedEntries(state.index.runs, options.timelineRetention, options.now).filter((e) => e.tl !== false).map((e) => e.id) : []);
+    const dueForCompaction = new Set(
+      options.timelineRetention
+        ? prunedEntries(state.index.runs, options.timelineRetention, options.now)
+            .filter((e) => e.tl !== false)
+            .map((e) => e.id)
+        : [],
+    );
     const chunk = options.chunk ?? 200;
     for (let i = 0; i < state.index.runs.length; i += chunk) {
       const entries = state.index.runs.slice(i, i + chunk);
@@ -115,7 +121,9 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
     rendered.add(path);
   }
   if (options.includeAll) {
-    const others = (await tree.list('')).filter((p) => !rendered.has(p) && !summary.pruned.includes(p) && !summary.pruned.includes(p.replace(/\.html$/, '.json')));
+    const others = (await tree.list('')).filter(
+      (p) => !rendered.has(p) && !summary.pruned.includes(p) && !summary.pruned.includes(p.replace(/\.html$/, '.json')),
+    );
     for (let i = 0; i < others.length; i += 200) {
       const texts = await tree.readMany(others.slice(i, i + 200));
       for (const [path, text] of texts) await emit(path, text);

@@ -9,7 +9,9 @@ export function parseRetention(text: string, label = 'history.keep'): Retention 
   const match = /^(\d+)(d|runs)$/.exec(text.trim());
   const amount = match ? Number(match[1]) : NaN;
   if (!match || !Number.isSafeInteger(amount) || amount < 1) {
-    throw new UsageError(`${label}: expected "<N>d" (days, e.g. "365d") or "<N>runs" (e.g. "1000runs") with N ≥ 1, got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `${label}: expected "<N>d" (days, e.g. "365d") or "<N>runs" (e.g. "1000runs") with N ≥ 1, got ${JSON.stringify(text)}`,
+    );
   }
   return match[2] === 'd' ? { kind: 'age', days: amount } : { kind: 'count', runs: amount };
 }

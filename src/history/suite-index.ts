@@ -137,14 +137,25 @@ export function parseIndex(text: string, expectedSuite: string): IndexParse {
     return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)}, expected 1..${INDEX_SCHEMA_VERSION})` };
   }
   if (version > INDEX_SCHEMA_VERSION) {
-    return { ok: false, reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${INDEX_SCHEMA_VERSION}); upgrade mesh-perf` };
+    return {
+      ok: false,
+      reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${INDEX_SCHEMA_VERSION}); upgrade mesh-perf`,
+    };
   }
   if (doc.kind !== INDEX_KIND) return { ok: false, reason: `has kind ${JSON.stringify(doc.kind)}, expected "${INDEX_KIND}"` };
-  if (doc.suite !== expectedSuite) return { ok: false, reason: `belongs to suite ${JSON.stringify(doc.suite)}, expected "${expectedSuite}"` };
+  if (doc.suite !== expectedSuite)
+    return { ok: false, reason: `belongs to suite ${JSON.stringify(doc.suite)}, expected "${expectedSuite}"` };
   if (!Array.isArray(doc.runs)) return { ok: false, reason: 'has no "runs" list' };
   for (const [i, run] of doc.runs.entries()) {
     const r = run as Partial<IndexEntry> | null;
-    if (!r || typeof r.id !== 'string' || typeof r.file !== 'string' || typeof r.blob !== 'string' || typeof r.startedAt !== 'string' || typeof r.modes !== 'object') {
+    if (
+      !r ||
+      typeof r.id !== 'string' ||
+      typeof r.file !== 'string' ||
+      typeof r.blob !== 'string' ||
+      typeof r.startedAt !== 'string' ||
+      typeof r.modes !== 'object'
+    ) {
       return { ok: false, reason: `has a malformed entry at runs[${i}] (expected id, file, blob, startedAt, modes)` };
     }
   }

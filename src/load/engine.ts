@@ -81,10 +81,14 @@ export async function runRepetition(
     const tail = outcome.stderrTail ? `\nk6 said:\n${indent(outcome.stderrTail)}` : '';
     const remote = unreachableImport(outcome.stderrTail);
     if (remote && trial.profile.script) {
-      throw new UsageError(`k6 could not fetch the remote module ${remote} imported by ${trial.profile.script} (${where}); vendor it next to the script or make it reachable.${tail}`);
+      throw new UsageError(
+        `k6 could not fetch the remote module ${remote} imported by ${trial.profile.script} (${where}); vendor it next to the script or make it reachable.${tail}`,
+      );
     }
     if (K6_SCRIPT_ERRORS.has(outcome.exitCode)) {
-      throw new UsageError(`the k6 script failed (${where}, k6 exit code ${outcome.exitCode})${trial.profile.script ? ` in ${trial.profile.script}` : ''}.${tail}`);
+      throw new UsageError(
+        `the k6 script failed (${where}, k6 exit code ${outcome.exitCode})${trial.profile.script ? ` in ${trial.profile.script}` : ''}.${tail}`,
+      );
     }
     throw new EnvironmentError(`k6 exited with code ${outcome.exitCode} without a summary (${where}).${tail}`);
   }
@@ -99,7 +103,12 @@ export async function runRepetition(
     throw error;
   }
   const targetRps = trial.profile.model === 'open' && trial.profile.rate !== undefined && !trial.profile.script ? trial.profile.rate : null;
-  const reasons = invalidReasons({ targetRps, ...measurement, timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0, timeoutMs: trial.profile.timeoutMs });
+  const reasons = invalidReasons({
+    targetRps,
+    ...measurement,
+    timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0,
+    timeoutMs: trial.profile.timeoutMs,
+  });
   const thrown = scriptException(outcome.stderrTail);
   if (thrown) reasons.push(`the script threw during iterations: ${thrown}`);
   const repetition: Repetition = {

@@ -23,7 +23,16 @@ export class LocalK6Runner implements LoadRunner {
       for (const [name, content] of Object.entries(invocation.files)) await writeFile(join(dir, name), content);
       const apiPort = await freePort();
       const envArgs = Object.entries(invocation.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      const args = ['run', '--quiet', '--no-color', '--address', `127.0.0.1:${apiPort}`, ...invocation.args, ...envArgs, join(dir, invocation.entry)];
+      const args = [
+        'run',
+        '--quiet',
+        '--no-color',
+        '--address',
+        `127.0.0.1:${apiPort}`,
+        ...invocation.args,
+        ...envArgs,
+        join(dir, invocation.entry),
+      ];
       const { exitCode, stderrTail } = await this.spawnK6(args, dir, apiPort, invocation.expectedSeconds, onProgress, signal);
       const summaryPath = join(dir, invocation.summaryFile);
       const summary = await readFile(summaryPath, 'utf8').catch(() => undefined);
@@ -50,7 +59,11 @@ export class LocalK6Runner implements LoadRunner {
       // GOGC=200 halves garbage-collection pauses, which otherwise stall the arrival-rate
       // scheduler at high rates: toggled alone at 2,000 rps it took k6 from ~190 to ~178 µs of
       // CPU per request and p99 from 15–39 ms to 8 ms on a loaded 2-core VM (issue 12 profiling).
-      const child = spawn(this.k6Path, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GOGC: process.env.GOGC ?? '200', K6_NO_USAGE_REPORT: 'true' } });
+      const child = spawn(this.k6Path, args, {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, GOGC: process.env.GOGC ?? '200', K6_NO_USAGE_REPORT: 'true' },
+      });
       let stderr = '';
       const keepTail = (chunk: Buffer) => {
         stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_BYTES);

@@ -75,7 +75,8 @@ export interface RenderedScript {
 export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptParams {
   const bucketMs = timelineBucketMs(profile.durationMs);
   const headers = { ...(profile.headers ?? {}) };
-  if (profile.method === 'POST' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'text/plain';
+  if (profile.method === 'POST' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['Content-Type'] = 'text/plain';
   const grpc = profile.protocol === 'grpc';
   const params: ScriptParams = {
     protocol: profile.protocol,
@@ -122,7 +123,10 @@ function renderScenarios(profile: LoadProfile): Record<string, Record<string, un
   };
   const warmupS = profile.warmupMs / 1000;
   if (warmupS > 0) scenarios.warmup = executor(warmupS, { gracefulStop: '0s' });
-  scenarios.measure = executor(profile.durationMs / 1000, { startTime: `${warmupS}s`, gracefulStop: `${Math.ceil(profile.timeoutMs / 1000) + 1}s` });
+  scenarios.measure = executor(profile.durationMs / 1000, {
+    startTime: `${warmupS}s`,
+    gracefulStop: `${Math.ceil(profile.timeoutMs / 1000) + 1}s`,
+  });
   return scenarios;
 }
 
@@ -142,5 +146,7 @@ function readScript(name: string): string {
     if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
     dir = new URL('../', dir);
   }
-  throw new EnvironmentError(`the k6 script k6/${name} is missing next to mesh-perf (looked above ${fileURLToPath(import.meta.url)}); reinstall mesh-perf`);
+  throw new EnvironmentError(
+    `the k6 script k6/${name} is missing next to mesh-perf (looked above ${fileURLToPath(import.meta.url)}); reinstall mesh-perf`,
+  );
 }

@@ -8,7 +8,19 @@ import type { LatencyMs, Repetition, TimelinePoint } from '../results/types.ts';
 /** What one k6 summary tells about a repetition; the engine adds plan position and validity. */
 export type Measurement = Pick<
   Repetition,
-  'durationS' | 'achievedRps' | 'droppedIterations' | 'requests' | 'failures' | 'errorRate' | 'statusCounts' | 'errorCauses' | 'failedLatencyMs' | 'bytesSent' | 'bytesReceived' | 'latencyMs' | 'timeline'
+  | 'durationS'
+  | 'achievedRps'
+  | 'droppedIterations'
+  | 'requests'
+  | 'failures'
+  | 'errorRate'
+  | 'statusCounts'
+  | 'errorCauses'
+  | 'failedLatencyMs'
+  | 'bytesSent'
+  | 'bytesReceived'
+  | 'latencyMs'
+  | 'timeline'
 >;
 
 interface K6Metric {
@@ -90,11 +102,30 @@ function httpCauses(metrics: Record<string, K6Metric>, statusCounts: Record<stri
 
 function grpcCauses(statusCounts: Record<string, number>): Record<string, number> {
   const causes: Record<string, number> = {};
-  for (const [status, n] of Object.entries(statusCounts)) if (status !== '0') causes[`gRPC ${GRPC_STATUS_NAMES[Number(status)] ?? status}`] = n;
+  for (const [status, n] of Object.entries(statusCounts))
+    if (status !== '0') causes[`gRPC ${GRPC_STATUS_NAMES[Number(status)] ?? status}`] = n;
   return causes;
 }
 
-const GRPC_STATUS_NAMES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
+const GRPC_STATUS_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
 
 /**
  * A user's script has its own scenarios and no "measure" tag: the whole run is measured, with
@@ -175,12 +206,20 @@ function readStatusCounts(metrics: Record<string, K6Metric>, grpc: boolean, scop
     if (n > 0) out[String(code)] = n;
     counted += n;
   }
-  const total = scope ? (metrics[`${grpc ? 'grpc_req_duration' : 'http_req_duration'}{${scope.slice(0, -1)}}`]?.values.count ?? 0) : (metrics[grpc ? 'grpc_req_duration' : 'http_reqs']?.values.count ?? 0);
+  const total = scope
+    ? (metrics[`${grpc ? 'grpc_req_duration' : 'http_req_duration'}{${scope.slice(0, -1)}}`]?.values.count ?? 0)
+    : (metrics[grpc ? 'grpc_req_duration' : 'http_reqs']?.values.count ?? 0);
   if (total > counted) out.other = total - counted;
   return out;
 }
 
-function readTimeline(metrics: Record<string, K6Metric>, latencyName: string, success: string, buckets: number, bucketMs: number): TimelinePoint[] {
+function readTimeline(
+  metrics: Record<string, K6Metric>,
+  latencyName: string,
+  success: string,
+  buckets: number,
+  bucketMs: number,
+): TimelinePoint[] {
   const points: TimelinePoint[] = [];
   for (let b = 0; b < buckets; b++) {
     const all = metrics[`${latencyName}{scenario:measure,mp_bucket:${b}}`]?.values;

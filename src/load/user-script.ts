@@ -43,6 +43,7 @@ export function handleSummary(data) {
 
 /** The remote module a failed k6 run could not fetch, if that is why it failed. */
 export function unreachableImport(stderr: string): string | undefined {
-  if (!/could ?n[o']t be (retrieved|fetched|loaded)|couldn't be retrieved|failed to fetch|no such host|dial tcp/i.test(stderr)) return undefined;
+  if (!/could ?n[o']t be (retrieved|fetched|loaded)|couldn't be retrieved|failed to fetch|no such host|dial tcp/i.test(stderr))
+    return undefined;
   return /https?:\/\/[^\s"'`\\]+/.exec(stderr)?.[0];
 }

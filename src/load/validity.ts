@@ -27,7 +27,9 @@ export function invalidReasons(m: ValidityInput): string[] {
   }
   if (m.targetRps !== null && m.requests > 0 && m.achievedRps < m.targetRps * MIN_ACHIEVED_FRACTION) {
     const pct = ((m.achievedRps / m.targetRps) * 100).toFixed(1);
-    reasons.push(`achieved ${m.achievedRps.toFixed(1)} rps, ${pct}% of the ${m.targetRps} rps target (needs ≥ ${MIN_ACHIEVED_FRACTION * 100}%)${m.timeouts ? `, ${m.timeouts} requests timed out` : ''}`);
+    reasons.push(
+      `achieved ${m.achievedRps.toFixed(1)} rps, ${pct}% of the ${m.targetRps} rps target (needs ≥ ${MIN_ACHIEVED_FRACTION * 100}%)${m.timeouts ? `, ${m.timeouts} requests timed out` : ''}`,
+    );
   }
   return reasons;
 }

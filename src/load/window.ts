@@ -24,7 +24,8 @@ export function measuredWindow(summaryText: string, profile: { warmupMs: number;
   }
   const endedAtMs = data.mesh_perf?.endedAtMs;
   const runMs = data.state?.testRunDurationMs;
-  if (typeof endedAtMs !== 'number' || typeof runMs !== 'number' || !Number.isFinite(endedAtMs) || !Number.isFinite(runMs)) return undefined;
+  if (typeof endedAtMs !== 'number' || typeof runMs !== 'number' || !Number.isFinite(endedAtMs) || !Number.isFinite(runMs))
+    return undefined;
   const runStartMs = endedAtMs - runMs;
   // A user's script has its own scenarios: the whole run is measured.
   if (data.mesh_perf?.userScript) return { startMs: Math.round(runStartMs), endMs: Math.round(endedAtMs) };

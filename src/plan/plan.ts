@@ -30,7 +30,8 @@ export function buildPlan(config: Config, seed: number, modes: readonly ModeConf
   for (const profile of config.profiles) {
     if (config.plan.order === 'sequential') {
       for (const mode of modes) {
-        for (let r = 1; r <= profile.repetitions; r++) trials.push({ index: trials.length, mode, profile, repetition: r, block: block + r, round });
+        for (let r = 1; r <= profile.repetitions; r++)
+          trials.push({ index: trials.length, mode, profile, repetition: r, block: block + r, round });
       }
       block += profile.repetitions;
       continue;

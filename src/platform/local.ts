@@ -35,7 +35,11 @@ export class LocalPlatform implements Platform {
       this.servers.push(echo);
       let port = echo.port;
       for (let hop = 1; hop <= local.hops; hop++) {
-        const proxy = await startServer('proxy', ['--upstream-port', String(port), ...portArgs(hop === local.hops), ...tag], `proxy hop ${hop} for mode "${mode.name}"`);
+        const proxy = await startServer(
+          'proxy',
+          ['--upstream-port', String(port), ...portArgs(hop === local.hops), ...tag],
+          `proxy hop ${hop} for mode "${mode.name}"`,
+        );
         this.servers.push(proxy);
         port = proxy.port;
       }

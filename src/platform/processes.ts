@@ -22,7 +22,10 @@ export async function startServer(role: 'echo' | 'proxy', args: string[], label:
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new EnvironmentError(`${label} did not start within ${START_TIMEOUT_MS / 1000}s: ${stderr.trim()}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new EnvironmentError(`${label} did not start within ${START_TIMEOUT_MS / 1000}s: ${stderr.trim()}`)),
+      START_TIMEOUT_MS,
+    );
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       clearTimeout(timer);

@@ -14,6 +14,7 @@ const FACTORIES: Partial<Record<PlatformName, PlatformFactory>> = {
 
 export function platformFactory(name: PlatformName): PlatformFactory {
   const factory = FACTORIES[name];
-  if (!factory) throw new UsageError(`platform: "${name}" is not available in this build (available: ${Object.keys(FACTORIES).join(', ')})`);
+  if (!factory)
+    throw new UsageError(`platform: "${name}" is not available in this build (available: ${Object.keys(FACTORIES).join(', ')})`);
   return factory;
 }

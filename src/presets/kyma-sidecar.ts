@@ -12,7 +12,8 @@ const kymaProfile = { model: 'closed', vus: 500, duration: '1m', repetitions: 2 
 export const kymaSidecar: Preset = {
   name: 'kyma-sidecar',
   source: '000',
-  summary: 'Kyma: 500 VUs (closed model) × 1 min, GET and POST through a 10-pod HTTPS ingress gateway, no-sidecar vs sidecar, gates error_rate < 1% and p(95) < 250ms',
+  summary:
+    'Kyma: 500 VUs (closed model) × 1 min, GET and POST through a 10-pod HTTPS ingress gateway, no-sidecar vs sidecar, gates error_rate < 1% and p(95) < 250ms',
   formats: ['kyma-tables'],
   config: {
     suite: 'kyma-sidecar',

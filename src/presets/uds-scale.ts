@@ -10,13 +10,20 @@ export const UDS_POD_COUNTS = [1, 10, 50, 90] as const;
 export const UDS_RATES = [20, 50] as const;
 
 const udsLoad = UDS_POD_COUNTS.flatMap((pods) =>
-  UDS_RATES.map((rate) => ({ name: `${pods}pod${pods === 1 ? '' : 's'}-${rate}rps`, rate, duration: '5m', repetitions: 1, replicas: pods })),
+  UDS_RATES.map((rate) => ({
+    name: `${pods}pod${pods === 1 ? '' : 's'}-${rate}rps`,
+    rate,
+    duration: '5m',
+    repetitions: 1,
+    replicas: pods,
+  })),
 );
 
 export const udsScale: Preset = {
   name: 'uds-scale',
   source: '004',
-  summary: 'UDS sidecar baseline: 20 and 50 rps × 5 min to 1, 10, 50 and 90 pods through the ingress gateway; vegeta-style blocks and namespace CPU/memory',
+  summary:
+    'UDS sidecar baseline: 20 and 50 rps × 5 min to 1, 10, 50 and 90 pods through the ingress gateway; vegeta-style blocks and namespace CPU/memory',
   formats: ['uds-report'],
   config: {
     suite: 'uds-scale',

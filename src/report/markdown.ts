@@ -13,7 +13,9 @@ export function renderSummaryMarkdown(result: RunResult): string {
   out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
   for (const reason of result.verdictReasons) out.push(`- ${reason}`);
   if (result.verdictReasons.length) out.push('');
-  out.push(`| profile | mode | p50${view ? ` | p50 ${view.intervalLabel}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`);
+  out.push(
+    `| profile | mode | p50${view ? ` | p50 ${view.intervalLabel}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`,
+  );
   out.push(`|---|---|--:${view ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
   for (const r of rows) {
     out.push(
@@ -26,6 +28,10 @@ export function renderSummaryMarkdown(result: RunResult): string {
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(result);
   if (notes.length) out.push('', '**Invalid repetitions** (reported, never compared):', '', ...notes.map((n) => `- ${n}`));
-  out.push('', `<sub>run ${result.run.id} · ${result.run.platform} · ${result.run.machine.runnerClass} · k6 ${result.run.tools.k6 ?? '?'} · seed ${result.plan.seed}</sub>`, '');
+  out.push(
+    '',
+    `<sub>run ${result.run.id} · ${result.run.platform} · ${result.run.machine.runnerClass} · k6 ${result.run.tools.k6 ?? '?'} · seed ${result.plan.seed}</sub>`,
+    '',
+  );
   return out.join('\n');
 }

@@ -110,5 +110,8 @@ export function formatErrors(row: TableRow): string {
 export function errorNotes(rows: readonly TableRow[]): string[] {
   return rows
     .filter((r) => r.failures > 0)
-    .map((r) => `${r.mode} [${r.profile}]: ${formatErrors(r)} of requests failed: ${formatCauses(r.errorCauses)}${r.p50 === undefined ? ' (no request succeeded: no latency)' : ' (latency is over successful requests only)'}`);
+    .map(
+      (r) =>
+        `${r.mode} [${r.profile}]: ${formatErrors(r)} of requests failed: ${formatCauses(r.errorCauses)}${r.p50 === undefined ? ' (no request succeeded: no latency)' : ' (latency is over successful requests only)'}`,
+    );
 }

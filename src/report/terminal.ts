@@ -41,7 +41,9 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const view = analysisView(result);
   const red = options.color ? RED : (s: string) => s;
   const lines = [fitColumns(resultColumns(result, rows, view !== undefined, red), width, options.wide ?? false)];
-  const below: string[] = ['Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.'];
+  const below: string[] = [
+    'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
+  ];
   if (view) below.push(...analysisTextLines(view));
   const errors = errorNotes(rows);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
@@ -62,7 +64,9 @@ function resultColumns(result: RunResult, rows: TableRow[], analysed: boolean, r
     { header: 'mode', cells: rows.map((r) => r.mode), essential: true, left: true },
     ...(multiProfile ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
     { header: 'p50', cells: rows.map((r) => formatMs(r.p50)), essential: true },
-    ...(view ? [{ header: `p50 ${view.intervalLabel}`, cells: rows.map((r) => view.interval(r.mode, r.profile, 'p50') ?? '—'), essential: false }] : []),
+    ...(view
+      ? [{ header: `p50 ${view.intervalLabel}`, cells: rows.map((r) => view.interval(r.mode, r.profile, 'p50') ?? '—'), essential: false }]
+      : []),
     { header: 'p90', cells: rows.map((r) => formatMs(r.p90)), essential: false },
     { header: 'p99', cells: rows.map((r) => formatMs(r.p99)), essential: true },
     { header: 'max', cells: rows.map((r) => formatMs(r.max)), essential: false },
@@ -75,11 +79,21 @@ function resultColumns(result: RunResult, rows: TableRow[], analysed: boolean, r
         if (r.isBaseline) return 'baseline';
         const o = analysed ? overhead(r) : undefined;
         if (o) return `${formatSigned(o.difference.value, o.unit)}${o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : ''}`;
-        return r.overheadMs === undefined ? '—' : `${formatSigned(r.overheadMs, 'ms')}${r.overheadPct === undefined ? '' : ` (${formatPct(r.overheadPct, true)})`}`;
+        return r.overheadMs === undefined
+          ? '—'
+          : `${formatSigned(r.overheadMs, 'ms')}${r.overheadPct === undefined ? '' : ` (${formatPct(r.overheadPct, true)})`}`;
       }),
       essential: true,
     },
-    ...(analysed ? [{ header: `overhead ${level} CI`, cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')), essential: false }] : []),
+    ...(analysed
+      ? [
+          {
+            header: `overhead ${level} CI`,
+            cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')),
+            essential: false,
+          },
+        ]
+      : []),
     { header: 'valid', cells: rows.map((r) => `${r.validReps}/${r.totalReps}`), essential: true },
   ];
   return columns;
@@ -118,7 +132,11 @@ function columnWidth(column: Column): number {
 function renderTable(columns: Column[]): string {
   const widths = columns.map(columnWidth);
   const rowCount = columns.reduce((n, c) => Math.max(n, c.cells.length), 0);
-  const line = (cells: string[]) => cells.map((cell, c) => pad(cell, widths[c]!, c === 0 || columns[c]!.left === true)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => pad(cell, widths[c]!, c === 0 || columns[c]!.left === true))
+      .join('  ')
+      .trimEnd();
   const out = [line(columns.map((c) => c.header)), widths.map((w) => '─'.repeat(w)).join('  ')];
   for (let r = 0; r < rowCount; r++) out.push(line(columns.map((c) => c.cells[r] ?? '')));
   return out.join('\n');
@@ -161,7 +179,8 @@ function verdictLines(result: RunResult, width: number): string[] {
     const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
     return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
   };
-  if (reasons.length < result.verdictReasons.length) reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
+  if (reasons.length < result.verdictReasons.length)
+    reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
   const head = `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}`;
   if (reasons.length === 0) return [head];
   if (reasons.length === 1 && visibleWidth(`${head} — ${reasons[0]}`) <= width) return [`${head} — ${reasons[0]}`];

@@ -93,7 +93,9 @@ const gate = z.object({
   evidence: evidence.optional(),
   pendingConfirmation: z.boolean().optional(),
   reportOnly: z.boolean().optional(),
-  repetitionsToSettle: nullableNumber.optional().describe('inconclusive gates: repetitions per side that would settle the question (null: no number would, with this noise)'),
+  repetitionsToSettle: nullableNumber
+    .optional()
+    .describe('inconclusive gates: repetitions per side that would settle the question (null: no number would, with this noise)'),
   line: z.string().describe('the verdict line: metric, value with CI, reference, threshold, decision, MDE'),
   note: z.string().optional(),
 });

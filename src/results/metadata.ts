@@ -15,7 +15,11 @@ export function machineInfo(): MachineInfo {
     memoryMiB: Math.round(totalmem() / 1024 / 1024),
     os,
     // A GitHub runner label is the best grouping; elsewhere the machine's shape stands in.
-    runnerClass: process.env.MESH_PERF_RUNNER_CLASS ?? (process.env.RUNNER_OS ? `${process.env.RUNNER_OS}-${process.env.RUNNER_ARCH}-${cores}c`.toLowerCase() : `${platform()}-${arch()}-${cores}c`),
+    runnerClass:
+      process.env.MESH_PERF_RUNNER_CLASS ??
+      (process.env.RUNNER_OS
+        ? `${process.env.RUNNER_OS}-${process.env.RUNNER_ARCH}-${cores}c`.toLowerCase()
+        : `${platform()}-${arch()}-${cores}c`),
   };
 }
 
@@ -33,7 +37,8 @@ export async function gitInfo(cwd: string): Promise<GitInfo> {
   const env = process.env;
   const sha = env.GITHUB_SHA ?? (await git(cwd, ['rev-parse', 'HEAD']));
   const ref = env.GITHUB_REF ?? (await git(cwd, ['symbolic-ref', '-q', 'HEAD']));
-  const branch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || (ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined);
+  const branch =
+    env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || (ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined);
   const info: GitInfo = { sha, ref, branch, event: env.GITHUB_EVENT_NAME ?? 'local' };
   if (env.GITHUB_BASE_REF) info.baseRef = env.GITHUB_BASE_REF;
   if (env.GITHUB_REPOSITORY) info.repository = env.GITHUB_REPOSITORY;

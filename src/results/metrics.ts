@@ -5,7 +5,18 @@ import type { LatencyMetric, MetricId, Unit } from './metric-ids.ts';
 import type { Repetition, ResourceUsage } from './types.ts';
 
 /** Summarized for every mode (resources only when the platform sampled them). */
-export const SUMMARY_METRICS: readonly MetricId[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean', 'achievedRps', 'errorRate', 'cpuPer1000Rps', 'memoryMiBPer1000Rps'];
+export const SUMMARY_METRICS: readonly MetricId[] = [
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'max',
+  'mean',
+  'achievedRps',
+  'errorRate',
+  'cpuPer1000Rps',
+  'memoryMiBPer1000Rps',
+];
 
 /** Metrics an overhead (mode − baseline) makes sense for. */
 export const OVERHEAD_METRICS: readonly MetricId[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean', 'cpuPer1000Rps', 'memoryMiBPer1000Rps'];

@@ -32,7 +32,10 @@ export function migrateResults(raw: unknown, path: string): RunResult {
   let doc = raw as Record<string, unknown>;
   const version = doc.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new ResultsFormatError(path, `has no valid schemaVersion (got ${JSON.stringify(version)}, expected an integer 1..${RESULTS_SCHEMA_VERSION})`);
+    throw new ResultsFormatError(
+      path,
+      `has no valid schemaVersion (got ${JSON.stringify(version)}, expected an integer 1..${RESULTS_SCHEMA_VERSION})`,
+    );
   }
   if (version > RESULTS_SCHEMA_VERSION) {
     throw new ResultsFormatError(
@@ -55,7 +58,10 @@ export function migrateResults(raw: unknown, path: string): RunResult {
     const [first, ...more] = checked.error.issues;
     const field = first!.path.length > 0 ? first!.path.join('.') : '(the document)';
     const others = more.length > 0 ? ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})` : '';
-    throw new ResultsFormatError(path, `field ${field}: ${first!.message}${others}; not a valid mesh-perf results file (schema/results.schema.json)`);
+    throw new ResultsFormatError(
+      path,
+      `field ${field}: ${first!.message}${others}; not a valid mesh-perf results file (schema/results.schema.json)`,
+    );
   }
   return doc as unknown as RunResult;
 }

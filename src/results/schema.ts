@@ -45,11 +45,21 @@ export const repetitionSchema = z.strictObject({
   errorCauses: z.record(z.string(), z.number()).optional().describe('why requests failed, by cause ("HTTP 500", "timeout"): count'),
   bytesSent: z.number(),
   bytesReceived: z.number(),
-  latencyMs: latency.nullable().describe('latency of successful requests in milliseconds, exact percentiles from k6; null when none succeeded'),
+  latencyMs: latency
+    .nullable()
+    .describe('latency of successful requests in milliseconds, exact percentiles from k6; null when none succeeded'),
   failedLatencyMs: latency.optional().describe('latency of failed requests in milliseconds, when some failed'),
   iterationMs: latency.optional().describe("k6's iteration_duration of the measured scenario in milliseconds"),
   timeline: z.array(
-    z.strictObject({ t: z.number(), requests: z.number(), failures: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() }),
+    z.strictObject({
+      t: z.number(),
+      requests: z.number(),
+      failures: z.number(),
+      p50: z.number(),
+      p90: z.number(),
+      p99: z.number(),
+      max: z.number(),
+    }),
   ),
   scriptThresholds: z.record(z.string(), z.record(z.string(), z.boolean())).optional(),
   resources: z.array(resourceUsage).optional(),

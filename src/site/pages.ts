@@ -4,7 +4,16 @@
 import type { RunResult } from '../results/types.ts';
 import { renderDashboardHtml, renderSuiteData } from './dashboard/render.ts';
 import { renderHtmlReport } from '../report/html/render.ts';
-import { ADOPTED_DASHBOARD_FILE, CHARTJS_ASSET, DASHBOARD_FILE, DATA_DIR, GENERATOR_META, relativeRoot, REPORT_CSS_ASSET, REPORT_JS_ASSET } from '../history/layout.ts';
+import {
+  ADOPTED_DASHBOARD_FILE,
+  CHARTJS_ASSET,
+  DASHBOARD_FILE,
+  DATA_DIR,
+  GENERATOR_META,
+  relativeRoot,
+  REPORT_CSS_ASSET,
+  REPORT_JS_ASSET,
+} from '../history/layout.ts';
 import { REPORT_CLIENT_JS } from '../report/html/client.ts';
 import { BASE_CSS } from '../report/html/styles.ts';
 import type { StoreTree } from '../history/tree.ts';
@@ -56,7 +65,13 @@ export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
     if (run.branch) branches.add(run.branch);
   }
   const sortedStarts = runs.map((r) => r.startedAt).sort();
-  const summary: SuiteSummaryInfo = { name: index.suite, runs: runs.length, profiles: [...profiles].sort(), modes: [...modes], branches: [...branches].sort() };
+  const summary: SuiteSummaryInfo = {
+    name: index.suite,
+    runs: runs.length,
+    profiles: [...profiles].sort(),
+    modes: [...modes],
+    branches: [...branches].sort(),
+  };
   if (sortedStarts.length) {
     summary.first = sortedStarts[0]!;
     summary.last = sortedStarts[sortedStarts.length - 1]!;

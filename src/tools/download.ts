@@ -18,11 +18,15 @@ export function platformKey(): string {
 
 export async function downloadVerified(pin: ToolPin, destination: string, fetchImpl: typeof fetch = fetch): Promise<void> {
   const asset = pin.assets[platformKey()];
-  if (!asset) throw new EnvironmentError(`${pin.name} ${pin.version}: no pinned download for ${platformKey()} (have: ${Object.keys(pin.assets).join(', ')})`);
+  if (!asset)
+    throw new EnvironmentError(
+      `${pin.name} ${pin.version}: no pinned download for ${platformKey()} (have: ${Object.keys(pin.assets).join(', ')})`,
+    );
   let bytes: Buffer;
   try {
     const response = await fetchImpl(asset.url, { signal: AbortSignal.timeout(120_000) });
-    if (!response.ok) throw new EnvironmentError(`${pin.name} ${pin.version}: download of ${asset.url} failed with HTTP ${response.status}`);
+    if (!response.ok)
+      throw new EnvironmentError(`${pin.name} ${pin.version}: download of ${asset.url} failed with HTTP ${response.status}`);
     bytes = Buffer.from(await response.arrayBuffer());
   } catch (error) {
     if (error instanceof EnvironmentError) throw error;
@@ -30,7 +34,9 @@ export async function downloadVerified(pin: ToolPin, destination: string, fetchI
   }
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== asset.sha256) {
-    throw new EnvironmentError(`${pin.name} ${pin.version}: SHA-256 of ${asset.url} is ${actual}, expected ${asset.sha256}; refusing to use it`);
+    throw new EnvironmentError(
+      `${pin.name} ${pin.version}: SHA-256 of ${asset.url} is ${actual}, expected ${asset.sha256}; refusing to use it`,
+    );
   }
   const work = await mkdtemp(join(tmpdir(), `mesh-perf-${pin.name}-`));
   try {

@@ -84,7 +84,11 @@ async function goInstall(go: string, spec: string, destination: string): Promise
   const staging = `${dirname(destination)}.build`;
   await mkdir(staging, { recursive: true });
   try {
-    await run(go, ['install', spec], { env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' }, timeout: 20 * 60_000, maxBuffer: 1 << 24 });
+    await run(go, ['install', spec], {
+      env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' },
+      timeout: 20 * 60_000,
+      maxBuffer: 1 << 24,
+    });
     await mkdir(dirname(destination), { recursive: true });
     await rename(join(staging, 'k6'), destination);
   } catch (error) {

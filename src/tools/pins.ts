@@ -4,7 +4,7 @@ export interface ToolPin {
   name: string;
   version: string;
   /** Release asset URL per platform key "<os>-<arch>" (node's process.platform-process.arch). */
-  assets: Record<string, { url: string; sha256: string; /** path of the binary inside an archive */ member?: string }>;
+  assets: Record<string, { url: string; sha256: string /** path of the binary inside an archive */; member?: string }>;
   /** Where the Go module proxy can build it, when a download is impossible. */
   goInstall?: string;
 }

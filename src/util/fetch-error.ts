@@ -5,7 +5,12 @@ export function describeFetchError(url: string, error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const e = current as { name?: string; message?: string; code?: string; cause?: unknown };
-    const text = e.name === 'TimeoutError' ? 'timed out' : e.code && e.message && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : (e.message ?? String(current));
+    const text =
+      e.name === 'TimeoutError'
+        ? 'timed out'
+        : e.code && e.message && !e.message.includes(e.code)
+          ? `${e.code}: ${e.message}`
+          : (e.message ?? String(current));
     if (text && text !== 'fetch failed' && !parts.includes(text)) parts.push(text);
     current = e.cause;
   }

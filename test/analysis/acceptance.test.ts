@@ -90,14 +90,18 @@ function simulate(world: World, histories: number, seed: number, config: Config 
 
 test('A/A on a shared runner (CV 3 % per repetition, 10 % job to job): ≤ 5 % of 1,000 histories fail at the defaults', () => {
   const rates = simulate({ cv: 0.03, jobCv: 0.1, shift: 0, repetitions: 5, referenceRuns: 10 }, 1000, 101);
-  console.log(`A/A shared runner: verdict fail ${(rates.failRate * 100).toFixed(1)}%, per gate before confirmation ${(rates.perGateRate * 100).toFixed(1)}%`);
+  console.log(
+    `A/A shared runner: verdict fail ${(rates.failRate * 100).toFixed(1)}%, per gate before confirmation ${(rates.perGateRate * 100).toFixed(1)}%`,
+  );
   assert.ok(rates.failRate <= 0.05, `false-positive rate ${rates.failRate}`);
   assert.ok(rates.perGateRate <= 0.05, `per-gate first-round rate ${rates.perGateRate}`);
 });
 
 test('A/A with noisy repetitions (CV 10 %): ≤ 5 % of 1,000 histories fail, and each gate alone holds alpha', () => {
   const rates = simulate({ cv: 0.1, jobCv: 0, shift: 0, repetitions: 5, referenceRuns: 10 }, 1000, 202);
-  console.log(`A/A noisy: verdict fail ${(rates.failRate * 100).toFixed(1)}%, per gate before confirmation ${(rates.perGateRate * 100).toFixed(1)}%`);
+  console.log(
+    `A/A noisy: verdict fail ${(rates.failRate * 100).toFixed(1)}%, per gate before confirmation ${(rates.perGateRate * 100).toFixed(1)}%`,
+  );
   assert.ok(rates.failRate <= 0.05, `false-positive rate ${rates.failRate}`);
   assert.ok(rates.perGateRate <= 0.05, `per-gate first-round rate ${rates.perGateRate}`);
 });
@@ -105,7 +109,9 @@ test('A/A with noisy repetitions (CV 10 %): ≤ 5 % of 1,000 histories fail, and
 test('A/B: 5 repetitions at CV 3 % detect a 10 % slowdown in ≥ 80 % of cases, also on a shared runner', () => {
   const quiet = simulate({ cv: 0.03, jobCv: 0, shift: 0.1, repetitions: 5, referenceRuns: 10 }, 300, 303);
   const shared = simulate({ cv: 0.03, jobCv: 0.1, shift: 0.1, repetitions: 5, referenceRuns: 10 }, 300, 404);
-  console.log(`A/B +10%: detected ${(quiet.failRate * 100).toFixed(1)}% (quiet runner), ${(shared.failRate * 100).toFixed(1)}% (shared runner)`);
+  console.log(
+    `A/B +10%: detected ${(quiet.failRate * 100).toFixed(1)}% (quiet runner), ${(shared.failRate * 100).toFixed(1)}% (shared runner)`,
+  );
   assert.ok(quiet.failRate >= 0.8, `detection rate ${quiet.failRate}`);
   assert.ok(shared.failRate >= 0.8, `detection rate on a shared runner ${shared.failRate}`);
 });
@@ -138,7 +144,10 @@ test('CIs of the paired overhead and of the regression change cover the true val
   for (let t = 0; t < trials; t++) {
     // 10 blocks with a drift shared by both modes; sidecar = 1.3 × baseline × noise: true ratio 1.3.
     const drift = drawLevels(random, 10, 1, 0.1);
-    const levels = { baseline: drift.map((d) => d * lognormalFactor(random, 0.03)), sidecar: drift.map((d) => 1.3 * d * lognormalFactor(random, 0.03)) };
+    const levels = {
+      baseline: drift.map((d) => d * lognormalFactor(random, 0.03)),
+      sidecar: drift.map((d) => 1.3 * d * lognormalFactor(random, 0.03)),
+    };
     const now = syntheticRun({ config, id: `now-${t}`, seed: t, levels });
     const ratio = computeOverhead(now.modes[1]!, now.modes[0]!, 'p50', { ...context, seed: t })!.ratio!;
     if (ratio.ci!.low <= 1.3 && 1.3 <= ratio.ci!.high) overheadCovered++;
@@ -148,7 +157,9 @@ test('CIs of the paired overhead and of the regression change cover the true val
     const change = evidenceFor(candidate, reference, 1, true, settings, { ...context, seed: t }, ['coverage']).change;
     if (change.ci!.low <= 0 && 0 <= change.ci!.high) changeCovered++;
   }
-  console.log(`overhead ratio CI coverage ${((overheadCovered / trials) * 100).toFixed(1)}%, regression change CI coverage ${((changeCovered / trials) * 100).toFixed(1)}%`);
+  console.log(
+    `overhead ratio CI coverage ${((overheadCovered / trials) * 100).toFixed(1)}%, regression change CI coverage ${((changeCovered / trials) * 100).toFixed(1)}%`,
+  );
   assert.ok(overheadCovered / trials >= 0.9 && overheadCovered / trials <= 0.99, `overhead coverage ${overheadCovered / trials}`);
   assert.ok(changeCovered / trials >= 0.9 && changeCovered / trials <= 0.99, `change coverage ${changeCovered / trials}`);
 });

@@ -38,7 +38,11 @@ test('error_rate is failures ÷ requests over the run, so one bad repetition cou
   });
   const analysis = analyzeRun(run, { config });
   const gate = only(analysis.gates, (g) => g.gate === 'error_rate < 0.5%');
-  assert.equal(only(analysis.gates, (g) => g.gate === 'load.maxErrorRate').decision, 'pass', 'exactly the default 1% passes the error gate');
+  assert.equal(
+    only(analysis.gates, (g) => g.gate === 'load.maxErrorRate').decision,
+    'pass',
+    'exactly the default 1% passes the error gate',
+  );
   assert.equal(analysis.summaries[0]!.statistics.errorRate!.median, 0, 'the median repetition had no errors');
   assert.ok(Math.abs(gate.value!.value - 500 / 50_000) < 1e-12);
   assert.equal(gate.decision, 'fail');
@@ -75,7 +79,10 @@ test('overhead budgets are paired by block: drift shared by both modes cancels',
     ],
     'overhead budgets skip the baseline mode',
   );
-  assert.match(analysis.gates[0]!.line, /overhead\.p\(50\) vs baseline: \+0\.\d+ ms \[.*\] \(paired over 5 blocks\), threshold < 0\.2 ms → fail/);
+  assert.match(
+    analysis.gates[0]!.line,
+    /overhead\.p\(50\) vs baseline: \+0\.\d+ ms \[.*\] \(paired over 5 blocks\), threshold < 0\.2 ms → fail/,
+  );
   assert.match(analysis.gates[0]!.line, /overheads under [\d.]+ ms \([\d.]+%\) on p\(50\) are not distinguishable from zero/);
 });
 
@@ -89,7 +96,10 @@ test('an invalid repetition makes the verdict invalid even when every gate passe
   const analysis = analyzeRun(run, { config });
   assert.ok(analysis.gates.every((g) => g.decision === 'pass'));
   assert.equal(analysis.verdict, 'invalid');
-  assert.match(analysis.verdictReasons.join('\n'), /invalid repetition: sidecar \[1000rps\] trial \d+ \(block 4, round 1\): 12 dropped iterations/);
+  assert.match(
+    analysis.verdictReasons.join('\n'),
+    /invalid repetition: sidecar \[1000rps\] trial \d+ \(block 4, round 1\): 12 dropped iterations/,
+  );
   assert.equal(analysis.summaries.find((s) => s.mode === 'sidecar')!.valid, 4, 'invalid repetitions never enter the statistics');
   assert.deepEqual(analysis.modesToConfirm, []);
 });
@@ -152,12 +162,23 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   assert.ok(gate.evidence!.runToRun && gate.evidence!.runToRun.p < 0.05);
   assert.deepEqual(first.modesToConfirm, ['sidecar']);
   assert.equal(first.verdict, 'fail');
-  assert.match(gate.line, /^sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): ×1\.\d+ \[.*\] vs reference ×1\.\d+ \[.*\] \(10 runs, 50 repetitions\): change \+\d+\.\d% \[/);
-  assert.match(gate.line, /Mann–Whitney p=[<\d.]+, run-to-run p=[<\d.]+ over 10 runs; threshold ≥ \+5% and ≥ \+0\.05 ms within the 95% upper bound, with p ≤ 0\.05 → regression, pending confirmation re-run/);
+  assert.match(
+    gate.line,
+    /^sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): ×1\.\d+ \[.*\] vs reference ×1\.\d+ \[.*\] \(10 runs, 50 repetitions\): change \+\d+\.\d% \[/,
+  );
+  assert.match(
+    gate.line,
+    /Mann–Whitney p=[<\d.]+, run-to-run p=[<\d.]+ over 10 runs; threshold ≥ \+5% and ≥ \+0\.05 ms within the 95% upper bound, with p ≤ 0\.05 → regression, pending confirmation re-run/,
+  );
   assert.match(gate.line, /with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
 
   const confirmed = analyzeRun(
-    syntheticRun({ config, levels, id: 'candidate', round2: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.3 * 1.2, 0.03) } }),
+    syntheticRun({
+      config,
+      levels,
+      id: 'candidate',
+      round2: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.3 * 1.2, 0.03) },
+    }),
     { config, reference },
   );
   const again = only(confirmed.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar');
@@ -172,7 +193,10 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
       ['pooled', 10],
     ],
   );
-  assert.match(again.line, /rounds: round 1 \+\d+\.\d+% p=[<\d.]+, round 2 \+\d+\.\d+% p=[<\d.]+, pooled \+\d+\.\d+% p=[<\d.]+;.*→ fail \(regression\)/);
+  assert.match(
+    again.line,
+    /rounds: round 1 \+\d+\.\d+% p=[<\d.]+, round 2 \+\d+\.\d+% p=[<\d.]+, pooled \+\d+\.\d+% p=[<\d.]+;.*→ fail \(regression\)/,
+  );
   assert.deepEqual(confirmed.modesToConfirm, [], 'never asks for a third round');
   assert.equal(confirmed.verdict, 'fail');
 });
@@ -183,15 +207,21 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
   const fluke = { baseline: [1, 1, 1, 1, 1], sidecar: [1.42, 1.41, 1.43, 1.42, 1.41] }; // +9 %
   const first = analyzeRun(syntheticRun({ config, levels: fluke, id: 'candidate' }), { config, reference });
   assert.deepEqual(first.modesToConfirm, ['sidecar']);
-  const second = analyzeRun(syntheticRun({ config, levels: fluke, id: 'candidate', round2: { baseline: [1, 1, 1, 1, 1], sidecar: [1.29, 1.3, 1.31, 1.3, 1.29] } }), {
-    config,
-    reference,
-  });
+  const second = analyzeRun(
+    syntheticRun({ config, levels: fluke, id: 'candidate', round2: { baseline: [1, 1, 1, 1, 1], sidecar: [1.29, 1.3, 1.31, 1.3, 1.29] } }),
+    {
+      config,
+      reference,
+    },
+  );
   const gate = only(second.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar');
   // Pooled: +4.2% [-1.4%, +10.3%], p 0.009 but run-to-run p 0.067: not significant, and the
   // upper bound (+9.9%) reaches the 5% minimum. That is neither a regression nor a pass.
   assert.equal(gate.decision, 'inconclusive');
-  assert.match(gate.line, /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/);
+  assert.match(
+    gate.line,
+    /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/,
+  );
   assert.ok((gate.repetitionsToSettle ?? 0) > 10);
   assert.equal(second.verdict, 'inconclusive');
   assert.deepEqual(second.modesToConfirm, []);
@@ -200,10 +230,16 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
 test('regression: without confirmation the first round decides; faster is never a regression', () => {
   const config = testConfig({ gates: { regression: { confirm: false } } });
   const reference = history(10, 7);
-  const slower = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 1.25) } }), { config, reference });
+  const slower = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 1.25) } }), {
+    config,
+    reference,
+  });
   assert.deepEqual(slower.modesToConfirm, []);
   assert.equal(slower.verdict, 'fail');
-  const faster = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 0.7) } }), { config, reference });
+  const faster = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 0.7) } }), {
+    config,
+    reference,
+  });
   assert.equal(faster.verdict, 'pass');
   assert.match(only(faster.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar').line, /pass \(no slowdown\)/);
 });
@@ -215,8 +251,15 @@ test("regression: the baseline's own raw values are reported, not gated, when ot
   const baselineGate = only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'baseline');
   assert.equal(baselineGate.decision, 'pass');
   assert.equal(baselineGate.reportOnly, true);
-  assert.match(baselineGate.line, /not gated \(would be a regression\).*\[report only: the baseline's raw values move with the runner from job to job/);
-  assert.equal(only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar').decision, 'pass', 'the ratio cancels the slow runner');
+  assert.match(
+    baselineGate.line,
+    /not gated \(would be a regression\).*\[report only: the baseline's raw values move with the runner from job to job/,
+  );
+  assert.equal(
+    only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar').decision,
+    'pass',
+    'the ratio cancels the slow runner',
+  );
   assert.equal(auto.verdict, 'pass');
 
   const dedicated = testConfig({ gates: { regression: { basis: 'absolute' } } });
@@ -225,8 +268,15 @@ test("regression: the baseline's own raw values are reported, not gated, when ot
 
   const alone = testConfig({}, ['baseline']);
   const aloneReference = reference.map((r) => ({ ...r, modes: r.modes.filter((m) => m.name === 'baseline') }));
-  const single = analyzeRun(syntheticRun({ config: alone, levels: { baseline: slowRunner.baseline }, id: 'candidate' }), { config: alone, reference: aloneReference });
-  assert.equal(only(single.gates, (g) => g.kind === 'regression' && g.mode === 'baseline').decision, 'fail', 'nothing else would gate a run of the baseline alone');
+  const single = analyzeRun(syntheticRun({ config: alone, levels: { baseline: slowRunner.baseline }, id: 'candidate' }), {
+    config: alone,
+    reference: aloneReference,
+  });
+  assert.equal(
+    only(single.gates, (g) => g.kind === 'regression' && g.mode === 'baseline').decision,
+    'fail',
+    'nothing else would gate a run of the baseline alone',
+  );
 });
 
 test('regression: reference runs of another scenario are excluded and say which field differs', () => {
@@ -238,7 +288,10 @@ test('regression: reference runs of another scenario are excluded and say which 
     reference: [...reference, other],
   });
   assert.equal(analysis.reference!.runIds.includes('other-runner'), false);
-  assert.match(analysis.reference!.excluded.map((x) => `${x.runId}: ${x.reason}`).join('\n'), /other-runner: baseline \[1000rps\]: runnerClass linux-x64-16c ≠ linux-x64-2c/);
+  assert.match(
+    analysis.reference!.excluded.map((x) => `${x.runId}: ${x.reason}`).join('\n'),
+    /other-runner: baseline \[1000rps\]: runnerClass linux-x64-16c ≠ linux-x64-2c/,
+  );
 });
 
 test('regression: no reference means no regression gate, said in the notes', () => {

@@ -7,14 +7,21 @@ import { runCli, withTempDir } from '../support/cli.ts';
 
 test('calibrate measures one mode twice, interleaved, and reports noise, false alarms and MDE', { timeout: 300_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n',
+    );
     const run = await runCli(['calibrate', '--repetitions', '6', '--mde', '10%', '--out', 'cal'], { cwd: dir });
     // A busy shared machine can drop iterations; the command then says so and exits 3.
     assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);
     if (run.code === 3) assert.match(run.stdout, /The run has invalid repetitions/);
     assert.match(run.stdout, /A\/A calibration: direct and direct-aa measure the same target \[100rps\], \d+ interleaved blocks/);
-    assert.match(run.stdout, /statistic\s+CV\s+direct-aa vs direct\s+false alarms\s+p ≤ α alone\s+MDE n=3\s+MDE n=5\s+MDE n=10\s+overhead floor\s+reps for 10(\.0)?%/);
-    for (const stat of ['p\\(50\\)', 'p\\(90\\)', 'p\\(99\\)', 'avg', 'max']) assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[`));
+    assert.match(
+      run.stdout,
+      /statistic\s+CV\s+direct-aa vs direct\s+false alarms\s+p ≤ α alone\s+MDE n=3\s+MDE n=5\s+MDE n=10\s+overhead floor\s+reps for 10(\.0)?%/,
+    );
+    for (const stat of ['p\\(50\\)', 'p\\(90\\)', 'p\\(99\\)', 'avg', 'max'])
+      assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[`));
     assert.match(run.stdout, /Advice:\n {2}- p\(50\): run-to-run CV [\d.]+%; with 5 repetitions/);
     const results = JSON.parse(await readFile(join(dir, 'cal/results.json'), 'utf8'));
     assert.deepEqual(
@@ -30,12 +37,19 @@ test('calibrate measures one mode twice, interleaved, and reports noise, false a
 
 test('calibrate --repetitions 4 says its false-alarm figure cannot be measured, never "0.00%"', { timeout: 300_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n',
+    );
     const run = await runCli(['calibrate', '--repetitions', '4', '--out', 'cal'], { cwd: dir });
     assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);
     if (run.code === 3) assert.match(run.stdout, /The run has invalid repetitions/);
-    assert.match(run.stdout, /\nfalse alarms cannot be measured: with 2 against 2 repetitions the rank test's smallest p is 0\.167 > alpha 0\.05, so no comparison could ever be flagged; calibrate with at least 6 repetitions \(3 against 3\)\n/);
+    assert.match(
+      run.stdout,
+      /\nfalse alarms cannot be measured: with 2 against 2 repetitions the rank test's smallest p is 0\.167 > alpha 0\.05, so no comparison could ever be flagged; calibrate with at least 6 repetitions \(3 against 3\)\n/,
+    );
     // Every statistic's false-alarm cell says so (an offset could print 0.00% by chance; this cell never).
-    for (const stat of ['p\\(50\\)', 'p\\(90\\)', 'p\\(99\\)', 'avg', 'max']) assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[.*\\]\\s+not measurable\\s+—\\s`));
+    for (const stat of ['p\\(50\\)', 'p\\(90\\)', 'p\\(99\\)', 'avg', 'max'])
+      assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[.*\\]\\s+not measurable\\s+—\\s`));
   });
 });

@@ -30,7 +30,10 @@ test('identical modes: false alarms stay near alpha, the offset CI holds 0, and 
     [3, 5, 10],
   );
   assert.ok(p50.mdeByRepetitions[0]!.mde! > p50.mdeByRepetitions[2]!.mde!, 'more repetitions, smaller MDE');
-  assert.match(calibration.advice[0]!, /^p\(50\): run-to-run CV [\d.]+%; with 5 repetitions changes under [\d.]+% are not detectable; \d+ repetitions per run reach a 5\.00% MDE/);
+  assert.match(
+    calibration.advice[0]!,
+    /^p\(50\): run-to-run CV [\d.]+%; with 5 repetitions changes under [\d.]+% are not detectable; \d+ repetitions per run reach a 5\.00% MDE/,
+  );
   assert.equal(calibration.advice.length, 1, calibration.advice.join('\n'));
 });
 
@@ -46,7 +49,10 @@ test('two "identical" modes that differ by 10 % are called out', () => {
 test('calibration needs two modes of the same profile', () => {
   const random = seededRandom(3);
   const single = syntheticRun({ config: testConfig({}, ['a']), levels: { a: drawLevels(random, 6, 1, 0.05) } });
-  assert.throws(() => analyzeCalibration(single), /calibration needs two modes measuring the same target in profile "1000rps"; found a \[1000rps\]/);
+  assert.throws(
+    () => analyzeCalibration(single),
+    /calibration needs two modes measuring the same target in profile "1000rps"; found a \[1000rps\]/,
+  );
 });
 
 test('calibrationConfig measures one mode twice, ungated and unpublished', async () => {

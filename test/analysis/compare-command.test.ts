@@ -23,7 +23,13 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 async function cli(dir: string, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), log: silentLogger, cwd: dir, signal: new AbortController().signal });
+  const code = await main(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    log: silentLogger,
+    cwd: dir,
+    signal: new AbortController().signal,
+  });
   return { code, stdout, stderr };
 }
 
@@ -36,7 +42,11 @@ async function save(dir: string, name: string, result: RunResult | Record<string
 function pair(seed: number, sidecarFactor: number, candidateConfig = testConfig()) {
   const random = seededRandom(seed);
   const config = testConfig();
-  const baseline = syntheticRun({ config, id: 'base', levels: { baseline: drawLevels(random, 5, 1, 0.02), sidecar: drawLevels(random, 5, 1.3, 0.02) } });
+  const baseline = syntheticRun({
+    config,
+    id: 'base',
+    levels: { baseline: drawLevels(random, 5, 1, 0.02), sidecar: drawLevels(random, 5, 1.3, 0.02) },
+  });
   const candidate = syntheticRun({
     config: candidateConfig,
     id: 'cand',
@@ -52,12 +62,21 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
     assert.equal(out.code, 1, out.stderr + out.stdout);
     // 5 repetitions a side: the brackets are about the range of the values, and are labelled so.
     assert.match(out.stdout, /mode\s+statistic\s+baseline\s+candidate\s+change \[interval\]\s+p\s+decision/);
-    assert.match(out.stdout, /Brackets: with 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
-    assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/);
+    assert.match(
+      out.stdout,
+      /Brackets: with 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/,
+    );
+    assert.match(
+      out.stdout,
+      /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/,
+    );
     // Long lines are wrapped at the width (100 when not a terminal); read them joined.
     const prose = out.stdout.split('\n').filter((l) => !/\S {2,}\S/.test(l));
     for (const line of prose) assert.ok([...line].length <= terminalWidth(), `${[...line].length} columns: ${line}`);
-    assert.match(out.stdout.replace(/\n {2,}/g, ' '), /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
+    assert.match(
+      out.stdout.replace(/\n {2,}/g, ' '),
+      /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/,
+    );
     assert.match(out.stdout, /run-to-run spread not estimable from 1 reference run/);
     assert.match(out.stdout, /Verdict: FAIL/);
   });
@@ -134,7 +153,10 @@ test('compare: a candidate with invalid repetitions is invalid (exit 3), never a
     });
     const out = await cli(dir, 'compare', await save(dir, 'a.json', baseline), await save(dir, 'b.json', candidate));
     assert.equal(out.code, 3);
-    assert.match(out.stdout, /Verdict: INVALID[^\n]*\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/);
+    assert.match(
+      out.stdout,
+      /Verdict: INVALID[^\n]*\n\s+- invalid repetition: sidecar \[1000rps\] trial \d+ \(block 1, round 1\): achieved 90% of target/,
+    );
   });
 });
 
@@ -146,7 +168,10 @@ test('compare: raw values of two jobs are reported, not gated, unless basis: abs
     const b = await save(dir, 'b.json', syntheticRun({ config, id: 'b', levels: { direct: drawLevels(random, 5, 1.2, 0.02) } }));
     const reported = await cli(dir, 'compare', a, b);
     assert.equal(reported.code, 0, reported.stdout);
-    assert.match(reported.stdout.replace(/\n {2,}/g, " "), /→ not gated \(would be a regression\).*\[report only: 1 reference run cannot show how far absolute values move from job to job/);
+    assert.match(
+      reported.stdout.replace(/\n {2,}/g, ' '),
+      /→ not gated \(would be a regression\).*\[report only: 1 reference run cannot show how far absolute values move from job to job/,
+    );
     await writeFile(join(dir, 'abs.yaml'), 'modes: [{name: direct}]\nload: {rate: 10}\ngates:\n  regression: {basis: absolute}\n');
     const gated = await cli(dir, 'compare', a, b, '--config', 'abs.yaml');
     assert.equal(gated.code, 1, gated.stdout);
@@ -165,11 +190,20 @@ test('compare: 2 against 2 repetitions cannot reach p ≤ 0.05, so even a 25% sl
     const b = await save(dir, 'b.json', candidate);
     const out = await cli(dir, 'compare', a, b);
     assert.equal(out.code, 0, out.stdout + out.stderr);
-    assert.match(out.stdout, /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+.*\+2\d\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.167\s+⚠ inconclusive \(~\d+ reps\)/);
-    assert.match(out.stdout, /⚠ sidecar \[1000rps\] p\(50\) .* → inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05, so this comparison cannot reach significance; about \d+ repetitions per side would settle it\)/);
+    assert.match(
+      out.stdout,
+      /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+.*\+2\d\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.167\s+⚠ inconclusive \(~\d+ reps\)/,
+    );
+    assert.match(
+      out.stdout,
+      /⚠ sidecar \[1000rps\] p\(50\) .* → inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05, so this comparison cannot reach significance; about \d+ repetitions per side would settle it\)/,
+    );
     assert.doesNotMatch(out.stdout, /→ pass/);
     assert.match(out.stdout, /Verdict: ⚠ INCONCLUSIVE \(1 gate inconclusive, marked ⚠ above\)/);
-    const json = JSON.parse((await cli(dir, 'compare', a, b, '--json')).stdout) as { verdict: string; gates: { mode: string; decision: string; repetitionsToSettle?: number }[] };
+    const json = JSON.parse((await cli(dir, 'compare', a, b, '--json')).stdout) as {
+      verdict: string;
+      gates: { mode: string; decision: string; repetitionsToSettle?: number }[];
+    };
     assert.equal(json.verdict, 'inconclusive');
     const gate = json.gates.find((g) => g.mode === 'sidecar')!;
     assert.equal(gate.decision, 'inconclusive');
@@ -191,7 +225,10 @@ test('compare: a change whose interval straddles the 5% minimum without signific
     assert.ok(line, out.stdout);
     const ci = /change (-?[\d.]+)% \[(-?[\d.]+)%, \+([\d.]+)%\]/.exec(line)!;
     assert.ok(Number(ci[2]) < 5 && Number(ci[3]) > 5, `interval straddles +5%: ${ci[0]}`);
-    assert.match(line, /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/);
+    assert.match(
+      line,
+      /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/,
+    );
     assert.match(out.stdout, /Verdict: ⚠ INCONCLUSIVE/);
   });
 });

@@ -23,22 +23,34 @@ test('above the default 1%: fail, naming the mode, the rate and the top causes',
     levels: { baseline: steady, sidecar: steady },
     tweak: (mode, _i, spec) => (mode === 'sidecar' ? { ...spec, failures: 300, requests: 10_000 } : spec),
   });
-  for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions) rep.errorCauses = { 'HTTP 503': 290, 'connection reset': 7, timeout: 3 };
+  for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions)
+    rep.errorCauses = { 'HTTP 503': 290, 'connection reset': 7, timeout: 3 };
   const analysis = analyzeRun(run, { config });
   const [gate] = errorGates(analysis);
   assert.equal(errorGates(analysis).length, 1, 'the mode without failures gets no error gate line');
   assert.equal(gate!.decision, 'fail');
-  assert.equal(gate!.line, 'sidecar [1000rps]: 3.00% of requests failed (1500 of 50000), above load.maxErrorRate 1.00%: HTTP 503 × 1,450; connection reset × 35; timeout × 15');
+  assert.equal(
+    gate!.line,
+    'sidecar [1000rps]: 3.00% of requests failed (1500 of 50000), above load.maxErrorRate 1.00%: HTTP 503 × 1,450; connection reset × 35; timeout × 15',
+  );
   assert.equal(analysis.verdict, 'fail');
   assert.ok(analysis.verdictReasons.includes(gate!.line));
 });
 
 test('maxErrorRate 0 allows no failed request at all; exactly the limit passes', () => {
   const zero = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 5, maxErrorRate: 0 } }, ['baseline']);
-  const one = syntheticRun({ config: zero, levels: { baseline: steady }, tweak: (_m, i, spec) => (i === 0 ? { ...spec, failures: 1 } : spec) });
+  const one = syntheticRun({
+    config: zero,
+    levels: { baseline: steady },
+    tweak: (_m, i, spec) => (i === 0 ? { ...spec, failures: 1 } : spec),
+  });
   assert.equal(analyzeRun(one, { config: zero }).verdict, 'fail');
   const half = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 5, maxErrorRate: 0.5 } }, ['baseline']);
-  const at = syntheticRun({ config: half, levels: { baseline: steady }, tweak: (_m, _i, spec) => ({ ...spec, failures: 5000, requests: 10_000 }) });
+  const at = syntheticRun({
+    config: half,
+    levels: { baseline: steady },
+    tweak: (_m, _i, spec) => ({ ...spec, failures: 5000, requests: 10_000 }),
+  });
   assert.equal(errorGates(analyzeRun(at, { config: half }))[0]!.decision, 'pass');
 });
 
@@ -47,7 +59,12 @@ test('failures that also made repetitions invalid still fail the run (fail, not 
   const run = syntheticRun({
     config,
     levels: { baseline: steady },
-    tweak: (_m, _i, spec) => ({ ...spec, failures: 10_000, requests: 10_000, invalidReason: '12 dropped iterations: 10000 requests timed out' }),
+    tweak: (_m, _i, spec) => ({
+      ...spec,
+      failures: 10_000,
+      requests: 10_000,
+      invalidReason: '12 dropped iterations: 10000 requests timed out',
+    }),
   });
   const analysis = analyzeRun(run, { config });
   assert.equal(errorGates(analysis)[0]!.decision, 'fail');

@@ -27,7 +27,7 @@ test('medianInterval: empty or non-finite input gives nothing', () => {
 test('medianInterval: the interval covers the true median at least at its stated rate', () => {
   // Uniform(0,1) has median 0.5; simulate with a fixed LCG so the test is deterministic.
   let state = 12345;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (const n of [5, 9, 15]) {
     let covered = 0;
     const trials = 4000;

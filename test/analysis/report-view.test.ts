@@ -52,7 +52,10 @@ test('with fewer than 6 repetitions the interval is labelled the range of the re
   assert.equal(run.analysis.summaries[0]!.statistics.p50!.ci!.high, 1.02);
   assert.match(three, /mode\s+p50\s+p50 range\s+p90/);
   assert.match(three, /\| p50 \| p50 range \|/);
-  assert.match(three, /With 3 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 75\.0% of the time, not 95%; 6 or more repetitions give a 95% confidence interval\./);
+  assert.match(
+    three,
+    /With 3 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 75\.0% of the time, not 95%; 6 or more repetitions give a 95% confidence interval\./,
+  );
   assert.doesNotMatch(three, /95% CI|95% bootstrap/);
   assert.match(renderTerminalTable(analyzed()), /With 5 repetitions .* covers the true median 93\.8% of the time/);
   const six = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.3, 1.31, 1.29] } });

@@ -26,7 +26,17 @@ test('differences are listed field by field; repetitions and seeds do not matter
   const a = syntheticRun({ config: testConfig({ load: { rate: 1000, duration: '10s', repetitions: 3 } }), levels });
   const b = syntheticRun({ config: testConfig({ load: { rate: 1000, duration: '10s', repetitions: 9 }, plan: { seed: 7 } }), levels });
   assert.deepEqual(diffScenarioKeys(scenarioKey(a, 'sidecar', '1000rps'), scenarioKey(b, 'sidecar', '1000rps')), []);
-  const c = syntheticRun({ config: testConfig({ platform: 'endpoints', modes: [{ name: 'baseline', url: 'http://127.0.0.1:1/' }, { name: 'sidecar', url: 'http://127.0.0.1:2/' }], load: { rate: 1000, duration: '20s' } }), levels });
+  const c = syntheticRun({
+    config: testConfig({
+      platform: 'endpoints',
+      modes: [
+        { name: 'baseline', url: 'http://127.0.0.1:1/' },
+        { name: 'sidecar', url: 'http://127.0.0.1:2/' },
+      ],
+      load: { rate: 1000, duration: '20s' },
+    }),
+    levels,
+  });
   assert.deepEqual(
     diffScenarioKeys(scenarioKey(a, 'sidecar', '1000rps'), scenarioKey(c, 'sidecar', '1000rps')).map((d) => [d.field, d.a, d.b]),
     [
@@ -38,7 +48,10 @@ test('differences are listed field by field; repetitions and seeds do not matter
 
 test('compareScenarios separates comparable, mismatched and one-sided modes', () => {
   const a = syntheticRun({ config: testConfig({}, ['baseline', 'sidecar', 'ambient']), levels: { ...levels, ambient: [1.1, 1.1, 1.1] } });
-  const b = syntheticRun({ config: testConfig({ modes: [{ name: 'baseline' }, { name: 'sidecar', local: { hops: 1 } }, { name: 'linkerd' }] }), levels: { ...levels, linkerd: [1.2, 1.2, 1.2] } });
+  const b = syntheticRun({
+    config: testConfig({ modes: [{ name: 'baseline' }, { name: 'sidecar', local: { hops: 1 } }, { name: 'linkerd' }] }),
+    levels: { ...levels, linkerd: [1.2, 1.2, 1.2] },
+  });
   const result = compareScenarios(a, b);
   assert.deepEqual(result.comparable, [{ mode: 'baseline', profile: '1000rps' }]);
   assert.deepEqual(

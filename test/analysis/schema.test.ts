@@ -8,9 +8,16 @@ import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 
 test('analyses with thresholds, overheads, skipped gates, regression rounds and exclusions validate after a JSON round trip', () => {
   const random = seededRandom(12);
-  const config = testConfig({ gates: { thresholds: ['p(95) < 3ms', 'cpu_per_1000rps < 100m', 'achieved_rps >= 99%'], overhead: ['overhead_ratio.p90 < 1.5'] } });
+  const config = testConfig({
+    gates: { thresholds: ['p(95) < 3ms', 'cpu_per_1000rps < 100m', 'achieved_rps >= 99%'], overhead: ['overhead_ratio.p90 < 1.5'] },
+  });
   const reference = Array.from({ length: 4 }, (_, i) =>
-    syntheticRun({ config, id: `p${i}`, runnerClass: i === 3 ? 'other' : undefined, levels: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.3, 0.03) } }),
+    syntheticRun({
+      config,
+      id: `p${i}`,
+      runnerClass: i === 3 ? 'other' : undefined,
+      levels: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.3, 0.03) },
+    }),
   );
   const candidate = syntheticRun({
     config,
@@ -18,7 +25,11 @@ test('analyses with thresholds, overheads, skipped gates, regression rounds and 
     round2: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.6, 0.03) },
   });
   const analysis = analyzeRun(candidate, { config, reference });
-  assert.ok(analysis.gates.some((g) => g.evidence?.rounds) && analysis.gates.some((g) => g.decision === 'skipped') && analysis.reference!.excluded.length > 0);
+  assert.ok(
+    analysis.gates.some((g) => g.evidence?.rounds) &&
+      analysis.gates.some((g) => g.decision === 'skipped') &&
+      analysis.reference!.excluded.length > 0,
+  );
   const parsed = analysisSchema.safeParse(JSON.parse(JSON.stringify(analysis)));
   assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3)));
   const few = analyzeRun(syntheticRun({ config, levels: { baseline: [1, 1.1], sidecar: [1.3, 1.4] } }), { config });

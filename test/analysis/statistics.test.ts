@@ -81,8 +81,14 @@ function bruteForceP(candidate: number[], reference: number[]): number {
 test('Mann–Whitney: exact p-values agree with brute-force enumeration, with and without ties', () => {
   const random = seededRandom(7);
   const cases: [number[], number[]][] = [
-    [[0, 0, 0.01, 0.02], [0, 0, 0, 0.01, 0]], // error rates: mostly zero, heavy ties
-    [[1, 2, 2, 3], [2, 2, 1, 1, 1]],
+    [
+      [0, 0, 0.01, 0.02],
+      [0, 0, 0, 0.01, 0],
+    ], // error rates: mostly zero, heavy ties
+    [
+      [1, 2, 2, 3],
+      [2, 2, 1, 1, 1],
+    ],
   ];
   for (let i = 0; i < 6; i++) {
     const m = 2 + (i % 4);

@@ -99,7 +99,10 @@ export interface RunSpec {
 let runCounter = 0;
 
 export function testConfig(raw: Record<string, unknown> = {}, modes = ['baseline', 'sidecar']): Config {
-  return validateConfig({ modes: modes.map((name) => ({ name })), load: { rate: 1000, duration: '10s', repetitions: 5 }, ...raw }, 'test config');
+  return validateConfig(
+    { modes: modes.map((name) => ({ name })), load: { rate: 1000, duration: '10s', repetitions: 5 }, ...raw },
+    'test config',
+  );
 }
 
 export function syntheticRun(spec: RunSpec): RunResult {

@@ -9,7 +9,8 @@ import { verdictOutcome } from '../../src/github/run-benchmark.ts';
 import { syntheticRun, testConfig } from './synthetic.ts';
 
 const levels = { baseline: [1, 1, 1], sidecar: [1.3, 1.3, 1.3] };
-const run = (tweak?: Parameters<typeof syntheticRun>[0]['tweak']): RunResult => syntheticRun({ config: testConfig(), levels, ...(tweak ? { tweak } : {}) });
+const run = (tweak?: Parameters<typeof syntheticRun>[0]['tweak']): RunResult =>
+  syntheticRun({ config: testConfig(), levels, ...(tweak ? { tweak } : {}) });
 
 function gate(decision: GateResult['decision'], extra: Partial<GateResult> = {}): GateResult {
   return {
@@ -33,7 +34,13 @@ test('decision table: the worst reason wins, invalid > fail > inconclusive > pas
     { name: 'all gates pass or skipped', result: run(), gates: [gate('pass'), gate('skipped')], verdict: 'pass', kinds: [] },
     { name: 'report-only gate', result: run(), gates: [gate('pass', { reportOnly: true })], verdict: 'pass', kinds: [] },
     { name: 'one inconclusive gate', result: run(), gates: [gate('pass'), gate('inconclusive')], verdict: 'inconclusive', kinds: ['gate'] },
-    { name: 'fail beats inconclusive', result: run(), gates: [gate('inconclusive'), gate('fail')], verdict: 'fail', kinds: ['gate', 'gate'] },
+    {
+      name: 'fail beats inconclusive',
+      result: run(),
+      gates: [gate('inconclusive'), gate('fail')],
+      verdict: 'fail',
+      kinds: ['gate', 'gate'],
+    },
     {
       name: 'invalid beats fail',
       result: run((mode, i, spec) => (mode === 'sidecar' && i === 1 ? { ...spec, invalidReason: 'achieved 90% of target' } : spec)),
@@ -59,7 +66,13 @@ test('script thresholds fail the run once per mode and expression; aborted and u
   const failed = decideVerdict(failing);
   assert.equal(failed.verdict, 'fail');
   assert.deepEqual(failed.reasons, [
-    { kind: 'script-threshold', effect: 'fail', mode: 'sidecar', profile: '1000rps', message: 'script threshold failed: sidecar: http_req_duration p(95)<1' },
+    {
+      kind: 'script-threshold',
+      effect: 'fail',
+      mode: 'sidecar',
+      profile: '1000rps',
+      message: 'script threshold failed: sidecar: http_req_duration p(95)<1',
+    },
   ]);
 
   const aborted = run();
@@ -69,7 +82,11 @@ test('script thresholds fail the run once per mode and expression; aborted and u
   assert.equal(invalid.verdict, 'invalid');
   assert.deepEqual(
     invalid.reasons.map((r) => `${r.effect}: ${r.message}`),
-    ['invalid: run ended early: cancelled', 'invalid: 1 of 7 planned repetitions did not run', 'inconclusive: sidecar [1000rps] p(50): → inconclusive'],
+    [
+      'invalid: run ended early: cancelled',
+      'invalid: 1 of 7 planned repetitions did not run',
+      'inconclusive: sidecar [1000rps] p(50): → inconclusive',
+    ],
   );
 });
 
@@ -88,7 +105,11 @@ test('a mode without valid repetitions is named; more than ten invalid repetitio
 });
 
 test('confirmation: modes with a failed gate pending confirmation are listed, unless the run is invalid', () => {
-  const pending = [gate('fail', { pendingConfirmation: true }), gate('fail', { mode: 'other', pendingConfirmation: true }), gate('fail', { mode: 'third' })];
+  const pending = [
+    gate('fail', { pendingConfirmation: true }),
+    gate('fail', { mode: 'other', pendingConfirmation: true }),
+    gate('fail', { mode: 'third' }),
+  ];
   assert.deepEqual(decideVerdict(run(), pending).modesToConfirm, ['sidecar', 'other']);
   const invalid = run();
   invalid.run.aborted = 'k6 crashed';
@@ -109,6 +130,9 @@ test('one verdict → exit code map: 0 pass, 1 fail, 3 invalid; inconclusive 0, 
   assert.equal(exitMessage('invalid', []), 'mesh-perf: the run is invalid and was not compared');
   // The action maps through the same function.
   assert.deepEqual(verdictOutcome('inconclusive', ['x']), { exitCode: 0 });
-  assert.deepEqual(verdictOutcome('inconclusive', ['x'], 'fail'), { exitCode: 1, failure: 'mesh-perf: inconclusive, and gates.regression.inconclusive is "fail": x' });
+  assert.deepEqual(verdictOutcome('inconclusive', ['x'], 'fail'), {
+    exitCode: 1,
+    failure: 'mesh-perf: inconclusive, and gates.regression.inconclusive is "fail": x',
+  });
   assert.deepEqual(verdictOutcome('fail', ['y']), { exitCode: 1, failure: 'mesh-perf: gate failed: y' });
 });

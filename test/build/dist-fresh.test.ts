@@ -24,8 +24,12 @@ test('dist/, schema/ and README tables are fresh (run `npm run build` and commit
   await withTempDir(async (out) => {
     execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', out], { cwd: root, stdio: 'pipe' });
     for (const folder of ['dist', 'schema']) {
-      const expected = listFiles(join(out, folder)).map((f) => relative(out, f)).sort();
-      const actual = listFiles(join(root, folder)).map((f) => relative(root, f)).sort();
+      const expected = listFiles(join(out, folder))
+        .map((f) => relative(out, f))
+        .sort();
+      const actual = listFiles(join(root, folder))
+        .map((f) => relative(root, f))
+        .sort();
       assert.deepEqual(actual, expected, `${folder}/ has different files than a fresh build`);
       for (const file of expected) {
         assert.ok(readFileSync(join(root, file)).equals(readFileSync(join(out, file))), `${file} is stale`);

@@ -86,7 +86,11 @@ test('every relative import in src/ resolves to a file the walk found', () => {
 
 test('no import cycle between files in src/', () => {
   const found = cycles(importGraph());
-  assert.deepEqual(found, [], `import cycles (each line one set of files that import each other):\n${found.map((c) => c.join(', ')).join('\n')}`);
+  assert.deepEqual(
+    found,
+    [],
+    `import cycles (each line one set of files that import each other):\n${found.map((c) => c.join(', ')).join('\n')}`,
+  );
 });
 
 test('no import cycle between the areas of src/', () => {
@@ -104,7 +108,10 @@ test('no import cycle between the areas of src/', () => {
   const allowed = (a: string, b: string) => ALLOWED_AREA_CYCLES.has(`${a}<->${b}`) || ALLOWED_AREA_CYCLES.has(`${b}<->${a}`);
   for (const pair of ALLOWED_AREA_CYCLES) {
     const [a, b] = pair.split('<->') as [string, string];
-    areas.set(a, (areas.get(a) ?? []).filter((to) => !(to === b && allowed(a, b))));
+    areas.set(
+      a,
+      (areas.get(a) ?? []).filter((to) => !(to === b && allowed(a, b))),
+    );
   }
   const found = cycles(areas);
   const explain = found.map((c) => c.flatMap((a) => c.map((b) => witness.get(`${a}→${b}`)).filter(Boolean)).join('; '));

@@ -24,7 +24,8 @@ async function storeWithRuns(): Promise<string> {
   return root;
 }
 
-const config = (store: string) => validateConfig({ suite: 'nightly', modes: [{ name: 'baseline' }], load: { rate: 5 }, history: { store } });
+const config = (store: string) =>
+  validateConfig({ suite: 'nightly', modes: [{ name: 'baseline' }], load: { rate: 5 }, history: { store } });
 
 test('outside a git checkout: the warning names the missing branch, the runs held, and --baseline', async () => {
   const store = await storeWithRuns();
@@ -34,7 +35,10 @@ test('outside a git checkout: the warning names the missing branch, the runs hel
   const runs = await referenceLoader(config(store), undefined, '/tmp/not-a-checkout', log)!(current);
   assert.deepEqual(runs, []);
   assert.equal(log.warnings.length, 1);
-  assert.match(log.warnings[0]!, /holds 3 runs of suite "nightly", but past runs are matched by git branch and this run has none \(\/tmp\/not-a-checkout is not inside a git checkout/);
+  assert.match(
+    log.warnings[0]!,
+    /holds 3 runs of suite "nightly", but past runs are matched by git branch and this run has none \(\/tmp\/not-a-checkout is not inside a git checkout/,
+  );
   assert.match(log.warnings[0]!, /--baseline /);
 });
 

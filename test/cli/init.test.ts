@@ -12,7 +12,13 @@ import { withTempDir } from '../support/cli.ts';
 async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), log: silentLogger, cwd, signal: new AbortController().signal });
+  const code = await main(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    log: silentLogger,
+    cwd,
+    signal: new AbortController().signal,
+  });
   return { code, stdout, stderr };
 }
 
@@ -65,7 +71,10 @@ test('init then run: the local config runs with real k6 and passes', { timeout: 
     const run = await cli(['run', '--out', 'out', '--rate', '20', '--duration', '1s', '--repetitions', '1'], dir);
     assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
     const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
-    assert.deepEqual(results.modes.map((m: { name: string }) => m.name), ['direct', 'one-proxy-hop']);
+    assert.deepEqual(
+      results.modes.map((m: { name: string }) => m.name),
+      ['direct', 'one-proxy-hop'],
+    );
     assert.ok(existsSync(dirname(join(dir, 'out', 'results.json'))));
   });
 });

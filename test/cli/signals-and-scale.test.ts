@@ -21,10 +21,20 @@ function spawnCli(args: string[], cwd: string) {
     child.on('close', (code) => resolve({ code, stderr, ms: signalledAt ? performance.now() - signalledAt : -1 }));
     (child as unknown as { markSignalled: () => void }).markSignalled = () => (signalledAt = performance.now());
   });
-  return { child, done, signal(sig: NodeJS.Signals) { (child as unknown as { markSignalled: () => void }).markSignalled(); child.kill(sig); } };
+  return {
+    child,
+    done,
+    signal(sig: NodeJS.Signals) {
+      (child as unknown as { markSignalled: () => void }).markSignalled();
+      child.kill(sig);
+    },
+  };
 }
 
-for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const) {
   test(`--config on a FIFO with no writer: ${signal} ends the command with exit ${code}`, { timeout: 60_000 }, async () => {
     await withTempDir(async (dir) => {
       const fifo = join(dir, 'config.fifo');
@@ -33,7 +43,9 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
       // Wait until the CLI is blocked opening the FIFO (Linux: a thread waits in wait_for_partner).
       const blocked = () => {
         try {
-          return execFileSync('sh', ['-c', `cat /proc/${cli.child.pid}/task/*/wchan`]).toString().includes('wait_for_partner');
+          return execFileSync('sh', ['-c', `cat /proc/${cli.child.pid}/task/*/wchan`])
+            .toString()
+            .includes('wait_for_partner');
         } catch {
           return false;
         }
@@ -51,10 +63,19 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
 
 test('repetitions: 100000 plans without a stack overflow', { timeout: 120_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\nload: { rate: 5, duration: 1s, warmup: 0s, repetitions: 100000 }\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\nload: { rate: 5, duration: 1s, warmup: 0s, repetitions: 100000 }\n',
+    );
     let stdout = '';
     let stderr = '';
-    const code = await main(['plan'], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), log: silentLogger, cwd: dir, signal: new AbortController().signal });
+    const code = await main(['plan'], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      log: silentLogger,
+      cwd: dir,
+      signal: new AbortController().signal,
+    });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /200000 trials, interleaved, seed \d+; ~2 days of load/);
   });

@@ -11,11 +11,17 @@ import { silentLogger } from '../../src/util/log.ts';
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string }> {
   let stdout = '';
-  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: () => {}, log: silentLogger, cwd: '/', signal: new AbortController().signal });
+  const code = await main(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: () => {},
+    log: silentLogger,
+    cwd: '/',
+    signal: new AbortController().signal,
+  });
   return { code, stdout };
 }
 
-test('help run prints run\'s help, not the top-level one', async () => {
+test("help run prints run's help, not the top-level one", async () => {
   const help = await cli(['help', 'run']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^mesh-perf run — /);
@@ -24,7 +30,10 @@ test('help run prints run\'s help, not the top-level one', async () => {
 test('each command lists only the flags it uses; --baseline and --baseline-mode are distinct', () => {
   const options = (name: string) => COMMANDS.find((c) => c.name === name)!.options.map((o) => o.name);
   assert.ok(!options('plan').includes('publish') && !options('plan').includes('history-store') && !options('plan').includes('comment'));
-  assert.ok(COMMANDS.every((c) => !c.options.some((o) => o.name === 'comment')), 'comment is a GitHub input only');
+  assert.ok(
+    COMMANDS.every((c) => !c.options.some((o) => o.name === 'comment')),
+    'comment is a GitHub input only',
+  );
   const run = options('run');
   assert.equal(run.filter((o) => o === 'baseline').length, 1);
   assert.ok(run.includes('baseline-mode') && run.includes('history-store') && run.includes('wide'));
@@ -35,7 +44,11 @@ test('each command lists only the flags it uses; --baseline and --baseline-mode 
 
 test('a bad action input is attributed to the input, not to the config file', async () => {
   await assert.rejects(
-    loadConfig({ defaults: { modes: [{ name: 'a' }], load: { rate: 5 } }, overrides: { comment: 'sometimes', seed: '-1' }, overrideOrigin: 'input' }),
+    loadConfig({
+      defaults: { modes: [{ name: 'a' }], load: { rate: 5 } },
+      overrides: { comment: 'sometimes', seed: '-1' },
+      overrideOrigin: 'input',
+    }),
     (error: Error) => {
       assert.match(error.message, /^the configuration has 2 problems:/);
       assert.match(error.message, /github\.comment \(input comment\): expected one of .*got "sometimes"/);
@@ -50,9 +63,15 @@ test('YAML merge keys work as in other YAML tools', () => {
   assert.deepEqual(raw.load, { rate: 5, duration: '2s', repetitions: 2 });
 });
 
-test('zod\'s range messages say the value seen', () => {
-  assert.throws(() => validateConfig({ modes: [{ name: 'a', local: { hops: 9 } }], load: { rate: 5 } }), /modes\[0\]\.local\.hops: .*<=4, got number 9/);
-  assert.throws(() => validateConfig({ modes: [{ name: 'a' }], load: { rate: 5, path: 'x' } }), /load\.path: .*must start with "\/", got "x"/);
+test("zod's range messages say the value seen", () => {
+  assert.throws(
+    () => validateConfig({ modes: [{ name: 'a', local: { hops: 9 } }], load: { rate: 5 } }),
+    /modes\[0\]\.local\.hops: .*<=4, got number 9/,
+  );
+  assert.throws(
+    () => validateConfig({ modes: [{ name: 'a' }], load: { rate: 5, path: 'x' } }),
+    /load\.path: .*must start with "\/", got "x"/,
+  );
 });
 
 test('plan says "1 trial" and days for extreme plans', async () => {
@@ -61,7 +80,7 @@ test('plan says "1 trial" and days for extreme plans', async () => {
   assert.equal(formatEstimate(3 * 3600 + 120), '3h 2m');
 });
 
-test('help text fits 80 columns: the tool\'s and every command\'s', async () => {
+test("help text fits 80 columns: the tool's and every command's", async () => {
   const { mainHelp } = await import('../../src/cli/main.ts');
   const texts = [mainHelp(80), ...COMMANDS.map((c) => commandHelp(c, 80))];
   for (const text of texts) for (const line of text.split('\n')) assert.ok([...line].length <= 80, `${[...line].length}: ${line}`);
@@ -73,12 +92,21 @@ test('plan --preset P --rate 50: the profile is named 50rps and the header descr
   const { join } = await import('node:path');
   await withTempDir(async (dir) => {
     let stdout = '';
-    const io = { stdout: (t: string) => void (stdout += t), stderr: () => {}, log: silentLogger, cwd: dir, signal: new AbortController().signal };
+    const io = {
+      stdout: (t: string) => void (stdout += t),
+      stderr: () => {},
+      log: silentLogger,
+      cwd: dir,
+      signal: new AbortController().signal,
+    };
     assert.equal(await main(['plan', '--preset', 'ambient-modes', '--rate', '50'], io), 0);
     assert.match(stdout, /50rps: open model, 50 rps/);
     assert.doesNotMatch(stdout, /200rps|200 rps/);
     // A file beside the preset: the header shows the file's modes, not the preset's.
-    await writeFile(join(dir, 'f.yaml'), 'preset: ambient-modes\nplatform: local\nmodes: [{ name: baseline, local: { hops: 0 } }, { name: linkerd, mesh: linkerd, local: { hops: 2 } }]\n');
+    await writeFile(
+      join(dir, 'f.yaml'),
+      'preset: ambient-modes\nplatform: local\nmodes: [{ name: baseline, local: { hops: 0 } }, { name: linkerd, mesh: linkerd, local: { hops: 2 } }]\n',
+    );
     stdout = '';
     assert.equal(await main(['plan', '--config', 'f.yaml', '--preset', 'ambient-modes'], io), 0);
     assert.match(stdout, /modes: baseline, linkerd\n/);

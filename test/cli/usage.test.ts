@@ -11,14 +11,35 @@ const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/
 
 const CASES: { name: string; yaml?: string; args?: string[]; code: number; stderr: RegExp }[] = [
   { name: 'malformed YAML', yaml: 'modes:\n  - name: a\n   url: [x\n', code: 2, stderr: /mesh-perf\.yaml is not valid YAML at line \d+/ },
-  { name: 'unknown key', yaml: 'modes: [{ name: a }]\nload: { rate: 10, duraton: 5s }\n', code: 2, stderr: /load: unknown key "duraton"; did you mean "duration"\?/ },
-  { name: 'wrong type', yaml: 'modes: [{ name: a }]\nload: { rate: ten }\n', code: 2, stderr: /load\.rate: expected a number .* got "ten"/ },
+  {
+    name: 'unknown key',
+    yaml: 'modes: [{ name: a }]\nload: { rate: 10, duraton: 5s }\n',
+    code: 2,
+    stderr: /load: unknown key "duraton"; did you mean "duration"\?/,
+  },
+  {
+    name: 'wrong type',
+    yaml: 'modes: [{ name: a }]\nload: { rate: ten }\n',
+    code: 2,
+    stderr: /load\.rate: expected a number .* got "ten"/,
+  },
   { name: 'rate ≤ 0', yaml: 'modes: [{ name: a }]\nload: { rate: 0 }\n', code: 2, stderr: /load\.rate: expected .*> 0, got 0/ },
-  { name: 'duration without unit', yaml: 'modes: [{ name: a }]\nload: { rate: 5, duration: 30 }\n', code: 2, stderr: /load\.duration: expected a duration/ },
+  {
+    name: 'duration without unit',
+    yaml: 'modes: [{ name: a }]\nload: { rate: 5, duration: 30 }\n',
+    code: 2,
+    stderr: /load\.duration: expected a duration/,
+  },
   { name: 'missing config file', args: ['run', '--config', 'nope.yaml'], code: 2, stderr: /config file .*nope\.yaml does not exist/ },
   { name: 'unknown command', args: ['rnu'], code: 2, stderr: /unknown command "rnu"; did you mean "run"\?/ },
   { name: 'unknown flag', args: ['run', '--confg', 'x'], code: 2, stderr: /unknown option --confg; did you mean --config\?/ },
-  { name: 'flag override with a bad number', args: ['plan', '--rate', 'lots'], yaml: 'modes: [{ name: a }]\nload: { rate: 5 }\n', code: 2, stderr: /--rate: expected a number, got "lots"/ },
+  {
+    name: 'flag override with a bad number',
+    args: ['plan', '--rate', 'lots'],
+    yaml: 'modes: [{ name: a }]\nload: { rate: 5 }\n',
+    code: 2,
+    stderr: /--rate: expected a number, got "lots"/,
+  },
 ];
 
 for (const c of CASES) {
@@ -49,13 +70,22 @@ test('--help works on every command and on the tool', { timeout: 60_000 }, async
 
 test('plan prints the trial table and JSON with the recorded seed', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'modes: [{ name: a }, { name: b }]\nload: { rate: 5, repetitions: 2 }\nplan: { seed: 11 }\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'modes: [{ name: a }, { name: b }]\nload: { rate: 5, repetitions: 2 }\nplan: { seed: 11 }\n',
+    );
     const table = await runCliInProcess(['plan'], { cwd: dir });
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /4 trials, interleaved, seed 11/);
     const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
     assert.equal(json.seed, 11);
     assert.equal(json.trials.length, 4);
-    assert.deepEqual(json.trials.filter((t: { block: number }) => t.block === 1).map((t: { mode: string }) => t.mode).sort(), ['a', 'b']);
+    assert.deepEqual(
+      json.trials
+        .filter((t: { block: number }) => t.block === 1)
+        .map((t: { mode: string }) => t.mode)
+        .sort(),
+      ['a', 'b'],
+    );
   });
 });

@@ -5,7 +5,10 @@ import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 
 const base = (patch: Record<string, unknown> = {}) => ({
   platform: 'kind',
-  modes: [{ name: 'no-sidecar', mesh: 'baseline' }, { name: 'sidecar', mesh: 'istio-sidecar' }],
+  modes: [
+    { name: 'no-sidecar', mesh: 'baseline' },
+    { name: 'sidecar', mesh: 'istio-sidecar' },
+  ],
   load: { rate: 20, duration: '10s' },
   kubernetes: { ingress: { replicas: 10, tls: true } },
   ...patch,
@@ -37,11 +40,17 @@ test('an ingress with a Linkerd mode is refused, naming the mode and why', () =>
 });
 
 test('gRPC profiles cannot go through the ingress', () => {
-  assert.match(problemAt(base({ load: [{ rate: 5 }, { name: 'g', rate: 5, protocol: 'grpc' }] }), 'load[1].protocol'), /kubernetes\.ingress/);
+  assert.match(
+    problemAt(base({ load: [{ rate: 5 }, { name: 'g', rate: 5, protocol: 'grpc' }] }), 'load[1].protocol'),
+    /kubernetes\.ingress/,
+  );
 });
 
 test('bad gateway and echo pod counts name the field and the value', () => {
-  assert.match(problemAt(base({ kubernetes: { ingress: { replicas: 0 } } }), 'kubernetes.ingress.replicas'), /at least 1 gateway pod, got 0/);
+  assert.match(
+    problemAt(base({ kubernetes: { ingress: { replicas: 0 } } }), 'kubernetes.ingress.replicas'),
+    /at least 1 gateway pod, got 0/,
+  );
   assert.match(problemAt(base({ kubernetes: { ingress: { replicas: 2.5 } } }), 'kubernetes.ingress.replicas'), /whole number.*2\.5/);
   assert.match(problemAt(base({ kubernetes: { ingress: { replica: 2 } } }), 'kubernetes.ingress'), /did you mean "replicas"/);
   assert.match(problemAt(base({ load: { rate: 5, replicas: 0 } }), 'load.replicas'), /load\.replicas ≥ 1.*got 0/);
@@ -49,6 +58,16 @@ test('bad gateway and echo pod counts name the field and the value', () => {
 });
 
 test('load[].replicas is carried per profile', () => {
-  const config = validateConfig(base({ load: [{ rate: 20, replicas: 1 }, { name: 'x', rate: 20, replicas: 10 }] }));
-  assert.deepEqual(config.profiles.map((p) => p.replicas), [1, 10]);
+  const config = validateConfig(
+    base({
+      load: [
+        { rate: 20, replicas: 1 },
+        { name: 'x', rate: 20, replicas: 10 },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    config.profiles.map((p) => p.replicas),
+    [1, 10],
+  );
 });

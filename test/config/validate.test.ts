@@ -36,28 +36,83 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
   { name: 'rate as text', raw: with_((c) => (c.load.rate = 'fast')), path: 'load.rate', includes: ['expected a number', '"fast"'] },
   { name: 'duration without unit', raw: with_((c) => (c.load.duration = '10')), path: 'load.duration', includes: ['with a unit', '"10"'] },
   { name: 'duration zero', raw: with_((c) => (c.load.duration = '0s')), path: 'load.duration', includes: ['> 0'] },
-  { name: 'unknown top-level key', raw: with_((c) => (c.modez = [])), path: '(top level)', includes: ['unknown key "modez"', 'did you mean "modes"'] },
+  {
+    name: 'unknown top-level key',
+    raw: with_((c) => (c.modez = [])),
+    path: '(top level)',
+    includes: ['unknown key "modez"', 'did you mean "modes"'],
+  },
   { name: 'unknown load key', raw: with_((c) => (c.load.repetitons = 3)), path: 'load', includes: ['did you mean "repetitions"'] },
   { name: 'unknown mode key', raw: with_((c) => (c.modes[0].ulr = 'x')), path: 'modes[0]', includes: ['did you mean "url"'] },
   { name: 'bad platform', raw: with_((c) => (c.platform = 'kube')), path: 'platform', includes: ['"kind"', 'got "kube"'] },
   { name: 'bad url', raw: with_((c) => (c.modes[1].url = 'htp:/x')), path: 'modes[1].url', includes: ['http(s) URL', '"htp:/x"'] },
   { name: 'missing url on endpoints', raw: with_((c) => delete c.modes[1].url), path: 'modes[1].url', includes: ['is required'] },
   { name: 'duplicate mode', raw: with_((c) => (c.modes[1].name = 'baseline')), path: 'modes[1].name', includes: ['duplicate'] },
-  { name: 'bad mode name', raw: with_((c) => (c.modes[0].name = 'Base Line')), path: 'modes[0].name', includes: ['lowercase', '"Base Line"'] },
-  { name: 'baseline names no mode', raw: with_((c) => (c.baseline = 'nope')), path: 'baseline', includes: ['"nope"', '"baseline", "candidate"'] },
+  {
+    name: 'bad mode name',
+    raw: with_((c) => (c.modes[0].name = 'Base Line')),
+    path: 'modes[0].name',
+    includes: ['lowercase', '"Base Line"'],
+  },
+  {
+    name: 'baseline names no mode',
+    raw: with_((c) => (c.baseline = 'nope')),
+    path: 'baseline',
+    includes: ['"nope"', '"baseline", "candidate"'],
+  },
   { name: 'no modes', raw: with_((c) => (c.modes = [])), path: 'modes', includes: ['at least one mode'] },
-  { name: 'repetitions fractional', raw: with_((c) => (c.load.repetitions = 2.5)), path: 'load.repetitions', includes: ['whole number', '2.5'] },
-  { name: 'closed model without vus', raw: with_((c) => (c.load = { model: 'closed', duration: '1m' })), path: 'load.vus', includes: ['closed model'] },
+  {
+    name: 'repetitions fractional',
+    raw: with_((c) => (c.load.repetitions = 2.5)),
+    path: 'load.repetitions',
+    includes: ['whole number', '2.5'],
+  },
+  {
+    name: 'closed model without vus',
+    raw: with_((c) => (c.load = { model: 'closed', duration: '1m' })),
+    path: 'load.vus',
+    includes: ['closed model'],
+  },
   { name: 'open model without rate', raw: with_((c) => delete c.load.rate), path: 'load.rate', includes: ['open model'] },
   { name: 'load is a number', raw: with_((c) => (c.load = 5)), path: 'load', includes: ['got number 5'] },
   { name: 'grpc without address', raw: with_((c) => (c.load.protocol = 'grpc')), path: 'modes[0].grpc', includes: ['host:port'] },
-  { name: 'user script on kind', raw: { platform: 'kind', modes: [{ name: 'baseline' }], load: { script: './t.js' } }, path: 'load.script', includes: ['not supported on platform "kind"'] },
-  { name: 'gate scoped to an unknown mode', raw: with_((c) => (c.gates = { thresholds: ['mode=candidat: p(99) < 5ms'] })), path: 'gates.thresholds[0]', includes: ['names mode "candidat"', 'modes: baseline, candidate'] },
-  { name: 'bad grpc address', raw: with_((c) => (c.modes[0].grpc = 'localhost')), path: 'modes[0].grpc', includes: ['host:port', '"localhost"'] },
+  {
+    name: 'user script on kind',
+    raw: { platform: 'kind', modes: [{ name: 'baseline' }], load: { script: './t.js' } },
+    path: 'load.script',
+    includes: ['not supported on platform "kind"'],
+  },
+  {
+    name: 'gate scoped to an unknown mode',
+    raw: with_((c) => (c.gates = { thresholds: ['mode=candidat: p(99) < 5ms'] })),
+    path: 'gates.thresholds[0]',
+    includes: ['names mode "candidat"', 'modes: baseline, candidate'],
+  },
+  {
+    name: 'bad grpc address',
+    raw: with_((c) => (c.modes[0].grpc = 'localhost')),
+    path: 'modes[0].grpc',
+    includes: ['host:port', '"localhost"'],
+  },
   // No open-source stable Linkerd binaries exist after 2.14.10: point at edge releases.
-  { name: 'Linkerd stable after 2.14', raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.16.1' } })), path: 'kubernetes.linkerd.version', includes: ['stable-2.16.1', 'edge release', 'edge-26.9.1'] },
-  { name: 'Linkerd stable 2.15', raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.15.0' } })), path: 'kubernetes.linkerd.version', includes: ['only edge releases'] },
-  { name: 'Linkerd version not a release', raw: with_((c) => (c.kubernetes = { linkerd: { version: '2.18' } })), path: 'kubernetes.linkerd.version', includes: ['edge-26.9.1', '"2.18"'] },
+  {
+    name: 'Linkerd stable after 2.14',
+    raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.16.1' } })),
+    path: 'kubernetes.linkerd.version',
+    includes: ['stable-2.16.1', 'edge release', 'edge-26.9.1'],
+  },
+  {
+    name: 'Linkerd stable 2.15',
+    raw: with_((c) => (c.kubernetes = { linkerd: { version: 'stable-2.15.0' } })),
+    path: 'kubernetes.linkerd.version',
+    includes: ['only edge releases'],
+  },
+  {
+    name: 'Linkerd version not a release',
+    raw: with_((c) => (c.kubernetes = { linkerd: { version: '2.18' } })),
+    path: 'kubernetes.linkerd.version',
+    includes: ['edge-26.9.1', '"2.18"'],
+  },
 ];
 
 test('Linkerd edge releases and open-source stables up to 2.14 validate', () => {
@@ -75,7 +130,8 @@ for (const bad of BAD) {
         assert.equal(error.exitCode, 2);
         const problem = error.problems.find((p) => (p.path || '(top level)') === bad.path);
         assert.ok(problem, `no problem at ${bad.path}; got ${error.message}`);
-        for (const part of bad.includes) assert.ok(error.message.includes(part), `message lacks ${JSON.stringify(part)}:\n${error.message}`);
+        for (const part of bad.includes)
+          assert.ok(error.message.includes(part), `message lacks ${JSON.stringify(part)}:\n${error.message}`);
         assert.ok(error.message.startsWith('mesh-perf.yaml has'), error.message);
         return true;
       },
@@ -89,7 +145,10 @@ test('every problem is reported at once, not only the first', () => {
     c.load.duration = '10';
     c.platformm = 'x';
   });
-  assert.throws(() => validateConfig(raw), (error: ConfigError) => error.problems.length === 3);
+  assert.throws(
+    () => validateConfig(raw),
+    (error: ConfigError) => error.problems.length === 3,
+  );
 });
 
 test('malformed YAML names the line', () => {
@@ -103,6 +162,9 @@ test('malformed YAML names the line', () => {
 
 test('a list of load profiles gets distinct names', () => {
   const config = validateConfig(with_((c) => (c.load = [{ rate: 20 }, { rate: 50 }])));
-  assert.deepEqual(config.profiles.map((p) => p.name), ['20rps', '50rps']);
+  assert.deepEqual(
+    config.profiles.map((p) => p.name),
+    ['20rps', '50rps'],
+  );
   assert.throws(() => validateConfig(with_((c) => (c.load = [{ rate: 20 }, { rate: 20 }]))), /duplicate load profile name "20rps"/);
 });

@@ -16,7 +16,10 @@ const good: [string, Partial<GateExpression>][] = [
   ['achieved_rps >= 99%', { metric: 'achievedRps', measure: 'fraction-of-target', op: '>=', limit: 0.99 }],
   ['achieved_rps > 950rps', { metric: 'achievedRps', measure: 'value', op: '>', limit: 950 }],
   ['mode=linkerd: p(99) < 5ms', { scope: { modes: ['linkerd'] }, metric: 'p99', limit: 5 }],
-  ['mode=linkerd,istio-ambient profile=1000rps: p(90) < 3ms', { scope: { modes: ['linkerd', 'istio-ambient'], profiles: ['1000rps'] }, metric: 'p90' }],
+  [
+    'mode=linkerd,istio-ambient profile=1000rps: p(90) < 3ms',
+    { scope: { modes: ['linkerd', 'istio-ambient'], profiles: ['1000rps'] }, metric: 'p90' },
+  ],
   ['overhead.p99 < 2ms', { kind: 'overhead', metric: 'p99', measure: 'difference', limit: 2 }],
   ['overhead.p(50) < 10%', { kind: 'overhead', metric: 'p50', measure: 'relative', limit: 0.1 }],
   ['overhead_ratio.p90 < 1.5', { kind: 'overhead', metric: 'p90', measure: 'ratio', limit: 1.5 }],
@@ -95,7 +98,11 @@ test('a bad gate expression is a config error naming the field and the expressio
 });
 
 test('good gate expressions validate, and the regression defaults hold', () => {
-  const config = validateConfig({ modes: [{ name: 'baseline' }], load: { rate: 100 }, gates: { thresholds: ['p(95) < 250ms', 'error_rate < 1%'] } });
+  const config = validateConfig({
+    modes: [{ name: 'baseline' }],
+    load: { rate: 100 },
+    gates: { thresholds: ['p(95) < 250ms', 'error_rate < 1%'] },
+  });
   assert.deepEqual(config.gates.thresholds, ['p(95) < 250ms', 'error_rate < 1%']);
   assert.equal(config.gates.regression.minEffectPct, 5);
   assert.equal(config.gates.regression.minEffectMs, 0.05);
@@ -104,9 +111,19 @@ test('good gate expressions validate, and the regression defaults hold', () => {
 
 test('gate scopes naming unknown modes or profiles are reported with the path and the names that exist', async () => {
   const { gateScopeProblems } = await import('../../src/gates/expression.ts');
-  const problems = gateScopeProblems({ thresholds: ['mode=linkrd: p(99) < 5ms', 'p(95) < 1s'], overhead: ['profile=2000rps: overhead.p50 < 1ms'] }, ['baseline', 'linkerd'], ['1000rps']);
+  const problems = gateScopeProblems(
+    { thresholds: ['mode=linkrd: p(99) < 5ms', 'p(95) < 1s'], overhead: ['profile=2000rps: overhead.p50 < 1ms'] },
+    ['baseline', 'linkerd'],
+    ['1000rps'],
+  );
   assert.deepEqual(problems, [
-    { path: 'gates.thresholds[0]', message: 'gate "mode=linkrd: p(99) < 5ms" names mode "linkrd", which is not configured (modes: baseline, linkerd)' },
-    { path: 'gates.overhead[0]', message: 'gate "profile=2000rps: overhead.p50 < 1ms" names load profile "2000rps", which is not configured (profiles: 1000rps)' },
+    {
+      path: 'gates.thresholds[0]',
+      message: 'gate "mode=linkrd: p(99) < 5ms" names mode "linkrd", which is not configured (modes: baseline, linkerd)',
+    },
+    {
+      path: 'gates.overhead[0]',
+      message: 'gate "profile=2000rps: overhead.p50 < 1ms" names load profile "2000rps", which is not configured (profiles: 1000rps)',
+    },
   ]);
 });

@@ -89,7 +89,21 @@ async function workspace(files: RunnerFiles, suite: string, extra: Record<string
     join(dir, 'mesh-perf.yaml'),
     // A gentle load with a generous VU pool: other engineers load this 2-core machine too, and the
     // comment tests need valid runs, not a measurement.
-    [`suite: ${suite}`, 'platform: local', 'modes:', '  - name: direct', '  - name: one-hop', '    local: { hops: 1 }', 'load:', '  rate: 20', '  duration: 2s', '  warmup: 1s', '  expectedLatency: 1s', '  repetitions: 2', ''].join('\n'),
+    [
+      `suite: ${suite}`,
+      'platform: local',
+      'modes:',
+      '  - name: direct',
+      '  - name: one-hop',
+      '    local: { hops: 1 }',
+      'load:',
+      '  rate: 20',
+      '  duration: 2s',
+      '  warmup: 1s',
+      '  expectedLatency: 1s',
+      '  repetitions: 2',
+      '',
+    ].join('\n'),
   );
   for (const [name, content] of Object.entries(extra)) await writeFile(join(dir, name), content);
   return dir;
@@ -106,23 +120,39 @@ async function allFiles(dir: string): Promise<string[]> {
 }
 
 /** Every place a credential could end up: logs (minus the mask commands), outputs, summary, results, API traffic. */
-async function assertNoSecrets(label: string, runs: ActionRun[], resultDirs: string[], api: GitHubApi | undefined, secrets: string[]): Promise<void> {
+async function assertNoSecrets(
+  label: string,
+  runs: ActionRun[],
+  resultDirs: string[],
+  api: GitHubApi | undefined,
+  secrets: string[],
+): Promise<void> {
   const texts: [string, string][] = [];
   for (const [i, run] of runs.entries()) {
-    const logLines = (`${run.stdout}\n${run.stderr}`).split('\n').filter((l) => !l.startsWith('::add-mask::'));
-    texts.push([`run ${i + 1} log`, logLines.join('\n')], [`run ${i + 1} outputs`, JSON.stringify(run.outputs)], [`run ${i + 1} summary`, run.summary], [`run ${i + 1} state`, JSON.stringify(run.state)]);
+    const logLines = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => !l.startsWith('::add-mask::'));
+    texts.push(
+      [`run ${i + 1} log`, logLines.join('\n')],
+      [`run ${i + 1} outputs`, JSON.stringify(run.outputs)],
+      [`run ${i + 1} summary`, run.summary],
+      [`run ${i + 1} state`, JSON.stringify(run.state)],
+    );
   }
   for (const dir of resultDirs) for (const file of await allFiles(dir)) texts.push([file, await readFile(file, 'utf8')]);
   for (const request of api?.requests ?? []) texts.push([`${request.method} ${request.path}`, JSON.stringify(request.body ?? '')]);
   for (const comment of api?.comments ?? []) texts.push([`comment ${comment.id}`, comment.body]);
   for (const [where, content] of texts) {
-    for (const secret of secrets) assert.ok(!content.includes(secret), `${label}: a credential (${secret.slice(0, 6)}…) appears in ${where}`);
+    for (const secret of secrets)
+      assert.ok(!content.includes(secret), `${label}: a credential (${secret.slice(0, 6)}…) appears in ${where}`);
   }
 }
 
 function assertExitMatchesVerdict(run: ActionRun): void {
   const expected: Record<string, number> = { pass: 0, fail: 1, inconclusive: 0, invalid: 3 };
-  assert.equal(run.code, expected[run.outputs.verdict ?? ''], `exit code ${run.code} for verdict ${run.outputs.verdict}\n${run.stdout}\n${run.stderr}`);
+  assert.equal(
+    run.code,
+    expected[run.outputs.verdict ?? ''],
+    `exit code ${run.code} for verdict ${run.outputs.verdict}\n${run.stdout}\n${run.stderr}`,
+  );
 }
 
 function resultsDirOf(run: ActionRun): string {
@@ -131,10 +161,15 @@ function resultsDirOf(run: ActionRun): string {
   return join(path, '..');
 }
 
-test('the sticky comment on one PR is created, then updated in place, then brought up to date (never left stale) with on-failure on a pass; no credential leaks', { timeout: 300_000 }, async () => {
+test('the sticky comment on one PR is created, then updated in place, then brought up to date (never left stale) with on-failure on a pass; no credential leaks', {
+  timeout: 300_000,
+}, async () => {
   const files = await runnerFiles('action-sticky');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
-  const api = await startGitHubApi({ tokens: { [token]: { ...BOT, write: true }, mallory: { login: 'mallory', type: 'User', write: true } }, maxPageSize: 2 });
+  const api = await startGitHubApi({
+    tokens: { [token]: { ...BOT, write: true }, mallory: { login: 'mallory', type: 'User', write: true } },
+    maxPageSize: 2,
+  });
   try {
     const suite = `sticky-${randomBytes(3).toString('hex')}`;
     const ws = await workspace(files, suite);
@@ -145,7 +180,12 @@ test('the sticky comment on one PR is created, then updated in place, then broug
     api.seedComment(repo, 42, 'LGTM', { login: 'mallory', type: 'User', write: true });
     const history = await historyRepo(files.dir);
     await seedBaseRun(history, suite);
-    const common = { files, eventName: 'pull_request', payload: pullRequestPayload({ number: 42, repo, baseSha: BASE_SHA }), env: { GITHUB_REPOSITORY: repo, GITHUB_API_URL: api.url, GITHUB_WORKSPACE: ws } };
+    const common = {
+      files,
+      eventName: 'pull_request',
+      payload: pullRequestPayload({ number: 42, repo, baseSha: BASE_SHA }),
+      env: { GITHUB_REPOSITORY: repo, GITHUB_API_URL: api.url, GITHUB_WORKSPACE: ws },
+    };
     const inputs = { token, kubeconfig: kube.text, comment: 'always', 'history-store': history };
 
     const first = await runAction({ ...common, inputs });
@@ -161,7 +201,10 @@ test('the sticky comment on one PR is created, then updated in place, then broug
     assert.ok(['pass', 'invalid'].includes(first.outputs.verdict!));
     assert.equal(first.outputs['results-dir'], join(first.outputs['results-path']!, '..'));
     assert.equal(JSON.parse(await readFile(first.outputs['results-path']!, 'utf8')).verdict, first.outputs.verdict);
-    assert.ok(first.outputs['report-path'] === '' || (await readFile(first.outputs['report-path']!, 'utf8')).includes('<html'), 'report-path is empty or an HTML report');
+    assert.ok(
+      first.outputs['report-path'] === '' || (await readFile(first.outputs['report-path']!, 'utf8')).includes('<html'),
+      'report-path is empty or an HTML report',
+    );
     assert.match(first.outputs.summary!, /^### mesh-perf · suite `sticky-[0-9a-f]+`/);
     assert.match(first.outputs.summary!, /\| mode \| p50 ms \| p99 ms \|/);
     assert.ok(!first.outputs.summary!.includes('<!-- mesh-perf:sticky'), 'the summary output carries no marker');
@@ -175,7 +218,10 @@ test('the sticky comment on one PR is created, then updated in place, then broug
     assert.equal(ours()[0]!.id, created.id);
     assert.notEqual(ours()[0]!.body, firstBody, 'the comment now shows the second run');
     const patches = api.requests.filter((r) => r.method === 'PATCH');
-    assert.deepEqual(patches.map((r) => r.path), [`/repos/${repo}/issues/comments/${created.id}`]);
+    assert.deepEqual(
+      patches.map((r) => r.path),
+      [`/repos/${repo}/issues/comments/${created.id}`],
+    );
     assert.equal(spoof.body, `fake results\n${commentMarker(suite)}`, "another author's comment carrying the marker is never touched");
 
     // on-failure: a passing run leaves the comment alone; a non-passing one (this machine is shared
@@ -206,7 +252,11 @@ test('the sticky comment on one PR is created, then updated in place, then broug
       for (const secret of [token, ...kube.leaves]) assert.ok(masked.includes(secret), `setSecret was called for ${secret.slice(0, 6)}…`);
       assert.deepEqual(JSON.parse(run.state[CLEANUP_STATE] ?? '[]'), [], 'nothing left for the post step after a normal run');
     }
-    assert.deepEqual((await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')), [], 'the 0600 kubeconfig file is gone');
+    assert.deepEqual(
+      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')),
+      [],
+      'the 0600 kubeconfig file is gone',
+    );
     await assertNoSecrets('sticky', runs, runs.map(resultsDirOf), api, [token, ...kube.leaves]);
   } finally {
     await api.close();
@@ -255,12 +305,26 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
       'export default function () { http.get(__ENV.MESH_PERF_URL); }',
       '',
     ].join('\n');
-    const config = ['suite: gate', 'platform: local', 'modes:', '  - name: direct', '  - name: one-hop', '    local: { hops: 1 }', 'load:', '  script: ./impossible.js', '  warmup: 0s', ''].join('\n');
+    const config = [
+      'suite: gate',
+      'platform: local',
+      'modes:',
+      '  - name: direct',
+      '  - name: one-hop',
+      '    local: { hops: 1 }',
+      'load:',
+      '  script: ./impossible.js',
+      '  warmup: 0s',
+      '',
+    ].join('\n');
     const ws = await workspace(files, 'gate', { 'impossible.js': script, 'gate.yaml': config });
     const token = `ghs_${randomBytes(16).toString('hex')}`;
     const history = await historyRepo(files.dir);
     // GitHub's schedule payload has no repository object: the default branch comes from the API.
-    const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, repositories: { 'octo/mesh': { defaultBranch: 'main' } } });
+    const api = await startGitHubApi({
+      tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+      repositories: { 'octo/mesh': { defaultBranch: 'main' } },
+    });
     const run = await runAction({
       files,
       eventName: 'schedule',
@@ -271,7 +335,10 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     }).finally(() => api.close());
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.outputs.verdict, 'fail');
-    const results = JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')) as { verdictReasons: string[]; analysis?: { gates?: { decision: string }[] } };
+    const results = JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')) as {
+      verdictReasons: string[];
+      analysis?: { gates?: { decision: string }[] };
+    };
     // Failed gates: the analysis stage's threshold gates, plus the k6 script's own thresholds.
     const scriptGates = results.verdictReasons.filter((r) => r.startsWith('script threshold failed: ')).length;
     const analysisGates = results.analysis?.gates?.filter((g) => g.decision === 'fail').length ?? 0;
@@ -285,7 +352,10 @@ test('a failed gate exits 1 with one error annotation per failed gate', { timeou
     assert.match(run.summary, /❌ \*\*fail\*\*/);
     // A scheduled run on the default branch is published: a failing measurement is still history.
     const stored = await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: 'gate' });
-    assert.deepEqual(stored.map((r) => r.run.id), [JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')).run.id]);
+    assert.deepEqual(
+      stored.map((r) => r.run.id),
+      [JSON.parse(await readFile(run.outputs['results-path']!, 'utf8')).run.id],
+    );
     assert.match(run.summary, /Published to history: .*history\.git/);
     await assertNoSecrets('gate', [run], [resultsDirOf(run)], undefined, [token]);
   } finally {

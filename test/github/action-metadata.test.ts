@@ -29,11 +29,17 @@ test('action.yml: one input per override row plus config, kubeconfig, token, wor
   assert.deepEqual(Object.keys(action.inputs), actionInputNames());
   for (const override of OVERRIDES) {
     const spec = action.inputs[override.input]!;
-    assert.ok(spec.description.startsWith(override.description), `input ${override.input}: description starts with the override table's "${override.description}"`);
+    assert.ok(
+      spec.description.startsWith(override.description),
+      `input ${override.input}: description starts with the override table's "${override.description}"`,
+    );
     assert.equal(spec.default, '', `input ${override.input}: empty default, so the config file decides`);
   }
   for (const [name, spec] of Object.entries(action.inputs)) {
-    const last = spec.description.trim().split(/(?<=\.)\s+(?=[A-Z])/).at(-1)!;
+    const last = spec.description
+      .trim()
+      .split(/(?<=\.)\s+(?=[A-Z])/)
+      .at(-1)!;
     assert.match(last, /^Default /, `input ${name}: the description ends with its default ("${last}")`);
     assert.notEqual(spec.required, true, `input ${name}: the runner does not enforce required; the code validates`);
   }
@@ -60,10 +66,16 @@ test('the sub-actions are node24 actions running their own bundle entry, and dec
     assert.deepEqual([action.runs.using, action.runs.main, action.runs.steps], ['node24', `../dist/${entry}.js`, undefined], file);
     const source = readFileSync(join(ROOT, 'src', `${entry}-action.ts`), 'utf8');
     assert.match(source, new RegExp(`\\[MODE_VARIABLE\\]: '${entry}'`), `src/${entry}-action.ts runs the ${entry} mode`);
-    assert.match(readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8'), new RegExp(`${entry}: 'src/${entry}-action.ts'`), `scripts/build.mjs bundles dist/${entry}.js`);
+    assert.match(
+      readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8'),
+      new RegExp(`${entry}: 'src/${entry}-action.ts'`),
+      `scripts/build.mjs bundles dist/${entry}.js`,
+    );
     for (const name of Object.values(names)) assert.ok(name in action.inputs, `${file} declares input ${name}`);
-    for (const [name, spec] of Object.entries(action.inputs)) assert.match(spec.description, /Default |Required\.$/, `${file} input ${name} states its default`);
-    for (const [name, spec] of Object.entries(action.outputs)) assert.equal(spec.value, undefined, `${file} output ${name}: set by the code, no value expression`);
+    for (const [name, spec] of Object.entries(action.inputs))
+      assert.match(spec.description, /Default |Required\.$/, `${file} input ${name} states its default`);
+    for (const [name, spec] of Object.entries(action.outputs))
+      assert.equal(spec.value, undefined, `${file} output ${name}: set by the code, no value expression`);
   }
   assert.equal(typeof MODE_VARIABLE, 'string');
 });
@@ -81,5 +93,9 @@ test('the README tables are generated from action.yml', () => {
   const readme = join(ROOT, 'README.md');
   assert.ok(existsSync(readme), 'README.md exists');
   const text = readFileSync(readme, 'utf8');
-  assert.equal(text, updateReadmeTables(text, actionText), 'README.md inputs/outputs tables match action.yml: run the build (scripts/build.mjs calls updateReadmeTables)');
+  assert.equal(
+    text,
+    updateReadmeTables(text, actionText),
+    'README.md inputs/outputs tables match action.yml: run the build (scripts/build.mjs calls updateReadmeTables)',
+  );
 });

@@ -16,19 +16,38 @@ const REPO = 'octo/mesh';
 function workflowRun(headSha: string, headRepo: string, event = 'pull_request', conclusion: string | null = 'success') {
   return {
     action: 'completed',
-    workflow_run: { id: 555, head_sha: headSha, head_branch: 'patch-1', head_repository: { full_name: headRepo }, event, conclusion, html_url: `https://github.test/${REPO}/actions/runs/555`, pull_requests: [] },
+    workflow_run: {
+      id: 555,
+      head_sha: headSha,
+      head_branch: 'patch-1',
+      head_repository: { full_name: headRepo },
+      event,
+      conclusion,
+      html_url: `https://github.test/${REPO}/actions/runs/555`,
+      pull_requests: [],
+    },
   };
 }
 
 function forkPull(number: number, sha: string): FakePull {
-  return { number, state: 'open', head: { sha, ref: 'patch-1', repo: { full_name: 'stranger/mesh' } }, base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: REPO } } };
+  return {
+    number,
+    state: 'open',
+    head: { sha, ref: 'patch-1', repo: { full_name: 'stranger/mesh' } },
+    base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: REPO } },
+  };
 }
 
-test('the workflow_run commenter posts the fork PR comment from the artifact, escaped, and updates it on the next run', { timeout: 120_000 }, async () => {
+test('the workflow_run commenter posts the fork PR comment from the artifact, escaped, and updates it on the next run', {
+  timeout: 120_000,
+}, async () => {
   const files = await runnerFiles('comment-mode');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
   const sha = randomBytes(20).toString('hex');
-  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(31, sha)] } });
+  const api = await startGitHubApi({
+    tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    pulls: { [REPO]: [forkPull(31, sha)] },
+  });
   try {
     const artifact = join(files.dir, 'artifact');
     await mkdir(artifact);
@@ -54,7 +73,10 @@ test('the workflow_run commenter posts the fork PR comment from the artifact, es
     assert.ok(!comment.body.includes(commentMarker('other')), 'the planted marker is escaped');
     assert.ok(!comment.body.includes('@maintainers') && !comment.body.includes('<script>'));
     assert.match(comment.body, /Results of the benchmark run for [0-9a-f]{7} from stranger\/mesh/);
-    assert.ok(comment.body.includes('[Job summary](https://github.test/octo/mesh/actions/runs/555)'), 'links to the benchmark run, not the commenter run');
+    assert.ok(
+      comment.body.includes('[Job summary](https://github.test/octo/mesh/actions/runs/555)'),
+      'links to the benchmark run, not the commenter run',
+    );
     assert.ok(comment.body.includes('[Trend dashboard](https://octo.github.io/mesh/)'));
     assert.equal(first.outputs['comment-url'], comment.html_url);
     assert.equal(first.outputs.verdict, undefined, 'the commenter sets no verdict: the gate is the benchmark job');
@@ -63,7 +85,11 @@ test('the workflow_run commenter posts the fork PR comment from the artifact, es
     const second = await run();
     assert.equal(second.code, 0, second.stdout + second.stderr);
     assert.equal(api.comments.length, 1, 'updated, not duplicated');
-    assert.equal(api.requests.filter((r) => r.method === 'PATCH' || r.method === 'POST' && r.path !== '/graphql').length, 1, 'same body: one create, no needless update');
+    assert.equal(
+      api.requests.filter((r) => r.method === 'PATCH' || (r.method === 'POST' && r.path !== '/graphql')).length,
+      1,
+      'same body: one create, no needless update',
+    );
     for (const r of api.requests) assert.ok(!JSON.stringify(r.body ?? '').includes(token));
   } finally {
     await api.close();
@@ -71,10 +97,15 @@ test('the workflow_run commenter posts the fork PR comment from the artifact, es
   }
 });
 
-test('the commenter posts nothing when the PR head moved on, or the run was not a PR, or the artifact is not results', { timeout: 120_000 }, async () => {
+test('the commenter posts nothing when the PR head moved on, or the run was not a PR, or the artifact is not results', {
+  timeout: 120_000,
+}, async () => {
   const files = await runnerFiles('comment-mode-no');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
-  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(8, 'c'.repeat(40))] } });
+  const api = await startGitHubApi({
+    tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    pulls: { [REPO]: [forkPull(8, 'c'.repeat(40))] },
+  });
   try {
     const artifact = join(files.dir, 'artifact');
     await mkdir(artifact);
@@ -106,14 +137,23 @@ test('a failed benchmark run whose artifact claims pass is shown as invalid, nev
   const files = await runnerFiles('comment-forged');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
   const sha = randomBytes(20).toString('hex');
-  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(12, sha)] } });
+  const api = await startGitHubApi({
+    tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    pulls: { [REPO]: [forkPull(12, sha)] },
+  });
   try {
     const artifact = join(files.dir, 'artifact');
     await mkdir(artifact);
     // The fixture says pass: the forged artifact of a run whose benchmark job failed.
     await copyFile(FIXTURE, join(artifact, 'results.json'));
     const env = { MESH_PERF_ACTION_MODE: 'comment', GITHUB_REPOSITORY: REPO, GITHUB_API_URL: api.url };
-    const forged = await runAction({ files, eventName: 'workflow_run', payload: workflowRun(sha, 'stranger/mesh', 'pull_request', 'failure'), inputs: { token, results: artifact }, env });
+    const forged = await runAction({
+      files,
+      eventName: 'workflow_run',
+      payload: workflowRun(sha, 'stranger/mesh', 'pull_request', 'failure'),
+      inputs: { token, results: artifact },
+      env,
+    });
     assert.equal(forged.code, 0, forged.stdout + forged.stderr);
     assert.equal(api.comments.length, 1);
     const body = api.comments[0]!.body;
@@ -131,13 +171,23 @@ test('comment: on-failure brings an earlier ❌ up to date when a later run pass
   const files = await runnerFiles('comment-stale');
   const token = `ghs_${randomBytes(16).toString('hex')}`;
   const sha = randomBytes(20).toString('hex');
-  const api = await startGitHubApi({ tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } }, pulls: { [REPO]: [forkPull(14, sha)] } });
+  const api = await startGitHubApi({
+    tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    pulls: { [REPO]: [forkPull(14, sha)] },
+  });
   try {
     const artifact = join(files.dir, 'artifact');
     await mkdir(artifact);
     const results = JSON.parse(await readFile(FIXTURE, 'utf8'));
     const env = { MESH_PERF_ACTION_MODE: 'comment', GITHUB_REPOSITORY: REPO, GITHUB_API_URL: api.url };
-    const run = (conclusion: string) => runAction({ files, eventName: 'workflow_run', payload: workflowRun(sha, 'stranger/mesh', 'pull_request', conclusion), inputs: { token, results: artifact, comment: 'on-failure' }, env });
+    const run = (conclusion: string) =>
+      runAction({
+        files,
+        eventName: 'workflow_run',
+        payload: workflowRun(sha, 'stranger/mesh', 'pull_request', conclusion),
+        inputs: { token, results: artifact, comment: 'on-failure' },
+        env,
+      });
 
     // A pass with no earlier comment: nothing to post, nothing written.
     await writeFile(join(artifact, 'results.json'), JSON.stringify(results));

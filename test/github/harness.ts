@@ -71,7 +71,11 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, options.entry ?? 'src/action.ts')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, options.entry ?? 'src/action.ts')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -12,10 +12,15 @@ import { readGitHubEvent } from '../../src/github/event.ts';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 test('without history.store the action uses the repository it runs in, and action.yml says so', () => {
-  const event = readGitHubEvent({ GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'octo/app', GITHUB_EVENT_NAME: 'pull_request' }, {});
+  const event = readGitHubEvent(
+    { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'octo/app', GITHUB_EVENT_NAME: 'pull_request' },
+    {},
+  );
   assert.equal(storeSpec({ branch: 'gh-pages' }, event), 'https://github.example/octo/app.git');
   assert.equal(storeSpec({ branch: 'gh-pages', store: '/srv/history' }, event), '/srv/history');
-  const description = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string }> }).inputs['history-store']!.description;
+  const description = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string }> }).inputs[
+    'history-store'
+  ]!.description;
   assert.ok(!/else none/.test(description), `action.yml still says the default is none: ${description}`);
   assert.match(description, /Default the config's `history\.store`, else this repository's own history branch/);
 });

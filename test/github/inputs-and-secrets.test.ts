@@ -48,10 +48,32 @@ users:
         id-token: eyJhbGciOi.idtoken
 `;
   const secrets = kubeconfigSecrets(text);
-  for (const expected of ['abc.def.ghi-token', keyData, pem, 'MIIEowIBAAKCAQEAsecretline1xyz', 'QWERTYsecretline2abc', 'alice', 's3cr3t-pw', 'deploy-profile-secret', 'oidc-client-secret', 'eyJhbGciOi.idtoken', 'averyveryverylongopaqueargument123']) {
+  for (const expected of [
+    'abc.def.ghi-token',
+    keyData,
+    pem,
+    'MIIEowIBAAKCAQEAsecretline1xyz',
+    'QWERTYsecretline2abc',
+    'alice',
+    's3cr3t-pw',
+    'deploy-profile-secret',
+    'oidc-client-secret',
+    'eyJhbGciOi.idtoken',
+    'averyveryverylongopaqueargument123',
+  ]) {
     assert.ok(secrets.includes(expected), `masks ${expected.slice(0, 20)}`);
   }
-  for (const notSecret of ['https://10.0.0.1:6443', 'prod', 'aws', 'eks', 'get-token', 'AWS_PROFILE', 'oidc', 'client.authentication.k8s.io/v1beta1', '-----BEGIN RSA PRIVATE KEY-----']) {
+  for (const notSecret of [
+    'https://10.0.0.1:6443',
+    'prod',
+    'aws',
+    'eks',
+    'get-token',
+    'AWS_PROFILE',
+    'oidc',
+    'client.authentication.k8s.io/v1beta1',
+    '-----BEGIN RSA PRIVATE KEY-----',
+  ]) {
     assert.ok(!secrets.includes(notSecret), `does not mask ${notSecret}`);
   }
   assert.ok(secrets.every((s) => s.length > 0));
@@ -59,18 +81,32 @@ users:
 
 test('a kubeconfig that is not YAML is rejected without quoting its content', () => {
   const secret = 'token: "unterminated-secret-value';
-  assert.throws(() => kubeconfigSecrets(`users:\n- user:\n    ${secret}\n  - : : [`), (error: unknown) => {
-    assert.ok(error instanceof UsageError);
-    assert.ok(!error.message.includes('unterminated-secret-value'), error.message);
-    assert.match(error.message, /input kubeconfig is not valid YAML/);
-    return true;
-  });
+  assert.throws(
+    () => kubeconfigSecrets(`users:\n- user:\n    ${secret}\n  - : : [`),
+    (error: unknown) => {
+      assert.ok(error instanceof UsageError);
+      assert.ok(!error.message.includes('unterminated-secret-value'), error.message);
+      assert.match(error.message, /input kubeconfig is not valid YAML/);
+      return true;
+    },
+  );
   assert.throws(() => kubeconfigSecrets('- just\n- a list\n'), /expected a kubeconfig/);
 });
 
 test('events: fork detection, deleted forks, workflow_run, run URL', () => {
-  const env = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_REPOSITORY: 'octo/mesh', GITHUB_RUN_ID: '42', GITHUB_SERVER_URL: 'https://github.test/' };
-  const pr = (head: unknown) => ({ pull_request: { number: 5, head: { sha: 'a'.repeat(40), ref: 'f', repo: head }, base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: 'octo/mesh' } } } });
+  const env = {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_REPOSITORY: 'octo/mesh',
+    GITHUB_RUN_ID: '42',
+    GITHUB_SERVER_URL: 'https://github.test/',
+  };
+  const pr = (head: unknown) => ({
+    pull_request: {
+      number: 5,
+      head: { sha: 'a'.repeat(40), ref: 'f', repo: head },
+      base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: 'octo/mesh' } },
+    },
+  });
   const cases: [string, unknown, boolean][] = [
     ['same repository', { full_name: 'octo/mesh' }, false],
     ['fork', { full_name: 'someone/mesh' }, true],
@@ -84,10 +120,31 @@ test('events: fork detection, deleted forks, workflow_run, run URL', () => {
   const base = readGitHubEvent(env, {});
   assert.equal(base.runUrl, 'https://github.test/octo/mesh/actions/runs/42');
   assert.equal(base.pullRequest, undefined);
-  const wr = readGitHubEvent({ ...env, GITHUB_EVENT_NAME: 'workflow_run' }, {
-    workflow_run: { id: 9, head_sha: 'c'.repeat(40), head_branch: 'patch-1', event: 'pull_request', conclusion: 'success', html_url: 'https://github.test/octo/mesh/actions/runs/9', head_repository: { full_name: 'someone/mesh' }, pull_requests: [] },
+  const wr = readGitHubEvent(
+    { ...env, GITHUB_EVENT_NAME: 'workflow_run' },
+    {
+      workflow_run: {
+        id: 9,
+        head_sha: 'c'.repeat(40),
+        head_branch: 'patch-1',
+        event: 'pull_request',
+        conclusion: 'success',
+        html_url: 'https://github.test/octo/mesh/actions/runs/9',
+        head_repository: { full_name: 'someone/mesh' },
+        pull_requests: [],
+      },
+    },
+  );
+  assert.deepEqual(wr.workflowRun, {
+    id: 9,
+    headSha: 'c'.repeat(40),
+    headRepo: 'someone/mesh',
+    headBranch: 'patch-1',
+    event: 'pull_request',
+    conclusion: 'success',
+    htmlUrl: 'https://github.test/octo/mesh/actions/runs/9',
+    pullRequests: [],
   });
-  assert.deepEqual(wr.workflowRun, { id: 9, headSha: 'c'.repeat(40), headRepo: 'someone/mesh', headBranch: 'patch-1', event: 'pull_request', conclusion: 'success', htmlUrl: 'https://github.test/octo/mesh/actions/runs/9', pullRequests: [] });
   assert.equal(readGitHubEvent({ GITHUB_REPOSITORY: 'not a repo' }, null).repository, undefined);
 });
 
@@ -107,7 +164,14 @@ test('comment policy: off never, on-failure only when not passing, always always
 });
 
 test('action inputs map onto the shared override table; empty inputs are unset', () => {
-  const values: Record<string, string> = { rate: '250', gates: 'p(95) < 250ms\nerror_rate < 1%', comment: 'on-failure', token: 't', 'working-directory': 'bench', platform: '' };
+  const values: Record<string, string> = {
+    rate: '250',
+    gates: 'p(95) < 250ms\nerror_rate < 1%',
+    comment: 'on-failure',
+    token: 't',
+    'working-directory': 'bench',
+    platform: '',
+  };
   const inputs = readActionInputs((name) => values[name] ?? '');
   assert.deepEqual(inputs.overrides, { rate: '250', gates: 'p(95) < 250ms\nerror_rate < 1%', comment: 'on-failure' });
   assert.equal(inputs.workingDirectory, 'bench');

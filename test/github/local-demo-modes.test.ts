@@ -11,13 +11,23 @@ import { runAction, runnerFiles } from './harness.ts';
 
 test('the action loads the demo modes for platform local without modes; a config with modes keeps its own', async () => {
   const config = await loadConfig({ overrides: { platform: 'local', rate: '50' }, overrideOrigin: 'input', localDemoModes: true });
-  assert.deepEqual(config.modes.map((m) => m.name), DEMO_CONFIG.modes.map((m) => m.name));
+  assert.deepEqual(
+    config.modes.map((m) => m.name),
+    DEMO_CONFIG.modes.map((m) => m.name),
+  );
   assert.equal(config.profiles[0]!.rate, 50);
   // Nothing but the platform: the demo's load too.
   const bare = await loadConfig({ overrides: { platform: 'local' }, overrideOrigin: 'input', localDemoModes: true });
   assert.deepEqual([bare.modes.length, bare.profiles[0]!.rate], [2, DEMO_CONFIG.load.rate]);
-  const own = await loadConfig({ overrides: { platform: 'local', modes: '[{name: solo}]', rate: '10' }, overrideOrigin: 'input', localDemoModes: true });
-  assert.deepEqual(own.modes.map((m) => m.name), ['solo']);
+  const own = await loadConfig({
+    overrides: { platform: 'local', modes: '[{name: solo}]', rate: '10' },
+    overrideOrigin: 'input',
+    localDemoModes: true,
+  });
+  assert.deepEqual(
+    own.modes.map((m) => m.name),
+    ['solo'],
+  );
   // Other platforms still need their modes named.
   await assert.rejects(loadConfig({ overrides: { platform: 'kind' }, overrideOrigin: 'input', localDemoModes: true }), /modes/);
 });

@@ -29,7 +29,10 @@ test('upsert finds our marked comment on a later page, among other authors, and 
     const outcome = await upsertStickyComment(poster, 3, marker, `new\n${marker}`);
     assert.deepEqual([outcome.action, outcome.id], ['updated', ours.id]);
     assert.equal(ours.body, `new\n${marker}`);
-    assert.ok(api.requests.some((r) => r.path === '/repos/octo/mesh/issues/3/comments' && r.query.page === '3'), 'our comment was on page 3');
+    assert.ok(
+      api.requests.some((r) => r.path === '/repos/octo/mesh/issues/3/comments' && r.query.page === '3'),
+      'our comment was on page 3',
+    );
     const again = await upsertStickyComment(poster, 3, marker, `new\n${marker}`);
     assert.equal(again.action, 'unchanged', 'same body: no write');
     assert.equal(api.requests.filter((r) => r.method === 'PATCH').length, 1);
@@ -80,12 +83,28 @@ test('the workflow_run commenter resolves the PR by head SHA, also for forks, an
   });
   const api = await startGitHubApi({
     tokens: { [t]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
-    pulls: { 'octo/mesh': [pull(1, sameSha, 'octo/mesh'), pull(2, forkSha, 'someone/mesh'), pull(3, twinSha, 'x/mesh'), pull(4, twinSha, 'x/mesh')] },
+    pulls: {
+      'octo/mesh': [
+        pull(1, sameSha, 'octo/mesh'),
+        pull(2, forkSha, 'someone/mesh'),
+        pull(3, twinSha, 'x/mesh'),
+        pull(4, twinSha, 'x/mesh'),
+      ],
+    },
     maxPageSize: 1,
   });
   try {
     const lookup = new OctokitGitHub(t, REPO, api.url);
-    const run = (headSha: string, headRepo: string): WorkflowRunInfo => ({ id: 1, headSha, headRepo, headBranch: 'x', event: 'pull_request', conclusion: 'success', htmlUrl: '', pullRequests: [] });
+    const run = (headSha: string, headRepo: string): WorkflowRunInfo => ({
+      id: 1,
+      headSha,
+      headRepo,
+      headBranch: 'x',
+      event: 'pull_request',
+      conclusion: 'success',
+      htmlUrl: '',
+      pullRequests: [],
+    });
     assert.equal((await resolvePullRequest(lookup, run(sameSha, 'octo/mesh'))).pull?.number, 1);
     const fork = await resolvePullRequest(lookup, run(forkSha, 'someone/mesh'));
     assert.equal(fork.pull?.number, 2, 'fork PRs are found through the open PR list');

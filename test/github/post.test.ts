@@ -17,7 +17,18 @@ test('post removes what a killed main step left, runs cleanup commands, and only
     await mkdir(ws);
     await writeFile(
       join(ws, 'mesh-perf.yaml'),
-      ['suite: post', 'platform: local', 'modes:', '  - name: direct', 'load:', '  rate: 5', '  duration: 60s', '  warmup: 0s', '  repetitions: 1', ''].join('\n'),
+      [
+        'suite: post',
+        'platform: local',
+        'modes:',
+        '  - name: direct',
+        'load:',
+        '  rate: 5',
+        '  duration: 60s',
+        '  warmup: 0s',
+        '  repetitions: 1',
+        '',
+      ].join('\n'),
     );
     await writeFile(files.event, JSON.stringify({ schedule: '0 0 * * *' }));
     const kubeconfig = `apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: t-${randomBytes(8).toString('hex')}\n`;
@@ -57,17 +68,31 @@ test('post removes what a killed main step left, runs cleanup commands, and only
     const marker = join(files.dir, 'command-ran');
     const items = [
       ...left,
-      { kind: 'command', argv: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok')`], description: 'a cleanup command' },
+      {
+        kind: 'command',
+        argv: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ok')`],
+        description: 'a cleanup command',
+      },
       { kind: 'command', argv: [process.execPath, '-e', 'process.exit(4)'], description: 'a cluster that refuses to go' },
     ];
-    const post = await runAction({ entry: 'src/post.ts', files, eventName: 'schedule', payload: {}, inputs: {}, env: { [`STATE_${CLEANUP_STATE}`]: JSON.stringify(items) } });
+    const post = await runAction({
+      entry: 'src/post.ts',
+      files,
+      eventName: 'schedule',
+      payload: {},
+      inputs: {},
+      env: { [`STATE_${CLEANUP_STATE}`]: JSON.stringify(items) },
+    });
     assert.equal(post.code, 0, 'post never fails the job');
     assert.ok(!existsSync(left[0]!.path), 'the kubeconfig directory is removed');
     assert.equal(await readFile(marker, 'utf8'), 'ok');
     const warnings = commands(post.stdout, 'warning');
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!.message, /could not remove a cluster that refuses to go: .* exited with 4/);
-    assert.deepEqual((await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')), []);
+    assert.deepEqual(
+      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')),
+      [],
+    );
 
     const empty = await runAction({ entry: 'src/post.ts', files, eventName: 'schedule', payload: {}, inputs: {} });
     assert.equal(empty.code, 0);

@@ -14,7 +14,9 @@ import type { RunResult } from '../../src/results/types.ts';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
 
-test('publish-results adds the artifact to the history branch on the default branch, and refuses pull requests', { timeout: 120_000 }, async () => {
+test('publish-results adds the artifact to the history branch on the default branch, and refuses pull requests', {
+  timeout: 120_000,
+}, async () => {
   const files = await runnerFiles('publish-mode');
   try {
     const history = join(files.dir, 'history.git');
@@ -29,28 +31,60 @@ test('publish-results adds the artifact to the history branch on the default bra
     const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir };
     const store = () => openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource });
 
-    const fromPr = await runAction({ files, eventName: 'pull_request', payload: pullRequestPayload({ number: 3, repo: 'octo/mesh' }), inputs, env: { ...env, GITHUB_REF: 'refs/pull/3/merge' } });
+    const fromPr = await runAction({
+      files,
+      eventName: 'pull_request',
+      payload: pullRequestPayload({ number: 3, repo: 'octo/mesh' }),
+      inputs,
+      env: { ...env, GITHUB_REF: 'refs/pull/3/merge' },
+    });
     assert.equal(fromPr.code, 0, fromPr.stdout + fromPr.stderr);
     assert.match(commands(fromPr.stdout, 'warning')[0]?.message ?? '', /did not publish: .*never for pull_request/);
     assert.deepEqual(await store().list({ suite: result.run.suite }), []);
 
-    const offBranch = await runAction({ files, eventName: 'push', payload: { repository: { default_branch: 'main' } }, inputs, env: { ...env, GITHUB_REF: 'refs/heads/feature' } });
-    assert.match(commands(offBranch.stdout, 'warning')[0]?.message ?? '', /only done on the default branch \(main\), this run is on refs\/heads\/feature/);
+    const offBranch = await runAction({
+      files,
+      eventName: 'push',
+      payload: { repository: { default_branch: 'main' } },
+      inputs,
+      env: { ...env, GITHUB_REF: 'refs/heads/feature' },
+    });
+    assert.match(
+      commands(offBranch.stdout, 'warning')[0]?.message ?? '',
+      /only done on the default branch \(main\), this run is on refs\/heads\/feature/,
+    );
 
-    const daily = await runAction({ files, eventName: 'schedule', payload: { schedule: '0 3 * * *', repository: { default_branch: 'main' } }, inputs, env: { ...env, GITHUB_REF: 'refs/heads/main' } });
+    const daily = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: { schedule: '0 3 * * *', repository: { default_branch: 'main' } },
+      inputs,
+      env: { ...env, GITHUB_REF: 'refs/heads/main' },
+    });
     assert.equal(daily.code, 0, daily.stdout + daily.stderr);
     const stored = await store().list({ suite: result.run.suite });
-    assert.deepEqual(stored.map((r) => r.run.id), [result.run.id]);
+    assert.deepEqual(
+      stored.map((r) => r.run.id),
+      [result.run.id],
+    );
     assert.match(daily.summary, /1 run\(s\) published to .*history\.git/);
     for (const run of [fromPr, offBranch, daily]) {
-      assert.ok(!(run.stdout + run.stderr).split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n').includes(token));
+      assert.ok(
+        !(run.stdout + run.stderr)
+          .split('\n')
+          .filter((l) => !l.startsWith('::add-mask::'))
+          .join('\n')
+          .includes(token),
+      );
     }
   } finally {
     await rm(files.dir, { recursive: true, force: true });
   }
 });
 
-test('publish-results honours the config file: history.store, branch and keep apply unless an input is set', { timeout: 120_000 }, async () => {
+test('publish-results honours the config file: history.store, branch and keep apply unless an input is set', {
+  timeout: 120_000,
+}, async () => {
   const files = await runnerFiles('publish-config');
   try {
     const history = join(files.dir, 'history.git');
@@ -67,24 +101,63 @@ test('publish-results honours the config file: history.store, branch and keep ap
       await writeFile(join(dir, 'results.json'), JSON.stringify(result));
       return dir;
     };
-    await writeFile(join(files.dir, 'mesh-perf.yaml'), ['modes: [{ name: baseline }]', 'load: { rate: 10 }', 'history:', `  store: ${history}`, '  branch: perf-history', '  keep: 1runs', '  keepTimelines: none', ''].join('\n'));
+    await writeFile(
+      join(files.dir, 'mesh-perf.yaml'),
+      [
+        'modes: [{ name: baseline }]',
+        'load: { rate: 10 }',
+        'history:',
+        `  store: ${history}`,
+        '  branch: perf-history',
+        '  keep: 1runs',
+        '  keepTimelines: none',
+        '',
+      ].join('\n'),
+    );
     const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/main' };
     const payload = { schedule: '0 3 * * *', repository: { default_branch: 'main' } };
     const token = 'ghs_x';
     // The reusable workflow passes empty inputs when the caller sets none: the config decides.
-    const first = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a1', 'run-2026-01-01', '2026-01-01T03:00:00Z'), 'history-branch': '', 'history-store': '', token }, env });
+    const first = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: {
+        'publish-results': await artifact('a1', 'run-2026-01-01', '2026-01-01T03:00:00Z'),
+        'history-branch': '',
+        'history-store': '',
+        token,
+      },
+      env,
+    });
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    const second = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a2', 'run-2026-01-02', '2026-01-02T03:00:00Z'), token }, env });
+    const second = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: { 'publish-results': await artifact('a2', 'run-2026-01-02', '2026-01-02T03:00:00Z'), token },
+      env,
+    });
     assert.equal(second.code, 0, second.stdout + second.stderr);
     assert.match(second.stdout, /branch perf-history, keep 1runs, keepTimelines none/);
     const branches = execFileSync('git', ['--git-dir', history, 'branch', '--list'], { encoding: 'utf8' });
     assert.match(branches, /perf-history/);
     assert.doesNotMatch(branches, /gh-pages/);
     const kept = await openStore(history, { branch: 'perf-history', chartJs: loadChartJsSource }).list({ suite });
-    assert.deepEqual(kept.map((r) => r.run.id), ['run-2026-01-02'], 'history.keep: 1runs pruned the older run');
+    assert.deepEqual(
+      kept.map((r) => r.run.id),
+      ['run-2026-01-02'],
+      'history.keep: 1runs pruned the older run',
+    );
 
     // An input that is set still wins over the config.
-    const third = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': await artifact('a3', 'run-2026-01-03', '2026-01-03T03:00:00Z'), 'history-branch': 'other', token }, env });
+    const third = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: { 'publish-results': await artifact('a3', 'run-2026-01-03', '2026-01-03T03:00:00Z'), 'history-branch': 'other', token },
+      env,
+    });
     assert.equal(third.code, 0, third.stdout + third.stderr);
     assert.match(execFileSync('git', ['--git-dir', history, 'branch', '--list'], { encoding: 'utf8' }), /other/);
   } finally {
@@ -92,10 +165,15 @@ test('publish-results honours the config file: history.store, branch and keep ap
   }
 });
 
-test('a schedule payload without repository.default_branch asks the API, and fails the step when it cannot', { timeout: 120_000 }, async () => {
+test('a schedule payload without repository.default_branch asks the API, and fails the step when it cannot', {
+  timeout: 120_000,
+}, async () => {
   const files = await runnerFiles('publish-nobranch');
   const { startGitHubApi } = await import('../support/github-api.ts');
-  const api = await startGitHubApi({ tokens: { ghs_ok: { login: 'github-actions[bot]', type: 'Bot', write: true } }, repositories: { 'octo/mesh': { defaultBranch: 'trunk' } } });
+  const api = await startGitHubApi({
+    tokens: { ghs_ok: { login: 'github-actions[bot]', type: 'Bot', write: true } },
+    repositories: { 'octo/mesh': { defaultBranch: 'trunk' } },
+  });
   try {
     const history = join(files.dir, 'history.git');
     execFileSync('git', ['init', '--quiet', '--bare', history]);
@@ -107,15 +185,33 @@ test('a schedule payload without repository.default_branch asks the API, and fai
     // GitHub's schedule payload carries no repository object.
     const payload = { schedule: '17 3 * * *' };
     const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/trunk', GITHUB_API_URL: api.url };
-    const ok = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_ok' }, env });
+    const ok = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_ok' },
+      env,
+    });
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /default branch trunk \(from the API/);
-    assert.deepEqual((await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: result.run.suite })).map((r) => r.run.id), [result.run.id]);
+    assert.deepEqual(
+      (await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: result.run.suite })).map((r) => r.run.id),
+      [result.run.id],
+    );
     assert.ok(api.requests.some((r) => r.method === 'GET' && r.path === '/repos/octo/mesh'));
 
-    const unknown = await runAction({ files, eventName: 'schedule', payload, inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_bad' }, env });
+    const unknown = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: { 'publish-results': artifact, 'history-store': history, token: 'ghs_bad' },
+      env,
+    });
     assert.equal(unknown.code, 3, unknown.stdout + unknown.stderr);
-    assert.match(commands(unknown.stdout, 'error')[0]?.message ?? '', /did not publish: the schedule payload has no repository.default_branch and the API did not say either .*401/);
+    assert.match(
+      commands(unknown.stdout, 'error')[0]?.message ?? '',
+      /did not publish: the schedule payload has no repository.default_branch and the API did not say either .*401/,
+    );
   } finally {
     await api.close();
     await rm(files.dir, { recursive: true, force: true });

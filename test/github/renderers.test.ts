@@ -39,13 +39,21 @@ function analyzed(thresholds: string[] = ['p(50) < 0.0001ms'], overhead: string[
   return result;
 }
 
-const p50s = (result: RunResult, mode: string) => result.modes.find((m) => m.name === mode)!.repetitions.filter((r) => r.valid).map((r) => r.latencyMs!.p50);
+const p50s = (result: RunResult, mode: string) =>
+  result.modes
+    .find((m) => m.name === mode)!
+    .repetitions.filter((r) => r.valid)
+    .map((r) => r.latencyMs!.p50);
 
 test('without an analysis block the view falls back to medians and ranges over valid repetitions', () => {
   const result = load();
   const view = viewRun(result);
   assert.equal(view.analyzed, false);
-  assert.deepEqual(view.modes.map((m) => m.mode), ['direct', 'one-hop'], 'baseline first, then config order');
+  assert.deepEqual(
+    view.modes.map((m) => m.mode),
+    ['direct', 'one-hop'],
+    'baseline first, then config order',
+  );
   const hop = view.modes.find((m) => m.mode === 'one-hop')!;
   const values = p50s(result, 'one-hop');
   assert.equal(hop.p50!.interval, 'range');
@@ -70,9 +78,15 @@ test('with the analysis block the view shows its confidence intervals, overheads
   assert.equal(view.gates.filter((g) => g.decision === 'fail').length, analysis.gates.filter((g) => g.decision === 'fail').length);
   assert.equal(view.verdict, 'fail');
 
-  const summary = renderJobSummary({ view, links: { runUrl: RUN_URL, artifactUrl: `${RUN_URL}#artifacts`, dashboardUrl: 'https://octo.github.io/mesh/' } });
+  const summary = renderJobSummary({
+    view,
+    links: { runUrl: RUN_URL, artifactUrl: `${RUN_URL}#artifacts`, dashboardUrl: 'https://octo.github.io/mesh/' },
+  });
   // 2 repetitions a mode: the brackets are their range (covers the median 50%), not a 95% CI.
-  assert.match(summary, /Values are medians over repetitions\. With 2 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 50\.0% of the time, not 95%/);
+  assert.match(
+    summary,
+    /Values are medians over repetitions\. With 2 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 50\.0% of the time, not 95%/,
+  );
   assert.doesNotMatch(summary, /95% confidence intervals in brackets/);
   assert.match(summary, /### Gates/);
   assert.ok(summary.includes('[Trend dashboard](https://octo.github.io/mesh/)'));
@@ -98,8 +112,19 @@ test('annotations: one error per failed gate, one warning per invalid repetition
 test("annotations: a comparison that is reported, not gated, but would be a regression (the baseline's raw values) is a warning, not an error", () => {
   const config = testConfig();
   const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
-  const reference = [0, 1, 2].map((i) => syntheticRun({ config, id: `past-${i}`, startedAt: new Date(Date.UTC(2025, 11, 1 + i)).toISOString(), levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3) } }));
-  const result = syntheticRun({ config, id: 'candidate', levels: { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) } });
+  const reference = [0, 1, 2].map((i) =>
+    syntheticRun({
+      config,
+      id: `past-${i}`,
+      startedAt: new Date(Date.UTC(2025, 11, 1 + i)).toISOString(),
+      levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3) },
+    }),
+  );
+  const result = syntheticRun({
+    config,
+    id: 'candidate',
+    levels: { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) },
+  });
   const analysis = analyzeRun(result, { config, reference, resamples: 200 });
   result.analysis = analysis;
   result.verdict = analysis.verdict;
@@ -116,7 +141,10 @@ test("annotations: a comparison that is reported, not gated, but would be a regr
 test('a fail verdict without gate details still gets one error per reason', () => {
   const result = load();
   result.verdict = 'fail';
-  result.verdictReasons = ['script threshold failed: direct: http_req_duration p(50)<1', 'script threshold failed: one-hop: http_req_duration p(50)<1'];
+  result.verdictReasons = [
+    'script threshold failed: direct: http_req_duration p(50)<1',
+    'script threshold failed: one-hop: http_req_duration p(50)<1',
+  ];
   assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, 2);
   result.verdictReasons = ['some other reason'];
   assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, 1);
@@ -216,7 +244,12 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
   const result = load();
   const reference = load();
   reference.run.id = 'past-run';
-  const config = validateConfig({ platform: 'local', modes: [{ name: 'direct' }, { name: 'one-hop' }], baseline: 'direct', load: { rate: 50, duration: '2s', repetitions: 2 } });
+  const config = validateConfig({
+    platform: 'local',
+    modes: [{ name: 'direct' }, { name: 'one-hop' }],
+    baseline: 'direct',
+    load: { rate: 50, duration: '2s', repetitions: 2 },
+  });
   // Two repetitions against two: the regression gate cannot reach p ≤ 0.05.
   const analysis = analyzeRun(result, { config, reference: [reference], resamples: 200 });
   result.analysis = analysis;
@@ -232,7 +265,10 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
   const summary = renderJobSummary({ view, links: {} });
   assert.match(summary, /^## mesh-perf · suite .* · ⚠️ \*\*inconclusive\*\*$/m);
   assert.match(summary, /No gate failed, but these could not decide with the repetitions this run had/);
-  assert.match(summary, new RegExp(`\\| ⚠️ inconclusive \\(~${gate.repetitionsToSettle} reps\\) \\| regression p\\(50\\) \\| one-hop · 50rps \\|`));
+  assert.match(
+    summary,
+    new RegExp(`\\| ⚠️ inconclusive \\(~${gate.repetitionsToSettle} reps\\) \\| regression p\\(50\\) \\| one-hop · 50rps \\|`),
+  );
 
   const { body } = renderComment({ view, links: { runUrl: RUN_URL } });
   assert.match(body, /### mesh-perf · suite .* · ⚠️ \*\*inconclusive\*\*/);
@@ -242,10 +278,13 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
   assert.equal(annotations.filter((a) => a.level === 'error').length, 0);
   const warning = annotations.find((a) => a.title === 'mesh-perf inconclusive: regression p(50)')!;
   assert.equal(warning.level, 'warning');
-  assert.match(warning.message, /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167/);
+  assert.match(
+    warning.message,
+    /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167/,
+  );
 });
 
-test("the fork-safe commenter reads an inconclusive artifact; a verdict it does not know is still refused", async () => {
+test('the fork-safe commenter reads an inconclusive artifact; a verdict it does not know is still refused', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-untrusted-'));
   try {
     const file = join(dir, 'results.json');

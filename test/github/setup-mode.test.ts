@@ -46,9 +46,13 @@ test('setup downloads, verifies, caches and puts pinned tools on PATH; a bad che
     await writeFile(join(stage, 'meshtool'), `#!/bin/sh\necho meshtool ${version}\n`);
     await chmod(join(stage, 'meshtool'), 0o755);
     execFileSync('tar', ['-czf', join(dir, 'pkg', 'tool.tar.gz'), '-C', join(dir, 'pkg'), `meshtool-${version}`]);
-    const sha256 = createHash('sha256').update(await readFile(join(dir, 'pkg', 'tool.tar.gz'))).digest('hex');
+    const sha256 = createHash('sha256')
+      .update(await readFile(join(dir, 'pkg', 'tool.tar.gz')))
+      .digest('hex');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tool.tar.gz`;
-    const pins: Record<string, ToolPin> = { meshtool: { name: 'meshtool', version, assets: { [KEY]: { url, sha256, member: `meshtool-${version}/meshtool` } } } };
+    const pins: Record<string, ToolPin> = {
+      meshtool: { name: 'meshtool', version, assets: { [KEY]: { url, sha256, member: `meshtool-${version}/meshtool` } } },
+    };
     const cache = join(dir, 'cache');
 
     await withRunnerEnv(dir, { tools: 'meshtool', 'cache-dir': cache }, async () => {
@@ -63,7 +67,13 @@ test('setup downloads, verifies, caches and puts pinned tools on PATH; a bad che
       assert.equal(hits, 1, 'the second setup uses the cache');
     });
 
-    const tampered: Record<string, ToolPin> = { meshtool: { ...pins.meshtool!, version: `${version}-x`, assets: { [KEY]: { url, sha256: '0'.repeat(64), member: `meshtool-${version}/meshtool` } } } };
+    const tampered: Record<string, ToolPin> = {
+      meshtool: {
+        ...pins.meshtool!,
+        version: `${version}-x`,
+        assets: { [KEY]: { url, sha256: '0'.repeat(64), member: `meshtool-${version}/meshtool` } },
+      },
+    };
     await withRunnerEnv(dir, { tools: 'meshtool', 'cache-dir': cache }, async () => {
       await assert.rejects(runSetupMode(process.env, tampered), /SHA-256 of .* is [0-9a-f]{64}, expected 0{64}; refusing to use it/);
       assert.ok(!existsSync(join(cache, 'meshtool', `${version}-x`, 'meshtool')), 'nothing installed');

@@ -17,7 +17,9 @@ async function publishAndReadIdentity(env: Partial<Record<(typeof VARIABLES)[num
   const dir = await tempDir('identity');
   try {
     const remote = await bareRepo(dir);
-    await new GitBranchStore({ url: remote, branch: 'gh-pages', chartJs: loadChartJsSource }).publish(buildDailyRuns(1, { suite: 'nightly', branch: 'main' }));
+    await new GitBranchStore({ url: remote, branch: 'gh-pages', chartJs: loadChartJsSource }).publish(
+      buildDailyRuns(1, { suite: 'nightly', branch: 'main' }),
+    );
     return (await git(remote, 'log', '-1', '--format=%an <%ae> / %cn <%ce>', 'gh-pages')).trim();
   } finally {
     for (const v of VARIABLES) {
@@ -34,6 +36,11 @@ test('history commits are authored and committed by github-actions[bot]', { time
 });
 
 test('GIT_AUTHOR_* and GIT_COMMITTER_* choose another identity', { timeout: 60_000 }, async () => {
-  const identity = await publishAndReadIdentity({ GIT_AUTHOR_NAME: 'Bench Bot', GIT_AUTHOR_EMAIL: 'bench@example.org', GIT_COMMITTER_NAME: 'Bench Bot', GIT_COMMITTER_EMAIL: 'bench@example.org' });
+  const identity = await publishAndReadIdentity({
+    GIT_AUTHOR_NAME: 'Bench Bot',
+    GIT_AUTHOR_EMAIL: 'bench@example.org',
+    GIT_COMMITTER_NAME: 'Bench Bot',
+    GIT_COMMITTER_EMAIL: 'bench@example.org',
+  });
   assert.equal(identity, 'Bench Bot <bench@example.org> / Bench Bot <bench@example.org>');
 });

@@ -8,7 +8,9 @@ import { buildDailyRuns } from '../support/results-fixture.ts';
 import { bareRepo, branchFiles, commitCount, git, showFile, tempDir } from './support/git-repo.ts';
 import { envWithout, runCli } from './support/mesh-perf-cli.ts';
 
-test('8 concurrent publish processes: all 8 runs present, index lists exactly those 8, no duplicates, history intact', { timeout: 600_000 }, async () => {
+test('8 concurrent publish processes: all 8 runs present, index lists exactly those 8, no duplicates, history intact', {
+  timeout: 600_000,
+}, async () => {
   const dir = await tempDir('concurrent');
   try {
     const remote = await bareRepo(dir);
@@ -21,7 +23,9 @@ test('8 concurrent publish processes: all 8 runs present, index lists exactly th
       folders.push(folder);
     }
     const env = envWithout('MESH_PERF_STORE_TOKEN', 'GITHUB_TOKEN');
-    const outcomes = await Promise.all(folders.map((folder) => runCli(['publish', '--results', folder, '--store', remote, '--json'], { env, timeoutMs: 540_000 })));
+    const outcomes = await Promise.all(
+      folders.map((folder) => runCli(['publish', '--results', folder, '--store', remote, '--json'], { env, timeoutMs: 540_000 })),
+    );
     for (const [i, o] of outcomes.entries()) assert.equal(o.code, 0, `publisher ${i} failed: ${o.stderr}`);
     const attempts = outcomes.map((o) => JSON.parse(o.stdout).attempts as number);
 
@@ -32,7 +36,10 @@ test('8 concurrent publish processes: all 8 runs present, index lists exactly th
     const runFiles = (await branchFiles(remote, 'gh-pages')).filter((f) => /^runs\/nightly\/\d{4}\/.*\.json$/.test(f));
     assert.equal(runFiles.length, 8);
     assert.equal(await commitCount(remote, 'gh-pages'), 8, 'one commit per publisher, none lost or squashed');
-    const parents = (await git(remote, 'rev-list', '--parents', 'refs/heads/gh-pages')).trim().split('\n').map((l) => l.split(' ').length - 1);
+    const parents = (await git(remote, 'rev-list', '--parents', 'refs/heads/gh-pages'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').length - 1);
     assert.deepEqual(parents.sort(), [0, 1, 1, 1, 1, 1, 1, 1], 'linear history: one root, every other commit has one parent');
     const marker = JSON.parse(await showFile(remote, 'gh-pages', 'mesh-perf.json'));
     assert.equal(marker.suites.find((s: { name: string }) => s.name === 'nightly').runs, 8);

@@ -34,7 +34,10 @@ test('directory store: publish, list newest first, idempotent republish, concurr
     assert.equal(again.unchanged.length, 2);
     await Promise.all(runs.slice(2).map((r) => new DirectoryStore({ root, chartJs: loadChartJsSource }).publish([r])));
     const listed = await store.list({ suite: 'local' });
-    assert.deepEqual(listed.map((r) => r.run.id), runs.map((r) => r.run.id).reverse());
+    assert.deepEqual(
+      listed.map((r) => r.run.id),
+      runs.map((r) => r.run.id).reverse(),
+    );
     const all = await files(root);
     assert.equal(all.filter((f) => /^runs\/local\/2025\/.*\.json$/.test(f)).length, 6);
     assert.ok(!all.some((f) => f.includes('.tmp-') || f.includes('.lock')), all.join('\n'));
@@ -55,7 +58,10 @@ test('directory store: a damaged run file stops publish (exit 3, file named) and
     const runFile = (await files(root)).find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
     await writeFile(join(root, runFile), '{"truncated":');
     const before = await files(root);
-    await assert.rejects(store.publish([b!]), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 3 && e.message.includes(runFile));
+    await assert.rejects(
+      store.publish([b!]),
+      (e: unknown) => e instanceof MeshPerfError && e.exitCode === 3 && e.message.includes(runFile),
+    );
     assert.deepEqual(await files(root), before);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -69,7 +75,10 @@ test('directory store refuses a non-empty folder that is not a store unless adop
     await mkdir(root);
     await writeFile(join(root, 'notes.txt'), 'mine');
     const [a] = buildDailyRuns(1, { suite: 'local' });
-    await assert.rejects(new DirectoryStore({ root, chartJs: loadChartJsSource }).publish([a!]), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && e.message.includes('--adopt'));
+    await assert.rejects(
+      new DirectoryStore({ root, chartJs: loadChartJsSource }).publish([a!]),
+      (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && e.message.includes('--adopt'),
+    );
     assert.deepEqual(await files(root), ['notes.txt']);
     await new DirectoryStore({ root, chartJs: loadChartJsSource, adopt: true }).publish([a!]);
     assert.equal(await readFile(join(root, 'notes.txt'), 'utf8'), 'mine');
@@ -112,7 +121,11 @@ test('keepTimelines "none": runs are stored without per-second timelines from th
     await store.publish([run!]);
     const [stored] = await store.list({ suite: 'local' });
     assert.ok(stored!.modes.every((m) => m.repetitions.every((r) => r.timeline.length === 0)));
-    assert.equal(stored!.modes[0]!.repetitions[0]!.latencyMs!.p99, Number(run!.modes[0]!.repetitions[0]!.latencyMs!.p99.toPrecision(6)), "run-level figures stay (stored to 6 significant digits)");
+    assert.equal(
+      stored!.modes[0]!.repetitions[0]!.latencyMs!.p99,
+      Number(run!.modes[0]!.repetitions[0]!.latencyMs!.p99.toPrecision(6)),
+      'run-level figures stay (stored to 6 significant digits)',
+    );
     const index = JSON.parse(await readFile(join(root, 'runs/local/index.json'), 'utf8'));
     assert.equal(index.runs[0].tl, false);
   } finally {

@@ -10,7 +10,9 @@ import { bareRepo, branchHead, git, tempDir } from './support/git-repo.ts';
 import { startGitHttpServer } from './support/git-http-server.ts';
 import { envWithout, runCli } from './support/mesh-perf-cli.ts';
 
-test('HTTPS store: missing or wrong credentials are a clear exit 3 with nothing written; the token works and is never printed', { timeout: 240_000 }, async () => {
+test('HTTPS store: missing or wrong credentials are a clear exit 3 with nothing written; the token works and is never printed', {
+  timeout: 240_000,
+}, async () => {
   const dir = await tempDir('git-http');
   const token = `tok_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   const server = await startGitHttpServer(join(dir, 'srv'), token);
@@ -42,7 +44,10 @@ test('HTTPS store: missing or wrong credentials are a clear exit 3 with nothing 
     assert.equal(good.code, 0, good.stderr);
     assert.ok(!good.stderr.includes(token) && !good.stdout.includes(token), 'the token is not printed');
     assert.ok(await branchHead(remote, 'gh-pages'), 'published with the token');
-    assert.ok(server.requests.some((r) => r.authorized && r.path.endsWith('/git-receive-pack')), 'the push went through the authenticated backend');
+    assert.ok(
+      server.requests.some((r) => r.authorized && r.path.endsWith('/git-receive-pack')),
+      'the push went through the authenticated backend',
+    );
   } finally {
     await server.close();
     await rm(dir, { recursive: true, force: true });

@@ -28,7 +28,9 @@ function exitError(code: number, ...parts: (string | RegExp)[]) {
   };
 }
 
-test('publish creates the branch with runs, index, reports and dashboard; list and lookups read it back', { timeout: 120_000 }, async () => {
+test('publish creates the branch with runs, index, reports and dashboard; list and lookups read it back', {
+  timeout: 120_000,
+}, async () => {
   const dir = await tempDir('git-store');
   try {
     const remote = await bareRepo(dir);
@@ -40,34 +42,62 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
     assert.ok(outcome.commit);
     assert.equal(await branchHead(remote, 'gh-pages'), outcome.commit);
     const files = await branchFiles(remote, 'gh-pages');
-    for (const f of ['.nojekyll', 'assets/chart.umd.min.js', 'data/nightly.js', 'index.html', 'mesh-perf.json', 'runs/nightly/index.json']) assert.ok(files.includes(f), f);
+    for (const f of ['.nojekyll', 'assets/chart.umd.min.js', 'data/nightly.js', 'index.html', 'mesh-perf.json', 'runs/nightly/index.json'])
+      assert.ok(files.includes(f), f);
     assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.json$/.test(f)).length, 4);
     assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.html$/.test(f)).length, 4);
     const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
     assert.equal(index.schemaVersion, 1);
-    assert.deepEqual(index.runs.map((r: { id: string }) => r.id), runs.map((r) => r.run.id));
+    assert.deepEqual(
+      index.runs.map((r: { id: string }) => r.id),
+      runs.map((r) => r.run.id),
+    );
     const runFile = JSON.parse(await showFile(remote, 'gh-pages', index.runs[0].file));
     assert.equal(runFile.schemaVersion, RESULTS_SCHEMA_VERSION);
 
     const latest = await s.list({ suite: 'nightly', branch: 'main', limit: 2 });
-    assert.deepEqual(latest.map((r) => r.run.id), [runs[3]!.run.id, runs[1]!.run.id]);
-    assert.deepEqual((await s.list({ suite: 'nightly', branch: 'release-1', limit: 5 })).map((r) => r.run.id), [runs[2]!.run.id]);
-    assert.deepEqual((await s.list({ suite: 'nightly', commit: runs[1]!.run.git.sha! })).map((r) => r.run.id), [runs[1]!.run.id]);
+    assert.deepEqual(
+      latest.map((r) => r.run.id),
+      [runs[3]!.run.id, runs[1]!.run.id],
+    );
+    assert.deepEqual(
+      (await s.list({ suite: 'nightly', branch: 'release-1', limit: 5 })).map((r) => r.run.id),
+      [runs[2]!.run.id],
+    );
+    assert.deepEqual(
+      (await s.list({ suite: 'nightly', commit: runs[1]!.run.git.sha! })).map((r) => r.run.id),
+      [runs[1]!.run.id],
+    );
     assert.deepEqual(await s.list({ suite: 'other' }), []);
 
-    const pr = buildRunResult({ suite: 'nightly', branch: 'feature', baseRef: 'main', mergeBase: runs[0]!.run.git.sha!, pullRequest: 7, seed: 99 });
+    const pr = buildRunResult({
+      suite: 'nightly',
+      branch: 'feature',
+      baseRef: 'main',
+      mergeBase: runs[0]!.run.git.sha!,
+      pullRequest: 7,
+      seed: 99,
+    });
     const base = await findBase(s, 'nightly', pr.run.git, 5);
     assert.equal(base?.basis, 'merge-base');
-    assert.deepEqual(base?.runs.map((r) => r.run.id), [runs[0]!.run.id]);
+    assert.deepEqual(
+      base?.runs.map((r) => r.run.id),
+      [runs[0]!.run.id],
+    );
     const unmeasured = await findBase(s, 'nightly', { ...pr.run.git, mergeBase: 'f'.repeat(40) }, 5);
     assert.equal(unmeasured?.basis, 'base-branch-latest');
-    assert.deepEqual(unmeasured?.runs.map((r) => r.run.id), [runs[3]!.run.id, runs[1]!.run.id, runs[0]!.run.id]);
+    assert.deepEqual(
+      unmeasured?.runs.map((r) => r.run.id),
+      [runs[3]!.run.id, runs[1]!.run.id, runs[0]!.run.id],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('against a server that allows partial clone (as GitHub does): publish, list and damage detection work with blob-less fetches', { timeout: 120_000 }, async () => {
+test('against a server that allows partial clone (as GitHub does): publish, list and damage detection work with blob-less fetches', {
+  timeout: 120_000,
+}, async () => {
   const dir = await tempDir('git-store');
   try {
     const remote = await bareRepo(dir);
@@ -77,12 +107,18 @@ test('against a server that allows partial clone (as GitHub does): publish, list
     const outcome = await store(remote).publish([runs[2]!]);
     assert.equal(outcome.added.length, 1);
     const listed = await store(remote).list({ suite: 'nightly', limit: 2 });
-    assert.deepEqual(listed.map((r) => r.run.id), [runs[2]!.run.id, runs[1]!.run.id]);
+    assert.deepEqual(
+      listed.map((r) => r.run.id),
+      [runs[2]!.run.id, runs[1]!.run.id],
+    );
     assert.equal(listed[0]!.modes.length, runs[2]!.modes.length, 'run files are read in full through lazy fetches');
     const files = await branchFiles(remote, 'gh-pages');
     const runFile = files.find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
     await pushFiles(remote, 'gh-pages', { [runFile]: 'garbage' });
-    await assert.rejects(store(remote).publish(buildDailyRuns(1, { suite: 'nightly', start: new Date(Date.UTC(2025, 3, 1)) })), exitError(3, runFile));
+    await assert.rejects(
+      store(remote).publish(buildDailyRuns(1, { suite: 'nightly', start: new Date(Date.UTC(2025, 3, 1)) })),
+      exitError(3, runFile),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -121,7 +157,10 @@ test('retention prunes run files and compacts the index in the same commit', { t
     assert.equal(files.filter((f) => f.endsWith('.json') && f.includes('/2025/')).length, 3);
     assert.equal(files.filter((f) => f.endsWith('.html') && f.includes('/2025/')).length, 3);
     const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
-    assert.deepEqual(index.runs.map((r: { id: string }) => r.id), runs.slice(3).map((r) => r.run.id));
+    assert.deepEqual(
+      index.runs.map((r: { id: string }) => r.id),
+      runs.slice(3).map((r) => r.run.id),
+    );
 
     const byAge = await store(remote, { retention: parseRetention('1d'), now: () => new Date(runs[5]!.run.startedAt) }).publish([runs[5]!]);
     assert.equal(byAge.pruned.length, 1, 'runs older than 1 day before "now" go');
@@ -138,12 +177,19 @@ test('timeline retention stores older runs without per-second timelines, in the 
     const s = store(remote, { timelineRetention: parseRetention('2runs') });
     for (const run of runs) await s.publish([run]);
     const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
-    assert.deepEqual(index.runs.map((r: { tl: boolean }) => r.tl), [false, false, true, true]);
+    assert.deepEqual(
+      index.runs.map((r: { tl: boolean }) => r.tl),
+      [false, false, true, true],
+    );
     for (const [i, entry] of index.runs.entries()) {
       const stored = JSON.parse(await showFile(remote, 'gh-pages', entry.file));
       const points = stored.modes.flatMap((m: { repetitions: { timeline: unknown[] }[] }) => m.repetitions.map((r) => r.timeline.length));
       assert.deepEqual([...new Set(points)], [i < 2 ? 0 : 10], `run ${i}`);
-      assert.equal(stored.modes[0].repetitions[0].latencyMs!.p50, runs[i]!.modes[0]!.repetitions[0]!.latencyMs!.p50, 'run-level figures stay');
+      assert.equal(
+        stored.modes[0].repetitions[0].latencyMs!.p50,
+        runs[i]!.modes[0]!.repetitions[0]!.latencyMs!.p50,
+        'run-level figures stay',
+      );
       const report = await showFile(remote, 'gh-pages', entry.report);
       assert.equal(report.includes('No per-second timeline in this copy'), i < 2, `report ${i}`);
     }
@@ -155,7 +201,9 @@ test('timeline retention stores older runs without per-second timelines, in the 
   }
 });
 
-test('a corrupted run file, index or marker on the branch stops publish with exit 3 naming the file; branch unchanged', { timeout: 180_000 }, async () => {
+test('a corrupted run file, index or marker on the branch stops publish with exit 3 naming the file; branch unchanged', {
+  timeout: 180_000,
+}, async () => {
   const dir = await tempDir('git-store');
   try {
     const remote = await bareRepo(dir);
@@ -166,9 +214,21 @@ test('a corrupted run file, index or marker on the branch stops publish with exi
 
     const damages: { path: string; content: string; expect: RegExp }[] = [
       { path: runFile, content: '{"schemaVersion": 1, "modes": [', expect: /not valid JSON/ },
-      { path: runFile, content: JSON.stringify({ ...a, schemaVersion: RESULTS_SCHEMA_VERSION + 1 }), expect: /newer than this mesh-perf understands/ },
-      { path: 'runs/nightly/index.json', content: '{"schemaVersion":1,"kind":"mesh-perf-suite-index","suite":"nightly","runs":[', expect: /not valid JSON/ },
-      { path: 'runs/nightly/index.json', content: JSON.stringify({ schemaVersion: 99, kind: 'mesh-perf-suite-index', suite: 'nightly', runs: [] }), expect: /schemaVersion 99/ },
+      {
+        path: runFile,
+        content: JSON.stringify({ ...a, schemaVersion: RESULTS_SCHEMA_VERSION + 1 }),
+        expect: /newer than this mesh-perf understands/,
+      },
+      {
+        path: 'runs/nightly/index.json',
+        content: '{"schemaVersion":1,"kind":"mesh-perf-suite-index","suite":"nightly","runs":[',
+        expect: /not valid JSON/,
+      },
+      {
+        path: 'runs/nightly/index.json',
+        content: JSON.stringify({ schemaVersion: 99, kind: 'mesh-perf-suite-index', suite: 'nightly', runs: [] }),
+        expect: /schemaVersion 99/,
+      },
       { path: 'mesh-perf.json', content: 'not json;', expect: /not valid JSON/ },
     ];
     for (const damage of damages) {
@@ -200,9 +260,15 @@ test('a deleted index is rebuilt from the run files; a run file edited by hand i
     await git(work, 'push', '--quiet', 'origin', 'gh-pages');
     await rm(work, { recursive: true, force: true });
     const outcome = await store(remote).publish([runs[2]!]);
-    assert.ok(outcome.warnings.some((w) => w.includes('rebuilding it from the run files')), outcome.warnings.join('\n'));
+    assert.ok(
+      outcome.warnings.some((w) => w.includes('rebuilding it from the run files')),
+      outcome.warnings.join('\n'),
+    );
     const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
-    assert.deepEqual(index.runs.map((r: { id: string }) => r.id), runs.map((r) => r.run.id));
+    assert.deepEqual(
+      index.runs.map((r: { id: string }) => r.id),
+      runs.map((r) => r.run.id),
+    );
 
     const edited = { ...runs[0]!, verdict: 'fail', verdictReasons: ['marked failed by hand'] };
     await pushFiles(remote, 'gh-pages', { [index.runs[0].file]: JSON.stringify(edited) }, 'hand edit');
@@ -216,7 +282,9 @@ test('a deleted index is rebuilt from the run files; a run file edited by hand i
   }
 });
 
-test('bad store locations: not a git repository, a branch of unrelated files (unless --adopt); nothing written', { timeout: 120_000 }, async () => {
+test('bad store locations: not a git repository, a branch of unrelated files (unless --adopt); nothing written', {
+  timeout: 120_000,
+}, async () => {
   const dir = await tempDir('git-store');
   try {
     const [a] = buildDailyRuns(1, { suite: 'nightly' });

@@ -20,7 +20,10 @@ test('publish in any order: the dashboard data are sorted by time', async () => 
   const data = await suiteData(site, 'nightly');
   const days = data.runs.map((r) => r.startedAt.slice(0, 10));
   assert.equal(days.length, 14);
-  assert.deepEqual(days, Array.from({ length: 14 }, (_, i) => `2025-11-${String(i + 1).padStart(2, '0')}`));
+  assert.deepEqual(
+    days,
+    Array.from({ length: 14 }, (_, i) => `2025-11-${String(i + 1).padStart(2, '0')}`),
+  );
 });
 
 test('instants, not strings: an offset timestamp sorts by the moment it names', async () => {
@@ -30,7 +33,10 @@ test('instants, not strings: an offset timestamp sorts by the moment it names', 
   a!.run.startedAt = '2025-11-03T10:00:00+02:00';
   const store = new DirectoryStore({ root: site, chartJs: loadChartJsSource });
   await store.publish([b!, a!]);
-  assert.deepEqual((await suiteData(site, 'tz')).runs.map((r) => r.id), [a!.run.id, b!.run.id]);
+  assert.deepEqual(
+    (await suiteData(site, 'tz')).runs.map((r) => r.id),
+    [a!.run.id, b!.run.id],
+  );
 });
 
 test('calibration runs and runs that never started are not published', async () => {
@@ -43,12 +49,21 @@ test('calibration runs and runs that never started are not published', async () 
   assert.equal(outcome.added.length, 1);
   assert.match(outcome.warnings.join('\n'), new RegExp(`${calibration!.run.id} was not published: an A/A calibration run`));
   assert.match(outcome.warnings.join('\n'), /never measured anything \(platform failed to start\)/);
-  assert.deepEqual((await suiteData(site, 'nightly')).runs.map((r) => r.id), [good!.run.id]);
+  assert.deepEqual(
+    (await suiteData(site, 'nightly')).runs.map((r) => r.id),
+    [good!.run.id],
+  );
 });
 
 async function cli(args: string[], cwd: string): Promise<{ code: number; stderr: string }> {
   let stderr = '';
-  const code = await main(args, { stdout: () => {}, stderr: (t) => void (stderr += t), log: silentLogger, cwd, signal: new AbortController().signal });
+  const code = await main(args, {
+    stdout: () => {},
+    stderr: (t) => void (stderr += t),
+    log: silentLogger,
+    cwd,
+    signal: new AbortController().signal,
+  });
   return { code, stderr };
 }
 

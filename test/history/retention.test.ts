@@ -5,14 +5,30 @@ import type { IndexEntry } from '../../src/history/suite-index.ts';
 import { MeshPerfError } from '../../src/util/errors.ts';
 
 function entry(id: string, startedAt: string): IndexEntry {
-  return { id, file: `runs/s/2025/${id}.json`, report: `runs/s/2025/${id}.html`, blob: 'x', v: 1, startedAt, verdict: 'pass', platform: 'local', invalidReps: 0, baseline: 'b', modes: {} };
+  return {
+    id,
+    file: `runs/s/2025/${id}.json`,
+    report: `runs/s/2025/${id}.html`,
+    blob: 'x',
+    v: 1,
+    startedAt,
+    verdict: 'pass',
+    platform: 'local',
+    invalidReps: 0,
+    baseline: 'b',
+    modes: {},
+  };
 }
 
 test('parseRetention accepts days and run counts, rejects the rest with the value named', () => {
   assert.deepEqual(parseRetention('365d'), { kind: 'age', days: 365 });
   assert.deepEqual(parseRetention('1000runs'), { kind: 'count', runs: 1000 });
   for (const bad of ['', '0d', '12', '3w', '-1runs', '1.5d', '10 runs']) {
-    assert.throws(() => parseRetention(bad), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && e.message.includes(JSON.stringify(bad)), bad);
+    assert.throws(
+      () => parseRetention(bad),
+      (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && e.message.includes(JSON.stringify(bad)),
+      bad,
+    );
   }
 });
 
@@ -29,7 +45,11 @@ test('prunedEntries keeps the newest N, or drops runs older than the age limit',
     { keep: '365d', pruned: [] },
   ];
   for (const row of table) {
-    assert.deepEqual(prunedEntries(entries, parseRetention(row.keep), now).map((e) => e.id), row.pruned, row.keep);
+    assert.deepEqual(
+      prunedEntries(entries, parseRetention(row.keep), now).map((e) => e.id),
+      row.pruned,
+      row.keep,
+    );
   }
 });
 
@@ -38,5 +58,8 @@ test('parseTimelineRetention: "all" keeps timelines, "none" never stores them, o
   assert.deepEqual(parseTimelineRetention('30d'), { kind: 'age', days: 30 });
   assert.deepEqual(parseTimelineRetention('100runs'), { kind: 'count', runs: 100 });
   assert.deepEqual(parseTimelineRetention('none'), { kind: 'count', runs: 0 });
-  assert.throws(() => parseTimelineRetention('forever'), (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && /"all"/.test(e.message) && e.message.includes('"forever"'));
+  assert.throws(
+    () => parseTimelineRetention('forever'),
+    (e: unknown) => e instanceof MeshPerfError && e.exitCode === 2 && /"all"/.test(e.message) && e.message.includes('"forever"'),
+  );
 });

@@ -4,7 +4,13 @@ import { emptyIndex, indexEntryFor, parseIndex, serializeIndex, INDEX_SCHEMA_VER
 import { buildRunResult } from '../support/results-fixture.ts';
 
 test('index entries carry git facts, validity and per-mode medians with intervals', () => {
-  const result = buildRunResult({ suite: 'nightly', sha: 'a'.repeat(40), branch: 'main', event: 'push', invalid: [{ mode: 'linkerd', repetition: 0 }] });
+  const result = buildRunResult({
+    suite: 'nightly',
+    sha: 'a'.repeat(40),
+    branch: 'main',
+    event: 'push',
+    invalid: [{ mode: 'linkerd', repetition: 0 }],
+  });
   const entry = indexEntryFor(result, 'runs/nightly/2025/x.json', 'runs/nightly/2025/x.html', 'b'.repeat(40));
   assert.equal(entry.sha, 'a'.repeat(40));
   assert.equal(entry.branch, 'main');
@@ -28,7 +34,10 @@ test('serializeIndex writes one run per line, oldest first, and parses back', ()
   assert.equal(text.split('\n').filter((l) => l.startsWith('{"id"')).length, 3);
   const parsed = parseIndex(text, 'nightly');
   assert.ok(parsed.ok);
-  assert.deepEqual(parsed.index.runs.map((r) => r.file), ['runs/nightly/2025/1.json', 'runs/nightly/2025/2.json', 'runs/nightly/2025/3.json']);
+  assert.deepEqual(
+    parsed.index.runs.map((r) => r.file),
+    ['runs/nightly/2025/1.json', 'runs/nightly/2025/2.json', 'runs/nightly/2025/3.json'],
+  );
 });
 
 test('parseIndex refuses damaged or newer indexes with a reason', () => {

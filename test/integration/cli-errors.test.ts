@@ -35,7 +35,10 @@ test('port in use: a fixed local port that is taken exits 3 naming the port', { 
   const squatter = await startServer('echo', [], 'squatter');
   try {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, 'mesh-perf.yaml'), `modes: [{ name: a, local: { port: ${squatter.port} } }]\nload: { rate: 5, duration: 1s }\n`);
+      await writeFile(
+        join(dir, 'mesh-perf.yaml'),
+        `modes: [{ name: a, local: { port: ${squatter.port} } }]\nload: { rate: 5, duration: 1s }\n`,
+      );
       const run = await runCli(['run'], { cwd: dir });
       assert.equal(run.code, 3, run.stderr);
       assert.match(run.stderr, new RegExp(`port ${squatter.port} is already in use`));
@@ -47,7 +50,10 @@ test('port in use: a fixed local port that is taken exits 3 naming the port', { 
 
 test('Ctrl-C mid-run: load stops, servers are gone, partial results say invalid', { timeout: 120_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\nload: { rate: 50, duration: 20s, warmup: 0s, repetitions: 2 }\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\nload: { rate: 50, duration: 20s, warmup: 0s, repetitions: 2 }\n',
+    );
     const run = await runCli(['run', '--out', 'out'], { cwd: dir, interruptAfterMs: 8000 });
     assert.equal(run.code, 130, run.stderr);
     assert.match(run.stderr, /SIGINT received; stopping load/);
@@ -56,7 +62,10 @@ test('Ctrl-C mid-run: load stops, servers are gone, partial results say invalid'
     const results = JSON.parse(await readFile(join(dir, 'out/results.json'), 'utf8'));
     assert.equal(results.verdict, 'invalid');
     assert.match(results.verdictReasons.join(' '), /cancelled/);
-    const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes(results.run.id));
+    const left = execFileSync('ps', ['-eo', 'args'])
+      .toString()
+      .split('\n')
+      .filter((l) => l.includes(results.run.id));
     assert.deepEqual(left, [], 'no server or k6 process of this run survives');
     assert.ok((await readdir(join(dir, 'out'))).includes('summary.md'));
   });
@@ -65,13 +74,19 @@ test('Ctrl-C mid-run: load stops, servers are gone, partial results say invalid'
 test('k6 crashing mid-run: exit 3 with k6 named, partial results invalid', { timeout: 120_000 }, async () => {
   const port = await freePort();
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), `modes: [{ name: a, local: { port: ${port} } }]\nload: { rate: 20, duration: 30s, warmup: 0s, repetitions: 1 }\n`);
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      `modes: [{ name: a, local: { port: ${port} } }]\nload: { rate: 20, duration: 30s, warmup: 0s, repetitions: 1 }\n`,
+    );
     const running = runCli(['run', '--out', 'out'], { cwd: dir });
     // Kill the real k6 process of this run (found by the URL it was given) once it is under way.
     let killed = false;
     for (let i = 0; i < 100 && !killed; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      const pids = execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').filter((l) => l.includes(`MESH_PERF_URL=http://127.0.0.1:${port}/`) && l.includes(' run '));
+      const pids = execFileSync('ps', ['-eo', 'pid=,args='])
+        .toString()
+        .split('\n')
+        .filter((l) => l.includes(`MESH_PERF_URL=http://127.0.0.1:${port}/`) && l.includes(' run '));
       for (const line of pids) {
         process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
         killed = true;

@@ -18,7 +18,10 @@ test('demo writes schema-valid results and shows the proxy hop costs something',
     assert.ok(results.run.machine.cores >= 1 && results.run.machine.cpuModel.length > 0);
     assert.match(results.run.tools.k6, /^1\.\d+\.\d+$/);
     const p50 = (name: string) => {
-      const reps = results.modes.find((m: { name: string }) => m.name === name).repetitions.map((r: { latencyMs: { p50: number } }) => r.latencyMs.p50).sort((a: number, b: number) => a - b);
+      const reps = results.modes
+        .find((m: { name: string }) => m.name === name)
+        .repetitions.map((r: { latencyMs: { p50: number } }) => r.latencyMs.p50)
+        .sort((a: number, b: number) => a - b);
       return reps[1];
     };
     assert.ok(p50('one-proxy-hop') > p50('direct'), `one-proxy-hop p50 ${p50('one-proxy-hop')} should exceed direct ${p50('direct')}`);

@@ -31,7 +31,12 @@ test('acceptance config runs verbatim and holds 1000 rps', { timeout: 300_000 },
       if (run.code === 3 && /INVALID: \d+ dropped iterations/.test(run.stderr)) {
         // A stall of the whole (shared) machine can starve any load generator; the product
         // rightly calls that run invalid. One fresh attempt tells a stall from a broken engine.
-        console.log(`first attempt invalid (machine stall?), retrying once:\n${run.stderr.split('\n').filter((l) => l.includes('INVALID')).join('\n')}`);
+        console.log(
+          `first attempt invalid (machine stall?), retrying once:\n${run.stderr
+            .split('\n')
+            .filter((l) => l.includes('INVALID'))
+            .join('\n')}`,
+        );
         run = await runCli(['run', '--out', 'out'], { cwd: dir });
       }
       assert.equal(run.code, 0, `exit ${run.code}\n${run.stderr}\n${run.stdout}`);

@@ -62,7 +62,11 @@ test('a target answering HTTP 500 to everything fails with exit 1, "—" latency
   assert.match(run.stdout, /^svc \(baseline\) +— +— +— +— +—/m, 'latency cells read "—", never 0');
   assert.match(summary, /\| — \| — \| — \| — \|.*\| 🔴 100\.0% \|/, 'summary.md: no latency, errors marked red');
   assert.match(summary, /🔴 Failed requests[\s\S]*svc \[50rps\]: 100\.0% of requests failed: HTTP 500 × [\d,]+/);
-  assert.match(report, /<td class="errors">\d+<br><span class="ci">HTTP 500 × [\d,]+<\/span><\/td><td>—<\/td>/, 'report.html: failures red with causes, latency "—"');
+  assert.match(
+    report,
+    /<td class="errors">\d+<br><span class="ci">HTTP 500 × [\d,]+<\/span><\/td><td>—<\/td>/,
+    'report.html: failures red with causes, latency "—"',
+  );
 });
 
 test('30% HTTP 503 fails the error gate and names the status; latency is over the successes', { timeout: 120_000 }, async () => {
@@ -101,7 +105,9 @@ test('a target that resets every connection fails with exit 1 naming the network
   assert.match(output, /svc \[50rps\]: 100(\.0)?% of requests failed .*: (connection reset|network error|other network error) × [\d,]+/);
 });
 
-test('a target hanging past the timeout fails with exit 1 and is named a timeout, not scheduling trouble', { timeout: 120_000 }, async () => {
+test('a target hanging past the timeout fails with exit 1 and is named a timeout, not scheduling trouble', {
+  timeout: 120_000,
+}, async () => {
   const { run, results, output } = await runAgainst((_req, res) => {
     setTimeout(() => res.end('late'), 2000).unref();
   }, '  rate: 20\n  duration: 2s\n  warmup: 0s\n  repetitions: 1\n  timeout: 1s\n');
@@ -138,7 +144,10 @@ test("a user's own script against a failing target fails the error gate with its
         join(dir, 's.js'),
         "import http from 'k6/http';\nexport const options = { vus: 2, duration: '2s' };\nexport default function () { http.get(__ENV.TARGET); }\n",
       );
-      await writeFile(join(dir, 'mesh-perf.yaml'), `platform: endpoints\nmodes:\n  - name: svc\n    env: { TARGET: "${server.url}" }\nload:\n  script: ./s.js\n  repetitions: 1\n  warmup: 0s\n`);
+      await writeFile(
+        join(dir, 'mesh-perf.yaml'),
+        `platform: endpoints\nmodes:\n  - name: svc\n    env: { TARGET: "${server.url}" }\nload:\n  script: ./s.js\n  repetitions: 1\n  warmup: 0s\n`,
+      );
       const run = await runCli(['run', '--out', 'out'], { cwd: dir, timeoutMs: 90_000 });
       const output = `${run.stdout}\n${run.stderr}`;
       assert.equal(run.code, 1, output);
@@ -146,7 +155,10 @@ test("a user's own script against a failing target fails the error gate with its
       const rep = results.modes[0]!.repetitions[0]!;
       assert.equal(rep.latencyMs, null);
       assert.equal(rep.scriptThresholds, undefined, "the wrapper's own always-true thresholds are not the script's");
-      assert.match(output, /svc \[script\]: 100(\.0)?% of requests failed .*: HTTP 503 × [\d,]+; (connection reset|network error|other network error) × [\d,]+/);
+      assert.match(
+        output,
+        /svc \[script\]: 100(\.0)?% of requests failed .*: HTTP 503 × [\d,]+; (connection reset|network error|other network error) × [\d,]+/,
+      );
     });
   } finally {
     await server.close();

@@ -38,7 +38,10 @@ load: { rate: 100, duration: 3s, warmup: 1s, repetitions: 2, protocol: grpc, pay
 
 test('a gRPC address with nothing listening is an environment error (exit 3)', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), `platform: endpoints\nmodes: [{ name: x, grpc: "127.0.0.1:1" }]\nload: { rate: 10, duration: 1s, protocol: grpc }\n`);
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      `platform: endpoints\nmodes: [{ name: x, grpc: "127.0.0.1:1" }]\nload: { rate: 10, duration: 1s, protocol: grpc }\n`,
+    );
     const run = await runCli(['run'], { cwd: dir });
     assert.equal(run.code, 3);
     assert.match(run.stderr, /mode "x": 127\.0\.0\.1:1 is unreachable/);

@@ -31,7 +31,9 @@ history:
 ${inconclusive ? `gates:\n  regression:\n    inconclusive: ${inconclusive}\n` : ''}`;
 }
 
-test('run against history with 2 against 2 repetitions: inconclusive ⚠ exits 0; with inconclusive: fail it exits 1', { timeout: 240_000 }, async () => {
+test('run against history with 2 against 2 repetitions: inconclusive ⚠ exits 0; with inconclusive: fail it exits 1', {
+  timeout: 240_000,
+}, async () => {
   const echo = await startServer('echo', [], 'echo');
   try {
     await withTempDir(async (dir) => {
@@ -47,7 +49,10 @@ test('run against history with 2 against 2 repetitions: inconclusive ⚠ exits 0
 
       const second = await runCli(['run', '--out', 'second'], { cwd: dir });
       assert.equal(second.code, 0, `${second.stderr}\n${second.stdout}`);
-      assert.match(second.stdout, / {2}⚠ copy \[100rps\] p\(50\) \(÷ direct, per block\): .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05/);
+      assert.match(
+        second.stdout,
+        / {2}⚠ copy \[100rps\] p\(50\) \(÷ direct, per block\): .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05/,
+      );
       assert.match(second.stdout, /Verdict: ⚠ INCONCLUSIVE — 1 gate inconclusive \(⚠ above\)/);
       assert.match(second.stdout, /mode\s+p50\s+p50 range\s+p90/);
       const results = JSON.parse(await readFile(join(dir, 'second/results.json'), 'utf8'));

@@ -70,7 +70,10 @@ test("a failing threshold of the user's script fails the run (exit 1)", { timeou
 test('a script error exits 2 with the script named and k6 stderr tail', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
     await cp(scripts, join(dir, 'perf'), { recursive: true });
-    await writeFile(join(dir, 'mesh-perf.yaml'), `platform: endpoints\nmodes: [{ name: a }]\nload: { script: ./perf/broken.js, repetitions: 1, warmup: 0s }\n`);
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      `platform: endpoints\nmodes: [{ name: a }]\nload: { script: ./perf/broken.js, repetitions: 1, warmup: 0s }\n`,
+    );
     const run = await runCli(['run'], { cwd: dir });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /the k6 script failed/);
@@ -82,9 +85,15 @@ test('a script error exits 2 with the script named and k6 stderr tail', { timeou
 test('an unreachable remote import names the import', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
     await cp(scripts, join(dir, 'perf'), { recursive: true });
-    await writeFile(join(dir, 'mesh-perf.yaml'), `platform: endpoints\nmodes: [{ name: a }]\nload: { script: ./perf/remote-import.js, repetitions: 1, warmup: 0s }\n`);
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      `platform: endpoints\nmodes: [{ name: a }]\nload: { script: ./perf/remote-import.js, repetitions: 1, warmup: 0s }\n`,
+    );
     const run = await runCli(['run'], { cwd: dir });
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /could not fetch the remote module https:\/\/modules\.example\.invalid\/lib\.js imported by \.\/perf\/remote-import\.js/);
+    assert.match(
+      run.stderr,
+      /could not fetch the remote module https:\/\/modules\.example\.invalid\/lib\.js imported by \.\/perf\/remote-import\.js/,
+    );
   });
 });

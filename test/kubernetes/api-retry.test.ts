@@ -22,7 +22,10 @@ async function withServer(answers: number[], fn: (access: ReturnType<typeof load
   const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-retry-'));
   try {
     const path = join(dir, 'kubeconfig');
-    writeFileSync(path, `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`);
+    writeFileSync(
+      path,
+      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
+    );
     await fn(loadAccess({ kubeconfig: path }), () => count);
   } finally {
     server.close();

@@ -26,7 +26,12 @@ import { KubeletResourceSampler } from '../../src/platform/kubernetes/resources/
 import { EnvironmentError } from '../../src/util/errors.ts';
 
 // Emulated usage per container name (kwok ClusterResourceUsage); the sampler must report these.
-const USAGE = { echo: { cpu: '12m', memory: '20Mi' }, k6: { cpu: '40m', memory: '64Mi' }, 'istio-proxy': { cpu: '30m', memory: '48Mi' }, default: { cpu: '2m', memory: '8Mi' } };
+const USAGE = {
+  echo: { cpu: '12m', memory: '20Mi' },
+  k6: { cpu: '40m', memory: '64Mi' },
+  'istio-proxy': { cpu: '30m', memory: '48Mi' },
+  default: { cpu: '2m', memory: '8Mi' },
+};
 
 let cluster: LocalCluster;
 let access: ClusterAccess;
@@ -67,9 +72,17 @@ test('server-side apply of every built-in manifest, labelled, converging on re-a
   assert.equal(deployment.metadata.labels['app.kubernetes.io/managed-by'], 'mesh-perf');
   assert.equal(deployment.status.readyReplicas, 2);
   assert.equal(deployment.spec.template.spec.containers[0].image, config.kubernetes.images.echo);
-  assert.ok(deployment.metadata.managedFields.some((f: { manager: string; operation: string }) => f.manager === 'mesh-perf' && f.operation === 'Apply'), 'server-side apply field manager');
+  assert.ok(
+    deployment.metadata.managedFields.some(
+      (f: { manager: string; operation: string }) => f.manager === 'mesh-perf' && f.operation === 'Apply',
+    ),
+    'server-side apply field manager',
+  );
   const service = await getJson(`/api/v1/namespaces/${namespace}/services/echo`);
-  assert.deepEqual(service.spec.ports.map((p: { port: number }) => p.port), [8080, 8079]);
+  assert.deepEqual(
+    service.spec.ports.map((p: { port: number }) => p.port),
+    [8080, 8079],
+  );
   const client = await getJson(`/api/v1/namespaces/${namespace}/pods/${workload.clientPod}`);
   const echoPods = (await getJson(`/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Decho`)).items;
   assert.equal(echoPods.length, 2);
@@ -107,7 +120,10 @@ spec:
   await assert.rejects(waitReady(access, rolloutTarget('Deployment', namespace, 'never', 'app=never'), 4000), (error: unknown) => {
     assert.ok(error instanceof EnvironmentError);
     assert.match(error.message, new RegExp(`Deployment never in namespace ${namespace} did not become ready within 4s`));
-    assert.match(error.message, /pod never-[a-z0-9]+-[a-z0-9]+: Pending; app waiting: ImagePullBackOff: Back-off pulling image registry\.invalid\/nothing:1/);
+    assert.match(
+      error.message,
+      /pod never-[a-z0-9]+-[a-z0-9]+: Pending; app waiting: ImagePullBackOff: Back-off pulling image registry\.invalid\/nothing:1/,
+    );
     return true;
   });
 });
@@ -119,13 +135,26 @@ test('namespace ownership: created with labels, reused by the same run, refused 
   const created = await getJson(`/api/v1/namespaces/${name}`);
   assert.deepEqual(
     { ...created.metadata.labels, 'kubernetes.io/metadata.name': undefined },
-    { 'app.kubernetes.io/managed-by': 'mesh-perf', 'mesh-perf.dev/suite': suite, 'mesh-perf.dev/run-id': 'r1', 'istio-injection': 'enabled', 'kubernetes.io/metadata.name': undefined },
+    {
+      'app.kubernetes.io/managed-by': 'mesh-perf',
+      'mesh-perf.dev/suite': suite,
+      'mesh-perf.dev/run-id': 'r1',
+      'istio-injection': 'enabled',
+      'kubernetes.io/metadata.name': undefined,
+    },
   );
   assert.equal(await claimNamespace(access, { name, suite, runId: 'r1' }), 'existing');
-  await assert.rejects(claimNamespace(access, { name, suite, runId: 'r2' }), /belongs to another mesh-perf run \(mesh-perf\.dev\/run-id=r1\).*mesh-perf down --config FILE/s);
+  await assert.rejects(
+    claimNamespace(access, { name, suite, runId: 'r2' }),
+    /belongs to another mesh-perf run \(mesh-perf\.dev\/run-id=r1\).*mesh-perf down --config FILE/s,
+  );
 
   const foreign = randomName('foreign');
-  const response = await rawRequest(access, '/api/v1/namespaces', { method: 'POST', contentType: 'application/json', body: JSON.stringify({ metadata: { name: foreign, labels: { team: 'payments' } } }) });
+  const response = await rawRequest(access, '/api/v1/namespaces', {
+    method: 'POST',
+    contentType: 'application/json',
+    body: JSON.stringify({ metadata: { name: foreign, labels: { team: 'payments' } } }),
+  });
   assert.equal(response.status, 201);
   await assert.rejects(claimNamespace(access, { name: foreign, suite, runId: 'r1' }), (error: unknown) => {
     assert.ok(error instanceof EnvironmentError);
@@ -149,13 +178,18 @@ test('missing RBAC names the verb and the resource', async () => {
   run(['x509', '-req', '-in', 'nobody.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-out', 'nobody.crt']);
   const admin = readFileSync(cluster.kubeconfigPath, 'utf8');
   const b64 = (f: string) => readFileSync(join(dir, f)).toString('base64');
-  const nobody = admin.replace(/client-certificate-data: .*/, `client-certificate-data: ${b64('nobody.crt')}`).replace(/client-key-data: .*/, `client-key-data: ${b64('nobody.key')}`);
+  const nobody = admin
+    .replace(/client-certificate-data: .*/, `client-certificate-data: ${b64('nobody.crt')}`)
+    .replace(/client-key-data: .*/, `client-key-data: ${b64('nobody.key')}`);
   const path = join(dir, 'nobody.kubeconfig');
   writeFileSync(path, nobody, { mode: 0o600 });
   const weak = loadAccess({ kubeconfig: path });
   await assert.rejects(claimNamespace(weak, { name: randomName('rbac'), suite: 's', runId: 'r' }), (error: unknown) => {
     assert.ok(error instanceof EnvironmentError);
-    assert.match(error.message, /missing permission: the API server refused to get namespaces\/rbac-[0-9a-f]+ \(HTTP 403: .*"nobody".*\)\. Grant the kubeconfig's user the "get" verb on namespaces/);
+    assert.match(
+      error.message,
+      /missing permission: the API server refused to get namespaces\/rbac-[0-9a-f]+ \(HTTP 403: .*"nobody".*\)\. Grant the kubeconfig's user the "get" verb on namespaces/,
+    );
     return true;
   });
 });
@@ -180,7 +214,14 @@ export function handleSummary(data) { return { 'summary.json': JSON.stringify({ 
 `;
     const progress: { elapsedS: number; requests?: number }[] = [];
     const outcome = await runner.run(
-      { files: { 'test.js': script }, entry: 'test.js', args: [], env: { TARGET: url, MESH_PERF_MODE: 'baseline' }, summaryFile: 'summary.json', expectedSeconds: 3 },
+      {
+        files: { 'test.js': script },
+        entry: 'test.js',
+        args: [],
+        env: { TARGET: url, MESH_PERF_MODE: 'baseline' },
+        summaryFile: 'summary.json',
+        expectedSeconds: 3,
+      },
       (p) => progress.push(p),
       new AbortController().signal,
     );
@@ -193,7 +234,14 @@ export function handleSummary(data) { return { 'summary.json': JSON.stringify({ 
     assert.ok(progress.length > 0 && progress.at(-1)!.requests! > 0, 'progress lines parsed');
 
     const failing = await runner.run(
-      { files: { 'bad.js': 'throw new Error("boom at init");\nexport default function () {}\n' }, entry: 'bad.js', args: [], env: {}, summaryFile: 'summary.json', expectedSeconds: 1 },
+      {
+        files: { 'bad.js': 'throw new Error("boom at init");\nexport default function () {}\n' },
+        entry: 'bad.js',
+        args: [],
+        env: {},
+        summaryFile: 'summary.json',
+        expectedSeconds: 1,
+      },
       () => {},
       new AbortController().signal,
     );
@@ -220,7 +268,10 @@ test('resource metrics path: kubelet /metrics/resource through the node proxy, g
   sampler.start('baseline');
   await new Promise((r) => setTimeout(r, 2000));
   const usage = await sampler.stop(500);
-  assert.deepEqual(log.lines.filter((l) => l.startsWith('WARN')), []);
+  assert.deepEqual(
+    log.lines.filter((l) => l.startsWith('WARN')),
+    [],
+  );
   const byGroup = Object.fromEntries(usage.map((u) => [u.group, u]));
   assert.deepEqual(Object.keys(byGroup).sort(), ['app', 'client']);
   const replicas = config.kubernetes.replicas;
@@ -228,7 +279,10 @@ test('resource metrics path: kubelet /metrics/resource through the node proxy, g
   assert.equal(byGroup.app!.memoryMiB.avg, 20 * replicas, 'two echo pods at 20Mi each');
   assert.equal(byGroup.client!.memoryMiB.max, 64);
   // Emulated CPU is steady; the rate between scrapes matches it within scrape-timing noise.
-  assert.ok(Math.abs(byGroup.app!.cpuMillicores.avg - 12 * replicas) < 12 * replicas * 0.25, `app cpu ${JSON.stringify(byGroup.app!.cpuMillicores)}`);
+  assert.ok(
+    Math.abs(byGroup.app!.cpuMillicores.avg - 12 * replicas) < 12 * replicas * 0.25,
+    `app cpu ${JSON.stringify(byGroup.app!.cpuMillicores)}`,
+  );
   assert.ok(Math.abs(byGroup.client!.cpuMillicores.avg - 40) < 10, `client cpu ${JSON.stringify(byGroup.client!.cpuMillicores)}`);
   assert.ok(byGroup.app!.samples >= 3);
   assert.equal(byGroup.app!.cpuPer1000Rps, Math.round((byGroup.app!.cpuMillicores.avg / 0.5) * 1000) / 1000);
@@ -240,20 +294,45 @@ test('a node whose kubelet never answers is named in a warning; the other nodes 
   // A node object no kwok serves: its address leads to a closed port, so the node proxy fails.
   const ghost = randomName('ghost-node');
   const closedPort = await freePort();
-  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: ghost }, spec: { unschedulable: true, taints: [{ key: 'mesh-perf.test/ghost', effect: 'NoSchedule' }] } };
-  assert.equal((await rawRequest(access, '/api/v1/nodes', { method: 'POST', body: JSON.stringify(node), contentType: 'application/json' })).status, 201);
+  const node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: ghost },
+    spec: { unschedulable: true, taints: [{ key: 'mesh-perf.test/ghost', effect: 'NoSchedule' }] },
+  };
+  assert.equal(
+    (await rawRequest(access, '/api/v1/nodes', { method: 'POST', body: JSON.stringify(node), contentType: 'application/json' })).status,
+    201,
+  );
   try {
-    const status = { status: { addresses: [{ type: 'InternalIP', address: `${FAKE_NODE_NET}99` }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } } };
-    const patched = await rawRequest(access, `/api/v1/nodes/${ghost}/status`, { method: 'PATCH', body: JSON.stringify(status), contentType: 'application/merge-patch+json' });
+    const status = {
+      status: {
+        addresses: [{ type: 'InternalIP', address: `${FAKE_NODE_NET}99` }],
+        daemonEndpoints: { kubeletEndpoint: { Port: closedPort } },
+      },
+    };
+    const patched = await rawRequest(access, `/api/v1/nodes/${ghost}/status`, {
+      method: 'PATCH',
+      body: JSON.stringify(status),
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(patched.status, 200, patched.body);
     const log = recordingLogger();
-    const sampler = new KubeletResourceSampler(access, { intervalMs: 300, modeNamespaces: { baseline: namespace }, meshNamespaces: [], log });
+    const sampler = new KubeletResourceSampler(access, {
+      intervalMs: 300,
+      modeNamespaces: { baseline: namespace },
+      meshNamespaces: [],
+      log,
+    });
     sampler.start('baseline');
     await new Promise((r) => setTimeout(r, 1500));
     const usage = await sampler.stop(500);
     const warnings = log.lines.filter((l) => l.startsWith('WARN'));
     assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.match(warnings[0]!, new RegExp(`node ${ghost} unavailable during mode baseline \\(node ${ghost}: .+\\); containers on that node are missing`));
+    assert.match(
+      warnings[0]!,
+      new RegExp(`node ${ghost} unavailable during mode baseline \\(node ${ghost}: .+\\); containers on that node are missing`),
+    );
     const app = usage.find((u) => u.group === 'app');
     assert.equal(app?.memoryMiB.avg, 20, JSON.stringify(usage));
     // The silent node is asked once per scrape, not retried, so the others keep their pace.
@@ -286,7 +365,12 @@ test('Gateway API CRDs from the pinned module zip: applied with our labels, kept
   assert.equal(second.installed, false, 'already present: left as is');
   const deleted = await deleteLabelledClusterObjects(access, `app.kubernetes.io/managed-by=mesh-perf,mesh-perf.dev/run-id=gw-run`);
   assert.ok(deleted.includes(`customresourcedefinitions/${GATEWAY_CRD}`), deleted.join(', '));
-  assert.equal((await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).status === 200
-    ? JSON.parse((await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).body).metadata.deletionTimestamp !== undefined
-    : true, true, 'deleted or being deleted');
+  assert.equal(
+    (await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).status === 200
+      ? JSON.parse((await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`)).body).metadata
+          .deletionTimestamp !== undefined
+      : true,
+    true,
+    'deleted or being deleted',
+  );
 });

@@ -27,7 +27,20 @@ after(async () => {
 // The ConfigMap as `linkerd install` renders it (chart template config.yaml: data.values is the
 // chart's values as YAML, the CLI stamps linkerd.io/created-by).
 function linkerdConfig(version: string, cpuLimit: string) {
-  const values = ['linkerdVersion: ' + version, 'controllerLogLevel: info', 'proxy:', '  nativeSidecar: true', '  resources:', '    cpu:', `      limit: ${cpuLimit}`, '      request: 20m', '    memory:', '      limit: 256Mi', '      request: 32Mi', ''].join('\n');
+  const values = [
+    'linkerdVersion: ' + version,
+    'controllerLogLevel: info',
+    'proxy:',
+    '  nativeSidecar: true',
+    '  resources:',
+    '    cpu:',
+    `      limit: ${cpuLimit}`,
+    '      request: 20m',
+    '    memory:',
+    '      limit: 256Mi',
+    '      request: 32Mi',
+    '',
+  ].join('\n');
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -38,7 +51,10 @@ function linkerdConfig(version: string, cpuLimit: string) {
 
 test('linkerd-config on the cluster decides install, upgrade or nothing', { timeout: 120_000 }, async () => {
   const config = clusterConfig(cluster);
-  const wanted = { version: 'edge-26.9.1', values: linkerdControlPlaneValues({ proxy: config.kubernetes.resources.proxy, extra: config.kubernetes.linkerd.set }) };
+  const wanted = {
+    version: 'edge-26.9.1',
+    values: linkerdControlPlaneValues({ proxy: config.kubernetes.resources.proxy, extra: config.kubernetes.linkerd.set }),
+  };
   const applier = new Applier(access);
   await applier.apply([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LINKERD_NAMESPACE } } as never], {});
 

@@ -26,7 +26,11 @@ const CYCLE_S = 30;
 const BUSY_S = 15;
 const IDLE_AFTER_MS = 3000;
 const USAGE = {
-  echo: { cpu: '0m', cpuExpression: `int(UnixSecond(Now())) % ${CYCLE_S} < ${BUSY_S} ? Quantity("${BUSY_MILLICORES}m") : Quantity("0m")`, memory: '20Mi' },
+  echo: {
+    cpu: '0m',
+    cpuExpression: `int(UnixSecond(Now())) % ${CYCLE_S} < ${BUSY_S} ? Quantity("${BUSY_MILLICORES}m") : Quantity("0m")`,
+    memory: '20Mi',
+  },
   k6: { cpu: '40m', memory: '64Mi' },
   default: { cpu: '2m', memory: '8Mi' },
 };
@@ -82,7 +86,11 @@ class RunInBusyPhase extends KubernetesPlatform {
 const url = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
 test('CPU per 1000 rps equals the known usage inside the measured window; idle time around it no longer dilutes it', async () => {
-  const config = clusterConfig(cluster, { load: { rate: 20, duration: '4s', warmup: '1s', repetitions: 1 }, out, kubernetes: { sampleInterval: '500ms', readyTimeout: '2m' } });
+  const config = clusterConfig(cluster, {
+    load: { rate: 20, duration: '4s', warmup: '1s', repetitions: 1 },
+    out,
+    kubernetes: { sampleInterval: '500ms', readyTimeout: '2m' },
+  });
   const log = recordingLogger();
   let platform: RunInBusyPhase | undefined;
   const outcome = await runPipeline(config, {
@@ -103,15 +111,25 @@ test('CPU per 1000 rps equals the known usage inside the measured window; idle t
   // kwok accrues a whole scrape interval at the value it reads at the end, so an idle instant reads 0.
   assert.ok(app.cpuMillicores.min >= busy * 0.5, `no idle instant inside the window: ${JSON.stringify(app.cpuMillicores)}`);
   const expected = busy / (rep.achievedRps / 1000);
-  assert.ok(Math.abs(app.cpuPer1000Rps! - expected) <= expected * 0.1, `CPU per 1000 rps ${app.cpuPer1000Rps}, expected ${expected.toFixed(0)}`);
+  assert.ok(
+    Math.abs(app.cpuPer1000Rps! - expected) <= expected * 0.1,
+    `CPU per 1000 rps ${app.cpuPer1000Rps}, expected ${expected.toFixed(0)}`,
+  );
   // 4 s at a scrape every 500 ms: the samples inside the window, not the dozens of the whole sampling.
   assert.ok(app.samples >= 6 && app.samples <= 10, `samples ${app.samples}`);
-  assert.deepEqual(log.lines.filter((l) => l.startsWith('WARN')), []);
+  assert.deepEqual(
+    log.lines.filter((l) => l.startsWith('WARN')),
+    [],
+  );
 });
 
 test('repetitions too short for two samples warn once, name the minimum duration, and report no CPU figure', async () => {
   // One scrape every 3 s cannot put two inside a 1 s window.
-  const config = clusterConfig(cluster, { load: { rate: 20, duration: '1s', warmup: '1s', repetitions: 2 }, out, kubernetes: { sampleInterval: '3s', readyTimeout: '2m' } });
+  const config = clusterConfig(cluster, {
+    load: { rate: 20, duration: '1s', warmup: '1s', repetitions: 2 },
+    out,
+    kubernetes: { sampleInterval: '3s', readyTimeout: '2m' },
+  });
   const log = recordingLogger();
   const outcome = await runPipeline(config, {
     log,
@@ -127,5 +145,8 @@ test('repetitions too short for two samples warn once, name the minimum duration
   }
   const warnings = log.lines.filter((l) => l.includes('held fewer than the two kubelet samples'));
   assert.equal(warnings.length, 1, log.lines.join('\n'));
-  assert.match(warnings[0]!, /^WARN mode baseline: the measured window \(1\.0 s\) held fewer than the two kubelet samples CPU needs for .*baseline\/app.*measure for at least 30 s to get CPU per 1000 rps\.$/);
+  assert.match(
+    warnings[0]!,
+    /^WARN mode baseline: the measured window \(1\.0 s\) held fewer than the two kubelet samples CPU needs for .*baseline\/app.*measure for at least 30 s to get CPU per 1000 rps\.$/,
+  );
 });

@@ -78,10 +78,17 @@ test('results carry latency, resource usage per container group and environment 
     assert.equal(groups[`${mode}/app`]?.memoryMiB.avg, 20, `${mode}: ${JSON.stringify(Object.keys(groups))}`);
     assert.equal(groups[`${mode}/client`]?.memoryMiB.avg, 64);
     assert.ok(Math.abs(groups[`${mode}/client`]!.cpuMillicores.avg - 40) < 10, JSON.stringify(groups[`${mode}/client`]));
-    assert.equal(groups[`${mode}/app`]!.cpuPer1000Rps, Math.round((groups[`${mode}/app`]!.cpuMillicores.avg / (rep.achievedRps / 1000)) * 1000) / 1000);
+    assert.equal(
+      groups[`${mode}/app`]!.cpuPer1000Rps,
+      Math.round((groups[`${mode}/app`]!.cpuMillicores.avg / (rep.achievedRps / 1000)) * 1000) / 1000,
+    );
     // Istio's shared parts, in their own namespace, measured during every mode's repetition.
     assert.equal(groups['istio-system/control-plane']?.memoryMiB.avg, 100);
-    assert.equal(groups['istio-system/ztunnel']?.memoryMiB.avg, 2 * 30, `one ztunnel per node, two nodes: ${JSON.stringify(groups['istio-system/ztunnel'])}\n${log.lines.filter((l) => l.startsWith('WARN')).join('\n')}`);
+    assert.equal(
+      groups['istio-system/ztunnel']?.memoryMiB.avg,
+      2 * 30,
+      `one ztunnel per node, two nodes: ${JSON.stringify(groups['istio-system/ztunnel'])}\n${log.lines.filter((l) => l.startsWith('WARN')).join('\n')}`,
+    );
     assert.equal(groups['istio-system/cni']?.memoryMiB.avg, 2 * 10);
   }
 
@@ -103,15 +110,23 @@ test('results carry latency, resource usage per container group and environment 
 
   // Teardown removed the run's namespaces and its Istio installation.
   const access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
-  const namespaces = JSON.parse((await rawRequest(access, '/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dmesh-perf')).body).items;
+  const namespaces = JSON.parse(
+    (await rawRequest(access, '/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dmesh-perf')).body,
+  ).items;
   assert.deepEqual(namespaces, []);
-  const crds = JSON.parse((await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body).items.map((c: { metadata: { name: string } }) => c.metadata.name);
+  const crds = JSON.parse((await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body).items.map(
+    (c: { metadata: { name: string } }) => c.metadata.name,
+  );
   assert.ok(!crds.some((name: string) => name.endsWith('istio.io')), crds.join(', '));
 });
 
 test('cancelling mid-repetition stops k6 in the client pod and removes everything the run created', async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const config = clusterConfig(cluster, { modes: [{ name: 'baseline' }], load: { rate: 20, duration: '60s', warmup: '1s', repetitions: 1 }, out });
+  const config = clusterConfig(cluster, {
+    modes: [{ name: 'baseline' }],
+    load: { rate: 20, duration: '60s', warmup: '1s', repetitions: 1 },
+    out,
+  });
   const log = recordingLogger();
   const controller = new AbortController();
   const before = hits;
@@ -145,6 +160,8 @@ test('cancelling mid-repetition stops k6 in the client pod and removes everythin
   }
   assert.equal(survivors.trim(), '', `k6 still running for run ${runId}`);
   const access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
-  const namespaces = JSON.parse((await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(`mesh-perf.dev/run-id=${runId}`)}`)).body).items;
+  const namespaces = JSON.parse(
+    (await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(`mesh-perf.dev/run-id=${runId}`)}`)).body,
+  ).items;
   assert.deepEqual(namespaces, []);
 });

@@ -33,7 +33,9 @@ async function json(path: string): Promise<any> {
   return response.status === 200 ? JSON.parse(response.body) : undefined;
 }
 
-test('more echo pods than the nodes can hold: the message names the field and the resource that ran out, exit 3, everything removed', { timeout: 300_000 }, async () => {
+test('more echo pods than the nodes can hold: the message names the field and the resource that ran out, exit 3, everything removed', {
+  timeout: 300_000,
+}, async () => {
   const config = clusterConfig(cluster, {
     modes: [{ name: 'baseline' }],
     // Echo pods avoid the client's node: one 4-CPU node left, room for two 1500m pods.

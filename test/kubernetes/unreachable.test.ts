@@ -45,7 +45,10 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string; 
 function setup(server: string, extra = ''): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-nowhere-'));
   writeFileSync(join(dir, 'kubeconfig'), kubeconfig(server));
-  writeFileSync(join(dir, 'mesh-perf.yaml'), `platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 10 }\nkubernetes:\n  kubeconfig: ${join(dir, 'kubeconfig')}\n${extra}`);
+  writeFileSync(
+    join(dir, 'mesh-perf.yaml'),
+    `platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 10 }\nkubernetes:\n  kubeconfig: ${join(dir, 'kubeconfig')}\n${extra}`,
+  );
   return { dir, config: join(dir, 'mesh-perf.yaml') };
 }
 
@@ -56,7 +59,10 @@ test('connection refused: exit 3 naming the server, no token in the output', asy
   try {
     const result = await runCli(['up', '--config', config]);
     assert.equal(result.code, 3, result.stderr);
-    assert.match(result.stderr, new RegExp(`cannot reach the Kubernetes API server ${server.replace(/\./g, '\\.')} \\(context "nowhere"\\): connect ECONNREFUSED`));
+    assert.match(
+      result.stderr,
+      new RegExp(`cannot reach the Kubernetes API server ${server.replace(/\./g, '\\.')} \\(context "nowhere"\\): connect ECONNREFUSED`),
+    );
     assert.ok(!result.stderr.includes('left what was created'), 'nothing was created, nothing to inspect');
     assert.ok(!(result.stderr + result.stdout).includes(TOKEN));
   } finally {

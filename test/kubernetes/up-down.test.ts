@@ -36,7 +36,10 @@ after(async () => {
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO, env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path } });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: REPO,
+      env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -87,7 +90,16 @@ kubernetes:
 `,
   );
   // Someone else's namespace: must be untouched by up and down.
-  assert.equal((await rawRequest(access, '/api/v1/namespaces', { method: 'POST', contentType: 'application/json', body: JSON.stringify({ metadata: { name: 'payments' } }) })).status, 201);
+  assert.equal(
+    (
+      await rawRequest(access, '/api/v1/namespaces', {
+        method: 'POST',
+        contentType: 'application/json',
+        body: JSON.stringify({ metadata: { name: 'payments' } }),
+      })
+    ).status,
+    201,
+  );
   const before = await snapshot();
 
   const up = await cli(['up', '--config', config]);
@@ -110,7 +122,10 @@ kubernetes:
   const peer = await get('/apis/security.istio.io/v1/namespaces/istio-system/peerauthentications/default');
   assert.equal(peer.spec.mtls.mode, 'STRICT');
   const webhooks = await names('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
-  assert.ok(webhooks.some((w) => w.startsWith('istio')), `webhooks: ${webhooks.join(', ')}`);
+  assert.ok(
+    webhooks.some((w) => w.startsWith('istio')),
+    `webhooks: ${webhooks.join(', ')}`,
+  );
   for (const mode of ['baseline', 'istio-ambient']) {
     const echo = await get(`/apis/apps/v1/namespaces/${prefix}-${mode}/deployments/echo`);
     assert.equal(echo.status.readyReplicas, 1);
@@ -118,7 +133,11 @@ kubernetes:
     assert.equal(client.status.phase, 'Running');
   }
   const grown = await snapshot();
-  assert.ok(grown['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length > before['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length, 'Istio CRDs were installed');
+  assert.ok(
+    grown['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length >
+      before['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length,
+    'Istio CRDs were installed',
+  );
 
   const down = await cli(['down', '--config', config]);
   assert.equal(down.code, 0, down.stderr);

@@ -17,8 +17,13 @@ test('connection refused: the message has the URL and ECONNREFUSED', async () =>
 });
 
 test('describeFetchError reads the cause chain and timeouts', () => {
-  const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND example.invalid'), { code: 'ENOTFOUND' }) });
-  assert.equal(describeFetchError('https://example.invalid/x', refused), 'https://example.invalid/x: getaddrinfo ENOTFOUND example.invalid');
+  const refused = Object.assign(new TypeError('fetch failed'), {
+    cause: Object.assign(new Error('getaddrinfo ENOTFOUND example.invalid'), { code: 'ENOTFOUND' }),
+  });
+  assert.equal(
+    describeFetchError('https://example.invalid/x', refused),
+    'https://example.invalid/x: getaddrinfo ENOTFOUND example.invalid',
+  );
   const timeout = Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
   assert.equal(describeFetchError('https://h/x', timeout), 'https://h/x: timed out');
 });

@@ -16,7 +16,9 @@ import { silentLogger } from '../../src/util/log.ts';
 
 const DELAY_MS = 15;
 
-test('HTTPS with the self-signed certificate: verified by default, skipped for the gateway; iteration duration recorded', { timeout: 120_000 }, async () => {
+test('HTTPS with the self-signed certificate: verified by default, skipped for the gateway; iteration duration recorded', {
+  timeout: 120_000,
+}, async () => {
   const { certPem, keyPem } = selfSignedCertificate(['127.0.0.1']);
   let served = 0;
   const server = createServer({ cert: certPem, key: keyPem }, (_req, res) => {
@@ -28,7 +30,11 @@ test('HTTPS with the self-signed certificate: verified by default, skipped for t
   try {
     const k6 = await ensureK6(silentLogger);
     const runner = new LocalK6Runner(k6.path);
-    const config = validateConfig({ platform: 'endpoints', modes: [{ name: 'gw', url }], load: { rate: 20, duration: '2s', warmup: '0s', repetitions: 1 } });
+    const config = validateConfig({
+      platform: 'endpoints',
+      modes: [{ name: 'gw', url }],
+      load: { rate: 20, duration: '2s', warmup: '0s', repetitions: 1 },
+    });
     const trial = buildPlan(config, 1).trials[0]!;
     const signal = new AbortController().signal;
 
@@ -36,7 +42,13 @@ test('HTTPS with the self-signed certificate: verified by default, skipped for t
     assert.equal(served, 0, 'k6 verifies certificates unless told otherwise: no request may reach the server');
     assert.equal(verified.repetition.failures, verified.repetition.requests);
 
-    const { repetition } = await runRepetition(trial, { mode: 'gw', url, env: {}, description: 'gateway', insecureTls: true }, runner, () => {}, signal);
+    const { repetition } = await runRepetition(
+      trial,
+      { mode: 'gw', url, env: {}, description: 'gateway', insecureTls: true },
+      runner,
+      () => {},
+      signal,
+    );
     assert.equal(repetition.failures, 0, JSON.stringify(repetition.statusCounts));
     assert.ok(repetition.requests >= 35, `${repetition.requests} requests`);
     assert.ok(served >= repetition.requests);

@@ -26,8 +26,14 @@ test('open-model summary: measured window only, exact percentiles, timeline', ()
   assert.equal(m.failures, 0);
   assert.ok(m.bytesSent > 0 && m.bytesReceived > m.bytesSent);
   assert.equal(m.timeline.length, 3);
-  assert.equal(m.timeline.reduce((n, p) => n + p.requests, 0), m.requests);
-  assert.deepEqual(m.timeline.map((p) => p.t), [0, 1, 2]);
+  assert.equal(
+    m.timeline.reduce((n, p) => n + p.requests, 0),
+    m.requests,
+  );
+  assert.deepEqual(
+    m.timeline.map((p) => p.t),
+    [0, 1, 2],
+  );
 });
 
 test('failed requests: counted apart with their causes; latency over successes only', () => {
@@ -41,8 +47,15 @@ test('failed requests: counted apart with their causes; latency over successes o
   assert.ok(m.failedLatencyMs && m.failedLatencyMs.max > 0, 'failed requests keep their own latency');
   assert.deepEqual(m.errorCauses, { 'HTTP 503': m.statusCounts['503'], 'connection reset': m.statusCounts['0'] });
   assert.equal(m.statusCounts['503']! + m.statusCounts['0']!, m.failures);
-  assert.equal(m.timeline.reduce((n, p) => n + p.failures, 0), m.failures, 'the timeline carries failures per bucket');
-  assert.equal(m.timeline.reduce((n, p) => n + p.requests, 0), m.requests);
+  assert.equal(
+    m.timeline.reduce((n, p) => n + p.failures, 0),
+    m.failures,
+    'the timeline carries failures per bucket',
+  );
+  assert.equal(
+    m.timeline.reduce((n, p) => n + p.requests, 0),
+    m.requests,
+  );
 });
 
 test('a summary with no successful request has no latency (null), never zeros', () => {
@@ -69,12 +82,20 @@ test('validity rules', () => {
   const ok = { targetRps: 1000, achievedRps: 995, droppedIterations: 0, requests: 9950 };
   assert.deepEqual(invalidReasons(ok), []);
   assert.match(invalidReasons({ ...ok, droppedIterations: 3 })[0]!, /3 dropped iterations/);
-  assert.match(invalidReasons({ ...ok, droppedIterations: 3, timeouts: 40, timeoutMs: 1000 })[0]!, /3 dropped iterations: 40 requests timed out after 1 s/, 'timeouts are named as timeouts');
+  assert.match(
+    invalidReasons({ ...ok, droppedIterations: 3, timeouts: 40, timeoutMs: 1000 })[0]!,
+    /3 dropped iterations: 40 requests timed out after 1 s/,
+    'timeouts are named as timeouts',
+  );
   assert.doesNotMatch(invalidReasons({ ...ok, droppedIterations: 3, timeouts: 40 })[0]!, /on schedule/);
   assert.match(invalidReasons({ ...ok, achievedRps: 980 })[0]!, /98\.0% of the 1000 rps target/);
   assert.deepEqual(invalidReasons({ ...ok, achievedRps: 990 }), [], 'exactly 99% is valid');
   assert.match(invalidReasons({ ...ok, requests: 0, achievedRps: 0 })[0]!, /no requests/);
-  assert.deepEqual(invalidReasons({ targetRps: null, achievedRps: 3, droppedIterations: 0, requests: 30 }), [], 'closed model has no target');
+  assert.deepEqual(
+    invalidReasons({ targetRps: null, achievedRps: 3, droppedIterations: 0, requests: 30 }),
+    [],
+    'closed model has no target',
+  );
 });
 
 test('rate ceiling: the arithmetic, and a refusal that names the profile and the limit', async () => {

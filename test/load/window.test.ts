@@ -12,7 +12,9 @@ import { runRepetition } from '../../src/load/engine.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { localK6Dir } from '../support/k8s/tools.ts';
 
-test('the measured window of a real k6 run: one warm-up after the first request, holding the measured requests', { timeout: 60_000 }, async () => {
+test('the measured window of a real k6 run: one warm-up after the first request, holding the measured requests', {
+  timeout: 60_000,
+}, async () => {
   const arrivals: number[] = [];
   const server = createServer((_req, res) => {
     arrivals.push(Date.now());
@@ -21,9 +23,19 @@ test('the measured window of a real k6 run: one warm-up after the first request,
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const config = validateConfig({ platform: 'endpoints', modes: [{ name: 'a', url }], load: { rate: 100, duration: '3s', warmup: '2s', repetitions: 1 } });
+    const config = validateConfig({
+      platform: 'endpoints',
+      modes: [{ name: 'a', url }],
+      load: { rate: 100, duration: '3s', warmup: '2s', repetitions: 1 },
+    });
     const trial = buildPlan(config, 1).trials[0]!;
-    const run = await runRepetition(trial, { mode: 'a', url, env: {}, description: 'a' }, new LocalK6Runner(join(localK6Dir(), 'k6')), () => {}, new AbortController().signal);
+    const run = await runRepetition(
+      trial,
+      { mode: 'a', url, env: {}, description: 'a' },
+      new LocalK6Runner(join(localK6Dir(), 'k6')),
+      () => {},
+      new AbortController().signal,
+    );
     const window = run.window!;
     assert.ok(window, 'the summary places the window');
     assert.equal(window.endMs - window.startMs, 3000);
@@ -31,7 +43,10 @@ test('the measured window of a real k6 run: one warm-up after the first request,
     const offset = window.startMs - arrivals[0]!;
     assert.ok(Math.abs(offset - 2000) < 150, `window starts ${offset} ms after the first request`);
     const inside = arrivals.filter((t) => t >= window.startMs && t < window.endMs).length;
-    assert.ok(Math.abs(inside - run.repetition.requests) <= 0.03 * run.repetition.requests, `${inside} requests arrived inside the window; k6 measured ${run.repetition.requests}`);
+    assert.ok(
+      Math.abs(inside - run.repetition.requests) <= 0.03 * run.repetition.requests,
+      `${inside} requests arrived inside the window; k6 measured ${run.repetition.requests}`,
+    );
   } finally {
     server.close();
   }

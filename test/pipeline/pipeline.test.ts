@@ -14,12 +14,23 @@ import { withTempDir } from '../support/cli.ts';
 import { REPLAY_LOAD, replayPlatform } from '../support/replay-platform.ts';
 
 const config = (extra: Record<string, unknown> = {}) =>
-  validateConfig({ platform: 'local', out: 'out', modes: [{ name: 'direct' }, { name: 'proxied' }], load: { ...REPLAY_LOAD, repetitions: 3 }, ...extra });
+  validateConfig({
+    platform: 'local',
+    out: 'out',
+    modes: [{ name: 'direct' }, { name: 'proxied' }],
+    load: { ...REPLAY_LOAD, repetitions: 3 },
+    ...extra,
+  });
 
 test('interleaved blocks, one teardown, results.json, summary.md and report.html with the overhead', async () => {
   await withTempDir(async (dir) => {
     const replay = replayPlatform({ slowdown: { proxied: 1.5 } });
-    const outcome = await runPipeline(config({ plan: { seed: 7 } }), { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory });
+    const outcome = await runPipeline(config({ plan: { seed: 7 } }), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
     assert.equal(outcome.error, undefined);
     assert.equal(outcome.result.verdict, 'pass', outcome.result.verdictReasons.join('\n'));
     assert.equal(replay.calls[0], 'prepare');
@@ -27,11 +38,18 @@ test('interleaved blocks, one teardown, results.json, summary.md and report.html
     assert.equal(replay.calls.filter((c) => c === 'teardown').length, 1);
     const runs = replay.calls.filter((c) => c.startsWith('run:'));
     assert.equal(runs.length, 6);
-    for (let block = 0; block < 3; block++) assert.deepEqual(runs.slice(block * 2, block * 2 + 2).sort(), ['run:direct', 'run:proxied'], `block ${block + 1}`);
+    for (let block = 0; block < 3; block++)
+      assert.deepEqual(runs.slice(block * 2, block * 2 + 2).sort(), ['run:direct', 'run:proxied'], `block ${block + 1}`);
     assert.deepEqual((await readdir(outcome.outDir)).sort(), ['report.html', 'results.json', 'summary.md']);
     const written = JSON.parse(await readFile(join(outcome.outDir, 'results.json'), 'utf8')) as RunResult;
     assert.equal(written.plan.seed, 7);
-    assert.deepEqual(written.modes.map((m) => [m.name, m.repetitions.length]), [['direct', 3], ['proxied', 3]]);
+    assert.deepEqual(
+      written.modes.map((m) => [m.name, m.repetitions.length]),
+      [
+        ['direct', 3],
+        ['proxied', 3],
+      ],
+    );
     const p50 = (name: string) => written.modes.find((m) => m.name === name)!.repetitions[0]!.latencyMs!.p50;
     assert.ok(Math.abs(p50('proxied') / p50('direct') - 1.5) < 1e-9, `${p50('proxied')} vs ${p50('direct')}`);
     const overhead = written.analysis?.overheads?.find((o) => o.mode === 'proxied' && o.metric === 'p50');
@@ -42,7 +60,12 @@ test('interleaved blocks, one teardown, results.json, summary.md and report.html
 test('a threshold the replayed latencies break fails the run, naming the gate', async () => {
   await withTempDir(async (dir) => {
     const replay = replayPlatform();
-    const outcome = await runPipeline(config({ gates: { thresholds: ['p(99) < 1ms'] } }), { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory });
+    const outcome = await runPipeline(config({ gates: { thresholds: ['p(99) < 1ms'] } }), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
     assert.equal(outcome.result.verdict, 'fail');
     assert.match(outcome.result.verdictReasons.join('\n'), /^direct \[200rps\] p\(99\): 1\.79 ms .*threshold < 1 ms → fail/m);
   });
@@ -51,7 +74,12 @@ test('a threshold the replayed latencies break fails the run, naming the gate', 
 test('a platform that cannot prepare: error returned, teardown still called, results written invalid', async () => {
   await withTempDir(async (dir) => {
     const replay = replayPlatform({ prepareError: new EnvironmentError('cluster unreachable') });
-    const outcome = await runPipeline(config(), { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory });
+    const outcome = await runPipeline(config(), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
     assert.ok(outcome.error instanceof EnvironmentError);
     assert.deepEqual(replay.calls, ['prepare', 'teardown']);
     const written = JSON.parse(await readFile(join(outcome.outDir, 'results.json'), 'utf8')) as RunResult;

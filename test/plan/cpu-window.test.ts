@@ -8,13 +8,22 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../src/plan/cpu-window.ts';
 import { runCli, withTempDir } from '../support/cli.ts';
 
-const kube = (load: unknown, kubernetes: Record<string, unknown> = {}) => validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }], load, kubernetes: { kubeconfig: '/dev/null', ...kubernetes } });
+const kube = (load: unknown, kubernetes: Record<string, unknown> = {}) =>
+  validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }], load, kubernetes: { kubeconfig: '/dev/null', ...kubernetes } });
 
 test('the shortest duration with a CPU figure, and the profiles shorter than it', () => {
-  const check = cpuWindowCheck(kube([{ name: 'short', rate: 100, duration: '10s' }, { name: 'long', rate: 100, duration: '1m' }]))!;
+  const check = cpuWindowCheck(
+    kube([
+      { name: 'short', rate: 100, duration: '10s' },
+      { name: 'long', rate: 100, duration: '1m' },
+    ]),
+  )!;
   assert.equal(check.minimumMs, 30_000);
   assert.deepEqual(check.shortProfiles, [{ name: 'short', duration: '10s' }]);
-  assert.equal(describeCpuWindow(check), 'CPU per 1000 rps needs at least 30 s measured per repetition (two kubelet refreshes of up to 15 s); profile "short" (10s) is shorter and may get none.');
+  assert.equal(
+    describeCpuWindow(check),
+    'CPU per 1000 rps needs at least 30 s measured per repetition (two kubelet refreshes of up to 15 s); profile "short" (10s) is shorter and may get none.',
+  );
   // Scraping less often than the kubelet refreshes needs longer.
   assert.equal(cpuWindowCheck(kube({ rate: 100, duration: '1m' }, { sampleInterval: '20s' }))!.minimumMs, 70_000);
   assert.match(describeCpuWindow(cpuWindowCheck(kube({ rate: 100, duration: '30s' }))!), /every profile measures that long\.$/);
@@ -23,11 +32,20 @@ test('the shortest duration with a CPU figure, and the profiles shorter than it'
 
 test('plan prints the minimum under the trial table and in its JSON', { timeout: 60_000 }, async () => {
   await withTempDir(async (dir) => {
-    await writeFile(join(dir, 'mesh-perf.yaml'), 'platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 100, duration: 10s }\nkubernetes: { kubeconfig: /dev/null }\n');
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 100, duration: 10s }\nkubernetes: { kubeconfig: /dev/null }\n',
+    );
     const table = await runCli(['plan'], { cwd: dir });
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /CPU per 1000 rps needs at least 30 s measured per repetition \(two kubelet\nrefreshes of up to 15 s\); profile "[^"]+" \(10s\) is shorter and may get none\.\n$/);
-    assert.ok(table.stdout.split('\n').every((line) => line.length <= 80), table.stdout);
+    assert.match(
+      table.stdout,
+      /CPU per 1000 rps needs at least 30 s measured per repetition \(two kubelet\nrefreshes of up to 15 s\); profile "[^"]+" \(10s\) is shorter and may get none\.\n$/,
+    );
+    assert.ok(
+      table.stdout.split('\n').every((line) => line.length <= 80),
+      table.stdout,
+    );
     const json = JSON.parse((await runCli(['plan', '--json', '--duration', '45s'], { cwd: dir })).stdout);
     assert.deepEqual(json.cpuPer1000Rps, { minimumDurationS: 30, shortProfiles: [] });
     await writeFile(join(dir, 'local.yaml'), 'modes: [{ name: a }]\nload: { rate: 5, duration: 2s }\n');

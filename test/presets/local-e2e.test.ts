@@ -20,7 +20,10 @@ async function runPreset(dir: string, yaml: string): Promise<RunResult> {
   const result = migrateResults(JSON.parse(await readFile(join(dir, 'out/results.json'), 'utf8')), 'out/results.json');
   assert.equal(result.run.aborted, undefined, `run ended early: ${result.run.aborted}\n${run.stderr.slice(-3000)}`);
   if (run.code === 3) assert.equal(result.verdict, 'invalid');
-  assert.ok(result.modes.some((m) => m.repetitions.some((r) => r.valid)), 'at least one valid repetition to render');
+  assert.ok(
+    result.modes.some((m) => m.repetitions.some((r) => r.valid)),
+    'at least one valid repetition to render',
+  );
   return result;
 }
 
@@ -52,7 +55,13 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
     const header = lines.findIndex((l) => l.startsWith(',No Mesh,'));
     assert.ok(header > 0, csv!.content);
     assert.match(lines[1]!, /--rps 100 --duration 3s --warmup 2s --repetitions 1/);
-    assert.deepEqual(cells(lines[header]!), ['No Mesh', 'With Istio Sidecars', 'Linkerd', 'Ambient (only uProxies)', 'Ambient (uProxies + PEPs)']);
+    assert.deepEqual(cells(lines[header]!), [
+      'No Mesh',
+      'With Istio Sidecars',
+      'Linkerd',
+      'Ambient (only uProxies)',
+      'Ambient (uProxies + PEPs)',
+    ]);
     const rows = ['p50', 'p90', 'p99', 'Max'].map((label, i) => {
       const line = lines[header + 1 + i]!;
       assert.ok(line.startsWith(`${label},`), line);
@@ -67,7 +76,12 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
       }
       // The CSV holds exactly this run's measurements, at awk's %.6g precision.
       const measured = [rep.latencyMs!.p50, rep.latencyMs!.p90, rep.latencyMs!.p99, rep.latencyMs!.max];
-      measured.forEach((value, row) => assert.ok(Math.abs(Number(rows[row]![column]) - value) <= value * 1e-5, `${mode.name} row ${row}: ${rows[row]![column]} vs ${value}`));
+      measured.forEach((value, row) =>
+        assert.ok(
+          Math.abs(Number(rows[row]![column]) - value) <= value * 1e-5,
+          `${mode.name} row ${row}: ${rows[row]![column]} vs ${value}`,
+        ),
+      );
     });
     // The plain table carries the same cells.
     for (const row of rows) assert.ok(table!.content.includes(` ${row[0]} `), table!.content);
@@ -104,9 +118,15 @@ test('kyma-sidecar on the local platform: Kyma tables from real GET and POST mea
     const row = (label: string) => {
       const line = kyma!.content.split('\n').find((l) => l.startsWith(`| ${label} |`));
       assert.ok(line, `${label} row in\n${kyma!.content}`);
-      return line.split('|').slice(2, -1).map((c) => c.trim());
+      return line
+        .split('|')
+        .slice(2, -1)
+        .map((c) => c.trim());
     };
-    for (const [label, mode] of [['Sidecar', 'sidecar'], ['No-sidecar', 'no-sidecar']] as const) {
+    for (const [label, mode] of [
+      ['Sidecar', 'sidecar'],
+      ['No-sidecar', 'no-sidecar'],
+    ] as const) {
       const perProfile = result.modes.filter((m) => m.name === mode);
       assert.equal(perProfile.length, 2);
       const mean = (pick: (r: RunResult['modes'][number]['repetitions'][number]) => number) =>
@@ -118,7 +138,12 @@ test('kyma-sidecar on the local platform: Kyma tables from real GET and POST mea
       assert.equal(received, (mean((r) => r.bytesReceived) / 1e6).toFixed(2));
     }
     const date = result.run.startedAt.slice(0, 10);
-    const [, sidecarMedian] = kyma!.content.split('\n').find((l) => l.startsWith(`| ${date} |`))!.split('|').slice(1, -1).map((c) => c.trim());
+    const [, sidecarMedian] = kyma!.content
+      .split('\n')
+      .find((l) => l.startsWith(`| ${date} |`))!
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     assert.ok(Number(sidecarMedian) > 0);
   });
 });

@@ -7,20 +7,33 @@ import { silentLogger } from '../../src/util/log.ts';
 
 async function cli(argv: string[]): Promise<{ code: number; stdout: string }> {
   let stdout = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: () => {}, log: silentLogger, cwd: '/nonexistent-dir', signal: new AbortController().signal });
+  const code = await main(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: () => {},
+    log: silentLogger,
+    cwd: '/nonexistent-dir',
+    signal: new AbortController().signal,
+  });
   return { code, stdout };
 }
 
 test('plan --preset uds-scale: pods per trial, scaling marked, gateway named, estimate with scaling', async () => {
   const { code, stdout } = await cli(['plan', '--preset', 'uds-scale']);
   assert.equal(code, 0, stdout);
-  const rows = stdout.split('\n').filter((l) => /^\d+ +\d+ /.test(l)).map((l) => l.trim().split(/\s{2,}/));
+  const rows = stdout
+    .split('\n')
+    .filter((l) => /^\d+ +\d+ /.test(l))
+    .map((l) => l.trim().split(/\s{2,}/));
   assert.equal(rows.length, 8);
-  assert.deepEqual(rows.map((r) => r.at(-2)), ['1', '1', '→10', '10', '→50', '50', '→90', '90']);
+  assert.deepEqual(
+    rows.map((r) => r.at(-2)),
+    ['1', '1', '→10', '10', '→50', '50', '→90', '90'],
+  );
   assert.ok(rows.every((r) => r.at(-1) === 'gw'));
   assert.match(stdout, /via gw: Istio's ingress gateway, 1 pod, HTTPS \(self-signed\)/);
   assert.match(stdout, /about 40\.7 min of load\n\+ 3 scaling steps \(~105 s, estimated\) = about 42\.4 min\n\(setup not included\)/);
-  for (const line of stdout.split('\n')) if (/^(\d|#|─|via|pods|\+)/.test(line)) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
+  for (const line of stdout.split('\n'))
+    if (/^(\d|#|─|via|pods|\+)/.test(line)) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
 });
 
 test('plan --json carries pods, the gateway and the scaling estimate', async () => {

@@ -34,7 +34,10 @@ test('mesh-perf presets --json lists trials and estimates', async () => {
   const { code, stdout } = await cli(['presets', '--json']);
   assert.equal(code, 0);
   const parsed = JSON.parse(stdout) as { name: string; trials: number; estimateSeconds: number }[];
-  assert.deepEqual(parsed.map((p) => p.name), PRESETS.map((p) => p.name));
+  assert.deepEqual(
+    parsed.map((p) => p.name),
+    PRESETS.map((p) => p.name),
+  );
   assert.equal(parsed.find((p) => p.name === 'istio-linkerd-fortio')!.trials, 60);
 });
 

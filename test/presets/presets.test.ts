@@ -12,7 +12,17 @@ import { SOURCE_FORMATS } from '../../src/presets/format-names.ts';
 interface Expected {
   source: string;
   modes: { name: string; mesh: string }[];
-  profiles: { name: string; model: 'open' | 'closed'; rate?: number; vus?: number; durationMs: number; repetitions: number; protocol?: string; method?: string; replicas?: number }[];
+  profiles: {
+    name: string;
+    model: 'open' | 'closed';
+    rate?: number;
+    vus?: number;
+    durationMs: number;
+    repetitions: number;
+    protocol?: string;
+    method?: string;
+    replicas?: number;
+  }[];
   trials: number;
   replicas?: number;
   thresholds?: string[];
@@ -27,7 +37,14 @@ const ambientModes = [
   { name: 'istio-waypoint', mesh: 'istio-waypoint' },
 ];
 // 004: 20 and 50 rps for 5 minutes to 1, 10, 50 and 90 pods, in the source benchmark's order.
-const udsScenario = (pods: number, rate: number) => ({ name: `${pods}pod${pods === 1 ? '' : 's'}-${rate}rps`, model: 'open' as const, rate, durationMs: 300_000, repetitions: 1, replicas: pods });
+const udsScenario = (pods: number, rate: number) => ({
+  name: `${pods}pod${pods === 1 ? '' : 's'}-${rate}rps`,
+  model: 'open' as const,
+  rate,
+  durationMs: 300_000,
+  repetitions: 1,
+  replicas: pods,
+});
 
 const TABLE: Record<string, Expected> = {
   // 000: 500 VUs for 1 minute, GET and POST, with and without sidecar, tables average 2 runs.
@@ -171,7 +188,10 @@ test('variants name the preset they vary and share its source benchmark', () => 
 
 test('uds-scale runs the source benchmark’s eight scenarios in one job, scaling three times on the way up', () => {
   const summary = presetSummary(findPreset('uds-scale')!);
-  assert.deepEqual(summary.profiles.map((p) => `${p.load}×${p.replicas}`), ['20 rps×1', '50 rps×1', '20 rps×10', '50 rps×10', '20 rps×50', '50 rps×50', '20 rps×90', '50 rps×90']);
+  assert.deepEqual(
+    summary.profiles.map((p) => `${p.load}×${p.replicas}`),
+    ['20 rps×1', '50 rps×1', '20 rps×10', '50 rps×10', '20 rps×50', '50 rps×50', '20 rps×90', '50 rps×90'],
+  );
   assert.equal(summary.scalingSteps, 3);
   // 20 s per step, plus 0.5 s per pod started: 9, 40 and 40 pods.
   assert.equal(summary.scalingSeconds, 3 * 20 + 0.5 * (9 + 40 + 40));

@@ -16,7 +16,10 @@ function captured(name: string) {
 test('ambient-modes formats from a captured local run (golden)', () => {
   const result = captured('ambient-modes.local.results.json');
   const formats = renderSourceFormats(result);
-  assert.deepEqual(formats.map((f) => f.name), ['ambient-csv', 'ambient-table']);
+  assert.deepEqual(
+    formats.map((f) => f.name),
+    ['ambient-csv', 'ambient-table'],
+  );
   assertGolden('captured-ambient-modes.csv', formats[0]!.content);
   assertGolden('captured-ambient-modes.txt', formats[1]!.content);
 });
@@ -24,6 +27,9 @@ test('ambient-modes formats from a captured local run (golden)', () => {
 test('kyma-sidecar tables from a captured local run (golden)', () => {
   const result = captured('kyma-sidecar.local.results.json');
   const formats = renderSourceFormats(result);
-  assert.deepEqual(formats.map((f) => f.name), ['kyma-tables']);
+  assert.deepEqual(
+    formats.map((f) => f.name),
+    ['kyma-tables'],
+  );
   assertGolden('captured-kyma-sidecar.md', formats[0]!.content);
 });

@@ -4,7 +4,14 @@
 // - realistic*Run(): several repetitions, an invalid one, resource samples, seeded noise; their
 //   rendered output is kept as golden files. Hand-built, not captured: captured results from a
 //   real run are exercised by test/presets/local-e2e.test.ts.
-import { RESULTS_SCHEMA_VERSION, type LatencyMs, type ModeResult, type Repetition, type ResourceUsage, type RunResult } from '../../src/results/types.ts';
+import {
+  RESULTS_SCHEMA_VERSION,
+  type LatencyMs,
+  type ModeResult,
+  type Repetition,
+  type ResourceUsage,
+  type RunResult,
+} from '../../src/results/types.ts';
 import { seededRandom } from '../../src/util/random.ts';
 
 export interface RepInput {
@@ -64,11 +71,27 @@ export function rep(input: RepInput): Repetition {
 }
 
 function fullLatency(l: Partial<LatencyMs> & Pick<LatencyMs, 'p50'>): LatencyMs {
-  return { min: l.min ?? l.p50 * 0.6, mean: l.mean ?? l.p50 * 1.05, p50: l.p50, p75: l.p75 ?? l.p50 * 1.1, p90: l.p90 ?? l.p50 * 1.3, p95: l.p95 ?? l.p50 * 1.5, p99: l.p99 ?? l.p50 * 3, p999: l.p999 ?? l.p50 * 6, max: l.max ?? l.p50 * 12 };
+  return {
+    min: l.min ?? l.p50 * 0.6,
+    mean: l.mean ?? l.p50 * 1.05,
+    p50: l.p50,
+    p75: l.p75 ?? l.p50 * 1.1,
+    p90: l.p90 ?? l.p50 * 1.3,
+    p95: l.p95 ?? l.p50 * 1.5,
+    p99: l.p99 ?? l.p50 * 3,
+    p999: l.p999 ?? l.p50 * 6,
+    max: l.max ?? l.p50 * 12,
+  };
 }
 
 export function usage(group: string, scope: string, cpu: [number, number, number], mem: [number, number, number]): ResourceUsage {
-  return { group, scope, cpuMillicores: { min: cpu[0], max: cpu[1], avg: cpu[2] }, memoryMiB: { min: mem[0], max: mem[1], avg: mem[2] }, samples: 30 };
+  return {
+    group,
+    scope,
+    cpuMillicores: { min: cpu[0], max: cpu[1], avg: cpu[2] },
+    memoryMiB: { min: mem[0], max: mem[1], avg: mem[2] },
+    samples: 30,
+  };
 }
 
 export interface RunInput {
@@ -198,7 +221,18 @@ export function sourceKymaRuns(): RunResult[] {
   const kyma = (date: string, sidecar: [number, number], noSidecar: [number, number]) => {
     // Kyma's second table is k6's iteration duration; request durations are not published.
     const reps = (requests: number, received: number, sent: number, [p50, p95]: [number, number]) =>
-      [1, 2].map((block) => rep({ block, durationS: 60, targetRps: null, requests, bytesReceived: received, bytesSent: sent, latencyMs: { p50: p50 * 0.9, p95: p95 * 0.9 }, iterationMs: { p50, p95 } }));
+      [1, 2].map((block) =>
+        rep({
+          block,
+          durationS: 60,
+          targetRps: null,
+          requests,
+          bytesReceived: received,
+          bytesSent: sent,
+          latencyMs: { p50: p50 * 0.9, p95: p95 * 0.9 },
+          iterationMs: { p50, p95 },
+        }),
+      );
     return run({
       suite: 'kyma-sidecar',
       preset: 'kyma-sidecar',
@@ -214,7 +248,15 @@ export function sourceKymaRuns(): RunResult[] {
 }
 
 // ---- Realistic runs for the golden files. ----
-const SCALE: Record<string, number> = { baseline: 1, 'istio-sidecar': 1.45, linkerd: 1.3, 'istio-ambient': 1.2, 'istio-waypoint': 1.75, 'no-sidecar': 1, sidecar: 1.3 };
+const SCALE: Record<string, number> = {
+  baseline: 1,
+  'istio-sidecar': 1.45,
+  linkerd: 1.3,
+  'istio-ambient': 1.2,
+  'istio-waypoint': 1.75,
+  'no-sidecar': 1,
+  sidecar: 1.3,
+};
 
 function noisyLatency(random: () => number, p50: number): RepInput['latencyMs'] {
   const n = (spread: number) => 1 + (random() - 0.5) * spread;
@@ -261,7 +303,10 @@ export function realisticRun(input: RealisticInput): RunResult {
     for (let block = 1; block <= input.repetitions; block++) {
       for (const mode of input.modes) {
         const invalid = input.invalid && input.invalid.mode === mode && input.invalid.profile === name && input.invalid.block === block;
-        const fail = input.failures && input.failures.mode === mode && input.failures.profile === name && input.failures.block === block ? input.failures : undefined;
+        const fail =
+          input.failures && input.failures.mode === mode && input.failures.profile === name && input.failures.block === block
+            ? input.failures
+            : undefined;
         const target = rate ?? 6000;
         const achieved = invalid ? target * 0.93 : target * (0.999 + random() * 0.001);
         const requests = Math.round(achieved * input.durationS);
@@ -279,15 +324,34 @@ export function realisticRun(input: RealisticInput): RunResult {
           bytesSent: requests * sent,
           bytesReceived: requests * received,
           latencyMs,
-          ...(input.iterations ? { iterationMs: { ...Object.fromEntries(Object.entries(latencyMs).map(([k, v]) => [k, v! * 1.01 + 0.2])), p50: latencyMs.p50 * 1.01 + 0.2 } } : {}),
+          ...(input.iterations
+            ? {
+                iterationMs: {
+                  ...Object.fromEntries(Object.entries(latencyMs).map(([k, v]) => [k, v! * 1.01 + 0.2])),
+                  p50: latencyMs.p50 * 1.01 + 0.2,
+                },
+              }
+            : {}),
           ...(input.resources ? { resources: input.resources(mode, achieved, random) } : {}),
-          ...(invalid ? { invalidReasons: [`${Math.round(target * input.durationS * 0.07)} dropped iterations; achieved ${achieved.toFixed(1)} rps is under 99% of ${target} rps`] } : {}),
+          ...(invalid
+            ? {
+                invalidReasons: [
+                  `${Math.round(target * input.durationS * 0.07)} dropped iterations; achieved ${achieved.toFixed(1)} rps is under 99% of ${target} rps`,
+                ],
+              }
+            : {}),
         });
         (modes[mode]![name] ??= []).push(r);
       }
     }
   }
-  return run({ suite: input.suite, preset: input.preset, profiles: input.profiles, modes, ...(input.kubernetes ? { kubernetes: input.kubernetes } : {}) });
+  return run({
+    suite: input.suite,
+    preset: input.preset,
+    profiles: input.profiles,
+    modes,
+    ...(input.kubernetes ? { kubernetes: input.kubernetes } : {}),
+  });
 }
 
 /** Resource usage the Kubernetes sampler reports, by container role, for one mode. */
@@ -302,10 +366,13 @@ export function meshResources(mode: string, rps: number, random: () => number): 
     usage('app', mode, around(scaled(120), 0.3, 1.3), around(55, 0.98, 1.02)),
     usage('client', mode, around(scaled(300), 0.5, 1.2), around(90, 0.9, 1.1)),
   ];
-  if (mode === 'istio-sidecar' || mode === 'sidecar') out.push(usage('sidecar', mode, around(scaled(200), 0.3, 1.3), around(60, 0.97, 1.03)));
+  if (mode === 'istio-sidecar' || mode === 'sidecar')
+    out.push(usage('sidecar', mode, around(scaled(200), 0.3, 1.3), around(60, 0.97, 1.03)));
   if (mode === 'linkerd') out.push(usage('sidecar', mode, around(scaled(140), 0.3, 1.3), around(24, 0.97, 1.03)));
-  if (mode === 'istio-ambient' || mode === 'istio-waypoint') out.push(usage('ztunnel', 'istio-system', around(scaled(60), 0.3, 1.3), around(12, 0.97, 1.03)));
+  if (mode === 'istio-ambient' || mode === 'istio-waypoint')
+    out.push(usage('ztunnel', 'istio-system', around(scaled(60), 0.3, 1.3), around(12, 0.97, 1.03)));
   if (mode === 'istio-waypoint') out.push(usage('waypoint', mode, around(scaled(250), 0.3, 1.3), around(60, 0.97, 1.03)));
-  if (mode !== 'baseline' && mode !== 'no-sidecar') out.push(usage('control-plane', mode === 'linkerd' ? 'linkerd' : 'istio-system', around(4, 0.25, 3), around(85, 0.95, 1.1)));
+  if (mode !== 'baseline' && mode !== 'no-sidecar')
+    out.push(usage('control-plane', mode === 'linkerd' ? 'linkerd' : 'istio-system', around(4, 0.25, 3), around(85, 0.95, 1.1)));
   return out;
 }

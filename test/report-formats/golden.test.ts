@@ -129,7 +129,10 @@ test('renderSourceFormats picks the formats of the preset recorded in the result
       ['ambient-table', 'ambient-results.txt', false],
     ],
   );
-  assert.deepEqual(renderSourceFormats(kyma()).map((f) => f.name), ['kyma-tables']);
+  assert.deepEqual(
+    renderSourceFormats(kyma()).map((f) => f.name),
+    ['kyma-tables'],
+  );
   const noPreset = { ...ambient(), config: { suite: 'x' } };
   assert.deepEqual(renderSourceFormats(noPreset), []);
 });

@@ -26,8 +26,16 @@ test('source benchmark 003: the CSV rows match the ambient script README byte fo
 test('source benchmark 003: the plain table holds the same cells as the CSV, in conv_results.sh layout', () => {
   const table = renderAmbientTable(sourceAmbientRun()).trimEnd().split('\n');
   assert.equal(table.length, 5);
-  assert.match(table[0]!, /^\| Perc\. {2}\| No Mesh +\| With Istio Sidecars \| Ambient \(only uProxies\) \| Ambient \(uProxies \+ PEPs\) \|$/);
-  const cells = table.map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+  assert.match(
+    table[0]!,
+    /^\| Perc\. {2}\| No Mesh +\| With Istio Sidecars \| Ambient \(only uProxies\) \| Ambient \(uProxies \+ PEPs\) \|$/,
+  );
+  const cells = table.map((line) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
   assert.deepEqual(cells[3], ['p99', '5.14918', '5.61587', '6.44147', '21.0422']);
   // Every line is as wide as the header: the columns line up.
   for (const line of table) assert.equal(line.length, table[0]!.length);
@@ -55,13 +63,25 @@ test('source benchmark 004: vegeta blocks match the UDS document line for line (
   );
 });
 
-test('source benchmark 004: one job, a heading per scenario in the document\'s words, the pod count from each profile', async () => {
+test("source benchmark 004: one job, a heading per scenario in the document's words, the pod count from each profile", async () => {
   const { renderUdsReport } = await import('../../src/report/formats/uds.ts');
-  const headings = renderUdsReport(sourceUdsRun()).split('\n').filter((l) => l.startsWith('### '));
-  assert.deepEqual(headings, ['### 20 requests per second to a single Pod', '### 50 requests per second to a single Pod', '### 20 requests per second loadbalanced between 10 Pods']);
+  const headings = renderUdsReport(sourceUdsRun())
+    .split('\n')
+    .filter((l) => l.startsWith('### '));
+  assert.deepEqual(headings, [
+    '### 20 requests per second to a single Pod',
+    '### 50 requests per second to a single Pod',
+    '### 20 requests per second loadbalanced between 10 Pods',
+  ]);
   const ten = sourceUdsRun().modes[2]!.repetitions[0]!;
-  assert.match(renderVegetaBlock(ten), /^Latencies     \[min, mean, 50, 90, 95, 99, max\]  642\.163µs, 1\.19ms, 1\.135ms, 1\.49ms, 1\.609ms, 2\.081ms, 25\.016ms$/m);
-  assert.match(renderNamespaceTable(ten.resources!), /^nginx                  1m        193m      29\.57m    55Mi      534Mi     503\.74Mi$/m);
+  assert.match(
+    renderVegetaBlock(ten),
+    /^Latencies     \[min, mean, 50, 90, 95, 99, max\]  642\.163µs, 1\.19ms, 1\.135ms, 1\.49ms, 1\.609ms, 2\.081ms, 25\.016ms$/m,
+  );
+  assert.match(
+    renderNamespaceTable(ten.resources!),
+    /^nginx                  1m        193m      29\.57m    55Mi      534Mi     503\.74Mi$/m,
+  );
 });
 
 test('source benchmark 004: namespace tables match the UDS document, TOTAL included', () => {
@@ -83,11 +103,19 @@ test('source benchmark 004: namespace tables match the UDS document, TOTAL inclu
 test("source benchmark 000: Kyma's rows come out with Kyma's figures, meshed deployment first", () => {
   const text = renderKymaTables(sourceKymaRuns());
   // Kyma's second table, its columns in Kyma's words and order.
-  assert.match(text, /^\| Date \| Sidecar - Median iteration duration \[ms\] \| No-sidecar - Median iteration duration \[ms\] \| Sidecar - 95th percentile \[ms\] \| No-sidecar - 95th percentile \[ms\] \|$/m);
+  assert.match(
+    text,
+    /^\| Date \| Sidecar - Median iteration duration \[ms\] \| No-sidecar - Median iteration duration \[ms\] \| Sidecar - 95th percentile \[ms\] \| No-sidecar - 95th percentile \[ms\] \|$/m,
+  );
   const rows = text
     .split('\n')
     .filter((line) => /^\| (Sidecar|No-sidecar|20\d\d-)/.test(line))
-    .map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   assert.deepEqual(rows, [
     ['Sidecar', '312444', '0', '291.78', '4.86', '24.35', '0.41'],
     ['No-sidecar', '402166', '0', '553.67', '9.23', '31.26', '0.52'],

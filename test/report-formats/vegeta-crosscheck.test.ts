@@ -75,7 +75,10 @@ test('vegeta block: same text as `vegeta report` for the same attack', { timeout
         },
       }),
     );
-    const theirs = text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '' && !l.startsWith('Duration'));
+    const theirs = text
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l !== '' && !l.startsWith('Duration'));
     const mine = ours.split('\n').filter((l) => l !== '');
     assert.equal(mine.length, theirs.length, `ours:\n${ours}\nvegeta:\n${text}`);
     mine.forEach((line, i) => {

@@ -28,7 +28,14 @@ function nightlyRuns(): RunResult[] {
     if (i % 5 === 4) r.run.git.branch = 'release-1';
   });
   // Day 10 has an invalid repetition: the run is invalid and drawn differently.
-  const bad = buildRunResult({ suite: 'nightly', profiles: ['1000rps', '100rps'], startedAt: new Date(runs[10]!.run.startedAt), id: runs[10]!.run.id, seed: 4242, invalid: [{ mode: 'linkerd', repetition: 1 }] });
+  const bad = buildRunResult({
+    suite: 'nightly',
+    profiles: ['1000rps', '100rps'],
+    startedAt: new Date(runs[10]!.run.startedAt),
+    id: runs[10]!.run.id,
+    seed: 4242,
+    invalid: [{ mode: 'linkerd', repetition: 1 }],
+  });
   bad.run.startedAt = runs[10]!.run.startedAt;
   runs[10] = bad;
   return runs;
@@ -37,7 +44,8 @@ function nightlyRuns(): RunResult[] {
 async function expectDrawn(page: Page, label: string): Promise<number> {
   const canvases = await canvasInk(page);
   assert.ok(canvases.length > 0, `${label}: no canvas`);
-  for (const c of canvases) assert.ok(c.width > 0 && c.inked > 500, `${label}: canvas ${c.id} looks blank (${c.inked} inked pixels of ${c.width}×${c.height})`);
+  for (const c of canvases)
+    assert.ok(c.width > 0 && c.inked > 500, `${label}: canvas ${c.id} looks blank (${c.inked} inked pixels of ${c.width}×${c.height})`);
   return canvases.length;
 }
 
@@ -45,7 +53,8 @@ function onlyLocalRequests(page: Page): string[] {
   const foreign: string[] = [];
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith('file://') && !url.startsWith('http://127.0.0.1') && !url.startsWith('data:') && !url.startsWith('about:')) foreign.push(url);
+    if (!url.startsWith('file://') && !url.startsWith('http://127.0.0.1') && !url.startsWith('data:') && !url.startsWith('about:'))
+      foreign.push(url);
   });
   return foreign;
 }
@@ -55,7 +64,9 @@ async function renders(page: Page): Promise<number> {
 }
 
 async function nextRender(page: Page, before: number): Promise<void> {
-  await page.waitForFunction((n) => (window as unknown as { __meshPerfRenders: number }).__meshPerfRenders > n, before, { timeout: 10_000 });
+  await page.waitForFunction((n) => (window as unknown as { __meshPerfRenders: number }).__meshPerfRenders > n, before, {
+    timeout: 10_000,
+  });
 }
 
 test('run report and dashboard in Chromium, from file:// and over HTTP', { timeout: 300_000 }, async (t) => {
@@ -66,13 +77,20 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
   try {
     const runDir = join(dir, 'run');
     await mkdir(runDir);
-    const single = buildRunResult({ suite: 'nightly', resources: true, profiles: ['1000rps', '100rps'], invalid: [{ mode: 'istio-waypoint', repetition: 0 }] });
+    const single = buildRunResult({
+      suite: 'nightly',
+      resources: true,
+      profiles: ['1000rps', '100rps'],
+      invalid: [{ mode: 'istio-waypoint', repetition: 0 }],
+    });
     await writeHtmlReport(single, runDir);
     const site = join(dir, 'site');
     const store = new DirectoryStore({ root: site, chartJs: loadChartJsSource });
     const runs = nightlyRuns();
     await store.publish(runs);
-    await store.publish(buildDailyRuns(5, { suite: 'weekly', modes: ['baseline', 'istio-ambient'], start: new Date(Date.UTC(2025, 0, 3)) }));
+    await store.publish(
+      buildDailyRuns(5, { suite: 'weekly', modes: ['baseline', 'istio-ambient'], start: new Date(Date.UTC(2025, 0, 3)) }),
+    );
     const empty = join(dir, 'empty');
     await new DirectoryStore({ root: empty, chartJs: loadChartJsSource }).rebuild();
     browser = await launchBrowser();
@@ -86,7 +104,9 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
         const { page, errors } = await session.newPage();
         const foreign = onlyLocalRequests(page);
         await page.goto(url);
-        await page.waitForFunction(() => (window as unknown as { __meshPerfReady?: boolean }).__meshPerfReady === true, undefined, { timeout: 15_000 });
+        await page.waitForFunction(() => (window as unknown as { __meshPerfReady?: boolean }).__meshPerfReady === true, undefined, {
+          timeout: 15_000,
+        });
         const count = await expectDrawn(page, `report (${where})`);
         assert.equal(count, 2 * 6, 'spectrum, bars, overhead, timeline, cpu, memory per profile');
         assert.equal(await page.locator('#repetitions tr.invalid').count(), 2, 'one invalid repetition per profile');
@@ -109,7 +129,9 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
         const { page, errors } = await session.newPage();
         const foreign = onlyLocalRequests(page);
         await page.goto(`${base}index.html`);
-        await page.waitForFunction(() => (window as unknown as { __meshPerfRenders: number }).__meshPerfRenders >= 1, undefined, { timeout: 15_000 });
+        await page.waitForFunction(() => (window as unknown as { __meshPerfRenders: number }).__meshPerfRenders >= 1, undefined, {
+          timeout: 15_000,
+        });
         assert.equal(await expectDrawn(page, `dashboard (${where})`), 2, 'one chart per load profile');
         assert.match((await page.locator('#status').textContent()) ?? '', /40 of 40 runs of suite nightly/);
         await page.screenshot({ path: join(ARTIFACTS, `dashboard-${where}.png`), fullPage: true });
@@ -119,18 +141,35 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
           const chart = (window as unknown as { Chart: { getChart(c: unknown): any } }).Chart.getChart(document.getElementById('trend-0'));
           const index = chart.data.datasets.findIndex((d: any) => d.label === 'linkerd');
           const meta = chart.getDatasetMeta(index);
-          return chart.data.datasets[index].data.map((p: any, i: number) => ({ invalid: p.run.id === invalidId, style: meta.data[i].options.pointStyle }));
+          return chart.data.datasets[index].data.map((p: any, i: number) => ({
+            invalid: p.run.id === invalidId,
+            style: meta.data[i].options.pointStyle,
+          }));
         }, runs[10]!.run.id);
-        assert.deepEqual([...new Set(styles.filter((s: { invalid: boolean }) => s.invalid).map((s: { style: string }) => s.style))], ['crossRot']);
-        assert.deepEqual([...new Set(styles.filter((s: { invalid: boolean }) => !s.invalid).map((s: { style: string }) => s.style))], ['circle']);
+        assert.deepEqual(
+          [...new Set(styles.filter((s: { invalid: boolean }) => s.invalid).map((s: { style: string }) => s.style))],
+          ['crossRot'],
+        );
+        assert.deepEqual(
+          [...new Set(styles.filter((s: { invalid: boolean }) => !s.invalid).map((s: { style: string }) => s.style))],
+          ['circle'],
+        );
 
         await page.selectOption('#f-range', '0');
         const status = async () => (await page.locator('#status').textContent()) ?? '';
         const filters: [string, () => Promise<void>, (() => Promise<void>)?][] = [
           ['percentile', () => page.selectOption('#f-stat', 'p50').then(() => undefined)],
           ['mode', () => page.locator('#f-modes input[value="istio-waypoint"]').uncheck()],
-          ['range', () => page.selectOption('#f-range', '90').then(() => undefined), async () => assert.match(await status(), /19 of 40 runs/)],
-          ['branch', () => page.selectOption('#f-branch', 'release-1').then(() => undefined), async () => assert.match(await status(), /4 of 40 runs/)],
+          [
+            'range',
+            () => page.selectOption('#f-range', '90').then(() => undefined),
+            async () => assert.match(await status(), /19 of 40 runs/),
+          ],
+          [
+            'branch',
+            () => page.selectOption('#f-branch', 'release-1').then(() => undefined),
+            async () => assert.match(await status(), /4 of 40 runs/),
+          ],
           ['x axis', () => page.selectOption('#f-axis', 'commit').then(() => undefined)],
         ];
         for (const [name, apply, check] of filters) {
@@ -156,8 +195,14 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
 
         // The runs table links to each run's report and to its commit.
         const links = await page.locator('#runs a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
-        assert.ok(links.some((h) => h?.startsWith('https://github.com/example/mesh-app/commit/')), links.join(' '));
-        assert.ok(links.some((h) => /^runs\/weekly\/2025\/.*\.html$/.test(h ?? '')), links.join(' '));
+        assert.ok(
+          links.some((h) => h?.startsWith('https://github.com/example/mesh-app/commit/')),
+          links.join(' '),
+        );
+        assert.ok(
+          links.some((h) => /^runs\/weekly\/2025\/.*\.html$/.test(h ?? '')),
+          links.join(' '),
+        );
 
         // Clicking a point opens that run's report.
         await page.locator('#trend-0').scrollIntoViewIfNeeded();
@@ -171,8 +216,13 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
           const box = canvas.getBoundingClientRect();
           return { x: box.left + point.x, y: box.top + point.y, report: chart.data.datasets[index].data[last].run.report as string };
         });
-        await Promise.all([page.waitForURL((u) => u.href.endsWith(target.report), { timeout: 10_000 }), page.mouse.click(target.x, target.y)]);
-        await page.waitForFunction(() => (window as unknown as { __meshPerfReady?: boolean }).__meshPerfReady === true, undefined, { timeout: 15_000 });
+        await Promise.all([
+          page.waitForURL((u) => u.href.endsWith(target.report), { timeout: 10_000 }),
+          page.mouse.click(target.x, target.y),
+        ]);
+        await page.waitForFunction(() => (window as unknown as { __meshPerfReady?: boolean }).__meshPerfReady === true, undefined, {
+          timeout: 15_000,
+        });
         await expectDrawn(page, 'run report from the store');
         await page.screenshot({ path: join(ARTIFACTS, `store-report-${where}.png`), fullPage: false });
         assert.deepEqual(errors, []);
@@ -184,7 +234,9 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
     await t.test('an empty store shows a hint instead of charts, without errors', async () => {
       const { page, errors } = await session.newPage();
       await page.goto(pathToFileURL(join(empty, 'index.html')).href);
-      await page.waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered !== undefined, undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered !== undefined, undefined, {
+        timeout: 15_000,
+      });
       assert.match((await page.locator('#status').textContent()) ?? '', /No runs published yet/);
       assert.deepEqual(errors, []);
       await page.close();

@@ -15,9 +15,8 @@ test('repetitions of one mode are told apart in the over-time chart', () => {
   assert.notEqual(timeline.find((s) => s.mode === 'baseline')!.color, timeline.find((s) => s.mode === 'istio-sidecar')!.color);
 });
 
-test('repetitionShade keeps the first repetition\'s colour and lightens later ones', () => {
+test("repetitionShade keeps the first repetition's colour and lightens later ones", () => {
   assert.equal(repetitionShade('#0072B2', 0, 3), '#0072B2');
   assert.equal(repetitionShade('#000000', 1, 2), '#4d4d4d');
   assert.equal(repetitionShade('#0072B2', 0, 1), '#0072B2');
 });
-

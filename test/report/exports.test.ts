@@ -11,8 +11,16 @@ import { buildRunResult } from '../support/results-fixture.ts';
 function known(): RunResult {
   const result = buildRunResult({ modes: ['baseline', 'istio-sidecar'], repetitions: 3, startedAt: new Date('2022-07-11T07:35:26Z') });
   const values: Record<string, number[][]> = {
-    baseline: [[0.999807, 1.20627, 5.14918, 31.6416], [0.9, 1.1, 5.0, 30], [1.1, 1.3, 5.3, 40]],
-    'istio-sidecar': [[1.20141, 1.52237, 5.61587, 18.8078], [1.1, 1.5, 5.5, 18], [1.3, 1.6, 5.7, 19]],
+    baseline: [
+      [0.999807, 1.20627, 5.14918, 31.6416],
+      [0.9, 1.1, 5.0, 30],
+      [1.1, 1.3, 5.3, 40],
+    ],
+    'istio-sidecar': [
+      [1.20141, 1.52237, 5.61587, 18.8078],
+      [1.1, 1.5, 5.5, 18],
+      [1.3, 1.6, 5.7, 19],
+    ],
   };
   for (const mode of result.modes) {
     mode.repetitions.forEach((rep, i) => {
@@ -39,12 +47,24 @@ test('CSV follows the ambient source benchmark: header with leading empty cell a
 });
 
 test('formatG prints six significant digits like printf %g', () => {
-  const table: [number | null, string][] = [[0.9998071234, '0.999807'], [21.04223, '21.0422'], [77.72571, '77.7257'], [1234567, '1234570'], [2, '2'], [null, '']];
+  const table: [number | null, string][] = [
+    [0.9998071234, '0.999807'],
+    [21.04223, '21.0422'],
+    [77.72571, '77.7257'],
+    [1234567, '1234570'],
+    [2, '2'],
+    [null, ''],
+  ];
   for (const [value, expected] of table) assert.equal(formatG(value), expected, String(value));
 });
 
 test('CSV: one block per load profile, invalid modes flagged, names with commas quoted', () => {
-  const result = buildRunResult({ modes: ['baseline', 'odd,name'], profiles: ['100rps', '1000rps'], repetitions: 1, invalid: [{ mode: 'odd,name', repetition: 0, profile: '1000rps' }] });
+  const result = buildRunResult({
+    modes: ['baseline', 'odd,name'],
+    profiles: ['100rps', '1000rps'],
+    repetitions: 1,
+    invalid: [{ mode: 'odd,name', repetition: 0, profile: '1000rps' }],
+  });
   const csv = renderCsv(result);
   assert.equal((csv.match(/^,baseline,"odd,name",$/gm) ?? []).length, 2);
   assert.match(csv, /Load profile: 100rps \(1000 rps\)/);
@@ -67,5 +87,11 @@ test('text table is boxed and aligned like the source benchmark converts its CSV
   assert.equal(widths.size, 1, 'every row of the box has the same width');
   assert.equal(lines[1], lines[3]);
   assert.match(text, /\| p50 \| +0\.999807 \| +1\.20141 \|/);
-  assert.equal(boxTable([['', 'a'], ['x', '1']]), ['+---+---+', '|   | a |', '+---+---+', '| x | 1 |', '+---+---+'].join('\n'));
+  assert.equal(
+    boxTable([
+      ['', 'a'],
+      ['x', '1'],
+    ]),
+    ['+---+---+', '|   | a |', '+---+---+', '| x | 1 |', '+---+---+'].join('\n'),
+  );
 });

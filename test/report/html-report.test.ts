@@ -11,7 +11,12 @@ import { buildRunResult } from '../support/results-fixture.ts';
 const CHART_STUB = 'window.Chart = function () {};';
 
 test('report lists every invalid repetition with its reason and flags the verdict', () => {
-  const result = buildRunResult({ invalid: [{ mode: 'linkerd', repetition: 1 }, { mode: 'baseline', repetition: 2 }] });
+  const result = buildRunResult({
+    invalid: [
+      { mode: 'linkerd', repetition: 1 },
+      { mode: 'baseline', repetition: 2 },
+    ],
+  });
   const html = renderHtmlReport(result, { chartJs: { inline: CHART_STUB } });
   const invalidRows = html.match(/<tr class="invalid"><td>\d+<\/td>/g) ?? [];
   assert.equal(invalidRows.length, 2);
@@ -35,7 +40,10 @@ test('report is one self-contained file: Chart.js inline, data embedded safely, 
 });
 
 test('store copies reference a shared Chart.js and link back to the dashboard', () => {
-  const html = renderHtmlReport(buildRunResult(), { chartJs: { src: '../../../assets/chart.umd.min.js' }, dashboardHref: '../../../index.html#suite=default' });
+  const html = renderHtmlReport(buildRunResult(), {
+    chartJs: { src: '../../../assets/chart.umd.min.js' },
+    dashboardHref: '../../../index.html#suite=default',
+  });
   assert.match(html, /<script src="\.\.\/\.\.\/\.\.\/assets\/chart\.umd\.min\.js"><\/script>/);
   assert.match(html, /href="\.\.\/\.\.\/\.\.\/index\.html#suite=default"/);
 });
@@ -48,15 +56,26 @@ test('without an analysis block the report says so and shows order-statistic int
 
 test('with an analysis block the report shows its bootstrap intervals and each gate line', () => {
   const result = buildRunResult({ modes: ['baseline', 'istio-sidecar'], repetitions: 5 });
-  const config = validateConfig({ modes: [{ name: 'baseline' }, { name: 'istio-sidecar' }], load: { name: '1000rps', rate: 1000 }, gates: { thresholds: ['p(95) < 250ms'], overhead: ['overhead.p50 < 0.01ms'] } }, 'test');
+  const config = validateConfig(
+    {
+      modes: [{ name: 'baseline' }, { name: 'istio-sidecar' }],
+      load: { name: '1000rps', rate: 1000 },
+      gates: { thresholds: ['p(95) < 250ms'], overhead: ['overhead.p50 < 0.01ms'] },
+    },
+    'test',
+  );
   result.analysis = analyzeRun(result, { config, resamples: 200 });
   const html = renderHtmlReport(result, { chartJs: { inline: CHART_STUB } });
   // 5 repetitions: the analysis's interval of the median is their range, and the note says so.
-  assert.match(html, /With 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/);
+  assert.match(
+    html,
+    /With 5 repetitions an interval of the median is the range of the repetitions \(min–max\), which covers the true median 93\.8% of the time, not 95%/,
+  );
   assert.doesNotMatch(html, /95% bootstrap confidence interval/);
   const gates = (result.analysis as { gates: { line: string; decision: string }[] }).gates;
   assert.ok(gates.length >= 2, 'the config produced gate results');
-  for (const gate of gates) assert.ok(html.includes(gate.line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')), `gate line shown: ${gate.line}`);
+  for (const gate of gates)
+    assert.ok(html.includes(gate.line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')), `gate line shown: ${gate.line}`);
   assert.match(html, /<span class="badge fail">FAIL<\/span> overhead\.p50 &lt; 0\.01ms/);
 });
 
@@ -64,7 +83,10 @@ test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only 
   const plain = buildReportChartData(buildRunResult({ durationS: 12 }));
   const profile = plain.profiles[0]!;
   const xs = profile.spectrum[0]!.points.map((p) => p.x);
-  assert.deepEqual(xs.map((x) => Math.round(x * 1000) / 1000), [1, 2, 4, 10, 20, 100, 1000, SPECTRUM_MAX_X]);
+  assert.deepEqual(
+    xs.map((x) => Math.round(x * 1000) / 1000),
+    [1, 2, 4, 10, 20, 100, 1000, SPECTRUM_MAX_X],
+  );
   assert.equal(profile.timeline.length, 5 * 3);
   assert.equal(profile.timeline[0]!.t.length, 12);
   assert.equal(profile.timeline[0]!.p99.length, 12);

@@ -12,5 +12,8 @@ test('the missing CPU/memory note names the reason for the platform', () => {
   const result = buildRunResult({ resources: false });
   result.run.platform = 'kubeconfig';
   const html = renderHtmlReport(result, { chartJs: { inline: 'window.Chart = function () {};' } });
-  assert.ok(html.includes('No CPU/memory figures for this profile: the measured window held fewer than the two kubelet samples CPU needs'), html.slice(html.indexOf('No CPU')));
+  assert.ok(
+    html.includes('No CPU/memory figures for this profile: the measured window held fewer than the two kubelet samples CPU needs'),
+    html.slice(html.indexOf('No CPU')),
+  );
 });

@@ -12,13 +12,22 @@ import { bareRepo, branchFiles, branchHead, git, tempDir } from '../history/supp
 async function cli(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), log: silentLogger, cwd, signal: new AbortController().signal };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    log: silentLogger,
+    cwd,
+    signal: new AbortController().signal,
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 test('report --results writes report.html and the exports next to results.json; --format prints one', { timeout: 60_000 }, async () => {
@@ -51,7 +60,10 @@ test('report --store rebuilds the branch in place (one commit) or exports it as 
       await mkdir(join(dir, `r${i}`));
       await writeFile(join(dir, `r${i}`, 'results.json'), JSON.stringify(r));
     }
-    const published = await cli(['publish', '--results', join(dir, 'r0'), '--results', join(dir, 'r1'), '--results', join(dir, 'r2'), '--store', remote], dir);
+    const published = await cli(
+      ['publish', '--results', join(dir, 'r0'), '--results', join(dir, 'r1'), '--results', join(dir, 'r2'), '--store', remote],
+      dir,
+    );
     assert.equal(published.code, 0, published.stderr);
     assert.match(published.stdout, /3 runs published/);
 
@@ -93,9 +105,18 @@ test('publish and report refuse bad input with exit 2, naming what was wrong', {
       { argv: ['publish', '--results', join(dir, 'broken.json'), '--store', join(dir, 'h')], message: /broken\.json: is not valid JSON/ },
       { argv: ['publish', '--results', join(dir, 'missing'), '--store', join(dir, 'h')], message: /--results .*missing does not exist/ },
       { argv: ['publish', '--results', join(dir, 'ok.json')], message: /no history store: pass --store/ },
-      { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep', '1y'], message: /--keep: expected "<N>d".*got "1y"/ },
-      { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep-timelines', 'forever'], message: /--keep-timelines: expected .*"none", got "forever"/ },
-      { argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--suite', '../etc'], message: /suite name "\.\.\/etc" cannot be used as a folder/ },
+      {
+        argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep', '1y'],
+        message: /--keep: expected "<N>d".*got "1y"/,
+      },
+      {
+        argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--keep-timelines', 'forever'],
+        message: /--keep-timelines: expected .*"none", got "forever"/,
+      },
+      {
+        argv: ['publish', '--results', join(dir, 'ok.json'), '--store', join(dir, 'h'), '--suite', '../etc'],
+        message: /suite name "\.\.\/etc" cannot be used as a folder/,
+      },
       { argv: ['report'], message: /pass either --store .* or --results/ },
       { argv: ['report', '--store', join(dir, 'h'), '--results', join(dir, 'ok.json')], message: /not both/ },
     ];

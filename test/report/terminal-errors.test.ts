@@ -22,10 +22,13 @@ function failingRun() {
 test('a mode whose every request failed shows "—" latency and its causes; plain text without colour', () => {
   const text = renderTerminalTable(failingRun());
   const row = text.split('\n').find((l) => l.startsWith('sidecar'))!;
-  assert.match(row, /^sidecar +— +— +— +— /, "p50, p90, p99, max");
+  assert.match(row, /^sidecar +— +— +— +— /, 'p50, p90, p99, max');
   assert.match(row, / 100\.0% /);
   assert.doesNotMatch(text, /\x1b\[/);
-  assert.match(text, /sidecar \[1000rps\]: 100\.0% of requests failed: HTTP 500 × 29,970; timeout × 30 \(no request succeeded: no latency\)/);
+  assert.match(
+    text,
+    /sidecar \[1000rps\]: 100\.0% of requests failed: HTTP 500 × 29,970; timeout × 30 \(no request succeeded: no latency\)/,
+  );
 });
 
 test('with colour the errors cell and the cause lines are red and the columns stay aligned', () => {
@@ -35,6 +38,10 @@ test('with colour the errors cell and the cause lines are red and the columns st
   const row = lines.find((l) => l.startsWith('sidecar'))!;
   assert.match(row, /\x1b\[31m100\.0%\x1b\[0m/);
   const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-  assert.equal(visible(row).indexOf('100.0%') + '100.0%'.length, header.indexOf('errors') + 'errors'.length, 'right-aligned under its header');
+  assert.equal(
+    visible(row).indexOf('100.0%') + '100.0%'.length,
+    header.indexOf('errors') + 'errors'.length,
+    'right-aligned under its header',
+  );
   assert.doesNotMatch(lines.find((l) => l.startsWith('baseline'))!, /\x1b\[/, 'a mode without failures is not coloured');
 });

@@ -10,12 +10,20 @@ import type { RunResult } from '../../src/results/types.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 // A real `mesh-perf demo` run (captured on a loaded 2-core machine: invalid repetitions, long notes).
-const captured = JSON.parse(readFileSync(new URL('../fixtures/results/demo-loaded-machine.results.json', import.meta.url), 'utf8')) as RunResult;
+const captured = JSON.parse(
+  readFileSync(new URL('../fixtures/results/demo-loaded-machine.results.json', import.meta.url), 'utf8'),
+) as RunResult;
 
 // The demo's modes with a full analysis: CIs, overhead CIs, gate lines, a failing verdict.
 function analysedDemo(): RunResult {
-  const config = testConfig({ gates: { thresholds: ['p(95) < 2ms', 'error_rate < 1%'], overhead: ['overhead.p50 < 0.2ms'] } }, ['direct', 'one-proxy-hop']);
-  const run = syntheticRun({ config, levels: { direct: [0.41, 0.43, 0.42, 0.44, 0.4, 0.42], 'one-proxy-hop': [1.03, 1.06, 1.05, 1.04, 1.07, 1.02] } });
+  const config = testConfig({ gates: { thresholds: ['p(95) < 2ms', 'error_rate < 1%'], overhead: ['overhead.p50 < 0.2ms'] } }, [
+    'direct',
+    'one-proxy-hop',
+  ]);
+  const run = syntheticRun({
+    config,
+    levels: { direct: [0.41, 0.43, 0.42, 0.44, 0.4, 0.42], 'one-proxy-hop': [1.03, 1.06, 1.05, 1.04, 1.07, 1.02] },
+  });
   run.analysis = analyzeRun(run, { config });
   run.verdict = run.analysis.verdict;
   run.verdictReasons = run.analysis.verdictReasons;
@@ -24,14 +32,22 @@ function analysedDemo(): RunResult {
 
 const tableHeaders = (text: string) => text.split('\n').filter((l) => /^mode {2,}/.test(l));
 
-for (const [name, run] of [['captured demo', captured], ['analysed demo', analysedDemo()]] as const) {
+for (const [name, run] of [
+  ['captured demo', captured],
+  ['analysed demo', analysedDemo()],
+] as const) {
   for (const width of [80, 100, 160]) {
     test(`${name}: every line fits in ${width} columns`, () => {
       const text = renderTerminalTable(run, { width });
       for (const line of text.split('\n')) assert.ok(visibleWidth(line) <= width, `${visibleWidth(line)} > ${width}: ${line}`);
       const headers = tableHeaders(text);
       // The essential columns lead the first table (all of it when it fits, in the usual order).
-      assert.match(headers[0]!, width >= 160 ? /^mode\s+p50\s+p50 95% CI\s+p90\s+p99\s+max\s+rps\s+errors\s+overhead\s+overhead 95% CI\s+valid$/ : /^mode\s+p50\s+p99\s+rps\s+errors\s+overhead\s+valid$/);
+      assert.match(
+        headers[0]!,
+        width >= 160
+          ? /^mode\s+p50\s+p50 95% CI\s+p90\s+p99\s+max\s+rps\s+errors\s+overhead\s+overhead 95% CI\s+valid$/
+          : /^mode\s+p50\s+p99\s+rps\s+errors\s+overhead\s+valid$/,
+      );
       assert.match(text, /direct\s.*\sbaseline\s/, 'the baseline row is marked in the overhead column');
       for (const column of ['p90', 'max', 'p50 95% CI']) assert.ok(text.includes(column), `${column} is shown`);
       assert.equal(headers.length, width >= 160 ? 1 : 2, `tables at ${width}:\n${text}`);
@@ -44,7 +60,10 @@ for (const [name, run] of [['captured demo', captured], ['analysed demo', analys
 
 test('the demo run table itself fits in 100 columns (no second table needed for the essentials)', () => {
   const first = renderTerminalTable(analysedDemo(), { width: 100 }).split('\n\n')[0]!;
-  assert.ok(first.split('\n').every((l) => visibleWidth(l) <= 100), first);
+  assert.ok(
+    first.split('\n').every((l) => visibleWidth(l) <= 100),
+    first,
+  );
   assert.match(first, /one-proxy-hop\s+1\.0\d+ ms/);
 });
 
@@ -55,7 +74,7 @@ test('the verdict is short in the terminal, one line per reason', () => {
   for (const line of verdict.trimEnd().split('\n')) assert.ok(visibleWidth(line) <= 80, line);
 });
 
-test('wrap keeps a list item\'s indent; colour escapes take no width', () => {
+test("wrap keeps a list item's indent; colour escapes take no width", () => {
   assert.deepEqual(wrap('  - alpha beta gamma delta', 14), ['  - alpha beta', '    gamma', '    delta']);
   assert.equal(visibleWidth('\u001b[31m12.5%\u001b[0m'), 5);
 });

@@ -24,11 +24,26 @@ test('a wrong type deep inside is refused naming the field and the file', () => 
   assert.throws(
     () => parseResultsJson(bad, 'runs/x/results.json'),
     (error: unknown) =>
-      error instanceof ResultsFormatError && /^runs\/x\/results\.json: field modes\.0\.repetitions\.0\.latencyMs\.p50: .*number/.test(error.message),
+      error instanceof ResultsFormatError &&
+      /^runs\/x\/results\.json: field modes\.0\.repetitions\.0\.latencyMs\.p50: .*number/.test(error.message),
   );
 });
 
 test('a field the contract does not know is refused, as a missing one is', () => {
-  assert.throws(() => parseResultsJson(text((doc) => (doc.modes[0].repetitions[0].latencyMs.p42 = 1)), 'r.json'), /field modes\.0\.repetitions\.0\.latencyMs: .*"p42"/);
-  assert.throws(() => parseResultsJson(text((doc) => delete doc.verdict), 'r.json'), /field verdict: /);
+  assert.throws(
+    () =>
+      parseResultsJson(
+        text((doc) => (doc.modes[0].repetitions[0].latencyMs.p42 = 1)),
+        'r.json',
+      ),
+    /field modes\.0\.repetitions\.0\.latencyMs: .*"p42"/,
+  );
+  assert.throws(
+    () =>
+      parseResultsJson(
+        text((doc) => delete doc.verdict),
+        'r.json',
+      ),
+    /field verdict: /,
+  );
 });

@@ -17,7 +17,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; interruptAfterMs?: number; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; interruptAfterMs?: number; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CLI, ...args], {
       cwd: options.cwd,

@@ -9,7 +9,11 @@ export const FORTIO = cachedToolPath('fortio', '1.66.0');
 
 export async function startFortio(): Promise<{ grpcPort: number; httpPort: number; stop: () => Promise<void> }> {
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
-  const child = spawn(FORTIO, ['server', '-http-port', `127.0.0.1:${httpPort}`, '-grpc-port', `127.0.0.1:${grpcPort}`, '-redirect-port', 'disabled'], { stdio: 'ignore' });
+  const child = spawn(
+    FORTIO,
+    ['server', '-http-port', `127.0.0.1:${httpPort}`, '-grpc-port', `127.0.0.1:${grpcPort}`, '-redirect-port', 'disabled'],
+    { stdio: 'ignore' },
+  );
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();

@@ -96,7 +96,7 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown ;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {
@@ -149,7 +149,8 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
       if (r.method === 'POST') {
         const text = (r.body as { body?: unknown } | undefined)?.body;
         if (typeof text !== 'string') return reply(422, { message: 'Invalid request: body is required' });
-        if (text.length > BODY_LIMIT) return reply(422, { message: 'Validation Failed', errors: [{ message: 'Body is too long (maximum is 65536 characters)' }] });
+        if (text.length > BODY_LIMIT)
+          return reply(422, { message: 'Validation Failed', errors: [{ message: 'Body is too long (maximum is 65536 characters)' }] });
         return reply(201, publicComment(addComment(repo, issue, text, identity)));
       }
     }
@@ -160,7 +161,8 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
       if (comment.user.login !== identity.login) return reply(403, { message: 'Resource not accessible by integration' });
       const text = (r.body as { body?: unknown } | undefined)?.body;
       if (typeof text !== 'string') return reply(422, { message: 'Invalid request: body is required' });
-      if (text.length > BODY_LIMIT) return reply(422, { message: 'Validation Failed', errors: [{ message: 'Body is too long (maximum is 65536 characters)' }] });
+      if (text.length > BODY_LIMIT)
+        return reply(422, { message: 'Validation Failed', errors: [{ message: 'Body is too long (maximum is 65536 characters)' }] });
       comment.body = text;
       comment.updated_at = new Date().toISOString();
       return reply(200, publicComment(comment));
@@ -190,7 +192,11 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
     return reply(404, { message: `stand-in has no route for ${r.method} ${r.path}` });
   }
 
-  function paginate(r: RecordedRequest, items: unknown[], reply: (status: number, payload: unknown, headers?: Record<string, string>) => void): void {
+  function paginate(
+    r: RecordedRequest,
+    items: unknown[],
+    reply: (status: number, payload: unknown, headers?: Record<string, string>) => void,
+  ): void {
     const perPage = Math.min(Number(r.query.per_page ?? options.defaultPageSize ?? 30), options.maxPageSize ?? 100);
     const page = Number(r.query.page ?? 1);
     const slice = items.slice((page - 1) * perPage, page * perPage);

@@ -18,4 +18,3 @@ export async function suiteData(site: string, suite: string): Promise<{ runs: { 
   // Through JSON: the vm's arrays are of another realm, which deepStrictEqual tells apart.
   return JSON.parse(JSON.stringify(sandbox.window.meshPerfData![suite])) as { runs: { id: string; startedAt: string }[] };
 }
-

@@ -210,7 +210,10 @@ function buildRepetition(input: RepetitionInput): Repetition {
 }
 
 function buildResources(random: Random, mode: string, rps: number): ResourceUsage[] {
-  const groups: [string, number, number][] = [['app', 120, 35], ['client', 300, 60]];
+  const groups: [string, number, number][] = [
+    ['app', 120, 35],
+    ['client', 300, 60],
+  ];
   if (mode === 'istio-sidecar') groups.push(['sidecar', 210, 62]);
   if (mode.startsWith('istio-ambient') || mode === 'istio-waypoint') groups.push(['ztunnel', 70, 14]);
   if (mode === 'istio-waypoint') groups.push(['waypoint', 250, 60]);

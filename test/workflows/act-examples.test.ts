@@ -9,7 +9,20 @@ import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
-import { ACT, artifactFiles, CALLER_REPO, createCaller, createWorld, historyFiles, K6, localConfig, runAct, tail, workflowText, type World } from './act/harness.ts';
+import {
+  ACT,
+  artifactFiles,
+  CALLER_REPO,
+  createCaller,
+  createWorld,
+  historyFiles,
+  K6,
+  localConfig,
+  runAct,
+  tail,
+  workflowText,
+  type World,
+} from './act/harness.ts';
 
 const TOKEN = 'ghs_actexamples0123456789';
 const FORK_HEAD = 'f'.repeat(40);
@@ -23,7 +36,14 @@ before(async () => {
     tokens: { [TOKEN]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
     repositories: { [CALLER_REPO]: { defaultBranch: 'main' } },
     pulls: {
-      [CALLER_REPO]: [{ number: 9, state: 'open', head: { sha: FORK_HEAD, ref: 'patch-1', repo: { full_name: 'stranger/app' } }, base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } } }],
+      [CALLER_REPO]: [
+        {
+          number: 9,
+          state: 'open',
+          head: { sha: FORK_HEAD, ref: 'patch-1', repo: { full_name: 'stranger/app' } },
+          base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } },
+        },
+      ],
     },
   });
 });
@@ -36,15 +56,35 @@ after(async () => {
 const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(40)) => ({
   action: 'synchronize',
   number,
-  pull_request: { number, head: { sha: headSha, ref: 'feature', repo: { full_name: headRepo } }, base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } } },
+  pull_request: {
+    number,
+    head: { sha: headSha, ref: 'feature', repo: { full_name: headRepo } },
+    base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } },
+  },
   repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
 });
 
 test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one sticky comment', { timeout: 600_000 }, async () => {
-  const caller = await createCaller(world, 'pr-gate', { 'mesh-perf.yaml': localConfig(), '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml') });
-  const run = await runAct({ world, caller, workflow: 'pr-gate.yml', event: 'pull_request', payload: prPayload(5), token: TOKEN, apiUrl: api.url, runId: 401 });
+  const caller = await createCaller(world, 'pr-gate', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml'),
+  });
+  const run = await runAct({
+    world,
+    caller,
+    workflow: 'pr-gate.yml',
+    event: 'pull_request',
+    payload: prPayload(5),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 401,
+  });
   assert.equal(run.code, 0, tail(run.output));
-  assert.deepEqual((await artifactFiles(world, 401)).sort(), ['mesh-perf-results/report.html', 'mesh-perf-results/results.json', 'mesh-perf-results/summary.md']);
+  assert.deepEqual((await artifactFiles(world, 401)).sort(), [
+    'mesh-perf-results/report.html',
+    'mesh-perf-results/results.json',
+    'mesh-perf-results/summary.md',
+  ]);
   const comments = api.comments.filter((c) => c.issue === 5);
   assert.equal(comments.length, 1);
   assert.match(comments[0]!.body, /suite `pr-gate`/);
@@ -54,15 +94,31 @@ test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one s
 });
 
 test('workflows/daily.yml: benchmark then publish to the history branch on a schedule', { timeout: 600_000 }, async () => {
-  const caller = await createCaller(world, 'daily', { 'mesh-perf.yaml': localConfig(), '.github/workflows/daily.yml': await workflowText('workflows/daily.yml') });
-  const run = await runAct({ world, caller, workflow: 'daily.yml', event: 'schedule', payload: { schedule: '17 3 * * *' }, token: TOKEN, apiUrl: api.url, runId: 402 });
+  const caller = await createCaller(world, 'daily', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/daily.yml': await workflowText('workflows/daily.yml'),
+  });
+  const run = await runAct({
+    world,
+    caller,
+    workflow: 'daily.yml',
+    event: 'schedule',
+    payload: { schedule: '17 3 * * *' },
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 402,
+  });
   assert.equal(run.code, 0, tail(run.output, 120));
-  assert.deepEqual(await artifactFiles(world, 402).then((f) => f.filter((x) => x.endsWith('results.json'))), ['mesh-perf-results/results.json']);
+  assert.deepEqual(await artifactFiles(world, 402).then((f) => f.filter((x) => x.endsWith('results.json'))), [
+    'mesh-perf-results/results.json',
+  ]);
   const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)nightly\/\d{4}\/[^/]+\.json$/.test(f));
   assert.equal(published.length, 1, `one nightly run on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
 });
 
-test('the fork-safe pair: the workflow_run half comments from the artifact, and a failed run never shows its artifact\'s pass', { timeout: 600_000 }, async () => {
+test("the fork-safe pair: the workflow_run half comments from the artifact, and a failed run never shows its artifact's pass", {
+  timeout: 600_000,
+}, async () => {
   const caller = await createCaller(world, 'fork-safe', {
     'mesh-perf.yaml': localConfig(),
     '.github/workflows/fork-safe-benchmark.yml': await workflowText('workflows/fork-safe-benchmark.yml'),
@@ -72,7 +128,16 @@ test('the fork-safe pair: the workflow_run half comments from the artifact, and 
   const readOnly = 'ghs_forkreadonly0123456789';
   const forkApi = await startGitHubApi({ tokens: { [readOnly]: { login: 'github-actions[bot]', type: 'Bot', write: false } } });
   try {
-    const bench = await runAct({ world, caller, workflow: 'fork-safe-benchmark.yml', event: 'pull_request', payload: prPayload(9, 'stranger/app', FORK_HEAD), token: readOnly, apiUrl: forkApi.url, runId: 501 });
+    const bench = await runAct({
+      world,
+      caller,
+      workflow: 'fork-safe-benchmark.yml',
+      event: 'pull_request',
+      payload: prPayload(9, 'stranger/app', FORK_HEAD),
+      token: readOnly,
+      apiUrl: forkApi.url,
+      runId: 501,
+    });
     assert.equal(bench.code, 0, tail(bench.output));
     assert.equal(forkApi.writes().length, 0);
   } finally {
@@ -83,10 +148,28 @@ test('the fork-safe pair: the workflow_run half comments from the artifact, and 
   // Part 2, on the default branch, for that run. GitHub says the run failed; the artifact says pass.
   const workflowRun = (conclusion: string) => ({
     action: 'completed',
-    workflow_run: { id: 501, head_sha: FORK_HEAD, head_branch: 'patch-1', head_repository: { full_name: 'stranger/app' }, event: 'pull_request', conclusion, html_url: `https://github.test/${CALLER_REPO}/actions/runs/501`, pull_requests: [] },
+    workflow_run: {
+      id: 501,
+      head_sha: FORK_HEAD,
+      head_branch: 'patch-1',
+      head_repository: { full_name: 'stranger/app' },
+      event: 'pull_request',
+      conclusion,
+      html_url: `https://github.test/${CALLER_REPO}/actions/runs/501`,
+      pull_requests: [],
+    },
     repository: { full_name: CALLER_REPO, default_branch: 'main' },
   });
-  const failed = await runAct({ world, caller, workflow: 'fork-safe-comment.yml', event: 'workflow_run', payload: workflowRun('failure'), token: TOKEN, apiUrl: api.url, runId: 502 });
+  const failed = await runAct({
+    world,
+    caller,
+    workflow: 'fork-safe-comment.yml',
+    event: 'workflow_run',
+    payload: workflowRun('failure'),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 502,
+  });
   assert.equal(failed.code, 0, tail(failed.output));
   const comment = () => api.comments.filter((c) => c.issue === 9);
   assert.equal(comment().length, 1);
@@ -95,7 +178,16 @@ test('the fork-safe pair: the workflow_run half comments from the artifact, and 
   assert.match(comment()[0]!.body, /The benchmark run concluded failure, but its results artifact says pass/);
 
   // The same artifact with GitHub saying the run succeeded: now it is a pass, in the same comment.
-  const passed = await runAct({ world, caller, workflow: 'fork-safe-comment.yml', event: 'workflow_run', payload: workflowRun('success'), token: TOKEN, apiUrl: api.url, runId: 503 });
+  const passed = await runAct({
+    world,
+    caller,
+    workflow: 'fork-safe-comment.yml',
+    event: 'workflow_run',
+    payload: workflowRun('success'),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 503,
+  });
   assert.equal(passed.code, 0, tail(passed.output));
   assert.equal(comment().length, 1, 'updated in place');
   assert.match(comment()[0]!.body, /✅ \*\*pass\*\*/);
@@ -125,7 +217,16 @@ jobs:
         run: echo "paths=$PATHS versions=$VERSIONS"
 `;
   const caller = await createCaller(world, 'setup', { '.github/workflows/tools.yml': workflow });
-  const run = await runAct({ world, caller, workflow: 'tools.yml', event: 'push', payload: { ref: 'refs/heads/main', repository: { full_name: CALLER_REPO, default_branch: 'main' } }, token: TOKEN, apiUrl: api.url, runId: 601 });
+  const run = await runAct({
+    world,
+    caller,
+    workflow: 'tools.yml',
+    event: 'push',
+    payload: { ref: 'refs/heads/main', repository: { full_name: CALLER_REPO, default_branch: 'main' } },
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 601,
+  });
   assert.equal(run.code, 0, tail(run.output));
   assert.match(run.output, /k6 v1\.4\.2/);
   assert.ok(run.output.includes(`paths={"k6":"${join(cacheDir, 'k6', '1.4.2', 'k6')}"} versions={"k6":"1.4.2"}`), tail(run.output));

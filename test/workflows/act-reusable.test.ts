@@ -11,7 +11,24 @@ import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
 import { commentMarker } from '../../src/github/comment-body.ts';
-import { ACT, actionCommit, artifactFiles, CALLER_REPO, commitToAction, createCaller, createSelfCaller, createWorld, ROOT, historyFiles, K6, localConfig, moveTag, runAct, tail, type World } from './act/harness.ts';
+import {
+  ACT,
+  actionCommit,
+  artifactFiles,
+  CALLER_REPO,
+  commitToAction,
+  createCaller,
+  createSelfCaller,
+  createWorld,
+  ROOT,
+  historyFiles,
+  K6,
+  localConfig,
+  moveTag,
+  runAct,
+  tail,
+  type World,
+} from './act/harness.ts';
 
 const TOKEN = 'ghs_acttoken0123456789abcdef';
 let world: World;
@@ -25,9 +42,13 @@ before(async () => {
   world = await createWorld('reusable');
   commitA = actionCommit(world, 'v1');
   // A later commit whose action only says which commit it is and fails; v1 now points to it.
-  commitB = await commitToAction(world, async (dir) => {
-    await writeFile(join(dir, 'dist', 'action.js'), "console.log('::error::this is the action of commit B');\nprocess.exit(1);\n");
-  }, 'commit B');
+  commitB = await commitToAction(
+    world,
+    async (dir) => {
+      await writeFile(join(dir, 'dist', 'action.js'), "console.log('::error::this is the action of commit B');\nprocess.exit(1);\n");
+    },
+    'commit B',
+  );
   moveTag(world, 'v1', commitB);
   api = await startGitHubApi({
     tokens: { [TOKEN]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
@@ -62,13 +83,34 @@ jobs:
     with: { config: mesh-perf.yaml, suite: pr, comment: always }
 `;
 
-test('a pull_request caller pinned to a commit runs the action of that commit (not v1): benchmark, artifact, sticky comment', { timeout: 600_000 }, async () => {
-  const caller = await createCaller(world, 'pr-caller', { 'mesh-perf.yaml': localConfig(), '.github/workflows/perf.yml': prCaller(commitA) });
-  const pinned = await runAct({ world, caller, workflow: 'perf.yml', event: 'pull_request', payload: prPayload(7), token: TOKEN, apiUrl: api.url, runId: 101 });
+test('a pull_request caller pinned to a commit runs the action of that commit (not v1): benchmark, artifact, sticky comment', {
+  timeout: 600_000,
+}, async () => {
+  const caller = await createCaller(world, 'pr-caller', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/perf.yml': prCaller(commitA),
+  });
+  const pinned = await runAct({
+    world,
+    caller,
+    workflow: 'perf.yml',
+    event: 'pull_request',
+    payload: prPayload(7),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 101,
+  });
   assert.equal(pinned.code, 0, tail(pinned.output));
-  assert.ok(pinned.output.includes(`checkout stand-in: org/mesh-perf-action at ${commitA} is ${commitA}`), `the action was checked out at the pinned commit:\n${tail(pinned.output)}`);
+  assert.ok(
+    pinned.output.includes(`checkout stand-in: org/mesh-perf-action at ${commitA} is ${commitA}`),
+    `the action was checked out at the pinned commit:\n${tail(pinned.output)}`,
+  );
   assert.ok(!pinned.output.includes('this is the action of commit B'), 'v1 (commit B) never ran');
-  assert.deepEqual((await artifactFiles(world, 101)).sort(), ['mesh-perf-results/report.html', 'mesh-perf-results/results.json', 'mesh-perf-results/summary.md']);
+  assert.deepEqual((await artifactFiles(world, 101)).sort(), [
+    'mesh-perf-results/report.html',
+    'mesh-perf-results/results.json',
+    'mesh-perf-results/summary.md',
+  ]);
   const ours = api.comments.filter((c) => c.issue === 7);
   assert.equal(ours.length, 1, 'one sticky comment');
   assert.ok(ours[0]!.body.includes(commentMarker('pr')));
@@ -76,14 +118,28 @@ test('a pull_request caller pinned to a commit runs the action of that commit (n
 
   // The same caller pinned to v1 runs what v1 points to now: the pin, not a tag inside the
   // reusable workflow, decides which action code runs.
-  const floating = await createCaller(world, 'pr-caller-v1', { 'mesh-perf.yaml': localConfig(), '.github/workflows/perf.yml': prCaller('v1') });
-  const moved = await runAct({ world, caller: floating, workflow: 'perf.yml', event: 'pull_request', payload: prPayload(8), token: TOKEN, apiUrl: api.url, runId: 102 });
+  const floating = await createCaller(world, 'pr-caller-v1', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/perf.yml': prCaller('v1'),
+  });
+  const moved = await runAct({
+    world,
+    caller: floating,
+    workflow: 'perf.yml',
+    event: 'pull_request',
+    payload: prPayload(8),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 102,
+  });
   assert.notEqual(moved.code, 0);
   assert.ok(moved.output.includes(`checkout stand-in: org/mesh-perf-action at ${commitB} is ${commitB}`), tail(moved.output));
   assert.ok(moved.output.includes('this is the action of commit B'), tail(moved.output));
 });
 
-test('a scheduled caller benchmarks, then publishes with the config\'s history branch and retention; the schedule payload has no default branch', { timeout: 600_000 }, async () => {
+test("a scheduled caller benchmarks, then publishes with the config's history branch and retention; the schedule payload has no default branch", {
+  timeout: 600_000,
+}, async () => {
   const workflow = `name: nightly
 on:
   schedule:
@@ -121,19 +177,38 @@ jobs:
   assert.equal(runs[1]!.length, 1, `history.keep: 1runs kept only the newest run: ${runs[1]}`);
   assert.notDeepEqual(runs[1], runs[0]);
   assert.deepEqual(historyFiles(world, 'gh-pages'), [], 'nothing went to the default gh-pages branch');
-  assert.ok(api.requests.some((r) => r.method === 'GET' && r.path === `/repos/${CALLER_REPO}`), 'the default branch was asked of the API');
+  assert.ok(
+    api.requests.some((r) => r.method === 'GET' && r.path === `/repos/${CALLER_REPO}`),
+    'the default branch was asked of the API',
+  );
 });
 
-test("this project's CI job calls the reusable workflow locally and runs the action of the commit under review", { timeout: 600_000 }, async () => {
+test("this project's CI job calls the reusable workflow locally and runs the action of the commit under review", {
+  timeout: 600_000,
+}, async () => {
   // ci.yml's reusable-workflow job as written, without its `needs:` (act would run check-dist too).
   const ci = parse(await readFile(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as { jobs: Record<string, Record<string, unknown>> };
   const { needs: _needs, ...job } = ci.jobs['reusable-workflow']!;
   assert.equal(job.uses, './.github/workflows/mesh-perf.yml');
-  const workflow = stringify({ name: 'ci', on: { pull_request: null }, permissions: { contents: 'read' }, jobs: { 'reusable-workflow': job } });
+  const workflow = stringify({
+    name: 'ci',
+    on: { pull_request: null },
+    permissions: { contents: 'read' },
+    jobs: { 'reusable-workflow': job },
+  });
   // The commit under review: commit A plus this workflow (main and v1 are commit B, which fails).
   const self = await createSelfCaller(world, 'under-review', commitA, { '.github/workflows/ci-reusable.yml': workflow });
   const payload = { ...prPayload(11), repository: { full_name: 'org/mesh-perf-action', default_branch: 'main' } };
-  const run = await runAct({ world, caller: self.dir, workflow: 'ci-reusable.yml', event: 'pull_request', payload, token: TOKEN, apiUrl: api.url, runId: 301 });
+  const run = await runAct({
+    world,
+    caller: self.dir,
+    workflow: 'ci-reusable.yml',
+    event: 'pull_request',
+    payload,
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 301,
+  });
   assert.equal(run.code, 0, tail(run.output, 120));
   assert.ok(run.output.includes(`checkout stand-in: org/mesh-perf-action at ${self.sha} is ${self.sha}`), tail(run.output));
   assert.ok(!run.output.includes('this is the action of commit B'));

@@ -9,16 +9,33 @@ import { parse } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RUNNER_IMAGE_INOTIFY: Record<string, number> = { 'fs.inotify.max_user_watches': 655360, 'fs.inotify.max_user_instances': 1280 };
-const yamlIn = (dir: string) => (existsSync(join(ROOT, dir)) ? readdirSync(join(ROOT, dir)).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f)) : []);
-const FILES = [...yamlIn('.github/workflows'), ...yamlIn('workflows'), 'action.yml', 'setup/action.yml', 'comment/action.yml', 'README.md'].filter((f) => existsSync(join(ROOT, f)));
+const yamlIn = (dir: string) =>
+  existsSync(join(ROOT, dir))
+    ? readdirSync(join(ROOT, dir))
+        .filter((f) => /\.ya?ml$/.test(f))
+        .map((f) => join(dir, f))
+    : [];
+const FILES = [
+  ...yamlIn('.github/workflows'),
+  ...yamlIn('workflows'),
+  'action.yml',
+  'setup/action.yml',
+  'comment/action.yml',
+  'README.md',
+].filter((f) => existsSync(join(ROOT, f)));
 
 /** `sysctl -w fs.inotify.<key>=<n>` with a literal n below what the runner images already have. */
 export function inotifyLowerings(text: string): string[] {
-  return [...text.matchAll(/sysctl\s+(?:-\w+\s+)*(fs\.inotify\.\w+)=(\d+)/g)].filter(([, key, value]) => Number(value) < (RUNNER_IMAGE_INOTIFY[key!] ?? 0)).map(([match]) => match);
+  return [...text.matchAll(/sysctl\s+(?:-\w+\s+)*(fs\.inotify\.\w+)=(\d+)/g)]
+    .filter(([, key, value]) => Number(value) < (RUNNER_IMAGE_INOTIFY[key!] ?? 0))
+    .map(([match]) => match);
 }
 
-test('the rule catches a literal sysctl that lowers the runner images\' inotify limits', () => {
-  assert.deepEqual(inotifyLowerings('sudo sysctl -w fs.inotify.max_user_watches=524288\nsudo sysctl -w fs.inotify.max_user_instances=2048'), ['sysctl -w fs.inotify.max_user_watches=524288']);
+test("the rule catches a literal sysctl that lowers the runner images' inotify limits", () => {
+  assert.deepEqual(
+    inotifyLowerings('sudo sysctl -w fs.inotify.max_user_watches=524288\nsudo sysctl -w fs.inotify.max_user_instances=2048'),
+    ['sysctl -w fs.inotify.max_user_watches=524288'],
+  );
   assert.deepEqual(inotifyLowerings('sudo sysctl -w "$1=$2"'), []);
 });
 

@@ -20,9 +20,17 @@ export function checkWorkflowText(file: string, text: string, kind: 'workflow' |
   const findings: Finding[] = [];
   if (kind === 'workflow') {
     const on = doc.on ?? doc[true as unknown as string];
-    const triggers = typeof on === 'string' ? [on] : Array.isArray(on) ? on.map(String) : on && typeof on === 'object' ? Object.keys(on) : [];
-    if (triggers.includes('pull_request_target')) findings.push({ file, where: 'on', rule: 'pull-request-target', detail: 'pull_request_target runs with a write token next to PR code' });
-    if (!('permissions' in doc)) findings.push({ file, where: 'top level', rule: 'no-permissions', detail: 'declare permissions (least privilege) at the top level' });
+    const triggers =
+      typeof on === 'string' ? [on] : Array.isArray(on) ? on.map(String) : on && typeof on === 'object' ? Object.keys(on) : [];
+    if (triggers.includes('pull_request_target'))
+      findings.push({
+        file,
+        where: 'on',
+        rule: 'pull-request-target',
+        detail: 'pull_request_target runs with a write token next to PR code',
+      });
+    if (!('permissions' in doc))
+      findings.push({ file, where: 'top level', rule: 'no-permissions', detail: 'declare permissions (least privilege) at the top level' });
     for (const [jobId, job] of Object.entries((doc.jobs ?? {}) as Obj)) {
       const j = job as Obj;
       if (typeof j.uses === 'string') checkUses(findings, file, `jobs.${jobId}`, j.uses);
@@ -48,7 +56,8 @@ function checkSteps(findings: Finding[], file: string, where: string, steps: unk
       checkUses(findings, file, at, step.uses);
       if (/^actions\/checkout@/.test(step.uses)) {
         const with_ = (step.with ?? {}) as Obj;
-        if (with_['persist-credentials'] !== false) findings.push({ file, where: at, rule: 'persisted-credentials', detail: 'actions/checkout needs persist-credentials: false' });
+        if (with_['persist-credentials'] !== false)
+          findings.push({ file, where: at, rule: 'persisted-credentials', detail: 'actions/checkout needs persist-credentials: false' });
       }
     }
   });
@@ -57,9 +66,11 @@ function checkSteps(findings: Finding[], file: string, where: string, steps: unk
 function checkUses(findings: Finding[], file: string, where: string, uses: string): void {
   if (uses.startsWith('./')) return;
   if (uses.startsWith('docker://')) {
-    if (!/@sha256:[0-9a-f]{64}$/.test(uses)) findings.push({ file, where, rule: 'unpinned-action', detail: `${uses} is not pinned by digest` });
+    if (!/@sha256:[0-9a-f]{64}$/.test(uses))
+      findings.push({ file, where, rule: 'unpinned-action', detail: `${uses} is not pinned by digest` });
     return;
   }
   if (FIRST_PARTY.test(uses)) return;
-  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_./-]+@[0-9a-f]{40}$/.test(uses)) findings.push({ file, where, rule: 'unpinned-action', detail: `${uses} is not pinned by a full commit SHA` });
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_./-]+@[0-9a-f]{40}$/.test(uses))
+    findings.push({ file, where, rule: 'unpinned-action', detail: `${uses} is not pinned by a full commit SHA` });
 }

@@ -12,14 +12,35 @@ import { parse } from 'yaml';
 import { checkWorkflowText, type Finding } from './workflow-rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const ACTIONLINT = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf', 'tools', 'actionlint', '1.7.12', 'actionlint');
+const ACTIONLINT = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'mesh-perf',
+  'tools',
+  'actionlint',
+  '1.7.12',
+  'actionlint',
+);
 
-const yamlIn = (dir: string) => (existsSync(join(ROOT, dir)) ? readdirSync(join(ROOT, dir)).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f)) : []);
+const yamlIn = (dir: string) =>
+  existsSync(join(ROOT, dir))
+    ? readdirSync(join(ROOT, dir))
+        .filter((f) => /\.ya?ml$/.test(f))
+        .map((f) => join(dir, f))
+    : [];
 const WORKFLOWS = [...yamlIn('.github/workflows'), ...yamlIn('workflows')];
 const ACTIONS = ['action.yml', 'setup/action.yml', 'comment/action.yml'];
 
 test('the workflows and examples exist', () => {
-  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml', '.github/workflows/ci.yml', 'workflows/daily.yml', 'workflows/pr-gate.yml', 'workflows/fork-safe-benchmark.yml', 'workflows/fork-safe-comment.yml', 'workflows/mesh-matrix.yml']) {
+  for (const file of [
+    '.github/workflows/mesh-perf.yml',
+    '.github/workflows/mesh-perf-publish.yml',
+    '.github/workflows/ci.yml',
+    'workflows/daily.yml',
+    'workflows/pr-gate.yml',
+    'workflows/fork-safe-benchmark.yml',
+    'workflows/fork-safe-comment.yml',
+    'workflows/mesh-matrix.yml',
+  ]) {
     assert.ok(WORKFLOWS.includes(file), `${file} is missing`);
   }
 });
@@ -27,7 +48,9 @@ test('the workflows and examples exist', () => {
 test('actionlint is clean over .github/workflows and workflows/', { timeout: 60_000 }, async () => {
   assert.ok(existsSync(ACTIONLINT), `actionlint 1.7.12 is not at ${ACTIONLINT}: run bash scripts/install-test-tools.sh`);
   const result = await new Promise<{ code: number | null; out: string }>((done) => {
-    execFile(ACTIONLINT, ['-no-color', ...WORKFLOWS], { cwd: ROOT, timeout: 50_000 }, (error, stdout, stderr) => done({ code: error ? (error.code as number) : 0, out: stdout + stderr }));
+    execFile(ACTIONLINT, ['-no-color', ...WORKFLOWS], { cwd: ROOT, timeout: 50_000 }, (error, stdout, stderr) =>
+      done({ code: error ? (error.code as number) : 0, out: stdout + stderr }),
+    );
   });
   assert.equal(result.code, 0, result.out);
 });
@@ -73,19 +96,38 @@ jobs:
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
 type Job = { if?: string; uses?: string; permissions?: Record<string, string>; steps: Step[] };
-const readWorkflow = (file: string) => parse(readFileSync(join(ROOT, file), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
+const readWorkflow = (file: string) =>
+  parse(readFileSync(join(ROOT, file), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
 
 test('the reusable workflows run the action of their own commit, never a moving tag', () => {
   for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml']) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    assert.ok(!/^[ \t-]*uses:\s*org\/mesh-perf-action[@/]/m.test(text), `${file} must not call org/mesh-perf-action@<tag>: a caller pinned to a SHA would still run the tag`);
+    assert.ok(
+      !/^[ \t-]*uses:\s*org\/mesh-perf-action[@/]/m.test(text),
+      `${file} must not call org/mesh-perf-action@<tag>: a caller pinned to a SHA would still run the tag`,
+    );
     for (const [id, job] of Object.entries(readWorkflow(file).jobs)) {
       const at = job.steps.findIndex((step) => step.uses === './.mesh-perf-action');
       assert.ok(at > 0, `${file} jobs.${id} runs ./.mesh-perf-action`);
-      const checkout = job.steps.slice(0, at).find((step) => step.uses?.startsWith('actions/checkout@') && step.with?.path === '.mesh-perf-action');
-      assert.deepEqual(checkout?.with, { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.mesh-perf-action', 'persist-credentials': false }, `${file} jobs.${id} checks the action out at job.workflow_sha`);
+      const checkout = job.steps
+        .slice(0, at)
+        .find((step) => step.uses?.startsWith('actions/checkout@') && step.with?.path === '.mesh-perf-action');
+      assert.deepEqual(
+        checkout?.with,
+        {
+          repository: '${{ job.workflow_repository }}',
+          ref: '${{ job.workflow_sha }}',
+          path: '.mesh-perf-action',
+          'persist-credentials': false,
+        },
+        `${file} jobs.${id} checks the action out at job.workflow_sha`,
+      );
       const guard = job.steps.slice(0, at).find((step) => step.env?.WORKFLOW_SHA === '${{ job.workflow_sha }}');
-      assert.match(guard?.run ?? '', /-z "\$WORKFLOW_SHA"/, `${file} jobs.${id} refuses an empty job.workflow_sha (else checkout would take the caller's repository)`);
+      assert.match(
+        guard?.run ?? '',
+        /-z "\$WORKFLOW_SHA"/,
+        `${file} jobs.${id} refuses an empty job.workflow_sha (else checkout would take the caller's repository)`,
+      );
     }
   }
 });
@@ -96,20 +138,29 @@ test('publishing is a separate reusable workflow: a PR-only caller grants no con
   // job's if: says, so no job of mesh-perf.yml may ask for contents: write.
   for (const [id, job] of Object.entries(bench.jobs)) {
     assert.notEqual(job.permissions?.contents, 'write', `mesh-perf.yml jobs.${id} asks for contents: write`);
-    for (const [scope, level] of Object.entries(job.permissions ?? {})) assert.ok(level === 'read' || scope === 'pull-requests', `mesh-perf.yml jobs.${id}: ${scope}: ${level}`);
+    for (const [scope, level] of Object.entries(job.permissions ?? {}))
+      assert.ok(level === 'read' || scope === 'pull-requests', `mesh-perf.yml jobs.${id}: ${scope}: ${level}`);
   }
   assert.equal(bench.jobs.benchmark!.steps.find((s) => s.uses === './.mesh-perf-action')?.with?.publish, 'false');
-  assert.ok(!('publish' in ((bench.on.workflow_call as { inputs: Record<string, unknown> }).inputs)), 'no publish input left on the benchmark workflow');
+  assert.ok(
+    !('publish' in (bench.on.workflow_call as { inputs: Record<string, unknown> }).inputs),
+    'no publish input left on the benchmark workflow',
+  );
 
   const pub = readWorkflow('.github/workflows/mesh-perf-publish.yml');
   const job = pub.jobs.publish!;
   assert.equal(job.permissions?.contents, 'write');
-  for (const needle of ["github.event_name == 'schedule'", "github.event_name == 'push'", "github.event_name == 'workflow_dispatch'"]) assert.ok(job.if?.includes(needle), `publish job condition mentions ${needle}`);
+  for (const needle of ["github.event_name == 'schedule'", "github.event_name == 'push'", "github.event_name == 'workflow_dispatch'"])
+    assert.ok(job.if?.includes(needle), `publish job condition mentions ${needle}`);
   assert.ok(!job.if?.includes('pull_request'), 'no PR event can publish');
-  assert.ok(!job.if?.includes('default_branch'), 'the default branch is the action\'s check (schedule payloads lack it)');
-  assert.deepEqual(job.steps.filter((s) => s.run !== undefined).map((s) => Object.keys(s.env ?? {})), [['WORKFLOW_REPOSITORY', 'WORKFLOW_SHA']], 'the only shell step is the guard');
+  assert.ok(!job.if?.includes('default_branch'), "the default branch is the action's check (schedule payloads lack it)");
+  assert.deepEqual(
+    job.steps.filter((s) => s.run !== undefined).map((s) => Object.keys(s.env ?? {})),
+    [['WORKFLOW_REPOSITORY', 'WORKFLOW_SHA']],
+    'the only shell step is the guard',
+  );
   const action = job.steps.find((s) => s.uses === './.mesh-perf-action')!;
-  assert.equal(action.with?.config, '${{ inputs.config }}', 'the publish step reads the caller\'s config (history.keep, store, branch)');
+  assert.equal(action.with?.config, '${{ inputs.config }}', "the publish step reads the caller's config (history.keep, store, branch)");
   assert.ok(action.with?.['publish-results']);
 
   // Callers: those triggered by pull requests never reference the publish workflow nor grant contents: write.
@@ -120,7 +171,8 @@ test('publishing is a separate reusable workflow: a PR-only caller grants no con
       if (caller.uses?.includes('/.github/workflows/mesh-perf-publish.yml@')) {
         assert.ok(!onPr, `${file} runs on pull requests and must not publish`);
         assert.equal(caller.permissions?.contents, 'write', `${file} jobs.${id} grants the publish workflow contents: write`);
-      } else if (onPr) assert.notEqual(caller.permissions?.contents, 'write', `${file} jobs.${id}: a PR workflow grants no contents: write`);
+      } else if (onPr)
+        assert.notEqual(caller.permissions?.contents, 'write', `${file} jobs.${id}: a PR workflow grants no contents: write`);
     }
     const text = readFileSync(join(ROOT, file), 'utf8');
     if (onPr) assert.ok(!/publish(-results)?:\s*(true|'true')/.test(text), `${file} runs on pull requests and must not publish`);
@@ -128,12 +180,18 @@ test('publishing is a separate reusable workflow: a PR-only caller grants no con
 });
 
 test('the fork-safe commenter never checks out or runs pull request code', () => {
-  const wf = parse(readFileSync(join(ROOT, 'workflows/fork-safe-comment.yml'), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, { permissions: Record<string, string>; steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }> };
+  const wf = parse(readFileSync(join(ROOT, 'workflows/fork-safe-comment.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, { permissions: Record<string, string>; steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>;
+  };
   assert.ok('workflow_run' in wf.on);
   const job = Object.values(wf.jobs)[0]!;
   assert.deepEqual(job.permissions, { actions: 'read', 'pull-requests': 'write' });
   assert.ok(!job.steps.some((s) => s.uses?.startsWith('actions/checkout') || s.run !== undefined), 'no checkout, no shell step');
-  assert.equal(job.steps.find((s) => s.uses?.startsWith('actions/download-artifact'))?.with?.['run-id'], '${{ github.event.workflow_run.id }}');
+  assert.equal(
+    job.steps.find((s) => s.uses?.startsWith('actions/download-artifact'))?.with?.['run-id'],
+    '${{ github.event.workflow_run.id }}',
+  );
   assert.ok(job.steps.some((s) => s.uses === 'org/mesh-perf-action/comment@v1'));
 });
 
@@ -155,8 +213,15 @@ test('every README example and copyable workflow that runs a benchmark uploads t
         const stepId = (step as { id?: string }).id;
         assert.ok(stepId, `${name} jobs.${id}: the mesh-perf step needs an id to upload its results-dir`);
         const upload = steps.slice(i + 1).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
-        assert.ok(upload, `${name} jobs.${id}: no actions/upload-artifact step after mesh-perf (the summary and comment link to the artifact)`);
-        assert.match(String(upload.with?.path), new RegExp(`steps\\.${stepId}\\.outputs\\.results-dir`), `${name} jobs.${id}: the upload takes the results-dir output`);
+        assert.ok(
+          upload,
+          `${name} jobs.${id}: no actions/upload-artifact step after mesh-perf (the summary and comment link to the artifact)`,
+        );
+        assert.match(
+          String(upload.with?.path),
+          new RegExp(`steps\\.${stepId}\\.outputs\\.results-dir`),
+          `${name} jobs.${id}: the upload takes the results-dir output`,
+        );
         assert.match(String((upload as { if?: string }).if), /always\(\)/, `${name} jobs.${id}: upload also when the gate failed`);
       });
     }

@@ -40,7 +40,8 @@ export const command: Command = {
     const [a, b] = config.modes.map((m) => m.name) as [string, string];
     context.log.info(`A/A calibration: "${a}" measured twice (${a}, ${b}), ${repetitions} interleaved blocks per load profile`);
     const outcome = await runPipeline(config, { log: context.log, signal: context.signal, cwd: context.cwd });
-    if (outcome.error) throw outcome.error instanceof MeshPerfError ? outcome.error : new MeshPerfError(outcome.error.message, EXIT.environment);
+    if (outcome.error)
+      throw outcome.error instanceof MeshPerfError ? outcome.error : new MeshPerfError(outcome.error.message, EXIT.environment);
     const regression = loaded.gates.regression;
     const calibrations: Calibration[] = config.profiles.map((profile) =>
       analyzeCalibration(outcome.result, {
@@ -56,7 +57,9 @@ export const command: Command = {
     else for (const calibration of calibrations) context.stdout(`\n${renderCalibration(calibration)}`);
     context.stdout(`Results: ${outcome.files.results}\n`);
     if (outcome.result.verdict === 'invalid') {
-      context.stdout('The run has invalid repetitions (listed in the results); the figures above leave them out and may understate the noise.\n');
+      context.stdout(
+        'The run has invalid repetitions (listed in the results); the figures above leave them out and may understate the noise.\n',
+      );
       return EXIT.environment;
     }
     return EXIT.pass;
@@ -66,7 +69,8 @@ export const command: Command = {
 function parseRepetitions(text: string | undefined): number {
   if (text === undefined) return DEFAULT_REPETITIONS;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 4) throw new UsageError(`--repetitions expects a whole number ≥ 4 (two disjoint subsets of 2 blocks), got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < 4)
+    throw new UsageError(`--repetitions expects a whole number ≥ 4 (two disjoint subsets of 2 blocks), got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -74,6 +78,7 @@ function parseMde(text: string | undefined): number {
   if (text === undefined) return 0.05;
   const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(text.trim());
   const value = match ? Number(match[1]) / 100 : Number.NaN;
-  if (!(value > 0 && value < 1)) throw new UsageError(`--mde expects a percentage between 0 and 100 such as 5%, got ${JSON.stringify(text)}`);
+  if (!(value > 0 && value < 1))
+    throw new UsageError(`--mde expects a percentage between 0 and 100 such as 5%, got ${JSON.stringify(text)}`);
   return value;
 }

@@ -26,7 +26,11 @@ export const command: Command = {
     { name: 'candidate-results.json', description: 'the run to judge (a results.json or its run folder)', required: true },
   ],
   options: [
-    { name: 'config', value: 'FILE', description: 'Take the gates (thresholds, overhead budgets, regression settings) from this config file' },
+    {
+      name: 'config',
+      value: 'FILE',
+      description: 'Take the gates (thresholds, overhead budgets, regression settings) from this config file',
+    },
     { name: 'json', description: 'Print the analysis as JSON instead of the table' },
   ],
   details: [
@@ -41,7 +45,9 @@ export const command: Command = {
   async run(context) {
     const [baselinePath, candidatePath] = context.args.positionals.map((p) => resolve(context.cwd, p)) as [string, string];
     if (context.args.positionals.length > 2) {
-      throw new UsageError(`mesh-perf compare takes two files, got ${context.args.positionals.length}: ${context.args.positionals.join(' ')}`);
+      throw new UsageError(
+        `mesh-perf compare takes two files, got ${context.args.positionals.length}: ${context.args.positionals.join(' ')}`,
+      );
     }
     const baseline = await readResultsFile(baselinePath);
     const candidate = await readResultsFile(candidatePath);
@@ -49,7 +55,9 @@ export const command: Command = {
     if (scenarios.mismatched.length > 0 || scenarios.comparable.length === 0) {
       throw new UsageError(mismatchMessage(scenarios, baselinePath, candidatePath));
     }
-    const gates = context.args.options.config ? (await loadConfig({ file: resolve(context.cwd, context.args.options.config) })).gates : undefined;
+    const gates = context.args.options.config
+      ? (await loadConfig({ file: resolve(context.cwd, context.args.options.config) })).gates
+      : undefined;
     const config = comparisonConfig(candidate, gates);
     const analysis = analyzeRun(candidate, { config, reference: [baseline] });
     if (context.args.switches.has('json')) context.stdout(`${JSON.stringify(analysis, null, 2)}\n`);
@@ -58,8 +66,16 @@ export const command: Command = {
       // (table rows, whose columns are separated by runs of spaces, are left whole).
       const width = terminalWidth();
       const text = renderComparison(analysis, { baseline: baselinePath, candidate: candidatePath });
-      context.stdout(text.split('\n').flatMap((line) => (/\S {2,}\S/.test(line) ? [line] : wrap(line, width))).join('\n'));
-      const skipped = [...scenarios.onlyInA.map((m) => `${m.mode} [${m.profile}] only in the baseline`), ...scenarios.onlyInB.map((m) => `${m.mode} [${m.profile}] only in the candidate`)];
+      context.stdout(
+        text
+          .split('\n')
+          .flatMap((line) => (/\S {2,}\S/.test(line) ? [line] : wrap(line, width)))
+          .join('\n'),
+      );
+      const skipped = [
+        ...scenarios.onlyInA.map((m) => `${m.mode} [${m.profile}] only in the baseline`),
+        ...scenarios.onlyInB.map((m) => `${m.mode} [${m.profile}] only in the candidate`),
+      ];
       if (skipped.length > 0) context.stdout(`Not compared: ${skipped.join('; ')}\n`);
     }
     return exitCodeFor(analysis.verdict, config.gates.regression.inconclusive);
@@ -72,7 +88,8 @@ export async function readResultsFile(path: string): Promise<RunResult> {
   try {
     if ((await stat(path)).isDirectory()) file = join(path, 'results.json');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${path} does not exist; pass a results.json written by mesh-perf run, or its run folder`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(`${path} does not exist; pass a results.json written by mesh-perf run, or its run folder`);
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
   let text: string;
@@ -92,7 +109,11 @@ export async function readResultsFile(path: string): Promise<RunResult> {
 export function comparisonConfig(candidate: RunResult, gates: Config['gates'] | undefined): Config {
   const names = [...new Set(candidate.modes.map((m) => m.name))];
   const base = validateConfig(
-    { modes: names.map((name) => ({ name })), load: { rate: 1 }, ...(names.includes(candidate.baseline) ? { baseline: candidate.baseline } : {}) },
+    {
+      modes: names.map((name) => ({ name })),
+      load: { rate: 1 },
+      ...(names.includes(candidate.baseline) ? { baseline: candidate.baseline } : {}),
+    },
     `modes of ${candidate.run?.id ?? 'the candidate'}`,
   );
   const chosen = gates ?? base.gates;
@@ -108,7 +129,8 @@ function mismatchMessage(scenarios: ReturnType<typeof compareScenarios>, baselin
   // Run-wide fields (runner class, platform, suite) differ for every mode: say them once.
   const lines = new Map<string, string[]>();
   for (const entry of scenarios.mismatched) {
-    for (const line of explainDifferences(entry.differences)) lines.set(line, [...(lines.get(line) ?? []), `${entry.mode} [${entry.profile}]`]);
+    for (const line of explainDifferences(entry.differences))
+      lines.set(line, [...(lines.get(line) ?? []), `${entry.mode} [${entry.profile}]`]);
   }
   const all = scenarios.mismatched.length;
   const detail = [...lines.entries()].map(([line, where]) => `  - ${line}${where.length === all ? '' : ` (for ${where.join(', ')})`}`);

@@ -9,8 +9,12 @@ export const command: Command = {
   name: 'down',
   summary: 'Remove what mesh-perf created in the cluster for a config (namespaces, meshes, CRDs, the kind cluster)',
   usage: 'down --config FILE [overrides]',
-  options: [{ name: 'config', value: 'FILE', description: 'Config file (platform kind or kubeconfig)' }, ...overrideOptions(OVERRIDE_FLAGS.cluster)],
-  details: 'Only objects labelled app.kubernetes.io/managed-by=mesh-perf with the config\'s suite are removed; a mesh that was there before mesh-perf is left alone.',
+  options: [
+    { name: 'config', value: 'FILE', description: 'Config file (platform kind or kubeconfig)' },
+    ...overrideOptions(OVERRIDE_FLAGS.cluster),
+  ],
+  details:
+    "Only objects labelled app.kubernetes.io/managed-by=mesh-perf with the config's suite are removed; a mesh that was there before mesh-perf is left alone.",
   async run(context) {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'down');
     const platformContext = { config, runId: newRunId(), signal: context.signal, log: context.log };

@@ -30,8 +30,13 @@ export const command: Command = {
     const { options } = context.args;
     const preset = options.preset === undefined ? undefined : findPreset(options.preset);
     if (options.preset !== undefined && !preset) {
-      const guess = didYouMean(options.preset, PRESETS.map((p) => p.name));
-      throw new UsageError(`--preset ${options.preset}: unknown preset${guess ? `; did you mean "${guess}"?` : ''} (see mesh-perf presets)`);
+      const guess = didYouMean(
+        options.preset,
+        PRESETS.map((p) => p.name),
+      );
+      throw new UsageError(
+        `--preset ${options.preset}: unknown preset${guess ? `; did you mean "${guess}"?` : ''} (see mesh-perf presets)`,
+      );
     }
     const platform = (options.platform ?? (preset?.config.platform as string | undefined) ?? 'local') as PlatformName;
     if (!(PLATFORMS as readonly string[]).includes(platform)) {
@@ -43,12 +48,19 @@ export const command: Command = {
       throw new UsageError(`${label} already exists; pass --force to overwrite it, or --config FILE to write another file`);
     }
     const schemaPath = schemaPathFrom(dirname(file));
-    const text = renderInitConfig({ platform, schemaPath, suite: preset ? preset.name : 'default', ...(preset ? { preset: preset.name } : {}) });
+    const text = renderInitConfig({
+      platform,
+      schemaPath,
+      suite: preset ? preset.name : 'default',
+      ...(preset ? { preset: preset.name } : {}),
+    });
     // The written file must be one `plan` accepts: validate it as the loader would.
     validateConfig(mergeRaw(preset?.config ?? {}, parseYaml(text, label)), label);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text, 'utf8');
-    context.stdout(`Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: mesh-perf plan${options.config ? ` --config ${label}` : ''}   # check it and see the trials\n      mesh-perf run${options.config ? ` --config ${label}` : ''}    # run it\n`);
+    context.stdout(
+      `Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: mesh-perf plan${options.config ? ` --config ${label}` : ''}   # check it and see the trials\n      mesh-perf run${options.config ? ` --config ${label}` : ''}    # run it\n`,
+    );
     return 0;
   },
 };

@@ -44,8 +44,12 @@ export const command: Command = {
         ...(cluster ? { pods: podsOf(t), via: ingress ? 'gateway' : 'direct' } : {}),
       }));
       const extra = cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {};
-      const cpu = cpuWindow && { cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) } };
-      context.stdout(`${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, trials }, null, 2)}\n`);
+      const cpu = cpuWindow && {
+        cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
+      };
+      context.stdout(
+        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, trials }, null, 2)}\n`,
+      );
       return 0;
     }
     // The table numbers trials as results.json and the report do (the index, from 0).
@@ -56,16 +60,33 @@ export const command: Command = {
       // "→10" marks a trial that starts by scaling the mode to its pod count.
       const pods = `${scaledBefore.has(t.index) ? '→' : ''}${podsOf(t)}`;
       const via = ingress ? 'gw' : 'direct';
-      rows.push([String(t.index), String(t.block), t.mode.name, t.profile.name, `${t.repetition}/${t.profile.repetitions}`, load, t.profile.duration, t.profile.warmup, ...(cluster ? [pods, via] : [])]);
+      rows.push([
+        String(t.index),
+        String(t.block),
+        t.mode.name,
+        t.profile.name,
+        `${t.repetition}/${t.profile.repetitions}`,
+        load,
+        t.profile.duration,
+        t.profile.warmup,
+        ...(cluster ? [pods, via] : []),
+      ]);
     }
     // The preset's header describes the effective config (a file or flags may change it).
     const header = config.preset ? presetHeader(config.preset, PRESETS, config) : undefined;
     if (header) context.stdout(`${header.trimEnd()}\n\n`);
     const trials = plan.trials.length === 1 ? '1 trial' : `${plan.trials.length} trials`;
-    const scalingNote = steps.length > 0 ? `\n+ ${steps.length} scaling step${steps.length === 1 ? '' : 's'} (~${formatEstimate(scaling)}, estimated) = ~${formatEstimate(seconds + scaling)}` : '';
+    const scalingNote =
+      steps.length > 0
+        ? `\n+ ${steps.length} scaling step${steps.length === 1 ? '' : 's'} (~${formatEstimate(scaling)}, estimated) = ~${formatEstimate(seconds + scaling)}`
+        : '';
     const podsNote = steps.length > 0 ? 'pods: echo pods per mode; → scales the mode first\n' : '';
-    const gatewayNote = ingress ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n` : '';
-    context.stdout(`${alignTable(rows)}\n\n${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`);
+    const gatewayNote = ingress
+      ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n`
+      : '';
+    context.stdout(
+      `${alignTable(rows)}\n\n${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`,
+    );
     if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), Math.min(terminalWidth(), 100)).join('\n')}\n`);
     return 0;
   },

@@ -18,7 +18,11 @@ export const command: Command = {
     { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
     { name: 'suite', value: 'NAME', description: 'file the runs under this suite instead of the one they carry' },
     { name: 'keep', value: 'RETENTION', description: 'retention: "365d" (age) or "1000runs" (per suite)' },
-    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"' },
+    {
+      name: 'keep-timelines',
+      value: 'RETENTION',
+      description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"',
+    },
     { name: 'adopt', description: 'write into a branch/folder that already holds other files' },
     { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
     { name: 'json', description: 'print what was published as JSON' },
@@ -66,7 +70,11 @@ export const command: Command = {
       outcome.unchanged.length ? `${outcome.unchanged.length} already there` : '',
       outcome.pruned.length ? `${outcome.pruned.length} pruned by retention` : '',
       outcome.compacted?.length ? `${plural(outcome.compacted.length, 'older run')} stored without per-second timelines` : '',
-      outcome.commit ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}` : outcome.added.length || outcome.pruned.length ? '' : 'nothing to commit',
+      outcome.commit
+        ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`
+        : outcome.added.length || outcome.pruned.length
+          ? ''
+          : 'nothing to commit',
     ].filter(Boolean);
     context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
     return 0;

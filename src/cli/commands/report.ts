@@ -28,7 +28,11 @@ export const command: Command = {
     { name: 'store', value: 'URL|DIR', description: 'history store to rebuild (git URL/repository or folder)' },
     { name: 'branch', value: 'NAME', description: 'branch of a git store (default gh-pages)' },
     { name: 'keep', value: 'RETENTION', description: 'apply retention while rebuilding: "365d" or "1000runs"' },
-    { name: 'keep-timelines', value: 'RETENTION', description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"' },
+    {
+      name: 'keep-timelines',
+      value: 'RETENTION',
+      description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"',
+    },
     { name: 'adopt', description: 'rebuild into a branch/folder that already holds other files' },
     { name: 'out', value: 'DIR', description: 'write a static site (store) or the report files (results) here instead' },
     { name: 'results', value: 'PATH', description: 'results.json or run folder(s) to render', repeatable: true },
@@ -41,7 +45,7 @@ export const command: Command = {
   async run(context) {
     const results = context.args.lists.results ?? [];
     const store = context.args.options.store;
-    if ((results.length > 0) === (store !== undefined)) {
+    if (results.length > 0 === (store !== undefined)) {
       throw new UsageError('pass either --store (rebuild a history store) or --results (render one run), not both and not neither');
     }
     return store !== undefined ? reportStore(context) : reportResults(context, results);
@@ -54,7 +58,9 @@ async function reportStore(context: CommandContext): Promise<number> {
   // Rebuilding a folder that is not there would create an empty store and report success.
   const spec = options.store!;
   if (!/^[a-z][a-z0-9+.-]*:\/\/|^git@|^[^/]+@[^/]+:/i.test(spec) && !existsSync(resolve(context.cwd, spec))) {
-    throw new UsageError(`--store ${spec}: no such folder (${resolve(context.cwd, spec)}); pass the folder or git URL of an existing history store`);
+    throw new UsageError(
+      `--store ${spec}: no such folder (${resolve(context.cwd, spec)}); pass the folder or git URL of an existing history store`,
+    );
   }
   const store = storeFromFlags(
     {
@@ -76,7 +82,9 @@ async function reportStore(context: CommandContext): Promise<number> {
     context.log.phase(`Exporting ${store.describe()} as a static site to ${out}`);
     const summary = await store.exportSite(new DirectorySink(out));
     for (const warning of summary.warnings) context.log.warn(warning);
-    context.stdout(`${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.reports} reports, dashboard ${join(out, 'index.html')} (${seconds(started)})\n`);
+    context.stdout(
+      `${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.reports} reports, dashboard ${join(out, 'index.html')} (${seconds(started)})\n`,
+    );
     return 0;
   }
   context.log.phase(`Rebuilding ${store.describe()}`);
@@ -84,7 +92,9 @@ async function reportStore(context: CommandContext): Promise<number> {
   const summary = 'summary' in outcome ? outcome.summary : outcome;
   for (const warning of summary.warnings) context.log.warn(warning);
   const commit = 'commit' in outcome && outcome.commit ? `, commit ${outcome.commit.slice(0, 12)}` : '';
-  context.stdout(`${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${commit} (${seconds(started)})\n`);
+  context.stdout(
+    `${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${commit} (${seconds(started)})\n`,
+  );
   return 0;
 }
 
@@ -99,7 +109,11 @@ async function reportResults(context: CommandContext, paths: string[]): Promise<
   }
   const chartJs = await loadChartJsSource();
   for (const { file, result } of loaded) {
-    const dir = options.out ? (loaded.length > 1 ? join(resolve(context.cwd, options.out), safeRunId(result.run.id)) : resolve(context.cwd, options.out)) : dirname(file);
+    const dir = options.out
+      ? loaded.length > 1
+        ? join(resolve(context.cwd, options.out), safeRunId(result.run.id))
+        : resolve(context.cwd, options.out)
+      : dirname(file);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, REPORT_FILE), renderHtmlReport(result, { chartJs: { inline: chartJs } }), 'utf8');
     await writeFile(join(dir, 'results.csv'), renderCsv(result), 'utf8');

@@ -12,7 +12,12 @@ export const command: Command = {
   options: [
     { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG}; \`mesh-perf init\` writes one)` },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
-    { name: 'baseline', value: 'PATH', description: 'Gate against stored results: a results.json, a run folder, a folder of them, or a store (the mode to compare against is --baseline-mode)' },
+    {
+      name: 'baseline',
+      value: 'PATH',
+      description:
+        'Gate against stored results: a results.json, a run folder, a folder of them, or a store (the mode to compare against is --baseline-mode)',
+    },
     { name: 'wide', description: 'Print every column in one table, however wide' },
     ...overrideOptions(OVERRIDE_FLAGS.run),
   ],

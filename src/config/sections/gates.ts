@@ -20,13 +20,27 @@ export const regressionSchema = z
     basis: z
       .enum(['auto', 'absolute', 'relative'])
       .default('auto')
-      .describe("auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift), the baseline's own raw values are reported, not gated; absolute: every mode on raw values, all gated"),
+      .describe(
+        "auto: modes other than the baseline are compared as their ratio to the baseline of the same run (cancels runner drift), the baseline's own raw values are reported, not gated; absolute: every mode on raw values, all gated",
+      ),
     inconclusive: z
       .enum(['warn', 'fail'])
       .default('warn')
-      .describe('a gate that could not decide with the repetitions it had (too few to reach alpha, or the change may reach the practical minimum without significance): warn exits 0 with a warning, fail exits 1'),
+      .describe(
+        'a gate that could not decide with the repetitions it had (too few to reach alpha, or the change may reach the practical minimum without significance): warn exits 0 with a warning, fail exits 1',
+      ),
   })
-  .default({ enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto', inconclusive: 'warn' });
+  .default({
+    enabled: true,
+    statistics: ['p50'],
+    minEffectPct: 5,
+    minEffectMs: 0.05,
+    window: 10,
+    alpha: 0.05,
+    confirm: true,
+    basis: 'auto',
+    inconclusive: 'warn',
+  });
 
 export const gatesSchema = z
   .strictObject({
@@ -34,11 +48,24 @@ export const gatesSchema = z
       .array(gateExpression)
       .default([])
       .describe('absolute thresholds, k6 style: "p(95) < 250ms", "error_rate < 1%", "mode=linkerd: p(99) < 5ms"'),
-    overhead: z.array(gateExpression).default([]).describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
+    overhead: z
+      .array(gateExpression)
+      .default([])
+      .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,
   })
   .default({
     thresholds: [],
     overhead: [],
-    regression: { enabled: true, statistics: ['p50'], minEffectPct: 5, minEffectMs: 0.05, window: 10, alpha: 0.05, confirm: true, basis: 'auto', inconclusive: 'warn' },
+    regression: {
+      enabled: true,
+      statistics: ['p50'],
+      minEffectPct: 5,
+      minEffectMs: 0.05,
+      window: 10,
+      alpha: 0.05,
+      confirm: true,
+      basis: 'auto',
+      inconclusive: 'warn',
+    },
   });

@@ -12,7 +12,9 @@ export const historySchema = z
       .describe('retention: "365d" or "1000runs"'),
     keepTimelines: z
       .string()
-      .regex(/^(\d+(d|runs)|all|none)$/, { error: (issue) => `expected "<N>d", "<N>runs", "all" or "none", got ${JSON.stringify(issue.input)}` })
+      .regex(/^(\d+(d|runs)|all|none)$/, {
+        error: (issue) => `expected "<N>d", "<N>runs", "all" or "none", got ${JSON.stringify(issue.input)}`,
+      })
       .optional()
       .describe('per-second timelines stay in history this long (default "30d"); older runs keep their run-level figures'),
     publish: z.boolean().default(false).describe('publish this run to the store'),

@@ -7,13 +7,19 @@ import { FORTIO_IMAGE } from '../../tools/images.ts';
 const durationText = (what: string, fallback: string) =>
   z
     .string()
-    .refine((text) => parseDurationMs(text) !== undefined, { error: (issue) => `expected a duration for ${what} such as "5m" or "90s", got ${JSON.stringify(issue.input)}` })
+    .refine((text) => parseDurationMs(text) !== undefined, {
+      error: (issue) => `expected a duration for ${what} such as "5m" or "90s", got ${JSON.stringify(issue.input)}`,
+    })
     .default(fallback)
     .describe(what);
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|Ki|Mi|Gi)?$/;
 const quantity = (what: string) =>
-  z.string().regex(QUANTITY, { error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}` });
+  z
+    .string()
+    .regex(QUANTITY, {
+      error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}`,
+    });
 
 /** Requests and limits of one container; identical across modes so the comparison is fair. */
 const containerResources = (what: string, cpu: string, memory: string, cpuLimit: string, memoryLimit: string) =>
@@ -31,7 +37,9 @@ const IMAGE_BY_DIGEST = /^[a-z0-9./_:-]+@sha256:[0-9a-f]{64}$/;
 const image = (what: string, fallback: string) =>
   z
     .string()
-    .regex(IMAGE_BY_DIGEST, { error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>), got ${JSON.stringify(issue.input)}` })
+    .regex(IMAGE_BY_DIGEST, {
+      error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>), got ${JSON.stringify(issue.input)}`,
+    })
     .default(fallback)
     .describe(`${what} image, pinned by digest`);
 
@@ -45,7 +53,8 @@ const workloadImage = (what: string, fallback: string) =>
   z
     .string()
     .refine((text) => IMAGE_BY_DIGEST.test(text) || IMAGE_BY_VERSION_TAG.test(text), {
-      error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${JSON.stringify(issue.input)}`,
+      error: (issue) =>
+        `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${JSON.stringify(issue.input)}`,
     })
     .default(fallback)
     .describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
@@ -60,7 +69,10 @@ const ingressSchema = z
       .max(50, { error: (issue) => `expected at most 50 gateway pods, got ${String(issue.input)}` })
       .default(1)
       .describe('ingress gateway pods (Istio scales its Deployment to exactly this many)'),
-    tls: z.boolean().default(false).describe('HTTPS with a self-signed certificate mesh-perf creates (never printed); k6 skips verification'),
+    tls: z
+      .boolean()
+      .default(false)
+      .describe('HTTPS with a self-signed certificate mesh-perf creates (never printed); k6 skips verification'),
   })
   .describe("route every mode's traffic through Istio's ingress gateway (Gateway API); the client pod sends to the gateway's Service");
 
@@ -70,17 +82,25 @@ export const kubernetesSchema = z
     context: z.string().optional(),
     replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
     // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (source benchmark 003 ran both).
-    serviceProtocol: z.enum(['http', 'tcp']).default('http').describe("how the echo Service's port is declared: http (L7 handling) or tcp (L4)"),
+    serviceProtocol: z
+      .enum(['http', 'tcp'])
+      .default('http')
+      .describe("how the echo Service's port is declared: http (L7 handling) or tcp (L4)"),
     namespacePrefix: z
       .string()
-      .regex(/^[a-z0-9]([a-z0-9-]{0,18}[a-z0-9])?$/, { error: (issue) => `expected ≤ 20 lowercase letters, digits or '-', got ${JSON.stringify(issue.input)}` })
+      .regex(/^[a-z0-9]([a-z0-9-]{0,18}[a-z0-9])?$/, {
+        error: (issue) => `expected ≤ 20 lowercase letters, digits or '-', got ${JSON.stringify(issue.input)}`,
+      })
       .default('mesh-perf')
       .describe('namespaces are <prefix>-<mode>'),
     readyTimeout: durationText('time to wait for a mesh or workload to become ready', '5m'),
     sampleInterval: durationText('interval of CPU/memory samples during a repetition', '2s'),
     kind: z
       .strictObject({
-        clusterName: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/).default('mesh-perf'),
+        clusterName: z
+          .string()
+          .regex(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/)
+          .default('mesh-perf'),
         nodeImage: image('kind node', 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f'),
         workers: z.number().int().min(2).max(6).default(2).describe('worker nodes; ≥ 2 so client and server sit on different nodes'),
         keep: z.boolean().default(false).describe('leave the cluster running after the run'),
@@ -88,7 +108,10 @@ export const kubernetesSchema = z
       .prefault({}),
     istio: z
       .strictObject({
-        version: z.string().regex(/^\d+\.\d+\.\d+$/).default('1.30.3'),
+        version: z
+          .string()
+          .regex(/^\d+\.\d+\.\d+$/)
+          .default('1.30.3'),
         hub: z.string().optional().describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
         set: z.record(z.string(), z.string()).default({}).describe('extra istioctl --set values'),
       })
@@ -99,7 +122,14 @@ export const kubernetesSchema = z
         set: z.record(z.string(), z.string()).default({}).describe('extra linkerd install --set values'),
       })
       .prefault({}),
-    gatewayApi: z.strictObject({ version: z.string().regex(/^\d+\.\d+\.\d+$/).default('1.5.1') }).prefault({}),
+    gatewayApi: z
+      .strictObject({
+        version: z
+          .string()
+          .regex(/^\d+\.\d+\.\d+$/)
+          .default('1.5.1'),
+      })
+      .prefault({}),
     ingress: ingressSchema.optional(),
     resources: z
       .strictObject({

@@ -10,7 +10,9 @@ export function linkerdVersionProblem(version: string): string | undefined {
   const match = /^(edge|stable)-(\d+)\.(\d+)\.(\d+)$/.exec(version);
   if (!match) return `expected a Linkerd release such as "edge-26.9.1", got ${JSON.stringify(version)}`;
   const [, channel, major, minor] = match;
-  const afterLastStable = Number(major) > LAST_OPEN_SOURCE_STABLE.major || (Number(major) === LAST_OPEN_SOURCE_STABLE.major && Number(minor) > LAST_OPEN_SOURCE_STABLE.minor);
+  const afterLastStable =
+    Number(major) > LAST_OPEN_SOURCE_STABLE.major ||
+    (Number(major) === LAST_OPEN_SOURCE_STABLE.major && Number(minor) > LAST_OPEN_SOURCE_STABLE.minor);
   if (channel === 'stable' && afterLastStable) {
     return `Linkerd ${version} has no open-source binaries: since 2.15 the Linkerd project publishes only edge releases (stable-2.14.10 was the last open-source stable; later stables are Buoyant Enterprise for Linkerd). Use an edge release such as "edge-26.9.1" (see https://github.com/linkerd/linkerd2/releases)`;
   }

@@ -39,7 +39,9 @@ export class GitBranchStore implements ResultStore {
 
   constructor(private readonly options: GitBranchStoreOptions) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(options.branch) || options.branch.includes('..') || options.branch.endsWith('/')) {
-      throw new UsageError(`history branch ${JSON.stringify(options.branch)} is not a valid branch name; expected something like "gh-pages"`);
+      throw new UsageError(
+        `history branch ${JSON.stringify(options.branch)} is not a valid branch name; expected something like "gh-pages"`,
+      );
     }
     this.git = new Git(credentialsFor(options.url, options.token));
   }
@@ -66,7 +68,14 @@ export class GitBranchStore implements ResultStore {
       return {
         changed: hasChanges(plan.changes),
         message: publishMessage(plan, results),
-        outcome: { attempts: 0, added: plan.added, unchanged: plan.unchanged, pruned: plan.pruned, compacted: plan.compacted, warnings: plan.warnings },
+        outcome: {
+          attempts: 0,
+          added: plan.added,
+          unchanged: plan.unchanged,
+          pruned: plan.pruned,
+          compacted: plan.compacted,
+          warnings: plan.warnings,
+        },
       };
     });
   }
@@ -80,7 +89,14 @@ export class GitBranchStore implements ResultStore {
       return {
         changed: summary.written > 0 || summary.pruned.length > 0,
         message: `mesh-perf: rebuild dashboard and ${summary.reports} run reports\n`,
-        outcome: { attempts: 0, added: [], unchanged: [], pruned: summary.pruned, compacted: summary.compacted, warnings: summary.warnings },
+        outcome: {
+          attempts: 0,
+          added: [],
+          unchanged: [],
+          pruned: summary.pruned,
+          compacted: summary.compacted,
+          warnings: summary.warnings,
+        },
       };
     });
     return { ...result, summary: summary! };
@@ -123,7 +139,9 @@ export class GitBranchStore implements ResultStore {
         const commit = await this.step(() => staging.commit(head, message));
         if ((await this.step(() => session.push(commit))) === 'ok') return { ...outcome, commit, attempts: attempt };
         const delay = backoffDelayMs(attempt, this.options.random ?? Math.random);
-        this.options.log?.info(`${this.options.branch} moved while publishing (another writer pushed first); retrying on top of it in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts})`);
+        this.options.log?.info(
+          `${this.options.branch} moved while publishing (another writer pushed first); retrying on top of it in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts})`,
+        );
         await sleep(delay);
       }
       throw new StoreAccessError(
@@ -169,13 +187,21 @@ export function credentialsFor(url: string, token: string | undefined): GitCrede
 
 export function classifyGitError(error: GitCommandError, store: string): MeshPerfError {
   const said = error.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || error.message;
-  if (/could not read (Username|Password)|terminal prompts disabled|Authentication failed|HTTP (Basic: )?Access denied|The requested URL returned error: 40[13]|Permission denied \(publickey|Invalid username or password|Write access to repository not granted|remote: Permission to .* denied/i.test(error.stderr)) {
+  if (
+    /could not read (Username|Password)|terminal prompts disabled|Authentication failed|HTTP (Basic: )?Access denied|The requested URL returned error: 40[13]|Permission denied \(publickey|Invalid username or password|Write access to repository not granted|remote: Permission to .* denied/i.test(
+      error.stderr,
+    )
+  ) {
     return new StoreAccessError(
       `history store ${store} refused access (git said: ${said}). Nothing was written. For HTTPS stores set MESH_PERF_STORE_TOKEN ` +
         '(or GITHUB_TOKEN, with permissions: contents: write); for git@ URLs load an SSH key that may push',
     );
   }
-  if (/does not appear to be a git repository|not a git repository|Repository not found|repository .* not found|returned error: 404|Could not resolve host|unable to access|No such file or directory|not found/i.test(error.stderr)) {
+  if (
+    /does not appear to be a git repository|not a git repository|Repository not found|repository .* not found|returned error: 404|Could not resolve host|unable to access|No such file or directory|not found/i.test(
+      error.stderr,
+    )
+  ) {
     return new UsageError(
       `history store ${store} is not a git repository that can be reached (git said: ${said}). Nothing was written. ` +
         'Expected a git URL such as https://github.com/org/repo.git or git@github.com:org/repo.git, or the path of a git repository; ' +
@@ -183,7 +209,9 @@ export function classifyGitError(error: GitCommandError, store: string): MeshPer
     );
   }
   if (/protected branch|hook declined|pre-receive hook/i.test(error.stderr)) {
-    return new StoreAccessError(`history store ${store} rejected the push (git said: ${said}). Nothing was written. Allow the workflow's token to push to the history branch (branch protection / rulesets)`);
+    return new StoreAccessError(
+      `history store ${store} rejected the push (git said: ${said}). Nothing was written. Allow the workflow's token to push to the history branch (branch protection / rulesets)`,
+    );
   }
   return new StoreAccessError(`history store ${store}: git ${error.args[0] ?? ''} failed (git said: ${said}). Nothing was written`);
 }

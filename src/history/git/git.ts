@@ -88,7 +88,14 @@ export class Git {
         const stderr = this.redact(Buffer.concat(err).toString('utf8'));
         if (code === 0) resolve({ stdout: Buffer.concat(out), stderr });
         // Some commands (push --porcelain) report their failure on stdout.
-        else reject(new GitCommandError(args.map((a) => this.redact(a)), code, `${stderr}${this.redact(Buffer.concat(out).toString('utf8').slice(0, 4000))}`));
+        else
+          reject(
+            new GitCommandError(
+              args.map((a) => this.redact(a)),
+              code,
+              `${stderr}${this.redact(Buffer.concat(out).toString('utf8').slice(0, 4000))}`,
+            ),
+          );
       });
       child.stdin.on('error', () => undefined);
       child.stdin.end(options.input ?? '');

@@ -51,7 +51,15 @@ export class GitSession {
     const ref = `refs/remotes/origin/${this.branch}`;
     try {
       await this.git.run(
-        ['fetch', '--quiet', '--no-tags', '--depth=1', ...(this.partial ? ['--filter=blob:none'] : []), 'origin', `+refs/heads/${this.branch}:${ref}`],
+        [
+          'fetch',
+          '--quiet',
+          '--no-tags',
+          '--depth=1',
+          ...(this.partial ? ['--filter=blob:none'] : []),
+          'origin',
+          `+refs/heads/${this.branch}:${ref}`,
+        ],
         { cwd: this.dir },
       );
     } catch (error) {
@@ -120,7 +128,12 @@ export class GitStaging {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const ids = (await this.git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: this.dir, input: `${batch.map((b) => b.file).join('\n')}\n` }))
+    const ids = (
+      await this.git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+        cwd: this.dir,
+        input: `${batch.map((b) => b.file).join('\n')}\n`,
+      })
+    )
       .trim()
       .split('\n');
     batch.forEach((b, i) => this.lines.push(`100644 ${ids[i]}\t${b.path}`));
@@ -132,7 +145,8 @@ export class GitStaging {
     const env = { GIT_INDEX_FILE: join(this.dir, 'mesh-perf-index') };
     const opts = { cwd: this.dir, env };
     await this.git.run(parent ? ['read-tree', parent] : ['read-tree', '--empty'], opts);
-    if (this.lines.length > 0) await this.git.run(['update-index', '-z', '--index-info'], { ...opts, input: this.lines.map((l) => `${l}\0`).join('') });
+    if (this.lines.length > 0)
+      await this.git.run(['update-index', '-z', '--index-info'], { ...opts, input: this.lines.map((l) => `${l}\0`).join('') });
     const tree = (await this.git.run(['write-tree'], opts)).trim();
     const authorEnv = {
       GIT_AUTHOR_NAME: process.env.GIT_AUTHOR_NAME ?? AUTHOR.name,
@@ -147,7 +161,9 @@ export class GitStaging {
 
 /** Rejections that mean "someone else pushed first": fetch, re-apply, try again. */
 export function isRaceRejection(stderr: string): boolean {
-  return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref|incorrect old value|stale info|reference already exists/i.test(stderr);
+  return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref|incorrect old value|stale info|reference already exists/i.test(
+    stderr,
+  );
 }
 
 /** Files of one commit, read through ls-tree and cat-file (blobs fetched on demand in partial clones). */
@@ -195,13 +211,17 @@ export class GitCommitTree implements StoreTree {
     const wanted = paths.filter((p) => listing.has(p));
     const out = new Map<string, string>();
     if (wanted.length === 0) return out;
-    const { stdout } = await this.git.runRaw(['cat-file', '--batch'], { cwd: this.dir, input: wanted.map((p) => `${listing.get(p)}\n`).join('') });
+    const { stdout } = await this.git.runRaw(['cat-file', '--batch'], {
+      cwd: this.dir,
+      input: wanted.map((p) => `${listing.get(p)}\n`).join(''),
+    });
     let offset = 0;
     for (const path of wanted) {
       const newline = stdout.indexOf(10, offset);
       const header = stdout.subarray(offset, newline).toString('utf8');
       const size = Number(header.split(' ')[2]);
-      if (header.endsWith(' missing') || !Number.isFinite(size)) throw new GitCommandError(['cat-file'], 1, `object for ${path} is missing (${header})`);
+      if (header.endsWith(' missing') || !Number.isFinite(size))
+        throw new GitCommandError(['cat-file'], 1, `object for ${path} is missing (${header})`);
       out.set(path, stdout.subarray(newline + 1, newline + 1 + size).toString('utf8'));
       offset = newline + 1 + size + 1;
     }

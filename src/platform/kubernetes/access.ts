@@ -29,7 +29,9 @@ export function loadAccess(options: AccessOptions, env: NodeJS.ProcessEnv = proc
   const kc = new KubeConfig();
   if (options.kubeconfig) {
     if (!existsSync(options.kubeconfig)) {
-      throw new UsageError(`kubernetes.kubeconfig: ${options.kubeconfig} does not exist; pass the path of a kubeconfig file (--kubeconfig) or unset it to use KUBECONFIG / ~/.kube/config`);
+      throw new UsageError(
+        `kubernetes.kubeconfig: ${options.kubeconfig} does not exist; pass the path of a kubeconfig file (--kubeconfig) or unset it to use KUBECONFIG / ~/.kube/config`,
+      );
     }
     loadFile(kc, options.kubeconfig);
   } else {
@@ -37,12 +39,16 @@ export function loadAccess(options: AccessOptions, env: NodeJS.ProcessEnv = proc
     const fallback = join(env.HOME ?? homedir(), '.kube', 'config');
     if (fromEnv.length === 0 && !existsSync(fallback)) {
       const named = env.KUBECONFIG ? `KUBECONFIG=${env.KUBECONFIG} names no existing file and ` : '';
-      throw new UsageError(`no kubeconfig found: ${named}${fallback} does not exist. Pass --kubeconfig FILE (or kubernetes.kubeconfig in the config), or set KUBECONFIG.`);
+      throw new UsageError(
+        `no kubeconfig found: ${named}${fallback} does not exist. Pass --kubeconfig FILE (or kubernetes.kubeconfig in the config), or set KUBECONFIG.`,
+      );
     }
     try {
       kc.loadFromDefault({}, false);
     } catch (error) {
-      throw new UsageError(`cannot read the kubeconfig (${env.KUBECONFIG ? `KUBECONFIG=${env.KUBECONFIG}` : fallback}): ${firstLine(error)}`);
+      throw new UsageError(
+        `cannot read the kubeconfig (${env.KUBECONFIG ? `KUBECONFIG=${env.KUBECONFIG}` : fallback}): ${firstLine(error)}`,
+      );
     }
   }
   if (options.context) {
@@ -57,7 +63,14 @@ export function loadAccess(options: AccessOptions, env: NodeJS.ProcessEnv = proc
   }
   const cluster = kc.getCurrentCluster();
   if (!cluster) {
-    throw new UsageError(`the kubeconfig has no current context with a cluster (contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}); pass --context NAME`);
+    throw new UsageError(
+      `the kubeconfig has no current context with a cluster (contexts: ${
+        kc
+          .getContexts()
+          .map((c) => c.name)
+          .join(', ') || 'none'
+      }); pass --context NAME`,
+    );
   }
   return { kc, server: cluster.server, contextName: kc.getCurrentContext(), kubeconfigPath: options.kubeconfig };
 }
@@ -90,17 +103,30 @@ const RAW_ATTEMPTS = 5;
  * backoff (Retry-After honoured); the last answer is returned as is. `attempts: 1` is for callers
  * to whom a late answer is worth less than none (a periodic scrape that copes with a gap).
  */
-export async function rawRequest(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string; attempts?: number } = {}): Promise<RawResponse> {
+export async function rawRequest(
+  access: ClusterAccess,
+  path: string,
+  options: { method?: string; timeoutMs?: number; body?: string; contentType?: string; attempts?: number } = {},
+): Promise<RawResponse> {
   const attempts = options.attempts ?? RAW_ATTEMPTS;
   for (let attempt = 1; ; attempt++) {
     const response = await rawRequestOnce(access, path, options);
     if (!RETRIED_STATUS.has(response.status) || attempt >= attempts) return response;
     const retryAfter = Number(response.headers['retry-after']);
-    await new Promise((resolve) => setTimeout(resolve, Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 8000) : Math.min(250 * 2 ** (attempt - 1), 8000)));
+    await new Promise((resolve) =>
+      setTimeout(
+        resolve,
+        Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 8000) : Math.min(250 * 2 ** (attempt - 1), 8000),
+      ),
+    );
   }
 }
 
-async function rawRequestOnce(access: ClusterAccess, path: string, options: { method?: string; timeoutMs?: number; body?: string; contentType?: string }): Promise<RawResponse> {
+async function rawRequestOnce(
+  access: ClusterAccess,
+  path: string,
+  options: { method?: string; timeoutMs?: number; body?: string; contentType?: string },
+): Promise<RawResponse> {
   const url = new URL(path, access.server.endsWith('/') ? access.server : `${access.server}/`);
   // Keep a path prefix the server URL may carry (e.g. Rancher's /k8s/clusters/x).
   url.pathname = new URL(access.server).pathname.replace(/\/$/, '') + path.split('?')[0];
@@ -119,7 +145,10 @@ async function rawRequestOnce(access: ClusterAccess, path: string, options: { me
       });
       res.on('error', fail);
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })), timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
     function fail(error: Error) {
       clearTimeout(timer);
       reject(unreachable(access, error));
@@ -146,7 +175,9 @@ export interface ServerVersion {
 export async function probeServer(access: ClusterAccess, timeoutMs = 5000): Promise<ServerVersion> {
   const response = await rawRequest(access, '/version', { timeoutMs });
   if (response.status === 401) {
-    throw new EnvironmentError(`the Kubernetes API server ${access.server} (context "${access.contextName}") rejected the kubeconfig's credentials (HTTP 401); refresh them and retry`);
+    throw new EnvironmentError(
+      `the Kubernetes API server ${access.server} (context "${access.contextName}") rejected the kubeconfig's credentials (HTTP 401); refresh them and retry`,
+    );
   }
   if (response.status !== 200) {
     throw new EnvironmentError(`the Kubernetes API server ${access.server} answered /version with HTTP ${response.status}; expected 200`);

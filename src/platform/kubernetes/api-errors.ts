@@ -34,7 +34,10 @@ export function apiError(error: unknown, action: ApiAction): MeshPerfError {
       `missing permission: the API server refused to ${action.verb} ${action.resource}${where} (HTTP 403: ${said}). Grant the kubeconfig's user the "${action.verb}" verb on ${action.resource.split('/')[0]}, or use a context that has it.`,
     );
   }
-  if (status === 401) return new EnvironmentError(`the API server rejected the kubeconfig's credentials while trying to ${action.verb} ${action.resource}${where} (HTTP 401); refresh them`);
+  if (status === 401)
+    return new EnvironmentError(
+      `the API server rejected the kubeconfig's credentials while trying to ${action.verb} ${action.resource}${where} (HTTP 401); refresh them`,
+    );
   if (status !== undefined) return new EnvironmentError(`could not ${action.verb} ${action.resource}${where}: HTTP ${status}: ${said}`);
   return new EnvironmentError(`could not ${action.verb} ${action.resource}${where}: ${said}`);
 }

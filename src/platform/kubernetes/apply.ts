@@ -21,7 +21,9 @@ export function parseManifests(text: string, source: string): KubernetesObject[]
     for (const item of items) {
       const object = item as KubernetesObject;
       if (!object.apiVersion || !object.kind || !object.metadata?.name) {
-        throw new UsageError(`${source}: every document needs apiVersion, kind and metadata.name (got ${JSON.stringify({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata?.name })})`);
+        throw new UsageError(
+          `${source}: every document needs apiVersion, kind and metadata.name (got ${JSON.stringify({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata?.name })})`,
+        );
       }
       objects.push(object);
     }
@@ -97,7 +99,9 @@ export class Applier {
     const spec = { ...object, metadata } as KubernetesObject;
     const group = object.apiVersion!.includes('/') ? `.${object.apiVersion!.split('/')[0]}` : '';
     try {
-      return await withRetry(() => this.objects.patch(spec, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply), { signal: options.signal });
+      return await withRetry(() => this.objects.patch(spec, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply), {
+        signal: options.signal,
+      });
     } catch (error) {
       throw apiError(error, { verb: 'patch', resource: `${plural}${group}/${metadata.name}`, namespace: metadata.namespace });
     }
@@ -106,7 +110,9 @@ export class Applier {
   private async waitEstablished(name: string, signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && !signal?.aborted) {
-      const response = await rawRequest(this.access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, { timeoutMs: 10_000 });
+      const response = await rawRequest(this.access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, {
+        timeoutMs: 10_000,
+      });
       if (response.status === 200) {
         const crd = JSON.parse(response.body) as { status?: { conditions?: { type: string; status: string }[] } };
         if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;

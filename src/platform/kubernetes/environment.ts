@@ -28,14 +28,27 @@ export function quantityToNumber(text: string | undefined): number | undefined {
   if (!text) return undefined;
   const match = /^(\d+(?:\.\d+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(text);
   if (!match) return undefined;
-  const factor: Record<string, number> = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+  const factor: Record<string, number> = {
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+  };
   return Number(match[1]) * (match[2] ? factor[match[2]]! : 1);
 }
 
 interface NodeView {
   metadata: { name: string; labels?: Record<string, string> };
   spec?: { taints?: { key: string; effect: string }[] };
-  status?: { capacity?: Record<string, string>; nodeInfo?: { kubeletVersion?: string; containerRuntimeVersion?: string; osImage?: string; architecture?: string } };
+  status?: {
+    capacity?: Record<string, string>;
+    nodeInfo?: { kubeletVersion?: string; containerRuntimeVersion?: string; osImage?: string; architecture?: string };
+  };
 }
 
 export interface EnvironmentInput {
@@ -57,10 +70,23 @@ async function getJson<T>(access: ClusterAccess, path: string): Promise<T | unde
 
 export async function collectEnvironment(input: EnvironmentInput): Promise<Record<string, unknown>> {
   const nodes = (await getJson<{ items: NodeView[] }>(input.access, '/api/v1/nodes'))?.items ?? [];
-  const daemonSets = (await getJson<{ items: { metadata: { name: string } }[] }>(input.access, '/apis/apps/v1/namespaces/kube-system/daemonsets'))?.items ?? [];
+  const daemonSets =
+    (await getJson<{ items: { metadata: { name: string } }[] }>(input.access, '/apis/apps/v1/namespaces/kube-system/daemonsets'))?.items ??
+    [];
   const images: Record<string, Record<string, string>> = {};
   for (const [mode, namespace] of Object.entries(input.namespaces)) {
-    const pods = (await getJson<{ items: { metadata: { name: string }; status?: { containerStatuses?: { name: string; image: string; imageID?: string }[]; initContainerStatuses?: { name: string; image: string; imageID?: string }[] } }[] }>(input.access, `/api/v1/namespaces/${namespace}/pods`))?.items ?? [];
+    const pods =
+      (
+        await getJson<{
+          items: {
+            metadata: { name: string };
+            status?: {
+              containerStatuses?: { name: string; image: string; imageID?: string }[];
+              initContainerStatuses?: { name: string; image: string; imageID?: string }[];
+            };
+          }[];
+        }>(input.access, `/api/v1/namespaces/${namespace}/pods`)
+      )?.items ?? [];
     const seen: Record<string, string> = {};
     for (const pod of pods) {
       for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
@@ -87,7 +113,9 @@ export async function collectEnvironment(input: EnvironmentInput): Promise<Recor
       })),
     },
     cni: detectCni(daemonSets.map((d) => d.metadata.name)),
-    meshes: Object.fromEntries(input.meshes.map((m) => [m.mesh, { version: m.version, installedByMeshPerf: m.installedByUs, namespace: m.namespace, ...m.details }])),
+    meshes: Object.fromEntries(
+      input.meshes.map((m) => [m.mesh, { version: m.version, installedByMeshPerf: m.installedByUs, namespace: m.namespace, ...m.details }]),
+    ),
     ...(input.gatewayApi ? { gatewayApi: input.gatewayApi } : {}),
     images: { configured: { echo: k8s.images.echo, client: k8s.images.client }, running: images },
     resources: k8s.resources,

@@ -60,9 +60,11 @@ export async function execInPod(access: ClusterAccess, ref: PodRef, command: str
   });
   let status: V1Status | undefined;
   const where = `${ref.namespace}/${ref.pod} (container ${ref.container})`;
-  const socket = await new Exec(access.kc).exec(ref.namespace, ref.pod, ref.container, command, out, err, null, false, (s) => (status = s)).catch((error: unknown) => {
-    throw new EnvironmentError(`exec in pod ${where} failed to start: ${describeExecError(error)}`);
-  });
+  const socket = await new Exec(access.kc)
+    .exec(ref.namespace, ref.pod, ref.container, command, out, err, null, false, (s) => (status = s))
+    .catch((error: unknown) => {
+      throw new EnvironmentError(`exec in pod ${where} failed to start: ${describeExecError(error)}`);
+    });
   await new Promise<void>((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const timer = setTimeout(() => {
@@ -84,7 +86,9 @@ export async function execInPod(access: ClusterAccess, ref: PodRef, command: str
   const exitCode = exitCodeFromStatus(status);
   if (exitCode === undefined) {
     if (options.signal?.aborted) return { exitCode: 130, stdout, stderr };
-    throw new EnvironmentError(`exec \`${command[0]}\` in pod ${where} ended without an exit status${status?.message ? `: ${status.message}` : ''}`);
+    throw new EnvironmentError(
+      `exec \`${command[0]}\` in pod ${where} ended without an exit status${status?.message ? `: ${status.message}` : ''}`,
+    );
   }
   return { exitCode, stdout, stderr };
 }
@@ -112,6 +116,9 @@ export function uploadCommands(path: string, content: string, chunkBytes = 48 * 
 export async function uploadFile(access: ClusterAccess, ref: PodRef, path: string, content: string, signal?: AbortSignal): Promise<void> {
   for (const command of uploadCommands(path, content)) {
     const result = await execInPod(access, ref, command, { timeoutMs: 60_000, signal });
-    if (result.exitCode !== 0) throw new EnvironmentError(`could not write ${path} in pod ${ref.namespace}/${ref.pod}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+    if (result.exitCode !== 0)
+      throw new EnvironmentError(
+        `could not write ${path} in pod ${ref.namespace}/${ref.pod}: ${result.stderr.trim() || `exit ${result.exitCode}`}`,
+      );
   }
 }

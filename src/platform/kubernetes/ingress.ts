@@ -39,7 +39,12 @@ export function gatewayUrl(namespace: string, tls: boolean, mode: string): strin
 /** Gateway, its options ConfigMap and (for HTTPS) the TLS Secret, all in the ingress namespace. */
 export function gatewayObjects(settings: IngressSettings, namespace: string, runId: string): KubernetesObject[] {
   const listener = settings.tls
-    ? { name: 'https', port: 443, protocol: 'HTTPS', tls: { mode: 'Terminate', certificateRefs: [{ kind: 'Secret', name: GATEWAY_TLS_SECRET }] } }
+    ? {
+        name: 'https',
+        port: 443,
+        protocol: 'HTTPS',
+        tls: { mode: 'Terminate', certificateRefs: [{ kind: 'Secret', name: GATEWAY_TLS_SECRET }] },
+      }
     : { name: 'http', port: 80, protocol: 'HTTP' };
   const objects: KubernetesObject[] = [
     {
@@ -64,7 +69,10 @@ export function gatewayObjects(settings: IngressSettings, namespace: string, run
     } as KubernetesObject,
   ];
   if (settings.tls) {
-    const { certPem, keyPem } = selfSignedCertificate([`${GATEWAY_DEPLOYMENT}.${namespace}.svc.cluster.local`, `${GATEWAY_DEPLOYMENT}.${namespace}.svc`]);
+    const { certPem, keyPem } = selfSignedCertificate([
+      `${GATEWAY_DEPLOYMENT}.${namespace}.svc.cluster.local`,
+      `${GATEWAY_DEPLOYMENT}.${namespace}.svc`,
+    ]);
     objects.push({
       apiVersion: 'v1',
       kind: 'Secret',
@@ -112,7 +120,13 @@ export function gatewayProgrammed(gateway: { status?: Record<string, unknown> })
  * pods. On timeout the message names the object and what it lacks (no GatewayClass istio, the
  * Gateway's conditions, unschedulable pods and why).
  */
-export async function waitGatewayReady(access: ClusterAccess, namespace: string, replicas: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitGatewayReady(
+  access: ClusterAccess,
+  namespace: string,
+  replicas: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const started = Date.now();
   const gateway: WaitTarget = {
     listPath: `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways`,
@@ -125,7 +139,9 @@ export async function waitGatewayReady(access: ClusterAccess, namespace: string,
     await waitReady(access, gateway, timeoutMs, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new EnvironmentError(`kubernetes.ingress: ${gateway.description} was not Programmed within ${formatDuration(timeoutMs)}.\n${await gatewayDiagnosis(access, namespace)}`);
+    throw new EnvironmentError(
+      `kubernetes.ingress: ${gateway.description} was not Programmed within ${formatDuration(timeoutMs)}.\n${await gatewayDiagnosis(access, namespace)}`,
+    );
   }
   const deployment = rolloutTarget('Deployment', namespace, GATEWAY_DEPLOYMENT, `gateway.networking.k8s.io/gateway-name=${GATEWAY_NAME}`);
   const scaled: WaitTarget = {
@@ -143,12 +159,20 @@ export async function waitGatewayReady(access: ClusterAccess, namespace: string,
 
 async function gatewayDiagnosis(access: ClusterAccess, namespace: string): Promise<string> {
   const lines: string[] = [];
-  const gatewayClass = await rawRequest(access, `/apis/${GATEWAY_API}/gatewayclasses/${GATEWAY_CLASS}`, { timeoutMs: 10_000 }).catch(() => undefined);
-  if (gatewayClass?.status === 404) lines.push(`  the cluster has no GatewayClass "${GATEWAY_CLASS}": is Istio's control plane running (istiod creates it)?`);
-  const found = await rawRequest(access, `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways/${GATEWAY_NAME}`, { timeoutMs: 10_000 }).catch(() => undefined);
+  const gatewayClass = await rawRequest(access, `/apis/${GATEWAY_API}/gatewayclasses/${GATEWAY_CLASS}`, { timeoutMs: 10_000 }).catch(
+    () => undefined,
+  );
+  if (gatewayClass?.status === 404)
+    lines.push(`  the cluster has no GatewayClass "${GATEWAY_CLASS}": is Istio's control plane running (istiod creates it)?`);
+  const found = await rawRequest(access, `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways/${GATEWAY_NAME}`, {
+    timeoutMs: 10_000,
+  }).catch(() => undefined);
   if (found?.status === 200) {
-    const conditions = ((JSON.parse(found.body) as { status?: { conditions?: Condition[] } }).status?.conditions ?? []).filter((c) => c.status !== 'True');
-    for (const c of conditions) lines.push(`  condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
+    const conditions = ((JSON.parse(found.body) as { status?: { conditions?: Condition[] } }).status?.conditions ?? []).filter(
+      (c) => c.status !== 'True',
+    );
+    for (const c of conditions)
+      lines.push(`  condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
     if (conditions.length === 0) lines.push('  the Gateway has no status yet: nothing (istiod) has accepted it');
   }
   return `${lines.join('\n')}\n${await describeNotReady(access, namespace, `gateway.networking.k8s.io/gateway-name=${GATEWAY_NAME}`)}`.trim();

@@ -48,19 +48,25 @@ export class InClusterK6Runner implements LoadRunner {
     if (this.cachedVersion) return this.cachedVersion;
     const result = await execInPod(this.access, this.podFor(undefined), ['k6', 'version'], { timeoutMs: 30_000 });
     const match = /v?(\d+\.\d+\.\d+)/.exec(result.stdout);
-    if (result.exitCode !== 0 || !match) throw new EnvironmentError(`\`k6 version\` in the client pod printed ${JSON.stringify(result.stdout.trim() || result.stderr.trim())} (exit ${result.exitCode}); expected "k6 v1.x.y"`);
+    if (result.exitCode !== 0 || !match)
+      throw new EnvironmentError(
+        `\`k6 version\` in the client pod printed ${JSON.stringify(result.stdout.trim() || result.stderr.trim())} (exit ${result.exitCode}); expected "k6 v1.x.y"`,
+      );
     this.cachedVersion = match[1]!;
     return this.cachedVersion;
   }
 
   async run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome> {
     if (invocation.workDir) {
-      throw new UsageError(`load.script: a k6 script of your own cannot run on the kind/kubeconfig platforms yet (its imports resolve on this machine, not in the client pod); use the built-in load profile options, or the local/endpoints platforms`);
+      throw new UsageError(
+        `load.script: a k6 script of your own cannot run on the kind/kubeconfig platforms yet (its imports resolve on this machine, not in the client pod); use the built-in load profile options, or the local/endpoints platforms`,
+      );
     }
     const pod = this.podFor(invocation.env.MESH_PERF_MODE);
     const workDir = `${WORK_ROOT}/${randomBytes(6).toString('hex')}`;
     try {
-      for (const [name, content] of Object.entries(invocation.files)) await uploadFile(this.access, pod, `${workDir}/${name}`, content, signal);
+      for (const [name, content] of Object.entries(invocation.files))
+        await uploadFile(this.access, pod, `${workDir}/${name}`, content, signal);
       let pending = '';
       const onStdout = (text: string) => {
         pending += text;
@@ -76,7 +82,11 @@ export class InClusterK6Runner implements LoadRunner {
       let result;
       try {
         // Generous deadline: the run itself, graceful stop, summary, slow API servers.
-        result = await execInPod(this.access, pod, k6Command(workDir, invocation), { timeoutMs: (invocation.expectedSeconds + 120) * 1000, onStdout, stdoutLimit: STDERR_TAIL });
+        result = await execInPod(this.access, pod, k6Command(workDir, invocation), {
+          timeoutMs: (invocation.expectedSeconds + 120) * 1000,
+          onStdout,
+          stdoutLimit: STDERR_TAIL,
+        });
       } finally {
         signal.removeEventListener('abort', interrupt);
       }
@@ -90,7 +100,9 @@ export class InClusterK6Runner implements LoadRunner {
   }
 
   private async interrupt(pod: PodRef, workDir: string): Promise<void> {
-    await execInPod(this.access, pod, ['sh', '-c', `kill -TERM "$(cat "$0/${PID_FILE}")"`, workDir], { timeoutMs: 15_000 }).catch(() => undefined);
+    await execInPod(this.access, pod, ['sh', '-c', `kill -TERM "$(cat "$0/${PID_FILE}")"`, workDir], { timeoutMs: 15_000 }).catch(
+      () => undefined,
+    );
   }
 
   private async readFile(pod: PodRef, path: string): Promise<string | undefined> {

@@ -30,11 +30,20 @@ interface NamespaceView {
 export async function readNamespace(access: ClusterAccess, name: string): Promise<NamespaceView | undefined> {
   const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { timeoutMs: 15_000 });
   if (response.status === 404) return undefined;
-  if (response.status !== 200) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'get', resource: `namespaces/${name}` });
+  if (response.status !== 200)
+    throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
+      verb: 'get',
+      resource: `namespaces/${name}`,
+    });
   return JSON.parse(response.body) as NamespaceView;
 }
 
-export type Ownership = { state: 'absent' } | { state: 'ours' } | { state: 'other-run'; runId: string } | { state: 'foreign' } | { state: 'terminating' };
+export type Ownership =
+  | { state: 'absent' }
+  | { state: 'ours' }
+  | { state: 'other-run'; runId: string }
+  | { state: 'foreign' }
+  | { state: 'terminating' };
 
 export function ownershipOf(namespace: NamespaceView | undefined, runId: string): Ownership {
   if (!namespace) return { state: 'absent' };
@@ -57,7 +66,11 @@ export interface NamespaceRequest {
  * Creates the namespace with our labels, or accepts it when this run already owns it. Refuses a
  * namespace mesh-perf does not manage, and one left by another run (remove it with `down`).
  */
-export async function claimNamespace(access: ClusterAccess, request: NamespaceRequest, signal?: AbortSignal): Promise<'created' | 'existing'> {
+export async function claimNamespace(
+  access: ClusterAccess,
+  request: NamespaceRequest,
+  signal?: AbortSignal,
+): Promise<'created' | 'existing'> {
   for (let attempt = 0; attempt < 120; attempt++) {
     const ownership = ownershipOf(await readNamespace(access, request.name), request.runId);
     switch (ownership.state) {
@@ -81,41 +94,79 @@ export async function claimNamespace(access: ClusterAccess, request: NamespaceRe
         const body = {
           apiVersion: 'v1',
           kind: 'Namespace',
-          metadata: { name: request.name, labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} },
+          metadata: {
+            name: request.name,
+            labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) },
+            annotations: request.annotations ?? {},
+          },
         };
-        const response = await rawRequest(access, '/api/v1/namespaces', { method: 'POST', body: JSON.stringify(body), contentType: 'application/json', timeoutMs: 15_000 });
+        const response = await rawRequest(access, '/api/v1/namespaces', {
+          method: 'POST',
+          body: JSON.stringify(body),
+          contentType: 'application/json',
+          timeoutMs: 15_000,
+        });
         if (response.status === 409) continue; // created concurrently: re-check who owns it
-        if (response.status !== 201) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'create', resource: 'namespaces' });
+        if (response.status !== 201)
+          throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
+            verb: 'create',
+            resource: 'namespaces',
+          });
         return 'created';
       }
     }
   }
-  throw new EnvironmentError(`namespace ${request.name} stayed in Terminating for 2 minutes; check for stuck finalizers (kubectl get namespace ${request.name} -o yaml)`);
+  throw new EnvironmentError(
+    `namespace ${request.name} stayed in Terminating for 2 minutes; check for stuck finalizers (kubectl get namespace ${request.name} -o yaml)`,
+  );
 }
 
 async function patchNamespace(access: ClusterAccess, request: NamespaceRequest): Promise<void> {
-  const patch = { metadata: { labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} } };
-  const response = await rawRequest(access, `/api/v1/namespaces/${request.name}`, { method: 'PATCH', body: JSON.stringify(patch), contentType: 'application/merge-patch+json', timeoutMs: 15_000 });
-  if (response.status !== 200) throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'patch', resource: `namespaces/${request.name}` });
+  const patch = {
+    metadata: { labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} },
+  };
+  const response = await rawRequest(access, `/api/v1/namespaces/${request.name}`, {
+    method: 'PATCH',
+    body: JSON.stringify(patch),
+    contentType: 'application/merge-patch+json',
+    timeoutMs: 15_000,
+  });
+  if (response.status !== 200)
+    throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
+      verb: 'patch',
+      resource: `namespaces/${request.name}`,
+    });
 }
 
 /** Deletes namespaces matching the selector (only ours: the selector always includes managed-by) and waits until they are gone. */
-export async function deleteNamespaces(access: ClusterAccess, selector: string, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
-  if (!selector.includes(`${MANAGED_BY}=${MANAGER}`)) throw new Error(`refusing to delete namespaces by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
+export async function deleteNamespaces(
+  access: ClusterAccess,
+  selector: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (!selector.includes(`${MANAGED_BY}=${MANAGER}`))
+    throw new Error(`refusing to delete namespaces by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
   const list = await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`, { timeoutMs: 15_000 });
-  if (list.status !== 200) throw apiError(Object.assign(new Error(list.body), { code: list.status, body: list.body }), { verb: 'list', resource: 'namespaces' });
+  if (list.status !== 200)
+    throw apiError(Object.assign(new Error(list.body), { code: list.status, body: list.body }), { verb: 'list', resource: 'namespaces' });
   const names = (JSON.parse(list.body) as { items: NamespaceView[] }).items.map((n) => n.metadata.name);
   for (const name of names) {
     const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { method: 'DELETE', timeoutMs: 15_000 });
     if (response.status !== 200 && response.status !== 202 && response.status !== 404) {
-      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), { verb: 'delete', resource: `namespaces/${name}` });
+      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
+        verb: 'delete',
+        resource: `namespaces/${name}`,
+      });
     }
   }
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
     while ((await readNamespace(access, name)) !== undefined) {
       if (Date.now() > deadline || signal?.aborted) {
-        throw new EnvironmentError(`namespace ${name} is still terminating after ${Math.round(timeoutMs / 1000)}s; check its finalizers (kubectl get namespace ${name} -o yaml)`);
+        throw new EnvironmentError(
+          `namespace ${name} is still terminating after ${Math.round(timeoutMs / 1000)}s; check its finalizers (kubectl get namespace ${name} -o yaml)`,
+        );
       }
       await sleep(500);
     }

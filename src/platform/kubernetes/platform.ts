@@ -36,7 +36,10 @@ export interface ModePlacement {
 export function placeModes(modes: readonly ModeConfig[], prefix: string): ModePlacement[] {
   return modes.map((mode, index) => {
     const namespace = `${prefix}-${mode.name}`;
-    if (namespace.length > 63) throw new UsageError(`modes[${index}].name: namespace "${namespace}" is longer than 63 characters; shorten the mode name or kubernetes.namespacePrefix`);
+    if (namespace.length > 63)
+      throw new UsageError(
+        `modes[${index}].name: namespace "${namespace}" is longer than 63 characters; shorten the mode name or kubernetes.namespacePrefix`,
+      );
     return { mode, mesh: meshKindOf(mode, index), namespace };
   });
 }
@@ -131,36 +134,79 @@ export class KubernetesPlatform implements Platform {
     const ingress = this.k8s.ingress;
     // The ingress is Istio's gateway: it needs the Gateway API CRDs and Istio, whatever the modes.
     if ([...kinds].some(needsGatewayApi) || ingress) this.gatewayApi = await ensureGatewayApi(mesh);
-    if ([...kinds].some(usesIstio) || (ingress && !kinds.has('existing'))) this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
+    if ([...kinds].some(usesIstio) || (ingress && !kinds.has('existing')))
+      this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
 
     log.phase('Workloads');
     for (const p of this.placements) {
       const setup = namespaceSetup(p.mode, p.mesh);
-      await claimNamespace(access, { name: p.namespace, suite: this.context.config.suite, runId: this.context.runId, labels: { ...setup.labels, [MODE]: p.mode.name }, annotations: setup.annotations }, this.context.signal);
+      await claimNamespace(
+        access,
+        {
+          name: p.namespace,
+          suite: this.context.config.suite,
+          runId: this.context.runId,
+          labels: { ...setup.labels, [MODE]: p.mode.name },
+          annotations: setup.annotations,
+        },
+        this.context.signal,
+      );
     }
     const workload = this.workload;
     const labels = ownerLabels(this.context.config.suite, this.context.runId);
     const gatewayNamespace = ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
     if (ingress && gatewayNamespace) {
-      await claimNamespace(access, { name: gatewayNamespace, suite: this.context.config.suite, runId: this.context.runId, labels: { [COMPONENT]: 'ingress' } }, this.context.signal);
-      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId), { namespace: gatewayNamespace, labels, signal: this.context.signal });
-      log.info(`ingress: Gateway mesh-perf-gateway (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`);
+      await claimNamespace(
+        access,
+        { name: gatewayNamespace, suite: this.context.config.suite, runId: this.context.runId, labels: { [COMPONENT]: 'ingress' } },
+        this.context.signal,
+      );
+      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId), {
+        namespace: gatewayNamespace,
+        labels,
+        signal: this.context.signal,
+      });
+      log.info(
+        `ingress: Gateway mesh-perf-gateway (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`,
+      );
     }
     // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
     const clientNamespaces = gatewayNamespace ? [gatewayNamespace] : this.placements.map((p) => p.namespace);
     // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
-    for (const namespace of clientNamespaces) await this.applier!.apply(workload.client, { namespace, labels, signal: this.context.signal });
-    await Promise.all(clientNamespaces.map((namespace) => waitReady(access, podTarget(namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal)));
+    for (const namespace of clientNamespaces)
+      await this.applier!.apply(workload.client, { namespace, labels, signal: this.context.signal });
+    await Promise.all(
+      clientNamespaces.map((namespace) =>
+        waitReady(access, podTarget(namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal),
+      ),
+    );
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
-    for (const p of this.placements) await this.applier!.apply(workload.server, { namespace: p.namespace, labels, signal: this.context.signal });
-    if (gatewayNamespace) for (const p of this.placements) await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], { namespace: p.namespace, labels, signal: this.context.signal });
+    for (const p of this.placements)
+      await this.applier!.apply(workload.server, { namespace: p.namespace, labels, signal: this.context.signal });
+    if (gatewayNamespace)
+      for (const p of this.placements)
+        await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], {
+          namespace: p.namespace,
+          labels,
+          signal: this.context.signal,
+        });
     const deployments = workload.server.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!.name!);
     await Promise.all(
-      this.placements.flatMap((p) => deployments.map((name) => waitReady(access, rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined), this.readyTimeoutMs, this.context.signal))),
+      this.placements.flatMap((p) =>
+        deployments.map((name) =>
+          waitReady(
+            access,
+            rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined),
+            this.readyTimeoutMs,
+            this.context.signal,
+          ),
+        ),
+      ),
     );
     for (const p of this.placements) this.replicasOf.set(p.namespace, this.k8s.replicas);
-    if (ingress && gatewayNamespace) await waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal);
+    if (ingress && gatewayNamespace)
+      await waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal);
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
@@ -183,9 +229,18 @@ export class KubernetesPlatform implements Platform {
     if (ingress) {
       const url = gatewayUrl(ingressNamespace(this.k8s.namespacePrefix), ingress.tls, mode.name);
       const address = this.targetOverride?.(mode.name, namespace) ?? { url };
-      return { mode: mode.name, ...address, env: { ...mode.env }, description: `${mesh} via ingress gateway`, ...(ingress.tls ? { insecureTls: true } : {}) };
+      return {
+        mode: mode.name,
+        ...address,
+        env: { ...mode.env },
+        description: `${mesh} via ingress gateway`,
+        ...(ingress.tls ? { insecureTls: true } : {}),
+      };
     }
-    const address = this.targetOverride?.(mode.name, namespace) ?? { url: `http://${host}:${ECHO_HTTP_PORT}/`, grpc: `${host}:${ECHO_GRPC_PORT}` };
+    const address = this.targetOverride?.(mode.name, namespace) ?? {
+      url: `http://${host}:${ECHO_HTTP_PORT}/`,
+      grpc: `${host}:${ECHO_GRPC_PORT}`,
+    };
     return { mode: mode.name, ...address, env: { ...mode.env }, description: mesh };
   }
 
@@ -200,10 +255,13 @@ export class KubernetesPlatform implements Platform {
     this.replicasOf.delete(namespace); // unknown until the scale completes
     const profiles = this.context.config.profiles;
     const index = profiles.findIndex((p) => p.name === profile.name);
-    const field = profile.replicas === undefined ? 'kubernetes.replicas' : profiles.length > 1 ? `load[${index}].replicas` : 'load.replicas';
+    const field =
+      profile.replicas === undefined ? 'kubernetes.replicas' : profiles.length > 1 ? `load[${index}].replicas` : 'load.replicas';
     await scaleEcho(this.access, namespace, want, field, this.readyTimeoutMs, this.context.signal);
     this.replicasOf.set(namespace, want);
-    this.context.log.info(`${mode.name}: ${want} echo pod${want === 1 ? '' : 's'} ready and listed as endpoints after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    this.context.log.info(
+      `${mode.name}: ${want} echo pod${want === 1 ? '' : 's'} ready and listed as endpoints after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
 
   loadRunner(): LoadRunner {
@@ -211,7 +269,11 @@ export class KubernetesPlatform implements Platform {
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
     const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
-    return new InClusterK6Runner(this.access, (mode) => ({ namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first), pod: workload.clientPod, container: workload.clientContainer }));
+    return new InClusterK6Runner(this.access, (mode) => ({
+      namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first),
+      pod: workload.clientPod,
+      container: workload.clientContainer,
+    }));
   }
 
   resourceSampler(): ResourceSampler | undefined {
@@ -231,7 +293,17 @@ export class KubernetesPlatform implements Platform {
     if (!this.access) return { platform: this.name };
     const ingress = this.k8s.ingress;
     // Where the traffic entered (never the certificate: only the Secret's name).
-    const gateway = ingress ? { ingress: { namespace: ingressNamespace(this.k8s.namespacePrefix), gateway: GATEWAY_NAME, gatewayClassName: 'istio', replicas: ingress.replicas, tls: ingress.tls } } : {};
+    const gateway = ingress
+      ? {
+          ingress: {
+            namespace: ingressNamespace(this.k8s.namespacePrefix),
+            gateway: GATEWAY_NAME,
+            gatewayClassName: 'istio',
+            replicas: ingress.replicas,
+            tls: ingress.tls,
+          },
+        }
+      : {};
     const collected = await collectEnvironment({
       access: this.access,
       config: this.context.config,
@@ -266,7 +338,9 @@ export class KubernetesPlatform implements Platform {
     await attempt('namespaces', () => deleteNamespaces(this.access!, runSelector, TEARDOWN_TIMEOUT_MS, signal));
     await attempt('cluster-scoped objects', () => deleteLabelledClusterObjects(this.access!, runSelector));
     if (problems.length > 0) {
-      throw new EnvironmentError(`cleanup of run ${this.context.runId} was incomplete:\n  ${problems.join('\n  ')}\nRemove the rest with \`mesh-perf down --config FILE\`.`);
+      throw new EnvironmentError(
+        `cleanup of run ${this.context.runId} was incomplete:\n  ${problems.join('\n  ')}\nRemove the rest with \`mesh-perf down --config FILE\`.`,
+      );
     }
   }
 

@@ -30,14 +30,38 @@ export function readyEndpoints(slices: readonly SliceView[]): { ready: number; o
 }
 
 /** `field` names the config field the count came from, for messages ("load[3].replicas"). */
-export async function scaleEcho(access: ClusterAccess, namespace: string, replicas: number, field: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function scaleEcho(
+  access: ClusterAccess,
+  namespace: string,
+  replicas: number,
+  field: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const path = `/apis/apps/v1/namespaces/${namespace}/deployments/${ECHO_DEPLOYMENT}/scale`;
-  const patched = await rawRequest(access, path, { method: 'PATCH', body: JSON.stringify({ spec: { replicas } }), contentType: 'application/merge-patch+json', timeoutMs: 15_000 });
-  if (patched.status !== 200) throw new EnvironmentError(`could not scale Deployment ${ECHO_DEPLOYMENT} in namespace ${namespace} to ${replicas}: HTTP ${patched.status}: ${patched.body.slice(0, 200)}`);
+  const patched = await rawRequest(access, path, {
+    method: 'PATCH',
+    body: JSON.stringify({ spec: { replicas } }),
+    contentType: 'application/merge-patch+json',
+    timeoutMs: 15_000,
+  });
+  if (patched.status !== 200)
+    throw new EnvironmentError(
+      `could not scale Deployment ${ECHO_DEPLOYMENT} in namespace ${namespace} to ${replicas}: HTTP ${patched.status}: ${patched.body.slice(0, 200)}`,
+    );
   const rollout = rolloutTarget('Deployment', namespace, ECHO_DEPLOYMENT, 'app=echo');
   try {
-    await waitReady(access, { ...rollout, description: `Deployment ${ECHO_DEPLOYMENT} in namespace ${namespace} scaled to ${replicas} pods`, ready: (d) => rollout.ready(d) && (d.spec as { replicas?: number }).replicas === replicas }, timeoutMs, signal);
+    await waitReady(
+      access,
+      {
+        ...rollout,
+        description: `Deployment ${ECHO_DEPLOYMENT} in namespace ${namespace} scaled to ${replicas} pods`,
+        ready: (d) => rollout.ready(d) && (d.spec as { replicas?: number }).replicas === replicas,
+      },
+      timeoutMs,
+      signal,
+    );
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new EnvironmentError(`${field} ${replicas}: ${(error as Error).message}`);

@@ -44,10 +44,22 @@ export function selfSignedCertificate(names: readonly string[], now = new Date()
   const notAfter = new Date(now.getTime() + days * 86_400_000);
   const san = seq(...names.map((n) => der(0x82, Buffer.from(n, 'ascii'))));
   const extensions = der(0xa3, seq(seq(oid('2.5.29.17'), der(0x04, san))));
-  const tbs = seq(der(0xa0, der(0x02, Buffer.from([2]))), serial(), algorithm, name, seq(time(notBefore), time(notAfter)), name, publicKey.export({ type: 'spki', format: 'der' }), extensions);
+  const tbs = seq(
+    der(0xa0, der(0x02, Buffer.from([2]))),
+    serial(),
+    algorithm,
+    name,
+    seq(time(notBefore), time(notAfter)),
+    name,
+    publicKey.export({ type: 'spki', format: 'der' }),
+    extensions,
+  );
   const signature = sign('sha256', tbs, privateKey);
   const cert = seq(tbs, algorithm, der(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const body = cert.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
+  const body = cert
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   return { certPem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`, keyPem };
 }

@@ -7,7 +7,14 @@ import { formatDuration } from '../../config/duration.ts';
 import { rawRequest, type ClusterAccess } from './access.ts';
 
 interface KubeObject {
-  metadata?: { name?: string; namespace?: string; generation?: number; resourceVersion?: string; deletionTimestamp?: string; labels?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    generation?: number;
+    resourceVersion?: string;
+    deletionTimestamp?: string;
+    labels?: Record<string, string>;
+  };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
 }
@@ -26,7 +33,13 @@ export interface WaitTarget {
 
 export function deploymentReady(d: KubeObject): boolean {
   const spec = d.spec as { replicas?: number } | undefined;
-  const status = (d.status ?? {}) as { observedGeneration?: number; updatedReplicas?: number; availableReplicas?: number; readyReplicas?: number; replicas?: number };
+  const status = (d.status ?? {}) as {
+    observedGeneration?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+    readyReplicas?: number;
+    replicas?: number;
+  };
   const want = spec?.replicas ?? 1;
   return (
     (status.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) &&
@@ -37,14 +50,27 @@ export function deploymentReady(d: KubeObject): boolean {
 }
 
 export function daemonSetReady(d: KubeObject): boolean {
-  const status = (d.status ?? {}) as { observedGeneration?: number; desiredNumberScheduled?: number; numberAvailable?: number; updatedNumberScheduled?: number };
+  const status = (d.status ?? {}) as {
+    observedGeneration?: number;
+    desiredNumberScheduled?: number;
+    numberAvailable?: number;
+    updatedNumberScheduled?: number;
+  };
   const want = status.desiredNumberScheduled ?? 0;
-  return (status.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && (status.updatedNumberScheduled ?? 0) >= want && (status.numberAvailable ?? 0) >= want;
+  return (
+    (status.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) &&
+    (status.updatedNumberScheduled ?? 0) >= want &&
+    (status.numberAvailable ?? 0) >= want
+  );
 }
 
 export function podReady(p: KubeObject): boolean {
   const status = (p.status ?? {}) as { phase?: string; conditions?: { type: string; status: string }[] };
-  return !p.metadata?.deletionTimestamp && status.phase === 'Running' && (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return (
+    !p.metadata?.deletionTimestamp &&
+    status.phase === 'Running' &&
+    (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
+  );
 }
 
 export function rolloutTarget(kind: 'Deployment' | 'DaemonSet', namespace: string, name: string, podSelector?: string): WaitTarget {
@@ -60,7 +86,14 @@ export function rolloutTarget(kind: 'Deployment' | 'DaemonSet', namespace: strin
 }
 
 export function podTarget(namespace: string, name: string): WaitTarget {
-  return { listPath: `/api/v1/namespaces/${namespace}/pods`, name, description: `pod ${name} in namespace ${namespace}`, ready: podReady, namespace, podSelector: `metadata.name=${name}` };
+  return {
+    listPath: `/api/v1/namespaces/${namespace}/pods`,
+    name,
+    description: `pod ${name} in namespace ${namespace}`,
+    ready: podReady,
+    namespace,
+    podSelector: `metadata.name=${name}`,
+  };
 }
 
 export async function waitReady(access: ClusterAccess, target: WaitTarget, timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -69,7 +102,8 @@ export async function waitReady(access: ClusterAccess, target: WaitTarget, timeo
   while (Date.now() < deadline) {
     if (signal?.aborted) throw new EnvironmentError(`cancelled while waiting for ${target.description}`);
     const list = await rawRequest(access, `${target.listPath}?fieldSelector=${encodeURIComponent(fieldSelector)}`, { timeoutMs: 15_000 });
-    if (list.status !== 200) throw new EnvironmentError(`could not read ${target.description}: HTTP ${list.status}: ${list.body.slice(0, 200)}`);
+    if (list.status !== 200)
+      throw new EnvironmentError(`could not read ${target.description}: HTTP ${list.status}: ${list.body.slice(0, 200)}`);
     const parsed = JSON.parse(list.body) as { metadata: { resourceVersion: string }; items: KubeObject[] };
     if (parsed.items[0] && target.ready(parsed.items[0])) return;
     const remaining = deadline - Date.now();
@@ -80,11 +114,20 @@ export async function waitReady(access: ClusterAccess, target: WaitTarget, timeo
     // A watch the server ends at once (410 Gone, proxies without streaming) must not spin.
     if (Date.now() - watchStarted < 1000) await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new EnvironmentError(`${target.description} did not become ready within ${formatDuration(timeoutMs)}.\n${await describeNotReady(access, target.namespace, target.podSelector)}`);
+  throw new EnvironmentError(
+    `${target.description} did not become ready within ${formatDuration(timeoutMs)}.\n${await describeNotReady(access, target.namespace, target.podSelector)}`,
+  );
 }
 
 /** Resolves true when the watch sees the object ready, false when the watch ends or times out. */
-function watchUntil(access: ClusterAccess, target: WaitTarget, resourceVersion: string, fieldSelector: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+function watchUntil(
+  access: ClusterAccess,
+  target: WaitTarget,
+  resourceVersion: string,
+  fieldSelector: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   return new Promise((resolve) => {
     let controller: AbortController | undefined;
     let settled = false;
@@ -136,7 +179,11 @@ interface PodView {
 /** "pod x: Pending (ImagePullBackOff: ...)" lines plus recent warning events of the namespace. */
 export async function describeNotReady(access: ClusterAccess, namespace: string, podSelector?: string): Promise<string> {
   const lines: string[] = [];
-  const query = podSelector ? (podSelector.startsWith('metadata.') ? `fieldSelector=${encodeURIComponent(podSelector)}` : `labelSelector=${encodeURIComponent(podSelector)}`) : '';
+  const query = podSelector
+    ? podSelector.startsWith('metadata.')
+      ? `fieldSelector=${encodeURIComponent(podSelector)}`
+      : `labelSelector=${encodeURIComponent(podSelector)}`
+    : '';
   try {
     const pods = await rawRequest(access, `/api/v1/namespaces/${namespace}/pods?${query}`, { timeoutMs: 10_000 });
     const items = pods.status === 200 ? (JSON.parse(pods.body) as { items: PodView[] }).items : [];
@@ -145,9 +192,25 @@ export async function describeNotReady(access: ClusterAccess, namespace: string,
     const ordered = [...items].sort((a, b) => Number(podReady(a as KubeObject)) - Number(podReady(b as KubeObject)));
     for (const pod of ordered.slice(0, 10)) lines.push(`  pod ${pod.metadata.name}: ${podState(pod)}`);
     if (items.length > 10) lines.push(`  … and ${items.length - 10} more pods`);
-    const events = await rawRequest(access, `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent('type=Warning')}`, { timeoutMs: 10_000 });
-    const warnings = events.status === 200 ? (JSON.parse(events.body) as { items: { reason?: string; message?: string; involvedObject?: { kind?: string; name?: string }; lastTimestamp?: string; eventTime?: string }[] }).items : [];
-    for (const e of warnings.slice(-8)) lines.push(`  event ${e.involvedObject?.kind}/${e.involvedObject?.name}: ${e.reason}: ${e.message?.trim()}`);
+    const events = await rawRequest(access, `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent('type=Warning')}`, {
+      timeoutMs: 10_000,
+    });
+    const warnings =
+      events.status === 200
+        ? (
+            JSON.parse(events.body) as {
+              items: {
+                reason?: string;
+                message?: string;
+                involvedObject?: { kind?: string; name?: string };
+                lastTimestamp?: string;
+                eventTime?: string;
+              }[];
+            }
+          ).items
+        : [];
+    for (const e of warnings.slice(-8))
+      lines.push(`  event ${e.involvedObject?.kind}/${e.involvedObject?.name}: ${e.reason}: ${e.message?.trim()}`);
   } catch (error) {
     lines.push(`  (could not list pods or events: ${(error as Error).message.split('\n')[0]})`);
   }
@@ -162,8 +225,10 @@ export function podState(pod: PodView): string {
     parts.push(scheduled ? `not scheduled: ${scheduled.message ?? scheduled.reason}` : 'not scheduled yet');
   }
   for (const c of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
-    if (c.state?.waiting?.reason) parts.push(`${c.name} waiting: ${c.state.waiting.reason}${c.state.waiting.message ? `: ${c.state.waiting.message}` : ''}`);
-    else if (c.state?.terminated && c.state.terminated.exitCode !== 0) parts.push(`${c.name} terminated: ${c.state.terminated.reason} (exit ${c.state.terminated.exitCode})`);
+    if (c.state?.waiting?.reason)
+      parts.push(`${c.name} waiting: ${c.state.waiting.reason}${c.state.waiting.message ? `: ${c.state.waiting.message}` : ''}`);
+    else if (c.state?.terminated && c.state.terminated.exitCode !== 0)
+      parts.push(`${c.name} terminated: ${c.state.terminated.reason} (exit ${c.state.terminated.exitCode})`);
     else if (!c.ready) parts.push(`${c.name} not ready`);
   }
   if (pod.metadata.deletionTimestamp) parts.push('terminating');

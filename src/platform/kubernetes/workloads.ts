@@ -18,7 +18,8 @@ const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
 export function manifestsDir(start = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'manifests', 'echo.yaml'))) return join(dir, 'manifests');
-    if (dirname(dir) === dir) throw new EnvironmentError(`cannot find the built-in manifests (manifests/echo.yaml) above ${start}; reinstall mesh-perf`);
+    if (dirname(dir) === dir)
+      throw new EnvironmentError(`cannot find the built-in manifests (manifests/echo.yaml) above ${start}; reinstall mesh-perf`);
   }
 }
 
@@ -54,7 +55,9 @@ function readManifest(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`kubernetes.manifests.${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `kubernetes.manifests.${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -73,13 +76,19 @@ export function renderWorkload(config: Config, cwd: string, dir = manifestsDir()
     ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server)
     : parseManifests(renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'), 'manifests/echo.yaml');
   if (!server.some((o) => o.kind === 'Service' && o.metadata?.name === ECHO_SERVICE)) {
-    throw new UsageError(`kubernetes.manifests.server (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`);
+    throw new UsageError(
+      `kubernetes.manifests.server (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`,
+    );
   }
   const client = own.client
     ? parseManifests(readManifest(resolve(cwd, own.client), 'client'), own.client)
-    : parseManifests(renderTemplate(readFileSync(join(dir, 'k6-client.yaml'), 'utf8'), values, 'manifests/k6-client.yaml'), 'manifests/k6-client.yaml');
+    : parseManifests(
+        renderTemplate(readFileSync(join(dir, 'k6-client.yaml'), 'utf8'), values, 'manifests/k6-client.yaml'),
+        'manifests/k6-client.yaml',
+      );
   const pods = client.filter((o) => o.kind === 'Pod');
-  if (pods.length !== 1) throw new UsageError(`kubernetes.manifests.client must define exactly one Pod (the k6 client), found ${pods.length}`);
+  if (pods.length !== 1)
+    throw new UsageError(`kubernetes.manifests.client must define exactly one Pod (the k6 client), found ${pods.length}`);
   const pod = pods[0] as KubernetesObject & { spec?: { containers?: { name: string }[] } };
   const container = pod.spec?.containers?.find((c) => !PROXY_CONTAINERS.has(c.name))?.name;
   if (!container) throw new UsageError('kubernetes.manifests.client: the Pod has no container to run k6 in');

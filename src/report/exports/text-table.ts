@@ -7,7 +7,10 @@ export function renderTextTable(result: RunResult): string {
   return `${exportTables(result)
     .map((table) => {
       const title = `${result.run.suite} · ${table.profile} · latency ms (median of valid repetitions)`;
-      const rows = [['', ...table.modes.map((m) => (table.invalidModes.includes(m) ? `${m} (invalid)` : m))], ...table.rows.map((r) => [r.label, ...r.values.map(formatG)])];
+      const rows = [
+        ['', ...table.modes.map((m) => (table.invalidModes.includes(m) ? `${m} (invalid)` : m))],
+        ...table.rows.map((r) => [r.label, ...r.values.map(formatG)]),
+      ];
       return `${title}\n${boxTable(rows)}`;
     })
     .join('\n\n')}\n`;

@@ -25,20 +25,28 @@ export function mean(values: readonly number[]): number | undefined {
 
 /** Profile names in the config's order (results list them in the order they first ran). */
 export function profileNames(result: RunResult): string[] {
-  return inConfigOrder([...new Set(result.modes.map((m) => m.profile))], recordedProfiles(result).map((p) => p.name));
+  return inConfigOrder(
+    [...new Set(result.modes.map((m) => m.profile))],
+    recordedProfiles(result).map((p) => p.name),
+  );
 }
 
 /** Mode names in the config's order: the source benchmarks' columns follow the order modes are listed in. */
 export function modeNames(result: RunResult): string[] {
   const configured = (result.config as { modes?: unknown }).modes;
-  const order = Array.isArray(configured) ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string') : [];
+  const order = Array.isArray(configured)
+    ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string')
+    : [];
   return inConfigOrder([...new Set(result.modes.map((m) => m.name))], order);
 }
 
 /** Names sorted by their place in `order`; names it does not list keep their order, last. */
 function inConfigOrder(names: string[], order: string[]): string[] {
   const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
-  return names.map((name, i) => ({ name, i })).sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i).map((x) => x.name);
+  return names
+    .map((name, i) => ({ name, i }))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i)
+    .map((x) => x.name);
 }
 
 export function findMode(result: RunResult, mode: string, profile: string): ModeResult | undefined {
@@ -60,8 +68,16 @@ export interface RecordedProfile {
 
 export function recordedProfiles(result: RunResult): RecordedProfile[] {
   const config = result.config as { profiles?: unknown; load?: unknown };
-  const list = Array.isArray(config.profiles) ? config.profiles : Array.isArray(config.load) ? config.load : config.load ? [config.load] : [];
-  return list.filter((p): p is RecordedProfile => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string');
+  const list = Array.isArray(config.profiles)
+    ? config.profiles
+    : Array.isArray(config.load)
+      ? config.load
+      : config.load
+        ? [config.load]
+        : [];
+  return list.filter(
+    (p): p is RecordedProfile => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string',
+  );
 }
 
 export function recordedProfile(result: RunResult, name: string): RecordedProfile | undefined {

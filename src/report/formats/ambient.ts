@@ -80,7 +80,8 @@ export function renderAmbientTable(result: RunResult): string {
 function loadParameters(result: RunResult, profileName: string): string {
   const p = recordedProfile(result, profileName);
   if (!p) return `profile ${profileName}`;
-  const load = p.model === 'closed' ? `closed model (k6 constant-vus) --vus ${p.vus}` : `open model (k6 constant-arrival-rate) --rps ${p.rate}`;
+  const load =
+    p.model === 'closed' ? `closed model (k6 constant-vus) --vus ${p.vus}` : `open model (k6 constant-arrival-rate) --rps ${p.rate}`;
   const parts = [load, `--duration ${p.duration}`];
   if (p.warmup) parts.push(`--warmup ${p.warmup}`);
   if (p.repetitions !== undefined) parts.push(`--repetitions ${p.repetitions}`);

@@ -12,7 +12,11 @@ const TITLES: Record<string, string> = {
 const SERVER_GROUPS = new Set(['app', 'sidecar']);
 
 export function renderFortioRuns(result: RunResult): string {
-  const out = [`# ${result.run.suite}: latency per run`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}. Latencies in ms, from k6.`];
+  const out = [
+    `# ${result.run.suite}: latency per run`,
+    '',
+    `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}. Latencies in ms, from k6.`,
+  ];
   for (const profile of profileNames(result)) {
     const protocol = (recordedProfile(result, profile)?.protocol ?? profile).toUpperCase();
     for (const name of modeNames(result)) {
@@ -21,11 +25,26 @@ export function renderFortioRuns(result: RunResult): string {
       const reps = [...mode.repetitions].sort((a, b) => a.trial - b.trial);
       const withResources = reps.some((r) => serverUsage(r, name).length > 0);
       out.push('', `### ${protocol} load test with ${TITLES[name] ?? name} echo servers`, '');
-      const header = ['Run', 'rps', 'min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', ...(withResources ? ['server CPU avg [m]', 'server memory avg [MiB]'] : [])];
+      const header = [
+        'Run',
+        'rps',
+        'min',
+        'p50',
+        'p75',
+        'p90',
+        'p99',
+        'p99.9',
+        'max',
+        ...(withResources ? ['server CPU avg [m]', 'server memory avg [MiB]'] : []),
+      ];
       out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
       reps.forEach((rep, i) => out.push(`| ${runCells(rep, i + 1, withResources ? serverUsage(rep, name) : undefined).join(' | ')} |`));
       const p99 = reps.flatMap((r) => (r.valid && r.latencyMs ? [r.latencyMs.p99] : []));
-      if (p99.length > 0) out.push('', `p99 between ${f(Math.min(...p99))} and ${f(Math.max(...p99))} ms over ${p99.length} valid run${p99.length === 1 ? '' : 's'}.`);
+      if (p99.length > 0)
+        out.push(
+          '',
+          `p99 between ${f(Math.min(...p99))} and ${f(Math.max(...p99))} ms over ${p99.length} valid run${p99.length === 1 ? '' : 's'}.`,
+        );
     }
   }
   return `${out.join('\n')}\n`;
@@ -38,7 +57,11 @@ function serverUsage(rep: Repetition, mode: string): ResourceUsage[] {
 
 function runCells(rep: Repetition, run: number, server: ResourceUsage[] | undefined): string[] {
   const l = rep.latencyMs;
-  const cells = [rep.valid ? String(run) : `${run} (invalid: ${rep.invalidReasons.join('; ')})`, rep.achievedRps.toFixed(1), ...(l ? [l.min, l.p50, l.p75, l.p90, l.p99, l.p999, l.max].map(f) : Array(7).fill('—'))];
+  const cells = [
+    rep.valid ? String(run) : `${run} (invalid: ${rep.invalidReasons.join('; ')})`,
+    rep.achievedRps.toFixed(1),
+    ...(l ? [l.min, l.p50, l.p75, l.p90, l.p99, l.p999, l.max].map(f) : Array(7).fill('—')),
+  ];
   if (server) {
     cells.push(server.length ? total(server, 'cpu').toFixed(1) : '–', server.length ? total(server, 'mem').toFixed(1) : '–');
   }

@@ -43,7 +43,9 @@ export function goDuration(totalNs: number): string {
 function fraction(value: number, digits: number): string {
   const scale = 10 ** digits;
   const whole = Math.floor(value / scale);
-  const frac = String(value % scale).padStart(digits, '0').replace(/0+$/, '');
+  const frac = String(value % scale)
+    .padStart(digits, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 

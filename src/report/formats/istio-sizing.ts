@@ -19,22 +19,36 @@ const PATH_PROXIES: Record<string, string[]> = {
 };
 
 export function renderIstioSizing(result: RunResult): string {
-  const out = [`# ${result.run.suite}: mesh cost in Istio's units`, '', `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`];
+  const out = [
+    `# ${result.run.suite}: mesh cost in Istio's units`,
+    '',
+    `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`,
+  ];
   for (const profile of profileNames(result)) {
     const base = findMode(result, result.baseline, profile);
     out.push('', `### ${profile}`, '');
-    const header = ['Mode', ...STATS.map((s) => `added ${s.toUpperCase()} [ms]`), 'proxy vCPU per 1000 rps', 'proxy memory [MB]', 'achieved rps'];
+    const header = [
+      'Mode',
+      ...STATS.map((s) => `added ${s.toUpperCase()} [ms]`),
+      'proxy vCPU per 1000 rps',
+      'proxy memory [MB]',
+      'achieved rps',
+    ];
     out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
     for (const name of modeNames(result)) {
       const mode = findMode(result, name, profile);
       if (!mode) continue;
       const reps = validRepetitions(mode);
-      const added = STATS.map((stat) => (name === result.baseline ? '–' : ms(addedLatency(reps, base ? validRepetitions(base) : [], stat))));
+      const added = STATS.map((stat) =>
+        name === result.baseline ? '–' : ms(addedLatency(reps, base ? validRepetitions(base) : [], stat)),
+      );
       const groups = new Set(PATH_PROXIES[mode.mesh ?? name] ?? PATH_PROXIES[name] ?? PROXY_GROUPS);
       const cpu = median(reps.map((r) => proxyCpuPer1000(r, groups)).filter((v): v is number => v !== undefined));
       const mem = median(reps.map((r) => proxyMemoryMiB(r, groups)).filter((v): v is number => v !== undefined));
       const rps = median(reps.map((r) => r.achievedRps));
-      out.push(`| ${[name, ...added, cpu === undefined ? '–' : (cpu / 1000).toFixed(3), mem === undefined ? '–' : (mem * MIB_TO_MB).toFixed(1), rps === undefined ? 'invalid' : rps.toFixed(1)].join(' | ')} |`);
+      out.push(
+        `| ${[name, ...added, cpu === undefined ? '–' : (cpu / 1000).toFixed(3), mem === undefined ? '–' : (mem * MIB_TO_MB).toFixed(1), rps === undefined ? 'invalid' : rps.toFixed(1)].join(' | ')} |`,
+      );
     }
   }
   out.push('', "Istio's published figures for comparison: see docs/methodology.md (e.g. 1.24: sidecar 0.20 vCPU and 60 MB at 1000 rps).");

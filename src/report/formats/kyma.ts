@@ -53,13 +53,21 @@ function callsRow(run: RunResult, mode: string): string {
     return `| ${label(mode)} | invalid | invalid | invalid | invalid | invalid | invalid |`;
   }
   // Sum over profiles of the mean over repetitions: "one run of each profile".
-  const total = (pick: (r: (typeof perProfile)[number][number]) => number) => perProfile.reduce((sum, reps) => sum + mean(reps.map(pick))!, 0);
+  const total = (pick: (r: (typeof perProfile)[number][number]) => number) =>
+    perProfile.reduce((sum, reps) => sum + mean(reps.map(pick))!, 0);
   const ok = total((r) => r.requests - r.failures);
   const failed = total((r) => r.failures);
   const received = total((r) => r.bytesReceived);
   const sent = total((r) => r.bytesSent);
   const seconds = total((r) => r.durationS);
-  const cells = [Math.round(ok), Math.round(failed), (received / MB).toFixed(2), (received / MB / seconds).toFixed(2), (sent / MB).toFixed(2), (sent / MB / seconds).toFixed(2)];
+  const cells = [
+    Math.round(ok),
+    Math.round(failed),
+    (received / MB).toFixed(2),
+    (received / MB / seconds).toFixed(2),
+    (sent / MB).toFixed(2),
+    (sent / MB / seconds).toFixed(2),
+  ];
   return `| ${label(mode)} | ${cells.join(' | ')} |`;
 }
 
@@ -73,7 +81,10 @@ function hasIterations(run: RunResult): boolean {
 
 /** One row per run: median and p95 of each mode, meshed deployment first (Kyma's layout). */
 function durationTable(runs: readonly RunResult[], modes: readonly string[], kind: Duration): string[] {
-  const cols = [...modes.map((m) => `${label(m)} - Median ${kind} duration [ms]`), ...modes.map((m) => `${label(m)} - 95th percentile [ms]`)];
+  const cols = [
+    ...modes.map((m) => `${label(m)} - Median ${kind} duration [ms]`),
+    ...modes.map((m) => `${label(m)} - 95th percentile [ms]`),
+  ];
   const rows = [`| Date | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`];
   for (const run of runs) {
     const cells = [...modes.map((m) => ms(durationStat(run, m, 'p50', kind))), ...modes.map((m) => ms(durationStat(run, m, 'p95', kind)))];

@@ -33,9 +33,17 @@ export function namespaceRows(usage: readonly ResourceUsage[]): Row[] {
       mem: sum(members.map((m) => m.memoryMiB)),
     });
   };
-  for (const { row, groups } of ROWS) add(row, usage.filter((u) => (groups as readonly string[]).includes(u.group)));
+  for (const { row, groups } of ROWS)
+    add(
+      row,
+      usage.filter((u) => (groups as readonly string[]).includes(u.group)),
+    );
   const others = [...new Set(usage.map((u) => u.group).filter((g) => !known.has(g) && !EXCLUDED.has(g)))];
-  for (const group of others) add(group, usage.filter((u) => u.group === group));
+  for (const group of others)
+    add(
+      group,
+      usage.filter((u) => u.group === group),
+    );
   return rows;
 }
 

@@ -37,7 +37,11 @@ export function renderUdsReport(result: RunResult): string {
 function scenarioTitle(result: RunResult, profileName: string, mode: string): string {
   const profile = recordedProfile(result, profileName);
   const load =
-    profile?.model === 'closed' ? `${profile.vus} virtual users` : profile?.rate !== undefined ? `${profile.rate} requests per second` : profileName;
+    profile?.model === 'closed'
+      ? `${profile.vus} virtual users`
+      : profile?.rate !== undefined
+        ? `${profile.rate} requests per second`
+        : profileName;
   if (!KUBERNETES.has(result.run.platform)) return `${load} to ${mode}`;
   // The profile's own pod count (load[].replicas, one job over the seed's matrix), else the run's.
   const own = (profile as { replicas?: unknown } | undefined)?.replicas;

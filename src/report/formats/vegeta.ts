@@ -15,7 +15,11 @@ export function renderVegetaBlock(rep: Repetition): string {
   const codes = Object.keys(rep.statusCounts).sort();
   const rows = [
     ['Requests', '[total, rate, throughput]', `${requests}, ${fixed2(requests / rep.durationS)}, ${fixed2(successes / rep.durationS)}`],
-    ['Latencies', '[min, mean, 50, 90, 95, 99, max]', l ? [l.min, l.mean, l.p50, l.p90, l.p95, l.p99, l.max].map(vegetaLatency).join(', ') : '—'],
+    [
+      'Latencies',
+      '[min, mean, 50, 90, 95, 99, max]',
+      l ? [l.min, l.mean, l.p50, l.p90, l.p95, l.p99, l.max].map(vegetaLatency).join(', ') : '—',
+    ],
     ['Bytes In', '[total, mean]', `${rep.bytesReceived}, ${fixed2(perRequest(rep.bytesReceived))}`],
     ['Bytes Out', '[total, mean]', `${rep.bytesSent}, ${fixed2(perRequest(rep.bytesSent))}`],
     ['Success', '[ratio]', `${fixed2(requests > 0 ? (successes / requests) * 100 : 0)}%`],
@@ -24,7 +28,8 @@ export function renderVegetaBlock(rep: Repetition): string {
   const lines = alignColumns(rows, 2);
   lines.push('Error Set:');
   // vegeta lists each distinct error; for HTTP errors that is "<code> <reason>".
-  for (const code of codes) if (!isSuccess(code)) lines.push(`${code} ${REASONS[code] ?? (code === '0' ? 'no response (connection error or timeout)' : 'error')}`);
+  for (const code of codes)
+    if (!isSuccess(code)) lines.push(`${code} ${REASONS[code] ?? (code === '0' ? 'no response (connection error or timeout)' : 'error')}`);
   return `${lines.map((line) => line.trimEnd()).join('\n')}\n`;
 }
 

@@ -28,9 +28,22 @@ export interface ProfileCharts {
   profile: string;
   spectrum: (ModeSeries & { points: { x: number; y: number; label: string }[]; invalid: boolean })[];
   bars: { stats: string[]; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[] })[] };
-  overhead: { stats: string[]; baseline: string; modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[]; pairs: number })[] } | null;
+  overhead: {
+    stats: string[];
+    baseline: string;
+    modes: (ModeSeries & { median: (number | null)[]; low: (number | null)[]; high: (number | null)[]; pairs: number })[];
+  } | null;
   /** Per repetition, columns of equal length (compact: reports in history carry thousands of them). */
-  timeline: (ModeSeries & { label: string; valid: boolean; trial: number; t: number[]; p50: (number | null)[]; p90: (number | null)[]; p99: (number | null)[]; max: (number | null)[] })[];
+  timeline: (ModeSeries & {
+    label: string;
+    valid: boolean;
+    trial: number;
+    t: number[];
+    p50: (number | null)[];
+    p90: (number | null)[];
+    p99: (number | null)[];
+    max: (number | null)[];
+  })[];
   resources: { groups: string[]; modes: (ModeSeries & { cpu: (number | null)[]; memory: (number | null)[] })[] } | null;
 }
 
@@ -52,7 +65,9 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
       color: color(s.mode),
       invalid: s.fromInvalid,
       points: [
-        ...SPECTRUM.flatMap((p) => (s.latency[p.stat] ? [{ x: Math.round(1000 / (1 - p.q)) / 1000, y: s.latency[p.stat]!.median, label: p.label }] : [])),
+        ...SPECTRUM.flatMap((p) =>
+          s.latency[p.stat] ? [{ x: Math.round(1000 / (1 - p.q)) / 1000, y: s.latency[p.stat]!.median, label: p.label }] : [],
+        ),
         ...(s.latency.max ? [{ x: SPECTRUM_MAX_X, y: s.latency.max.median, label: 'max' }] : []),
       ],
     }));
@@ -120,7 +135,12 @@ function resourcesOf(result: RunResult, profile: string, color: (mode: string) =
         const values = reps.flatMap((r) => (r.resources ?? []).filter((u) => u.group === group).map((u) => u[field].avg));
         return values.length ? middle(values) : null;
       };
-      return { mode: m.name, color: color(m.name), cpu: groups.map((g) => pick(g, 'cpuMillicores')), memory: groups.map((g) => pick(g, 'memoryMiB')) };
+      return {
+        mode: m.name,
+        color: color(m.name),
+        cpu: groups.map((g) => pick(g, 'cpuMillicores')),
+        memory: groups.map((g) => pick(g, 'memoryMiB')),
+      };
     }),
   };
 }
@@ -149,5 +169,11 @@ export function repetitionShade(hex: string, index: number, count: number): stri
   if (!match || count <= 1 || index === 0) return hex;
   const towardWhite = (index / count) * 0.6;
   const channels = [0, 2, 4].map((at) => parseInt(match[1]!.slice(at, at + 2), 16));
-  return `#${channels.map((c) => Math.round(c + (255 - c) * towardWhite).toString(16).padStart(2, '0')).join('')}`;
+  return `#${channels
+    .map((c) =>
+      Math.round(c + (255 - c) * towardWhite)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }

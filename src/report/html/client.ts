@@ -6,5 +6,7 @@ import { inlineScript } from './browser-script.ts';
 declare const __MESH_PERF_REPORT_CLIENT__: string | undefined;
 
 export const REPORT_CLIENT_JS = inlineScript(
-  typeof __MESH_PERF_REPORT_CLIENT__ === 'string' ? __MESH_PERF_REPORT_CLIENT__ : readFileSync(new URL('./client.js', import.meta.url), 'utf8'),
+  typeof __MESH_PERF_REPORT_CLIENT__ === 'string'
+    ? __MESH_PERF_REPORT_CLIENT__
+    : readFileSync(new URL('./client.js', import.meta.url), 'utf8'),
 );

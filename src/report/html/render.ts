@@ -31,14 +31,19 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   const meta = [
     `started <span class="mono">${e(run.startedAt)}</span>`,
     `platform ${e(run.platform)}`,
-    git.sha ? `commit ${commitUrl ? `<a href="${e(commitUrl)}">${e(git.sha.slice(0, 12))}</a>` : `<span class="mono">${e(git.sha.slice(0, 12))}</span>`}` : '',
+    git.sha
+      ? `commit ${commitUrl ? `<a href="${e(commitUrl)}">${e(git.sha.slice(0, 12))}</a>` : `<span class="mono">${e(git.sha.slice(0, 12))}</span>`}`
+      : '',
     git.branch ? `branch ${e(git.branch)}` : '',
     git.event ? `event ${e(git.event)}` : '',
     git.pullRequest ? `PR #${e(git.pullRequest)}` : '',
     `baseline <code>${e(result.baseline)}</code>`,
     options.dashboardHref ? `<a href="${e(options.dashboardHref)}">trend dashboard</a>` : '',
   ].filter(Boolean);
-  const chartJsTag = 'inline' in options.chartJs ? `<script>${inlineScriptSource(options.chartJs.inline)}</script>` : `<script src="${e(options.chartJs.src)}"></script>`;
+  const chartJsTag =
+    'inline' in options.chartJs
+      ? `<script>${inlineScriptSource(options.chartJs.inline)}</script>`
+      : `<script src="${e(options.chartJs.src)}"></script>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -61,7 +66,14 @@ ${verdictSection(result)}
 ${profilesOf(result)
   .map((profile, i) => {
     const p = charts.profiles[i]!;
-    return chartsSection(profile, i, p.overhead !== null, p.resources !== null, p.timeline.some((s) => s.t.length > 0), result.run.platform);
+    return chartsSection(
+      profile,
+      i,
+      p.overhead !== null,
+      p.resources !== null,
+      p.timeline.some((s) => s.t.length > 0),
+      result.run.platform,
+    );
   })
   .join('\n')}
 <section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>
@@ -85,7 +97,9 @@ ${options.assets ? `<script src="${e(options.assets.js)}"></script>` : `<script>
 function verdictSection(result: RunResult): string {
   const reasons = result.verdictReasons ?? [];
   const aborted = result.run.aborted ? `<p class="reason">Run ended early: ${e(result.run.aborted)}</p>` : '';
-  const list = reasons.length ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>` : '<p class="note">No reasons recorded: every check passed.</p>';
+  const list = reasons.length
+    ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>`
+    : '<p class="note">No reasons recorded: every check passed.</p>';
   return `<section id="verdict"><h2>Verdict ${verdictBadge(result.verdict)}</h2>${aborted}${list}</section>`;
 }
 

@@ -33,13 +33,23 @@ export function summaryTables(result: RunResult, level: number): string {
     : coverageNote(summaries, level);
   return profilesOf(result)
     .map((profile) => {
-      const rows = summaries.filter((s) => s.profile === profile).map((s) => summaryRow(s, overheads.find((o) => o.mode === s.mode && o.profile === profile), view));
+      const rows = summaries
+        .filter((s) => s.profile === profile)
+        .map((s) =>
+          summaryRow(
+            s,
+            overheads.find((o) => o.mode === s.mode && o.profile === profile),
+            view,
+          ),
+        );
       return `<h3>Load profile <code>${e(profile)}</code></h3>
 <table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th>${view ? '<th class="text">gates</th>' : ''}</tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`;
     })
     .join('\n')
-    .concat(`<p class="note">${note}Overhead: median of differences paired by interleaved block against <code>${e(result.baseline)}</code>.</p>`);
+    .concat(
+      `<p class="note">${note}Overhead: median of differences paired by interleaved block against <code>${e(result.baseline)}</code>.</p>`,
+    );
 }
 
 function coverageNote(summaries: ModeSummary[], level: number): string {
@@ -49,7 +59,9 @@ function coverageNote(summaries: ModeSummary[], level: number): string {
   const coverageText = weak.map(([n, c]) => `${formatPercent(c, 1)} with ${n} repetitions`).join(', ');
   return (
     `Median over valid repetitions; brackets: order-statistic interval of the median` +
-    (coverageText ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${formatPercent(level, 0)} needs at least 6` : ''})` : '') +
+    (coverageText
+      ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${formatPercent(level, 0)} needs at least 6` : ''})`
+      : '') +
     '. '
   );
 }
@@ -57,7 +69,8 @@ function coverageNote(summaries: ModeSummary[], level: number): string {
 /** The analysis' bootstrap intervals, where it has them, in place of the order statistics. */
 function withAnalysis(s: ModeSummary, view: AnalysisView): ModeSummary {
   const latency = { ...s.latency };
-  for (const stat of Object.keys(latency) as (keyof typeof latency)[]) latency[stat] = view.interval(s.mode, s.profile, stat) ?? latency[stat];
+  for (const stat of Object.keys(latency) as (keyof typeof latency)[])
+    latency[stat] = view.interval(s.mode, s.profile, stat) ?? latency[stat];
   const achievedRps = view.interval(s.mode, s.profile, 'achievedRps') ?? s.achievedRps;
   const errorRate = view.interval(s.mode, s.profile, 'errorRate') ?? s.errorRate;
   return { ...s, latency, ...(achievedRps ? { achievedRps } : {}), ...(errorRate ? { errorRate } : {}) };
@@ -68,7 +81,9 @@ function summaryRow(s: ModeSummary, overhead: OverheadSummary | undefined, view:
   const validCell = `${s.validRepetitions}/${s.repetitions}${s.fromInvalid ? '<br><span class="reason">no valid repetition: figures not comparable</span>' : ''}`;
   const target = s.targetRps !== null ? ` <span class="ci">of ${formatRps(s.targetRps)}</span>` : '';
   const gates = view ? view.gates.filter((g) => g.mode === s.mode && g.profile === s.profile) : [];
-  const gateCell = view ? `<td class="text">${gates.length ? gates.map((g) => `${verdictBadge(g.decision)} ${e(g.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>` : '';
+  const gateCell = view
+    ? `<td class="text">${gates.length ? gates.map((g) => `${verdictBadge(g.decision)} ${e(g.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>`
+    : '';
   return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td${s.errorRate && s.errorRate.high > 0 ? ' class="errors"' : ''}>${withCi(s.errorRate, (v) => formatPercent(v, 2))}</td><td>${overheadCell(overhead, 'p50')}</td><td>${overheadCell(overhead, 'p99')}</td>${gateCell}</tr>`;
 }
 
@@ -87,7 +102,9 @@ export function repetitionsTable(result: RunResult): string {
     .flatMap((m) => m.repetitions.map((r) => ({ m, r })))
     .sort((a, b) => a.r.trial - b.r.trial)
     .map(({ m, r }) => {
-      const status = r.valid ? 'valid' : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
+      const status = r.valid
+        ? 'valid'
+        : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
       return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${e(m.name)}</td><td class="text">${e(m.profile)}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
     });
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
@@ -118,11 +135,17 @@ export function analysisSection(analysis: unknown): string {
   if (!view) return `${genericHtml(analysis, 0)}${json}`;
   const gates = view.gates.length
     ? `<table class="gates"><thead><tr><th class="text">decision</th><th class="text">kind</th><th class="text">mode</th><th class="text">profile</th><th class="text">verdict line</th></tr></thead><tbody>${view.gates
-        .map((g) => `<tr${g.decision === 'fail' ? ' class="invalid"' : ''}><td class="text">${verdictBadge(g.decision)}${g.marginal ? ' <span class="note">marginal</span>' : ''}</td><td class="text">${e(g.kind)}</td><td class="text">${e(g.mode)}</td><td class="text">${e(g.profile)}</td><td class="text">${e(g.line)}${g.note ? `<br><span class="note">${e(g.note)}</span>` : ''}</td></tr>`)
+        .map(
+          (g) =>
+            `<tr${g.decision === 'fail' ? ' class="invalid"' : ''}><td class="text">${verdictBadge(g.decision)}${g.marginal ? ' <span class="note">marginal</span>' : ''}</td><td class="text">${e(g.kind)}</td><td class="text">${e(g.mode)}</td><td class="text">${e(g.profile)}</td><td class="text">${e(g.line)}${g.note ? `<br><span class="note">${e(g.note)}</span>` : ''}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="note">No gates configured.</p>';
-  const list = (title: string, items: string[]) => (items.length ? `<h3>${title}</h3><ul>${items.map((x) => `<li>${e(x)}</li>`).join('')}</ul>` : '');
-  const reference = view.referenceRunIds.length ? `<p>Reference runs: ${view.referenceRunIds.map((id) => `<code>${e(id)}</code>`).join(', ')}</p>` : '';
+  const list = (title: string, items: string[]) =>
+    items.length ? `<h3>${title}</h3><ul>${items.map((x) => `<li>${e(x)}</li>`).join('')}</ul>` : '';
+  const reference = view.referenceRunIds.length
+    ? `<p>Reference runs: ${view.referenceRunIds.map((id) => `<code>${e(id)}</code>`).join(', ')}</p>`
+    : '';
   return `<h3>Gates</h3>${gates}${reference}${list('Detectability', view.detectability)}${list('Notes', view.notes)}${json}`;
 }
 
@@ -133,7 +156,9 @@ function genericHtml(value: unknown, depth: number): string {
     const flat = value.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
     if (!flat) return e(value.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
     const keys = [...new Set(value.flatMap((x) => Object.keys(x as object)))].slice(0, 12);
-    const rows = value.map((x) => `<tr>${keys.map((k) => `<td class="text">${cellHtml((x as Record<string, unknown>)[k])}</td>`).join('')}</tr>`);
+    const rows = value.map(
+      (x) => `<tr>${keys.map((k) => `<td class="text">${cellHtml((x as Record<string, unknown>)[k])}</td>`).join('')}</tr>`,
+    );
     return `<table><thead><tr>${keys.map((k) => `<th class="text">${e(k)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
   }
   if (typeof value === 'object' && value !== null) {

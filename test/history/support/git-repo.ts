@@ -7,7 +7,14 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_TERMINAL_PROMPT: '0' };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.invalid',
+  GIT_TERMINAL_PROMPT: '0',
+};
 
 export async function git(cwd: string, ...args: string[]): Promise<string> {
   const { stdout } = await run('git', ['-c', 'commit.gpgsign=false', ...args], { cwd, env: ENV, maxBuffer: 256 * 1024 * 1024 });

@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { gatewayObjects, gatewayProgrammed, gatewayUrl, routeObject, GATEWAY_DEPLOYMENT } from '../../../src/platform/kubernetes/ingress.ts';
+import {
+  gatewayObjects,
+  gatewayProgrammed,
+  gatewayUrl,
+  routeObject,
+  GATEWAY_DEPLOYMENT,
+} from '../../../src/platform/kubernetes/ingress.ts';
 import { selfSignedCertificate } from '../../../src/platform/kubernetes/self-signed.ts';
 import { readyEndpoints } from '../../../src/platform/kubernetes/scale.ts';
 import { groupOf } from '../../../src/platform/kubernetes/resources/groups.ts';
@@ -22,13 +28,19 @@ test('the self-signed certificate parses, is self-signed, names its hosts and ma
 
 test('HTTP gateway: class istio, pinned replicas through its options ConfigMap, routes only from this run', () => {
   const objects = gatewayObjects({ replicas: 10, tls: false }, 'mp-ingress', 'run-1') as any[];
-  assert.deepEqual(objects.map((o) => o.kind), ['ConfigMap', 'Gateway']);
+  assert.deepEqual(
+    objects.map((o) => o.kind),
+    ['ConfigMap', 'Gateway'],
+  );
   const [options, gateway] = objects;
   assert.deepEqual(JSON.parse(options.data.deployment), { spec: { replicas: 10 } });
   assert.equal(gateway.spec.gatewayClassName, 'istio');
   assert.deepEqual(gateway.spec.infrastructure.parametersRef, { group: '', kind: 'ConfigMap', name: options.metadata.name });
   assert.equal(gateway.metadata.annotations['networking.istio.io/service-type'], 'ClusterIP');
-  assert.deepEqual(gateway.spec.listeners.map((l: any) => [l.protocol, l.port]), [['HTTP', 80]]);
+  assert.deepEqual(
+    gateway.spec.listeners.map((l: any) => [l.protocol, l.port]),
+    [['HTTP', 80]],
+  );
   assert.deepEqual(gateway.spec.listeners[0].allowedRoutes.namespaces.selector.matchLabels, { 'mesh-perf.dev/run-id': 'run-1' });
   assert.equal(gatewayUrl('mp-ingress', false, 'sidecar'), `http://${GATEWAY_DEPLOYMENT}.mp-ingress.svc.cluster.local/sidecar/`);
 });
@@ -58,19 +70,39 @@ test("each mode's route sends /<mode>/… to its echo Service with the prefix re
 
 test('a Gateway is ready when Programmed is True', () => {
   assert.equal(gatewayProgrammed({}), false);
-  assert.equal(gatewayProgrammed({ status: { conditions: [{ type: 'Accepted', status: 'True' }, { type: 'Programmed', status: 'False' }] } }), false);
+  assert.equal(
+    gatewayProgrammed({
+      status: {
+        conditions: [
+          { type: 'Accepted', status: 'True' },
+          { type: 'Programmed', status: 'False' },
+        ],
+      },
+    }),
+    false,
+  );
   assert.equal(gatewayProgrammed({ status: { conditions: [{ type: 'Programmed', status: 'True' }] } }), true);
 });
 
 test('endpoints count as taking traffic when ready and not terminating', () => {
   const e = (ready?: boolean, terminating?: boolean) => ({ conditions: { ready, terminating } });
-  assert.deepEqual(readyEndpoints([{ endpoints: [e(true), e(true, false)] }, { endpoints: [e(false), e(true, true), e(undefined)] }, {}]), { ready: 3, other: 2 });
+  assert.deepEqual(readyEndpoints([{ endpoints: [e(true), e(true, false)] }, { endpoints: [e(false), e(true, true), e(undefined)] }, {}]), {
+    ready: 3,
+    other: 2,
+  });
 });
 
 test("the gateway's pods are their own group; the client beside them stays the client", () => {
-  const context = { modeNamespaces: new Set(['mp-sidecar']), meshNamespaces: new Set(['istio-system']), gatewayNamespaces: new Set(['mp-ingress']) };
+  const context = {
+    modeNamespaces: new Set(['mp-sidecar']),
+    meshNamespaces: new Set(['istio-system']),
+    gatewayNamespaces: new Set(['mp-ingress']),
+  };
   const labels = { 'gateway.networking.k8s.io/gateway-name': 'mesh-perf-gateway' };
-  assert.equal(groupOf({ namespace: 'mp-ingress', pod: `${GATEWAY_DEPLOYMENT}-abc`, container: 'istio-proxy', podLabels: labels }, context), 'gateway');
+  assert.equal(
+    groupOf({ namespace: 'mp-ingress', pod: `${GATEWAY_DEPLOYMENT}-abc`, container: 'istio-proxy', podLabels: labels }, context),
+    'gateway',
+  );
   assert.equal(groupOf({ namespace: 'mp-ingress', pod: 'mesh-perf-client', container: 'k6' }, context), 'client');
   assert.equal(groupOf({ namespace: 'mp-sidecar', pod: 'echo-1', container: 'istio-proxy' }, context), 'sidecar');
 });

@@ -20,10 +20,17 @@ test('k6 command: cd into the work dir, background k6 with its pid recorded, arg
     expectedSeconds: 10,
   });
   assert.deepEqual(command, [
-    'sh', '-c', 'cd "$0" || exit 127; K6_NO_USAGE_REPORT=true k6 run "$@" & echo $! > .k6.pid; wait $!',
+    'sh',
+    '-c',
+    'cd "$0" || exit 127; K6_NO_USAGE_REPORT=true k6 run "$@" & echo $! > .k6.pid; wait $!',
     '/tmp/mesh-perf-k6/abc',
-    '--no-color', '--summary-trend-stats', 'avg,p(99)',
-    '-e', 'MESH_PERF_MODE=baseline', '-e', 'MESH_PERF_URL=http://echo.ns.svc.cluster.local:8080/',
+    '--no-color',
+    '--summary-trend-stats',
+    'avg,p(99)',
+    '-e',
+    'MESH_PERF_MODE=baseline',
+    '-e',
+    'MESH_PERF_URL=http://echo.ns.svc.cluster.local:8080/',
     'mesh-perf.js',
   ]);
 });
@@ -40,8 +47,14 @@ test('progress lines from k6 without a TTY', () => {
 
 test('exit codes from exec statuses: API NonZeroExitCode, kwok-style internal errors, success', () => {
   assert.equal(exitCodeFromStatus({ status: 'Success' }), 0);
-  assert.equal(exitCodeFromStatus({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '99' }] } }), 99);
-  assert.equal(exitCodeFromStatus({ status: 'Failure', message: 'error executing command in container: cmd wait: sh -c ...: exit status 107' }), 107);
+  assert.equal(
+    exitCodeFromStatus({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '99' }] } }),
+    99,
+  );
+  assert.equal(
+    exitCodeFromStatus({ status: 'Failure', message: 'error executing command in container: cmd wait: sh -c ...: exit status 107' }),
+    107,
+  );
   assert.equal(exitCodeFromStatus({ status: 'Failure', message: 'container not found' }), undefined);
   assert.equal(exitCodeFromStatus(undefined), undefined);
 });

@@ -3,7 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from '../../../src/platform/kubernetes/kind/commands.ts';
+import {
+  INOTIFY_SYSCTLS,
+  kindConfig,
+  kindCreateArgs,
+  kindDeleteArgs,
+  kindExportLogsArgs,
+  kindGetClustersArgs,
+  kindKubeconfigArgs,
+} from '../../../src/platform/kubernetes/kind/commands.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
 import { inotifyAdvice, inotifyRaiseArgs, lowInotifySettings } from '../../../src/platform/kubernetes/kind/platform.ts';
@@ -12,10 +20,17 @@ const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e02905
 
 test('cluster config: one control plane and N workers, every node on the pinned image', () => {
   for (const workers of [2, 3]) {
-    const config = parse(kindConfig({ workers, nodeImage: image })) as { kind: string; apiVersion: string; nodes: { role: string; image: string }[] };
+    const config = parse(kindConfig({ workers, nodeImage: image })) as {
+      kind: string;
+      apiVersion: string;
+      nodes: { role: string; image: string }[];
+    };
     assert.equal(config.kind, 'Cluster');
     assert.equal(config.apiVersion, 'kind.x-k8s.io/v1alpha4');
-    assert.deepEqual(config.nodes.map((n) => n.role), ['control-plane', ...Array(workers).fill('worker')]);
+    assert.deepEqual(
+      config.nodes.map((n) => n.role),
+      ['control-plane', ...Array(workers).fill('worker')],
+    );
     assert.ok(config.nodes.every((n) => n.image === image));
   }
 });
@@ -24,26 +39,69 @@ test('the default node image is pinned by digest and the default cluster has two
   const config = validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 } });
   assert.match(config.kubernetes.kind.nodeImage, /^kindest\/node:v\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
   assert.equal(config.kubernetes.kind.workers, 2);
-  assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { workers: 1 } } }), /workers/);
-  assert.throws(() => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { nodeImage: 'kindest/node:v1.35.0' } } }), /pinned by digest/);
+  assert.throws(
+    () => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: { workers: 1 } } }),
+    /workers/,
+  );
+  assert.throws(
+    () =>
+      validateConfig({
+        platform: 'kind',
+        modes: [{ name: 'baseline' }],
+        load: { rate: 10 },
+        kubernetes: { kind: { nodeImage: 'kindest/node:v1.35.0' } },
+      }),
+    /pinned by digest/,
+  );
 });
 
 test('the default echo image is a release tag fortio publishes for every platform, not a digest only seen on arm64', () => {
-  const kind = (images?: Record<string, string>) => validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, ...(images ? { kubernetes: { images } } : {}) });
+  const kind = (images?: Record<string, string>) =>
+    validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, ...(images ? { kubernetes: { images } } : {}) });
   assert.equal(kind().kubernetes.images.echo, 'fortio/fortio:1.69.4');
   assert.ok(!kind().kubernetes.images.echo.includes('65633fc5e70f9745be8c311637fb8e484da31a366463028a11083ac0a098e3d3'));
   // Digests stay accepted; a version tag is accepted for workloads (the digest that ran is recorded).
-  assert.equal(kind({ echo: `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}` }).kubernetes.images.echo, `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}`);
+  assert.equal(
+    kind({ echo: `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}` }).kubernetes.images.echo,
+    `fortio/fortio:1.69.4@sha256:${'a'.repeat(64)}`,
+  );
   assert.equal(kind({ client: 'registry.local:5000/k6:v1.4.2' }).kubernetes.images.client, 'registry.local:5000/k6:v1.4.2');
   for (const bad of ['fortio/fortio:latest', 'fortio/fortio']) {
-    assert.throws(() => kind({ echo: bad }), (error: Error) => error.message.includes('kubernetes.images.echo') && error.message.includes(JSON.stringify(bad)) && error.message.includes('version tag'));
+    assert.throws(
+      () => kind({ echo: bad }),
+      (error: Error) =>
+        error.message.includes('kubernetes.images.echo') &&
+        error.message.includes(JSON.stringify(bad)) &&
+        error.message.includes('version tag'),
+    );
   }
 });
 
 test('kind command lines', () => {
-  assert.deepEqual(kindCreateArgs({ name: 'mesh-perf', nodeImage: image, workers: 2, configPath: '/w/kind.yaml', kubeconfigPath: '/w/kubeconfig', waitSeconds: 180 }), [
-    'create', 'cluster', '--name', 'mesh-perf', '--config', '/w/kind.yaml', '--image', image, '--kubeconfig', '/w/kubeconfig', '--wait', '180s',
-  ]);
+  assert.deepEqual(
+    kindCreateArgs({
+      name: 'mesh-perf',
+      nodeImage: image,
+      workers: 2,
+      configPath: '/w/kind.yaml',
+      kubeconfigPath: '/w/kubeconfig',
+      waitSeconds: 180,
+    }),
+    [
+      'create',
+      'cluster',
+      '--name',
+      'mesh-perf',
+      '--config',
+      '/w/kind.yaml',
+      '--image',
+      image,
+      '--kubeconfig',
+      '/w/kubeconfig',
+      '--wait',
+      '180s',
+    ],
+  );
   assert.deepEqual(kindDeleteArgs('mesh-perf'), ['delete', 'cluster', '--name', 'mesh-perf']);
   assert.deepEqual(kindDeleteArgs('mesh-perf', '/w/kc'), ['delete', 'cluster', '--name', 'mesh-perf', '--kubeconfig', '/w/kc']);
   assert.deepEqual(kindGetClustersArgs(), ['get', 'clusters']);
@@ -69,20 +127,37 @@ test('every platform binary the product downloads is pinned for linux x64 and ar
   for (const name of ['kind', 'istioctl', 'linkerd', 'k6']) {
     assert.deepEqual(Object.keys(TOOL_PINS[name]!.assets).sort(), ['linux-arm64', 'linux-x64'], name);
   }
-  assert.equal(TOOL_PINS.kind!.assets['linux-arm64']!.url, 'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-arm64');
+  assert.equal(
+    TOOL_PINS.kind!.assets['linux-arm64']!.url,
+    'https://github.com/kubernetes-sigs/kind/releases/download/v0.31.0/kind-linux-arm64',
+  );
 });
 
 test('inotify advice names only the limits that are too low, with the command to raise them', async () => {
   const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
-  assert.equal(await inotifyAdvice(limits('8192', '128')), 'inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w fs.inotify.max_user_watches=524288 fs.inotify.max_user_instances=512');
+  assert.equal(
+    await inotifyAdvice(limits('8192', '128')),
+    'inotify limits are low for a multi-node kind cluster with Istio CNI/ztunnel; raise them first: sudo sysctl -w fs.inotify.max_user_watches=524288 fs.inotify.max_user_instances=512',
+  );
   assert.match((await inotifyAdvice(limits('1048576', '128')))!, /sysctl -w fs\.inotify\.max_user_instances=512$/);
   assert.equal(await inotifyAdvice(limits('524288', '8192')), undefined);
-  assert.equal(await inotifyAdvice(async () => { throw new Error('no /proc'); }), undefined);
+  assert.equal(
+    await inotifyAdvice(async () => {
+      throw new Error('no /proc');
+    }),
+    undefined,
+  );
 });
 
-test('inotify limits are only raised: the runner images\' 655360/1280 are left alone, low ones raised without a password prompt', async () => {
+test("inotify limits are only raised: the runner images' 655360/1280 are left alone, low ones raised without a password prompt", async () => {
   const limits = (watches: string, instances: string) => async (path: string) => (path.endsWith('max_user_watches') ? watches : instances);
   assert.deepEqual(await lowInotifySettings(limits('655360', '1280')), []);
   assert.deepEqual(await lowInotifySettings(limits('8192', '1280')), ['fs.inotify.max_user_watches=524288']);
-  assert.deepEqual(inotifyRaiseArgs(await lowInotifySettings(limits('8192', '128'))), ['-n', 'sysctl', '-w', 'fs.inotify.max_user_watches=524288', 'fs.inotify.max_user_instances=512']);
+  assert.deepEqual(inotifyRaiseArgs(await lowInotifySettings(limits('8192', '128'))), [
+    '-n',
+    'sysctl',
+    '-w',
+    'fs.inotify.max_user_watches=524288',
+    'fs.inotify.max_user_instances=512',
+  ]);
 });

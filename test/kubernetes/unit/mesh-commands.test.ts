@@ -30,34 +30,70 @@ test('cluster flags: only what was given', () => {
 });
 
 test('Go durations are whole seconds, at least 1s', () => {
-  for (const [ms, text] of [[300_000, '300s'], [1500, '2s'], [10, '1s']] as const) assert.equal(goDuration(ms), text);
+  for (const [ms, text] of [
+    [300_000, '300s'],
+    [1500, '2s'],
+    [10, '1s'],
+  ] as const)
+    assert.equal(goDuration(ms), text);
 });
 
 test('istioctl install: ambient profile, native sidecars, lowered requests, recorded proxy resources, user values last', () => {
-  assert.deepEqual(istioInstallArgs(flags, { hub: 'gcr.io/istio-release', proxy, readinessTimeoutMs: 300_000, extra: { 'values.pilot.autoscaleEnabled': 'false' } }), [
-    'install', '-y',
-    '--set', 'profile=ambient',
-    '--set', 'hub=gcr.io/istio-release',
-    '--set', 'values.pilot.env.ENABLE_NATIVE_SIDECARS=true',
-    '--set', 'values.pilot.resources.requests.cpu=100m',
-    '--set', 'values.pilot.resources.requests.memory=256Mi',
-    '--set', 'values.ztunnel.resources.requests.cpu=50m',
-    '--set', 'values.ztunnel.resources.requests.memory=64Mi',
-    '--set', 'values.cni.resources.requests.cpu=20m',
-    '--set', 'values.cni.resources.requests.memory=32Mi',
-    '--set', 'values.global.proxy.resources.requests.cpu=20m',
-    '--set', 'values.global.proxy.resources.requests.memory=32Mi',
-    '--set', 'values.global.proxy.resources.limits.cpu=1000m',
-    '--set', 'values.global.proxy.resources.limits.memory=256Mi',
-    // The waypoint gets the same proxy resources as sidecars and Linkerd's proxies.
-    '--set', 'values.global.waypoint.resources.requests.cpu=20m',
-    '--set', 'values.global.waypoint.resources.requests.memory=32Mi',
-    '--set', 'values.global.waypoint.resources.limits.cpu=1000m',
-    '--set', 'values.global.waypoint.resources.limits.memory=256Mi',
-    '--set', 'values.pilot.autoscaleEnabled=false',
-    '--readiness-timeout', '300s',
-    '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
-  ]);
+  assert.deepEqual(
+    istioInstallArgs(flags, {
+      hub: 'gcr.io/istio-release',
+      proxy,
+      readinessTimeoutMs: 300_000,
+      extra: { 'values.pilot.autoscaleEnabled': 'false' },
+    }),
+    [
+      'install',
+      '-y',
+      '--set',
+      'profile=ambient',
+      '--set',
+      'hub=gcr.io/istio-release',
+      '--set',
+      'values.pilot.env.ENABLE_NATIVE_SIDECARS=true',
+      '--set',
+      'values.pilot.resources.requests.cpu=100m',
+      '--set',
+      'values.pilot.resources.requests.memory=256Mi',
+      '--set',
+      'values.ztunnel.resources.requests.cpu=50m',
+      '--set',
+      'values.ztunnel.resources.requests.memory=64Mi',
+      '--set',
+      'values.cni.resources.requests.cpu=20m',
+      '--set',
+      'values.cni.resources.requests.memory=32Mi',
+      '--set',
+      'values.global.proxy.resources.requests.cpu=20m',
+      '--set',
+      'values.global.proxy.resources.requests.memory=32Mi',
+      '--set',
+      'values.global.proxy.resources.limits.cpu=1000m',
+      '--set',
+      'values.global.proxy.resources.limits.memory=256Mi',
+      // The waypoint gets the same proxy resources as sidecars and Linkerd's proxies.
+      '--set',
+      'values.global.waypoint.resources.requests.cpu=20m',
+      '--set',
+      'values.global.waypoint.resources.requests.memory=32Mi',
+      '--set',
+      'values.global.waypoint.resources.limits.cpu=1000m',
+      '--set',
+      'values.global.waypoint.resources.limits.memory=256Mi',
+      '--set',
+      'values.pilot.autoscaleEnabled=false',
+      '--readiness-timeout',
+      '300s',
+      '--kubeconfig',
+      '/tmp/kc',
+      '--context',
+      'kind-mesh-perf',
+    ],
+  );
 });
 
 test('istioctl install without a hub leaves the default registry; a user value overrides ours', () => {
@@ -69,34 +105,75 @@ test('istioctl install without a hub leaves the default registry; a user value o
 });
 
 test('CPU quantities become millicores for istioctl (a bare number would not unmarshal)', () => {
-  for (const [q, m] of [['1', '1000m'], ['0.5', '500m'], ['2.25', '2250m'], ['250m', '250m']]) assert.equal(cpuMillicores(q!), m);
+  for (const [q, m] of [
+    ['1', '1000m'],
+    ['0.5', '500m'],
+    ['2.25', '2250m'],
+    ['250m', '250m'],
+  ])
+    assert.equal(cpuMillicores(q!), m);
 });
 
 test('istioctl waypoint, uninstall and version', () => {
   assert.deepEqual(istioWaypointArgs(flags, 'mesh-perf-istio-waypoint', 120_000), [
-    'waypoint', 'apply', '--namespace', 'mesh-perf-istio-waypoint', '--enroll-namespace', '--wait', '--waypoint-timeout', '120s', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf',
+    'waypoint',
+    'apply',
+    '--namespace',
+    'mesh-perf-istio-waypoint',
+    '--enroll-namespace',
+    '--wait',
+    '--waypoint-timeout',
+    '120s',
+    '--kubeconfig',
+    '/tmp/kc',
+    '--context',
+    'kind-mesh-perf',
   ]);
   assert.deepEqual(istioUninstallArgs({}), ['uninstall', '--purge', '-y']);
   assert.deepEqual(istioClientVersionArgs(), ['version', '--remote=false', '--short']);
 });
 
 test('linkerd: CRDs without its own Gateway API copy, control plane with native sidecars and the shared proxy resources, check waits', () => {
-  assert.deepEqual(linkerdCrdsArgs(flags), ['install', '--crds', '--set', 'installGatewayAPI=false', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
-  assert.deepEqual(linkerdInstallArgs({}, { proxy, extra: { 'controllerLogLevel': 'debug' } }), [
+  assert.deepEqual(linkerdCrdsArgs(flags), [
     'install',
-    '--set', 'proxy.nativeSidecar=true',
-    '--set', 'proxy.resources.cpu.request=20m',
-    '--set', 'proxy.resources.memory.request=32Mi',
-    '--set', 'proxy.resources.cpu.limit=1',
-    '--set', 'proxy.resources.memory.limit=256Mi',
-    '--set', 'controllerLogLevel=debug',
+    '--crds',
+    '--set',
+    'installGatewayAPI=false',
+    '--kubeconfig',
+    '/tmp/kc',
+    '--context',
+    'kind-mesh-perf',
+  ]);
+  assert.deepEqual(linkerdInstallArgs({}, { proxy, extra: { controllerLogLevel: 'debug' } }), [
+    'install',
+    '--set',
+    'proxy.nativeSidecar=true',
+    '--set',
+    'proxy.resources.cpu.request=20m',
+    '--set',
+    'proxy.resources.memory.request=32Mi',
+    '--set',
+    'proxy.resources.cpu.limit=1',
+    '--set',
+    'proxy.resources.memory.limit=256Mi',
+    '--set',
+    'controllerLogLevel=debug',
   ]);
   assert.deepEqual(linkerdCheckArgs(flags, 300_000), ['check', '--wait', '300s', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
   assert.deepEqual(linkerdClientVersionArgs(), ['version', '--client', '--short']);
 });
 
 test('linkerd over an earlier installation: upgrade renders CRDs and control plane with the same values as install', () => {
-  assert.deepEqual(linkerdUpgradeCrdsArgs(flags), ['upgrade', '--crds', '--set', 'installGatewayAPI=false', '--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+  assert.deepEqual(linkerdUpgradeCrdsArgs(flags), [
+    'upgrade',
+    '--crds',
+    '--set',
+    'installGatewayAPI=false',
+    '--kubeconfig',
+    '/tmp/kc',
+    '--context',
+    'kind-mesh-perf',
+  ]);
   const install = linkerdInstallArgs(flags, { proxy, extra: { controllerLogLevel: 'debug' } });
   const upgrade = linkerdUpgradeArgs(flags, { proxy, extra: { controllerLogLevel: 'debug' } });
   assert.equal(upgrade[0], 'upgrade');
@@ -114,7 +191,13 @@ const storedValues = [
   '    memory: { request: 32Mi, limit: 256Mi }',
 ].join('\n');
 const configMap = { metadata: { annotations: { 'linkerd.io/created-by': 'linkerd/cli edge-26.9.1' } }, data: { values: storedValues } };
-const values = { 'proxy.nativeSidecar': 'true', 'proxy.resources.cpu.request': '20m', 'proxy.resources.memory.request': '32Mi', 'proxy.resources.cpu.limit': '1', 'proxy.resources.memory.limit': '256Mi' };
+const values = {
+  'proxy.nativeSidecar': 'true',
+  'proxy.resources.cpu.request': '20m',
+  'proxy.resources.memory.request': '32Mi',
+  'proxy.resources.cpu.limit': '1',
+  'proxy.resources.memory.limit': '256Mi',
+};
 
 test('linkerd step: install on a fresh cluster, nothing when version and values match, upgrade otherwise', () => {
   const installed = parseLinkerdConfig(configMap);

@@ -11,7 +11,8 @@ import { detectCni, quantityToNumber } from '../../../src/platform/kubernetes/en
 import { validateConfig } from '../../../src/config/validate.ts';
 import { UsageError } from '../../../src/util/errors.ts';
 
-const config = (extra: Record<string, unknown> = {}) => validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }], load: { rate: 10 }, ...extra });
+const config = (extra: Record<string, unknown> = {}) =>
+  validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }], load: { rate: 10 }, ...extra });
 
 test('each mesh mode enrols its namespace the way the mesh documents', () => {
   const mode = { name: 'm', namespaceLabels: { 'istio.io/rev': 'canary' }, namespaceAnnotations: { a: 'b' } };
@@ -19,18 +20,41 @@ test('each mesh mode enrols its namespace the way the mesh documents', () => {
   assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { labels: { 'istio-injection': 'enabled' }, annotations: {} });
   assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
   assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
-  assert.deepEqual(namespaceSetup(mode, 'linkerd'), { labels: {}, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' } });
+  assert.deepEqual(namespaceSetup(mode, 'linkerd'), {
+    labels: {},
+    annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' },
+  });
   assert.deepEqual(namespaceSetup(mode, 'existing'), { labels: { 'istio.io/rev': 'canary' }, annotations: { a: 'b' } });
-  assert.deepEqual(['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'].map((k) => [usesIstio(k as never), needsGatewayApi(k as never)]), [
-    [false, false], [true, false], [true, false], [true, true], [false, true], [false, false],
-  ]);
+  assert.deepEqual(
+    ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'].map((k) => [
+      usesIstio(k as never),
+      needsGatewayApi(k as never),
+    ]),
+    [
+      [false, false],
+      [true, false],
+      [true, false],
+      [true, true],
+      [false, true],
+      [false, false],
+    ],
+  );
 });
 
 test('a mode needs a mesh kind on Kubernetes; namespaces are <prefix>-<mode> and fit 63 characters', () => {
   assert.equal(meshKindOf({ name: 'linkerd' }), 'linkerd');
   assert.equal(meshKindOf({ name: 'fast', mesh: 'istio-sidecar' }), 'istio-sidecar');
-  assert.throws(() => meshKindOf({ name: 'fast' }, 2), (e: unknown) => e instanceof UsageError && /modes\[2\]\.mesh/.test(e.message));
-  assert.deepEqual(placeModes([{ name: 'baseline' }, { name: 'fast', mesh: 'linkerd' }], 'mp').map((p) => [p.namespace, p.mesh]), [['mp-baseline', 'baseline'], ['mp-fast', 'linkerd']]);
+  assert.throws(
+    () => meshKindOf({ name: 'fast' }, 2),
+    (e: unknown) => e instanceof UsageError && /modes\[2\]\.mesh/.test(e.message),
+  );
+  assert.deepEqual(
+    placeModes([{ name: 'baseline' }, { name: 'fast', mesh: 'linkerd' }], 'mp').map((p) => [p.namespace, p.mesh]),
+    [
+      ['mp-baseline', 'baseline'],
+      ['mp-fast', 'linkerd'],
+    ],
+  );
   assert.throws(() => placeModes([{ name: 'x'.repeat(40), mesh: 'baseline' }], 'p'.repeat(23)), /longer than 63/);
 });
 
@@ -49,38 +73,66 @@ test('ownership: only namespaces labelled managed-by=mesh-perf with this run id 
 
 test('retries: 429 and 5xx and connection resets, with bounded backoff honouring Retry-After', async () => {
   const cases: [unknown, boolean][] = [
-    [{ code: 429 }, true], [{ code: 503 }, true], [{ code: 500 }, true], [{ code: 404 }, false], [{ code: 403 }, false], [{ code: 409 }, false],
-    [Object.assign(new Error('x'), { code: 'ECONNRESET' }), true], [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), false], [new Error('plain'), false],
+    [{ code: 429 }, true],
+    [{ code: 503 }, true],
+    [{ code: 500 }, true],
+    [{ code: 404 }, false],
+    [{ code: 403 }, false],
+    [{ code: 409 }, false],
+    [Object.assign(new Error('x'), { code: 'ECONNRESET' }), true],
+    [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), false],
+    [new Error('plain'), false],
   ];
   for (const [error, retry] of cases) assert.equal(isRetryable(error), retry, JSON.stringify(error));
-  assert.deepEqual([1, 2, 3, 10].map((n) => backoffMs(n, { code: 503 })), [250, 500, 1000, 8000]);
+  assert.deepEqual(
+    [1, 2, 3, 10].map((n) => backoffMs(n, { code: 503 })),
+    [250, 500, 1000, 8000],
+  );
   assert.equal(backoffMs(1, { code: 429, headers: { 'retry-after': '2' } }), 2000);
   let calls = 0;
-  const value = await withRetry(async () => {
-    calls++;
-    if (calls < 3) throw { code: 503 };
-    return 'ok';
-  }, { baseDelayMs: 1 });
+  const value = await withRetry(
+    async () => {
+      calls++;
+      if (calls < 3) throw { code: 503 };
+      return 'ok';
+    },
+    { baseDelayMs: 1 },
+  );
   assert.equal(value, 'ok');
   assert.equal(calls, 3);
   calls = 0;
-  await assert.rejects(withRetry(async () => {
-    calls++;
-    throw { code: 500 };
-  }, { attempts: 4, baseDelayMs: 1 }));
+  await assert.rejects(
+    withRetry(
+      async () => {
+        calls++;
+        throw { code: 500 };
+      },
+      { attempts: 4, baseDelayMs: 1 },
+    ),
+  );
   assert.equal(calls, 4, 'bounded');
   calls = 0;
-  await assert.rejects(withRetry(async () => {
-    calls++;
-    throw { code: 403 };
-  }, { baseDelayMs: 1 }));
+  await assert.rejects(
+    withRetry(
+      async () => {
+        calls++;
+        throw { code: 403 };
+      },
+      { baseDelayMs: 1 },
+    ),
+  );
   assert.equal(calls, 1, 'not retried');
 });
 
 test('workload manifests render with the configured images, replicas and requests', () => {
   const c = config({ kubernetes: { replicas: 3, resources: { app: { cpu: '75m' } } } });
   const workload = renderWorkload(c, process.cwd());
-  const deployment = workload.server.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { spec: { containers: { image: string; resources: { requests: { cpu: string } } }[]; affinity: unknown } } } };
+  const deployment = workload.server.find((o) => o.kind === 'Deployment') as unknown as {
+    spec: {
+      replicas: number;
+      template: { spec: { containers: { image: string; resources: { requests: { cpu: string } } }[]; affinity: unknown } };
+    };
+  };
   assert.equal(deployment.spec.replicas, 3);
   assert.equal(deployment.spec.template.spec.containers[0]!.image, c.kubernetes.images.echo);
   assert.equal(deployment.spec.template.spec.containers[0]!.resources.requests.cpu, '75m');
@@ -91,10 +143,15 @@ test('workload manifests render with the configured images, replicas and request
   assert.ok(JSON.stringify(workload.client).includes(c.kubernetes.images.client));
   assert.ok(!JSON.stringify(workload).includes('${'), 'no placeholder left');
   assert.equal(Object.keys(templateValues(c)).length, 13);
-  const httpPort = (w: typeof workload) => (w.server.find((o) => o.kind === 'Service') as unknown as { spec: { ports: { name: string; appProtocol: string }[] } }).spec.ports[0]!;
+  const httpPort = (w: typeof workload) =>
+    (w.server.find((o) => o.kind === 'Service') as unknown as { spec: { ports: { name: string; appProtocol: string }[] } }).spec.ports[0]!;
   assert.deepEqual({ ...httpPort(workload) }, { name: 'http', port: 8080, targetPort: 8080, appProtocol: 'http' });
   const tcp = renderWorkload({ ...c, kubernetes: { ...c.kubernetes, serviceProtocol: 'tcp' } }, process.cwd());
-  assert.deepEqual({ ...httpPort(tcp) }, { name: 'tcp-echo', port: 8080, targetPort: 8080, appProtocol: 'tcp' }, 'serviceProtocol tcp declares the port for L4 handling');
+  assert.deepEqual(
+    { ...httpPort(tcp) },
+    { name: 'tcp-echo', port: 8080, targetPort: 8080, appProtocol: 'tcp' },
+    'serviceProtocol tcp declares the port for L4 handling',
+  );
   assert.throws(() => renderTemplate('a: ${MISSING}', {}, 'x.yaml'), /x\.yaml: no value for placeholder \$\{MISSING\}/);
 });
 

@@ -13,7 +13,13 @@ const modes = [
   { name: 'waypoint', kind: 'istio-waypoint' as const },
   { name: 'linkerd', kind: 'linkerd' as const },
 ];
-const mesh = (name: 'istio' | 'linkerd', installedByUs: boolean): MeshInstallation => ({ mesh: name, version: 'x', installedByUs, namespace: name, details: {} });
+const mesh = (name: 'istio' | 'linkerd', installedByUs: boolean): MeshInstallation => ({
+  mesh: name,
+  version: 'x',
+  installedByUs,
+  namespace: name,
+  details: {},
+});
 
 test('meshes mesh-perf installed: sidecars, Linkerd proxies and the waypoint all get resources.proxy', () => {
   const applied = proxyResourcesByMode(modes, [mesh('istio', true), mesh('linkerd', true)], proxy);

@@ -19,11 +19,18 @@ test('parses kubelet /metrics/resource text: labels, escapes, timestamps, commen
     'node_cpu_usage_seconds_total 100.25',
   ].join('\n');
   const samples = parsePrometheusText(text);
-  assert.deepEqual(samples[0], { name: 'container_cpu_usage_seconds_total', labels: { container: 'echo', namespace: 'ns', pod: 'echo-1' }, value: 12.5, timestampMs: 1700000000123 });
+  assert.deepEqual(samples[0], {
+    name: 'container_cpu_usage_seconds_total',
+    labels: { container: 'echo', namespace: 'ns', pod: 'echo-1' },
+    value: 12.5,
+    timestampMs: 1700000000123,
+  });
   assert.equal(samples[1]!.value, 20971520);
   assert.deepEqual(samples[2], { name: 'scrape_error', labels: {}, value: 0 });
   assert.equal(samples.length, 4, 'NaN sample dropped');
-  assert.deepEqual(containerSamples(samples), [{ namespace: 'ns', pod: 'echo-1', container: 'echo', cpuSeconds: 12.5, timestampMs: 1700000000123, memoryBytes: 20971520 }]);
+  assert.deepEqual(containerSamples(samples), [
+    { namespace: 'ns', pod: 'echo-1', container: 'echo', cpuSeconds: 12.5, timestampMs: 1700000000123, memoryBytes: 20971520 },
+  ]);
 });
 
 test('containers are grouped by namespace, pod and container', () => {
@@ -36,7 +43,10 @@ test('containers are grouped by namespace, pod and container', () => {
     [{ namespace: 'mp-sidecar', pod: 'mesh-perf-client', container: 'istio-proxy' }, 'sidecar'],
     [{ namespace: 'mp-sidecar', pod: 'x', container: 'k6', podLabels: { 'app.kubernetes.io/name': 'mesh-perf-client' } }, 'client'],
     [{ namespace: 'mp-sidecar', pod: 'waypoint-7c8-xyz', container: 'istio-proxy' }, 'waypoint'],
-    [{ namespace: 'mp-sidecar', pod: 'wp', container: 'istio-proxy', podLabels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } }, 'waypoint'],
+    [
+      { namespace: 'mp-sidecar', pod: 'wp', container: 'istio-proxy', podLabels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } },
+      'waypoint',
+    ],
     [{ namespace: 'istio-system', pod: 'ztunnel-abcde', container: 'istio-proxy' }, 'ztunnel'],
     [{ namespace: 'istio-system', pod: 'istio-cni-node-x', container: 'install-cni' }, 'cni'],
     [{ namespace: 'istio-system', pod: 'istiod-6f-x', container: 'discovery' }, 'control-plane'],
@@ -55,7 +65,7 @@ test('CPU from counter deltas, memory from working sets, summed per group per in
   const cumulative = { a: 0, b: 0, s: 0 };
   for (let i = 0; i < 4; i++) {
     if (i > 0) for (const k of ['a', 'b', 's'] as const) cumulative[k] += (rates[k][i - 1]! / 1000) * 2;
-    const m = (k: 'a' | 'b' | 's') => (mem[k][Math.min(i, 2)]!) * 1024 * 1024;
+    const m = (k: 'a' | 'b' | 's') => mem[k][Math.min(i, 2)]! * 1024 * 1024;
     scrapes.push({
       atMs: 1000 + i * 2000,
       containers: [
@@ -67,10 +77,14 @@ test('CPU from counter deltas, memory from working sets, summed per group per in
     });
   }
   const context = { modeNamespaces: new Set(['ns']), meshNamespaces: new Set<string>() };
-  const { usage } = aggregateScrapes(scrapes, (c) => {
-    const group = groupOf(c, context);
-    return group ? { group, scope: 'sidecar-mode' } : undefined;
-  }, 2000);
+  const { usage } = aggregateScrapes(
+    scrapes,
+    (c) => {
+      const group = groupOf(c, context);
+      return group ? { group, scope: 'sidecar-mode' } : undefined;
+    },
+    2000,
+  );
   const app = usage.find((u) => u.group === 'app')!;
   const sidecar = usage.find((u) => u.group === 'sidecar')!;
   assert.equal(usage.length, 2);
@@ -79,7 +93,7 @@ test('CPU from counter deltas, memory from working sets, summed per group per in
   assert.deepEqual(app.memoryMiB, { min: 30, max: 34, avg: (30 + 32 + 34 + 34) / 4 });
   assert.equal(app.samples, 4);
   assert.equal(app.cpuPer1000Rps, 40 / 2);
-  assert.equal(sidecar.memoryMiBPer1000Rps, Math.round((((40 + 44 + 48 + 48) / 4) / 2) * 1000) / 1000);
+  assert.equal(sidecar.memoryMiBPer1000Rps, Math.round(((40 + 44 + 48 + 48) / 4 / 2) * 1000) / 1000);
   assert.equal(app.scope, 'sidecar-mode');
 });
 
@@ -101,7 +115,13 @@ test('kubelet timestamps win over scrape times; counter resets and zero rps are 
 function ztunnelScrapes(seconds: number, missing: (node: string, second: number) => boolean): Scrape[] {
   return Array.from({ length: seconds }, (_, second) => {
     const nodes = ['a', 'b'].filter((node) => !missing(node, second));
-    const containers = nodes.map((node) => ({ namespace: 'istio-system', pod: `ztunnel-${node}`, container: 'istio-proxy', cpuSeconds: second * 0.01, memoryBytes: 30 * 1024 * 1024 }));
+    const containers = nodes.map((node) => ({
+      namespace: 'istio-system',
+      pod: `ztunnel-${node}`,
+      container: 'istio-proxy',
+      cpuSeconds: second * 0.01,
+      memoryBytes: 30 * 1024 * 1024,
+    }));
     return { atMs: second * 1000, containers };
   });
 }
@@ -132,7 +152,10 @@ test('a sample the kubelet repeats: CPU is measured from the older one and carri
   // The kubelet refreshes CPU every third scrape; 25m steady.
   const scrapes: Scrape[] = Array.from({ length: 7 }, (_, i) => {
     const sampled = Math.floor(i / 3) * 3;
-    return { atMs: i * 1000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled * 0.025, timestampMs: sampled * 1000 }] };
+    return {
+      atMs: i * 1000,
+      containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled * 0.025, timestampMs: sampled * 1000 }],
+    };
   });
   const [usage] = aggregateScrapes(scrapes, () => ({ group: 'app', scope: 'm' }), 0).usage;
   assert.deepEqual(usage!.cpuMillicores, { min: 25, max: 25, avg: 25 });
@@ -142,14 +165,23 @@ test('a sample the kubelet repeats: CPU is measured from the older one and carri
 // scrape) must neither dilute nor inflate the figures.
 const app = () => ({ group: 'app' as const, scope: 'm' });
 /** Cumulative CPU seconds at `ms` of a container busy at `millicores` between busyFrom and busyTo, idle otherwise. */
-const cumulativeAt = (ms: number, millicores: number, busyFrom: number, busyTo: number) => (Math.max(0, Math.min(ms, busyTo) - busyFrom) / 1000) * (millicores / 1000);
+const cumulativeAt = (ms: number, millicores: number, busyFrom: number, busyTo: number) =>
+  (Math.max(0, Math.min(ms, busyTo) - busyFrom) / 1000) * (millicores / 1000);
 
 test('only samples inside the measured window count: idle time before and after no longer dilutes CPU', () => {
   // Scraped every second for 20 s (no kubelet timestamps: values computed at the scrape, as kwok
   // does); busy at 200m from 5 s to 15 s, the measured window; 40 MiB then, 10 MiB idle.
   const scrapes: Scrape[] = Array.from({ length: 21 }, (_, i) => ({
     atMs: 1_000_000 + i * 1000,
-    containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: cumulativeAt(i * 1000, 200, 5000, 15000), memoryBytes: (i >= 5 && i <= 15 ? 40 : 10) * 1024 * 1024 }],
+    containers: [
+      {
+        namespace: 'ns',
+        pod: 'p',
+        container: 'echo',
+        cpuSeconds: cumulativeAt(i * 1000, 200, 5000, 15000),
+        memoryBytes: (i >= 5 && i <= 15 ? 40 : 10) * 1024 * 1024,
+      },
+    ],
   }));
   const window = { startMs: 1_005_000, endMs: 1_015_000 };
   const inside = aggregateScrapes(scrapes, app, 500, window);
@@ -172,7 +204,19 @@ test("the kubelet's own sample time decides, not the scrape's: a stale sample sc
   const scrapes: Scrape[] = Array.from({ length: 25 }, (_, i) => {
     const atMs = i * 2000;
     const sampled = refreshes.filter((t) => t <= atMs).at(-1);
-    const containers = sampled === undefined ? [] : [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: cumulativeAt(sampled, 300, 10000, 40000), memoryBytes: 20 * 1024 * 1024, timestampMs: sampled }];
+    const containers =
+      sampled === undefined
+        ? []
+        : [
+            {
+              namespace: 'ns',
+              pod: 'p',
+              container: 'echo',
+              cpuSeconds: cumulativeAt(sampled, 300, 10000, 40000),
+              memoryBytes: 20 * 1024 * 1024,
+              timestampMs: sampled,
+            },
+          ];
     return { atMs, containers };
   });
   const { usage, tooFewSamples } = aggregateScrapes(scrapes, app, 1000, { startMs: 10000, endMs: 40000 });
@@ -185,7 +229,10 @@ test("the kubelet's own sample time decides, not the scrape's: a stale sample sc
 test('a window too short for two kubelet refreshes gives no CPU figure and names the groups left out', () => {
   const scrapes: Scrape[] = Array.from({ length: 12 }, (_, i) => {
     const sampled = i * 2000 >= 13000 ? 13000 : 3000;
-    return { atMs: i * 2000, containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled / 1000, timestampMs: sampled }] };
+    return {
+      atMs: i * 2000,
+      containers: [{ namespace: 'ns', pod: 'p', container: 'echo', cpuSeconds: sampled / 1000, timestampMs: sampled }],
+    };
   });
   const result = aggregateScrapes(scrapes, app, 1000, { startMs: 10000, endMs: 20000 });
   assert.deepEqual(result.usage, []);
@@ -193,10 +240,21 @@ test('a window too short for two kubelet refreshes gives no CPU figure and names
 });
 
 test('the measured window from the k6 summary: after warm-up, for the profile duration', () => {
-  const summary = (extra: Record<string, unknown>) => JSON.stringify({ metrics: {}, state: { testRunDurationMs: 6200 }, mesh_perf: { measureDurationS: 5, endedAtMs: 1_700_000_006_300, ...extra } });
+  const summary = (extra: Record<string, unknown>) =>
+    JSON.stringify({
+      metrics: {},
+      state: { testRunDurationMs: 6200 },
+      mesh_perf: { measureDurationS: 5, endedAtMs: 1_700_000_006_300, ...extra },
+    });
   // The run started at endedAt - 6.2 s; warm-up 1 s; 5 s measured; 0.2 s of in-flight requests after.
-  assert.deepEqual(measuredWindow(summary({}), { warmupMs: 1000, durationMs: 5000 }), { startMs: 1_700_000_001_100, endMs: 1_700_000_006_100 });
-  assert.deepEqual(measuredWindow(summary({ userScript: true }), { warmupMs: 1000, durationMs: 5000 }), { startMs: 1_700_000_000_100, endMs: 1_700_000_006_300 });
+  assert.deepEqual(measuredWindow(summary({}), { warmupMs: 1000, durationMs: 5000 }), {
+    startMs: 1_700_000_001_100,
+    endMs: 1_700_000_006_100,
+  });
+  assert.deepEqual(measuredWindow(summary({ userScript: true }), { warmupMs: 1000, durationMs: 5000 }), {
+    startMs: 1_700_000_000_100,
+    endMs: 1_700_000_006_300,
+  });
   assert.equal(measuredWindow(JSON.stringify({ metrics: {}, mesh_perf: {} }), { warmupMs: 0, durationMs: 1000 }), undefined);
   assert.equal(measuredWindow('not json', { warmupMs: 0, durationMs: 1000 }), undefined);
 });

@@ -34,17 +34,39 @@ async function signed(dir: string, name: string, subject: string, extensions: st
   const key = await ecKey(dir, name);
   await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`]);
   await writeFile(join(dir, `${name}.ext`), extensions);
-  await openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', `${name}.ext`, '-out', `${name}.crt`]);
+  await openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    `${name}.ext`,
+    '-out',
+    `${name}.crt`,
+  ]);
   return { cert: join(dir, `${name}.crt`), key };
 }
 
 export async function makePki(dir: string): Promise<Pki> {
   const caKey = await ecKey(dir, 'ca');
   await openssl(dir, ['req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=mesh-perf-test-ca', '-days', '2', '-out', 'ca.crt']);
-  const serverSans = 'subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc';
+  const serverSans =
+    'subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc';
   const server = await signed(dir, 'apiserver', '/CN=kube-apiserver', `${serverSans}\nextendedKeyUsage=serverAuth\n`);
   const admin = await signed(dir, 'admin', '/O=system:masters/CN=mesh-perf-test-admin', 'extendedKeyUsage=clientAuth\n');
-  const kubelet = await signed(dir, 'kubelet', '/CN=kwok-kubelet', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  const kubelet = await signed(
+    dir,
+    'kubelet',
+    '/CN=kwok-kubelet',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+  );
   const saKey = await ecKey(dir, 'sa');
   await openssl(dir, ['ec', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
   return {

@@ -51,7 +51,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   await writeFile(pidFile, '');
   // The guardian outlives nothing: when our stdin pipe to it closes (we exited or crashed), it
   // kills the pids listed in the file. A normal stop() kills them first and empties the file.
-  const guardian = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -9 $(cat "$0") 2>/dev/null; exit 0', pidFile], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const guardian = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -9 $(cat "$0") 2>/dev/null; exit 0', pidFile], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   guardian.unref();
 
   const startChild = async (name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
@@ -77,7 +79,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
   try {
     const pki = await makePki(dir);
-    const [etcdPort, etcdPeer, apiPort, cmPort, schedPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [etcdPort, etcdPeer, apiPort, cmPort, schedPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     await startChild('etcd', bins.etcd, [
       '--name=local',
       `--data-dir=${join(dir, 'etcd')}`,
@@ -119,7 +127,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
     const kubeconfigPath = join(dir, 'kubeconfig');
     await writeFile(kubeconfigPath, await kubeconfigYaml(pki, server), { mode: 0o600 });
-    const common = [`--kubeconfig=${kubeconfigPath}`, `--authentication-kubeconfig=${kubeconfigPath}`, `--authorization-kubeconfig=${kubeconfigPath}`, '--bind-address=127.0.0.1', '--leader-elect=false'];
+    const common = [
+      `--kubeconfig=${kubeconfigPath}`,
+      `--authentication-kubeconfig=${kubeconfigPath}`,
+      `--authorization-kubeconfig=${kubeconfigPath}`,
+      '--bind-address=127.0.0.1',
+      '--leader-elect=false',
+    ];
     await startChild('kube-controller-manager', bins.kubeControllerManager, [
       ...common,
       `--secure-port=${cmPort}`,
@@ -144,18 +158,23 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       const configPath = join(dir, `kwok-${i}.yaml`);
       const execPath = `${localK6Dir()}:/usr/local/bin:/usr/bin:/bin`;
       await writeFile(configPath, kwokConfigYaml({ nodeName, execWorkDir, execPath, usage: options.usage ?? DEFAULT_USAGE }));
-      await startChild(`kwok-${i}`, bins.kwok, [
-        `--config=${configPath}`,
-        `--kubeconfig=${kubeconfigPath}`,
-        `--manage-single-node=${nodeName}`,
-        `--node-ip=${fakeNodeIp(i)}`,
-        `--node-port=${kubeletPort}`,
-        `--server-address=127.0.0.1:${kubeletPort}`,
-        `--tls-cert-file=${pki.kubeletCert}`,
-        `--tls-private-key-file=${pki.kubeletKey}`,
-        `--cidr=10.244.${i}.1/24`,
-        '--node-lease-duration-seconds=40',
-      ], { ...process.env, PATH: execPath });
+      await startChild(
+        `kwok-${i}`,
+        bins.kwok,
+        [
+          `--config=${configPath}`,
+          `--kubeconfig=${kubeconfigPath}`,
+          `--manage-single-node=${nodeName}`,
+          `--node-ip=${fakeNodeIp(i)}`,
+          `--node-port=${kubeletPort}`,
+          `--server-address=127.0.0.1:${kubeletPort}`,
+          `--tls-cert-file=${pki.kubeletCert}`,
+          `--tls-private-key-file=${pki.kubeletKey}`,
+          `--cidr=10.244.${i}.1/24`,
+          '--node-lease-duration-seconds=40',
+        ],
+        { ...process.env, PATH: execPath },
+      );
     }
     for (const node of nodes) await waitFor(`node ${node} Ready`, () => nodeReady(server, pki, node), children, dir);
     // Pods need the namespace's default ServiceAccount, which the controller manager creates.
@@ -197,7 +216,10 @@ async function waitFor(what: string, check: () => Promise<boolean>, children: Ch
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const dead = children.find((c) => c.process.exitCode !== null || c.process.signalCode !== null);
-    if (dead) throw new Error(`${dead.name} exited (${dead.process.exitCode ?? dead.process.signalCode}) while waiting for ${what}:\n${await logTail(dir, dead.name, 20)}`);
+    if (dead)
+      throw new Error(
+        `${dead.name} exited (${dead.process.exitCode ?? dead.process.signalCode}) while waiting for ${what}:\n${await logTail(dir, dead.name, 20)}`,
+      );
     if (await check().catch(() => false)) return;
     await sleep(250);
   }
@@ -253,7 +275,10 @@ async function createNode(server: string, pki: Pki, name: string): Promise<void>
 async function nodeReady(server: string, pki: Pki, name: string): Promise<boolean> {
   const response = await apiRequest(server, `/api/v1/nodes/${name}`, pki);
   if (response.status !== 200) return false;
-  const node = JSON.parse(response.body) as { spec?: { taints?: { key: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+  const node = JSON.parse(response.body) as {
+    spec?: { taints?: { key: string }[] };
+    status?: { conditions?: { type: string; status: string }[] };
+  };
   const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   // The node lifecycle controller removes the not-ready taint once kwok reports Ready.
   const tainted = (node.spec?.taints ?? []).some((t) => t.key.startsWith('node.kubernetes.io/not-ready'));

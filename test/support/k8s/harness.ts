@@ -33,6 +33,12 @@ export function clusterConfig(cluster: LocalCluster, raw: Record<string, unknown
     modes: [{ name: 'baseline' }],
     load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1 },
     ...rest,
-    kubernetes: { kubeconfig: cluster.kubeconfigPath, namespacePrefix: randomName('mp'), readyTimeout: '60s', sampleInterval: '500ms', ...kubernetes },
+    kubernetes: {
+      kubeconfig: cluster.kubeconfigPath,
+      namespacePrefix: randomName('mp'),
+      readyTimeout: '60s',
+      sampleInterval: '500ms',
+      ...kubernetes,
+    },
   });
 }

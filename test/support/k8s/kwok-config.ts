@@ -32,8 +32,19 @@ export const NEVER_READY_ANNOTATION = 'mesh-perf.test/image-pull-fails';
 
 const API = 'kwok.x-k8s.io/v1alpha1';
 
-function stage(name: string, kind: 'Node' | 'Pod', matchExpressions: unknown[], next: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  return { apiVersion: API, kind: 'Stage', metadata: { name }, spec: { resourceRef: { apiGroup: 'v1', kind }, selector: { matchExpressions }, ...extra, next } };
+function stage(
+  name: string,
+  kind: 'Node' | 'Pod',
+  matchExpressions: unknown[],
+  next: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    apiVersion: API,
+    kind: 'Stage',
+    metadata: { name },
+    spec: { resourceRef: { apiGroup: 'v1', kind }, selector: { matchExpressions }, ...extra, next },
+  };
 }
 
 const NODE_STATUS = `{{ $now := Now }}
@@ -171,17 +182,39 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
   const neverReady = `.metadata.annotations["${NEVER_READY_ANNOTATION}"]`;
   const { default: fallback, ...byName } = options.usage;
   const docs: unknown[] = [
-    stage('node-initialize', 'Node', [{ key: '.status.conditions.[] | select( .type == "Ready" ) | .status', operator: 'NotIn', values: ['True'] }], { statusTemplate: NODE_STATUS }),
+    stage(
+      'node-initialize',
+      'Node',
+      [{ key: '.status.conditions.[] | select( .type == "Ready" ) | .status', operator: 'NotIn', values: ['True'] }],
+      { statusTemplate: NODE_STATUS },
+    ),
     stage('pod-ready', 'Pod', [notDeleted, pending, { key: neverReady, operator: 'DoesNotExist' }], { statusTemplate: POD_RUNNING }),
-    stage('pod-image-pull-backoff', 'Pod', [notDeleted, pending, { key: neverReady, operator: 'Exists' }, { key: '.status.containerStatuses', operator: 'DoesNotExist' }], {
-      statusTemplate: POD_IMAGE_PULL_BACKOFF,
-    }),
+    stage(
+      'pod-image-pull-backoff',
+      'Pod',
+      [notDeleted, pending, { key: neverReady, operator: 'Exists' }, { key: '.status.containerStatuses', operator: 'DoesNotExist' }],
+      {
+        statusTemplate: POD_IMAGE_PULL_BACKOFF,
+      },
+    ),
     stage('pod-delete', 'Pod', [{ key: '.metadata.deletionTimestamp', operator: 'Exists' }], { delete: true }),
     {
       apiVersion: API,
       kind: 'ClusterExec',
       metadata: { name: 'local' },
-      spec: { execs: [{ local: { workDir: options.execWorkDir, envs: [{ name: 'PATH', value: options.execPath }, { name: 'K6_NO_USAGE_REPORT', value: 'true' }] } }] },
+      spec: {
+        execs: [
+          {
+            local: {
+              workDir: options.execWorkDir,
+              envs: [
+                { name: 'PATH', value: options.execPath },
+                { name: 'K6_NO_USAGE_REPORT', value: 'true' },
+              ],
+            },
+          },
+        ],
+      },
     },
     {
       apiVersion: API,
@@ -191,7 +224,10 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
         usages: [
           ...Object.entries(byName).map(([container, usage]) => ({
             containers: [container],
-            usage: { cpu: usage.cpuExpression ? { expression: usage.cpuExpression } : { value: usage.cpu }, memory: { value: usage.memory } },
+            usage: {
+              cpu: usage.cpuExpression ? { expression: usage.cpuExpression } : { value: usage.cpu },
+              memory: { value: usage.memory },
+            },
           })),
           { usage: { cpu: { value: fallback.cpu }, memory: { value: fallback.memory } } },
         ],
@@ -205,11 +241,35 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
       spec: {
         path: '/metrics/resource',
         metrics: [
-          metric('container_cpu_usage_seconds_total', 'Cumulative cpu time consumed by the container in core-seconds', 'counter', 'container', 'pod.CumulativeUsage("cpu", container.name)'),
-          metric('container_memory_working_set_bytes', 'Current working set of the container in bytes', 'gauge', 'container', 'pod.Usage("memory", container.name)'),
-          metric('pod_cpu_usage_seconds_total', 'Cumulative cpu time consumed by the pod in core-seconds', 'counter', 'pod', 'pod.CumulativeUsage("cpu")'),
+          metric(
+            'container_cpu_usage_seconds_total',
+            'Cumulative cpu time consumed by the container in core-seconds',
+            'counter',
+            'container',
+            'pod.CumulativeUsage("cpu", container.name)',
+          ),
+          metric(
+            'container_memory_working_set_bytes',
+            'Current working set of the container in bytes',
+            'gauge',
+            'container',
+            'pod.Usage("memory", container.name)',
+          ),
+          metric(
+            'pod_cpu_usage_seconds_total',
+            'Cumulative cpu time consumed by the pod in core-seconds',
+            'counter',
+            'pod',
+            'pod.CumulativeUsage("cpu")',
+          ),
           metric('pod_memory_working_set_bytes', 'Current working set of the pod in bytes', 'gauge', 'pod', 'pod.Usage("memory")'),
-          metric('node_cpu_usage_seconds_total', 'Cumulative cpu time consumed by the node in core-seconds', 'counter', 'node', 'node.CumulativeUsage("cpu")'),
+          metric(
+            'node_cpu_usage_seconds_total',
+            'Cumulative cpu time consumed by the node in core-seconds',
+            'counter',
+            'node',
+            'node.CumulativeUsage("cpu")',
+          ),
           metric('node_memory_working_set_bytes', 'Current working set of the node in bytes', 'gauge', 'node', 'node.Usage("memory")'),
         ],
       },

@@ -25,7 +25,10 @@ const STAND_INS = join(import.meta.dirname, 'stand-ins');
 const run = promisify(execFile);
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
+  execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
 
 export interface World {
   dir: string;
@@ -49,7 +52,16 @@ export async function createWorld(prefix: string): Promise<World> {
   const work = join(dir, 'action-src');
   await mkdir(work, { recursive: true });
   await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--outdir', work], { cwd: ROOT, timeout: 180_000 });
-  for (const path of ['action.yml', 'setup', 'comment', 'k6', 'manifests', 'package.json', '.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml']) {
+  for (const path of [
+    'action.yml',
+    'setup',
+    'comment',
+    'k6',
+    'manifests',
+    'package.json',
+    '.github/workflows/mesh-perf.yml',
+    '.github/workflows/mesh-perf-publish.yml',
+  ]) {
     await cp(join(ROOT, path), join(work, path), { recursive: true });
   }
   git(work, 'init', '--quiet');
@@ -105,7 +117,12 @@ export async function createCaller(world: World, name: string, files: Record<str
  * `base` adding the given files, pushed to the server so it can be fetched by SHA, with origin
  * pointing at github.com/org/mesh-perf-action. Returns the folder and the new commit.
  */
-export async function createSelfCaller(world: World, name: string, base: string, files: Record<string, string>): Promise<{ dir: string; sha: string }> {
+export async function createSelfCaller(
+  world: World,
+  name: string,
+  base: string,
+  files: Record<string, string>,
+): Promise<{ dir: string; sha: string }> {
   const dir = join(world.dir, name);
   git(world.dir, 'clone', '--quiet', world.actionBare, dir);
   git(dir, 'checkout', '--quiet', '-b', name, base);
@@ -174,20 +191,36 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   };
   const args = [
     options.event,
-    '-W', workflowFile,
-    '-e', eventFile,
-    '-P', 'ubuntu-latest=-self-hosted',
-    '--artifact-server-path', world.artifacts,
-    '--artifact-server-addr', '127.0.0.1',
-    '--artifact-server-port', String(await freePort()),
-    '--action-cache-path', join(world.dir, 'act-cache'),
+    '-W',
+    workflowFile,
+    '-e',
+    eventFile,
+    '-P',
+    'ubuntu-latest=-self-hosted',
+    '--artifact-server-path',
+    world.artifacts,
+    '--artifact-server-addr',
+    '127.0.0.1',
+    '--artifact-server-port',
+    String(await freePort()),
+    '--action-cache-path',
+    join(world.dir, 'act-cache'),
     '--use-new-action-cache',
     '--no-cache-server',
-    '-s', `GITHUB_TOKEN=${options.token}`,
+    '-s',
+    `GITHUB_TOKEN=${options.token}`,
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     ...(await standInMappings(options.caller, world.serverUrl)),
   ];
-  const child = spawn(ACT, args, { cwd: options.caller, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(ACT, args, {
+    cwd: options.caller,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -212,9 +245,13 @@ async function standInMappings(caller: string, serverUrl: string): Promise<strin
     await readFile(join(ROOT, '.github/workflows/mesh-perf-publish.yml'), 'utf8'),
   ];
   const refs = new Set<string>();
-  for (const text of texts) for (const m of text.matchAll(/uses:\s*(actions\/(checkout|upload-artifact|download-artifact)@[0-9a-f]{40})/g)) refs.add(m[1]!);
+  for (const text of texts)
+    for (const m of text.matchAll(/uses:\s*(actions\/(checkout|upload-artifact|download-artifact)@[0-9a-f]{40})/g)) refs.add(m[1]!);
   // act matches the clone URL it would fetch (GITHUB_SERVER_URL/<owner>/<name>) and the ref.
-  return [...refs].flatMap((ref) => ['--local-repository', `${serverUrl}/${ref}=${join(STAND_INS, ref.slice('actions/'.length, ref.indexOf('@')))}`]);
+  return [...refs].flatMap((ref) => [
+    '--local-repository',
+    `${serverUrl}/${ref}=${join(STAND_INS, ref.slice('actions/'.length, ref.indexOf('@')))}`,
+  ]);
 }
 
 async function readWorkflows(dir: string): Promise<string[]> {
@@ -234,7 +271,9 @@ export function historyFiles(world: World, branch = 'gh-pages'): string[] {
 /** The files act's artifact server holds for a run. */
 export async function artifactFiles(world: World, runId: number): Promise<string[]> {
   const dir = join(world.artifacts, String(runId));
-  return (await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+  return (await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
 }
 
 /** The step lines of act's log for one job, for assertion messages. */

@@ -16,7 +16,10 @@ export interface KindClusterOptions {
  * (istio-cni and ztunnel watch many files): see INOTIFY_SYSCTLS.
  */
 export function kindConfig(options: Pick<KindClusterOptions, 'workers' | 'nodeImage'>): string {
-  const nodes = [{ role: 'control-plane', image: options.nodeImage }, ...Array.from({ length: options.workers }, () => ({ role: 'worker', image: options.nodeImage }))];
+  const nodes = [
+    { role: 'control-plane', image: options.nodeImage },
+    ...Array.from({ length: options.workers }, () => ({ role: 'worker', image: options.nodeImage })),
+  ];
   return stringify({ kind: 'Cluster', apiVersion: 'kind.x-k8s.io/v1alpha4', nodes });
 }
 
@@ -24,7 +27,20 @@ export function kindConfig(options: Pick<KindClusterOptions, 'workers' | 'nodeIm
 export const INOTIFY_SYSCTLS = ['fs.inotify.max_user_watches=524288', 'fs.inotify.max_user_instances=512'];
 
 export function kindCreateArgs(options: KindClusterOptions): string[] {
-  return ['create', 'cluster', '--name', options.name, '--config', options.configPath, '--image', options.nodeImage, '--kubeconfig', options.kubeconfigPath, '--wait', `${options.waitSeconds}s`];
+  return [
+    'create',
+    'cluster',
+    '--name',
+    options.name,
+    '--config',
+    options.configPath,
+    '--image',
+    options.nodeImage,
+    '--kubeconfig',
+    options.kubeconfigPath,
+    '--wait',
+    `${options.waitSeconds}s`,
+  ];
 }
 
 export function kindDeleteArgs(name: string, kubeconfigPath?: string): string[] {

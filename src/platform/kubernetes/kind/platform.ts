@@ -15,7 +15,15 @@ import { EnvironmentError } from '../../../util/errors.ts';
 import type { ModeTarget } from '../../../load/types.ts';
 import type { CreatedResource, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../../types.ts';
 import { KubernetesPlatform } from '../platform.ts';
-import { INOTIFY_SYSCTLS, kindConfig, kindCreateArgs, kindDeleteArgs, kindExportLogsArgs, kindGetClustersArgs, kindKubeconfigArgs } from './commands.ts';
+import {
+  INOTIFY_SYSCTLS,
+  kindConfig,
+  kindCreateArgs,
+  kindDeleteArgs,
+  kindExportLogsArgs,
+  kindGetClustersArgs,
+  kindKubeconfigArgs,
+} from './commands.ts';
 
 const CREATE_WAIT_SECONDS = 180;
 
@@ -25,7 +33,10 @@ export async function kindBinary(context: PlatformContext, env: NodeJS.ProcessEn
 
 export async function kindClusterExists(kind: string, name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const result = await runCliChecked(kind, kindGetClustersArgs(), { timeoutMs: 30_000, env }, 'listing kind clusters');
-  return result.stdout.split('\n').map((l) => l.trim()).includes(name);
+  return result.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .includes(name);
 }
 
 /** Deletes the kind cluster if it exists (the action's post step and `mesh-perf down` call this). */
@@ -93,13 +104,21 @@ export class KindPlatform implements Platform {
     const name = this.options.clusterName;
     if (await kindClusterExists(this.kind, name, this.env)) {
       log.info(`reusing the existing kind cluster "${name}" (it will be left in place)`);
-      const result = await runCliChecked(this.kind, kindKubeconfigArgs(name), { timeoutMs: 30_000, env: this.env }, 'reading the kind kubeconfig');
+      const result = await runCliChecked(
+        this.kind,
+        kindKubeconfigArgs(name),
+        { timeoutMs: 30_000, env: this.env },
+        'reading the kind kubeconfig',
+      );
       await writeFile(kubeconfigPath, result.stdout, { mode: 0o600 });
     } else {
       await this.raiseInotifyLimits();
       await this.create(name, kubeconfigPath);
     }
-    const config = { ...this.context.config, kubernetes: { ...this.context.config.kubernetes, kubeconfig: kubeconfigPath, context: `kind-${name}` } };
+    const config = {
+      ...this.context.config,
+      kubernetes: { ...this.context.config.kubernetes, kubeconfig: kubeconfigPath, context: `kind-${name}` },
+    };
     this.inner = new KubernetesPlatform({ ...this.context, config }, { name: 'kind', env: this.env });
     await this.inner.prepare();
   }
@@ -131,10 +150,22 @@ export class KindPlatform implements Platform {
     this.context.lifecycle?.created(this.cluster);
     const configPath = join(this.workDir!, 'kind-config.yaml');
     await writeFile(configPath, kindConfig(this.options));
-    const args = kindCreateArgs({ name, nodeImage: this.options.nodeImage, workers: this.options.workers, configPath, kubeconfigPath, waitSeconds: CREATE_WAIT_SECONDS });
+    const args = kindCreateArgs({
+      name,
+      nodeImage: this.options.nodeImage,
+      workers: this.options.workers,
+      configPath,
+      kubeconfigPath,
+      waitSeconds: CREATE_WAIT_SECONDS,
+    });
     for (let attempt = 1; attempt <= 2; attempt++) {
       this.context.log.info(`creating kind cluster "${name}" (${this.options.workers} workers)${attempt > 1 ? ', second attempt' : ''}`);
-      const result = await runCli(this.kind!, args, { timeoutMs: (CREATE_WAIT_SECONDS + 300) * 1000, signal: this.context.signal, env: this.env, onLine: (l) => this.context.log.progress(`kind: ${l.trim()}`) });
+      const result = await runCli(this.kind!, args, {
+        timeoutMs: (CREATE_WAIT_SECONDS + 300) * 1000,
+        signal: this.context.signal,
+        env: this.env,
+        onLine: (l) => this.context.log.progress(`kind: ${l.trim()}`),
+      });
       this.context.log.progressDone();
       if (result.exitCode === 0) {
         this.created = true;
@@ -145,14 +176,18 @@ export class KindPlatform implements Platform {
       if (attempt === 2 || this.context.signal.aborted) {
         this.context.lifecycle?.removed(this.cluster);
         const docker = /docker|Cannot connect/i.test(result.stderr) ? ' kind needs a running Docker engine.' : '';
-        throw new EnvironmentError(`kind could not create cluster "${name}" (exit ${result.exitCode}).${docker}\n${result.stderr.trim().split('\n').slice(-15).join('\n')}`);
+        throw new EnvironmentError(
+          `kind could not create cluster "${name}" (exit ${result.exitCode}).${docker}\n${result.stderr.trim().split('\n').slice(-15).join('\n')}`,
+        );
       }
     }
   }
 
   /** `kind export logs` of a failed run, before the cluster goes; never fails the teardown. */
   private async exportLogs(dir: string): Promise<void> {
-    const result = await runCli(this.kind!, kindExportLogsArgs(this.options.clusterName, dir), { timeoutMs: 120_000, env: this.env }).catch((error: unknown) => ({ exitCode: -1, stdout: '', stderr: String(error) }));
+    const result = await runCli(this.kind!, kindExportLogsArgs(this.options.clusterName, dir), { timeoutMs: 120_000, env: this.env }).catch(
+      (error: unknown) => ({ exitCode: -1, stdout: '', stderr: String(error) }),
+    );
     if (result.exitCode === 0) this.context.log.info(`kind logs of the failed run kept in ${dir}`);
     else this.context.log.warn(`kind export logs failed (exit ${result.exitCode}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
   }
@@ -198,7 +233,12 @@ export class KindPlatform implements Platform {
       if (this.created && options.diagnosticsDir) await this.exportLogs(join(options.diagnosticsDir, 'kind-logs'));
       if (this.created && !this.options.keep) {
         // Deleting the cluster removes everything in it; no need to clean namespaces first.
-        await runCliChecked(this.kind!, kindDeleteArgs(this.options.clusterName), { timeoutMs: 180_000, env: this.env }, `deleting kind cluster "${this.options.clusterName}"`);
+        await runCliChecked(
+          this.kind!,
+          kindDeleteArgs(this.options.clusterName),
+          { timeoutMs: 180_000, env: this.env },
+          `deleting kind cluster "${this.options.clusterName}"`,
+        );
         this.created = false;
         this.context.lifecycle?.removed(this.cluster);
       } else {

@@ -73,7 +73,17 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
 }
 
 export function istioWaypointArgs(flags: ClusterFlags, namespace: string, timeoutMs: number): string[] {
-  return ['waypoint', 'apply', '--namespace', namespace, '--enroll-namespace', '--wait', '--waypoint-timeout', goDuration(timeoutMs), ...clusterArgs(flags)];
+  return [
+    'waypoint',
+    'apply',
+    '--namespace',
+    namespace,
+    '--enroll-namespace',
+    '--wait',
+    '--waypoint-timeout',
+    goDuration(timeoutMs),
+    ...clusterArgs(flags),
+  ];
 }
 
 export function istioUninstallArgs(flags: ClusterFlags): string[] {

@@ -25,7 +25,9 @@ async function gatewayApiZip(version: string, context: MeshContext): Promise<Buf
   const pin = TOOL_PINS['gateway-api'];
   const asset = pin?.assets.any;
   if (!pin || !asset || pin.version !== version) {
-    throw new UsageError(`kubernetes.gatewayApi.version ${version} has no pinned SHA-256 (pinned: ${pin?.version ?? 'none'}); use ${pin?.version ?? 'the pinned version'}`);
+    throw new UsageError(
+      `kubernetes.gatewayApi.version ${version} has no pinned SHA-256 (pinned: ${pin?.version ?? 'none'}); use ${pin?.version ?? 'the pinned version'}`,
+    );
   }
   const path = gatewayApiZipPath(version);
   const verify = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex') === asset.sha256;
@@ -37,7 +39,10 @@ async function gatewayApiZip(version: string, context: MeshContext): Promise<Buf
   });
   if (!response.ok) throw new EnvironmentError(`could not download Gateway API ${version} from ${asset.url}: HTTP ${response.status}`);
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (!verify(bytes)) throw new EnvironmentError(`Gateway API ${version}: SHA-256 of ${asset.url} does not match the pinned ${asset.sha256}; refusing to use it`);
+  if (!verify(bytes))
+    throw new EnvironmentError(
+      `Gateway API ${version}: SHA-256 of ${asset.url} does not match the pinned ${asset.sha256}; refusing to use it`,
+    );
   await mkdir(dirname(path), { recursive: true });
   await writeFile(`${path}.partial`, bytes);
   await rename(`${path}.partial`, path);
@@ -46,13 +51,18 @@ async function gatewayApiZip(version: string, context: MeshContext): Promise<Buf
 
 export function standardCrdDocuments(zip: Buffer, version: string): string[] {
   const prefix = `sigs.k8s.io/gateway-api@v${version}/config/crd/standard/`;
-  const entries = readZipEntries(zip, (name) => name.startsWith(prefix) && name.endsWith('.yaml') && !name.slice(prefix.length).includes('/'));
+  const entries = readZipEntries(
+    zip,
+    (name) => name.startsWith(prefix) && name.endsWith('.yaml') && !name.slice(prefix.length).includes('/'),
+  );
   if (entries.size === 0) throw new EnvironmentError(`the Gateway API ${version} module has no ${prefix}*.yaml`);
   return [...entries.keys()].sort().map((name) => entries.get(name)!.toString('utf8'));
 }
 
 export async function gatewayApiPresent(context: MeshContext): Promise<string | undefined> {
-  const response = await rawRequest(context.access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`, { timeoutMs: 15_000 });
+  const response = await rawRequest(context.access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`, {
+    timeoutMs: 15_000,
+  });
   if (response.status !== 200) return undefined;
   const crd = JSON.parse(response.body) as { metadata?: { annotations?: Record<string, string> } };
   return crd.metadata?.annotations?.['gateway.networking.k8s.io/bundle-version'] ?? 'unknown';

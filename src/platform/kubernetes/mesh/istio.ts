@@ -29,27 +29,80 @@ export async function installIstio(context: MeshContext, ambient: boolean): Prom
   }
   const binary = await istioctl(context);
   const k8s = context.config.kubernetes;
-  const args = istioInstallArgs(context.flags, { hub: k8s.istio.hub, proxy: k8s.resources.proxy, readinessTimeoutMs: context.readyTimeoutMs, extra: k8s.istio.set });
+  const args = istioInstallArgs(context.flags, {
+    hub: k8s.istio.hub,
+    proxy: k8s.resources.proxy,
+    readinessTimeoutMs: context.readyTimeoutMs,
+    extra: k8s.istio.set,
+  });
   context.log.info(`installing Istio (ambient profile) with istioctl`);
-  await runCliChecked(binary, args, { timeoutMs: context.readyTimeoutMs + 120_000, signal: context.signal, env: context.env, onLine: (line) => context.log.progress(`istioctl: ${line.trim()}`) }, 'Istio install');
+  await runCliChecked(
+    binary,
+    args,
+    {
+      timeoutMs: context.readyTimeoutMs + 120_000,
+      signal: context.signal,
+      env: context.env,
+      onLine: (line) => context.log.progress(`istioctl: ${line.trim()}`),
+    },
+    'Istio install',
+  );
   context.log.progressDone();
   // istioctl waited too; these explicit waits produce our pod/event report when something is stuck.
-  await waitReady(context.access, rolloutTarget('Deployment', ISTIO_NAMESPACE, 'istiod', 'app=istiod'), context.readyTimeoutMs, context.signal);
-  await waitReady(context.access, rolloutTarget('DaemonSet', ISTIO_NAMESPACE, 'ztunnel', 'app=ztunnel'), context.readyTimeoutMs, context.signal);
-  await waitReady(context.access, rolloutTarget('DaemonSet', ISTIO_NAMESPACE, 'istio-cni-node', 'k8s-app=istio-cni-node'), context.readyTimeoutMs, context.signal);
+  await waitReady(
+    context.access,
+    rolloutTarget('Deployment', ISTIO_NAMESPACE, 'istiod', 'app=istiod'),
+    context.readyTimeoutMs,
+    context.signal,
+  );
+  await waitReady(
+    context.access,
+    rolloutTarget('DaemonSet', ISTIO_NAMESPACE, 'ztunnel', 'app=ztunnel'),
+    context.readyTimeoutMs,
+    context.signal,
+  );
+  await waitReady(
+    context.access,
+    rolloutTarget('DaemonSet', ISTIO_NAMESPACE, 'istio-cni-node', 'k8s-app=istio-cni-node'),
+    context.readyTimeoutMs,
+    context.signal,
+  );
   await context.applier.apply(
-    [{ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace: ISTIO_NAMESPACE }, spec: { mtls: { mode: 'STRICT' } } } as never],
+    [
+      {
+        apiVersion: 'security.istio.io/v1',
+        kind: 'PeerAuthentication',
+        metadata: { name: 'default', namespace: ISTIO_NAMESPACE },
+        spec: { mtls: { mode: 'STRICT' } },
+      } as never,
+    ],
     { labels: { ...context.ownerLabels, [COMPONENT]: 'istio' }, signal: context.signal },
   );
   const version = await clientVersion(binary, context);
-  return { mesh: 'istio', version, installedByUs: true, namespace: ISTIO_NAMESPACE, details: { profile: 'ambient', mtls: 'STRICT', nativeSidecars: true, hub: k8s.istio.hub ?? 'default' } };
+  return {
+    mesh: 'istio',
+    version,
+    installedByUs: true,
+    namespace: ISTIO_NAMESPACE,
+    details: { profile: 'ambient', mtls: 'STRICT', nativeSidecars: true, hub: k8s.istio.hub ?? 'default' },
+  };
 }
 
 /** Deploys the namespace's waypoint and enrols the namespace; waits until it runs. */
 export async function applyWaypoint(context: MeshContext, namespace: string): Promise<void> {
   const binary = await istioctl(context);
-  await runCliChecked(binary, istioWaypointArgs(context.flags, namespace, context.readyTimeoutMs), { timeoutMs: context.readyTimeoutMs + 60_000, signal: context.signal, env: context.env }, `waypoint for namespace ${namespace}`);
-  await waitReady(context.access, rolloutTarget('Deployment', namespace, WAYPOINT_NAME, `gateway.networking.k8s.io/gateway-name=${WAYPOINT_NAME}`), context.readyTimeoutMs, context.signal);
+  await runCliChecked(
+    binary,
+    istioWaypointArgs(context.flags, namespace, context.readyTimeoutMs),
+    { timeoutMs: context.readyTimeoutMs + 60_000, signal: context.signal, env: context.env },
+    `waypoint for namespace ${namespace}`,
+  );
+  await waitReady(
+    context.access,
+    rolloutTarget('Deployment', namespace, WAYPOINT_NAME, `gateway.networking.k8s.io/gateway-name=${WAYPOINT_NAME}`),
+    context.readyTimeoutMs,
+    context.signal,
+  );
 }
 
 /** Removes Istio when mesh-perf installed it (istio-system carries our label). */
@@ -57,26 +110,44 @@ export async function uninstallIstio(context: MeshContext): Promise<boolean> {
   const namespace = await readNamespace(context.access, ISTIO_NAMESPACE);
   if (!namespace || namespace.metadata.labels?.[MANAGED_BY] !== MANAGER) return false;
   const binary = await istioctl(context);
-  await runCliChecked(binary, istioUninstallArgs(context.flags), { timeoutMs: context.readyTimeoutMs, signal: context.signal, env: context.env }, 'Istio uninstall');
+  await runCliChecked(
+    binary,
+    istioUninstallArgs(context.flags),
+    { timeoutMs: context.readyTimeoutMs, signal: context.signal, env: context.env },
+    'Istio uninstall',
+  );
   return true;
 }
 
 async function clientVersion(binary: string, context: MeshContext): Promise<string> {
   const result = await runCli(binary, istioClientVersionArgs(), { timeoutMs: 30_000, env: context.env });
   // Prints "client version: 1.30.3" (or just the version in older releases).
-  const last = result.stdout.trim().split('\n').pop()?.replace(/^client version:\s*/i, '').trim();
+  const last = result.stdout
+    .trim()
+    .split('\n')
+    .pop()
+    ?.replace(/^client version:\s*/i, '')
+    .trim();
   return last || context.config.kubernetes.istio.version;
 }
 
 async function istiodVersion(context: MeshContext): Promise<string> {
-  const response = await rawRequest(context.access, `/apis/apps/v1/namespaces/${ISTIO_NAMESPACE}/deployments/istiod`, { timeoutMs: 15_000 });
-  const image = (JSON.parse(response.body) as { spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }).spec?.template?.spec?.containers?.[0]?.image ?? '';
+  const response = await rawRequest(context.access, `/apis/apps/v1/namespaces/${ISTIO_NAMESPACE}/deployments/istiod`, {
+    timeoutMs: 15_000,
+  });
+  const image =
+    (JSON.parse(response.body) as { spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }).spec?.template?.spec
+      ?.containers?.[0]?.image ?? '';
   return image.split(':').pop() ?? 'unknown';
 }
 
 async function requireDaemonSet(context: MeshContext, name: string): Promise<void> {
-  const response = await rawRequest(context.access, `/apis/apps/v1/namespaces/${ISTIO_NAMESPACE}/daemonsets/${name}`, { timeoutMs: 15_000 });
+  const response = await rawRequest(context.access, `/apis/apps/v1/namespaces/${ISTIO_NAMESPACE}/daemonsets/${name}`, {
+    timeoutMs: 15_000,
+  });
   if (response.status !== 200) {
-    throw new EnvironmentError(`the Istio in ${ISTIO_NAMESPACE} (not installed by mesh-perf) has no ${name} DaemonSet, which the ambient modes need; install Istio with the ambient profile, or drop the ambient modes`);
+    throw new EnvironmentError(
+      `the Istio in ${ISTIO_NAMESPACE} (not installed by mesh-perf) has no ${name} DaemonSet, which the ambient modes need; install Istio with the ambient profile, or drop the ambient modes`,
+    );
   }
 }

@@ -44,7 +44,10 @@ export function valueAt(values: Record<string, unknown>, key: string): string | 
   return node === null || typeof node === 'object' ? undefined : String(node);
 }
 
-export function linkerdStep(installed: LinkerdInstalled | undefined, wanted: { version: string; values: Record<string, string> }): LinkerdStep {
+export function linkerdStep(
+  installed: LinkerdInstalled | undefined,
+  wanted: { version: string; values: Record<string, string> },
+): LinkerdStep {
   if (!installed) return 'install';
   if (installed.version !== wanted.version) return 'upgrade';
   const differs = Object.entries(wanted.values).some(([key, value]) => valueAt(installed.values, key) !== value);

@@ -11,7 +11,11 @@ export type AppliedResources = ContainerResources | { source: string };
 const ZTUNNEL = { source: 'per-node ztunnel: requests 50m/64Mi set by mesh-perf, no limits; not resources.proxy' };
 const EXISTING = { source: "the existing mesh's own settings (not installed by mesh-perf)" };
 
-export function proxyResourcesByMode(modes: { name: string; kind: MeshKind }[], meshes: MeshInstallation[], proxy: ContainerResources): Record<string, Record<string, AppliedResources>> {
+export function proxyResourcesByMode(
+  modes: { name: string; kind: MeshKind }[],
+  meshes: MeshInstallation[],
+  proxy: ContainerResources,
+): Record<string, Record<string, AppliedResources>> {
   const ours = (mesh: MeshInstallation['mesh']) => meshes.find((m) => m.mesh === mesh)?.installedByUs === true;
   const istio = (): AppliedResources => (ours('istio') ? proxy : EXISTING);
   const byKind = (kind: MeshKind): Record<string, AppliedResources> => {

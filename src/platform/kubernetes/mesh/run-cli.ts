@@ -57,7 +57,11 @@ export function runCli(binary: string, args: string[], options: CliOptions): Pro
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', kill);
       if (timedOut) {
-        reject(new EnvironmentError(`\`${describe(binary, args)}\` did not finish within ${Math.round(options.timeoutMs / 1000)}s:\n${tail(stderr || stdout)}`));
+        reject(
+          new EnvironmentError(
+            `\`${describe(binary, args)}\` did not finish within ${Math.round(options.timeoutMs / 1000)}s:\n${tail(stderr || stdout)}`,
+          ),
+        );
         return;
       }
       resolve({ exitCode: code ?? 1, stdout, stderr });
@@ -69,7 +73,9 @@ export function runCli(binary: string, args: string[], options: CliOptions): Pro
 export async function runCliChecked(binary: string, args: string[], options: CliOptions, what: string): Promise<CliResult> {
   const result = await runCli(binary, args, options);
   if (result.exitCode !== 0) {
-    throw new EnvironmentError(`${what} failed: \`${describe(binary, args)}\` exited with ${result.exitCode}:\n${tail(result.stderr || result.stdout)}`);
+    throw new EnvironmentError(
+      `${what} failed: \`${describe(binary, args)}\` exited with ${result.exitCode}:\n${tail(result.stderr || result.stdout)}`,
+    );
   }
   return result;
 }

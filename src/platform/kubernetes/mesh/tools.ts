@@ -27,7 +27,10 @@ async function isExecutable(path: string): Promise<boolean> {
 export async function resolveTool(name: ToolName, version: string, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const override = env[overrideVariable(name)];
   if (override) {
-    if (!(await isExecutable(override))) throw new EnvironmentError(`${overrideVariable(name)}=${override} is not an executable file; unset it or point it at ${name} ${version}`);
+    if (!(await isExecutable(override)))
+      throw new EnvironmentError(
+        `${overrideVariable(name)}=${override} is not an executable file; unset it or point it at ${name} ${version}`,
+      );
     return override;
   }
   const cached = cachedToolPath(name, version);

@@ -68,7 +68,12 @@ const key = (c: ContainerIdentity) => `${c.namespace}/${c.pod}/${c.container}`;
  * 15 s of it), which is the dilution this avoids. Steady load inside the window gives the same
  * rate from any sub-interval, so dropping the edges loses precision, not accuracy.
  */
-export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifier, achievedRps: number, window?: MeasuredWindow): Aggregation {
+export function aggregateScrapes(
+  scrapes: readonly Scrape[],
+  classify: Classifier,
+  achievedRps: number,
+  window?: MeasuredWindow,
+): Aggregation {
   const series = new Map<string, Series>();
   const tracks = new Map<string, Track>();
   const trackFor = (id: string, group: ResourceGroup, scope: string) => {
@@ -113,8 +118,16 @@ export function aggregateScrapes(scrapes: readonly Scrape[], classify: Classifie
   const perK = achievedRps > 0 ? achievedRps / 1000 : undefined;
   const measured = [...series.values()].map((s) => {
     const fresh = (i: number) => s.tracks.some((t) => t.fresh[i]);
-    const cpuValues = groupInstants(s.tracks.map((t) => carried(t.cpu, t.lastSeen)), ordered.length, fresh);
-    const memoryValues = groupInstants(s.tracks.map((t) => carried(t.memory, t.lastSeen)), ordered.length, fresh);
+    const cpuValues = groupInstants(
+      s.tracks.map((t) => carried(t.cpu, t.lastSeen)),
+      ordered.length,
+      fresh,
+    );
+    const memoryValues = groupInstants(
+      s.tracks.map((t) => carried(t.memory, t.lastSeen)),
+      ordered.length,
+      fresh,
+    );
     return { s, cpuValues, memoryValues };
   });
   const usage = measured
@@ -182,7 +195,9 @@ function round(value: number): number {
 }
 
 /** Container samples from one /metrics/resource body (already parsed). */
-export function containerSamples(samples: readonly { name: string; labels: Record<string, string>; value: number; timestampMs?: number }[]): ContainerSample[] {
+export function containerSamples(
+  samples: readonly { name: string; labels: Record<string, string>; value: number; timestampMs?: number }[],
+): ContainerSample[] {
   const byKey = new Map<string, ContainerSample>();
   for (const s of samples) {
     if (s.name !== 'container_cpu_usage_seconds_total' && s.name !== 'container_memory_working_set_bytes') continue;

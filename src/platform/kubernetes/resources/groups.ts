@@ -25,7 +25,10 @@ const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
 export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceGroup | undefined {
   const labels = id.podLabels ?? {};
   if (context.modeNamespaces.has(id.namespace)) {
-    const waypoint = labels['gateway.istio.io/managed'] !== undefined || labels['gateway.networking.k8s.io/gateway-name'] !== undefined || /^waypoint(-|$)/.test(id.pod);
+    const waypoint =
+      labels['gateway.istio.io/managed'] !== undefined ||
+      labels['gateway.networking.k8s.io/gateway-name'] !== undefined ||
+      /^waypoint(-|$)/.test(id.pod);
     if (waypoint) return 'waypoint';
     if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
     if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';

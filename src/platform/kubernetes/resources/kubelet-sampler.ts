@@ -72,13 +72,19 @@ export class KubeletResourceSampler implements ResourceSampler {
       if (!this.warned) {
         this.warned = true;
         const why = this.failures[0] ? `: ${this.failures[0]}` : '';
-        this.options.log.warn(`resource metrics unavailable for mode ${this.mode} (fewer than two kubelet scrapes succeeded${why}); CPU/memory are left out of the results`);
+        this.options.log.warn(
+          `resource metrics unavailable for mode ${this.mode} (fewer than two kubelet scrapes succeeded${why}); CPU/memory are left out of the results`,
+        );
       }
       return [];
     }
     this.warnSilentNodes();
     const modeNamespace = this.mode ? this.options.modeNamespaces[this.mode] : undefined;
-    const context = { modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []), meshNamespaces: new Set(this.options.meshNamespaces), gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []) };
+    const context = {
+      modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []),
+      meshNamespaces: new Set(this.options.meshNamespaces),
+      gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []),
+    };
     const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,
       (c) => {
@@ -112,7 +118,9 @@ export class KubeletResourceSampler implements ResourceSampler {
       if (this.answeredNodes.has(node) || this.silentNodesWarned.has(node)) continue;
       this.silentNodesWarned.add(node);
       const why = this.failures.find((f) => f.startsWith(`node ${node}:`));
-      this.options.log.warn(`resource metrics from node ${node} unavailable during mode ${this.mode}${why ? ` (${why})` : ''}; containers on that node are missing from the CPU/memory figures`);
+      this.options.log.warn(
+        `resource metrics from node ${node} unavailable during mode ${this.mode}${why ? ` (${why})` : ''}; containers on that node are missing from the CPU/memory figures`,
+      );
     }
   }
 
@@ -125,8 +133,13 @@ export class KubeletResourceSampler implements ResourceSampler {
   private async refreshInventory(): Promise<void> {
     try {
       const nodes = await rawRequest(this.access, '/api/v1/nodes', { timeoutMs: 10_000 });
-      if (nodes.status === 200) this.nodes = (JSON.parse(nodes.body) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name);
-      const namespaces = [...Object.values(this.options.modeNamespaces), ...this.options.meshNamespaces, ...(this.options.gatewayNamespaces ?? [])];
+      if (nodes.status === 200)
+        this.nodes = (JSON.parse(nodes.body) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name);
+      const namespaces = [
+        ...Object.values(this.options.modeNamespaces),
+        ...this.options.meshNamespaces,
+        ...(this.options.gatewayNamespaces ?? []),
+      ];
       for (const namespace of namespaces) {
         const pods = await rawRequest(this.access, `/api/v1/namespaces/${namespace}/pods`, { timeoutMs: 10_000 });
         if (pods.status !== 200) continue;
@@ -148,9 +161,14 @@ export class KubeletResourceSampler implements ResourceSampler {
         try {
           // One attempt: a scrape waits for every node, and retrying one that is down (~4 s of
           // backoff) would stall the others' samples; the aggregation copes with a missed scrape.
-          const response = await rawRequest(this.access, `/api/v1/nodes/${encodeURIComponent(node)}/proxy/metrics/resource`, { timeoutMs: Math.max(2000, this.options.intervalMs), attempts: 1 });
+          const response = await rawRequest(this.access, `/api/v1/nodes/${encodeURIComponent(node)}/proxy/metrics/resource`, {
+            timeoutMs: Math.max(2000, this.options.intervalMs),
+            attempts: 1,
+          });
           if (response.status !== 200) {
-            this.failures.push(`node ${node}: HTTP ${response.status} ${response.body.slice(0, 120).trim()}${response.status === 403 ? ' (grant "get" on nodes/proxy)' : ''}`);
+            this.failures.push(
+              `node ${node}: HTTP ${response.status} ${response.body.slice(0, 120).trim()}${response.status === 403 ? ' (grant "get" on nodes/proxy)' : ''}`,
+            );
             return;
           }
           containers.push(...containerSamples(parsePrometheusText(response.body)));

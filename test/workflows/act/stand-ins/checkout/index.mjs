@@ -7,7 +7,9 @@ const input = (name) => process.env[`INPUT_${name.toUpperCase()}`] ?? '';
 const repository = input('repository');
 const ref = input('ref');
 if (!repository || !ref) {
-  console.log(`::error::checkout stand-in: needs repository and ref (act copies ${process.env.GITHUB_REPOSITORY} itself otherwise); got ${JSON.stringify({ repository, ref })}`);
+  console.log(
+    `::error::checkout stand-in: needs repository and ref (act copies ${process.env.GITHUB_REPOSITORY} itself otherwise); got ${JSON.stringify({ repository, ref })}`,
+  );
   process.exit(1);
 }
 const dest = resolve(process.env.GITHUB_WORKSPACE, input('path') || '.');

@@ -10,7 +10,9 @@ const base = process.env.ACTIONS_RUNTIME_URL;
 const listed = await (await fetch(`${base}_apis/pipelines/workflows/${runId}/artifacts`)).json();
 const artifact = (listed.value ?? []).find((a) => a.name === name);
 if (!artifact) {
-  console.log(`::error::download-artifact stand-in: run ${runId} has no artifact ${name} (has: ${(listed.value ?? []).map((a) => a.name).join(', ') || 'none'})`);
+  console.log(
+    `::error::download-artifact stand-in: run ${runId} has no artifact ${name} (has: ${(listed.value ?? []).map((a) => a.name).join(', ') || 'none'})`,
+  );
   process.exit(1);
 }
 const items = await (await fetch(`${artifact.fileContainerResourceUrl}?itemPath=${encodeURIComponent(name)}`)).json();

@@ -23,13 +23,23 @@ if (list.length === 0) {
   console.log(`::${input('if-no-files-found') === 'error' ? 'error' : 'warning'}::upload-artifact stand-in: no files at ${root}`);
   process.exit(input('if-no-files-found') === 'error' ? 1 : 0);
 }
-const created = await fetch(`${base}_apis/pipelines/workflows/${runId}/artifacts`, { method: 'POST', body: JSON.stringify({ Type: 'actions_storage', Name: name }) });
+const created = await fetch(`${base}_apis/pipelines/workflows/${runId}/artifacts`, {
+  method: 'POST',
+  body: JSON.stringify({ Type: 'actions_storage', Name: name }),
+});
 const { fileContainerResourceUrl } = await created.json();
 for (const { file, rel } of list) {
   const body = await readFile(file);
   const url = `${fileContainerResourceUrl}?itemPath=${encodeURIComponent(`${name}/${rel.split('\\').join('/')}`)}`;
-  const put = await fetch(url, { method: 'PUT', body, headers: { 'content-range': `bytes 0-${Math.max(body.length - 1, 0)}/${body.length}` } });
+  const put = await fetch(url, {
+    method: 'PUT',
+    body,
+    headers: { 'content-range': `bytes 0-${Math.max(body.length - 1, 0)}/${body.length}` },
+  });
   if (!put.ok) throw new Error(`upload of ${rel} failed: HTTP ${put.status}`);
 }
-await fetch(`${base}_apis/pipelines/workflows/${runId}/artifacts?artifactName=${encodeURIComponent(name)}`, { method: 'PATCH', body: JSON.stringify({ Size: 0 }) });
+await fetch(`${base}_apis/pipelines/workflows/${runId}/artifacts?artifactName=${encodeURIComponent(name)}`, {
+  method: 'PATCH',
+  body: JSON.stringify({ Size: 0 }),
+});
 console.log(`upload-artifact stand-in: ${list.length} file(s) as ${name} of run ${runId}`);
