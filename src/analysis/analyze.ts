@@ -12,7 +12,7 @@ import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS } from '../results/metrics.ts';
 import { mdeSentence } from './format.ts';
 import { computeOverhead } from './overhead.ts';
-import { ERROR_GATE, evaluateErrorGate } from './error-gate.ts';
+import { evaluateErrorGate } from './error-gate.ts';
 import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';

@@ -128,7 +128,7 @@ function hasPath(raw: unknown, path: string): boolean {
     }
     const key = /^\d+$/.test(part) && Array.isArray(node) ? Number(part) : part;
     if (!Array.isArray(node) && /^\d+$/.test(part)) continue; // load[0] of a single profile
-    if (!Object.prototype.hasOwnProperty.call(node, key)) return false;
+    if (!Object.hasOwn(node, key)) return false;
     node = (node as Record<string | number, unknown>)[key];
   }
   return true;
@@ -214,6 +214,7 @@ function refuseKeyFlood(text: string, source: string): void {
 const MAX_DEPTH = 32;
 
 export function parseYaml(text: string, source: string): unknown {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what marks a binary file
   const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.exec(text);
   if (binary) {
     const line = text.slice(0, binary.index).split('\n').length;

@@ -162,7 +162,7 @@ function parseUserScriptSummary(metrics: Record<string, K6Metric>, durationS: nu
  */
 export function iterationMs(text: string): LatencyMs | undefined {
   const values = (JSON.parse(text) as K6Summary).metrics?.['iteration_duration{scenario:measure}']?.values;
-  return values && values.count ? toLatency(values) : undefined;
+  return values?.count ? toLatency(values) : undefined;
 }
 
 /** Thresholds a script declared, by metric: expression → passed. Ours (always-true) are skipped. */

@@ -144,7 +144,7 @@ function renderTable(columns: Column[]): string {
 
 /** Characters as a terminal shows them: colour escapes take no room. */
 export function visibleWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour escapes are what this strips
   return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 }
 

@@ -21,7 +21,6 @@ interface Case {
 }
 
 const LOCAL = 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\n';
-const ENDPOINTS = 'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:1/" }]\n';
 
 const CASES: Case[] = [
   // Checked before load: files, k6 limits, the machine's rate ceiling.

@@ -28,7 +28,7 @@ after(async () => {
 // chart's values as YAML, the CLI stamps linkerd.io/created-by).
 function linkerdConfig(version: string, cpuLimit: string) {
   const values = [
-    'linkerdVersion: ' + version,
+    `linkerdVersion: ${version}`,
     'controllerLogLevel: info',
     'proxy:',
     '  nativeSidecar: true',

@@ -24,6 +24,7 @@ test('a mode whose every request failed shows "—" latency and its causes; plai
   const row = text.split('\n').find((l) => l.startsWith('sidecar'))!;
   assert.match(row, /^sidecar +— +— +— +— /, 'p50, p90, p99, max');
   assert.match(row, / 100\.0% /);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for ANSI colour escapes
   assert.doesNotMatch(text, /\x1b\[/);
   assert.match(
     text,
@@ -36,12 +37,15 @@ test('with colour the errors cell and the cause lines are red and the columns st
   const lines = text.split('\n');
   const header = lines.find((l) => l.startsWith('mode'))!;
   const row = lines.find((l) => l.startsWith('sidecar'))!;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for ANSI colour escapes
   assert.match(row, /\x1b\[31m100\.0%\x1b\[0m/);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for ANSI colour escapes
   const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
   assert.equal(
     visible(row).indexOf('100.0%') + '100.0%'.length,
     header.indexOf('errors') + 'errors'.length,
     'right-aligned under its header',
   );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for ANSI colour escapes
   assert.doesNotMatch(lines.find((l) => l.startsWith('baseline'))!, /\x1b\[/, 'a mode without failures is not coloured');
 });

@@ -12,7 +12,7 @@ import { loadConfig } from '../../config/load.ts';
 import { validateConfig, type Config } from '../../config/validate.ts';
 import { parseResultsJson } from '../../results/migrate.ts';
 import type { RunResult } from '../../results/types.ts';
-import { EXIT, UsageError } from '../../util/errors.ts';
+import { UsageError } from '../../util/errors.ts';
 import { wrap } from '../../report/terminal.ts';
 import { terminalWidth } from '../terminal-width.ts';
 import type { Command } from '../command.ts';

@@ -15,11 +15,9 @@ const durationText = (what: string, fallback: string) =>
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|Ki|Mi|Gi)?$/;
 const quantity = (what: string) =>
-  z
-    .string()
-    .regex(QUANTITY, {
-      error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}`,
-    });
+  z.string().regex(QUANTITY, {
+    error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}`,
+  });
 
 /** Requests and limits of one container; identical across modes so the comparison is fair. */
 const containerResources = (what: string, cpu: string, memory: string, cpuLimit: string, memoryLimit: string) =>
