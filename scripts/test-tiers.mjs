@@ -43,6 +43,7 @@ const E2E = [
   'test/integration/cli-errors.test.ts',
   'test/integration/demo.test.ts',
   'test/integration/endpoints.test.ts',
+  'test/integration/failed-requests.test.ts',
   'test/integration/grpc.test.ts',
   'test/integration/inconclusive.test.ts',
   'test/integration/user-script.test.ts',

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/validate.ts';
-import { preflightProblems } from '../config/preflight.ts';
+import { preflightProblems } from '../load/preflight.ts';
 import { UsageError } from '../util/errors.ts';
 import type { CommandContext } from './command.ts';
 import { overrideValues } from './override-options.ts';

@@ -4,7 +4,7 @@
 // naming the field and the platform. Pure.
 import type { LoadProfileConfig, ParsedConfig } from './schema.ts';
 import { parseDurationMs } from './duration.ts';
-import type { ConfigProblem } from './validate.ts';
+import type { ConfigProblem } from './problem.ts';
 
 /** k6 schedules in whole seconds for short runs; below 1 s the measured window is noise or nothing. */
 export const MIN_K6_DURATION_MS = 1000;

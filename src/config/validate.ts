@@ -8,13 +8,9 @@ import { UsageError } from '../util/errors.ts';
 import { gateScopeProblems } from '../gates/expression.ts';
 import { ingressProblems } from './ingress-checks.ts';
 import { k6LimitProblems, platformProblems } from './applicability.ts';
+import type { ConfigProblem } from './problem.ts';
 
-export interface ConfigProblem {
-  path: string;
-  message: string;
-  /** Where the offending value came from: "flag --rate", "input rate", a file, "preset NAME". */
-  origin?: string;
-}
+export type { ConfigProblem } from './problem.ts';
 
 /** Problems listed in one error; the rest are counted, so a file of 100k typos prints a screenful. */
 const MAX_LISTED_PROBLEMS = 20;

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
-import { preflightProblems } from '../config/preflight.ts';
+import { preflightProblems } from '../load/preflight.ts';
 import { kindDeleteArgs } from '../platform/kubernetes/kind/commands.ts';
 import { cachedToolPath } from '../tools/cache.ts';
 import { TOOL_PINS } from '../tools/pins.ts';

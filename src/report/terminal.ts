@@ -88,7 +88,8 @@ function resultColumns(result: RunResult, rows: TableRow[], analysed: boolean, r
     ...(analysed
       ? [
           {
-            header: `overhead ${level} CI`,
+            // Below 6 repetitions the interval of a median is the range of its values, labelled so.
+            header: `overhead ${view ? view.intervalLabel : `${level} CI`}`,
             cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')),
             essential: false,
           },

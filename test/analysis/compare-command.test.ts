@@ -11,6 +11,10 @@ import type { RunResult } from '../../src/results/types.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 
+// These tests read whole lines of the CLI's output; wrapping to the terminal is tested in
+// test/report/terminal-width.test.ts.
+process.env.COLUMNS = '1000';
+
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-compare-'));
   try {

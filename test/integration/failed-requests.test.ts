@@ -11,6 +11,10 @@ import { runCli, withTempDir, type CliResult } from '../support/cli.ts';
 import { schemaProblems } from '../support/schema.ts';
 import type { RunResult } from '../../src/results/types.ts';
 
+// These tests read whole lines of the CLI's output; wrapping to the terminal is tested in
+// test/report/terminal-width.test.ts.
+process.env.COLUMNS = '1000';
+
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

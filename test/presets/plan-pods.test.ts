@@ -31,7 +31,7 @@ test('plan --preset uds-scale: pods per trial, scaling marked, gateway named, es
   );
   assert.ok(rows.every((r) => r.at(-1) === 'gw'));
   assert.match(stdout, /via gw: Istio's ingress gateway, 1 pod, HTTPS \(self-signed\)/);
-  assert.match(stdout, /about 40\.7 min of load\n\+ 3 scaling steps \(~105 s, estimated\) = about 42\.4 min\n\(setup not included\)/);
+  assert.match(stdout, /~40m 40s of load\n\+ 3 scaling steps \(~1m 45s, estimated\) = ~42m 25s\n\(setup not included\)/);
   for (const line of stdout.split('\n'))
     if (/^(\d|#|─|via|pods|\+)/.test(line)) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
 });

@@ -4,8 +4,8 @@
 import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { K6_CPU_SECONDS_PER_REQUEST, rateCeiling } from '../load/ceiling.ts';
-import type { Config, ConfigProblem } from './validate.ts';
+import { K6_CPU_SECONDS_PER_REQUEST, rateCeiling } from './ceiling.ts';
+import type { Config, ConfigProblem } from '../config/validate.ts';
 
 /** What can be known before load: pure config checks live in src/config; these need the machine. */
 export function preflightProblems(config: Config, cwd: string, cores = cpus().length): ConfigProblem[] {
