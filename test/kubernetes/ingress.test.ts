@@ -94,15 +94,30 @@ function istiodStandIn(namespace: string): { stop: () => void; seen: Promise<{ g
           template: { metadata: { labels }, spec: { containers: [{ name: 'istio-proxy', image: 'istio/proxyv2:standin' }] } },
         },
       };
-      const created = await rawRequest(access, `/apis/apps/v1/namespaces/${namespace}/deployments`, { method: 'POST', contentType: 'application/json', body: JSON.stringify(deployment) });
+      const created = await rawRequest(access, `/apis/apps/v1/namespaces/${namespace}/deployments`, {
+        method: 'POST',
+        contentType: 'application/json',
+        body: JSON.stringify(deployment),
+      });
       assert.equal(created.status, 201, created.body);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      const condition = (type: string) => ({ type, status: 'True', reason: type, message: 'stand-in for istiod', lastTransitionTime: now, observedGeneration: gateway.metadata.generation });
-      const status = await rawRequest(access, `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}/status`, {
-        method: 'PATCH',
-        contentType: 'application/merge-patch+json',
-        body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
+      const condition = (type: string) => ({
+        type,
+        status: 'True',
+        reason: type,
+        message: 'stand-in for istiod',
+        lastTransitionTime: now,
+        observedGeneration: gateway.metadata.generation,
       });
+      const status = await rawRequest(
+        access,
+        `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}/status`,
+        {
+          method: 'PATCH',
+          contentType: 'application/merge-patch+json',
+          body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
+        },
+      );
       assert.equal(status.status, 200, status.body);
       return { gateway, secret, options };
     }
@@ -119,22 +134,31 @@ class ObservedPlatform extends KubernetesPlatform {
     await super.beforeTrial(mode, profile);
     const namespace = this.namespaceOf(mode.name);
     const echo = await json(`/apis/apps/v1/namespaces/${namespace}/deployments/echo`);
-    const slices = await json(`/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Decho`);
+    const slices = await json(
+      `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Decho`,
+    );
     const routes = await json(`/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/httproutes`);
     this.atTrialStart.push({
       mode: mode.name,
       profile: profile.name,
       ready: echo.status.readyReplicas ?? 0,
-      endpoints: slices.items.flatMap((s: any) => s.endpoints ?? []).filter((e: any) => e.conditions?.ready !== false && !e.conditions?.terminating).length,
+      endpoints: slices.items
+        .flatMap((s: any) => s.endpoints ?? [])
+        .filter((e: any) => e.conditions?.ready !== false && !e.conditions?.terminating).length,
       routes: routes.items.map((r: any) => `${r.metadata.name}→${r.spec.parentRefs[0].namespace}/${r.spec.parentRefs[0].name}`),
     });
   }
 }
 
-test('modes reach the workload through the gateway; profiles scale the echo pods; the gateway is its own group; nothing is left', { timeout: 600_000 }, async () => {
+test('modes reach the workload through the gateway; profiles scale the echo pods; the gateway is its own group; nothing is left', {
+  timeout: 600_000,
+}, async () => {
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const config = clusterConfig(cluster, {
-    modes: [{ name: 'no-mesh', mesh: 'baseline' }, { name: 'ambient', mesh: 'istio-ambient' }],
+    modes: [
+      { name: 'no-mesh', mesh: 'baseline' },
+      { name: 'ambient', mesh: 'istio-ambient' },
+    ],
     load: [
       { name: 'one', rate: 20, duration: '3s', warmup: '1s', repetitions: 1, replicas: 1 },
       { name: 'three', rate: 20, duration: '3s', warmup: '1s', repetitions: 1, replicas: 3 },
@@ -174,7 +198,13 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
   assert.equal(secret.type, 'kubernetes.io/tls');
   assert.ok(secret.data['tls.key'] && secret.data['tls.crt']);
 
-  assert.deepEqual((outcome.result.run.environment as Record<string, unknown>).ingress, { namespace: ingressNs, gateway: GATEWAY_NAME, gatewayClassName: 'istio', replicas: 2, tls: true });
+  assert.deepEqual((outcome.result.run.environment as Record<string, unknown>).ingress, {
+    namespace: ingressNs,
+    gateway: GATEWAY_NAME,
+    gatewayClassName: 'istio',
+    replicas: 2,
+    tls: true,
+  });
 
   // Scaling: each trial started with exactly its profile's pods ready and listed as endpoints,
   // and each mode's HTTPRoute attached to the run's Gateway.
@@ -185,7 +215,10 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
     assert.equal(t.endpoints, want, JSON.stringify(t));
     assert.deepEqual(t.routes, [`${GATEWAY_NAME}-${t.mode}→${ingressNs}/${GATEWAY_NAME}`]);
   }
-  assert.ok(log.lines.some((l) => /^ambient: 3 echo pods ready and listed as endpoints after [\d.]+ s$/.test(l)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => /^ambient: 3 echo pods ready and listed as endpoints after [\d.]+ s$/.test(l)),
+    log.lines.join('\n'),
+  );
 
   // Every repetition: the gateway's two pods as their own group, the one client in the gateway's
   // namespace, the mode's app pods; the target says it went through the gateway.
@@ -194,7 +227,11 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
     const rep = entry.repetitions[0]!;
     assert.ok(rep.requests > 0 && rep.iterationMs, `${entry.name}/${entry.profile}: ${rep.requests} requests`);
     const groups = Object.fromEntries((rep.resources ?? []).map((u) => [`${u.scope}/${u.group}`, u]));
-    assert.equal(groups[`${ingressNs}/gateway`]?.memoryMiB.avg, 2 * 30, `${entry.name}/${entry.profile}: ${JSON.stringify(Object.keys(groups))}`);
+    assert.equal(
+      groups[`${ingressNs}/gateway`]?.memoryMiB.avg,
+      2 * 30,
+      `${entry.name}/${entry.profile}: ${JSON.stringify(Object.keys(groups))}`,
+    );
     assert.equal(groups[`${ingressNs}/client`]?.memoryMiB.avg, 64);
     assert.equal(groups[`${entry.name}/app`]?.memoryMiB.avg, (entry.profile === 'one' ? 1 : 3) * 20, `${entry.name}/${entry.profile}`);
     assert.equal(groups[`${entry.name}/client`], undefined, 'no client in the mode namespaces');
@@ -202,7 +239,9 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
 
   // The key and certificate were never printed or written.
   const key = Buffer.from(secret.data['tls.key'], 'base64').toString();
-  const written = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+  const written = readdirSync(out)
+    .map((f) => readFileSync(join(out, f), 'utf8'))
+    .join('\n');
   for (const text of [log.lines.join('\n'), written]) {
     assert.doesNotMatch(text, /PRIVATE KEY|BEGIN CERTIFICATE/);
     assert.ok(!text.includes(secret.data['tls.key']) && !text.includes(key.split('\n')[1]!));
@@ -210,19 +249,28 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
 
   // Teardown: the run's namespaces (ingress included) and the CRDs it installed are gone.
   const left = await json(`/api/v1/namespaces?labelSelector=${encodeURIComponent(`mesh-perf.dev/run-id=${runId}`)}`);
-  assert.deepEqual(left.items.map((n: any) => n.metadata.name), []);
+  assert.deepEqual(
+    left.items.map((n: any) => n.metadata.name),
+    [],
+  );
   // A CRD is deleted once its objects are: give the API server a moment to finish.
   let crds: string[] = [];
   for (let i = 0; i < 60; i++) {
-    const items = (await json('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).items as { metadata: { name: string; deletionTimestamp?: string } }[];
-    crds = items.filter((c) => c.metadata.name.endsWith('gateway.networking.k8s.io') || c.metadata.name.endsWith('istio.io')).map((c) => `${c.metadata.name}${c.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
+    const items = (await json('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).items as {
+      metadata: { name: string; deletionTimestamp?: string };
+    }[];
+    crds = items
+      .filter((c) => c.metadata.name.endsWith('gateway.networking.k8s.io') || c.metadata.name.endsWith('istio.io'))
+      .map((c) => `${c.metadata.name}${c.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
     if (crds.length === 0) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
   assert.deepEqual(crds, [], 'the Gateway API and Istio CRDs this run installed are gone');
 });
 
-test('a gateway that never becomes ready: the message names the Gateway and why, exit 3, everything removed', { timeout: 600_000 }, async () => {
+test('a gateway that never becomes ready: the message names the Gateway and why, exit 3, everything removed', {
+  timeout: 600_000,
+}, async () => {
   const config = clusterConfig(cluster, {
     modes: [{ name: 'no-mesh', mesh: 'baseline' }],
     load: { rate: 10, duration: '2s', warmup: '0s', repetitions: 1 },
@@ -237,14 +285,20 @@ test('a gateway that never becomes ready: the message names the Gateway and why,
     signal: new AbortController().signal,
     platform: (context) => {
       runId = context.runId;
-      return new KubernetesPlatform(context, { env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path }, targetOverride: () => ({ url: 'http://127.0.0.1:9/' }) });
+      return new KubernetesPlatform(context, {
+        env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path },
+        targetOverride: () => ({ url: 'http://127.0.0.1:9/' }),
+      });
     },
   });
   const error = outcome.error as Error & { exitCode?: number };
   assert.ok(error, 'the run failed');
   assert.equal(error.exitCode, 3);
   const ingressNs = `${config.kubernetes.namespacePrefix}-ingress`;
-  assert.match(error.message, new RegExp(`kubernetes\\.ingress: Gateway ${GATEWAY_NAME} in namespace ${ingressNs} was not Programmed within 90s`));
+  assert.match(
+    error.message,
+    new RegExp(`kubernetes\\.ingress: Gateway ${GATEWAY_NAME} in namespace ${ingressNs} was not Programmed within 90s`),
+  );
   assert.match(error.message, /the Gateway has no status yet: nothing \(istiod\) has accepted it|condition Programmed=/);
   const left = await json(`/api/v1/namespaces?labelSelector=${encodeURIComponent(`mesh-perf.dev/run-id=${runId}`)}`);
   assert.deepEqual(left.items, []);
