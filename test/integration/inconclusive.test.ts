@@ -12,6 +12,10 @@ import { startServer } from '../../src/platform/processes.ts';
 import { runCli, withTempDir } from '../support/cli.ts';
 import { schemaProblems } from '../support/schema.ts';
 
+// These tests read whole lines of the CLI's output; wrapping to the terminal is tested in
+// test/report/terminal-width.test.ts.
+process.env.COLUMNS = '1000';
+
 // Two modes on the same server, 2 repetitions each: "copy" is judged as its ratio to "direct"
 // per block, 2 ratios against 2, whose smallest one-sided Mann–Whitney p is 0.167 > 0.05.
 function config(port: number, inconclusive?: 'fail'): string {

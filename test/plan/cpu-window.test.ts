@@ -40,7 +40,7 @@ test('plan prints the minimum under the trial table and in its JSON', { timeout:
     assert.equal(table.code, 0, table.stderr);
     assert.match(
       table.stdout,
-      /CPU per 1000 rps needs at least 30 s measured per repetition \(two kubelet\nrefreshes of up to 15 s\); profile "[^"]+" \(10s\) is shorter and may get none\.\n$/,
+      /CPU per 1000 rps needs at least 30 s measured per repetition \(two kubelet\srefreshes of up to 15 s\);\sprofile "[^"]+" \(10s\) is shorter and may get none\.\n$/,
     );
     assert.ok(
       table.stdout.split('\n').every((line) => line.length <= 80),
