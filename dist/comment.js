@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as m,b as o}from"./chunks/chunk-5GIGDZFE.js";import"./chunks/chunk-VW5XN5QI.js";import"./chunks/chunk-YVAHFHDS.js";import"./chunks/chunk-W6BM2KRN.js";import"./chunks/chunk-ER7DDJFK.js";import"./chunks/chunk-P4PC4OBY.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});
+import{a as m,b as o}from"./chunks/chunk-R4ZMZZGP.js";import"./chunks/chunk-CSECZHE5.js";import"./chunks/chunk-UVBLW5DF.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-G2K3RC2L.js";import"./chunks/chunk-PHQCI4SQ.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});
