@@ -36,7 +36,8 @@ test('plan prints the minimum under the trial table and in its JSON', { timeout:
       join(dir, 'mesh-perf.yaml'),
       'platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 100, duration: 10s }\nkubernetes: { kubeconfig: /dev/null }\n',
     );
-    const table = await runCli(['plan'], { cwd: dir });
+    // An 80-column terminal: the note wraps to it like the table fits it.
+    const table = await runCli(['plan'], { cwd: dir, env: { COLUMNS: '80' } });
     assert.equal(table.code, 0, table.stderr);
     assert.match(
       table.stdout,
