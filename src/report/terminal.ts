@@ -7,10 +7,9 @@
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
 import type { RunResult } from '../results/types.ts';
 import { errorNotes, formatErrors, formatMs, formatPct, formatRps, invalidNotes, tableRows, type TableRow } from './table-model.ts';
-import { analysisTextLines, analysisView } from '../analysis/report-view.ts';
+import { analysisTextLines, analysisView, type AnalysisView } from '../analysis/report-view.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
 import { formatInterval, formatPercent, formatSigned } from '../analysis/format.ts';
-import type { Analysis } from '../results/analysis.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -40,7 +39,7 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const rows = tableRows(result);
   const view = analysisView(result);
   const red = options.color ? RED : (s: string) => s;
-  const lines = [fitColumns(resultColumns(result, rows, view !== undefined, red), width, options.wide ?? false)];
+  const lines = [fitColumns(resultColumns(result, rows, view, red), width, options.wide ?? false)];
   const below: string[] = [
     'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
   ];
@@ -54,10 +53,10 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   return `${lines.join('\n')}\n`;
 }
 
-function resultColumns(result: RunResult, rows: TableRow[], analysed: boolean, red: (s: string) => string): Column[] {
-  const view = analysisView(result);
-  const analysis = result.analysis as Analysis | undefined;
-  const overhead = (r: TableRow) => analysis?.overheads?.find((o) => o.mode === r.mode && o.profile === r.profile && o.metric === 'p50');
+function resultColumns(result: RunResult, rows: TableRow[], view: AnalysisView | undefined, red: (s: string) => string): Column[] {
+  const analysed = view !== undefined;
+  const overhead = (r: TableRow) =>
+    result.analysis?.overheads?.find((o) => o.mode === r.mode && o.profile === r.profile && o.metric === 'p50');
   const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
   const level = view ? `${Math.round(view.level * 100)}%` : '';
   const columns: Column[] = [
