@@ -1,4 +1,20 @@
 // The seam between the load engine (renders k6 scripts, parses summaries) and where k6 runs.
+import type { RawSamples } from './raw-samples.ts';
+
+/**
+ * One of N k6 instances that share one arrival schedule: k6 itself splits it with execution
+ * segments (`--execution-segment 1/4:2/4 --execution-segment-sequence 0,1/4,2/4,3/4,1`).
+ */
+export interface InstanceSlice {
+  /** 0-based position in the group. */
+  index: number;
+  /** N, the group's size. */
+  count: number;
+  /** Value of --execution-segment, e.g. "1/4:2/4". */
+  segment: string;
+  /** Value of --execution-segment-sequence, e.g. "0,1/4,2/4,3/4,1". */
+  sequence: string;
+}
 export interface K6Invocation {
   /** Files the run needs, by name: the script first. Written next to each other. */
   files: Record<string, string>;
@@ -14,6 +30,13 @@ export interface K6Invocation {
   expectedSeconds: number;
   /** For a user's own script: absolute directory it lives in, so its relative imports work. */
   workDir?: string;
+  /** Set when the repetition runs as a group of instances (LoadRunner.runGroup). */
+  instance?: InstanceSlice;
+  /**
+   * Name of the raw-samples file k6 writes (`--out csv=...`, among args) when instances are
+   * merged: percentiles of a group come from the union of every instance's raw durations.
+   */
+  rawFile?: string;
 }
 
 export interface K6Progress {
@@ -31,12 +54,24 @@ export interface K6Outcome {
   extraFiles: Record<string, string>;
   stderrTail: string;
   k6Version?: string;
+  /** The instance's raw samples (read from invocation.rawFile by load/raw-samples.ts). */
+  raw?: RawSamples;
+  /** Where the instance ran, for messages: "k6 process 2 of 4", "pod mesh-perf-x/client-1". */
+  where?: string;
 }
 
 export interface LoadRunner {
   /** Version of the k6 that will run, recorded in results. */
   version(): Promise<string>;
   run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome>;
+  /**
+   * Runs the instances of one repetition together. Each starts paused (`k6 run --paused`) and
+   * all are resumed at once when every one has initialized its VUs, so no instance starts its
+   * measured scenario before the others are ready. Outcomes come back in invocation order; an
+   * instance that fails or dies yields its own outcome (exit code, stderr) and does not hide the
+   * others'. Progress sums the instances' requests.
+   */
+  runGroup?(invocations: K6Invocation[], onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome[]>;
 }
 
 /** Where the load generator should send a mode's traffic. */
