@@ -1,5 +1,6 @@
 // One repetition: render the script, run k6 through the platform's runner, parse the summary,
 // and judge validity. Errors name the cause with k6's stderr tail.
+import { constants } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Trial } from '../plan/plan.ts';
 import type { Repetition } from '../results/types.ts';
@@ -228,7 +229,8 @@ function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['sl
   if (outcome.stoppedBecause) problems.push(`was stopped because ${outcome.stoppedBecause}`);
   else if (outcome.exitCode !== 0 && outcome.exitCode !== K6_THRESHOLDS_FAILED) {
     const said = lastLine(outcome.stderrTail);
-    problems.push(`exited with code ${outcome.exitCode}${outcome.exitCode > 128 ? ' (killed by a signal)' : ''}${said ? `: ${said}` : ''}`);
+    const signal = outcome.exitCode > 128 ? signalName(outcome.exitCode - 128) : undefined;
+    problems.push(`exited with code ${outcome.exitCode}${signal ? ` (killed by ${signal})` : ''}${said && !signal ? `: ${said}` : ''}`);
   }
   if (!outcome.summary) problems.push('wrote no summary');
   else {
@@ -243,6 +245,10 @@ function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['sl
   if (outcome.raw) result.raw = outcome.raw;
   else if (outcome.summary) problems.push("left no readable raw samples (k6's --out csv file)");
   return result;
+}
+
+function signalName(n: number): string | undefined {
+  return Object.entries(constants.signals).find(([, value]) => value === n)?.[0];
 }
 
 function lastLine(text: string): string {

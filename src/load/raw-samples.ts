@@ -20,7 +20,11 @@ export interface RawSamples {
   failureBucket: Uint16Array;
   /** iteration_duration of each measured iteration. */
   iterationMs: Float64Array;
-  /** Epoch ms of the first and last measured sample (CSV timeFormat unix_milli). */
+  /**
+   * Epoch ms (CSV timeFormat unix_milli) when the first measured request started and the last
+   * ended. k6 stamps a request's samples with its end, so the start is that less its duration:
+   * one slow first request does not make an instance look late.
+   */
   firstMs: number;
   lastMs: number;
 }
@@ -135,7 +139,7 @@ class CsvRows {
       this.iterations.push(value);
       return;
     }
-    if (time < this.firstMs) this.firstMs = time;
+    if (time - value < this.firstMs) this.firstMs = time - value;
     if (time > this.lastMs) this.lastMs = time;
     const bucket = bucketOf(fields[c.extra]!);
     if (name === 'http_req_duration') this.http.add(value, bucket, c.expected !== -1 && fields[c.expected] === 'true');
@@ -150,7 +154,7 @@ class CsvRows {
     return {
       ...requests.arrays(),
       iterationMs: this.iterations.array(),
-      firstMs: none ? 0 : this.firstMs,
+      firstMs: none ? 0 : Math.round(this.firstMs),
       lastMs: none ? 0 : this.lastMs,
     };
   }
