@@ -198,3 +198,24 @@ load: { rate: 200, duration: 6s, warmup: 1s, repetitions: 1, generators: 2 }
     await echo.stop();
   }
 });
+
+test('cancelling a group stops every process: the run says cancelled, nothing is left running', { timeout: 60_000 }, async () => {
+  const echo = await startServer('echo', ['--port', '0'], 'echo server');
+  const marker = randomBytes(6).toString('hex');
+  try {
+    const url = `http://127.0.0.1:${echo.port}/`;
+    const trial = trialFor(url, { rate: 100, duration: '20s', warmup: '1s', generators: 2 });
+    const controller = new AbortController();
+    const target = { mode: 'a', url, env: { MESH_PERF_TEST_MARK: marker }, description: 'a' };
+    const running = runRepetition(trial, target, k6(), noProgress, controller.signal);
+    while (k6Pids(marker).length < 2) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 2000));
+    const started = Date.now();
+    controller.abort();
+    await assert.rejects(running, (error: Error) => error.name === 'CancelledError');
+    assert.ok(Date.now() - started < 10_000, 'stopped within seconds, not at the end of the schedule');
+    assert.deepEqual(k6Pids(marker), []);
+  } finally {
+    await echo.stop();
+  }
+});
