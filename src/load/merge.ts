@@ -79,7 +79,8 @@ export function mergeInstances(results: readonly InstanceResult[], shape: GroupS
   const sum = (pick: (m: Measurement) => number) => measured.reduce((total, r) => total + pick(r.measurement!), 0);
   const requests = sum((m) => m.requests);
   const failures = sum((m) => m.failures);
-  const raws = results.flatMap((r) => (r.raw ? [r.raw] : []));
+  // Only beside a summary: a killed instance's partial CSV would add samples its counts lack.
+  const raws = measured.flatMap((r) => (r.raw ? [r.raw] : []));
   const success = concat(raws.map((r) => r.successMs));
   const failed = concat(raws.map((r) => r.failureMs));
   const statusCounts = addCounts(measured.map((r) => r.measurement!.statusCounts));

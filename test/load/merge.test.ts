@@ -132,8 +132,7 @@ test('an instance that dropped iterations, crashed or lost its raw samples is na
   const [one, two, three, four] = split(durations(400), 4);
   two!.measurement = { ...two!.measurement!, droppedIterations: 37 };
   three!.exitCode = 137;
-  three!.measurement = undefined;
-  three!.raw = undefined;
+  three!.measurement = undefined; // killed: no summary, but a partial raw file, which must not count
   three!.problems.push('died (k6 exit code 137, killed by SIGKILL) before writing its summary');
   four!.raw = { ...four!.raw!, successMs: four!.raw!.successMs.slice(1), successBucket: four!.raw!.successBucket.slice(1) };
   const merged = mergeInstances([one!, two!, three!, four!], { durationS: 10, bucketMs: 1000 });
@@ -145,6 +144,8 @@ test('an instance that dropped iterations, crashed or lost its raw samples is na
   assert.deepEqual(merged.instances[1]!.problems, ['dropped 37 iterations']);
   assert.equal(merged.instances[2]!.exitCode, 137);
   assert.deepEqual(merged.instances[0]!.problems, []);
+  const counted = [one!, two!, four!].flatMap((i) => [...i.raw!.successMs]);
+  assert.deepEqual(merged.measurement.latencyMs, latencyOf(Float64Array.from(counted)));
 });
 
 test('instances that started their measured requests apart did not apply the load together', () => {
