@@ -136,6 +136,12 @@ export function checkGroupsSupported(profiles: readonly Trial['profile'][], runn
   }
 }
 
+function noGroupRunner(count: number, profile: Trial['profile']): UsageError {
+  return new UsageError(
+    `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
+  );
+}
+
 /** k6 instances for this trial's profile: load.generators, "auto" resolved with the runner's capacity. */
 function generatorCount(trial: Pick<Trial, 'profile'>, runner: LoadRunner): number {
   return chooseGenerators(trial.profile, runner.capacity?.()).count;
@@ -169,10 +175,7 @@ async function runGroupRepetition(
 ): Promise<RepetitionRun> {
   const profile = trial.profile;
   const where = `mode "${trial.mode.name}", repetition ${trial.repetition}`;
-  if (!runner.runGroup)
-    throw new UsageError(
-      `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
-    );
+  if (!runner.runGroup) throw noGroupRunner(count, profile);
   const startedAt = new Date().toISOString();
   let outcomes: K6Outcome[];
   try {
