@@ -150,7 +150,9 @@ test('the barrier: an instance that takes seconds to initialize does not let the
     const firstSamples = outcomes.map((o) => o.raw!.firstMs);
     assert.ok(elapsed > 3000, `the group took ${elapsed} ms: the slow instance's initialization should show`);
     assert.ok(Math.abs(windows[0]! - windows[1]!) < 250, `runs started ${windows[1]! - windows[0]!} ms apart`);
-    assert.ok(Math.abs(firstSamples[0]! - firstSamples[1]!) < 50, `first requests ${firstSamples[1]! - firstSamples[0]!} ms apart`);
+    // Unbarriered, the fast one would start seconds early; resumed, the 1,500-VU one still takes
+    // up to ~100 ms to get its VUs going (seen: 96 ms), inside the merge's 250 ms limit.
+    assert.ok(Math.abs(firstSamples[0]! - firstSamples[1]!) < 250, `first requests ${firstSamples[1]! - firstSamples[0]!} ms apart`);
   } finally {
     await echo.stop();
   }
