@@ -6,10 +6,20 @@
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
 import type { RunResult } from '../results/types.ts';
-import { errorNotes, formatErrors, formatMs, formatPct, formatRps, invalidNotes, tableRows, type TableRow } from './table-model.ts';
-import { analysisTextLines, analysisView, type AnalysisView } from '../analysis/report-view.ts';
+import {
+  analysisLines,
+  errorNotes,
+  formatErrors,
+  formatRps,
+  intervalCell,
+  intervalLabel,
+  invalidNotes,
+  latencyCell,
+  overheadInterval,
+  overheadText,
+} from './cells.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
-import { formatInterval, formatPercent, formatSigned } from '../analysis/format.ts';
+import { buildRunView, type RunView } from './view.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -36,67 +46,66 @@ export interface Column {
 
 export function renderTerminalTable(result: RunResult, options: TerminalOptions = {}): string {
   const width = options.width ?? Infinity;
-  const rows = tableRows(result);
-  const view = analysisView(result);
+  const view = buildRunView(result);
   const red = options.color ? RED : (s: string) => s;
-  const lines = [fitColumns(resultColumns(result, rows, view, red), width, options.wide ?? false)];
+  const lines = [fitColumns(resultColumns(view, red), width, options.wide ?? false)];
   const below: string[] = [
     'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
   ];
-  if (view) below.push(...analysisTextLines(view));
-  const errors = errorNotes(rows);
+  below.push(...analysisTextLines(view));
+  const errors = errorNotes(view);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
-  const notes = invalidNotes(result);
+  const notes = invalidNotes(view);
   if (notes.length > 0) below.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   lines.push(...below.flatMap((line) => wrap(line, width)));
   lines.push('', ...verdictLines(result, width));
   return `${lines.join('\n')}\n`;
 }
 
-function resultColumns(result: RunResult, rows: TableRow[], view: AnalysisView | undefined, red: (s: string) => string): Column[] {
-  const analysed = view !== undefined;
-  const overhead = (r: TableRow) =>
-    result.analysis?.overheads?.find((o) => o.mode === r.mode && o.profile === r.profile && o.metric === 'p50');
-  const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const level = view ? `${Math.round(view.level * 100)}%` : '';
+function resultColumns(view: RunView, red: (s: string) => string): Column[] {
+  const rows = view.modes;
+  const label = intervalLabel(view);
   const columns: Column[] = [
     { header: 'mode', cells: rows.map((r) => r.mode), essential: true, left: true },
-    ...(multiProfile ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
-    { header: 'p50', cells: rows.map((r) => formatMs(r.p50)), essential: true },
-    ...(view
-      ? [{ header: `p50 ${view.intervalLabel}`, cells: rows.map((r) => view.interval(r.mode, r.profile, 'p50') ?? '—'), essential: false }]
-      : []),
-    { header: 'p90', cells: rows.map((r) => formatMs(r.p90)), essential: false },
-    { header: 'p99', cells: rows.map((r) => formatMs(r.p99)), essential: true },
-    { header: 'max', cells: rows.map((r) => formatMs(r.max)), essential: false },
+    ...(view.profiles.length > 1 ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
+    { header: 'p50', cells: rows.map((r) => latencyCell(r, 'p50')), essential: true },
+    ...(label ? [{ header: `p50 ${label}`, cells: rows.map((r) => intervalCell(r, 'p50') ?? '—'), essential: false }] : []),
+    { header: 'p90', cells: rows.map((r) => latencyCell(r, 'p90')), essential: false },
+    { header: 'p99', cells: rows.map((r) => latencyCell(r, 'p99')), essential: true },
+    { header: 'max', cells: rows.map((r) => latencyCell(r, 'max')), essential: false },
     { header: 'rps', cells: rows.map(formatRps), essential: true },
-    { header: 'errors', cells: rows.map((r) => (r.failures > 0 ? red(formatErrors(r)) : formatErrors(r))), essential: true },
+    { header: 'errors', cells: rows.map((r) => (r.errors.failures > 0 ? red(formatErrors(r)) : formatErrors(r))), essential: true },
     {
       header: 'overhead',
-      cells: rows.map((r) => {
-        // The baseline row says so here: the column it is the zero of, and no wider mode names.
-        if (r.isBaseline) return 'baseline';
-        const o = analysed ? overhead(r) : undefined;
-        if (o) return `${formatSigned(o.difference.value, o.unit)}${o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : ''}`;
-        return r.overheadMs === undefined
-          ? '—'
-          : `${formatSigned(r.overheadMs, 'ms')}${r.overheadPct === undefined ? '' : ` (${formatPct(r.overheadPct, true)})`}`;
-      }),
+      // The baseline row says so here: the column it is the zero of, and no wider mode names.
+      cells: rows.map((r) => (r.isBaseline ? 'baseline' : (overheadText(r, false) ?? '—'))),
       essential: true,
     },
-    ...(analysed
+    ...(label
       ? [
           {
             // Below 6 repetitions the interval of a median is the range of its values, labelled so.
-            header: `overhead ${view ? view.intervalLabel : `${level} CI`}`,
-            cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')),
+            header: `overhead ${label}`,
+            cells: rows.map((r) => (r.isBaseline ? '—' : (overheadInterval(r) ?? '—'))),
             essential: false,
           },
         ]
       : []),
-    { header: 'valid', cells: rows.map((r) => `${r.validReps}/${r.totalReps}`), essential: true },
+    { header: 'valid', cells: rows.map((r) => `${r.valid}/${r.repetitions}`), essential: true },
   ];
   return columns;
+}
+
+/** Lines under the terminal table: how the CIs were made, every gate line, MDE, notes. */
+function analysisTextLines(view: RunView): string[] {
+  const a = analysisLines(view);
+  if (!a) return [];
+  const lines = [a.intervals];
+  if (a.rounds) lines.push(a.rounds);
+  if (a.gates.length > 0) lines.push('', 'Gates:', ...a.gates.map((g) => `  ${g.mark} ${g.line}`));
+  if (a.detectability) lines.push('', a.detectability);
+  if (a.notes.length > 0) lines.push('', 'Notes:', ...a.notes.map((n) => `  - ${n}`));
+  return lines;
 }
 
 /**
