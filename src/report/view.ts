@@ -116,6 +116,8 @@ export interface RunView {
   /** Highest round any repetition ran in. */
   rounds: number;
   profiles: string[];
+  /** Mode names in the order the config lists them. */
+  modeOrder: string[];
   /** In results order (profiles as they first ran). */
   modes: ModeView[];
   /** Every gate decision, in the analysis' order. */
@@ -140,6 +142,7 @@ export function buildRunView(result: RunResult): RunView {
     baseline: result.baseline,
     rounds,
     profiles: unique(result.modes.map((m) => m.profile)),
+    modeOrder: configuredModeOrder(result),
     modes,
     gates,
     invalid: modes.flatMap((m) => m.invalidRepetitions),

@@ -6,7 +6,7 @@ import { parseResultsJson } from '../../../src/results/migrate.ts';
 import type { RunResult } from '../../../src/results/types.ts';
 import { renderTerminalTable } from '../../../src/report/terminal.ts';
 import { renderSummaryMarkdown } from '../../../src/report/markdown.ts';
-import { viewRun } from '../../../src/github/results-view.ts';
+import { buildRunView } from '../../../src/report/view.ts';
 import { renderJobSummary } from '../../../src/github/job-summary.ts';
 import { renderComment } from '../../../src/github/comment-body.ts';
 import { renderHtmlReport } from '../../../src/report/html/render.ts';
@@ -40,7 +40,7 @@ const LINKS = { runUrl: 'https://github.test/o/r/actions/runs/1', artifactUrl: '
 
 /** Every rendered output of one run, by golden file name. */
 export function renderAll(result: RunResult): Map<string, string> {
-  const view = viewRun(result);
+  const view = buildRunView(result);
   const out = new Map<string, string>([
     ['terminal.txt', renderTerminalTable(result, { width: 100 })],
     ['summary.md', renderSummaryMarkdown(result)],
