@@ -1,9 +1,9 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
 import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
-import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { code, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
 import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
-import { formatCauses } from '../results/errors.ts';
+import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
@@ -160,6 +160,7 @@ export function baseNote(base: BaseReference | undefined, compared: number): str
 /** Failed requests marked red (🔴: markdown has no colour) so a failing service cannot look green. */
 function errorsCell(m: ModeView): string {
   const { failures, rate, causes } = m.errors;
-  if (failures === 0) return pct(rate ?? 0);
-  return `🔴 ${pct(rate)}${causes.length > 0 ? ` (${text(formatCauses(causes))})` : ''}`;
+  // The error gate's rate, worded as the terminal and the gate lines word it.
+  if (failures === 0 || rate === undefined) return formatErrorRate(rate ?? 0);
+  return `🔴 ${text(formatErrorRate(rate))}${causes.length > 0 ? ` (${text(formatCauses(causes))})` : ''}`;
 }

@@ -2,13 +2,13 @@
 // the history branch, referenced from one shared asset so thousands of reports do not each carry
 // 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
 import type { RunResult } from '../../results/types.ts';
-import { profilesOf } from '../../analysis/run-summary.ts';
 import { buildReportChartData, statLabel } from './chart-data.ts';
 import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
 import { noResourcesReason } from '../no-resources.ts';
+import { buildRunView } from '../view.ts';
 
 export interface HtmlReportOptions {
   /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
@@ -17,13 +17,11 @@ export interface HtmlReportOptions {
   dashboardHref?: string;
   /** Shared stylesheet and script URLs (history copies), instead of inlining them in every report. */
   assets?: { css: string; js: string };
-  /** Confidence level of the intervals; 0.95 unless the analysis says otherwise. */
-  ciLevel?: number;
 }
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
-  const level = options.ciLevel ?? 0.95;
-  const charts = buildReportChartData(result, level);
+  const view = buildRunView(result);
+  const charts = buildReportChartData(result, view);
   const run = result.run;
   const git = run.git ?? {};
   const commitUrl = git.repository && git.sha ? `https://github.com/${git.repository}/commit/${git.sha}` : undefined;
@@ -61,9 +59,9 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 </header>
 <main>
 ${verdictSection(result)}
-<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(result, level) : '<p class="note">No mode produced results.</p>'}</section>
-<section id="analysis"><h2>Analysis</h2>${analysisSection(result.analysis)}</section>
-${profilesOf(result)
+<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(view) : '<p class="note">No mode produced results.</p>'}</section>
+<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>
+${view.profiles
   .map((profile, i) => {
     const p = charts.profiles[i]!;
     return chartsSection(
