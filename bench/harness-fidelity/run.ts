@@ -27,7 +27,7 @@ import { cachedToolPath } from '../../src/tools/cache.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import { freePort } from '../../src/util/net.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { alignTable } from '../../src/report/terminal.ts';
+import { alignTable } from '../../src/util/text-table.ts';
 
 const VEGETA = cachedToolPath('vegeta', '12.13.0');
 const FORTIO = cachedToolPath('fortio', '1.66.0');

@@ -20,6 +20,7 @@ import {
 } from './cells.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
 import { buildRunView, type RunView } from './view.ts';
+import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -34,15 +35,6 @@ export interface TerminalOptions {
 }
 
 const RED = (s: string) => `\x1b[31m${s}\x1b[0m`;
-
-export interface Column {
-  header: string;
-  cells: string[];
-  /** Shown in the first table; the others move to a second table when space runs out. */
-  essential: boolean;
-  /** Left-aligned (names); numbers are right-aligned. */
-  left?: boolean;
-}
 
 export function renderTerminalTable(result: RunResult, options: TerminalOptions = {}): string {
   const width = options.width ?? Infinity;
@@ -132,36 +124,6 @@ export function fitColumns(columns: Column[], width: number, wide: boolean): str
   return tables.map(renderTable).join('\n\n');
 }
 
-function columnWidth(column: Column): number {
-  let width = visibleWidth(column.header);
-  for (const cell of column.cells) width = Math.max(width, visibleWidth(cell));
-  return width;
-}
-
-function renderTable(columns: Column[]): string {
-  const widths = columns.map(columnWidth);
-  const rowCount = columns.reduce((n, c) => Math.max(n, c.cells.length), 0);
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, c) => pad(cell, widths[c]!, c === 0 || columns[c]!.left === true))
-      .join('  ')
-      .trimEnd();
-  const out = [line(columns.map((c) => c.header)), widths.map((w) => '─'.repeat(w)).join('  ')];
-  for (let r = 0; r < rowCount; r++) out.push(line(columns.map((c) => c.cells[r] ?? '')));
-  return out.join('\n');
-}
-
-/** Characters as a terminal shows them: colour escapes take no room. */
-export function visibleWidth(text: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour escapes are what this strips
-  return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
-}
-
-function pad(text: string, width: number, left: boolean): string {
-  const fill = ' '.repeat(Math.max(0, width - visibleWidth(text)));
-  return left ? text + fill : fill + text;
-}
-
 /** Wraps at spaces, continuation lines indented under the text (after a leading "  - " or "  ✓ "). */
 export function wrap(line: string, width: number): string[] {
   if (visibleWidth(line) <= width) return [line];
@@ -201,10 +163,4 @@ function verdictLines(result: RunResult, width: number): string[] {
     return `${[...line].slice(0, Math.max(10, width - 1)).join('')}…`;
   });
   return [`${head}:`, ...lines, ...(cut ? ['  (full reasons in summary.md and report.html)'] : [])];
-}
-
-/** A simple table (the plan's): header, rule, rows; first column left-aligned. */
-export function alignTable(rows: string[][]): string {
-  const columns: Column[] = rows[0]!.map((header, c) => ({ header, cells: rows.slice(1).map((r) => r[c] ?? ''), essential: true }));
-  return renderTable(columns);
 }
