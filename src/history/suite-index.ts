@@ -77,7 +77,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
     if (row.achievedRps) s.rps = triple(row.achievedRps);
     (modes[row.profile] ??= {})[row.mode] = { n: row.repetitions, valid: row.valid, s };
   }
-  const git = result.run.git ?? {};
+  const git = result.run.git;
   const entry: IndexEntry = {
     id: result.run.id,
     file,
@@ -99,7 +99,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   if (git.mergeBase) entry.mergeBase = git.mergeBase;
   if (git.baseRef) entry.baseRef = git.baseRef;
   if (git.repository) entry.repository = git.repository;
-  if (result.run.machine?.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
+  if (result.run.machine.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
   return entry;
 }
 
@@ -171,5 +171,5 @@ export function sig(value: number): number {
 }
 
 export function hasTimelines(result: RunResult): boolean {
-  return result.modes.some((m) => m.repetitions.some((r) => (r.timeline?.length ?? 0) > 0));
+  return result.modes.some((m) => m.repetitions.some((r) => r.timeline.length > 0));
 }

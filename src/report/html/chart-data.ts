@@ -103,12 +103,12 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
           label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
           valid: r.valid,
           trial: r.trial,
-          t: (r.timeline ?? []).map((p) => p.t),
+          t: r.timeline.map((p) => p.t),
           // A second in which every request failed has no latency: a gap in the line, not a 0.
-          p50: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
-          p90: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
-          p99: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
-          max: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
+          p50: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
+          p90: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
+          p99: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
+          max: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
         })),
       );
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };

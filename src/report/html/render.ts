@@ -23,7 +23,7 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   const view = buildRunView(result);
   const charts = buildReportChartData(result, view);
   const run = result.run;
-  const git = run.git ?? {};
+  const git = run.git;
   const commitUrl = git.repository && git.sha ? `https://github.com/${git.repository}/commit/${git.sha}` : undefined;
   const title = `mesh-perf · ${run.suite} · ${run.id}`;
   const meta = [
@@ -80,7 +80,7 @@ ${view.profiles
 <h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
 <h3>Platform</h3>${keyValues(run.environment)}
 <h3>Git</h3>${keyValues(git as Record<string, unknown>)}
-<h3>Plan</h3>${keyValues({ seed: result.plan?.seed, order: result.plan?.order, trials: result.plan?.trials?.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
+<h3>Plan</h3>${keyValues({ seed: result.plan.seed, order: result.plan.order, trials: result.plan.trials.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
 <details><summary>configuration (credentials removed)</summary><pre>${e(JSON.stringify(result.config, null, 2))}</pre></details>
 </section>
 </main>
@@ -93,7 +93,7 @@ ${options.assets ? `<script src="${e(options.assets.js)}"></script>` : `<script>
 }
 
 function verdictSection(result: RunResult): string {
-  const reasons = result.verdictReasons ?? [];
+  const reasons = result.verdictReasons;
   const aborted = result.run.aborted ? `<p class="reason">Run ended early: ${e(result.run.aborted)}</p>` : '';
   const list = reasons.length
     ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>`
