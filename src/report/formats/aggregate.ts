@@ -2,12 +2,11 @@
 // several repetitions: percentiles become the median over valid repetitions (run-level
 // statistics, as the verdicts use), maxima the largest maximum. Invalid repetitions are left
 // out, as everywhere else in the reports, and each format says how many were.
-import type { ModeResult, Repetition, RunResult } from '../../results/types.ts';
+import type { RunResult } from '../../results/types.ts';
 import { configuredModeOrder, inOrder } from '../view.ts';
 
-export function validRepetitions(mode: ModeResult): Repetition[] {
-  return mode.repetitions.filter((r) => r.valid);
-}
+export { validRepetitions } from '../../analysis/summary.ts';
+export { findMode } from '../../results/modes.ts';
 
 export function invalidCount(result: RunResult): number {
   return result.modes.reduce((n, m) => n + m.repetitions.filter((r) => !r.valid).length, 0);
@@ -27,10 +26,6 @@ export function profileNames(result: RunResult): string[] {
 
 /** Mode names in the config's order: the source benchmarks' columns follow the order modes are listed in. */
 export const modeNames = configuredModeOrder;
-
-export function findMode(result: RunResult, mode: string, profile: string): ModeResult | undefined {
-  return result.modes.find((m) => m.name === mode && m.profile === profile);
-}
 
 /** The load profile as the config recorded it, for headings and parameter lines. */
 export interface RecordedProfile {

@@ -49,7 +49,7 @@ function callsRow(run: RunResult, mode: string): string {
   const perProfile = profileNames(run)
     .map((p) => findMode(run, mode, p))
     .filter((m): m is ModeResult => m !== undefined)
-    .map(validRepetitions);
+    .map((m) => validRepetitions(m));
   if (perProfile.length === 0 || perProfile.some((reps) => reps.length === 0)) {
     return `| ${label(mode)} | invalid | invalid | invalid | invalid | invalid | invalid |`;
   }
@@ -76,7 +76,7 @@ type Duration = 'iteration' | 'request';
 
 /** Iteration durations are shown when every valid repetition of the run recorded them. */
 function hasIterations(run: RunResult): boolean {
-  const reps = run.modes.flatMap(validRepetitions);
+  const reps = run.modes.flatMap((m) => validRepetitions(m));
   return reps.length > 0 && reps.every((r) => r.iterationMs !== undefined);
 }
 
