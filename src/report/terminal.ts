@@ -50,7 +50,7 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const notes = invalidNotes(view);
   if (notes.length > 0) below.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   lines.push(...below.flatMap((line) => wrap(line, width)));
-  lines.push('', ...verdictLines(result, width));
+  lines.push('', ...verdictLines(view, width));
   return `${lines.join('\n')}\n`;
 }
 
@@ -142,17 +142,17 @@ export function wrap(line: string, width: number): string[] {
 }
 
 /** "Verdict: FAIL" and one line per reason, cut at the width; the full reasons are in summary.md. */
-function verdictLines(result: RunResult, width: number): string[] {
+function verdictLines(view: RunView, width: number): string[] {
   // Gate lines are printed above in full; the verdict adds only the reasons that are not.
-  const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
-  const gates = result.analysis?.gates ?? [];
+  const gates = view.gates.map((g) => g.result);
+  const reasons = reasonsBesideGates(view.reasons, gates);
   const counted = (decision: 'fail' | 'inconclusive', what: string) => {
     const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
     return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
   };
-  if (reasons.length < result.verdictReasons.length)
+  if (reasons.length < view.reasons.length)
     reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
-  const head = `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}`;
+  const head = `Verdict: ${view.verdict === 'inconclusive' ? '⚠ ' : ''}${view.verdict.toUpperCase()}`;
   if (reasons.length === 0) return [head];
   if (reasons.length === 1 && visibleWidth(`${head} — ${reasons[0]}`) <= width) return [`${head} — ${reasons[0]}`];
   let cut = false;
