@@ -131,7 +131,9 @@ export function buildRunView(result: RunResult): RunView {
   const analysis = result.analysis;
   const gates = (analysis?.gates ?? []).map(gateView);
   const modes = result.modes.map((mode) => modeView(result, mode, analysis, gates));
-  const rounds = Math.max(1, ...result.modes.flatMap((m) => m.repetitions.map((r) => r.round)));
+  // A loop, not Math.max(...): an untrusted file may hold 100,000 repetitions, past the argument limit.
+  let rounds = 1;
+  for (const mode of result.modes) for (const r of mode.repetitions) rounds = Math.max(rounds, r.round);
   const view: RunView = {
     verdict: result.verdict,
     reasons: result.verdictReasons,
