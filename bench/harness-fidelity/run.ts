@@ -26,7 +26,7 @@ import { ensureK6 } from '../../src/tools/k6.ts';
 import { cachedToolPath } from '../../src/tools/cache.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { alignTable } from '../../src/report/terminal.ts';
+import { alignTable } from '../../src/util/text-table.ts';
 import { ChildCpu, startFortio } from '../support/proc.ts';
 
 const VEGETA = cachedToolPath('vegeta', '12.13.0');

@@ -17,7 +17,7 @@ import { runPipeline } from '../../src/pipeline.ts';
 import { consoleLogger } from '../../src/cli/console-logger.ts';
 import { parseResultsJson } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
-import { alignTable } from '../../src/report/terminal.ts';
+import { alignTable } from '../../src/util/text-table.ts';
 import { median } from '../../src/analysis/descriptive.ts';
 import { DEFAULT_RESAMPLES } from '../../src/analysis/bootstrap.ts';
 import { blocksPerTrial, measuredEffect, pairedShiftMs, simulate, type Rate } from './simulate.ts';

@@ -7,7 +7,7 @@
 // gets a confirmation round from the same job, as the pipeline does. Figures feed
 // docs/methodology-statistics.md; the acceptance tests assert the targets.
 import { analyzeRun } from '../../src/analysis/analyze.ts';
-import { alignTable } from '../../src/report/terminal.ts';
+import { alignTable } from '../../src/util/text-table.ts';
 import { seededRandom, type Random } from '../../src/util/random.ts';
 import { drawLevels, lognormalFactor, syntheticRun, testConfig } from '../../test/analysis/synthetic.ts';
 

@@ -2,6 +2,7 @@
 // bootstrap streams derive from the run's plan seed, so the same file always gives the same
 // intervals. Called once after the main round and, when a regression needs confirming, again
 // on the pooled result after the pipeline re-ran those modes and the baseline as round 2.
+import { findMode } from '../results/modes.ts';
 import type { Config } from '../config/validate.ts';
 import type { ModeResult, RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
@@ -187,10 +188,6 @@ function parseAll(texts: readonly string[]): GateExpression[] {
     if (!parsed.ok) throw new UsageError(`gates: ${parsed.error}`);
     return parsed.value;
   });
-}
-
-function findMode(result: RunResult, name: string, profile: string): ModeResult | undefined {
-  return result.modes.find((m) => m.name === name && m.profile === profile);
 }
 
 function basisFor(setting: RegressionBasis, mode: ModeResult, result: RunResult, baseline: string): 'absolute' | 'relative' {

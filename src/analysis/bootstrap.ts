@@ -1,7 +1,7 @@
 // Percentile bootstrap confidence intervals, seeded so a results file reproduces its intervals.
 // With 3–5 repetitions the interval of a median is close to [min, max] of the repetitions; its
 // real coverage then is 1 − 2·0.5ⁿ (75 % at n = 3, 94 % at n = 5), which docs/methodology-statistics.md states.
-import type { Interval } from '../results/analysis.ts';
+import type { Estimate, Interval } from '../results/analysis.ts';
 import type { Random } from '../util/random.ts';
 import { median, quantileSorted } from './descriptive.ts';
 
@@ -92,4 +92,9 @@ export function bootstrapTwoSampleEstimates(
     estimates.push(contrast(resample(first, options.random, a), resample(second, options.random, b)));
   }
   return sortedFinite(estimates);
+}
+
+/** A point estimate with its interval, when there is one (below two values there is none). */
+export function withCi(value: number, ci: Estimate['ci']): Estimate {
+  return ci ? { value, ci } : { value };
 }

@@ -2,8 +2,9 @@
 // two is noise, so the run tells how much noise this machine has (noise floor), how often the
 // regression gate would cry wolf here (observed false-difference rate), the smallest change and
 // overhead each statistic can reveal (MDE), and how many repetitions a chosen MDE needs.
+import { findMode } from '../results/modes.ts';
 import type { Config } from '../config/validate.ts';
-import type { ModeResult, RunResult } from '../results/types.ts';
+import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { bootstrapInterval } from './bootstrap.ts';
 import type { AnalysisContext } from './context.ts';
@@ -263,8 +264,4 @@ function advise(statistics: readonly CalibrationStatistic[], k: number, alpha: n
     }
   }
   return lines;
-}
-
-function findMode(result: RunResult, name: string, profile: string): ModeResult | undefined {
-  return result.modes.find((m) => m.name === name && m.profile === profile);
 }

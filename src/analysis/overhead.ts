@@ -2,7 +2,7 @@
 // interleaved block (and round): both ran back to back on the same machine state, so drift
 // of the runner cancels in each pair's difference and ratio.
 import type { ModeResult, Repetition } from '../results/types.ts';
-import { bootstrapInterval, bootstrapTwoSampleInterval } from './bootstrap.ts';
+import { bootstrapInterval, bootstrapTwoSampleInterval, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
@@ -10,7 +10,7 @@ import { finiteOrNull } from './format.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';
-import type { Estimate, OverheadEstimate } from '../results/analysis.ts';
+import type { OverheadEstimate } from '../results/analysis.ts';
 
 export interface BlockPair {
   round: number;
@@ -101,8 +101,4 @@ export function computeOverhead(
       bootstrapTwoSampleInterval(modeValues, baseValues, (x, y) => median(x) / median(y), options('ratio')),
     );
   return estimate;
-}
-
-function withCi(value: number, ci: Estimate['ci']): Estimate {
-  return ci ? { value, ci } : { value };
 }

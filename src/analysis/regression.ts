@@ -18,7 +18,7 @@
 // ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
 import type { RunResult } from '../results/types.ts';
 import type { Random } from '../util/random.ts';
-import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted } from './bootstrap.ts';
+import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
 import { studentTCdf } from './distributions.ts';
@@ -410,8 +410,4 @@ function unitOf(metric: MetricId) {
 
 function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
-}
-
-function withCi(value: number, ci: Estimate['ci']): Estimate {
-  return ci ? { value, ci } : { value };
 }

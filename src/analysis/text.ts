@@ -3,16 +3,12 @@
 import type { Calibration } from './calibration.ts';
 import { formatEstimate, formatNumber, formatPercent, medianIntervalLabel, smallSampleIntervalNote } from './format.ts';
 import { METRICS } from '../results/metrics.ts';
+import { alignTable } from '../util/text-table.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';
 
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+/** The comparison's tables: every column left-aligned, as compare and calibrate print them. */
+function table(header: string[], rows: string[][]): string {
+  return alignTable([header, ...rows], () => true);
 }
 
 /** The regression gates of an analysis as a table, then every verdict line, notes and MDEs. */

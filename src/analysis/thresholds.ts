@@ -2,7 +2,7 @@
 // one run. The decision uses the point estimate (median over repetitions), as k6 does with its
 // thresholds; the CI is shown beside it and a decision whose CI crosses the limit is marked marginal.
 import type { ModeResult, Repetition } from '../results/types.ts';
-import { bootstrapInterval, bootstrapStatistic } from './bootstrap.ts';
+import { bootstrapInterval, bootstrapStatistic, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median } from './descriptive.ts';
 import { compare, inScope, type GateExpression } from '../gates/expression.ts';
@@ -136,10 +136,6 @@ function shift(estimate: Estimate, by: number): Estimate {
   return estimate.ci
     ? { value: estimate.value + by, ci: { ...estimate.ci, low: estimate.ci.low + by, high: estimate.ci.high + by } }
     : { value: estimate.value + by };
-}
-
-function withCi(value: number, ci: Estimate['ci']): Estimate {
-  return ci ? { value, ci } : { value };
 }
 
 function label(mode: ModeResult, what: string): string {

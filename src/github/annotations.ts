@@ -3,7 +3,8 @@
 // repetition and per comparison that is reported, not gated, but would be a regression (the
 // baseline's own raw values: a slower runner or a slower workload, worth a look, not a failure).
 // Pure; main.ts hands them to core.error / core.warning.
-import type { GateView, RunView } from './results-view.ts';
+import type { GateView, RunView } from '../report/view.ts';
+import { gateDetail } from './tables.ts';
 
 /** How the results stage words a failed threshold of the user's own k6 script. */
 export const SCRIPT_THRESHOLD = /^script threshold failed: /;
@@ -16,8 +17,8 @@ export interface Annotation {
 
 export function annotationsFor(view: RunView): Annotation[] {
   const out: Annotation[] = [];
-  const failed = view.gates.filter((g) => !g.passed);
-  for (const gate of failed) out.push({ level: 'error', title: `mesh-perf gate failed: ${gate.title}`, message: gateMessage(gate) });
+  const failed = view.gates.filter((g) => g.result.decision === 'fail');
+  for (const gate of failed) out.push({ level: 'error', title: `mesh-perf gate failed: ${gate.result.gate}`, message: gateMessage(gate) });
   // A user's k6 script thresholds are gates too; they reach us as verdict reasons, not analysis gates.
   const scriptFailures = view.reasons.filter((r) => SCRIPT_THRESHOLD.test(r));
   for (const reason of scriptFailures) out.push({ level: 'error', title: 'mesh-perf gate failed', message: reason });
@@ -28,11 +29,11 @@ export function annotationsFor(view: RunView): Annotation[] {
     }
   }
   // Inconclusive exits 0 by default (gates.regression.inconclusive: warn); the warning says why.
-  for (const gate of view.gates.filter((g) => g.decision === 'inconclusive')) {
-    out.push({ level: 'warning', title: `mesh-perf inconclusive: ${gate.title}`, message: gateMessage(gate) });
+  for (const gate of view.gates.filter((g) => g.result.decision === 'inconclusive')) {
+    out.push({ level: 'warning', title: `mesh-perf inconclusive: ${gate.result.gate}`, message: gateMessage(gate) });
   }
   for (const gate of view.gates.filter((g) => g.wouldFail)) {
-    out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.title}`, message: gateMessage(gate) });
+    out.push({ level: 'warning', title: `mesh-perf not gated, would be a regression: ${gate.result.gate}`, message: gateMessage(gate) });
   }
   for (const rep of view.invalid) {
     out.push({
@@ -46,6 +47,5 @@ export function annotationsFor(view: RunView): Annotation[] {
 
 /** "mode · profile: the gate's line". */
 function gateMessage(gate: GateView): string {
-  const where = [gate.mode, gate.profile].filter(Boolean).join(' · ');
-  return `${where ? `${where}: ` : ''}${gate.detail || gate.title}`;
+  return `${gate.result.mode} · ${gate.result.profile}: ${gateDetail(gate)}`;
 }

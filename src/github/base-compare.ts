@@ -3,7 +3,7 @@
 // shows the reference so a reviewer sees what the gate compared against.
 import type { RunResult } from '../results/types.ts';
 import { median } from '../analysis/descriptive.ts';
-import type { ModeView } from './results-view.ts';
+import { buildRunView, findRow, type ModeView } from '../report/view.ts';
 
 /** History the caller looked up for the PR's base (merge base, else the base branch's latest). */
 export interface BaseReference {
@@ -26,21 +26,19 @@ export interface BaseComparison {
 
 export function compareWithBase(modes: ModeView[], base: BaseReference | undefined): BaseComparison[] {
   if (!base) return [];
-  const usable = base.runs.filter((run) => run && run.verdict !== 'invalid' && Array.isArray(run.modes));
+  // Each base run's p50 as its own outputs showed it: the run's median over valid repetitions.
+  const usable = base.runs.filter((run) => run.verdict !== 'invalid').map(buildRunView);
   return modes.flatMap((view) => {
-    if (!view.p50) return [];
+    const p50 = view.fromInvalid ? undefined : view.latency.p50;
+    if (!p50) return [];
     const perRun = usable.flatMap((run) => {
-      const mode = run.modes.find((m) => m.name === view.mode && m.profile === view.profile);
-      const values = (mode?.repetitions ?? [])
-        .filter((r) => r.valid)
-        .map((r) => r.latencyMs?.p50)
-        .filter((v): v is number => Number.isFinite(v));
-      return values.length > 0 ? [median(values)] : [];
+      const row = findRow(run, view.mode, view.profile);
+      return row && !row.fromInvalid && row.latency.p50 ? [row.latency.p50.value] : [];
     });
     if (perRun.length === 0) return [];
     const baseP50 = median(perRun);
     if (!(baseP50 > 0)) return [];
-    return [{ mode: view.mode, profile: view.profile, baseP50, change: (view.p50.value - baseP50) / baseP50, runs: perRun.length }];
+    return [{ mode: view.mode, profile: view.profile, baseP50, change: (p50.value - baseP50) / baseP50, runs: perRun.length }];
   });
 }
 

@@ -4,9 +4,9 @@
 // rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
 import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
 import { code, details, link, text } from './markdown.ts';
-import type { RunView } from './results-view.ts';
+import type { RunView } from '../report/view.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
-import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
 
 /** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
 export const COMMENT_LIMIT = 65_536 - 1_024;
@@ -52,12 +52,13 @@ export function renderComment(input: CommentInput): RenderedComment {
 
 function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number): string {
   const { view, links } = input;
-  const comparisons = compareWithBase(view.modes, input.base);
+  const modes = tableRows(view);
+  const comparisons = compareWithBase(modes, input.base);
   const parts: string[] = [];
   parts.push(`### mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
   parts.push(reasonsList(view));
-  const rows = maxRows === undefined ? view.modes : view.modes.slice(0, maxRows);
+  const rows = maxRows === undefined ? modes : modes.slice(0, maxRows);
   if (view.modes.length === 0) parts.push('No repetition finished, so there are no measurements to show.');
   if (rows.length > 0) {
     parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
@@ -66,11 +67,12 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
     parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
   }
   parts.push(`<sub>${intervalNote(view)} ${baseNote(input.base, comparisons.length)}</sub>`);
-  if (view.detectability.length > 0) parts.push(`**Minimum detectable effect:** ${view.detectability.map(text).join('; ')}.`);
+  const detectability = view.analysis?.detectability ?? [];
+  if (detectability.length > 0) parts.push(`**Minimum detectable effect:** ${detectability.map(text).join('; ')}.`);
 
   if (mode === 'full') {
-    const failed = view.gates.filter((g) => !g.passed).length;
-    const undecided = view.gates.filter((g) => g.decision === 'inconclusive').length;
+    const failed = view.gates.filter((g) => g.result.decision === 'fail').length;
+    const undecided = view.gates.filter((g) => g.result.decision === 'inconclusive').length;
     const counts = `${view.gates.length} checked, ${failed} failed${undecided > 0 ? `, ${undecided} inconclusive` : ''}`;
     if (view.gates.length > 0) parts.push(details(`Gates: ${counts}`, gatesTable(view.gates), failed + undecided > 0));
     if (view.invalid.length > 0) parts.push(details(`Invalid repetitions: ${view.invalid.length}`, invalidTable(view.invalid, 50)));
@@ -92,8 +94,8 @@ function runDetails(input: CommentInput): string {
   const { view } = input;
   const lines = [
     `- platform: ${code(view.platform) || 'unknown'}; baseline mode: ${code(view.baseline)}`,
-    `- load profiles: ${[...new Set(view.modes.map((m) => code(m.profile)))].join(', ')}`,
-    view.seed !== undefined ? `- interleaving seed: ${view.seed}` : '',
+    `- load profiles: ${view.profiles.map((p) => code(p)).join(', ')}`,
+    `- interleaving seed: ${view.seed}`,
     view.rounds > 1 ? `- rounds: ${view.rounds} (a confirmation re-run happened)` : '',
     input.base
       ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)`

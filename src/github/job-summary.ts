@@ -3,8 +3,8 @@
 // refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
 import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
 import { code, details, link, text, utf8Bytes } from './markdown.ts';
-import type { RunView } from './results-view.ts';
-import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, verdictHeadline } from './tables.ts';
+import type { RunView } from '../report/view.ts';
+import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
 
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 
@@ -30,7 +30,8 @@ export interface SummaryInput {
 export function renderJobSummary(input: SummaryInput): string {
   const { view, links } = input;
   const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
-  const comparisons = compareWithBase(view.modes, input.base);
+  const modes = tableRows(view);
+  const comparisons = compareWithBase(modes, input.base);
   const sections: { body: string; optional: boolean; name: string }[] = [];
   const add = (body: string, optional = false, name = '') => body && sections.push({ body, optional, name });
 
@@ -41,7 +42,7 @@ export function renderJobSummary(input: SummaryInput): string {
   add('### Results');
   if (view.modes.length === 0) add('No repetition finished, so there are no measurements to show.');
   else {
-    add(resultsTable(view, view.modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+    add(resultsTable(view, modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
     add(
       `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`,
     );
@@ -50,13 +51,14 @@ export function renderJobSummary(input: SummaryInput): string {
     add('### Gates');
     add(gatesTable(view.gates), true, 'gate table');
   }
-  if (view.detectability.length > 0) {
+  const { detectability = [], notes = [] } = view.analysis ?? {};
+  if (detectability.length > 0) {
     add('### What this run can detect');
-    add(view.detectability.map((line) => `- ${text(line)}`).join('\n'), true, 'detectability');
+    add(detectability.map((line) => `- ${text(line)}`).join('\n'), true, 'detectability');
   }
-  if (view.notes.length > 0) {
+  if (notes.length > 0) {
     add('### Notes');
-    add(view.notes.map((line) => `- ${text(line)}`).join('\n'), true, 'notes');
+    add(notes.map((line) => `- ${text(line)}`).join('\n'), true, 'notes');
   }
   if (view.invalid.length > 0) {
     add(`### Invalid repetitions (${view.invalid.length})`);
@@ -83,15 +85,15 @@ export function renderJobSummary(input: SummaryInput): string {
 }
 
 function runLine(view: RunView): string {
-  const profiles = [...new Set(view.modes.map((m) => m.profile))];
-  const modeCount = new Set(view.modes.map((m) => m.mode)).size;
+  const profiles = view.profiles;
+  const modeCount = view.modeOrder.length;
   const parts = [
     `platform ${code(view.platform) || 'unknown'}`,
     modeCount > 0
       ? `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})`
       : '',
     view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
-    view.seed !== undefined ? `seed ${view.seed}` : '',
+    `seed ${view.seed}`,
     view.runId ? `run ${code(view.runId)}` : '',
   ].filter(Boolean);
   return parts.join(' · ');

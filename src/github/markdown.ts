@@ -64,13 +64,6 @@ export function signedPct(fraction: number | undefined): string {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(digits)}%`;
 }
 
-export function pct(fraction: number | undefined): string {
-  if (fraction === undefined || !Number.isFinite(fraction)) return '–';
-  const value = fraction * 100;
-  if (value === 0) return '0%';
-  return `${value < 0.1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value.toFixed(1)}%`;
-}
-
 export function rps(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '–';
   return value >= 100 ? value.toFixed(0) : value.toFixed(1);

@@ -10,7 +10,7 @@ import { postComment, type CommentResult } from './comment-stage.ts';
 import type { GitHubEvent } from './event.ts';
 import { OUTPUT } from './inputs.ts';
 import { renderJobSummary, type ReportLinks } from './job-summary.ts';
-import { viewRun, type RunView } from './results-view.ts';
+import { buildRunView, type RunView } from '../report/view.ts';
 import type { CommentPolicy, CommentPoster } from './sticky.ts';
 
 export interface ReportInput {
@@ -40,7 +40,7 @@ export interface ReportOutcome {
 }
 
 export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome> {
-  const view = viewRun(input.result);
+  const view = buildRunView(input.result);
   const rendered = renderComment({ view, links: input.links, base: input.base, provenance: input.comment.provenance });
   const marker = commentMarker(view.suite);
 

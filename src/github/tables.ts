@@ -1,9 +1,10 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
 import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
-import { code, ms, pct, rps, signedMs, signedPct, table, text } from './markdown.ts';
-import { smallSampleIntervalNote } from '../analysis/format.ts';
-import type { GateView, InvalidRepetition, ModeView, RunView, StatView } from './results-view.ts';
+import { code, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
+import { formatCauses, formatErrorRate } from '../results/errors.ts';
+import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
 export const VERDICT_WORD: Record<RunView['verdict'], string> = {
@@ -38,8 +39,14 @@ export interface ResultsTableOptions {
   baseLabel?: string;
 }
 
+/** Rows as the job summary and the comment list them: by profile, the baseline first, then the config's order. */
+export function tableRows(view: RunView): ModeView[] {
+  const rank = (m: ModeView) => (m.isBaseline ? -1 : view.modeOrder.indexOf(m.mode));
+  return [...view.modes].sort((a, b) => view.profiles.indexOf(a.profile) - view.profiles.indexOf(b.profile) || rank(a) - rank(b));
+}
+
 export function resultsTable(view: RunView, modes: ModeView[], options: ResultsTableOptions): string {
-  const multiProfile = new Set(view.modes.map((m) => m.profile)).size > 1;
+  const multiProfile = view.profiles.length > 1;
   const header = ['mode'];
   if (multiProfile) header.push('load');
   header.push('p50 ms');
@@ -54,16 +61,16 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
   const rows = modes.map((m) => {
     const cells = [m.mode === view.baseline ? `**${text(m.mode)}** (baseline)` : text(m.mode)];
     if (multiProfile) cells.push(text(m.profile));
-    cells.push(stat(m.p50));
-    if (options.p90) cells.push(stat(m.p90));
-    cells.push(stat(m.p99), overhead(m, view));
+    cells.push(stat(m, m.latency.p50));
+    if (options.p90) cells.push(stat(m, m.latency.p90));
+    cells.push(stat(m, m.latency.p99), overhead(m));
     if (options.comparisons.length > 0) {
       const c = options.comparisons.find((x) => x.mode === m.mode && x.profile === m.profile);
       cells.push(c ? `${signedPct(c.change)} (base ${ms(c.baseP50)})` : '–');
     }
-    cells.push(rps(m.achievedRps?.value), errorsCell(m));
-    if (resources) cells.push(stat(m.cpuPer1000Rps), stat(m.memoryMiBPer1000Rps));
-    cells.push(`${m.validRepetitions}/${m.totalRepetitions}`);
+    cells.push(rps(m.fromInvalid ? undefined : m.achievedRps?.value), errorsCell(m));
+    if (resources) cells.push(stat(m, m.cpuPer1000Rps), stat(m, m.memoryMiBPer1000Rps));
+    cells.push(`${m.valid}/${m.repetitions}`);
     return cells;
   });
   const align = header.map((_, i) => (i === 0 || (multiProfile && i === 1) ? 'l' : 'r')) as ('l' | 'r')[];
@@ -72,47 +79,59 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
 
 /** A footnote saying what the intervals in the table are. */
 export function intervalNote(view: RunView): string {
-  const intervals = new Set(view.modes.flatMap((m) => [m.p50, m.p99].filter(Boolean).map((s) => s!.interval)));
-  if (intervals.has('ci')) {
-    const sizes = view.modes.filter((m) => m.p50?.interval === 'ci' && m.validRepetitions >= 2).map((m) => m.validRepetitions);
+  const shown = view.modes.filter((m) => !m.fromInvalid).flatMap((m) => [m.latency.p50, m.latency.p99].filter((f) => f !== undefined));
+  const intervals = new Set(shown.map((f) => f.interval));
+  if (intervals.has('bootstrap')) {
+    const sizes = view.modes.filter((m) => m.latency.p50?.interval === 'bootstrap' && m.valid >= 2).map((m) => m.valid);
     const small = smallSampleIntervalNote(sizes.length > 0 ? Math.min(...sizes) : Infinity, 0.95);
     return small
       ? `Values are medians over repetitions. ${small}`
       : 'Values are medians over repetitions with 95% confidence intervals in brackets.';
   }
-  if (intervals.has('range'))
-    return 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).';
+  if (intervals.has('order'))
+    return shown.every((f) => f.n < MIN_VALUES_FOR_MEDIAN_CI)
+      ? 'Values are medians over valid repetitions; brackets give the range over repetitions (no confidence intervals in these results).'
+      : 'Values are medians over valid repetitions; brackets give an order-statistic interval of the median (no confidence intervals in these results).';
   return 'Values are from a single valid repetition per mode: no interval can be given.';
 }
 
-function stat(s: StatView | undefined): string {
-  if (!s) return '–';
-  if (s.low === undefined || s.high === undefined) return ms(s.value);
+/** A median with its interval in brackets; "–" for figures that rest on invalid repetitions only. */
+function stat(m: ModeView, s: Figure | undefined): string {
+  if (!s || m.fromInvalid) return '–';
+  if (s.interval === 'none') return ms(s.value);
   return `${ms(s.value)} [${ms(s.low)}–${ms(s.high)}]`;
 }
 
-function overhead(m: ModeView, view: RunView): string {
-  if (m.mode === view.baseline) return '–';
-  const diff = m.overheadP50Ms;
-  if (!diff) return '–';
-  const ci = diff.low !== undefined && diff.high !== undefined ? ` [${signedMs(diff.low)}, ${signedMs(diff.high)}]` : '';
-  const ratio = m.overheadP50Ratio ? ` (${signedPct(m.overheadP50Ratio.value - 1)})` : '';
+function overhead(m: ModeView): string {
+  const o = m.overhead.p50;
+  if (m.isBaseline || !o) return '–';
+  const diff = o.difference;
+  const ci = diff.interval === 'bootstrap' ? ` [${signedMs(diff.low)}, ${signedMs(diff.high)}]` : '';
+  const ratio = o.ratio ? ` (${signedPct(o.ratio.value - 1)})` : '';
   return `${signedMs(diff.value)} ms${ci}${ratio}`;
 }
 
+/** The gate's verdict line and its note, if any. */
+export function gateDetail(gate: GateView): string {
+  return [gate.result.line, gate.result.note].filter(Boolean).join(' — ');
+}
+
 export function gatesTable(gates: GateView[]): string {
-  const rows = gates.map((g) => [
-    g.decision === 'fail'
-      ? '❌ fail'
-      : g.decision === 'inconclusive'
-        ? `⚠️ inconclusive${g.repetitionsToSettle ? ` (~${g.repetitionsToSettle} reps)` : ''}`
-        : g.decision === 'skipped'
-          ? '➖ skipped'
-          : '✅ pass',
-    text(g.title),
-    text([g.mode, g.profile].filter(Boolean).join(' · ') || 'all'),
-    text(g.detail),
-  ]);
+  const rows = gates.map((gate) => {
+    const g = gate.result;
+    return [
+      g.decision === 'fail'
+        ? '❌ fail'
+        : g.decision === 'inconclusive'
+          ? `⚠️ inconclusive${g.repetitionsToSettle ? ` (~${g.repetitionsToSettle} reps)` : ''}`
+          : g.decision === 'skipped'
+            ? '➖ skipped'
+            : '✅ pass',
+      text(g.gate),
+      text(`${g.mode} · ${g.profile}`),
+      text(gateDetail(gate)),
+    ];
+  });
   return table(['decision', 'gate', 'applies to', 'evidence'], rows);
 }
 
@@ -121,9 +140,9 @@ export function invalidTable(invalid: InvalidRepetition[], limit: number): strin
   const rows = shown.map((r) => [
     text(r.mode),
     text(r.profile),
-    r.trial >= 0 ? String(r.trial) : '–',
+    String(r.trial),
     String(r.round),
-    text(r.reasons.join('; ')),
+    text(r.reasons.length > 0 ? r.reasons.join('; ') : 'marked invalid'),
   ]);
   const more =
     invalid.length > shown.length ? `\n\n…and ${invalid.length - shown.length} more invalid repetitions (see results.json).` : '';
@@ -140,7 +159,8 @@ export function baseNote(base: BaseReference | undefined, compared: number): str
 
 /** Failed requests marked red (🔴: markdown has no colour) so a failing service cannot look green. */
 function errorsCell(m: ModeView): string {
-  const value = m.errorRate?.value;
-  if (m.failures === 0) return pct(value ?? 0);
-  return `🔴 ${pct(value)}${m.errorCauses ? ` (${text(m.errorCauses)})` : ''}`;
+  const { failures, rate, causes } = m.errors;
+  // The error gate's rate, worded as the terminal and the gate lines word it.
+  if (failures === 0 || rate === undefined) return formatErrorRate(rate ?? 0);
+  return `🔴 ${text(formatErrorRate(rate))}${causes.length > 0 ? ` (${text(formatCauses(causes))})` : ''}`;
 }

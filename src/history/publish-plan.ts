@@ -3,6 +3,7 @@
 // and the store marker. The git backend re-runs this on a fresh fetch after a rejected push, so
 // it is a merge of records keyed by run id, never a textual rebase. Pure apart from reading the
 // StoreTree it is given.
+import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
@@ -109,9 +110,12 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       plan.changes.deletes.add(previous.report);
     }
     const report = reportPathFor(file);
+    // Read back as every reader of the store will read it: a run the results schema refuses is
+    // refused here, naming the file and the field, before it is stored. The report is rendered
+    // from this stored form, so a later rebuild from the branch gives the same bytes.
+    const stored = parseResultsJson(text, file);
     plan.changes.writes.set(file, text);
-    // Rendered from the stored form, so a later rebuild from the branch gives the same bytes.
-    plan.changes.writes.set(report, renderRunReportForStore(JSON.parse(text) as RunResult, report, dashboard));
+    plan.changes.writes.set(report, renderRunReportForStore(stored, report, dashboard));
     state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(result, file, report, blob)];
     state.indexChanged = true;
     plan.added.push(file);
@@ -135,7 +139,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
         pending,
       )) {
         plan.changes.writes.set(c.entry.file, c.text);
-        plan.changes.writes.set(c.entry.report, renderRunReportForStore(JSON.parse(c.text) as RunResult, c.entry.report, dashboard));
+        plan.changes.writes.set(c.entry.report, renderRunReportForStore(parseResultsJson(c.text, c.entry.file), c.entry.report, dashboard));
         state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
         state.indexChanged = true;
         plan.compacted.push(c.entry.file);

@@ -98,7 +98,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
           Object.assign(entry, indexEntryFor(result, entry.file, report, gitBlobId(runText)), { tl: false });
           summary.compacted.push(entry.file);
         }
-        await emit(report, renderRunReportForStore(runText === text ? result : (JSON.parse(runText) as RunResult), report, dashboard));
+        await emit(report, renderRunReportForStore(runText === text ? result : parseResultsJson(runText, entry.file), report, dashboard));
         rendered.add(report);
         if (options.includeAll || runText !== text) {
           await emit(entry.file, runText);

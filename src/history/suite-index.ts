@@ -4,7 +4,7 @@
 // Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
 // small. Pure.
 import type { RunResult, Verdict } from '../results/types.ts';
-import { invalidRepetitionCount, summarizeRun, type SummaryStat } from '../analysis/run-summary.ts';
+import { buildRunView, type SummaryStat } from '../report/view.ts';
 
 export const INDEX_SCHEMA_VERSION = 1;
 export const INDEX_KIND = 'mesh-perf-suite-index';
@@ -66,16 +66,18 @@ export function emptyIndex(suite: string): SuiteIndex {
 
 export function indexEntryFor(result: RunResult, file: string, report: string, blob: string): IndexEntry {
   const modes: IndexEntry['modes'] = {};
-  for (const summary of summarizeRun(result, INDEX_CI_LEVEL)) {
+  const view = buildRunView(result);
+  const triple = (f: { value: number; low: number; high: number }): Triple => [sig(f.value), sig(f.low), sig(f.high)];
+  for (const row of view.modes) {
     const s: IndexModeEntry['s'] = {};
     for (const stat of INDEX_STATS) {
-      const m = summary.latency[stat];
-      if (m) s[stat] = [sig(m.median), sig(m.low), sig(m.high)];
+      const figure = row.latency[stat];
+      if (figure) s[stat] = triple(figure);
     }
-    if (summary.achievedRps) s.rps = [sig(summary.achievedRps.median), sig(summary.achievedRps.low), sig(summary.achievedRps.high)];
-    (modes[summary.profile] ??= {})[summary.mode] = { n: summary.repetitions, valid: summary.validRepetitions, s };
+    if (row.achievedRps) s.rps = triple(row.achievedRps);
+    (modes[row.profile] ??= {})[row.mode] = { n: row.repetitions, valid: row.valid, s };
   }
-  const git = result.run.git ?? {};
+  const git = result.run.git;
   const entry: IndexEntry = {
     id: result.run.id,
     file,
@@ -85,7 +87,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
     startedAt: result.run.startedAt,
     verdict: result.verdict,
     platform: result.run.platform,
-    invalidReps: invalidRepetitionCount(result),
+    invalidReps: view.invalid.length,
     tl: hasTimelines(result),
     baseline: result.baseline,
     modes,
@@ -97,7 +99,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   if (git.mergeBase) entry.mergeBase = git.mergeBase;
   if (git.baseRef) entry.baseRef = git.baseRef;
   if (git.repository) entry.repository = git.repository;
-  if (result.run.machine?.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
+  if (result.run.machine.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
   return entry;
 }
 
@@ -169,5 +171,5 @@ export function sig(value: number): number {
 }
 
 export function hasTimelines(result: RunResult): boolean {
-  return result.modes.some((m) => m.repetitions.some((r) => (r.timeline?.length ?? 0) > 0));
+  return result.modes.some((m) => m.repetitions.some((r) => r.timeline.length > 0));
 }

@@ -1,32 +1,43 @@
 // summary.md: the same table as the terminal, as GitHub-flavoured markdown. Pure.
 import type { RunResult } from '../results/types.ts';
-import { errorNotes, formatErrors, formatMs, formatPct, formatRps, formatSignedMs, invalidNotes, tableRows } from './table-model.ts';
-import { analysisMarkdownLines, analysisView } from '../analysis/report-view.ts';
+import {
+  analysisLines,
+  errorNotes,
+  formatErrors,
+  formatRps,
+  intervalCell,
+  intervalLabel,
+  invalidNotes,
+  latencyCell,
+  overheadText,
+} from './cells.ts';
+import { buildRunView, type RunView } from './view.ts';
 
 const VERDICT_ICON = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' } as const;
+const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
 
 export function renderSummaryMarkdown(result: RunResult): string {
-  const rows = tableRows(result);
-  const view = analysisView(result);
-  const ci = (r: (typeof rows)[number]) => (view ? ` | ${view.interval(r.mode, r.profile, 'p50') ?? '—'}` : '');
+  const view = buildRunView(result);
+  const label = intervalLabel(view);
+  const ci = (r: RunView['modes'][number]) => (label ? ` | ${intervalCell(r, 'p50') ?? '—'}` : '');
   const out: string[] = [];
   out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
   for (const reason of result.verdictReasons) out.push(`- ${reason}`);
   if (result.verdictReasons.length) out.push('');
   out.push(
-    `| profile | mode | p50${view ? ` | p50 ${view.intervalLabel}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`,
+    `| profile | mode | p50${label ? ` | p50 ${label}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`,
   );
-  out.push(`|---|---|--:${view ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
-  for (const r of rows) {
+  out.push(`|---|---|--:${label ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
+  for (const r of view.modes) {
     out.push(
-      `| ${r.profile} | ${r.isBaseline ? `**${r.mode}** (baseline)` : r.mode} | ${formatMs(r.p50)}${ci(r)} | ${formatMs(r.p90)} | ${formatMs(r.p99)} | ${formatMs(r.max)} | ${formatRps(r)} | ${r.failures > 0 ? `🔴 ${formatErrors(r)}` : formatErrors(r)} | ${r.isBaseline ? '—' : (view?.overhead(r.mode, r.profile, 'p50') ?? `${formatSignedMs(r.overheadMs)} (${formatPct(r.overheadPct, true)})`)} | ${r.validReps}/${r.totalReps} |`,
+      `| ${r.profile} | ${r.isBaseline ? `**${r.mode}** (baseline)` : r.mode} | ${latencyCell(r, 'p50')}${ci(r)} | ${latencyCell(r, 'p90')} | ${latencyCell(r, 'p99')} | ${latencyCell(r, 'max')} | ${formatRps(r)} | ${r.errors.failures > 0 ? `🔴 ${formatErrors(r)}` : formatErrors(r)} | ${r.isBaseline ? '—' : (overheadText(r, true) ?? '—')} | ${r.valid}/${r.repetitions} |`,
     );
   }
   out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
-  if (view) out.push('', ...analysisMarkdownLines(view));
-  const errors = errorNotes(rows);
+  out.push(...analysisMarkdownLines(view));
+  const errors = errorNotes(view);
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
-  const notes = invalidNotes(result);
+  const notes = invalidNotes(view);
   if (notes.length) out.push('', '**Invalid repetitions** (reported, never compared):', '', ...notes.map((n) => `- ${n}`));
   out.push(
     '',
@@ -34,4 +45,20 @@ export function renderSummaryMarkdown(result: RunResult): string {
     '',
   );
   return out.join('\n');
+}
+
+/** The analysis as markdown: how the intervals were made, a gate list with decisions, MDE and notes. */
+function analysisMarkdownLines(view: RunView): string[] {
+  const a = analysisLines(view);
+  if (!a) return [];
+  const lines = ['', a.intervals];
+  if (a.rounds) lines.push('', a.rounds);
+  if (a.gates.length > 0) lines.push('', '**Gates**', '', ...a.gates.map((g) => `- ${GATE_ICON[g.mark]} ${escapeMarkdown(g.line)}`));
+  if (a.detectability) lines.push('', a.detectability);
+  if (a.notes.length > 0) lines.push('', '**Notes**', '', ...a.notes.map((n) => `- ${escapeMarkdown(n)}`));
+  return lines;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\|*_`<>[\]])/g, '\\$1');
 }

@@ -6,10 +6,21 @@
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
 import type { RunResult } from '../results/types.ts';
-import { errorNotes, formatErrors, formatMs, formatPct, formatRps, invalidNotes, tableRows, type TableRow } from './table-model.ts';
-import { analysisTextLines, analysisView, type AnalysisView } from '../analysis/report-view.ts';
+import {
+  analysisLines,
+  errorNotes,
+  formatErrors,
+  formatRps,
+  intervalCell,
+  intervalLabel,
+  invalidNotes,
+  latencyCell,
+  overheadInterval,
+  overheadText,
+} from './cells.ts';
 import { reasonsBesideGates } from '../analysis/text.ts';
-import { formatInterval, formatPercent, formatSigned } from '../analysis/format.ts';
+import { buildRunView, type RunView } from './view.ts';
+import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -25,78 +36,68 @@ export interface TerminalOptions {
 
 const RED = (s: string) => `\x1b[31m${s}\x1b[0m`;
 
-export interface Column {
-  header: string;
-  cells: string[];
-  /** Shown in the first table; the others move to a second table when space runs out. */
-  essential: boolean;
-  /** Left-aligned (names); numbers are right-aligned. */
-  left?: boolean;
-}
-
 export function renderTerminalTable(result: RunResult, options: TerminalOptions = {}): string {
   const width = options.width ?? Infinity;
-  const rows = tableRows(result);
-  const view = analysisView(result);
+  const view = buildRunView(result);
   const red = options.color ? RED : (s: string) => s;
-  const lines = [fitColumns(resultColumns(result, rows, view, red), width, options.wide ?? false)];
+  const lines = [fitColumns(resultColumns(view, red), width, options.wide ?? false)];
   const below: string[] = [
     'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
   ];
-  if (view) below.push(...analysisTextLines(view));
-  const errors = errorNotes(rows);
+  below.push(...analysisTextLines(view));
+  const errors = errorNotes(view);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
-  const notes = invalidNotes(result);
+  const notes = invalidNotes(view);
   if (notes.length > 0) below.push('', 'Invalid repetitions (reported, never compared):', ...notes.map((n) => `  - ${n}`));
   lines.push(...below.flatMap((line) => wrap(line, width)));
-  lines.push('', ...verdictLines(result, width));
+  lines.push('', ...verdictLines(view, width));
   return `${lines.join('\n')}\n`;
 }
 
-function resultColumns(result: RunResult, rows: TableRow[], view: AnalysisView | undefined, red: (s: string) => string): Column[] {
-  const analysed = view !== undefined;
-  const overhead = (r: TableRow) =>
-    result.analysis?.overheads?.find((o) => o.mode === r.mode && o.profile === r.profile && o.metric === 'p50');
-  const multiProfile = new Set(rows.map((r) => r.profile)).size > 1;
-  const level = view ? `${Math.round(view.level * 100)}%` : '';
+function resultColumns(view: RunView, red: (s: string) => string): Column[] {
+  const rows = view.modes;
+  const label = intervalLabel(view);
   const columns: Column[] = [
     { header: 'mode', cells: rows.map((r) => r.mode), essential: true, left: true },
-    ...(multiProfile ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
-    { header: 'p50', cells: rows.map((r) => formatMs(r.p50)), essential: true },
-    ...(view
-      ? [{ header: `p50 ${view.intervalLabel}`, cells: rows.map((r) => view.interval(r.mode, r.profile, 'p50') ?? '—'), essential: false }]
-      : []),
-    { header: 'p90', cells: rows.map((r) => formatMs(r.p90)), essential: false },
-    { header: 'p99', cells: rows.map((r) => formatMs(r.p99)), essential: true },
-    { header: 'max', cells: rows.map((r) => formatMs(r.max)), essential: false },
+    ...(view.profiles.length > 1 ? [{ header: 'profile', cells: rows.map((r) => r.profile), essential: true, left: true }] : []),
+    { header: 'p50', cells: rows.map((r) => latencyCell(r, 'p50')), essential: true },
+    ...(label ? [{ header: `p50 ${label}`, cells: rows.map((r) => intervalCell(r, 'p50') ?? '—'), essential: false }] : []),
+    { header: 'p90', cells: rows.map((r) => latencyCell(r, 'p90')), essential: false },
+    { header: 'p99', cells: rows.map((r) => latencyCell(r, 'p99')), essential: true },
+    { header: 'max', cells: rows.map((r) => latencyCell(r, 'max')), essential: false },
     { header: 'rps', cells: rows.map(formatRps), essential: true },
-    { header: 'errors', cells: rows.map((r) => (r.failures > 0 ? red(formatErrors(r)) : formatErrors(r))), essential: true },
+    { header: 'errors', cells: rows.map((r) => (r.errors.failures > 0 ? red(formatErrors(r)) : formatErrors(r))), essential: true },
     {
       header: 'overhead',
-      cells: rows.map((r) => {
-        // The baseline row says so here: the column it is the zero of, and no wider mode names.
-        if (r.isBaseline) return 'baseline';
-        const o = analysed ? overhead(r) : undefined;
-        if (o) return `${formatSigned(o.difference.value, o.unit)}${o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : ''}`;
-        return r.overheadMs === undefined
-          ? '—'
-          : `${formatSigned(r.overheadMs, 'ms')}${r.overheadPct === undefined ? '' : ` (${formatPct(r.overheadPct, true)})`}`;
-      }),
+      // The baseline row says so here: the column it is the zero of, and no wider mode names.
+      cells: rows.map((r) => (r.isBaseline ? 'baseline' : (overheadText(r, false) ?? '—'))),
       essential: true,
     },
-    ...(analysed
+    ...(label
       ? [
           {
             // Below 6 repetitions the interval of a median is the range of its values, labelled so.
-            header: `overhead ${view ? view.intervalLabel : `${level} CI`}`,
-            cells: rows.map((r) => (r.isBaseline ? '—' : formatInterval(overhead(r)?.difference.ci, 'ms', true) || '—')),
+            header: `overhead ${label}`,
+            cells: rows.map((r) => (r.isBaseline ? '—' : (overheadInterval(r) ?? '—'))),
             essential: false,
           },
         ]
       : []),
-    { header: 'valid', cells: rows.map((r) => `${r.validReps}/${r.totalReps}`), essential: true },
+    { header: 'valid', cells: rows.map((r) => `${r.valid}/${r.repetitions}`), essential: true },
   ];
   return columns;
+}
+
+/** Lines under the terminal table: how the CIs were made, every gate line, MDE, notes. */
+function analysisTextLines(view: RunView): string[] {
+  const a = analysisLines(view);
+  if (!a) return [];
+  const lines = [a.intervals];
+  if (a.rounds) lines.push(a.rounds);
+  if (a.gates.length > 0) lines.push('', 'Gates:', ...a.gates.map((g) => `  ${g.mark} ${g.line}`));
+  if (a.detectability) lines.push('', a.detectability);
+  if (a.notes.length > 0) lines.push('', 'Notes:', ...a.notes.map((n) => `  - ${n}`));
+  return lines;
 }
 
 /**
@@ -123,36 +124,6 @@ export function fitColumns(columns: Column[], width: number, wide: boolean): str
   return tables.map(renderTable).join('\n\n');
 }
 
-function columnWidth(column: Column): number {
-  let width = visibleWidth(column.header);
-  for (const cell of column.cells) width = Math.max(width, visibleWidth(cell));
-  return width;
-}
-
-function renderTable(columns: Column[]): string {
-  const widths = columns.map(columnWidth);
-  const rowCount = columns.reduce((n, c) => Math.max(n, c.cells.length), 0);
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, c) => pad(cell, widths[c]!, c === 0 || columns[c]!.left === true))
-      .join('  ')
-      .trimEnd();
-  const out = [line(columns.map((c) => c.header)), widths.map((w) => '─'.repeat(w)).join('  ')];
-  for (let r = 0; r < rowCount; r++) out.push(line(columns.map((c) => c.cells[r] ?? '')));
-  return out.join('\n');
-}
-
-/** Characters as a terminal shows them: colour escapes take no room. */
-export function visibleWidth(text: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour escapes are what this strips
-  return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
-}
-
-function pad(text: string, width: number, left: boolean): string {
-  const fill = ' '.repeat(Math.max(0, width - visibleWidth(text)));
-  return left ? text + fill : fill + text;
-}
-
 /** Wraps at spaces, continuation lines indented under the text (after a leading "  - " or "  ✓ "). */
 export function wrap(line: string, width: number): string[] {
   if (visibleWidth(line) <= width) return [line];
@@ -171,17 +142,17 @@ export function wrap(line: string, width: number): string[] {
 }
 
 /** "Verdict: FAIL" and one line per reason, cut at the width; the full reasons are in summary.md. */
-function verdictLines(result: RunResult, width: number): string[] {
+function verdictLines(view: RunView, width: number): string[] {
   // Gate lines are printed above in full; the verdict adds only the reasons that are not.
-  const reasons = reasonsBesideGates(result.verdictReasons, result.analysis?.gates ?? []);
-  const gates = result.analysis?.gates ?? [];
+  const gates = view.gates.map((g) => g.result);
+  const reasons = reasonsBesideGates(view.reasons, gates);
   const counted = (decision: 'fail' | 'inconclusive', what: string) => {
     const n = gates.filter((g) => g.decision === decision && !g.reportOnly).length;
     return n > 0 ? [`${n} gate${n > 1 ? 's' : ''} ${what}`] : [];
   };
-  if (reasons.length < result.verdictReasons.length)
+  if (reasons.length < view.reasons.length)
     reasons.unshift(...counted('fail', 'failed (above)'), ...counted('inconclusive', 'inconclusive (⚠ above)'));
-  const head = `Verdict: ${result.verdict === 'inconclusive' ? '⚠ ' : ''}${result.verdict.toUpperCase()}`;
+  const head = `Verdict: ${view.verdict === 'inconclusive' ? '⚠ ' : ''}${view.verdict.toUpperCase()}`;
   if (reasons.length === 0) return [head];
   if (reasons.length === 1 && visibleWidth(`${head} — ${reasons[0]}`) <= width) return [`${head} — ${reasons[0]}`];
   let cut = false;
@@ -192,10 +163,4 @@ function verdictLines(result: RunResult, width: number): string[] {
     return `${[...line].slice(0, Math.max(10, width - 1)).join('')}…`;
   });
   return [`${head}:`, ...lines, ...(cut ? ['  (full reasons in summary.md and report.html)'] : [])];
-}
-
-/** A simple table (the plan's): header, rule, rows; first column left-aligned. */
-export function alignTable(rows: string[][]): string {
-  const columns: Column[] = rows[0]!.map((header, c) => ({ header, cells: rows.slice(1).map((r) => r[c] ?? ''), essential: true }));
-  return renderTable(columns);
 }

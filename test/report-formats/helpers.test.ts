@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatG, unixDate } from '../../src/report/formats/ambient.ts';
 import { goDuration, roundDuration, vegetaLatency, vegetaRound } from '../../src/report/formats/go-duration.ts';
-import { median, modeNames, profileNames } from '../../src/report/formats/aggregate.ts';
+import { modeNames, profileNames } from '../../src/report/formats/aggregate.ts';
+import { medianOf as median } from '../../src/report/view.ts';
 import { rep, run } from './fixture.ts';
 
 test('formatG prints numbers as awk does (%.6g, integers whole)', () => {

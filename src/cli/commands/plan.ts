@@ -1,6 +1,7 @@
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
-import { alignTable, wrap } from '../../report/terminal.ts';
+import { wrap } from '../../report/terminal.ts';
+import { alignTable } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
 import { formatEstimate, presetHeader } from '../preset-summary.ts';

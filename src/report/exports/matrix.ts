@@ -1,7 +1,7 @@
 // The table every export shares, as the ambient source benchmark prints it: rows p50/p90/p99/max, one column
 // per mode, values in ms (median over valid repetitions), one table per load profile. Pure.
 import type { RunResult } from '../../results/types.ts';
-import { modeNamesOf, profilesOf, summarizeRun } from '../../analysis/run-summary.ts';
+import { buildRunView } from '../view.ts';
 
 export const EXPORT_ROWS = [
   { stat: 'p50', label: 'p50' },
@@ -16,20 +16,31 @@ export interface ExportTable {
   modes: string[];
   /** Modes with no valid repetition (their figures are shown but flagged). */
   invalidModes: string[];
-  rows: { label: string; values: (number | null)[] }[];
+  rows: {
+    label: string;
+    values: (number | null)[] /** Each mode ÷ the baseline − 1, paired by block (null: none). */;
+    overheads: (number | null)[];
+  }[];
 }
 
 export function exportTables(result: RunResult): ExportTable[] {
-  const summaries = summarizeRun(result);
-  const order = modeNamesOf(result);
-  return profilesOf(result).map((profile) => {
-    const inProfile = summaries.filter((s) => s.profile === profile).sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
+  const view = buildRunView(result);
+  const order = [...new Set(result.modes.map((m) => m.name))];
+  return view.profiles.map((profile) => {
+    const inProfile = view.modes.filter((s) => s.profile === profile).sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
     return {
       profile,
       targetRps: inProfile.find((s) => s.targetRps !== null)?.targetRps ?? null,
       modes: inProfile.map((s) => s.mode),
       invalidModes: inProfile.filter((s) => s.fromInvalid).map((s) => s.mode),
-      rows: EXPORT_ROWS.map(({ stat, label }) => ({ label, values: inProfile.map((s) => s.latency[stat]?.median ?? null) })),
+      rows: EXPORT_ROWS.map(({ stat, label }) => ({
+        label,
+        values: inProfile.map((s) => s.latency[stat]?.value ?? null),
+        overheads: inProfile.map((s) => {
+          const ratio = s.overhead[stat]?.ratio;
+          return ratio ? ratio.value - 1 : null;
+        }),
+      })),
     };
   });
 }

@@ -2,21 +2,14 @@
 // several repetitions: percentiles become the median over valid repetitions (run-level
 // statistics, as the verdicts use), maxima the largest maximum. Invalid repetitions are left
 // out, as everywhere else in the reports, and each format says how many were.
-import type { ModeResult, Repetition, RunResult } from '../../results/types.ts';
+import type { RunResult } from '../../results/types.ts';
+import { configuredModeOrder, inOrder } from '../view.ts';
 
-export function validRepetitions(mode: ModeResult): Repetition[] {
-  return mode.repetitions.filter((r) => r.valid);
-}
+export { validRepetitions } from '../../analysis/summary.ts';
+export { findMode } from '../../results/modes.ts';
 
 export function invalidCount(result: RunResult): number {
   return result.modes.reduce((n, m) => n + m.repetitions.filter((r) => !r.valid).length, 0);
-}
-
-export function median(values: readonly number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function mean(values: readonly number[]): number | undefined {
@@ -25,33 +18,14 @@ export function mean(values: readonly number[]): number | undefined {
 
 /** Profile names in the config's order (results list them in the order they first ran). */
 export function profileNames(result: RunResult): string[] {
-  return inConfigOrder(
+  return inOrder(
     [...new Set(result.modes.map((m) => m.profile))],
     recordedProfiles(result).map((p) => p.name),
   );
 }
 
 /** Mode names in the config's order: the source benchmarks' columns follow the order modes are listed in. */
-export function modeNames(result: RunResult): string[] {
-  const configured = (result.config as { modes?: unknown }).modes;
-  const order = Array.isArray(configured)
-    ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string')
-    : [];
-  return inConfigOrder([...new Set(result.modes.map((m) => m.name))], order);
-}
-
-/** Names sorted by their place in `order`; names it does not list keep their order, last. */
-function inConfigOrder(names: string[], order: string[]): string[] {
-  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
-  return names
-    .map((name, i) => ({ name, i }))
-    .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i)
-    .map((x) => x.name);
-}
-
-export function findMode(result: RunResult, mode: string, profile: string): ModeResult | undefined {
-  return result.modes.find((m) => m.name === mode && m.profile === profile);
-}
+export const modeNames = configuredModeOrder;
 
 /** The load profile as the config recorded it, for headings and parameter lines. */
 export interface RecordedProfile {

@@ -2,7 +2,8 @@
 // p50/p90/p99/Max and one column per mode (milliseconds, awk's default %.6g), every line ending
 // in a comma as the script prints it; and conv_results.sh's plain-text table of the same cells.
 import type { RunResult } from '../../results/types.ts';
-import { findMode, invalidCount, median, modeNames, profileNames, recordedProfile, validRepetitions } from './aggregate.ts';
+import { findMode, invalidCount, modeNames, profileNames, recordedProfile, validRepetitions } from './aggregate.ts';
+import { buildRunView, findRow } from '../view.ts';
 
 /** The script's column titles for the modes it ran (PEPs were later renamed waypoints). */
 export const AMBIENT_LABELS: Record<string, string> = {
@@ -29,6 +30,7 @@ interface AmbientBlock {
 
 function blocks(result: RunResult): AmbientBlock[] {
   const modes = modeNames(result);
+  const view = buildRunView(result);
   return profileNames(result).map((profile) => ({
     profile,
     labels: modes.map((m) => AMBIENT_LABELS[m] ?? m),
@@ -37,9 +39,11 @@ function blocks(result: RunResult): AmbientBlock[] {
         const mode = findMode(result, name, profile);
         // The script wrote "Skipped" for a mode it did not run; we do the same.
         if (!mode) return 'Skipped';
+        const figure = findRow(view, name, profile)!;
         const values = validRepetitions(mode).flatMap((r) => (r.latencyMs ? [r.latencyMs[row.pick]] : []));
-        if (values.length === 0) return 'invalid';
-        return formatG(row.pick === 'max' ? Math.max(...values) : median(values)!);
+        if (values.length === 0 || figure.fromInvalid) return 'invalid';
+        // Percentiles: the run's median (as every output); Max: the largest maximum, as the script's.
+        return formatG(row.pick === 'max' ? Math.max(...values) : figure.latency[row.pick]!.value);
       }),
     ),
   }));

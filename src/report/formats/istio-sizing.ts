@@ -1,10 +1,11 @@
 // Source benchmark 002: Istio publishes the mesh's cost as latency added per percentile over the no-mesh
 // baseline (two proxies on the path), proxy vCPU per 1000 requests per second, and proxy memory
-// at the measured rate. Added latency here is the median over interleaved blocks of
-// (mode − baseline) in the same block, so runner drift cancels; resource figures are medians
-// over repetitions.
+// at the measured rate. Added latency here is the run's overhead (view.ts): the median over
+// interleaved blocks of (mode − baseline) in the same block, so runner drift cancels; resource
+// figures are medians over repetitions.
 import type { Repetition, RunResult } from '../../results/types.ts';
-import { findMode, median, modeNames, profileNames, validRepetitions } from './aggregate.ts';
+import { findMode, modeNames, profileNames, validRepetitions } from './aggregate.ts';
+import { buildRunView, findRow, medianOf } from '../view.ts';
 
 const STATS = ['p50', 'p90', 'p99'] as const;
 const PROXY_GROUPS = ['sidecar', 'ztunnel', 'waypoint'];
@@ -24,8 +25,8 @@ export function renderIstioSizing(result: RunResult): string {
     '',
     `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`,
   ];
+  const view = buildRunView(result);
   for (const profile of profileNames(result)) {
-    const base = findMode(result, result.baseline, profile);
     out.push('', `### ${profile}`, '');
     const header = [
       'Mode',
@@ -39,13 +40,12 @@ export function renderIstioSizing(result: RunResult): string {
       const mode = findMode(result, name, profile);
       if (!mode) continue;
       const reps = validRepetitions(mode);
-      const added = STATS.map((stat) =>
-        name === result.baseline ? '–' : ms(addedLatency(reps, base ? validRepetitions(base) : [], stat)),
-      );
+      const row = findRow(view, name, profile)!;
+      const added = STATS.map((stat) => (row.isBaseline ? '–' : ms(row.overhead[stat]?.difference.value)));
       const groups = new Set(PATH_PROXIES[mode.mesh ?? name] ?? PATH_PROXIES[name] ?? PROXY_GROUPS);
-      const cpu = median(reps.map((r) => proxyCpuPer1000(r, groups)).filter((v): v is number => v !== undefined));
-      const mem = median(reps.map((r) => proxyMemoryMiB(r, groups)).filter((v): v is number => v !== undefined));
-      const rps = median(reps.map((r) => r.achievedRps));
+      const cpu = medianOf(reps.map((r) => proxyCpuPer1000(r, groups)).filter((v): v is number => v !== undefined));
+      const mem = medianOf(reps.map((r) => proxyMemoryMiB(r, groups)).filter((v): v is number => v !== undefined));
+      const rps = row.fromInvalid ? undefined : row.achievedRps?.value;
       out.push(
         `| ${[name, ...added, cpu === undefined ? '–' : (cpu / 1000).toFixed(3), mem === undefined ? '–' : (mem * MIB_TO_MB).toFixed(1), rps === undefined ? 'invalid' : rps.toFixed(1)].join(' | ')} |`,
       );
@@ -56,16 +56,6 @@ export function renderIstioSizing(result: RunResult): string {
 }
 
 const MIB_TO_MB = 1.048576;
-
-/** Median over blocks present in both modes of (mode − baseline). */
-function addedLatency(mode: Repetition[], baseline: Repetition[], stat: (typeof STATS)[number]): number | undefined {
-  const byBlock = new Map(baseline.map((r) => [`${r.round}:${r.block}`, r]));
-  const diffs = mode.flatMap((r) => {
-    const b = byBlock.get(`${r.round}:${r.block}`);
-    return b?.latencyMs && r.latencyMs ? [r.latencyMs[stat] - b.latencyMs[stat]] : [];
-  });
-  return median(diffs);
-}
 
 /** Millicores of all proxies on the path (both sidecars, both ztunnels, waypoint) per 1000 rps. */
 function proxyCpuPer1000(rep: Repetition, groups: ReadonlySet<string>): number | undefined {

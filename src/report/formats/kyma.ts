@@ -7,7 +7,8 @@
 // request durations (http_req_duration), which Kyma's thresholds gate on. Runs recorded before
 // iteration durations were kept show request durations in the second table, labelled so.
 import type { ModeResult, RunResult } from '../../results/types.ts';
-import { mean, median, modeNames, profileNames, findMode, validRepetitions, invalidCount } from './aggregate.ts';
+import { mean, modeNames, profileNames, findMode, validRepetitions, invalidCount } from './aggregate.ts';
+import { medianOf } from '../view.ts';
 
 const MB = 1_000_000; // k6 reports data in SI units
 
@@ -48,7 +49,7 @@ function callsRow(run: RunResult, mode: string): string {
   const perProfile = profileNames(run)
     .map((p) => findMode(run, mode, p))
     .filter((m): m is ModeResult => m !== undefined)
-    .map(validRepetitions);
+    .map((m) => validRepetitions(m));
   if (perProfile.length === 0 || perProfile.some((reps) => reps.length === 0)) {
     return `| ${label(mode)} | invalid | invalid | invalid | invalid | invalid | invalid |`;
   }
@@ -75,7 +76,7 @@ type Duration = 'iteration' | 'request';
 
 /** Iteration durations are shown when every valid repetition of the run recorded them. */
 function hasIterations(run: RunResult): boolean {
-  const reps = run.modes.flatMap(validRepetitions);
+  const reps = run.modes.flatMap((m) => validRepetitions(m));
   return reps.length > 0 && reps.every((r) => r.iterationMs !== undefined);
 }
 
@@ -98,7 +99,7 @@ function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95', kind: D
     .filter((m) => m.name === mode)
     .flatMap((m) => validRepetitions(m).map((r) => (kind === 'iteration' ? r.iterationMs?.[stat] : r.latencyMs?.[stat])))
     .filter((v): v is number => v !== undefined);
-  return median(values);
+  return medianOf(values);
 }
 
 function ms(value: number | undefined): string {

@@ -1,8 +1,8 @@
 // The numbers the report's charts draw, computed here (typed, tested) so the browser script only
 // hands them to Chart.js. Pure.
 import type { RunResult } from '../../results/types.ts';
-import { modeNamesOf, profilesOf, summarizeOverheads, summarizeRun, type SummaryStat } from '../../analysis/run-summary.ts';
-import { analysisView } from './analysis-view.ts';
+import { median } from '../../analysis/descriptive.ts';
+import { buildRunView, type RunView, type SummaryStat } from '../view.ts';
 import { colorFor } from './format.ts';
 
 /** Percentiles on the spectrum: x is 1/(1−q) on a log axis, as HdrHistogram plots do. */
@@ -52,40 +52,33 @@ export interface ReportChartData {
   profiles: ProfileCharts[];
 }
 
-export function buildReportChartData(result: RunResult, level = 0.95): ReportChartData {
-  const modeNames = modeNamesOf(result);
+export function buildReportChartData(result: RunResult, view: RunView = buildRunView(result)): ReportChartData {
+  const modeNames = [...new Set(result.modes.map((m) => m.name))];
   const color = (mode: string) => colorFor(Math.max(0, modeNames.indexOf(mode)));
-  const view = analysisView(result.analysis);
-  const summaries = summarizeRun(result, level);
-  const overheads = summarizeOverheads(result, level);
-  const profiles: ProfileCharts[] = profilesOf(result).map((profile) => {
-    const inProfile = summaries.filter((s) => s.profile === profile);
+  const profiles: ProfileCharts[] = view.profiles.map((profile) => {
+    const inProfile = view.modes.filter((s) => s.profile === profile);
     const spectrum = inProfile.map((s) => ({
       mode: s.mode,
       color: color(s.mode),
       invalid: s.fromInvalid,
       points: [
         ...SPECTRUM.flatMap((p) =>
-          s.latency[p.stat] ? [{ x: Math.round(1000 / (1 - p.q)) / 1000, y: s.latency[p.stat]!.median, label: p.label }] : [],
+          s.latency[p.stat] ? [{ x: Math.round(1000 / (1 - p.q)) / 1000, y: s.latency[p.stat]!.value, label: p.label }] : [],
         ),
-        ...(s.latency.max ? [{ x: SPECTRUM_MAX_X, y: s.latency.max.median, label: 'max' }] : []),
+        ...(s.latency.max ? [{ x: SPECTRUM_MAX_X, y: s.latency.max.value, label: 'max' }] : []),
       ],
     }));
     const bars = {
       stats: BAR_STATS.map(statLabel),
-      modes: inProfile.map((s) => {
-        // The analysis' bootstrap intervals when the run has them, as in the summary table.
-        const at = (st: SummaryStat) => view?.interval(s.mode, profile, st) ?? s.latency[st];
-        return {
-          mode: s.mode,
-          color: color(s.mode),
-          median: BAR_STATS.map((st) => at(st)?.median ?? null),
-          low: BAR_STATS.map((st) => at(st)?.low ?? null),
-          high: BAR_STATS.map((st) => at(st)?.high ?? null),
-        };
-      }),
+      modes: inProfile.map((s) => ({
+        mode: s.mode,
+        color: color(s.mode),
+        median: BAR_STATS.map((st) => s.latency[st]?.value ?? null),
+        low: BAR_STATS.map((st) => s.latency[st]?.low ?? null),
+        high: BAR_STATS.map((st) => s.latency[st]?.high ?? null),
+      })),
     };
-    const profileOverheads = overheads.filter((o) => o.profile === profile);
+    const profileOverheads = inProfile.filter((s) => !s.isBaseline && inProfile.some((b) => b.isBaseline));
     const overhead =
       profileOverheads.length === 0
         ? null
@@ -95,10 +88,10 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
             modes: profileOverheads.map((o) => ({
               mode: o.mode,
               color: color(o.mode),
-              pairs: o.pairs,
-              median: BAR_STATS.map((st) => o.diffMs[st]?.median ?? null),
-              low: BAR_STATS.map((st) => o.diffMs[st]?.low ?? null),
-              high: BAR_STATS.map((st) => o.diffMs[st]?.high ?? null),
+              pairs: o.overhead.p50?.pairs ?? 0,
+              median: BAR_STATS.map((st) => o.overhead[st]?.difference.value ?? null),
+              low: BAR_STATS.map((st) => o.overhead[st]?.difference.low ?? null),
+              high: BAR_STATS.map((st) => o.overhead[st]?.difference.high ?? null),
             })),
           };
     const timeline = result.modes
@@ -110,17 +103,17 @@ export function buildReportChartData(result: RunResult, level = 0.95): ReportCha
           label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
           valid: r.valid,
           trial: r.trial,
-          t: (r.timeline ?? []).map((p) => p.t),
+          t: r.timeline.map((p) => p.t),
           // A second in which every request failed has no latency: a gap in the line, not a 0.
-          p50: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
-          p90: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
-          p99: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
-          max: (r.timeline ?? []).map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
+          p50: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
+          p90: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
+          p99: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
+          max: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
         })),
       );
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
   });
-  return { ciLevel: level, profiles };
+  return { ciLevel: view.analysis?.level ?? 0.95, profiles };
 }
 
 function resourcesOf(result: RunResult, profile: string, color: (mode: string) => string): ProfileCharts['resources'] {
@@ -133,7 +126,7 @@ function resourcesOf(result: RunResult, profile: string, color: (mode: string) =
       const reps = m.repetitions.filter((r) => r.valid && r.resources);
       const pick = (group: string, field: 'cpuMillicores' | 'memoryMiB') => {
         const values = reps.flatMap((r) => (r.resources ?? []).filter((u) => u.group === group).map((u) => u[field].avg));
-        return values.length ? middle(values) : null;
+        return values.length ? median(values) : null;
       };
       return {
         mode: m.name,
@@ -143,12 +136,6 @@ function resourcesOf(result: RunResult, profile: string, color: (mode: string) =
       };
     }),
   };
-}
-
-function middle(values: number[]): number {
-  const xs = [...values].sort((a, b) => a - b);
-  const mid = (xs.length - 1) / 2;
-  return (xs[Math.floor(mid)]! + xs[Math.ceil(mid)]!) / 2;
 }
 
 /** Four significant digits: plenty for a chart, and a third of the bytes of a double. */

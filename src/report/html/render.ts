@@ -2,13 +2,13 @@
 // the history branch, referenced from one shared asset so thousands of reports do not each carry
 // 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
 import type { RunResult } from '../../results/types.ts';
-import { profilesOf } from '../../analysis/run-summary.ts';
 import { buildReportChartData, statLabel } from './chart-data.ts';
 import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
 import { noResourcesReason } from '../no-resources.ts';
+import { buildRunView } from '../view.ts';
 
 export interface HtmlReportOptions {
   /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
@@ -17,15 +17,13 @@ export interface HtmlReportOptions {
   dashboardHref?: string;
   /** Shared stylesheet and script URLs (history copies), instead of inlining them in every report. */
   assets?: { css: string; js: string };
-  /** Confidence level of the intervals; 0.95 unless the analysis says otherwise. */
-  ciLevel?: number;
 }
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
-  const level = options.ciLevel ?? 0.95;
-  const charts = buildReportChartData(result, level);
+  const view = buildRunView(result);
+  const charts = buildReportChartData(result, view);
   const run = result.run;
-  const git = run.git ?? {};
+  const git = run.git;
   const commitUrl = git.repository && git.sha ? `https://github.com/${git.repository}/commit/${git.sha}` : undefined;
   const title = `mesh-perf · ${run.suite} · ${run.id}`;
   const meta = [
@@ -61,9 +59,9 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 </header>
 <main>
 ${verdictSection(result)}
-<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(result, level) : '<p class="note">No mode produced results.</p>'}</section>
-<section id="analysis"><h2>Analysis</h2>${analysisSection(result.analysis)}</section>
-${profilesOf(result)
+<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(view) : '<p class="note">No mode produced results.</p>'}</section>
+<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>
+${view.profiles
   .map((profile, i) => {
     const p = charts.profiles[i]!;
     return chartsSection(
@@ -82,7 +80,7 @@ ${profilesOf(result)
 <h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
 <h3>Platform</h3>${keyValues(run.environment)}
 <h3>Git</h3>${keyValues(git as Record<string, unknown>)}
-<h3>Plan</h3>${keyValues({ seed: result.plan?.seed, order: result.plan?.order, trials: result.plan?.trials?.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
+<h3>Plan</h3>${keyValues({ seed: result.plan.seed, order: result.plan.order, trials: result.plan.trials.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
 <details><summary>configuration (credentials removed)</summary><pre>${e(JSON.stringify(result.config, null, 2))}</pre></details>
 </section>
 </main>
@@ -95,7 +93,7 @@ ${options.assets ? `<script src="${e(options.assets.js)}"></script>` : `<script>
 }
 
 function verdictSection(result: RunResult): string {
-  const reasons = result.verdictReasons ?? [];
+  const reasons = result.verdictReasons;
   const aborted = result.run.aborted ? `<p class="reason">Run ended early: ${e(result.run.aborted)}</p>` : '';
   const list = reasons.length
     ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>`

@@ -1,0 +1,116 @@
+// Cells and lines the terminal table and summary.md share, read from the run's view (view.ts):
+// milliseconds, rates, errors, overheads, invalid repetitions. Pure.
+import { formatCauses, formatErrorRate } from '../results/errors.ts';
+import { formatInterval, formatPercent, formatSigned, medianIntervalLabel, significant } from '../analysis/format.ts';
+import type { GateView, ModeView, RunView } from './view.ts';
+
+export function formatMs(value: number | undefined): string {
+  if (value === undefined) return '—';
+  if (value >= 100) return `${value.toFixed(0)} ms`;
+  if (value >= 10) return `${value.toFixed(1)} ms`;
+  return `${value.toFixed(3)} ms`;
+}
+
+/** A latency median of a row: "—" when no valid repetition had a successful request. */
+export function latencyCell(row: ModeView, stat: 'p50' | 'p90' | 'p99' | 'max'): string {
+  return formatMs(row.fromInvalid ? undefined : row.latency[stat]?.value);
+}
+
+/** "0.996–1.05" (ms implied): the analysis' interval of a row's median, or undefined. */
+export function intervalCell(row: ModeView, stat: 'p50'): string | undefined {
+  const figure = row.latency[stat];
+  return figure?.interval === 'bootstrap' ? `${significant(figure.low)}–${significant(figure.high)}` : undefined;
+}
+
+/** Achieved rps over valid repetitions, "/target" when the profile has one. */
+export function formatRps(row: ModeView): string {
+  const achieved = row.fromInvalid ? undefined : row.achievedRps?.value;
+  if (achieved === undefined) return '—';
+  const text = achieved >= 100 ? achieved.toFixed(0) : achieved.toFixed(1);
+  return row.targetRps === null ? text : `${text}/${row.targetRps}`;
+}
+
+/** The errors cell: "0%", or the rate of failed requests. */
+export function formatErrors(row: ModeView): string {
+  return row.errors.rate === undefined ? '—' : formatErrorRate(row.errors.rate);
+}
+
+/** "+0.300 ms (+30.0%)": the p50 overhead, with the interval in brackets when `withInterval`. */
+export function overheadText(row: ModeView, withInterval: boolean): string | undefined {
+  const o = row.overhead.p50;
+  if (!o) return undefined;
+  const relative = o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : '';
+  const ci = withInterval ? overheadInterval(row) : undefined;
+  return `${formatSigned(o.difference.value, 'ms')}${ci ? ` ${ci}` : ''}${relative}`;
+}
+
+/** "[+0.280 ms, +0.320 ms]": the analysis' interval of the p50 overhead, or undefined. */
+export function overheadInterval(row: ModeView): string | undefined {
+  const d = row.overhead.p50?.difference;
+  return d?.interval === 'bootstrap' ? formatInterval({ low: d.low, high: d.high, level: d.coverage }, 'ms', true) : undefined;
+}
+
+/** Column label of the analysis' intervals: "95% CI", or "range" below 6 repetitions. */
+export function intervalLabel(view: RunView): string | undefined {
+  return view.analysis ? medianIntervalLabel(view.analysis.fewestRepetitions, view.analysis.level) : undefined;
+}
+
+export function invalidNotes(view: RunView): string[] {
+  return view.invalid.map((r) => `${r.mode} (${r.profile}) repetition ${r.index}: ${r.reasons.join('; ')}`);
+}
+
+/** One line per mode with failed requests: "candidate [1000rps]: 30.0% failed: HTTP 503 × 3,000". */
+export function errorNotes(view: RunView): string[] {
+  return view.modes
+    .filter((r) => r.errors.failures > 0)
+    .map(
+      (r) =>
+        `${r.mode} [${r.profile}]: ${formatErrors(r)} of requests failed: ${formatCauses(r.errors.causes)}${r.fromInvalid || r.latency.p50 === undefined ? ' (no request succeeded: no latency)' : ' (latency is over successful requests only)'}`,
+    );
+}
+
+export type GateMark = '✓' | '✗' | '⚠' | '–' | '?';
+
+export function gateMark(gate: GateView): GateMark {
+  if (gate.decision === 'pending') return '?';
+  if (gate.decision === 'fail') return '✗';
+  if (gate.decision === 'inconclusive') return '⚠';
+  return gate.decision === 'skipped' || gate.result.reportOnly ? '–' : '✓';
+}
+
+/** One compact line: the p50 MDE per mode. */
+function compactDetectability(view: RunView): string | undefined {
+  const several = view.profiles.length > 1;
+  const parts = view.modes.flatMap((m) => {
+    const mde = m.latency.p50?.mde;
+    if (mde === undefined) return [];
+    return [`${m.mode}${several ? ` [${m.profile}]` : ''} ${mde === null ? 'none detectable' : formatPercent(mde, false)}`];
+  });
+  return parts.length > 0 ? `With this noise, changes on p50 smaller than these are not detectable: ${parts.join(', ')}.` : undefined;
+}
+
+interface AnalysisLines {
+  intervals: string;
+  rounds?: string;
+  gates: { mark: GateMark; line: string }[];
+  detectability?: string;
+  notes: string[];
+}
+
+/** What the lines under the table say about the analysis, whatever the markup. */
+export function analysisLines(view: RunView): AnalysisLines | undefined {
+  const a = view.analysis;
+  if (!a) return undefined;
+  const lines: AnalysisLines = {
+    intervals: a.smallSample
+      ? `${a.smallSample} Overhead paired by interleaved block.`
+      : `CI: ${Math.round(a.level * 100)}% bootstrap over valid repetitions (seeded); overhead paired by interleaved block.`,
+    gates: view.gates.map((g) => ({ mark: gateMark(g), line: g.result.line })),
+    notes: a.notes,
+  };
+  if (a.rounds.length > 1)
+    lines.rounds = `A confirmation round ran (rounds ${a.rounds.join(', ')}); regression lines show each round and the pooled decision.`;
+  const detectability = compactDetectability(view);
+  if (detectability) lines.detectability = detectability;
+  return lines;
+}

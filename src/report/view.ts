@@ -1,0 +1,322 @@
+// The read model of a run: what every output shows, built once from a validated RunResult and its
+// analysis block. Per load profile × mode: medians with their intervals, overheads against the
+// baseline, failed requests, validity and gate decisions; per run: the verdict and its reasons.
+// The terminal table, summary.md, the job summary, the PR comment, report.html, the dashboard's
+// index and the exports and source-benchmark formats all render from it, so a figure is computed
+// in one place and reads the same everywhere. Pure.
+//
+// Where the analysis has a statistic (bootstrap CI) it is the figure; otherwise (results without
+// an analysis block, or statistics the analysis does not carry, like p75) the median over valid
+// repetitions with its order-statistic interval, which states its exact coverage.
+import { median } from '../analysis/descriptive.ts';
+import { medianIntervalLabel, smallSampleIntervalNote } from '../analysis/format.ts';
+import { medianInterval, type MedianInterval } from '../analysis/median-interval.ts';
+import type { Analysis, GateResult, OverheadEstimate, StatisticSummary } from '../results/analysis.ts';
+import type { MetricId } from '../results/metric-ids.ts';
+import type { LatencyStat, ModeResult, Repetition, RunResult, Verdict } from '../results/types.ts';
+import { sumCauses } from '../results/errors.ts';
+
+/** The latency statistics the view carries (every one k6 reports), in the order tables list them. */
+export const SUMMARY_STATS = ['p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min'] as const satisfies readonly LatencyStat[];
+export type SummaryStat = (typeof SUMMARY_STATS)[number];
+
+/**
+ * A run-level figure: the median over repetitions and an interval around it. bootstrap: the
+ * analysis' confidence interval at `coverage`; order: the order-statistic interval of the median
+ * with its exact coverage (below 6 repetitions the range of the values); none: one value.
+ */
+export interface Figure {
+  value: number;
+  low: number;
+  high: number;
+  interval: 'bootstrap' | 'order' | 'none';
+  /** Values the figure rests on. */
+  n: number;
+  coverage: number;
+  /** The analysis' minimum detectable relative change (null: none detectable with these repetitions). */
+  mde?: number | null;
+}
+
+export interface OverheadFigure {
+  /** mode − baseline, in ms. */
+  difference: Figure;
+  /** mode ÷ baseline (absent when the baseline's value is 0). */
+  ratio?: Figure;
+  /** Blocks in which both the mode and the baseline have a valid repetition. */
+  pairs: number;
+}
+
+export interface InvalidRepetition {
+  mode: string;
+  profile: string;
+  trial: number;
+  round: number;
+  /** 1-based position among the mode's repetitions. */
+  index: number;
+  reasons: string[];
+}
+
+export interface GateView {
+  result: GateResult;
+  /** pending: a regression waiting for its confirmation round. */
+  decision: GateResult['decision'] | 'pending';
+  /** Reported, not gated, but its evidence says regression (the baseline's own raw values). */
+  wouldFail: boolean;
+}
+
+export interface ModeView {
+  mode: string;
+  profile: string;
+  mesh?: string;
+  isBaseline: boolean;
+  repetitions: number;
+  valid: number;
+  /** No repetition was valid: the figures come from invalid ones and are never compared. */
+  fromInvalid: boolean;
+  targetRps: number | null;
+  latency: Partial<Record<SummaryStat, Figure>>;
+  achievedRps?: Figure;
+  /** Proxy and control-plane cost per 1000 rps, when the analysis has it (Kubernetes platforms). */
+  cpuPer1000Rps?: Figure;
+  memoryMiBPer1000Rps?: Figure;
+  /**
+   * Failed requests over every repetition, valid or not, as the error gate counts them; rate is
+   * failures ÷ requests (absent when nothing was sent). Causes largest first.
+   */
+  errors: { requests: number; failures: number; rate?: number; causes: [string, number][] };
+  /** Against the baseline mode of the same profile, per statistic; empty for the baseline itself. */
+  overhead: Partial<Record<SummaryStat, OverheadFigure>>;
+  gates: GateView[];
+  invalidRepetitions: InvalidRepetition[];
+}
+
+export interface AnalysisNotes {
+  level: number;
+  /** Column label of a median's interval: "95% CI", or "range" below 6 repetitions. */
+  intervalLabel: string;
+  /** Said when few repetitions make the interval a [min, max] with lower real coverage. */
+  smallSample?: string;
+  /** The fewest valid repetitions (≥ 2) behind any interval shown. */
+  fewestRepetitions: number;
+  /** Rounds present: [1], or [1, 2] after a confirmation re-run. */
+  rounds: number[];
+  detectability: string[];
+  notes: string[];
+  referenceRunIds: string[];
+}
+
+export interface RunView {
+  verdict: Verdict;
+  reasons: string[];
+  suite: string;
+  platform: string;
+  runId: string;
+  seed: number;
+  baseline: string;
+  /** Highest round any repetition ran in. */
+  rounds: number;
+  profiles: string[];
+  /** Mode names in the order the config lists them. */
+  modeOrder: string[];
+  /** In results order (profiles as they first ran). */
+  modes: ModeView[];
+  /** Every gate decision, in the analysis' order. */
+  gates: GateView[];
+  invalid: InvalidRepetition[];
+  /** Present when the results carry an analysis block. */
+  analysis?: AnalysisNotes;
+}
+
+export function buildRunView(result: RunResult): RunView {
+  const analysis = result.analysis;
+  const gates = (analysis?.gates ?? []).map(gateView);
+  const modes = result.modes.map((mode) => modeView(result, mode, analysis, gates));
+  // A loop, not Math.max(...): an untrusted file may hold 100,000 repetitions, past the argument limit.
+  let rounds = 1;
+  for (const mode of result.modes) for (const r of mode.repetitions) rounds = Math.max(rounds, r.round);
+  const view: RunView = {
+    verdict: result.verdict,
+    reasons: result.verdictReasons,
+    suite: result.run.suite,
+    platform: result.run.platform,
+    runId: result.run.id,
+    seed: result.plan.seed,
+    baseline: result.baseline,
+    rounds,
+    profiles: unique(result.modes.map((m) => m.profile)),
+    modeOrder: configuredModeOrder(result),
+    modes,
+    gates,
+    invalid: modes.flatMap((m) => m.invalidRepetitions),
+  };
+  if (analysis) view.analysis = analysisNotes(analysis);
+  return view;
+}
+
+/** The view's row of one mode in one profile. */
+export function findRow(view: RunView, mode: string, profile: string): ModeView | undefined {
+  return view.modes.find((m) => m.mode === mode && m.profile === profile);
+}
+
+function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | undefined, gates: GateView[]): ModeView {
+  const valid = mode.repetitions.filter((r) => r.valid);
+  const used = valid.length > 0 ? valid : mode.repetitions;
+  const summary = analysis?.summaries.find((s) => s.mode === mode.name && s.profile === mode.profile);
+  const analysed = (metric: MetricId) => (valid.length > 0 ? summary?.statistics[metric] : undefined);
+  const latency: ModeView['latency'] = {};
+  for (const stat of SUMMARY_STATS) {
+    const figure = figureOf(
+      analysed(stat),
+      used.flatMap((r) => (r.latencyMs ? [r.latencyMs[stat]] : [])),
+    );
+    if (figure) latency[stat] = figure;
+  }
+  const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
+  const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
+  const isBaseline = mode.name === result.baseline;
+  const row: ModeView = {
+    mode: mode.name,
+    profile: mode.profile,
+    isBaseline,
+    repetitions: mode.repetitions.length,
+    valid: valid.length,
+    fromInvalid: valid.length === 0 && mode.repetitions.length > 0,
+    targetRps: mode.repetitions.find((r) => r.targetRps !== null)?.targetRps ?? null,
+    latency,
+    errors: { requests, failures, ...(requests > 0 ? { rate: failures / requests } : {}), causes: sumCauses(mode.repetitions) },
+    overhead: isBaseline ? {} : overheadsOf(result, mode, analysis),
+    gates: gates.filter((g) => g.result.mode === mode.name && g.result.profile === mode.profile),
+    invalidRepetitions: mode.repetitions.flatMap((r, i) =>
+      r.valid ? [] : [{ mode: mode.name, profile: mode.profile, trial: r.trial, round: r.round, index: i + 1, reasons: r.invalidReasons }],
+    ),
+  };
+  if (mode.mesh !== undefined) row.mesh = mode.mesh;
+  const rps = figureOf(
+    analysed('achievedRps'),
+    used.map((r) => r.achievedRps),
+  );
+  if (rps) row.achievedRps = rps;
+  for (const metric of ['cpuPer1000Rps', 'memoryMiBPer1000Rps'] as const) {
+    const figure = figureOf(analysed(metric), []);
+    if (figure) row[metric] = figure;
+  }
+  return row;
+}
+
+/** The analysis' statistic when it has one, else the median of `values` with its order-statistic interval. */
+function figureOf(statistic: StatisticSummary | undefined, values: number[]): Figure | undefined {
+  if (statistic) {
+    const { ci, median: value, n } = statistic;
+    const figure: Figure = ci
+      ? { value, low: ci.low, high: ci.high, interval: 'bootstrap', n, coverage: ci.level }
+      : { value, low: value, high: value, interval: 'none', n, coverage: 0 };
+    if (statistic.mde !== undefined) figure.mde = statistic.mde;
+    return figure;
+  }
+  return orderFigure(medianInterval(values));
+}
+
+function orderFigure(interval: MedianInterval | undefined): Figure | undefined {
+  if (!interval) return undefined;
+  const { median: value, low, high, n, coverage } = interval;
+  return { value, low, high, interval: n > 1 ? 'order' : 'none', n, coverage };
+}
+
+function estimateFigure(estimate: OverheadEstimate['difference'], n: number): Figure {
+  return estimate.ci
+    ? { value: estimate.value, low: estimate.ci.low, high: estimate.ci.high, interval: 'bootstrap', n, coverage: estimate.ci.level }
+    : { value: estimate.value, low: estimate.value, high: estimate.value, interval: 'none', n, coverage: 0 };
+}
+
+/** A repetition with at least one successful request, so with latency statistics. */
+type Successful = Repetition & { latencyMs: NonNullable<Repetition['latencyMs']> };
+
+/**
+ * Overheads against the baseline of the same profile: the analysis' paired estimates where it has
+ * them, else the median of differences paired by (round, block) over valid repetitions.
+ */
+function overheadsOf(result: RunResult, mode: ModeResult, analysis: Analysis | undefined): ModeView['overhead'] {
+  const out: ModeView['overhead'] = {};
+  const base = result.modes.find((m) => m.profile === mode.profile && m.name === result.baseline);
+  const baseByBlock = new Map((base?.repetitions ?? []).filter((r) => r.valid).map((r) => [pairKey(r), r]));
+  const pairs: [Successful, Successful][] = [];
+  for (const rep of mode.repetitions) {
+    const partner = rep.valid ? baseByBlock.get(pairKey(rep)) : undefined;
+    if (partner?.latencyMs && rep.latencyMs) pairs.push([rep as Successful, partner as Successful]);
+  }
+  for (const stat of SUMMARY_STATS) {
+    const estimate = analysis?.overheads.find((o) => o.mode === mode.name && o.profile === mode.profile && o.metric === stat);
+    if (estimate) {
+      out[stat] = {
+        difference: estimateFigure(estimate.difference, estimate.pairs),
+        ...(estimate.ratio ? { ratio: estimateFigure(estimate.ratio, estimate.pairs) } : {}),
+        pairs: estimate.pairs,
+      };
+      continue;
+    }
+    if (!base) continue;
+    const difference = orderFigure(medianInterval(pairs.map(([m, b]) => m.latencyMs[stat] - b.latencyMs[stat])));
+    if (!difference) continue;
+    const ratio = orderFigure(
+      medianInterval(pairs.filter(([, b]) => b.latencyMs[stat] > 0).map(([m, b]) => m.latencyMs[stat] / b.latencyMs[stat])),
+    );
+    out[stat] = { difference, ...(ratio ? { ratio } : {}), pairs: pairs.length };
+  }
+  return out;
+}
+
+function gateView(gate: GateResult): GateView {
+  return {
+    result: gate,
+    decision: gate.pendingConfirmation ? 'pending' : gate.decision,
+    wouldFail: gate.reportOnly === true && gate.evidence?.significant === true && gate.evidence.practical === true,
+  };
+}
+
+function analysisNotes(analysis: Analysis): AnalysisNotes {
+  const sizes = analysis.summaries.map((s) => s.valid).filter((n) => n >= 2);
+  const fewest = sizes.length > 0 ? Math.min(...sizes) : Infinity;
+  const notes: AnalysisNotes = {
+    level: analysis.level,
+    intervalLabel: medianIntervalLabel(fewest, analysis.level),
+    fewestRepetitions: fewest,
+    rounds: analysis.rounds,
+    detectability: analysis.detectability,
+    notes: analysis.notes,
+    referenceRunIds: analysis.reference?.runIds ?? [],
+  };
+  const small = smallSampleIntervalNote(fewest, analysis.level);
+  if (small) notes.smallSample = small;
+  return notes;
+}
+
+/** Mode names in the order the config lists them (results list them in trial order); unlisted names keep their order, last. */
+export function configuredModeOrder(result: RunResult): string[] {
+  const configured = (result.config as { modes?: unknown }).modes;
+  const order = Array.isArray(configured)
+    ? configured.map((m) => (m as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string')
+    : [];
+  return inOrder(unique(result.modes.map((m) => m.name)), order);
+}
+
+/** Names sorted by their place in `order`; names it does not list keep their order, last. */
+export function inOrder(names: string[], order: string[]): string[] {
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return names
+    .map((name, i) => ({ name, i }))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i)
+    .map((x) => x.name);
+}
+
+/** The middle of values (undefined for none): the one median every output uses. */
+export function medianOf(values: readonly number[]): number | undefined {
+  return values.length === 0 ? undefined : median(values);
+}
+
+function pairKey(rep: Repetition): string {
+  return `${rep.round}:${rep.block}`;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

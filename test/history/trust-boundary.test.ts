@@ -1,0 +1,51 @@
+// Results become trusted where they are read, and a history store is read on every publish and
+// rebuild: a run the results schema refuses is never stored, and a stored file that no longer
+// matches it stops the rebuild, both naming the file and the field.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DirectoryStore } from '../../src/history/directory-store.ts';
+import { EXIT, exitCodeOf } from '../../src/util/errors.ts';
+import { buildDailyRuns } from '../support/results-fixture.ts';
+import { tempDir } from './support/git-repo.ts';
+
+const chartJs = async () => '/* chart.js */';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+test('publish refuses a run the results schema refuses, naming its file and the field; nothing is stored', async () => {
+  const root = join(await tempDir('trust-publish'), 'site');
+  const [good, bad] = buildDailyRuns(2, { suite: 'nightly' });
+  (bad!.modes[0]!.repetitions[0] as unknown as Record<string, unknown>).achievedRps = 'fast';
+  const store = new DirectoryStore({ root, chartJs });
+  await assert.rejects(store.publish([good!, bad!]), (error: Error) => {
+    assert.match(
+      error.message,
+      new RegExp(`runs/nightly/[^ ]*${bad!.run.id}[^ ]*\\.json: field modes\\.0\\.repetitions\\.0\\.achievedRps: `),
+    );
+    assert.equal(exitCodeOf(error), EXIT.usage);
+    return true;
+  });
+  assert.deepEqual(await filesUnder(root), [], 'atomic: not even the valid run was written');
+});
+
+test('rebuild stops at a stored run file that no longer matches the schema, naming the file and the field', async () => {
+  const root = join(await tempDir('trust-rebuild'), 'site');
+  const runs = buildDailyRuns(2, { suite: 'nightly' });
+  const store = new DirectoryStore({ root, chartJs });
+  await store.publish(runs);
+  const file = (await filesUnder(join(root, 'runs', 'nightly'))).find((f) => f.endsWith('.json') && f.includes(runs[1]!.run.id))!;
+  const stored = JSON.parse(await readFile(file, 'utf8'));
+  stored.modes[0].repetitions[0].valid = 'yes';
+  await writeFile(file, JSON.stringify(stored));
+  await assert.rejects(store.rebuild(), (error: Error) => {
+    const relative = file.slice(root.length + 1);
+    assert.ok(error.message.includes(`${relative} field modes.0.repetitions.0.valid: `), error.message);
+    assert.equal(exitCodeOf(error), EXIT.environment);
+    return true;
+  });
+});
