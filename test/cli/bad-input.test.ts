@@ -10,6 +10,10 @@ import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { withTempDir } from '../support/cli.ts';
 
+// These cases assert what an error says, on one line each; how errors wrap at the terminal's
+// width is test/cli/error-text.test.ts's.
+process.env.COLUMNS = '1000';
+
 interface Case {
   name: string;
   yaml?: string | Buffer;
