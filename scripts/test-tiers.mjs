@@ -30,6 +30,7 @@ const E2E = [
   'test/build/dist-fresh.test.ts',
   'test/build/release.test.ts',
   'test/cli/init.test.ts',
+  'test/cli/run-errors-once.test.ts',
   'test/cli/signals-and-scale.test.ts',
   'test/github/action-entry.test.ts',
   'test/github/comment-mode.test.ts',
