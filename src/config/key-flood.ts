@@ -61,6 +61,8 @@ function floodedMappings(text: string): Frame[] {
     // Lines of a block scalar (`body: |`) are text, however much they look like keys.
     if (blockScalarAbove >= 0 && col > blockScalarAbove) continue;
     blockScalarAbove = -1;
+    // A leading "---" starts the one document; a later one (or "...", a directive) is left to the parser.
+    if (col === 0 && stack.length === 0 && /^---\s*(#.*)?$/.test(rest)) continue;
     if (rest.startsWith('\t') || (col === 0 && /^(---|\.\.\.|%)/.test(rest))) return [];
     while (stack.length > 0 && stack.at(-1)!.col > col) stack.pop();
     let c = col;

@@ -45,6 +45,10 @@ test('floods in list items and nested sections are placed: load[1], modes[0].loc
   assert.match(nested.problems[0]!.message, /"k0" \(line 5\).* and 295 more unknown keys \(expected one of: hops, delay, jitter, port\)/);
 });
 
+test('a file that starts with "---" is scanned too', () => {
+  assert.equal(refusal(`---\nmodes: [{ name: a }]\nload:\n  rate: 5\n${keys(300, '  ')}\n`).problems[0]!.path, 'load');
+});
+
 test('the top level keeps its wording', () => {
   const error = refusal(`modes: [{ name: a }]\n${keys(1000, '')}\n`);
   assert.equal(error.problems[0]!.path, '');
