@@ -56,6 +56,7 @@ const E2E = [
   'test/report/browser.test.ts',
   'test/report/dashboard-order.test.ts',
   'test/report/report-command.test.ts',
+  'test/report/whiskers.test.ts',
   'test/workflows/act-examples.test.ts',
   'test/workflows/act-reusable.test.ts',
   'test/workflows/workflows.test.ts',
