@@ -2,7 +2,8 @@
 // the run, whatever the latency says (a dead service answers fast). The rate is failures ÷
 // requests pooled over every repetition of the mode, valid or not: a repetition made invalid by
 // the failures themselves (timeouts holding every VU, so iterations drop) must still count. The
-// gate is listed for every mode with at least one failed request.
+// gate is listed for every mode that sent requests, passed ones too: it judged them, and a report
+// that listed no gate said "No gates configured" about a run this gate had passed.
 import type { LoadProfile } from '../config/validate.ts';
 import type { ModeResult } from '../results/types.ts';
 import { formatCauses, formatErrorRate, sumCauses } from '../results/errors.ts';
@@ -15,8 +16,8 @@ export const DEFAULT_MAX_ERROR_RATE = 0.01;
 export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, 'maxErrorRate'> | undefined): GateResult | undefined {
   const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
   const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
-  // Nothing ran (validity says so), or nothing failed: a gate that cannot fail is not listed.
-  if (requests === 0 || failures === 0) return undefined;
+  // Nothing ran: validity says so, and there was nothing for this gate to judge.
+  if (requests === 0) return undefined;
   const limit = profile?.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
   const rate = pooledErrorRate(mode.repetitions);
   const decision = rate > limit ? 'fail' : 'pass';

@@ -5,6 +5,7 @@ import { commandHelp, parseArgs } from './args.ts';
 import { wrap } from '../report/terminal.ts';
 import { terminalWidth } from './terminal-width.ts';
 import { consoleLogger } from './console-logger.ts';
+import { errorText } from './error-text.ts';
 import { EXIT, exitCodeOf, messageOf, MeshPerfError, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import type { Logger } from '../util/log.ts';
@@ -73,7 +74,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const code = exitCodeOf(error);
     const known = error instanceof MeshPerfError;
     // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
-    io.stderr(`\nmesh-perf${command ? ` ${command.name}` : ''}: ${messageOf(error)}\n`);
+    io.stderr(`\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${messageOf(error)}`, terminalWidth())}\n`);
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }

@@ -4,6 +4,7 @@
 import { relative } from 'node:path';
 import type { Config } from '../config/validate.ts';
 import { runPipeline } from '../pipeline.ts';
+import type { RunResult } from '../results/types.ts';
 import { renderTerminalTable } from '../report/terminal.ts';
 import { exitCodeFor } from '../analysis/verdict.ts';
 import { terminalWidth } from './terminal-width.ts';
@@ -20,7 +21,8 @@ export async function runAndReport(config: Config, context: CommandContext, base
     ...(reference ? { reference } : {}),
   });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  context.stdout(`\n${renderTerminalTable(outcome.result, { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`);
+  const shown = outcome.error ? withErrorBelow(outcome.result) : outcome.result;
+  context.stdout(`\n${renderTerminalTable(shown, { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`);
   const show = (path: string) => relative(context.cwd, path) || path;
   context.stdout(
     `Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`,
@@ -30,4 +32,17 @@ export async function runAndReport(config: Config, context: CommandContext, base
     throw new MeshPerfError(outcome.error.message, EXIT.environment);
   }
   return exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
+}
+
+/**
+ * The error that ended a run is printed once, in full, by main() below the table (with its exit
+ * code); the table's verdict points there instead of repeating it cut to the width.
+ * results.json and summary.md keep the reason as it is.
+ */
+function withErrorBelow(result: RunResult): RunResult {
+  const reason = `run ended early: ${result.run.aborted}`;
+  return {
+    ...result,
+    verdictReasons: result.verdictReasons.map((r) => (r === reason ? 'run ended early (the error is printed below)' : r)),
+  };
 }

@@ -8,8 +8,9 @@ import { didYouMean } from '../util/did-you-mean.ts';
 import { mergeRaw } from './merge.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
-import { configSchema, MESH_KINDS } from './schema.ts';
+import { MESH_KINDS } from './schema.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
+import { refuseKeyFlood } from './key-flood.ts';
 
 export interface ConfigSources {
   /** Path of the YAML file; undefined when there is none. */
@@ -178,36 +179,6 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal, onCancel?: () =
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/** More unknown top-level keys than this and the file is not a mesh-perf config at all. */
-const KEY_FLOOD = 200;
-
-/**
- * A YAML parser needs seconds for a file of 100k keys (yaml spends ~20 µs a line); a line scan
- * for top-level `key:` lines finds such a file in milliseconds and answers the same message
- * validation would, bounded.
- */
-function refuseKeyFlood(text: string, source: string): void {
-  const known = new Set(Object.keys(configSchema.shape));
-  const unknown: { key: string; line: number }[] = [];
-  for (const match of text.matchAll(/^([^\s#:'"{}[\],&*!|>%@`-][^:\n]*?):(?:\s|$)/gm)) {
-    if (known.has(match[1]!)) continue;
-    unknown.push({ key: match[1]!, line: text.slice(0, match.index).split('\n').length });
-    if (unknown.length > KEY_FLOOD) break;
-  }
-  if (unknown.length <= KEY_FLOOD) return;
-  const total = [...text.matchAll(/^([^\s#:'"{}[\],&*!|>%@`-][^:\n]*?):(?:\s|$)/gm)].filter((m) => !known.has(m[1]!)).length;
-  const named = unknown
-    .slice(0, 5)
-    .map((u) => `"${u.key}" (line ${u.line})`)
-    .join(', ');
-  throw new ConfigError(source, [
-    {
-      path: '',
-      message: `unknown keys ${named} and ${(total - 5).toLocaleString('en-US')} more unknown top-level keys (expected one of: ${[...known].join(', ')})`,
-    },
-  ]);
 }
 
 /** Deeper than any real config; stops recursion (merging, validation) far below the stack's limit. */

@@ -92,7 +92,8 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
       const guess = (issue.path.length === 0 ? nestedKey(key) : undefined) ?? didYouMean(key, known);
       return guess ? `unknown key ${JSON.stringify(key)}; did you mean "${guess}"?` : `unknown key ${JSON.stringify(key)}`;
     });
-    if (issue.keys.length > MAX_NAMED_KEYS) parts.push(`and ${issue.keys.length - MAX_NAMED_KEYS} more unknown keys`);
+    if (issue.keys.length > MAX_NAMED_KEYS)
+      parts.push(`and ${(issue.keys.length - MAX_NAMED_KEYS).toLocaleString('en-US')} more unknown keys`);
     return { path, message: `${parts.join('; ')} (expected one of: ${known.join(', ')})` };
   }
   if (issue.code === 'invalid_value' && 'values' in issue) {
@@ -128,7 +129,7 @@ function nestedKey(key: string): string | undefined {
 }
 
 /** Keys the schema accepts at a path, for did-you-mean suggestions. */
-function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let current: z.ZodType | undefined = schema;
   for (const part of path) {
     current = current && unwrap(current);

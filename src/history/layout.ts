@@ -6,7 +6,7 @@
 //   index.html, assets/chart.umd.min.js   the dashboard (works from file:// and Pages)
 //   data/<suite>.js                       the suite index wrapped for <script> loading (file://)
 //   runs/<suite>/index.json               the per-suite index
-//   runs/<suite>/<year>/<stamp>-<id>.json one run (results.json as published)
+//   runs/<suite>/<year>/<stamp>-<id>.json one run (results.json as published; the id without its own stamp)
 //   runs/<suite>/<year>/<stamp>-<id>.html its report
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
@@ -64,9 +64,16 @@ export function safeRunId(id: string): string {
   return cleaned || 'run';
 }
 
+/**
+ * "<stamp>-<id>", one timestamp: run ids made by mesh-perf already start with one (newRunId), and
+ * the start time goes first so names sort by time, so that prefix is dropped from the id part.
+ * (A republished run whose file had the old doubled name is moved: the index finds it by id.)
+ */
 export function runBasePath(result: RunResult): string {
   const year = new Date(result.run.startedAt).getUTCFullYear();
-  return `${suiteRoot(result.run.suite)}/${year}/${compactStamp(result.run.startedAt)}-${safeRunId(result.run.id)}`;
+  const id = safeRunId(result.run.id);
+  const rest = id.replace(/^\d{8}T\d{6}Z?-(?=.)/, '');
+  return `${suiteRoot(result.run.suite)}/${year}/${compactStamp(result.run.startedAt)}-${rest}`;
 }
 
 export function runFilePath(result: RunResult): string {

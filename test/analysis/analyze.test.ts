@@ -4,8 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
 import type { GateResult } from '../../src/results/analysis.ts';
+import { ERROR_GATE } from '../../src/analysis/error-gate.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
+
+/** The gates the config asked for, without the error gate every mode gets (test/analysis/error-gate.test.ts). */
+const configured = (analysis: { gates: GateResult[] }) => analysis.gates.filter((g) => g.gate !== ERROR_GATE);
 
 const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
 
@@ -53,7 +57,7 @@ test('achieved_rps >= 99% compares achieved with target per repetition', () => {
   const run = syntheticRun({ config, levels: { baseline: steady }, tweak: (_m, _i, spec) => ({ ...spec, achievedRps: 995 }) });
   const analysis = analyzeRun(run, { config });
   assert.deepEqual(
-    analysis.gates.map((g) => g.decision),
+    configured(analysis).map((g) => g.decision),
     ['pass', 'fail'],
   );
 });
@@ -71,7 +75,7 @@ test('overhead budgets are paired by block: drift shared by both modes cancels',
   assert.ok(Math.abs(p50.difference.value - 0.3) < 0.02);
   assert.ok(p50.difference.ci!.high - p50.difference.ci!.low < 0.06, `paired CI is narrow: ${JSON.stringify(p50.difference.ci)}`);
   assert.deepEqual(
-    analysis.gates.map((g) => [g.mode, g.decision]),
+    configured(analysis).map((g) => [g.mode, g.decision]),
     [
       ['sidecar', 'fail'],
       ['sidecar', 'pass'],
@@ -112,7 +116,7 @@ test('resource gates: evaluated from per-repetition resources, skipped with a no
     tweak: (mode, _i, spec) => ({ ...spec, cpuMillicores: mode === 'sidecar' ? 300 : 100 }),
   });
   const analysis = analyzeRun(withResources, { config });
-  const sidecarCpu = only(analysis.gates, (g) => g.kind === 'threshold' && g.mode === 'sidecar');
+  const sidecarCpu = only(configured(analysis), (g) => g.kind === 'threshold' && g.mode === 'sidecar');
   assert.equal(sidecarCpu.value!.value, 300, 'client (k6) usage is not counted');
   assert.equal(sidecarCpu.decision, 'fail');
   const overhead = only(analysis.gates, (g) => g.kind === 'overhead');
@@ -120,8 +124,8 @@ test('resource gates: evaluated from per-repetition resources, skipped with a no
   assert.equal(overhead.decision, 'fail');
 
   const without = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
-  assert.ok(without.gates.every((g) => g.decision === 'skipped'));
-  assert.match(without.gates[0]!.note!, /no cpu_per_1000rps was measured/);
+  assert.ok(configured(without).every((g) => g.decision === 'skipped'));
+  assert.match(configured(without)[0]!.note!, /no cpu_per_1000rps was measured/);
   assert.equal(without.verdict, 'pass');
 });
 
@@ -297,7 +301,7 @@ test('regression: reference runs of another scenario are excluded and say which 
 test('regression: no reference means no regression gate, said in the notes', () => {
   const config = testConfig();
   const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
-  assert.equal(analysis.gates.length, 0);
+  assert.deepEqual(configured(analysis), []);
   assert.match(analysis.notes.join('\n'), /no reference runs: the regression gate was not applied/);
 });
 
@@ -315,11 +319,11 @@ test('the analysis is deterministic for a results file and survives a JSON round
 test('error_rate at 0 in every valid repetition: the MDE sentence says 0/0, not "fewer than two valid repetitions"', () => {
   const config = testConfig({ gates: { thresholds: ['error_rate < 1%'] } }, ['baseline']);
   const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady } }), { config });
-  const gate = only(analysis.gates, () => true);
+  const gate = only(configured(analysis), () => true);
   assert.equal(gate.decision, 'pass');
   assert.match(gate.line, /; no MDE for error_rate: it is 0 in all 5 repetitions, so a relative change cannot be sized$/);
   assert.doesNotMatch(gate.line, /fewer than two valid repetitions/);
   // With one valid repetition the old sentence is still the true one.
   const one = analyzeRun(syntheticRun({ config, levels: { baseline: [1] } }), { config });
-  assert.match(only(one.gates, () => true).line, /MDE unknown for error_rate \(fewer than two valid repetitions\)$/);
+  assert.match(only(configured(one), () => true).line, /MDE unknown for error_rate \(fewer than two valid repetitions\)$/);
 });

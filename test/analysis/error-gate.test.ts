@@ -9,11 +9,18 @@ import { syntheticRun, testConfig } from './synthetic.ts';
 const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
 const errorGates = (analysis: ReturnType<typeof analyzeRun>) => analysis.gates.filter((g) => g.gate === ERROR_GATE);
 
-test('no failed request: the error gate is not listed and the run passes', () => {
-  const config = testConfig({}, ['baseline']);
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady } }), { config });
-  assert.deepEqual(errorGates(analysis), []);
+test('no failed request: the error gate is listed as passed for every mode, and the run passes', () => {
+  const config = testConfig({}, ['baseline', 'sidecar']);
+  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
+  assert.deepEqual(
+    errorGates(analysis).map((g) => [g.mode, g.decision, g.threshold, g.line]),
+    [
+      ['baseline', 'pass', '≤ 1.00%', 'baseline [1000rps]: error rate 0%, load.maxErrorRate 1.00% → pass'],
+      ['sidecar', 'pass', '≤ 1.00%', 'sidecar [1000rps]: error rate 0%, load.maxErrorRate 1.00% → pass'],
+    ],
+  );
   assert.equal(analysis.verdict, 'pass');
+  assert.deepEqual(analysis.verdictReasons, []);
 });
 
 test('above the default 1%: fail, naming the mode, the rate and the top causes', () => {
@@ -26,8 +33,15 @@ test('above the default 1%: fail, naming the mode, the rate and the top causes',
   for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions)
     rep.errorCauses = { 'HTTP 503': 290, 'connection reset': 7, timeout: 3 };
   const analysis = analyzeRun(run, { config });
-  const [gate] = errorGates(analysis);
-  assert.equal(errorGates(analysis).length, 1, 'the mode without failures gets no error gate line');
+  const gate = errorGates(analysis).find((g) => g.mode === 'sidecar');
+  assert.deepEqual(
+    errorGates(analysis).map((g) => [g.mode, g.decision]),
+    [
+      ['baseline', 'pass'],
+      ['sidecar', 'fail'],
+    ],
+    'the mode without failures passes the gate',
+  );
   assert.equal(gate!.decision, 'fail');
   assert.equal(
     gate!.line,

@@ -41,7 +41,7 @@ test('port in use: a fixed local port that is taken exits 3 naming the port', { 
       );
       const run = await runCli(['run'], { cwd: dir });
       assert.equal(run.code, 3, run.stderr);
-      assert.match(run.stderr, new RegExp(`port ${squatter.port} is already in use`));
+      assert.match(run.stderr, new RegExp(`port ${squatter.port}\\s+is\\s+already\\s+in\\s+use`));
     });
   } finally {
     await squatter.stop();

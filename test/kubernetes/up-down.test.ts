@@ -2,7 +2,9 @@
 // local control plane, with modes baseline and istio-ambient: up installs Istio's ambient
 // profile with a real istioctl (built from the Go module proxy), creates labelled namespaces,
 // rolls out the echo servers and k6 client pods; down leaves no namespace, cluster-scoped
-// object or webhook behind. A namespace that is not ours survives both.
+// object or webhook behind. A namespace that is not ours survives both. With kubernetes.ingress,
+// up also deploys the ingress gateway (Gateway, options ConfigMap, TLS Secret, HTTPRoutes; an
+// istiod stand-in adds the Deployment and Service istiod would), and down removes all of it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,8 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 import { randomName } from '../support/k8s/harness.ts';
+import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { CLUSTER_SCOPED_PATHS } from '../../src/platform/kubernetes/mesh/cleanup.ts';
+import { GATEWAY_DEPLOYMENT, GATEWAY_NAME, GATEWAY_OPTIONS, GATEWAY_TLS_SECRET } from '../../src/platform/kubernetes/ingress.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -148,4 +152,78 @@ kubernetes:
   const again = await cli(['down', '--config', config]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, new RegExp(`Nothing of suite "${suite}" found`));
+});
+
+/** Namespaced kinds an ingress run creates (or istiod creates for it), listed across namespaces. */
+const NAMESPACED_PATHS = [
+  '/api/v1/namespaces',
+  '/api/v1/pods',
+  '/api/v1/services',
+  '/api/v1/secrets',
+  '/api/v1/configmaps',
+  '/api/v1/serviceaccounts',
+  '/apis/apps/v1/deployments',
+  '/apis/gateway.networking.k8s.io/v1/gateways',
+  '/apis/gateway.networking.k8s.io/v1/httproutes',
+];
+
+test('up with an ingress gateway, then down: the gateway and everything labelled by the run are gone', async () => {
+  const suite = randomName('ingress-down');
+  const prefix = randomName('mp');
+  const config = join(dir, 'ingress.yaml');
+  writeFileSync(
+    config,
+    `platform: kubeconfig
+suite: ${suite}
+modes:
+  - name: baseline
+load: { rate: 10 }
+kubernetes:
+  kubeconfig: ${cluster.kubeconfigPath}
+  namespacePrefix: ${prefix}
+  readyTimeout: 3m
+  ingress: { replicas: 2, tls: true }
+`,
+  );
+  const before = await snapshot();
+  const ingressNs = `${prefix}-ingress`;
+  const standIn = istiodStandIn(access, ingressNs, { service: true });
+  const up = await cli(['up', '--config', config]);
+  standIn.stop();
+  assert.equal(up.code, 0, up.stderr);
+  assert.match(up.stdout, new RegExp(`ingress gateway\\s+namespace ${ingressNs} \\(Gateway ${GATEWAY_NAME}, 2 pods, HTTPS\\)`));
+  const runId = /Deployed run (\S+)/.exec(up.stdout)![1]!;
+  const runLabel = `mesh-perf.dev/run-id=${runId}`;
+
+  // What up and the gateway controller made: all of it is there before down.
+  const made = [
+    `/apis/gateway.networking.k8s.io/v1/namespaces/${ingressNs}/gateways/${GATEWAY_NAME}`,
+    `/api/v1/namespaces/${ingressNs}/configmaps/${GATEWAY_OPTIONS}`,
+    `/api/v1/namespaces/${ingressNs}/secrets/${GATEWAY_TLS_SECRET}`,
+    `/apis/apps/v1/namespaces/${ingressNs}/deployments/${GATEWAY_DEPLOYMENT}`,
+    `/api/v1/namespaces/${ingressNs}/services/${GATEWAY_DEPLOYMENT}`,
+    `/api/v1/namespaces/${ingressNs}/pods/mesh-perf-client`,
+    `/apis/gateway.networking.k8s.io/v1/namespaces/${prefix}-baseline/httproutes/${GATEWAY_NAME}-baseline`,
+  ];
+  for (const path of made) await get(path);
+  const labelled = async () => {
+    const found: string[] = [];
+    for (const path of [...NAMESPACED_PATHS, ...CLUSTER_SCOPED_PATHS])
+      found.push(...(await names(`${path}?labelSelector=${encodeURIComponent(runLabel)}`)).map((n) => `${path}: ${n}`));
+    return found;
+  };
+  const beforeDown = await labelled();
+  for (const kind of ['namespaces', 'secrets', 'configmaps', 'gateways', 'httproutes'])
+    assert.ok(
+      beforeDown.some((l) => l.includes(`/${kind}: `)),
+      `up labelled its ${kind} with the run: ${beforeDown.join(', ')}`,
+    );
+
+  const down = await cli(['down', '--config', config]);
+  assert.equal(down.code, 0, down.stderr);
+  assert.match(down.stdout, new RegExp(ingressNs));
+  for (const path of made) assert.equal((await rawRequest(access, path)).status, 404, `${path} is gone`);
+  assert.deepEqual(await labelled(), [], `nothing labelled ${runLabel} is left`);
+  assert.deepEqual(await snapshot(), before, 'nothing up created is left');
+  for (const output of [up.stdout, up.stderr, down.stdout, down.stderr]) assert.doesNotMatch(output, /PRIVATE KEY|BEGIN CERTIFICATE/);
 });
