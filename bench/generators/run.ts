@@ -23,7 +23,7 @@ import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { collectRawSamples, csvOutputArg } from '../../src/load/raw-samples.ts';
 import { parseSummary } from '../../src/load/summary.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
-import { alignTable } from '../../src/report/terminal.ts';
+import { alignTable } from '../../src/util/text-table.ts';
 import type { Repetition } from '../../src/results/types.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
-import { viewRun } from '../../src/github/results-view.ts';
+import { buildRunView } from '../../src/report/view.ts';
 import { renderJobSummary } from '../../src/github/job-summary.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
@@ -48,7 +48,7 @@ test('every mode passes the default error gate: listed per mode in the report, s
     /\*\*Gates\*\*\n\n- ✅ baseline \\\[1000rps\\\]: error rate 0%, load\.maxErrorRate 1\.00% → pass\n- ✅ sidecar \\\[1000rps\\\]: error rate 0%/,
   );
 
-  const job = renderJobSummary({ view: viewRun(result), links: {} });
+  const job = renderJobSummary({ view: buildRunView(result), links: {} });
   assert.doesNotMatch(job, /no gates are configured/);
   assert.match(job, /Every gate passed and every repetition was valid\./);
   assert.match(job, /### Gates[\s\S]*load\.maxErrorRate/);
