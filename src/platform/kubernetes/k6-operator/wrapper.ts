@@ -42,7 +42,8 @@ dir="${WORK_ROOT}/\${${POD_NAME_ENV}:?${POD_NAME_ENV} is not set}"
 mkdir -p "$dir" && cd "$dir" || exit 126
 k6 "$@" 2>${STDERR_FILE} &
 pid=$!
-trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
+stopping=
+trap 'stopping=1; kill -TERM "$pid" 2>/dev/null' TERM INT
 code=
 while [ -z "$code" ]; do
   wait "$pid"
@@ -51,6 +52,8 @@ while [ -z "$code" ]; do
 done
 tail -c 20000 ${STDERR_FILE} >&2
 echo "$code" >${EXIT_FILE}.tmp && mv ${EXIT_FILE}.tmp ${EXIT_FILE}
+# Deleted while k6 ran: nobody will read the files.
+[ -z "$stopping" ] || exit "$code"
 trap 'exit "$code"' TERM INT
 while [ ! -e ${RELEASE_FILE} ]; do sleep 1; done
 cd / && rm -rf "$dir"
