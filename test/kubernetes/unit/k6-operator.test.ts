@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { executionSegments } from '../../../src/load/segments.ts';
+import { groupInvocations } from '../../../src/load/engine.ts';
 import type { K6Invocation } from '../../../src/load/types.ts';
 import { buildTestRun, checkGroup, operatorSegment, RAW_NAME, runnerArgs } from '../../../src/platform/kubernetes/k6-operator/testrun.ts';
 import { K6_OPERATOR_STARTER_IMAGE, installHint, K6_OPERATOR_BUNDLE } from '../../../src/platform/kubernetes/k6-operator/version.ts';
@@ -74,6 +75,10 @@ test('runner arguments: raw file renamed, --out=x split (k6-operator keeps it ou
 
 test('a group one TestRun cannot run is refused: different arguments, a slice that is not the runner’s', () => {
   assert.doesNotThrow(() => checkGroup(group(3)));
+  // The group engine's own invocations: per-instance segment arguments, one raw file name.
+  const engine = groupInvocations(invocation({ args: [], rawFile: undefined }), 3);
+  assert.doesNotThrow(() => checkGroup(engine));
+  assert.deepEqual(runnerArgs(engine[2]!).slice(0, 2), ['--out', `csv=fileName=${RAW_NAME},timeFormat=unix_milli`]);
   const differing = group(2);
   differing[1] = { ...differing[1]!, env: { ...differing[1]!.env, MESH_PERF_MODE: 'other' } };
   assert.throws(() => checkGroup(differing), /instance 1 differs from instance 0/);

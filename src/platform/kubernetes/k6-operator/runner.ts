@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { formatDuration } from '../../../config/duration.ts';
+import type { GeneratorCapacity } from '../../../load/ceiling.ts';
 import { collectRawSamples, RAW_CSV_METRICS, type RawSamples } from '../../../load/raw-samples.ts';
 import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from '../../../load/types.ts';
 import { EnvironmentError, UsageError } from '../../../util/errors.ts';
@@ -38,6 +39,8 @@ export interface K6OperatorRunnerOptions {
   /** The k6 version of the client image (the runners run the same image). */
   version(): Promise<string>;
   pollMs?: number;
+  /** Where runners can go, for load.generators: auto (the platform reads it from the nodes). */
+  capacity?: () => GeneratorCapacity;
 }
 
 interface PodView {
@@ -59,8 +62,12 @@ type RunnerEnd = { pod: string; exitCode: number } | { pod?: string; dead: strin
 
 export class K6OperatorRunner implements LoadRunner {
   private cachedVersion?: string;
+  /** Present when the platform knows its nodes: load.generators auto then splits the load. */
+  readonly capacity?: () => GeneratorCapacity;
 
-  constructor(private readonly options: K6OperatorRunnerOptions) {}
+  constructor(private readonly options: K6OperatorRunnerOptions) {
+    if (options.capacity) this.capacity = options.capacity;
+  }
 
   async version(): Promise<string> {
     this.cachedVersion ??= await this.options.version();
@@ -104,15 +111,31 @@ export class K6OperatorRunner implements LoadRunner {
       const stderr = await execInPod(this.options.access, ref, ['tail', '-c', String(STDERR_TAIL), `${dir}/${STDERR_FILE}`], {
         timeoutMs: 30_000,
       });
-      const raw = invocation.rawFile ? await this.readRaw(ref, `${dir}/${RAW_NAME}`) : undefined;
+      let stderrTail = stderr.stdout.trim();
+      // A runner whose k6 died leaves a cut-off CSV: its outcome says so, the others' data stands.
+      const raw = invocation.rawFile
+        ? await this.readRaw(ref, `${dir}/${RAW_NAME}`).catch((error: Error) => {
+            stderrTail += `\nraw samples of ${where} unreadable: ${error.message}`;
+            return undefined;
+          })
+        : undefined;
       return {
         exitCode: end.exitCode,
         ...(summary !== undefined ? { summary } : {}),
         extraFiles: {},
-        stderrTail: stderr.stdout.trim(),
+        stderrTail,
         where,
         ...(k6Version ? { k6Version } : {}),
         ...(raw ? { raw } : {}),
+      };
+    } catch (error) {
+      // The pod went away between its exit code and its files: this instance has no data.
+      return {
+        exitCode: end.exitCode,
+        extraFiles: {},
+        stderrTail: `could not read the files of ${where}: ${(error as Error).message.split('\n')[0]}`,
+        where,
+        ...(k6Version ? { k6Version } : {}),
       };
     } finally {
       // The wrapper exits with k6's code: the Job completes and the TestRun finishes.
