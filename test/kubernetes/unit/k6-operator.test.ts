@@ -138,10 +138,9 @@ test('the TestRun: parallelism N, the script ConfigMap, shared args, runners pla
     'echo pods keep off runner nodes; samples count runners as client',
   );
   assert.equal(runner.metadata.labels['app.kubernetes.io/managed-by'], 'mesh-perf');
-  assert.deepEqual(runner.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]!.labelSelector.matchLabels, {
-    k6_cr: 'mesh-perf-0a1b2c3d',
-    runner: 'true',
-  });
+  const anti = runner.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  assert.deepEqual(anti[0]!.labelSelector.matchLabels, { k6_cr: 'mesh-perf-0a1b2c3d', runner: 'true' });
+  assert.deepEqual(anti[1]!.labelSelector.matchLabels, { 'app.kubernetes.io/name': 'mesh-perf-echo' });
   assert.match(runner.env.find((e) => e.name === 'PATH')!.value!, /^\/mesh-perf\/bin:.*\/usr\/bin/);
   assert.deepEqual(runner.env.find((e) => e.name === 'MESH_PERF_POD')!.valueFrom, { fieldRef: { fieldPath: 'metadata.name' } });
   assert.deepEqual(runner.volumes[0]!.configMap!.items, [{ key: WRAPPER_KEY, path: 'k6', mode: 0o755 }]);

@@ -8,7 +8,7 @@
 // instance i (0-based) must therefore carry exactly the segment of runner i+1; that is checked
 // here, so the merge reads runner k's data as instance k-1.
 import type { K6Invocation } from '../../../load/types.ts';
-import { COMPONENT, MODE } from '../ownership.ts';
+import { COMPONENT, MANAGED_BY, MANAGER, MODE } from '../ownership.ts';
 import { K6_OPERATOR_STARTER_IMAGE, TESTRUN_API } from './version.ts';
 import { IMAGE_PATH, POD_NAME_ENV, WORK_ROOT, WRAPPER_DIR, WRAPPER_KEY, WRAPPER_SCRIPT } from './wrapper.ts';
 
@@ -17,6 +17,7 @@ export const OPERATOR_CR_LABEL = 'k6_cr';
 export const OPERATOR_RUNNER_LABEL = 'runner';
 /** The k6 container's name in runner pods. */
 export const RUNNER_CONTAINER = 'k6';
+const HOSTNAME = 'kubernetes.io/hostname';
 /** Name of the raw-samples CSV in every runner's work directory. */
 export const RAW_NAME = 'mesh-perf-raw.csv';
 /** Same label as the client pod: the echo pods' required anti-affinity keeps runners off their nodes, and resource samples count runners as the client group. */
@@ -136,11 +137,18 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
         resources: placement.resources,
         affinity: {
           podAntiAffinity: {
-            // One runner per node: N runners are N nodes' worth of load generation.
+            // One runner per node (N runners are N nodes' worth of load generation), none beside
+            // an echo pod; like the client pods of load.generators, a rule the scheduler may not
+            // bend, so a cluster too small shows as a Pending runner with the scheduler's reason.
             requiredDuringSchedulingIgnoredDuringExecution: [
               {
-                topologyKey: 'kubernetes.io/hostname',
+                topologyKey: HOSTNAME,
                 labelSelector: { matchLabels: { [OPERATOR_CR_LABEL]: name, [OPERATOR_RUNNER_LABEL]: 'true' } },
+              },
+              {
+                topologyKey: HOSTNAME,
+                labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'mesh-perf-echo' } },
+                namespaceSelector: { matchLabels: { [MANAGED_BY]: MANAGER } },
               },
             ],
           },
