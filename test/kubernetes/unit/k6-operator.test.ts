@@ -10,6 +10,12 @@ import { buildTestRun, checkGroup, operatorSegment, RAW_NAME, runnerArgs } from 
 import { K6_OPERATOR_STARTER_IMAGE, installHint, K6_OPERATOR_BUNDLE } from '../../../src/platform/kubernetes/k6-operator/version.ts';
 import { WRAPPER_KEY, WRAPPER_SCRIPT } from '../../../src/platform/kubernetes/k6-operator/wrapper.ts';
 import { ConfigError, validateConfig } from '../../../src/config/validate.ts';
+import { KindPlatform } from '../../../src/platform/kubernetes/kind/platform.ts';
+import { EnvironmentError } from '../../../src/util/errors.ts';
+import { silentLogger } from '../../../src/util/log.ts';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function invocation(extra: Partial<K6Invocation> = {}): K6Invocation {
   return {
@@ -203,4 +209,29 @@ test('load.engine: k6-operator only on kind/kubeconfig, one engine per run, not 
       p.startsWith('load.engine: "k6-operator" runs the built-in load script'),
     ),
   );
+});
+
+test('platform kind with k6-operator and no cluster to reuse: refused before a cluster is created, with what to do', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-kind-'));
+  try {
+    // A kind that knows no clusters and logs every call.
+    const kind = join(dir, 'kind');
+    writeFileSync(kind, `#!/bin/sh\necho "$*" >> "${join(dir, 'calls')}"\n`);
+    chmodSync(kind, 0o755);
+    const config = validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10, engine: 'k6-operator' } });
+    const platform = new KindPlatform(
+      { config, runId: 'r', signal: new AbortController().signal, log: silentLogger },
+      { MESH_PERF_KIND: kind },
+    );
+    await assert.rejects(platform.prepare(), (error) => {
+      assert.ok(error instanceof EnvironmentError);
+      assert.match(error.message, /platform kind would create a new cluster "mesh-perf", which has no k6-operator/);
+      assert.match(error.message, /kubectl apply --server-side -f \S+\/v1\.6\.0\/bundle\.yaml/);
+      return true;
+    });
+    assert.equal(readFileSync(join(dir, 'calls'), 'utf8'), 'get clusters\n', 'nothing but the lookup');
+    await platform.teardown();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

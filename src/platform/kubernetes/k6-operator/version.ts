@@ -25,3 +25,12 @@ export function installHint(): string {
     'or set load.engine: k6 to run k6 in the client pods instead',
   ].join('\n');
 }
+
+/** Platform kind creates its cluster: k6-operator must already run in a reused one. */
+export function kindWithoutOperator(clusterName: string): string {
+  return [
+    `load.engine is "k6-operator", but platform kind would create a new cluster "${clusterName}", which has no k6-operator.`,
+    `Create the kind cluster yourself (workers ≥ load.generators + 1: a node per runner, one for the echo server), install k6-operator v${K6_OPERATOR_VERSION} in it, and run again: mesh-perf reuses a kind cluster of that name and leaves it in place. Or use platform kubeconfig with a cluster that runs k6-operator.`,
+    installHint(),
+  ].join('\n');
+}
