@@ -13,6 +13,7 @@ import { ConfigError, validateConfig } from '../../../src/config/validate.ts';
 import { KindPlatform } from '../../../src/platform/kubernetes/kind/platform.ts';
 import { EnvironmentError } from '../../../src/util/errors.ts';
 import { silentLogger } from '../../../src/util/log.ts';
+import { runCliInProcess } from '../../support/cli.ts';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,23 @@ test('platform kind with k6-operator and no cluster to reuse: refused before a c
     });
     assert.equal(readFileSync(join(dir, 'calls'), 'utf8'), 'get clusters\n', 'nothing but the lookup');
     await platform.teardown();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('plan says the repetitions run as k6-operator TestRuns, in text and JSON', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-plan-'));
+  try {
+    writeFileSync(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: kubeconfig\nmodes: [{ name: baseline }]\nload: { rate: 10, engine: k6-operator }\n',
+    );
+    const text = await runCliInProcess(['plan', '--config', 'mesh-perf.yaml'], { cwd: dir });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout.replace(/\s+/g, ' '), /k6 runs as k6-operator v1\.6\.0 TestRuns, one per repetition/);
+    const json = await runCliInProcess(['plan', '--config', 'mesh-perf.yaml', '--json'], { cwd: dir });
+    assert.deepEqual(JSON.parse(json.stdout).loadEngine, { name: 'k6-operator', version: '1.6.0' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
