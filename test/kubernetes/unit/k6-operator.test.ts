@@ -69,6 +69,11 @@ test('runner arguments: raw file renamed, --out=x split (k6-operator keeps it ou
       rawFile: 'raw-3.csv',
     }),
   );
+  assert.deepEqual(
+    runnerArgs(invocation({ args: [], env: { H: 'a $(PATH) b' } })),
+    ['-e', 'H=a $$(PATH) b'],
+    'the kubelet would expand $(PATH)',
+  );
   assert.deepEqual(args, [
     '--out',
     `csv=fileName=${RAW_NAME},timeFormat=unix_milli`,

@@ -66,7 +66,8 @@ export function runnerArgs(invocation: K6Invocation): string[] {
     else args.push(arg);
   }
   for (const [key, value] of Object.entries(invocation.env)) args.push('-e', `${key}=${value}`);
-  return args;
+  // k6-operator puts these in the container command, where the kubelet expands $(VAR): $$ keeps a literal $(.
+  return args.map((arg) => arg.replaceAll('$(', '$$$$('));
 }
 
 /**
