@@ -11,6 +11,7 @@ export const TIERS = ['unit', 'e2e', 'k8s'];
 const K8S = [
   'test/kubernetes/control-plane.test.ts',
   'test/kubernetes/ingress.test.ts',
+  'test/kubernetes/k6-operator.test.ts',
   'test/kubernetes/linkerd-detect.test.ts',
   'test/kubernetes/resource-window.test.ts',
   'test/kubernetes/run-results.test.ts',
@@ -50,6 +51,7 @@ const E2E = [
   'test/integration/inconclusive.test.ts',
   'test/integration/user-script.test.ts',
   'test/load/generators-e2e.test.ts',
+  'test/kubernetes/k6-operator-wrapper.test.ts',
   'test/load/iteration-tls.test.ts',
   'test/plan/cpu-window.test.ts',
   'test/presets/local-e2e.test.ts',

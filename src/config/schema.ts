@@ -28,6 +28,7 @@ const positiveInt = (what: string) =>
 
 export const MESH_KINDS = ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'] as const;
 export const PLATFORMS = ['local', 'endpoints', 'kind', 'kubeconfig'] as const;
+export const LOAD_ENGINES = ['k6', 'k6-operator'] as const;
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/;
 const name = (what: string) =>
@@ -110,6 +111,12 @@ export const loadProfileSchema = z
       .default(1)
       .describe(
         'k6 instances that share each repetition (k6 execution segments; percentiles merged exactly from raw samples); "auto" picks from the rate and the cores',
+      ),
+    engine: z
+      .enum(LOAD_ENGINES)
+      .default('k6')
+      .describe(
+        'kind/kubeconfig: k6 runs in the client pods (default), k6-operator runs each repetition as a k6-operator TestRun (the cluster needs k6-operator installed)',
       ),
   })
   .describe('one load profile; a list runs each profile for every mode');

@@ -8,6 +8,7 @@ import { UsageError } from '../util/errors.ts';
 import { gateScopeProblems } from '../gates/expression.ts';
 import { ingressProblems } from './ingress-checks.ts';
 import { k6LimitProblems, platformProblems } from './applicability.ts';
+import { engineProblems } from './engine-checks.ts';
 import type { ConfigProblem } from './problem.ts';
 
 export type { ConfigProblem } from './problem.ts';
@@ -183,7 +184,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
       message: `names no mode: got "${config.baseline}", expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
     });
   }
-  problems.push(...platformProblems(config), ...k6LimitProblems(config));
+  problems.push(...platformProblems(config), ...k6LimitProblems(config), ...engineProblems(config));
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {
     const at = Array.isArray(config.load) ? `load[${i}]` : 'load';

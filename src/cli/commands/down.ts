@@ -28,13 +28,14 @@ export const command: Command = {
       return 0;
     }
     const report = await removeSuite(platformContext);
-    const nothing = report.namespaces.length + report.clusterObjects.length + report.meshes.length === 0;
+    const nothing = report.namespaces.length + report.clusterObjects.length + report.meshes.length + report.testRuns.length === 0;
     if (nothing) {
       context.stdout(`Nothing of suite "${config.suite}" found at ${report.server}.\n`);
       return 0;
     }
     context.stdout(`Removed from ${report.server}:\n`);
     if (report.meshes.length) context.stdout(`  meshes: ${report.meshes.join(', ')}\n`);
+    if (report.testRuns.length) context.stdout(`  k6-operator TestRuns: ${report.testRuns.join(', ')}\n`);
     if (report.namespaces.length) context.stdout(`  namespaces: ${report.namespaces.join(', ')}\n`);
     if (report.clusterObjects.length) context.stdout(`  cluster-scoped objects: ${report.clusterObjects.length}\n`);
     return 0;

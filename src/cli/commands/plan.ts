@@ -1,3 +1,5 @@
+import { loadEngineOf } from '../../config/engine-checks.ts';
+import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/version.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { wrap } from '../../report/terminal.ts';
@@ -26,6 +28,7 @@ export const command: Command = {
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
     const generators = generatorChoices(config);
+    const operator = loadEngineOf(config.profiles) === 'k6-operator';
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
     const steps = cluster ? scalingSteps(plan, config.kubernetes.replicas) : [];
@@ -51,6 +54,7 @@ export const command: Command = {
         ...(generators
           ? { generators: generators.map((g) => ({ profile: g.profile, count: g.choice.count, reason: g.choice.reason })) }
           : {}),
+        ...(operator ? { loadEngine: { name: 'k6-operator', version: K6_OPERATOR_VERSION } } : {}),
       };
       const cpu = cpuWindow && {
         cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
@@ -100,6 +104,10 @@ export const command: Command = {
       const lines = generators.map((g) => wrap(`k6 for "${g.profile}": ${g.choice.reason}`, width).join('\n'));
       context.stdout(`${lines.join('\n')}\n`);
     }
+    if (operator)
+      context.stdout(
+        `${wrap(`k6 runs as k6-operator v${K6_OPERATOR_VERSION} TestRuns, one per repetition, its runners in the mode's namespace (the cluster must run k6-operator)`, Math.min(terminalWidth(), 100)).join('\n')}\n`,
+      );
     if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), Math.min(terminalWidth(), 100)).join('\n')}\n`);
     return 0;
   },

@@ -20,6 +20,10 @@ import { loadAccess, probeServer, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
+import { loadEngineOf } from '../../config/engine-checks.ts';
+import { deleteLabelledTestRuns } from './k6-operator/cleanup.ts';
+import { operatorFacts, requireTestRunCrd } from './k6-operator/crd.ts';
+import { operatorRunner } from './k6-operator/setup.ts';
 import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
@@ -69,6 +73,8 @@ export class KubernetesPlatform implements Platform {
   /** Echo pods per mode namespace right now (scaled per load profile). */
   private replicasOf = new Map<string, number>();
   private prepared = false;
+  /** One for the run: it caches the k6 version. */
+  private operatorRunner?: LoadRunner;
   private tornDown = false;
   /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
   private readonly warnedTooShort = new Set<string>();
@@ -128,6 +134,8 @@ export class KubernetesPlatform implements Platform {
     log.phase('Cluster');
     const access = await this.connect();
     log.info(`Kubernetes ${this.serverVersion} at ${access.server} (context "${access.contextName}")`);
+    // Before anything is installed: without k6-operator the run cannot measure at all.
+    if (this.engine === 'k6-operator') await requireTestRunCrd(access);
     this.prepared = true; // from here on teardown has something to remove
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
@@ -269,11 +277,27 @@ export class KubernetesPlatform implements Platform {
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
     const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
-    return new InClusterK6Runner(this.access, (mode) => ({
-      namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first),
+    const clientNamespace = (mode: string | undefined) => gatewayNamespace ?? this.namespaceOf(mode ?? first);
+    const inPod = new InClusterK6Runner(this.access, (mode) => ({
+      namespace: clientNamespace(mode),
       pod: workload.clientPod,
       container: workload.clientContainer,
     }));
+    if (this.engine !== 'k6-operator') return inPod;
+    this.operatorRunner ??= operatorRunner({
+      access: this.access,
+      config: this.context.config,
+      runId: this.context.runId,
+      log: this.context.log,
+      readyTimeoutMs: this.readyTimeoutMs,
+      namespaceOf: clientNamespace,
+      version: () => inPod.version(),
+    });
+    return this.operatorRunner;
+  }
+
+  private get engine() {
+    return loadEngineOf(this.context.config.profiles);
   }
 
   resourceSampler(): ResourceSampler | undefined {
@@ -314,7 +338,8 @@ export class KubernetesPlatform implements Platform {
       gatewayApi: this.gatewayApi,
       modes: this.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
-    return { ...collected, ...gateway };
+    const loadEngine = this.engine === 'k6-operator' ? { loadEngine: { name: 'k6-operator', ...(await operatorFacts(this.access)) } } : {};
+    return { ...collected, ...gateway, ...loadEngine };
   }
 
   /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */
@@ -335,6 +360,7 @@ export class KubernetesPlatform implements Platform {
     // Meshes this run installed go first (istioctl needs istio-system to still exist).
     if (await this.createdThisRun(ISTIO_NAMESPACE)) await attempt('Istio uninstall', () => uninstallIstio(mesh));
     if (await this.createdThisRun(LINKERD_NAMESPACE)) await attempt('Linkerd removal', () => uninstallLinkerd(mesh, runSelector));
+    if (this.engine === 'k6-operator') await attempt('k6-operator TestRuns', () => deleteLabelledTestRuns(this.access!, runSelector));
     await attempt('namespaces', () => deleteNamespaces(this.access!, runSelector, TEARDOWN_TIMEOUT_MS, signal));
     await attempt('cluster-scoped objects', () => deleteLabelledClusterObjects(this.access!, runSelector));
     if (problems.length > 0) {

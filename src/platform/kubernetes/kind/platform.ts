@@ -2,6 +2,8 @@
 // verified) and node image (by digest), retries the creation once, then runs the kubeconfig
 // platform against it. Teardown deletes the cluster it created (unless kubernetes.kind.keep);
 // a cluster of that name that already existed is reused and left in place.
+import { loadEngineOf } from '../../../config/engine-checks.ts';
+import { kindWithoutOperator } from '../k6-operator/version.ts';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +114,8 @@ export class KindPlatform implements Platform {
       );
       await writeFile(kubeconfigPath, result.stdout, { mode: 0o600 });
     } else {
+      // A cluster made now has no k6-operator: say so before minutes of cluster creation.
+      if (loadEngineOf(this.context.config.profiles) === 'k6-operator') throw new EnvironmentError(kindWithoutOperator(name));
       await this.raiseInotifyLimits();
       await this.create(name, kubeconfigPath);
     }

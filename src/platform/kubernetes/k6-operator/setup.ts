@@ -1,0 +1,36 @@
+// The k6-operator load runner of a Kubernetes platform run: runners placed like the client pod
+// (its namespace, image, requests and limits), owned by the run.
+import type { Config } from '../../../config/validate.ts';
+import type { Logger } from '../../../util/log.ts';
+import type { ClusterAccess } from '../access.ts';
+import { ownerLabels } from '../ownership.ts';
+import { K6OperatorRunner } from './runner.ts';
+
+export interface OperatorRunnerInput {
+  access: ClusterAccess;
+  config: Config;
+  runId: string;
+  log: Logger;
+  readyTimeoutMs: number;
+  /** The namespace a mode's client pod runs in (the mode's, or the ingress namespace). */
+  namespaceOf(mode: string | undefined): string;
+  version(): Promise<string>;
+}
+
+export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
+  const k8s = input.config.kubernetes;
+  const client = k8s.resources.client;
+  return new K6OperatorRunner({
+    access: input.access,
+    readyTimeoutMs: input.readyTimeoutMs,
+    log: input.log,
+    version: input.version,
+    placementFor: (mode) => ({
+      namespace: input.namespaceOf(mode),
+      mode: mode ?? input.config.modes[0]!.name,
+      image: k8s.images.client,
+      resources: { requests: { cpu: client.cpu, memory: client.memory }, limits: { cpu: client.cpuLimit, memory: client.memoryLimit } },
+      ownerLabels: ownerLabels(input.config.suite, input.runId),
+    }),
+  });
+}
