@@ -1,6 +1,7 @@
 // The kubeconfig platform: a cluster the user gives us. prepare() installs the meshes the modes
 // need (once per cluster, with their own CLIs), creates one labelled namespace per mode, deploys
-// the echo server and the k6 client pod in each and waits for explicit readiness. teardown()
+// the echo server and the k6 client pods in each (one per load generator: the most any profile
+// uses, checked against the schedulable nodes first) and waits for explicit readiness. teardown()
 // removes exactly what this run created: its namespaces (by run id), and meshes or CRDs it
 // installed. Nothing it does not own is touched.
 import type { ModeConfig, MeshKind } from '../../config/schema.ts';
@@ -16,7 +17,7 @@ import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
 import type { Platform, PlatformContext, ResourceSampler } from '../types.ts';
-import { loadAccess, probeServer, type ClusterAccess } from './access.ts';
+import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
@@ -25,6 +26,8 @@ import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
 import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
+import { clientObjects, clientPodName } from './clients.ts';
+import { clientFitProblem, cpuMillicoresOf, schedulableNodes, type NodeView, type SchedulableNode } from './placement.ts';
 import type { LoadProfile } from '../../config/validate.ts';
 
 export interface ModePlacement {
@@ -68,6 +71,10 @@ export class KubernetesPlatform implements Platform {
   private gatewayApi?: { version: string; installed: boolean };
   /** Echo pods per mode namespace right now (scaled per load profile). */
   private replicasOf = new Map<string, number>();
+  /** Client pods per client namespace: the most generators any profile uses. */
+  private clientCount = 1;
+  /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
+  private clientsInUse = new Map<string, number>();
   private prepared = false;
   private tornDown = false;
   /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
@@ -138,6 +145,7 @@ export class KubernetesPlatform implements Platform {
       this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
 
+    await this.checkClientFit(access);
     log.phase('Workloads');
     for (const p of this.placements) {
       const setup = namespaceSetup(p.mode, p.mesh);
@@ -174,11 +182,13 @@ export class KubernetesPlatform implements Platform {
     // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
     const clientNamespaces = gatewayNamespace ? [gatewayNamespace] : this.placements.map((p) => p.namespace);
     // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
-    for (const namespace of clientNamespaces)
-      await this.applier!.apply(workload.client, { namespace, labels, signal: this.context.signal });
+    const clients = clientObjects(workload.client, workload.clientPod, this.clientCount);
+    for (const namespace of clientNamespaces) await this.applier!.apply(clients, { namespace, labels, signal: this.context.signal });
     await Promise.all(
-      clientNamespaces.map((namespace) =>
-        waitReady(access, podTarget(namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal),
+      clientNamespaces.flatMap((namespace) =>
+        Array.from({ length: this.clientCount }, (_, index) =>
+          waitReady(access, podTarget(namespace, clientPodName(workload.clientPod, index)), this.readyTimeoutMs, this.context.signal),
+        ),
       ),
     );
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
@@ -210,6 +220,37 @@ export class KubernetesPlatform implements Platform {
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
+  /**
+   * The most k6 instances any profile runs as (load.generators): each mode gets that many client
+   * pods, on separate nodes, apart from the echo server (clients.ts). A cluster with too few
+   * schedulable nodes, or nodes too small for a client's CPU request, is refused here, before
+   * anything is created, with the numbers (exit 3: the config is fine, this cluster is too small).
+   */
+  private async checkClientFit(access: ClusterAccess): Promise<void> {
+    const profiles = this.context.config.profiles;
+    const counts = profiles.map((p) => generatorSetting(p));
+    this.clientCount = Math.max(1, ...counts);
+    if (this.clientCount === 1) return;
+    const index = counts.indexOf(this.clientCount);
+    const field = profiles.length > 1 ? `load[${index}].generators` : 'load.generators';
+    const nodes = await this.schedulableNodes(access);
+    const requestMillicores = cpuMillicoresOf(this.k8s.resources.client.cpu) ?? 0;
+    const problem = clientFitProblem(nodes, { clients: this.clientCount, field, requestMillicores });
+    if (problem) throw new EnvironmentError(problem);
+    this.context.log.info(
+      `${this.clientCount} k6 client pods per mode (${field}), each on its own node, apart from the echo server: ${nodes.length} schedulable nodes`,
+    );
+  }
+
+  private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
+    const response = await rawRequest(access, '/api/v1/nodes', { timeoutMs: 15_000 });
+    if (response.status !== 200)
+      throw new EnvironmentError(
+        `could not list the cluster's nodes to place ${this.clientCount} client pods per mode: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
+      );
+    return schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
+  }
+
   /** True once anything may have been created in the cluster. */
   hasCreated(): boolean {
     return this.prepared;
@@ -219,6 +260,11 @@ export class KubernetesPlatform implements Platform {
     const placement = this.placements.find((p) => p.mode.name === modeName);
     if (!placement) throw new Error(`mode ${modeName} is not placed`);
     return placement.namespace;
+  }
+
+  /** Where a mode's client pods are: its own namespace, or the ingress gateway's. */
+  private clientNamespaceOf(modeName: string): string {
+    return this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : this.namespaceOf(modeName);
   }
 
   target(mode: ModeConfig): ModeTarget {
@@ -248,6 +294,7 @@ export class KubernetesPlatform implements Platform {
   async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
     if (!this.access) return;
     const namespace = this.namespaceOf(mode.name);
+    this.clientsInUse.set(this.clientNamespaceOf(mode.name), generatorSetting(profile));
     const want = profile.replicas ?? this.k8s.replicas;
     if (this.replicasOf.get(namespace) === want) return;
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
@@ -269,9 +316,9 @@ export class KubernetesPlatform implements Platform {
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
     const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
-    return new InClusterK6Runner(this.access, (mode) => ({
+    return new InClusterK6Runner(this.access, (mode, index = 0) => ({
       namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first),
-      pod: workload.clientPod,
+      pod: clientPodName(workload.clientPod, index),
       container: workload.clientContainer,
     }));
   }
@@ -286,6 +333,7 @@ export class KubernetesPlatform implements Platform {
       ...(this.k8s.ingress ? { gatewayNamespaces: [ingressNamespace(this.k8s.namespacePrefix)] } : {}),
       log: this.context.log,
       warnedTooShort: this.warnedTooShort,
+      clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
     });
   }
 
@@ -348,4 +396,10 @@ export class KubernetesPlatform implements Platform {
     const found = await readNamespace(this.access!, namespace).catch(() => undefined);
     return found?.metadata.labels?.[RUN_ID] === this.context.runId && found.metadata.labels?.[COMPONENT] !== undefined;
   }
+}
+
+/** A profile's load.generators as a number (auto is resolved by the load engine; here it counts as 1 until merged). */
+function generatorSetting(profile: LoadProfile): number {
+  const value = (profile as { generators?: number | 'auto' }).generators;
+  return typeof value === 'number' ? value : 1;
 }

@@ -20,6 +20,8 @@ export interface GroupContext {
 }
 
 export const CLIENT_NAME = 'mesh-perf-client';
+/** On every client pod: its position in the mode's group of k6 instances (clients.ts), whatever the manifest's labels. */
+export const CLIENT_INDEX = 'mesh-perf.dev/client-index';
 const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
 
 export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceGroup | undefined {
@@ -31,11 +33,11 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
       /^waypoint(-|$)/.test(id.pod);
     if (waypoint) return 'waypoint';
     if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
-    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    if (isClient(id, labels)) return 'client';
     return 'app';
   }
   if (context.gatewayNamespaces?.has(id.namespace)) {
-    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    if (isClient(id, labels)) return 'client';
     return 'gateway';
   }
   if (context.meshNamespaces.has(id.namespace)) {
@@ -46,4 +48,8 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
     return 'control-plane';
   }
   return undefined;
+}
+
+function isClient(id: ContainerIdentity, labels: Record<string, string>): boolean {
+  return labels['app.kubernetes.io/name'] === CLIENT_NAME || labels[CLIENT_INDEX] !== undefined || id.pod === CLIENT_NAME;
 }

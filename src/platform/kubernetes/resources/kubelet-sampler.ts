@@ -10,7 +10,7 @@ import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
 import type { MeasuredWindow } from '../../../load/types.ts';
 import { minimumCpuWindowMs } from '../../../plan/kubelet-refresh.ts';
-import { groupOf, type ContainerIdentity } from './groups.ts';
+import { CLIENT_INDEX, groupOf, type ContainerIdentity } from './groups.ts';
 
 const MAX_SAMPLING_MS = 2 * 60 * 60_000;
 
@@ -28,6 +28,12 @@ export interface SamplerOptions {
    * repetition), so a run of many short repetitions says it once per mode.
    */
   warnedTooShort?: Set<string>;
+  /**
+   * How many of a mode's client pods the current trial's k6 instances use (load.generators of its
+   * profile). A mode has as many client pods as its largest profile needs; the idle ones are left
+   * out of the client group, which sums the pods that sent the load.
+   */
+  clientsInUse?: (mode: string) => number;
 }
 
 export class KubeletResourceSampler implements ResourceSampler {
@@ -88,8 +94,10 @@ export class KubeletResourceSampler implements ResourceSampler {
     const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,
       (c) => {
-        const group = groupOf({ ...c, podLabels: this.podLabels.get(`${c.namespace}/${c.pod}`) }, context);
+        const podLabels = this.podLabels.get(`${c.namespace}/${c.pod}`);
+        const group = groupOf({ ...c, podLabels }, context);
         if (!group) return undefined;
+        if (group === 'client' && !clientInUse(podLabels, this.options.clientsInUse?.(this.mode!))) return undefined;
         return { group, scope: c.namespace === modeNamespace ? this.mode! : c.namespace };
       },
       achievedRps,
@@ -181,4 +189,10 @@ export class KubeletResourceSampler implements ResourceSampler {
     );
     if (answered > 0) this.scrapes.push({ atMs, containers });
   }
+}
+
+/** A client pod counts when its instance index is below the trial's instance count (pods without the label always count). */
+function clientInUse(labels: Record<string, string> | undefined, inUse: number | undefined): boolean {
+  const index = labels?.[CLIENT_INDEX];
+  return inUse === undefined || index === undefined || Number(index) < inUse;
 }
