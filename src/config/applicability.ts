@@ -101,6 +101,40 @@ export function k6LimitProblems(config: ParsedConfig): ConfigProblem[] {
         });
       }
     }
+    problems.push(...generatorProblems(profile, at));
   });
   return problems;
+}
+
+/**
+ * k6 instances of a profile (load.generators): each needs a share of the schedule it can run. k6
+ * splits any script's scenarios, but a user's script would run its setup() and teardown() once
+ * per instance and judge its own thresholds on a part of the requests, so it runs as one.
+ */
+function generatorProblems(profile: LoadProfileConfig, at: string): ConfigProblem[] {
+  const n = profile.generators;
+  if (typeof n !== 'number' || n <= 1) return [];
+  const path = `${at}.generators`;
+  if (profile.script !== undefined)
+    return [
+      {
+        path,
+        message: `expected 1 with a user's own script (load.script), got ${n}: each k6 instance would run its setup() and teardown() and judge its thresholds on only its part of the requests`,
+      },
+    ];
+  if (profile.model === 'open' && profile.rate !== undefined && profile.rate / n < 1)
+    return [
+      {
+        path,
+        message: `${n} k6 instances would share ${profile.rate} rps, under 1 rps each; expected at most ${Math.max(1, Math.floor(profile.rate))} for this rate`,
+      },
+    ];
+  if (profile.model === 'closed' && profile.vus !== undefined && n > profile.vus)
+    return [
+      {
+        path,
+        message: `${n} k6 instances would share ${profile.vus} VUs, some with none (k6 splits the VUs between them); expected at most ${profile.vus}`,
+      },
+    ];
+  return [];
 }

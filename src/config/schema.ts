@@ -70,6 +70,9 @@ export const modeSchema = z
   })
   .describe('one way of serving the same workload (no mesh, a mesh mode, a URL)');
 
+const generatorsError = (issue: { input?: unknown }) =>
+  `expected a whole number of k6 instances ≥ 1 or "auto", got ${describeValue(issue.input)}`;
+
 export const loadProfileSchema = z
   .strictObject({
     name: name('load profile name').optional().describe('profile name; defaults to "<rate>rps" or "<vus>vus"'),
@@ -102,6 +105,12 @@ export const loadProfileSchema = z
       .max(90, { error: (issue) => `expected load.replicas ≤ 90 (as kubernetes.replicas), got ${String(issue.input)}` })
       .optional()
       .describe('kind/kubeconfig: echo pods per mode during this profile (default kubernetes.replicas); the run scales between profiles'),
+    generators: z
+      .union([z.literal('auto'), z.number().int({ error: generatorsError }).min(1, { error: generatorsError })], { error: generatorsError })
+      .default(1)
+      .describe(
+        'k6 instances that share each repetition (k6 execution segments; percentiles merged exactly from raw samples); "auto" picks from the rate and the cores',
+      ),
   })
   .describe('one load profile; a list runs each profile for every mode');
 

@@ -73,7 +73,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 function toProblems(issue: z.core.$ZodIssue, prefix: PropertyKey[]): ConfigProblem[] {
   const fullPath = [...prefix, ...issue.path];
-  if (issue.code === 'invalid_union') {
+  if (issue.code === 'invalid_union' && !issue.message.startsWith('expected')) {
     // `load` is one profile or a list: explain the problems of the shape the user wrote.
     const input = (issue as { input?: unknown }).input;
     const wanted = Array.isArray(input) ? 'array' : typeof input === 'object' && input !== null ? 'object' : undefined;
@@ -106,6 +106,8 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
     return { path, message: `expected ${issue.expected}, got ${describeValue((issue as { input?: unknown }).input)}` };
   }
   if (issue.code === 'invalid_union') {
+    // A field's own message (load.generators) says what it expects; `load` itself is the default.
+    if (issue.message.startsWith('expected')) return { path, message: issue.message };
     const input = (issue as { input?: unknown }).input;
     return { path, message: `expected an object or a list of objects, got ${describeValue(input)}` };
   }

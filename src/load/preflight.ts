@@ -1,10 +1,10 @@
 // Checks `plan`, `run` and the action make once the config is valid and before any load: files the
-// config names exist, and open-model rates fit what one k6 process holds on this machine. Not pure
+// config names exist, and open-model rates fit what k6 holds on this machine. Not pure
 // (the file system, the CPU count); the pure checks live in validate.ts and applicability.ts.
 import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { K6_CPU_SECONDS_PER_REQUEST, rateCeiling } from './ceiling.ts';
+import { ceilingProblem } from './ceiling.ts';
 import type { Config, ConfigProblem } from '../config/validate.ts';
 
 /** What can be known before load: pure config checks live in src/config; these need the machine. */
@@ -22,17 +22,9 @@ export function preflightProblems(config: Config, cwd: string, cores = cpus().le
         });
     }
     // k6 runs on this machine for local and endpoints; in the cluster for kind/kubeconfig.
-    if ((config.platform === 'local' || config.platform === 'endpoints') && profile.model === 'open' && profile.rate !== undefined) {
-      const shares = config.platform === 'local';
-      const ceiling = rateCeiling(cores, shares);
-      if (profile.rate > ceiling) {
-        problems.push({
-          path: `${at}.rate`,
-          message:
-            `${profile.rate} rps is above what one k6 process can hold on this machine: k6 spends ~${K6_CPU_SECONDS_PER_REQUEST * 1e6} µs of CPU per request and needs 20% idle, ` +
-            `so ${cores} core${cores === 1 ? '' : 's'}${shares ? ' shared with the local servers' : ''} hold at most ${ceiling} rps (platform kind/kubeconfig runs k6 in the cluster)`,
-        });
-      }
+    if (config.platform === 'local' || config.platform === 'endpoints') {
+      const problem = ceilingProblem(profile, cores, config.platform === 'local');
+      if (problem) problems.push({ path: `${at}.rate`, message: `${profile.rate} rps ${problem}` });
     }
   });
   const kubeconfig = config.kubernetes?.kubeconfig;

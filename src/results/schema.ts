@@ -65,6 +65,25 @@ export const repetitionSchema = z.strictObject({
   resources: z.array(resourceUsage).optional(),
   valid: z.boolean(),
   invalidReasons: z.array(z.string()),
+  instances: z
+    .array(
+      z.strictObject({
+        where: z.string(),
+        segment: z.string(),
+        exitCode: z.number().int(),
+        requests: z.number(),
+        failures: z.number(),
+        droppedIterations: z.number(),
+        achievedRps: z.number(),
+        latencyMs: latency.nullable(),
+        window: z.strictObject({ startMs: z.number(), endMs: z.number() }).optional(),
+        problems: z.array(z.string()),
+      }),
+    )
+    .optional()
+    .describe(
+      'load.generators > 1: what each k6 instance did; the repetition holds the merged figures (percentiles of the union of raw durations)',
+    ),
 });
 
 export const resultsSchema = z

@@ -83,6 +83,31 @@ export interface Repetition {
   resources?: ResourceUsage[];
   valid: boolean;
   invalidReasons: string[];
+  /**
+   * Set when the repetition ran as a group of k6 instances (load.generators > 1): what each did.
+   * The repetition's own figures are the group's: percentiles of the union of every instance's
+   * raw request durations (exact), counts summed.
+   */
+  instances?: InstanceRecord[];
+}
+
+/** One k6 instance of a repetition that ran as a group. */
+export interface InstanceRecord {
+  /** Where it ran: "k6 process 2 of 4", "pod mesh-perf-x/client-1". */
+  where: string;
+  /** Its k6 execution segment, e.g. "1/4:2/4". */
+  segment: string;
+  exitCode: number;
+  requests: number;
+  failures: number;
+  droppedIterations: number;
+  achievedRps: number;
+  /** From its own summary, to compare instances; the repetition's percentiles are the union's. */
+  latencyMs: LatencyMs | null;
+  /** When its measured scenario ran (epoch ms), from its summary. */
+  window?: { startMs: number; endMs: number };
+  /** Why this instance made the repetition invalid; empty when it did its part. */
+  problems: string[];
 }
 
 export interface ModeResult {

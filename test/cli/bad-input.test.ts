@@ -72,7 +72,7 @@ const CASES: Case[] = [
     yaml: `${LOCAL}load: { rate: 50000 }\n`,
     args: ['run'],
     code: 2,
-    says: [/load\.rate: 50000 rps is above what one k6 process can hold/, /hold at most \d+ rps/],
+    says: [/load\.rate: 50000 rps is above what k6 can hold on this machine, however many processes/, /hold at most \d+ rps/],
   },
   {
     name: 'rate above the ceiling in a list profile',
