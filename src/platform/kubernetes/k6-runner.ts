@@ -10,6 +10,7 @@ import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ClusterAccess } from './access.ts';
 import { execInPod, uploadFile, type ExecResult, type PodRef } from './exec.ts';
 import { runK6Group, type RawReader } from './k6-group.ts';
+import type { GeneratorCapacity } from '../../load/ceiling.ts';
 
 interface Slot {
   invocation: K6Invocation;
@@ -61,8 +62,14 @@ export class InClusterK6Runner implements LoadRunner {
   constructor(
     private readonly access: ClusterAccess,
     private readonly podFor: (mode: string | undefined, index?: number) => PodRef,
-    private readonly options: { raw?: RawReader; apiPortBase?: number } = {},
-  ) {}
+    private readonly options: { raw?: RawReader; apiPortBase?: number; capacity?: GeneratorCapacity } = {},
+  ) {
+    const capacity = options.capacity;
+    if (capacity) this.capacity = () => capacity;
+  }
+
+  /** Where instances can run (the cluster's schedulable nodes), for load.generators: auto; set when the platform read them. */
+  readonly capacity?: () => GeneratorCapacity;
 
   async version(): Promise<string> {
     if (this.cachedVersion) return this.cachedVersion;

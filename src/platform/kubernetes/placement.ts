@@ -6,6 +6,7 @@
 // Free CPU is not subtracted (other pods' requests would need a cluster-wide pod list): a node
 // that is full anyway leaves its client Pending, and the wait then names the scheduler's reason.
 // Pure.
+import { type GeneratorCapacity, RPS_PER_K6_PROCESS, rateCeiling } from '../../load/ceiling.ts';
 import { quantityToNumber } from './environment.ts';
 
 export interface NodeView {
@@ -64,27 +65,28 @@ export function clientFitProblem(nodes: readonly SchedulableNode[], fit: ClientF
   return undefined;
 }
 
-/** What load.generators: auto may use on a cluster. */
-export interface ClusterLoadCapacity {
-  /** Client pods one mode can have: one per schedulable node, one node kept for the echo server. */
-  maxInstances: number;
-  /** Cores one client pod may use: its CPU limit, or the node's allocatable CPU when smaller. */
-  coresPerInstance: number;
-  /** Schedulable nodes. */
-  nodes: number;
-}
-
+/**
+ * What load.generators: auto chooses from on a cluster: one client pod per schedulable node with
+ * room for its CPU request, one node kept for the echo server; each pod gets its CPU limit, or the
+ * smallest such node's allocatable CPU when that is less. One k6 process holds what one core
+ * does however many it may use (load/ceiling.ts), so a pod's share is capped there too.
+ */
 export function clusterLoadCapacity(
   nodes: readonly SchedulableNode[],
   limitMillicores: number,
   requestMillicores: number,
-): ClusterLoadCapacity {
+): GeneratorCapacity {
   const roomy = nodes.filter((n) => n.cpuMillicores >= requestMillicores);
-  const maxInstances = Math.max(1, Math.min(roomy.length, nodes.length - 1));
-  // The smallest node a client may land on bounds what every instance can count on.
-  const smallest = roomy.slice(0, maxInstances).reduce((min, n) => Math.min(min, n.cpuMillicores), Number.POSITIVE_INFINITY);
-  const cores = Math.min(limitMillicores, Number.isFinite(smallest) ? smallest : limitMillicores) / 1000;
-  return { maxInstances, coresPerInstance: cores, nodes: nodes.length };
+  const instances = Math.max(1, Math.min(roomy.length, nodes.length - 1));
+  const smallest = roomy.slice(0, instances).reduce((min, n) => Math.min(min, n.cpuMillicores), Number.POSITIVE_INFINITY);
+  const millicores = Math.min(limitMillicores, Number.isFinite(smallest) ? smallest : limitMillicores);
+  const perPod = rateCeiling(millicores / 1000, false);
+  return {
+    instances,
+    rpsPerInstance: Math.min(RPS_PER_K6_PROCESS, perPod),
+    totalRps: instances * perPod,
+    describe: `${nodes.length} schedulable node${nodes.length === 1 ? '' : 's'} (one kept for the echo server), ${formatCores(millicores)} CPU per client pod`,
+  };
 }
 
 function formatCores(millicores: number): string {

@@ -27,7 +27,16 @@ import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Work
 import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
 import { clientObjects, clientPodName } from './clients.ts';
-import { clientFitProblem, cpuMillicoresOf, schedulableNodes, type NodeView, type SchedulableNode } from './placement.ts';
+import {
+  clientFitProblem,
+  clusterLoadCapacity,
+  cpuMillicoresOf,
+  schedulableNodes,
+  type NodeView,
+  type SchedulableNode,
+} from './placement.ts';
+import { chooseGenerators, type GeneratorCapacity } from '../../load/ceiling.ts';
+import { collectRawSamples, RAW_CSV_METRICS } from '../../load/raw-samples.ts';
 import type { LoadProfile } from '../../config/validate.ts';
 
 export interface ModePlacement {
@@ -58,6 +67,11 @@ export interface KubernetesPlatformOptions {
    * are emulated (kwok), where the client's commands run on the host and cluster DNS does not exist.
    */
   targetOverride?: (mode: string, namespace: string) => { url: string; grpc?: string };
+  /**
+   * First port of the k6 REST APIs of a group of instances (6565 by default). Under kwok every
+   * client pod is a process on one host, so concurrent tests pass a free one.
+   */
+  k6ApiPortBase?: number;
 }
 
 export class KubernetesPlatform implements Platform {
@@ -73,6 +87,8 @@ export class KubernetesPlatform implements Platform {
   private replicasOf = new Map<string, number>();
   /** Client pods per client namespace: the most generators any profile uses. */
   private clientCount = 1;
+  /** Where k6 instances can run (read from the nodes when a profile asks for more than one, or auto). */
+  private capacity?: GeneratorCapacity;
   /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
   private clientsInUse = new Map<string, number>();
   private prepared = false;
@@ -88,7 +104,10 @@ export class KubernetesPlatform implements Platform {
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
     this.targetOverride = options.targetOverride;
+    this.k6ApiPortBase = options.k6ApiPortBase;
   }
+
+  private readonly k6ApiPortBase?: number;
 
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
 
@@ -221,24 +240,32 @@ export class KubernetesPlatform implements Platform {
   }
 
   /**
-   * The most k6 instances any profile runs as (load.generators): each mode gets that many client
-   * pods, on separate nodes, apart from the echo server (clients.ts). A cluster with too few
-   * schedulable nodes, or nodes too small for a client's CPU request, is refused here, before
-   * anything is created, with the numbers (exit 3: the config is fine, this cluster is too small).
+   * The most k6 instances any profile runs as (load.generators, auto chosen from the nodes): each
+   * mode gets that many client pods, on separate nodes, apart from the echo server (clients.ts).
+   * A cluster with too few schedulable nodes, or nodes too small for a client's CPU request, is
+   * refused here, before anything is created, with the numbers (exit 3: the config may be right
+   * for a larger cluster; kind's worker count is checked with the config, exit 2).
    */
   private async checkClientFit(access: ClusterAccess): Promise<void> {
     const profiles = this.context.config.profiles;
-    const counts = profiles.map((p) => generatorSetting(p));
+    if (profiles.every((p) => p.generators === 1)) return;
+    const nodes = await this.schedulableNodes(access);
+    const client = this.k8s.resources.client;
+    const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
+    this.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores);
+    const choices = profiles.map((p) => chooseGenerators(p, this.capacity!));
+    const counts = choices.map((c) => c.count);
     this.clientCount = Math.max(1, ...counts);
     if (this.clientCount === 1) return;
     const index = counts.indexOf(this.clientCount);
     const field = profiles.length > 1 ? `load[${index}].generators` : 'load.generators';
-    const nodes = await this.schedulableNodes(access);
-    const requestMillicores = cpuMillicoresOf(this.k8s.resources.client.cpu) ?? 0;
     const problem = clientFitProblem(nodes, { clients: this.clientCount, field, requestMillicores });
     if (problem) throw new EnvironmentError(problem);
+    profiles.forEach((p, i) => {
+      if (p.generators === 'auto') this.context.log.info(`k6 for "${p.name}": ${choices[i]!.reason}`);
+    });
     this.context.log.info(
-      `${this.clientCount} k6 client pods per mode (${field}), each on its own node, apart from the echo server: ${nodes.length} schedulable nodes`,
+      `${this.clientCount} k6 client pods per mode (${field}), each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`,
     );
   }
 
@@ -294,7 +321,7 @@ export class KubernetesPlatform implements Platform {
   async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
     if (!this.access) return;
     const namespace = this.namespaceOf(mode.name);
-    this.clientsInUse.set(this.clientNamespaceOf(mode.name), generatorSetting(profile));
+    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.capacity ? chooseGenerators(profile, this.capacity).count : 1);
     const want = profile.replicas ?? this.k8s.replicas;
     if (this.replicasOf.get(namespace) === want) return;
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
@@ -316,11 +343,19 @@ export class KubernetesPlatform implements Platform {
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
     const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
-    return new InClusterK6Runner(this.access, (mode, index = 0) => ({
-      namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first),
-      pod: clientPodName(workload.clientPod, index),
-      container: workload.clientContainer,
-    }));
+    return new InClusterK6Runner(
+      this.access,
+      (mode, index = 0) => ({
+        namespace: gatewayNamespace ?? this.namespaceOf(mode ?? first),
+        pod: clientPodName(workload.clientPod, index),
+        container: workload.clientContainer,
+      }),
+      {
+        ...(this.capacity ? { capacity: this.capacity } : {}),
+        ...(this.k6ApiPortBase ? { apiPortBase: this.k6ApiPortBase } : {}),
+        raw: { metrics: RAW_CSV_METRICS, parse: (csv) => collectRawSamples(oneChunk(csv)) },
+      },
+    );
   }
 
   resourceSampler(): ResourceSampler | undefined {
@@ -398,8 +433,6 @@ export class KubernetesPlatform implements Platform {
   }
 }
 
-/** A profile's load.generators as a number (auto is resolved by the load engine; here it counts as 1 until merged). */
-function generatorSetting(profile: LoadProfile): number {
-  const value = (profile as { generators?: number | 'auto' }).generators;
-  return typeof value === 'number' ? value : 1;
+async function* oneChunk(text: string): AsyncIterable<string> {
+  yield text;
 }

@@ -13,6 +13,7 @@ import {
   schedulableNodes,
   type NodeView,
 } from '../../../src/platform/kubernetes/placement.ts';
+import { chooseGenerators, RPS_PER_K6_PROCESS, rateCeiling } from '../../../src/load/ceiling.ts';
 import { parseManifests } from '../../../src/platform/kubernetes/apply.ts';
 import { renderWorkload } from '../../../src/platform/kubernetes/workloads.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
@@ -148,13 +149,29 @@ test('fit: N generators need N + 1 schedulable nodes, N of them with room for th
   );
 });
 
-test('capacity: one client pod per schedulable node but one, each with its CPU limit or the smallest such node', () => {
+test('capacity for auto: one client pod per schedulable node but one; each holds what one k6 process does, or its CPU limit less', () => {
   const nodes = [
     { name: 'n0', cpuMillicores: 8000 },
     { name: 'n1', cpuMillicores: 4000 },
     { name: 'n2', cpuMillicores: 1000 },
   ];
-  assert.deepEqual(clusterLoadCapacity(nodes, 2000, 200), { maxInstances: 2, coresPerInstance: 2, nodes: 3 });
-  assert.deepEqual(clusterLoadCapacity(nodes, 6000, 200), { maxInstances: 2, coresPerInstance: 4, nodes: 3 });
-  assert.deepEqual(clusterLoadCapacity(nodes.slice(0, 1), 2000, 200), { maxInstances: 1, coresPerInstance: 2, nodes: 1 });
+  // 2 CPU per pod: 10,666 rps of CPU, but one process holds one core's 5,333 before its own
+  // scheduling shows in the tail (load/ceiling.ts).
+  assert.deepEqual(clusterLoadCapacity(nodes, 2000, 200), {
+    instances: 2,
+    rpsPerInstance: RPS_PER_K6_PROCESS,
+    totalRps: 2 * rateCeiling(2, false),
+    describe: '3 schedulable nodes (one kept for the echo server), 2 CPU per client pod',
+  });
+  // A 500m limit holds less than a core.
+  const small = clusterLoadCapacity(nodes, 500, 200);
+  assert.equal(small.rpsPerInstance, rateCeiling(0.5, false));
+  assert.equal(small.describe, '3 schedulable nodes (one kept for the echo server), 500m CPU per client pod');
+  // The limit is more than the second node has: that node bounds what each pod can count on.
+  assert.equal(clusterLoadCapacity(nodes, 6000, 200).totalRps, 2 * rateCeiling(4, false));
+  assert.equal(clusterLoadCapacity(nodes.slice(0, 1), 2000, 200).instances, 1);
+  // auto with this capacity: 12,000 rps needs 3 processes, capped at the 2 pods the nodes hold.
+  const choice = chooseGenerators({ generators: 'auto', model: 'open', rate: 12_000 }, clusterLoadCapacity(nodes, 2000, 200));
+  assert.equal(choice.count, 2);
+  assert.match(choice.reason, /capped at 2 by 3 schedulable nodes \(one kept for the echo server\), 2 CPU per client pod/);
 });
