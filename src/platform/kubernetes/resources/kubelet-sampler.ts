@@ -10,7 +10,7 @@ import { parsePrometheusText } from './prometheus.ts';
 import { aggregateScrapes, containerSamples, type Scrape } from './aggregate.ts';
 import type { MeasuredWindow } from '../../../load/types.ts';
 import { minimumCpuWindowMs } from '../../../plan/kubelet-refresh.ts';
-import { CLIENT_INDEX, groupOf, type ContainerIdentity } from './groups.ts';
+import { groupOf, type ContainerIdentity } from './groups.ts';
 
 const MAX_SAMPLING_MS = 2 * 60 * 60_000;
 
@@ -90,14 +90,13 @@ export class KubeletResourceSampler implements ResourceSampler {
       modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []),
       meshNamespaces: new Set(this.options.meshNamespaces),
       gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []),
+      ...(this.mode && this.options.clientsInUse ? { clientsInUse: this.options.clientsInUse(this.mode) } : {}),
     };
     const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,
       (c) => {
-        const podLabels = this.podLabels.get(`${c.namespace}/${c.pod}`);
-        const group = groupOf({ ...c, podLabels }, context);
+        const group = groupOf({ ...c, podLabels: this.podLabels.get(`${c.namespace}/${c.pod}`) }, context);
         if (!group) return undefined;
-        if (group === 'client' && !clientInUse(podLabels, this.options.clientsInUse?.(this.mode!))) return undefined;
         return { group, scope: c.namespace === modeNamespace ? this.mode! : c.namespace };
       },
       achievedRps,
@@ -189,10 +188,4 @@ export class KubeletResourceSampler implements ResourceSampler {
     );
     if (answered > 0) this.scrapes.push({ atMs, containers });
   }
-}
-
-/** A client pod counts when its instance index is below the trial's instance count (pods without the label always count). */
-function clientInUse(labels: Record<string, string> | undefined, inUse: number | undefined): boolean {
-  const index = labels?.[CLIENT_INDEX];
-  return inUse === undefined || index === undefined || Number(index) < inUse;
 }
