@@ -7,7 +7,7 @@ import type { Config } from './config/validate.ts';
 import { buildPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
-import { runRepetition } from './load/engine.ts';
+import { checkGroupsSupported, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
@@ -81,6 +81,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     });
     await platform.prepare();
     const runner = platform.loadRunner();
+    checkGroupsSupported(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
 

@@ -70,12 +70,13 @@ const processes = (n: number) => `${n} k6 process${n === 1 ? '' : 'es'}`;
  */
 export function chooseGenerators(
   profile: Pick<LoadProfile, 'generators' | 'model' | 'rate' | 'script'>,
-  capacity: GeneratorCapacity,
+  capacity: GeneratorCapacity | undefined,
 ): GeneratorChoice {
   if (profile.generators !== 'auto') {
     const n = profile.generators ?? 1;
     return { count: n, reason: `${processes(n)}: set by load.generators` };
   }
+  if (!capacity) return { count: 1, reason: `${processes(1)}: auto, and this platform gives no capacity to split the load over` };
   if (profile.script !== undefined) return { count: 1, reason: `${processes(1)}: a user's script runs as one` };
   if (profile.model !== 'open' || profile.rate === undefined) return { count: 1, reason: `${processes(1)}: closed model` };
   const rate = profile.rate;

@@ -4,7 +4,12 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Trial } from '../plan/plan.ts';
 import type { Repetition } from '../results/types.ts';
 import { EnvironmentError, UsageError } from '../util/errors.ts';
-import type { K6Invocation, K6Progress, LoadRunner, ModeTarget } from './types.ts';
+import type { K6Invocation, K6Outcome, K6Progress, LoadRunner, ModeTarget } from './types.ts';
+import { chooseGenerators } from './ceiling.ts';
+import { type InstanceResult, mergeInstances } from './merge.ts';
+import { csvOutputArg } from './raw-samples.ts';
+import { executionSegments, segmentArgs } from './segments.ts';
+import { timelineBucketMs } from './timeline.ts';
 import { K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { iterationMs, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
@@ -67,31 +72,18 @@ export async function runRepetition(
   cwd = process.cwd(),
 ): Promise<RepetitionRun> {
   const invocation = buildInvocation(trial, target, cwd);
+  const generators = generatorCount(trial, runner);
+  if (generators > 1) return runGroupRepetition(trial, invocation, generators, runner, onProgress, signal);
   const startedAt = new Date().toISOString();
   let outcome;
   try {
     outcome = await runner.run(invocation, onProgress, signal);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new EnvironmentError(`k6 could not be started${code ? ` (${code})` : ''}: ${(error as Error).message}`);
+    throw notStarted(error);
   }
   if (signal.aborted) throw new CancelledError();
   const where = `mode "${trial.mode.name}", repetition ${trial.repetition}`;
-  if (!outcome.summary) {
-    const tail = outcome.stderrTail ? `\nk6 said:\n${indent(outcome.stderrTail)}` : '';
-    const remote = unreachableImport(outcome.stderrTail);
-    if (remote && trial.profile.script) {
-      throw new UsageError(
-        `k6 could not fetch the remote module ${remote} imported by ${trial.profile.script} (${where}); vendor it next to the script or make it reachable.${tail}`,
-      );
-    }
-    if (K6_SCRIPT_ERRORS.has(outcome.exitCode)) {
-      throw new UsageError(
-        `the k6 script failed (${where}, k6 exit code ${outcome.exitCode})${trial.profile.script ? ` in ${trial.profile.script}` : ''}.${tail}`,
-      );
-    }
-    throw new EnvironmentError(`k6 exited with code ${outcome.exitCode} without a summary (${where}).${tail}`);
-  }
+  if (!outcome.summary) throw noSummary(trial, outcome, where);
   if (outcome.exitCode !== 0 && outcome.exitCode !== K6_THRESHOLDS_FAILED) {
     throw new EnvironmentError(`k6 exited with code ${outcome.exitCode} (${where}).\nk6 said:\n${indent(outcome.stderrTail)}`);
   }
@@ -126,6 +118,159 @@ export async function runRepetition(
   const iterations = iterationMs(outcome.summary);
   if (iterations) repetition.iterationMs = iterations;
   return { repetition, extraFiles: outcome.extraFiles, window: measuredWindow(outcome.summary, trial.profile) };
+}
+
+/**
+ * Refuses, before any load, profiles that need a group of k6 instances from a runner that runs
+ * one process per repetition.
+ */
+export function checkGroupsSupported(profiles: readonly Trial['profile'][], runner: LoadRunner): void {
+  if (runner.runGroup) return;
+  for (const profile of profiles) {
+    const count = generatorCount({ profile }, runner);
+    if (count > 1)
+      throw new UsageError(
+        `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
+      );
+  }
+}
+
+/** k6 instances for this trial's profile: load.generators, "auto" resolved with the runner's capacity. */
+function generatorCount(trial: Pick<Trial, 'profile'>, runner: LoadRunner): number {
+  return chooseGenerators(trial.profile, runner.capacity?.()).count;
+}
+
+/** The file each instance of a group writes its raw samples to (`--out csv`), beside its script. */
+export const RAW_FILE = 'mesh-perf-raw.csv';
+
+/** One invocation per instance: the same script, its own slice of the schedule, raw samples kept. */
+export function groupInvocations(base: K6Invocation, count: number): K6Invocation[] {
+  return executionSegments(count).map((slice) => ({
+    ...base,
+    args: [...base.args, ...segmentArgs(slice), '--out', csvOutputArg(RAW_FILE)],
+    instance: slice,
+    rawFile: RAW_FILE,
+  }));
+}
+
+/**
+ * A repetition run as N k6 instances (load.generators > 1): k6 splits the schedule with
+ * execution segments, the runner starts them together, and the merge takes percentiles of the
+ * union of their raw samples. Valid only when every instance did its part.
+ */
+async function runGroupRepetition(
+  trial: Trial,
+  invocation: K6Invocation,
+  count: number,
+  runner: LoadRunner,
+  onProgress: (p: K6Progress) => void,
+  signal: AbortSignal,
+): Promise<RepetitionRun> {
+  const profile = trial.profile;
+  const where = `mode "${trial.mode.name}", repetition ${trial.repetition}`;
+  if (!runner.runGroup)
+    throw new UsageError(
+      `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
+    );
+  const startedAt = new Date().toISOString();
+  let outcomes: K6Outcome[];
+  try {
+    outcomes = await runner.runGroup(groupInvocations(invocation, count), onProgress, signal);
+  } catch (error) {
+    throw notStarted(error);
+  }
+  if (signal.aborted) throw new CancelledError();
+  // Nothing to merge when no instance got as far as a summary: the same errors as one process.
+  const first = outcomes.find((o) => !o.stoppedBecause) ?? outcomes[0]!;
+  if (outcomes.every((o) => !o.summary)) throw noSummary(trial, first, `${where}, ${first.where ?? 'k6 instance 1'}`);
+  const slices = executionSegments(count);
+  const results: InstanceResult[] = outcomes.map((outcome, i) => instanceResult(outcome, i, slices[i]!, profile));
+  const merged = mergeInstances(results, { durationS: profile.durationMs / 1000, bucketMs: timelineBucketMs(profile.durationMs) });
+  const targetRps = profile.model === 'open' && profile.rate !== undefined ? profile.rate : null;
+  const measurement = merged.measurement;
+  const reasons = [
+    ...merged.reasons,
+    ...invalidReasons({
+      targetRps,
+      ...measurement,
+      timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0,
+      timeoutMs: profile.timeoutMs,
+    }),
+  ];
+  for (const outcome of outcomes) {
+    const thrown = scriptException(outcome.stderrTail);
+    if (thrown) reasons.push(`the script threw during iterations (${outcome.where}): ${thrown}`);
+  }
+  const repetition: Repetition = {
+    trial: trial.index,
+    block: trial.block,
+    round: trial.round,
+    startedAt,
+    targetRps,
+    ...measurement,
+    valid: reasons.length === 0,
+    invalidReasons: reasons,
+    instances: merged.instances,
+  };
+  if (merged.iterationMs) repetition.iterationMs = merged.iterationMs;
+  const extraFiles = Object.assign({}, ...outcomes.map((o) => o.extraFiles)) as Record<string, string>;
+  return { repetition, extraFiles, ...(merged.window ? { window: merged.window } : {}) };
+}
+
+function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['slice'], profile: Trial['profile']): InstanceResult {
+  const result: InstanceResult = {
+    where: outcome.where ?? `k6 instance ${i + 1} of ${slice.count}`,
+    slice,
+    exitCode: outcome.exitCode,
+    problems: [],
+  };
+  const problems = result.problems;
+  if (outcome.stoppedBecause) problems.push(`was stopped because ${outcome.stoppedBecause}`);
+  else if (outcome.exitCode !== 0 && outcome.exitCode !== K6_THRESHOLDS_FAILED) {
+    const said = lastLine(outcome.stderrTail);
+    problems.push(`exited with code ${outcome.exitCode}${outcome.exitCode > 128 ? ' (killed by a signal)' : ''}${said ? `: ${said}` : ''}`);
+  }
+  if (!outcome.summary) problems.push('wrote no summary');
+  else {
+    try {
+      result.measurement = parseSummary(outcome.summary);
+      const window = measuredWindow(outcome.summary, profile);
+      if (window) result.window = window;
+    } catch (error) {
+      problems.push(`wrote a summary that cannot be read: ${(error as Error).message}`);
+    }
+  }
+  if (outcome.raw) result.raw = outcome.raw;
+  else if (outcome.summary) problems.push("left no readable raw samples (k6's --out csv file)");
+  return result;
+}
+
+function lastLine(text: string): string {
+  const line = text.trim().split('\n').at(-1) ?? '';
+  return /msg="([^"\\]*(?:\\.[^"\\]*)*)"/.exec(line)?.[1] ?? line.slice(0, 200);
+}
+
+function notStarted(error: unknown): Error {
+  if (error instanceof EnvironmentError || error instanceof UsageError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new EnvironmentError(`k6 could not be started${code ? ` (${code})` : ''}: ${(error as Error).message}`);
+}
+
+/** Why k6 left no summary, as an error: the script's fault (exit 2) or the environment's (exit 3). */
+function noSummary(trial: Trial, outcome: K6Outcome, where: string): Error {
+  const tail = outcome.stderrTail ? `\nk6 said:\n${indent(outcome.stderrTail)}` : '';
+  const remote = unreachableImport(outcome.stderrTail);
+  if (remote && trial.profile.script) {
+    return new UsageError(
+      `k6 could not fetch the remote module ${remote} imported by ${trial.profile.script} (${where}); vendor it next to the script or make it reachable.${tail}`,
+    );
+  }
+  if (K6_SCRIPT_ERRORS.has(outcome.exitCode)) {
+    return new UsageError(
+      `the k6 script failed (${where}, k6 exit code ${outcome.exitCode})${trial.profile.script ? ` in ${trial.profile.script}` : ''}.${tail}`,
+    );
+  }
+  return new EnvironmentError(`k6 exited with code ${outcome.exitCode} without a summary (${where}).${tail}`);
 }
 
 /** First exception k6 logged from inside an iteration (k6 keeps running after those). */

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { ceilingProblem } from './ceiling.ts';
+import { ceilingProblem, chooseGenerators, type GeneratorCapacity, type GeneratorChoice, machineCapacity } from './ceiling.ts';
 import type { Config, ConfigProblem } from '../config/validate.ts';
 
 /** What can be known before load: pure config checks live in src/config; these need the machine. */
@@ -40,4 +40,22 @@ function fileKind(path: string): 'file' | 'directory' | 'missing' {
   } catch {
     return 'missing';
   }
+}
+
+/** Where k6 instances run for this config: this machine for local and endpoints; undefined in a cluster (its platform knows). */
+export function generatorCapacity(config: Config, cores = cpus().length): GeneratorCapacity | undefined {
+  if (config.platform !== 'local' && config.platform !== 'endpoints') return undefined;
+  return machineCapacity(cores, config.platform === 'local');
+}
+
+/**
+ * How many k6 instances each profile runs as, and why, for `plan`; undefined when every profile
+ * runs as one process (load.generators 1, the default).
+ */
+export function generatorChoices(
+  config: Config,
+  capacity = generatorCapacity(config),
+): { profile: string; choice: GeneratorChoice }[] | undefined {
+  if (config.profiles.every((p) => p.generators === 1)) return undefined;
+  return config.profiles.map((profile) => ({ profile: profile.name, choice: chooseGenerators(profile, capacity) }));
 }

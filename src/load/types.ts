@@ -1,4 +1,5 @@
 // The seam between the load engine (renders k6 scripts, parses summaries) and where k6 runs.
+import type { GeneratorCapacity } from './ceiling.ts';
 import type { RawSamples } from './raw-samples.ts';
 
 /**
@@ -58,6 +59,11 @@ export interface K6Outcome {
   raw?: RawSamples;
   /** Where the instance ran, for messages: "k6 process 2 of 4", "pod mesh-perf-x/client-1". */
   where?: string;
+  /**
+   * Set when the runner stopped this instance itself because of another ("k6 process 1 of 2
+   * died"), so the repetition names the instance that failed, not the ones stopped after it.
+   */
+  stoppedBecause?: string;
 }
 
 export interface LoadRunner {
@@ -72,6 +78,8 @@ export interface LoadRunner {
    * others'. Progress sums the instances' requests.
    */
   runGroup?(invocations: K6Invocation[], onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome[]>;
+  /** Where instances can run, for load.generators: auto (chooseGenerators); absent: auto means 1. */
+  capacity?(): GeneratorCapacity;
 }
 
 /** Where the load generator should send a mode's traffic. */

@@ -22,7 +22,7 @@ export class LocalPlatform implements Platform {
   async prepare(): Promise<void> {
     checkRateCeiling(this.context.config.profiles, cpus().length, true);
     const k6 = await ensureK6(this.context.log);
-    this.runner = new LocalK6Runner(k6.path);
+    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: true });
     for (const mode of this.context.config.modes) {
       const local = mode.local ?? { hops: 0 };
       const echoArgs: string[] = [];

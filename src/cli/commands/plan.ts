@@ -7,6 +7,7 @@ import { formatEstimate, presetHeader } from '../preset-summary.ts';
 import { DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { terminalWidth } from '../terminal-width.ts';
+import { generatorChoices } from '../../load/preflight.ts';
 
 export const command: Command = {
   name: 'plan',
@@ -23,6 +24,7 @@ export const command: Command = {
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
+    const generators = generatorChoices(config);
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
     const steps = cluster ? scalingSteps(plan, config.kubernetes.replicas) : [];
@@ -43,7 +45,12 @@ export const command: Command = {
         warmup: t.profile.warmup,
         ...(cluster ? { pods: podsOf(t), via: ingress ? 'gateway' : 'direct' } : {}),
       }));
-      const extra = cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {};
+      const extra = {
+        ...(cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {}),
+        ...(generators
+          ? { generators: generators.map((g) => ({ profile: g.profile, count: g.choice.count, reason: g.choice.reason })) }
+          : {}),
+      };
       const cpu = cpuWindow && {
         cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
       };
@@ -87,6 +94,11 @@ export const command: Command = {
     context.stdout(
       `${alignTable(rows)}\n\n${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`,
     );
+    if (generators) {
+      const width = Math.min(terminalWidth(), 100);
+      const lines = generators.map((g) => wrap(`k6 for "${g.profile}": ${g.choice.reason}`, width).join('\n'));
+      context.stdout(`${lines.join('\n')}\n`);
+    }
     if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), Math.min(terminalWidth(), 100)).join('\n')}\n`);
     return 0;
   },
