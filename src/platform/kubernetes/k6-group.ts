@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import type { K6Invocation, K6Outcome, K6Progress } from '../../load/types.ts';
 import type { RawSamples } from '../../load/raw-samples.ts';
 import type { ExecResult, PodRef } from './exec.ts';
+import { EnvironmentError } from '../../util/errors.ts';
 
 /** k6's ExecutionStatusPausedBeforeRun (lib/execution.go, k6 1.4.2): VUs and executors initialized, waiting for resume. */
 export const K6_PAUSED_BEFORE_RUN = 4;
@@ -77,31 +78,18 @@ export function decodeRawFetch(stdout: string): string {
   return gunzipSync(Buffer.from(stdout.replace(/\s+/g, ''), 'base64')).toString('utf8');
 }
 
-/** Instance starts (epoch ms, from each summary's end stamp minus k6's run duration) spread: max - min. */
-export function startSkewMs(summaries: readonly (string | undefined)[]): number | undefined {
-  const starts: number[] = [];
-  for (const text of summaries) {
-    if (!text) return undefined;
-    try {
-      const data = JSON.parse(text) as { state?: { testRunDurationMs?: number }; mesh_perf?: { endedAtMs?: number } };
-      const end = data.mesh_perf?.endedAtMs;
-      const run = data.state?.testRunDurationMs;
-      if (typeof end !== 'number' || typeof run !== 'number') return undefined;
-      starts.push(end - run);
-    } catch {
-      return undefined;
-    }
-  }
-  return starts.length === 0 ? undefined : Math.max(...starts) - Math.min(...starts);
-}
-
 interface Running {
   slot: GroupSlot;
-  done: Promise<ExecResult | Error>;
+  done: Promise<unknown>;
   finished?: ExecResult | Error;
+  /** Set when the group stopped this instance because of another, or of the run. */
+  stoppedBecause?: string;
   iterations: number;
   elapsedS: number;
 }
+
+/** k6's normal ends: 0, or 99 when the script's own thresholds failed. */
+const NORMAL_EXITS = new Set([0, 99]);
 
 export async function runK6Group(
   deps: GroupDeps,
@@ -124,6 +112,17 @@ export async function runK6Group(
     };
   });
   const totalS = Math.max(...invocations.map((i) => i.expectedSeconds));
+  const running: Running[] = [];
+  const stopAll = (because: string) =>
+    Promise.all(
+      running
+        .filter((r) => !r.finished)
+        .map((r) => {
+          r.stoppedBecause ??= because;
+          return deps.interrupt(r.slot.pod, r.slot.workDir);
+        }),
+    );
+  const onAbort = () => void stopAll('the run was cancelled');
   try {
     await Promise.all(
       slots.map(async (slot) => {
@@ -131,39 +130,44 @@ export async function runK6Group(
           await deps.upload(slot.pod, `${slot.workDir}/${name}`, content, signal);
       }),
     );
-    const running: Running[] = slots.map((slot) => {
-      const entry: Running = { slot, done: Promise.resolve(new Error('not started')), iterations: 0, elapsedS: 0 };
-      entry.done = deps
-        .start(slot, instanceArgs(slot.invocation, slot.port), (line) => {
-          const progress = parseProgress(line);
-          if (!progress) return;
-          entry.iterations = progress.iterations;
-          entry.elapsedS = progress.elapsedS;
-          onProgress({
-            elapsedS: Math.max(...running.map((r) => r.elapsedS)),
-            totalS,
-            requests: running.reduce((sum, r) => sum + r.iterations, 0),
-          });
-        })
+    signal.addEventListener('abort', onAbort, { once: true });
+    let died: string | undefined;
+    for (const slot of slots) {
+      const entry: Running = { slot, done: Promise.resolve(), iterations: 0, elapsedS: 0 };
+      const started = deps.start(slot, instanceArgs(slot.invocation, slot.port), (line) => {
+        const progress = parseProgress(line);
+        if (!progress) return;
+        entry.iterations = progress.iterations;
+        entry.elapsedS = progress.elapsedS;
+        onProgress({
+          elapsedS: Math.max(...running.map((r) => r.elapsedS)),
+          totalS,
+          requests: running.reduce((sum, r) => sum + r.iterations, 0),
+        });
+      });
+      entry.done = started
         .then(
           (result) => result,
           (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
         )
-        .then((settled) => (entry.finished = settled));
-      return entry;
-    });
-    const stopAll = () => Promise.all(running.filter((r) => !r.finished).map((r) => deps.interrupt(r.slot.pod, r.slot.workDir)));
-    const onAbort = () => void stopAll();
-    signal.addEventListener('abort', onAbort, { once: true });
-    let stoppedBecause: string | undefined;
-    try {
-      stoppedBecause = await waitAllPaused(deps, running, signal);
-      if (stoppedBecause) await stopAll();
-      else await Promise.all(running.map((r) => resume(deps, r.slot)));
-      await Promise.all(running.map((r) => r.done));
-    } finally {
-      signal.removeEventListener('abort', onAbort);
+        .then((finished) => {
+          entry.finished = finished;
+          // One instance dying makes the repetition invalid: the others need not run it out.
+          if (entry.stoppedBecause || died !== undefined) return;
+          if (!(finished instanceof Error) && NORMAL_EXITS.has(finished.exitCode)) return;
+          died = `${slot.where} ${finished instanceof Error ? `failed: ${finished.message}` : `died (exit code ${finished.exitCode})`}`;
+          void stopAll(died);
+        });
+      running.push(entry);
     }
+    const stuck = await waitAllPaused(deps, running, signal, () => died);
+    if (stuck) {
+      await stopAll(stuck);
+      await Promise.all(running.map((r) => r.done));
+      throw new EnvironmentError(`${stuck}; they were stopped`);
+    }
+    if (died === undefined && !signal.aborted) await Promise.all(running.map((r) => resume(deps, r.slot, stopAll)));
+    await Promise.all(running.map((r) => r.done));
     return await Promise.all(
       running.map(async (r) => {
         const finished = r.finished!;
@@ -171,36 +175,47 @@ export async function runK6Group(
           finished instanceof Error ? { exitCode: 255, stdout: '', stderr: `${r.slot.where}: ${finished.message}` } : finished;
         const outcome = await deps.collect(r.slot, result);
         outcome.where = r.slot.where;
-        if (stoppedBecause && !(finished instanceof Error) && result.exitCode !== 0)
-          outcome.stderrTail = `${outcome.stderrTail}\nstopped by mesh-perf before the start: ${stoppedBecause}`.trim();
-        if (deps.raw && r.slot.invocation.rawFile && outcome.summary) outcome.raw = await fetchRaw(deps, r.slot, deps.raw);
+        if (r.stoppedBecause) outcome.stoppedBecause = r.stoppedBecause;
+        if (deps.raw && r.slot.invocation.rawFile && outcome.summary) {
+          const raw = await fetchRaw(deps, r.slot, deps.raw);
+          if (raw instanceof Error) outcome.stderrTail = `${outcome.stderrTail}\n${raw.message}`.trim();
+          else outcome.raw = raw;
+        }
         return outcome;
       }),
     );
   } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Whatever went wrong above, no k6 of the group outlives it.
+    await stopAll('the group ended');
+    await Promise.all(running.map((r) => r.done));
     await Promise.all(slots.map((slot) => deps.exec(slot.pod, ['rm', '-rf', slot.workDir], 30_000).catch(() => undefined)));
   }
 }
 
-/** Polls every instance until all are paused before the run; returns why not when one ended, the wait timed out or the run was cancelled. */
-async function waitAllPaused(deps: GroupDeps, running: Running[], signal: AbortSignal): Promise<string | undefined> {
+/**
+ * Polls every instance until all are paused before the run. Returns early (undefined) when one
+ * died or the run was cancelled, which the caller sees; returns which instances are stuck when
+ * they did not finish initializing in time.
+ */
+async function waitAllPaused(
+  deps: GroupDeps,
+  running: Running[],
+  signal: AbortSignal,
+  died: () => string | undefined,
+): Promise<string | undefined> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const ready = new Set<Running>();
   while (ready.size < running.length) {
-    if (signal.aborted) return 'the run was cancelled';
-    const ended = running.find((r) => r.finished);
-    if (ended) {
-      const f = ended.finished!;
-      return `${ended.slot.where} ${f instanceof Error ? `failed: ${f.message}` : `exited with code ${f.exitCode}`} while initializing`;
-    }
+    if (signal.aborted || died() !== undefined) return undefined;
     if (Date.now() > deadline)
-      return `${[...running]
+      return `${running
         .filter((r) => !ready.has(r))
         .map((r) => r.slot.where)
-        .join(', ')} did not finish initializing within ${READY_TIMEOUT_MS / 1000} s`;
+        .join(', ')} did not finish initializing its VUs within ${READY_TIMEOUT_MS / 1000} s`;
     await Promise.all(
       running
-        .filter((r) => !ready.has(r))
+        .filter((r) => !ready.has(r) && !r.finished)
         .map(async (r) => {
           const answer = await deps
             .exec(r.slot.pod, ['k6', 'status', '--address', `127.0.0.1:${r.slot.port}`], 15_000)
@@ -214,16 +229,21 @@ async function waitAllPaused(deps: GroupDeps, running: Running[], signal: AbortS
   return undefined;
 }
 
-async function resume(deps: GroupDeps, slot: GroupSlot): Promise<void> {
-  // A resume that fails leaves the instance paused until its exec deadline: stop it instead.
+async function resume(deps: GroupDeps, slot: GroupSlot, stopAll: (because: string) => Promise<unknown>): Promise<void> {
   const result = await deps
     .exec(slot.pod, ['k6', 'resume', '--address', `127.0.0.1:${slot.port}`], 15_000)
     .catch((error: Error) => ({ exitCode: 255, stdout: '', stderr: error.message }));
-  if (result.exitCode !== 0) await deps.interrupt(slot.pod, slot.workDir);
+  // One instance left paused would hold the others' repetition short: stop them all.
+  if (result.exitCode !== 0)
+    await stopAll(`${slot.where} could not be resumed: ${result.stderr.trim().split('\n').pop() ?? `exit ${result.exitCode}`}`);
 }
 
-async function fetchRaw(deps: GroupDeps, slot: GroupSlot, reader: RawReader): Promise<RawSamples | undefined> {
-  const result = await deps.exec(slot.pod, rawFetchCommand(slot.workDir, slot.invocation.rawFile!, reader.metrics), 300_000);
-  if (result.exitCode !== 0) return undefined;
+async function fetchRaw(deps: GroupDeps, slot: GroupSlot, reader: RawReader): Promise<RawSamples | Error> {
+  const result = await deps
+    .exec(slot.pod, rawFetchCommand(slot.workDir, slot.invocation.rawFile!, reader.metrics), 300_000)
+    .catch((e: Error) => e);
+  if (result instanceof Error) return new Error(`raw samples not copied from ${slot.where}: ${result.message}`);
+  if (result.exitCode !== 0)
+    return new Error(`raw samples not copied from ${slot.where}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
   return reader.parse(decodeRawFetch(result.stdout));
 }

@@ -1,6 +1,6 @@
 // The in-cluster group of k6 instances, pure parts: `k6 status` as k6 1.4.2 prints it, the
 // arguments each instance runs with, the raw-samples fetch (run here with a real sh, grep, gzip
-// and base64, as in the pod) and the start skew read from the summaries.
+// and base64, as in the pod).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,6 @@ import {
   K6_PAUSED_BEFORE_RUN,
   parseK6Status,
   rawFetchCommand,
-  startSkewMs,
 } from '../../../src/platform/kubernetes/k6-group.ts';
 import type { K6Invocation } from '../../../src/load/types.ts';
 
@@ -75,11 +74,4 @@ test('raw samples fetch: the header and the merged metrics only, byte for byte a
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
-
-test('start skew: spread of the instances’ run starts (summary end stamp minus k6 run duration)', () => {
-  const summary = (endedAtMs: number, runMs: number) => JSON.stringify({ state: { testRunDurationMs: runMs }, mesh_perf: { endedAtMs } });
-  assert.equal(startSkewMs([summary(10_000, 5_000), summary(10_040, 5_010), summary(10_020, 5_000)]), 30);
-  assert.equal(startSkewMs([summary(10_000, 5_000), undefined]), undefined);
-  assert.equal(startSkewMs([summary(10_000, 5_000), '{}']), undefined);
 });
