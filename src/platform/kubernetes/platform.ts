@@ -154,6 +154,7 @@ export class KubernetesPlatform implements Platform {
     log.phase('Cluster');
     const access = await this.connect();
     log.info(`Kubernetes ${this.serverVersion} at ${access.server} (context "${access.contextName}")`);
+    await this.checkClientFit(access);
     this.prepared = true; // from here on teardown has something to remove
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
@@ -164,7 +165,6 @@ export class KubernetesPlatform implements Platform {
       this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
 
-    await this.checkClientFit(access);
     log.phase('Workloads');
     for (const p of this.placements) {
       const setup = namespaceSetup(p.mode, p.mesh);
@@ -273,7 +273,7 @@ export class KubernetesPlatform implements Platform {
     const response = await rawRequest(access, '/api/v1/nodes', { timeoutMs: 15_000 });
     if (response.status !== 200)
       throw new EnvironmentError(
-        `could not list the cluster's nodes to place ${this.clientCount} client pods per mode: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
+        `could not list the cluster's nodes to place the client pods of load.generators: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
       );
     return schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
   }
