@@ -48,6 +48,7 @@ const E2E = [
   'test/integration/grpc.test.ts',
   'test/integration/inconclusive.test.ts',
   'test/integration/user-script.test.ts',
+  'test/load/generators-e2e.test.ts',
   'test/load/iteration-tls.test.ts',
   'test/plan/cpu-window.test.ts',
   'test/presets/local-e2e.test.ts',

@@ -14,7 +14,7 @@
 // The load average is printed: on a shared machine only ratios within one run mean anything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../../src/config/validate.ts';
@@ -25,12 +25,11 @@ import { parseSummary } from '../../src/load/summary.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { cachedToolPath } from '../../src/tools/cache.ts';
 import { startServer } from '../../src/platform/processes.ts';
-import { freePort } from '../../src/util/net.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/report/terminal.ts';
+import { ChildCpu, startFortio } from '../support/proc.ts';
 
 const VEGETA = cachedToolPath('vegeta', '12.13.0');
-const FORTIO = cachedToolPath('fortio', '1.66.0');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
@@ -40,7 +39,6 @@ const rates = arg('rates', '1000,2000,5000').split(',').map(Number);
 const durationS = Number(arg('duration', '10'));
 const steps = arg('steps', '2000,3000,4000,5000,6000,8000,10000').split(',').map(Number);
 const stepDurationS = Number(arg('step-duration', '5'));
-const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 
 const PLAIN_K6 = `import http from 'k6/http';
 export const options = { discardResponseBodies: true, scenarios: { s: {
@@ -62,55 +60,6 @@ interface Row {
 
 type Tool = 'vegeta' | 'plain k6' | 'mesh-perf';
 const TOOLS: Tool[] = ['vegeta', 'plain k6', 'mesh-perf'];
-
-/** CPU seconds (user + system) used by our child (or grandchild) processes named `comm`. */
-class ChildCpu {
-  private readonly seen = new Map<number, number>();
-  private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly comm: string) {}
-  start(): void {
-    this.timer = setInterval(() => this.sample(), 100);
-  }
-  stop(): number {
-    this.sample();
-    clearInterval(this.timer);
-    return [...this.seen.values()].reduce((a, b) => a + b, 0);
-  }
-  private sample(): void {
-    for (const pid of descendants(process.pid)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        if (stat.slice(stat.indexOf('(') + 1, close) !== this.comm) continue;
-        const fields = stat.slice(close + 2).split(' '); // fields[0] is field 3 (state)
-        const seconds = (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
-        this.seen.set(pid, Math.max(this.seen.get(pid) ?? 0, seconds));
-      } catch {
-        // the process ended between listing and reading: its last sample stands
-      }
-    }
-  }
-}
-
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const tid of tasks) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const child of children.split(' ').filter(Boolean).map(Number)) out.push(child, ...descendants(child));
-  }
-  return out;
-}
 
 function waitExit(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -238,26 +187,6 @@ async function runTool(tool: Tool, k6: string, url: string, rate: number, second
 
 /** Holds the rate: 0 drops (k6), ≥ 99% of the rate delivered (every tool). */
 const holds = (row: Row, rate: number) => (row.dropped ?? 0) === 0 && row.achieved >= rate * 0.99;
-
-async function startFortio(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const child = spawn(FORTIO, ['server', '-http-port', `127.0.0.1:${port}`, '-grpc-port', 'disabled', '-redirect-port', 'disabled'], {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, stop: () => child.kill('SIGTERM') };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('fortio did not answer within 10 s');
-}
 
 const loadSamples: number[] = [];
 const loadTimer = setInterval(() => loadSamples.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])), 5000);

@@ -5,7 +5,19 @@ import { OVERRIDES } from '../config/overrides.ts';
 import type { OptionSpec, ParsedArgs } from './command.ts';
 
 /** What shapes the trial plan: enough for `plan`. */
-const PLAN_FLAGS = ['preset', 'suite', 'platform', 'modes', 'baseline-mode', 'rate', 'duration', 'repetitions', 'seed', 'gates'];
+const PLAN_FLAGS = [
+  'preset',
+  'suite',
+  'platform',
+  'modes',
+  'baseline-mode',
+  'rate',
+  'duration',
+  'repetitions',
+  'generators',
+  'seed',
+  'gates',
+];
 /** Where the tool installs or reaches meshes (kind/kubeconfig). */
 const CLUSTER_FLAGS = ['kubeconfig', 'context', 'istio-version', 'linkerd-version'];
 const HISTORY_FLAGS = ['history-store', 'history-branch', 'publish', 'dashboard-url'];
@@ -20,7 +32,7 @@ export const OVERRIDE_FLAGS = {
 export function overrideOptions(flags: readonly string[]): OptionSpec[] {
   return OVERRIDES.filter((o) => flags.includes(o.flag)).map((o) => ({
     name: o.flag,
-    value: o.kind === 'number' ? 'N' : o.flag === 'baseline-mode' ? 'MODE' : 'VALUE',
+    value: o.kind === 'number' ? 'N' : o.kind === 'count' ? 'N|auto' : o.flag === 'baseline-mode' ? 'MODE' : 'VALUE',
     description: o.description,
   }));
 }

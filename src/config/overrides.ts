@@ -6,7 +6,8 @@ export interface Override {
   flag: string;
   input: string;
   path: string;
-  kind: 'string' | 'number' | 'boolean' | 'list' | 'yaml';
+  /** count: a whole number, or the word auto. */
+  kind: 'string' | 'number' | 'count' | 'boolean' | 'list' | 'yaml';
   description: string;
 }
 
@@ -29,6 +30,13 @@ export const OVERRIDES: Override[] = [
     path: 'load.repetitions',
     kind: 'number',
     description: 'Repetitions per mode, interleaved across modes.',
+  },
+  {
+    flag: 'generators',
+    input: 'generators',
+    path: 'load.generators',
+    kind: 'count',
+    description: 'k6 processes per repetition (k6 execution segments, merged exactly), a whole number or auto.',
   },
   {
     flag: 'gates',
@@ -126,6 +134,13 @@ export function parseOverrideValue(override: Override, text: string, origin: str
       if (text.trim() === '' || !Number.isFinite(value)) {
         throw new UsageError(`${origin}: expected a number, got ${JSON.stringify(text)}`);
       }
+      return value;
+    }
+    case 'count': {
+      if (text.trim() === 'auto') return 'auto';
+      const value = Number(text);
+      if (text.trim() === '' || !Number.isFinite(value))
+        throw new UsageError(`${origin}: expected a whole number or auto, got ${JSON.stringify(text)}`);
       return value;
     }
     case 'boolean':

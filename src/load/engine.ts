@@ -1,5 +1,6 @@
 // One repetition: render the script, run k6 through the platform's runner, parse the summary,
 // and judge validity. Errors name the cause with k6's stderr tail.
+import { constants } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Trial } from '../plan/plan.ts';
 import type { Repetition } from '../results/types.ts';
@@ -135,6 +136,12 @@ export function checkGroupsSupported(profiles: readonly Trial['profile'][], runn
   }
 }
 
+function noGroupRunner(count: number, profile: Trial['profile']): UsageError {
+  return new UsageError(
+    `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
+  );
+}
+
 /** k6 instances for this trial's profile: load.generators, "auto" resolved with the runner's capacity. */
 function generatorCount(trial: Pick<Trial, 'profile'>, runner: LoadRunner): number {
   return chooseGenerators(trial.profile, runner.capacity?.()).count;
@@ -168,10 +175,7 @@ async function runGroupRepetition(
 ): Promise<RepetitionRun> {
   const profile = trial.profile;
   const where = `mode "${trial.mode.name}", repetition ${trial.repetition}`;
-  if (!runner.runGroup)
-    throw new UsageError(
-      `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
-    );
+  if (!runner.runGroup) throw noGroupRunner(count, profile);
   const startedAt = new Date().toISOString();
   let outcomes: K6Outcome[];
   try {
@@ -228,7 +232,8 @@ function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['sl
   if (outcome.stoppedBecause) problems.push(`was stopped because ${outcome.stoppedBecause}`);
   else if (outcome.exitCode !== 0 && outcome.exitCode !== K6_THRESHOLDS_FAILED) {
     const said = lastLine(outcome.stderrTail);
-    problems.push(`exited with code ${outcome.exitCode}${outcome.exitCode > 128 ? ' (killed by a signal)' : ''}${said ? `: ${said}` : ''}`);
+    const signal = outcome.exitCode > 128 ? signalName(outcome.exitCode - 128) : undefined;
+    problems.push(`exited with code ${outcome.exitCode}${signal ? ` (killed by ${signal})` : ''}${said && !signal ? `: ${said}` : ''}`);
   }
   if (!outcome.summary) problems.push('wrote no summary');
   else {
@@ -243,6 +248,10 @@ function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['sl
   if (outcome.raw) result.raw = outcome.raw;
   else if (outcome.summary) problems.push("left no readable raw samples (k6's --out csv file)");
   return result;
+}
+
+function signalName(n: number): string | undefined {
+  return Object.entries(constants.signals).find(([, value]) => value === n)?.[0];
 }
 
 function lastLine(text: string): string {

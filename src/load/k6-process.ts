@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRawSamples } from './raw-samples.ts';
 import type { K6Invocation, K6Outcome } from './types.ts';
@@ -60,7 +60,10 @@ export function startK6(k6Path: string, args: string[], cwd: string): K6Process 
     child.once('error', reject);
   });
   const exited = new Promise<{ exitCode: number; signal: NodeJS.Signals | null; stderrTail: string }>((resolve) => {
-    child.once('close', (code, signal) => resolve({ exitCode: code ?? (signal ? 128 : 1), signal, stderrTail: stderr.trim() }));
+    // Killed by a signal: 128 + its number, as a shell reports it (SIGKILL → 137).
+    child.once('close', (code, signal) =>
+      resolve({ exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1), signal, stderrTail: stderr.trim() }),
+    );
   });
   return { child, exited, started };
 }

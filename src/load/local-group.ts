@@ -66,7 +66,10 @@ export async function runLocalGroup(
       await k6.started;
     }
     await waitUntilPaused(members, where, signal, () => died);
-    if (died === undefined && !signal.aborted) {
+    // A death or a cancel before every process had started leaves later ones paused: stop them too.
+    if (signal.aborted) stopAll('the run was cancelled');
+    else if (died !== undefined) stopAll(`${where(died)} died`, died);
+    else {
       const resumedAt = Date.now();
       await Promise.all(members.map((m, i) => resume(m.port, where(i)))).catch((error: unknown) => {
         stopAll('another k6 process could not be resumed');

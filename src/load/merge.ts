@@ -79,7 +79,8 @@ export function mergeInstances(results: readonly InstanceResult[], shape: GroupS
   const sum = (pick: (m: Measurement) => number) => measured.reduce((total, r) => total + pick(r.measurement!), 0);
   const requests = sum((m) => m.requests);
   const failures = sum((m) => m.failures);
-  const raws = results.flatMap((r) => (r.raw ? [r.raw] : []));
+  // Only beside a summary: a killed instance's partial CSV would add samples its counts lack.
+  const raws = measured.flatMap((r) => (r.raw ? [r.raw] : []));
   const success = concat(raws.map((r) => r.successMs));
   const failed = concat(raws.map((r) => r.failureMs));
   const statusCounts = addCounts(measured.map((r) => r.measurement!.statusCounts));
@@ -110,19 +111,30 @@ export function mergeInstances(results: readonly InstanceResult[], shape: GroupS
   return merged;
 }
 
-/** The window all instances measured; a reason when they started too far apart. */
+/**
+ * The window all instances measured; a reason when they started too far apart. The start is
+ * judged by each instance's first measured request (raw samples, millisecond timestamps) when all
+ * have one: the summary places a window only to some tens of ms (it is stamped after the run).
+ */
 function commonWindow(results: readonly InstanceResult[], durationS: number, reasons: string[]): MeasuredWindow | undefined {
-  const windows = results.flatMap((r) => (r.window ? [{ where: r.where, ...r.window }] : []));
-  if (windows.length === 0) return undefined;
-  const first = windows.reduce((a, b) => (b.startMs < a.startMs ? b : a));
-  const last = windows.reduce((a, b) => (b.startMs > a.startMs ? b : a));
-  const spread = last.startMs - first.startMs;
-  if (windows.length > 1 && spread > Math.max(MAX_START_SPREAD_MS, durationS * 10)) {
-    reasons.push(
-      `the k6 instances did not measure together: ${last.where} started its measured window ${spread} ms after ${first.where} (expected within ${Math.max(MAX_START_SPREAD_MS, durationS * 10)} ms)`,
-    );
+  const byRaw = results.every((r) => r.raw && r.raw.firstMs > 0);
+  const starts = results.flatMap((r) => {
+    const startMs = byRaw ? r.raw!.firstMs : r.window?.startMs;
+    return startMs === undefined ? [] : [{ where: r.where, startMs }];
+  });
+  const limit = Math.max(MAX_START_SPREAD_MS, durationS * 10);
+  if (starts.length > 1) {
+    const first = starts.reduce((a, b) => (b.startMs < a.startMs ? b : a));
+    const last = starts.reduce((a, b) => (b.startMs > a.startMs ? b : a));
+    const spread = last.startMs - first.startMs;
+    if (spread > limit)
+      reasons.push(
+        `the k6 instances did not measure together: ${last.where} started its measured requests ${spread} ms after ${first.where} (expected within ${limit} ms)`,
+      );
   }
-  const startMs = last.startMs;
+  const windows = results.flatMap((r) => (r.window ? [r.window] : []));
+  if (windows.length === 0) return undefined;
+  const startMs = Math.max(...windows.map((w) => w.startMs));
   const endMs = Math.min(...windows.map((w) => w.endMs));
   return endMs > startMs ? { startMs, endMs } : undefined;
 }

@@ -20,7 +20,11 @@ export interface RawSamples {
   failureBucket: Uint16Array;
   /** iteration_duration of each measured iteration. */
   iterationMs: Float64Array;
-  /** Epoch ms of the first and last measured sample (CSV timeFormat unix_milli). */
+  /**
+   * Epoch ms (CSV timeFormat unix_milli) when the first measured request started and the last
+   * ended. k6 stamps a request's samples with its end, so the start is that less its duration:
+   * one slow first request does not make an instance look late.
+   */
   firstMs: number;
   lastMs: number;
 }
@@ -67,7 +71,11 @@ export async function collectRawSamples(chunks: AsyncIterable<Buffer | string>, 
   return reader.result();
 }
 
-const KEPT = new Set<string>(RAW_CSV_METRICS);
+/** Whether the row at `start` is one of RAW_CSV_METRICS ("http_req_duration,…"). */
+function keptMetricAt(text: string, start: number): boolean {
+  for (const name of RAW_CSV_METRICS) if (text.startsWith(name, start) && text.charCodeAt(start + name.length) === 44) return true; // 44: ','
+  return false;
+}
 
 class CsvRows {
   private columns?: { scenario: number; expected: number; status: number; extra: number; count: number };
@@ -87,9 +95,8 @@ class CsvRows {
       this.header(text.slice(start, end));
       return;
     }
-    // Cheap test first: most rows are metrics the merge does not read.
-    const comma = text.indexOf(',', start);
-    if (!this.pending && (comma === -1 || comma > end || !KEPT.has(text.slice(start, comma)))) return;
+    // Cheap test first, without copying: most rows are metrics the merge does not read.
+    if (!this.pending && !keptMetricAt(text, start)) return;
     let row = this.pending + text.slice(start, end);
     // A quoted field may hold a newline (Go's csv writer quotes it): wait for the rest.
     if (row.includes('"') && unbalancedQuotes(row)) {
@@ -135,7 +142,7 @@ class CsvRows {
       this.iterations.push(value);
       return;
     }
-    if (time < this.firstMs) this.firstMs = time;
+    if (time - value < this.firstMs) this.firstMs = time - value;
     if (time > this.lastMs) this.lastMs = time;
     const bucket = bucketOf(fields[c.extra]!);
     if (name === 'http_req_duration') this.http.add(value, bucket, c.expected !== -1 && fields[c.expected] === 'true');
@@ -150,7 +157,7 @@ class CsvRows {
     return {
       ...requests.arrays(),
       iterationMs: this.iterations.array(),
-      firstMs: none ? 0 : this.firstMs,
+      firstMs: none ? 0 : Math.round(this.firstMs),
       lastMs: none ? 0 : this.lastMs,
     };
   }

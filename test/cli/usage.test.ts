@@ -89,3 +89,27 @@ test('plan prints the trial table and JSON with the recorded seed', { timeout: 6
     );
   });
 });
+
+test('plan says how many k6 processes each profile runs as, and why', { timeout: 60_000 }, async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:9/" }]\nload: [{ name: low, rate: 300, generators: auto }, { name: split, rate: 300, generators: 3 }]\n',
+    );
+    const table = await runCliInProcess(['plan'], { cwd: dir });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^k6 for "low": 1 k6 process: 300 rps ≤ 5,333 one process holds$/m);
+    assert.match(table.stdout, /^k6 for "split": 3 k6 processes: set by load.generators$/m);
+    const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
+    assert.deepEqual(json.generators, [
+      { profile: 'low', count: 1, reason: '1 k6 process: 300 rps ≤ 5,333 one process holds' },
+      { profile: 'split', count: 3, reason: '3 k6 processes: set by load.generators' },
+    ]);
+    // The default, one process everywhere, adds nothing to the plan.
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:9/" }]\nload: { rate: 300 }\n',
+    );
+    assert.doesNotMatch((await runCliInProcess(['plan'], { cwd: dir })).stdout, /k6 for/);
+  });
+});

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { chooseGenerators, machineCapacity, RPS_PER_K6_PROCESS } from '../../src/load/ceiling.ts';
 import { executionSegments, segmentArgs } from '../../src/load/segments.ts';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
+import { checkGroupsSupported } from '../../src/load/engine.ts';
+import { UsageError } from '../../src/util/errors.ts';
 
 test('execution segments: N consecutive slices of one sequence, as k6 parses them', () => {
   assert.deepEqual(executionSegments(1), [{ index: 0, count: 1, segment: '0:1', sequence: '0,1' }]);
@@ -84,4 +86,27 @@ test('bad load.generators: named with its value and what was expected', () => {
     problems({ script: 'x.js', generators: 2 })[0]!,
     /^load\.generators: expected 1 with a user's own script \(load\.script\), got 2: each k6 instance would run its setup\(\)/,
   );
+});
+
+test('a runner that runs one process per repetition refuses a profile that needs several, before any load', () => {
+  const single = { version: async () => '1.4.2', run: async () => ({ exitCode: 0, extraFiles: {}, stderrTail: '' }) };
+  const config = validateConfig({
+    platform: 'endpoints',
+    modes: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
+    load: [{ rate: 100 }, { name: 'split', rate: 100, generators: 2 }],
+  });
+  assert.throws(
+    () => checkGroupsSupported(config.profiles, single),
+    (error: Error) =>
+      error instanceof UsageError &&
+      error.message ===
+        'load.generators asks for 2 k6 instances (profile "split"), but this platform runs one k6 process per repetition; set load.generators: 1',
+  );
+  // auto on a runner without a capacity stays one process, which every runner can run.
+  const auto = validateConfig({
+    platform: 'endpoints',
+    modes: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
+    load: { rate: 9000, generators: 'auto' },
+  });
+  checkGroupsSupported(auto.profiles, single);
 });

@@ -132,8 +132,7 @@ test('an instance that dropped iterations, crashed or lost its raw samples is na
   const [one, two, three, four] = split(durations(400), 4);
   two!.measurement = { ...two!.measurement!, droppedIterations: 37 };
   three!.exitCode = 137;
-  three!.measurement = undefined;
-  three!.raw = undefined;
+  three!.measurement = undefined; // killed: no summary, but a partial raw file, which must not count
   three!.problems.push('died (k6 exit code 137, killed by SIGKILL) before writing its summary');
   four!.raw = { ...four!.raw!, successMs: four!.raw!.successMs.slice(1), successBucket: four!.raw!.successBucket.slice(1) };
   const merged = mergeInstances([one!, two!, three!, four!], { durationS: 10, bucketMs: 1000 });
@@ -145,14 +144,23 @@ test('an instance that dropped iterations, crashed or lost its raw samples is na
   assert.deepEqual(merged.instances[1]!.problems, ['dropped 37 iterations']);
   assert.equal(merged.instances[2]!.exitCode, 137);
   assert.deepEqual(merged.instances[0]!.problems, []);
+  const counted = [one!, two!, four!].flatMap((i) => [...i.raw!.successMs]);
+  assert.deepEqual(merged.measurement.latencyMs, latencyOf(Float64Array.from(counted)));
 });
 
-test('instances whose measured windows start apart did not apply the load together', () => {
+test('instances that started their measured requests apart did not apply the load together', () => {
   const instances = split(durations(100), 2);
+  // From the first measured request of each, when every instance has raw samples...
+  instances[0]!.raw!.firstMs = 5000;
+  instances[1]!.raw!.firstMs = 5080;
+  assert.deepEqual(mergeInstances(instances, { durationS: 10, bucketMs: 1000 }).reasons, [], '80 ms apart is together');
+  instances[0]!.raw!.firstMs = 5400;
+  assert.deepEqual(mergeInstances(instances, { durationS: 10, bucketMs: 1000 }).reasons, [
+    'the k6 instances did not measure together: k6 process 1 of 2 started its measured requests 320 ms after k6 process 2 of 2 (expected within 250 ms)',
+  ]);
+  // ...else from the windows the summaries place.
+  instances[1]!.raw = undefined;
   instances[1]!.window = { startMs: 1900, endMs: 11_900 };
-  const merged = mergeInstances(instances, { durationS: 10, bucketMs: 1000 });
-  assert.match(
-    merged.reasons[0]!,
-    /did not measure together: k6 process 2 of 2 started its measured window 900 ms after k6 process 1 of 2/,
-  );
+  const reasons = mergeInstances(instances, { durationS: 10, bucketMs: 1000 }).reasons;
+  assert.match(reasons.at(-1)!, /k6 process 2 of 2 started its measured requests 900 ms after k6 process 1 of 2/);
 });
