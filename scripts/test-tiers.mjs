@@ -10,6 +10,7 @@ export const TIERS = ['unit', 'e2e', 'k8s'];
 /** Files that need the local control plane (kube-apiserver + kwok). */
 const K8S = [
   'test/kubernetes/control-plane.test.ts',
+  'test/kubernetes/generators.test.ts',
   'test/kubernetes/ingress.test.ts',
   'test/kubernetes/k6-operator.test.ts',
   'test/kubernetes/linkerd-detect.test.ts',

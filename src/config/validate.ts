@@ -7,6 +7,7 @@ import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
 import { gateScopeProblems } from '../gates/expression.ts';
 import { ingressProblems } from './ingress-checks.ts';
+import { kindGeneratorProblems } from './kind-checks.ts';
 import { k6LimitProblems, platformProblems } from './applicability.ts';
 import { engineProblems } from './engine-checks.ts';
 import type { ConfigProblem } from './problem.ts';
@@ -222,6 +223,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
   const profileNames = profiles.map(profileName);
   problems.push(...gateScopeProblems(config.gates, names, profileNames));
   problems.push(...ingressProblems(config));
+  problems.push(...kindGeneratorProblems(config));
   profileNames.forEach((n, i) => {
     if (profileNames.indexOf(n) !== i)
       problems.push({ path: `load[${i}].name`, message: `duplicate load profile name "${n}"; give each profile a name` });

@@ -10,7 +10,8 @@ import { formatEstimate, presetHeader } from '../preset-summary.ts';
 import { DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { terminalWidth } from '../terminal-width.ts';
-import { generatorChoices } from '../../load/preflight.ts';
+import { generatorCapacity, generatorChoices } from '../../load/preflight.ts';
+import { clusterPlanCapacity } from '../../platform/kubernetes/plan-capacity.ts';
 
 export const command: Command = {
   name: 'plan',
@@ -27,10 +28,14 @@ export const command: Command = {
     const plan = buildPlan(config, config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
-    const generators = generatorChoices(config);
     const operator = loadEngineOf(config.profiles) === 'k6-operator';
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
+    // auto on a cluster chooses from its nodes: read them (kubeconfig) or the kind cluster's shape.
+    const clusterCapacity = cluster && config.profiles.some((p) => p.generators === 'auto') ? await clusterPlanCapacity(config) : undefined;
+    const generators = generatorChoices(config, clusterCapacity?.capacity ?? generatorCapacity(config))?.map((g, i) =>
+      clusterCapacity?.note && config.profiles[i]!.generators === 'auto' ? { ...g, choice: { count: 0, reason: clusterCapacity.note } } : g,
+    );
     const steps = cluster ? scalingSteps(plan, config.kubernetes.replicas) : [];
     const scaling = scalingSeconds(steps);
     const ingress = cluster ? config.kubernetes.ingress : undefined;

@@ -2,12 +2,29 @@
 // API. The script files are written into a fresh directory in the pod, `k6 run` streams its
 // non-TTY progress lines back (parsed for the live progress line), and the summary JSON is read
 // back with `cat`. Cancelling stops k6 in the pod with SIGTERM (a background job of a
-// non-interactive shell ignores SIGINT); k6 treats it like Ctrl-C.
+// non-interactive shell ignores SIGINT); k6 treats it like Ctrl-C. A group of instances
+// (load.generators) runs one k6 per client pod of the mode, started together (k6-group.ts).
 import { randomBytes } from 'node:crypto';
 import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from '../../load/types.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ClusterAccess } from './access.ts';
-import { execInPod, uploadFile, type PodRef } from './exec.ts';
+import { execInPod, uploadFile, type ExecResult, type PodRef } from './exec.ts';
+import { runK6Group, type RawReader } from './k6-group.ts';
+import type { GeneratorCapacity } from '../../load/ceiling.ts';
+
+interface Slot {
+  invocation: K6Invocation;
+  pod: PodRef;
+  workDir: string;
+}
+
+function refuseUserScript(invocation: K6Invocation): void {
+  if (invocation.workDir) {
+    throw new UsageError(
+      `load.script: a k6 script of your own cannot run on the kind/kubeconfig platforms yet (its imports resolve on this machine, not in the client pod); use the built-in load profile options, or the local/endpoints platforms`,
+    );
+  }
+}
 
 const STDERR_TAIL = 4000;
 const WORK_ROOT = '/tmp/mesh-perf-k6';
@@ -38,11 +55,21 @@ export function k6Command(workDir: string, invocation: K6Invocation): string[] {
 export class InClusterK6Runner implements LoadRunner {
   private cachedVersion?: string;
 
-  /** podFor maps the trial's mode (MESH_PERF_MODE in the invocation env) to its client pod. */
+  /**
+   * podFor maps the trial's mode (MESH_PERF_MODE in the invocation env) and the instance's index
+   * in a group (0 for a single k6) to its client pod.
+   */
   constructor(
     private readonly access: ClusterAccess,
-    private readonly podFor: (mode: string | undefined) => PodRef,
-  ) {}
+    private readonly podFor: (mode: string | undefined, index?: number) => PodRef,
+    private readonly options: { raw?: RawReader; apiPortBase?: number; capacity?: GeneratorCapacity } = {},
+  ) {
+    const capacity = options.capacity;
+    if (capacity) this.capacity = () => capacity;
+  }
+
+  /** Where instances can run (the cluster's schedulable nodes), for load.generators: auto; set when the platform read them. */
+  readonly capacity?: () => GeneratorCapacity;
 
   async version(): Promise<string> {
     if (this.cachedVersion) return this.cachedVersion;
@@ -57,46 +84,74 @@ export class InClusterK6Runner implements LoadRunner {
   }
 
   async run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome> {
-    if (invocation.workDir) {
-      throw new UsageError(
-        `load.script: a k6 script of your own cannot run on the kind/kubeconfig platforms yet (its imports resolve on this machine, not in the client pod); use the built-in load profile options, or the local/endpoints platforms`,
-      );
-    }
+    refuseUserScript(invocation);
     const pod = this.podFor(invocation.env.MESH_PERF_MODE);
-    const workDir = `${WORK_ROOT}/${randomBytes(6).toString('hex')}`;
+    const slot = { invocation, pod, workDir: `${WORK_ROOT}/${randomBytes(6).toString('hex')}` };
     try {
       for (const [name, content] of Object.entries(invocation.files))
-        await uploadFile(this.access, pod, `${workDir}/${name}`, content, signal);
-      let pending = '';
-      const onStdout = (text: string) => {
-        pending += text;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const progress = parseProgressLine(line);
-          if (progress) onProgress({ elapsedS: progress.elapsedS, totalS: invocation.expectedSeconds, requests: progress.iterations });
-        }
-      };
-      const interrupt = () => void this.interrupt(pod, workDir);
+        await uploadFile(this.access, pod, `${slot.workDir}/${name}`, content, signal);
+      const interrupt = () => void this.interrupt(pod, slot.workDir);
       signal.addEventListener('abort', interrupt, { once: true });
       let result;
       try {
-        // Generous deadline: the run itself, graceful stop, summary, slow API servers.
-        result = await execInPod(this.access, pod, k6Command(workDir, invocation), {
-          timeoutMs: (invocation.expectedSeconds + 120) * 1000,
-          onStdout,
-          stdoutLimit: STDERR_TAIL,
+        result = await this.start(slot, invocation.args, (line) => {
+          const progress = parseProgressLine(line);
+          if (progress) onProgress({ elapsedS: progress.elapsedS, totalS: invocation.expectedSeconds, requests: progress.iterations });
         });
       } finally {
         signal.removeEventListener('abort', interrupt);
       }
-      const summary = await this.readFile(pod, `${workDir}/${invocation.summaryFile}`);
-      const extraFiles = await this.extraFiles(pod, workDir, invocation);
-      const stderrTail = `${result.stderr}\n${result.stdout}`.trim().slice(-STDERR_TAIL);
-      return { exitCode: result.exitCode, summary, extraFiles, stderrTail, k6Version: this.cachedVersion };
+      return await this.collect(slot, result);
     } finally {
-      await execInPod(this.access, pod, ['rm', '-rf', workDir], { timeoutMs: 30_000 }).catch(() => undefined);
+      await execInPod(this.access, pod, ['rm', '-rf', slot.workDir], { timeoutMs: 30_000 }).catch(() => undefined);
     }
+  }
+
+  /** N instances in the mode's N client pods, started together (k6-group.ts). */
+  runGroup(invocations: K6Invocation[], onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome[]> {
+    for (const invocation of invocations) refuseUserScript(invocation);
+    return runK6Group(
+      {
+        exec: (pod, command, timeoutMs) => execInPod(this.access, pod, command, { timeoutMs }),
+        upload: (pod, path, content, signal) => uploadFile(this.access, pod, path, content, signal),
+        workRoot: WORK_ROOT,
+        podFor: (mode, index) => this.podFor(mode, index),
+        start: (slot, args, onLine) => this.start(slot, args, onLine),
+        interrupt: (pod, workDir) => this.interrupt(pod, workDir),
+        collect: (slot, result) => this.collect(slot, result),
+        ...(this.options.raw ? { raw: this.options.raw } : {}),
+        ...(this.options.apiPortBase ? { apiPortBase: this.options.apiPortBase } : {}),
+      },
+      invocations,
+      onProgress,
+      signal,
+      parseProgressLine,
+    );
+  }
+
+  /** Runs k6 in the pod until it exits, handing each complete stdout line to onLine. */
+  private start(slot: Slot, args: string[], onLine: (line: string) => void): Promise<ExecResult> {
+    let pending = '';
+    const onStdout = (text: string) => {
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    };
+    // Generous deadline: initialization, the run itself, graceful stop, summary, slow API servers.
+    return execInPod(this.access, slot.pod, k6Command(slot.workDir, { ...slot.invocation, args }), {
+      timeoutMs: (slot.invocation.expectedSeconds + 240) * 1000,
+      onStdout,
+      stdoutLimit: STDERR_TAIL,
+    });
+  }
+
+  /** The summary, the files the script's own handleSummary wrote, and k6's output tail. */
+  private async collect(slot: Slot, result: ExecResult): Promise<K6Outcome> {
+    const summary = await this.readFile(slot.pod, `${slot.workDir}/${slot.invocation.summaryFile}`);
+    const extraFiles = await this.extraFiles(slot.pod, slot.workDir, slot.invocation);
+    const stderrTail = `${result.stderr}\n${result.stdout}`.trim().slice(-STDERR_TAIL);
+    return { exitCode: result.exitCode, summary, extraFiles, stderrTail, k6Version: this.cachedVersion };
   }
 
   private async interrupt(pod: PodRef, workDir: string): Promise<void> {
@@ -114,6 +169,7 @@ export class InClusterK6Runner implements LoadRunner {
   private async extraFiles(pod: PodRef, workDir: string, invocation: K6Invocation): Promise<Record<string, string>> {
     const listing = await execInPod(this.access, pod, ['ls', '-1', workDir], { timeoutMs: 30_000 });
     const known = new Set([...Object.keys(invocation.files), invocation.summaryFile, PID_FILE]);
+    if (invocation.rawFile) known.add(invocation.rawFile);
     const out: Record<string, string> = {};
     for (const name of listing.stdout.split('\n').map((n) => n.trim())) {
       if (!name || known.has(name)) continue;

@@ -1,6 +1,7 @@
 // The kubeconfig platform: a cluster the user gives us. prepare() installs the meshes the modes
 // need (once per cluster, with their own CLIs), creates one labelled namespace per mode, deploys
-// the echo server and the k6 client pod in each and waits for explicit readiness. teardown()
+// the echo server and the k6 client pods in each (one per load generator: the most any profile
+// uses, checked against the schedulable nodes first) and waits for explicit readiness. teardown()
 // removes exactly what this run created: its namespaces (by run id), and meshes or CRDs it
 // installed. Nothing it does not own is touched.
 import type { ModeConfig, MeshKind } from '../../config/schema.ts';
@@ -16,7 +17,7 @@ import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
 import type { Platform, PlatformContext, ResourceSampler } from '../types.ts';
-import { loadAccess, probeServer, type ClusterAccess } from './access.ts';
+import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
@@ -29,6 +30,17 @@ import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
 import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
+import { clientObjects, clientPodName } from './clients.ts';
+import {
+  clientFitProblem,
+  clusterLoadCapacity,
+  cpuMillicoresOf,
+  schedulableNodes,
+  type NodeView,
+  type SchedulableNode,
+} from './placement.ts';
+import { chooseGenerators, type GeneratorCapacity } from '../../load/ceiling.ts';
+import { collectRawSamples, RAW_CSV_METRICS } from '../../load/raw-samples.ts';
 import type { LoadProfile } from '../../config/validate.ts';
 
 export interface ModePlacement {
@@ -59,6 +71,11 @@ export interface KubernetesPlatformOptions {
    * are emulated (kwok), where the client's commands run on the host and cluster DNS does not exist.
    */
   targetOverride?: (mode: string, namespace: string) => { url: string; grpc?: string };
+  /**
+   * First port of the k6 REST APIs of a group of instances (6565 by default). Under kwok every
+   * client pod is a process on one host, so concurrent tests pass a free one.
+   */
+  k6ApiPortBase?: number;
 }
 
 export class KubernetesPlatform implements Platform {
@@ -72,6 +89,12 @@ export class KubernetesPlatform implements Platform {
   private gatewayApi?: { version: string; installed: boolean };
   /** Echo pods per mode namespace right now (scaled per load profile). */
   private replicasOf = new Map<string, number>();
+  /** Client pods per client namespace: the most generators any profile uses. */
+  private clientCount = 1;
+  /** Where k6 instances can run (read from the nodes when a profile asks for more than one, or auto). */
+  private capacity?: GeneratorCapacity;
+  /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
+  private clientsInUse = new Map<string, number>();
   private prepared = false;
   /** One for the run: it caches the k6 version. */
   private operatorRunner?: LoadRunner;
@@ -87,7 +110,10 @@ export class KubernetesPlatform implements Platform {
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
     this.targetOverride = options.targetOverride;
+    this.k6ApiPortBase = options.k6ApiPortBase;
   }
+
+  private readonly k6ApiPortBase?: number;
 
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
 
@@ -136,6 +162,7 @@ export class KubernetesPlatform implements Platform {
     log.info(`Kubernetes ${this.serverVersion} at ${access.server} (context "${access.contextName}")`);
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (this.engine === 'k6-operator') await requireTestRunCrd(access);
+    await this.checkClientFit(access);
     this.prepared = true; // from here on teardown has something to remove
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
@@ -182,11 +209,13 @@ export class KubernetesPlatform implements Platform {
     // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
     const clientNamespaces = gatewayNamespace ? [gatewayNamespace] : this.placements.map((p) => p.namespace);
     // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
-    for (const namespace of clientNamespaces)
-      await this.applier!.apply(workload.client, { namespace, labels, signal: this.context.signal });
+    const clients = clientObjects(workload.client, workload.clientPod, this.clientCount);
+    for (const namespace of clientNamespaces) await this.applier!.apply(clients, { namespace, labels, signal: this.context.signal });
     await Promise.all(
-      clientNamespaces.map((namespace) =>
-        waitReady(access, podTarget(namespace, workload.clientPod), this.readyTimeoutMs, this.context.signal),
+      clientNamespaces.flatMap((namespace) =>
+        Array.from({ length: this.clientCount }, (_, index) =>
+          waitReady(access, podTarget(namespace, clientPodName(workload.clientPod, index)), this.readyTimeoutMs, this.context.signal),
+        ),
       ),
     );
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
@@ -218,6 +247,45 @@ export class KubernetesPlatform implements Platform {
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
+  /**
+   * The most k6 instances any profile runs as (load.generators, auto chosen from the nodes): each
+   * mode gets that many client pods, on separate nodes, apart from the echo server (clients.ts).
+   * A cluster with too few schedulable nodes, or nodes too small for a client's CPU request, is
+   * refused here, before anything is created, with the numbers (exit 3: the config may be right
+   * for a larger cluster; kind's worker count is checked with the config, exit 2).
+   */
+  private async checkClientFit(access: ClusterAccess): Promise<void> {
+    const profiles = this.context.config.profiles;
+    if (profiles.every((p) => p.generators === 1)) return;
+    const nodes = await this.schedulableNodes(access);
+    const client = this.k8s.resources.client;
+    const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
+    this.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores);
+    const choices = profiles.map((p) => chooseGenerators(p, this.capacity!));
+    const counts = choices.map((c) => c.count);
+    this.clientCount = Math.max(1, ...counts);
+    if (this.clientCount === 1) return;
+    const index = counts.indexOf(this.clientCount);
+    const field = profiles.length > 1 ? `load[${index}].generators` : 'load.generators';
+    const problem = clientFitProblem(nodes, { clients: this.clientCount, field, requestMillicores });
+    if (problem) throw new EnvironmentError(problem);
+    profiles.forEach((p, i) => {
+      if (p.generators === 'auto') this.context.log.info(`k6 for "${p.name}": ${choices[i]!.reason}`);
+    });
+    this.context.log.info(
+      `${this.clientCount} k6 client pods per mode (${field}), each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`,
+    );
+  }
+
+  private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
+    const response = await rawRequest(access, '/api/v1/nodes', { timeoutMs: 15_000 });
+    if (response.status !== 200)
+      throw new EnvironmentError(
+        `could not list the cluster's nodes to place the client pods of load.generators: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
+      );
+    return schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
+  }
+
   /** True once anything may have been created in the cluster. */
   hasCreated(): boolean {
     return this.prepared;
@@ -227,6 +295,11 @@ export class KubernetesPlatform implements Platform {
     const placement = this.placements.find((p) => p.mode.name === modeName);
     if (!placement) throw new Error(`mode ${modeName} is not placed`);
     return placement.namespace;
+  }
+
+  /** Where a mode's client pods are: its own namespace, or the ingress gateway's. */
+  private clientNamespaceOf(modeName: string): string {
+    return this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : this.namespaceOf(modeName);
   }
 
   target(mode: ModeConfig): ModeTarget {
@@ -256,6 +329,7 @@ export class KubernetesPlatform implements Platform {
   async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
     if (!this.access) return;
     const namespace = this.namespaceOf(mode.name);
+    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.capacity ? chooseGenerators(profile, this.capacity).count : 1);
     const want = profile.replicas ?? this.k8s.replicas;
     if (this.replicasOf.get(namespace) === want) return;
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
@@ -278,11 +352,19 @@ export class KubernetesPlatform implements Platform {
     const first = this.placements[0]!.mode.name;
     const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
     const clientNamespace = (mode: string | undefined) => gatewayNamespace ?? this.namespaceOf(mode ?? first);
-    const inPod = new InClusterK6Runner(this.access, (mode) => ({
-      namespace: clientNamespace(mode),
-      pod: workload.clientPod,
-      container: workload.clientContainer,
-    }));
+    const inPod = new InClusterK6Runner(
+      this.access,
+      (mode, index = 0) => ({
+        namespace: clientNamespace(mode),
+        pod: clientPodName(workload.clientPod, index),
+        container: workload.clientContainer,
+      }),
+      {
+        ...(this.capacity ? { capacity: this.capacity } : {}),
+        ...(this.k6ApiPortBase ? { apiPortBase: this.k6ApiPortBase } : {}),
+        raw: { metrics: RAW_CSV_METRICS, parse: (csv) => collectRawSamples(oneChunk(csv)) },
+      },
+    );
     if (this.engine !== 'k6-operator') return inPod;
     this.operatorRunner ??= operatorRunner({
       access: this.access,
@@ -310,6 +392,7 @@ export class KubernetesPlatform implements Platform {
       ...(this.k8s.ingress ? { gatewayNamespaces: [ingressNamespace(this.k8s.namespacePrefix)] } : {}),
       log: this.context.log,
       warnedTooShort: this.warnedTooShort,
+      clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
     });
   }
 
@@ -374,4 +457,8 @@ export class KubernetesPlatform implements Platform {
     const found = await readNamespace(this.access!, namespace).catch(() => undefined);
     return found?.metadata.labels?.[RUN_ID] === this.context.runId && found.metadata.labels?.[COMPONENT] !== undefined;
   }
+}
+
+async function* oneChunk(text: string): AsyncIterable<string> {
+  yield text;
 }

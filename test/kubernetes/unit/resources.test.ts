@@ -264,3 +264,53 @@ test('the shortest window with a CPU figure: two of the longest kubelet refreshe
   assert.equal(minimumCpuWindowMs(10_000), 30_000);
   assert.equal(minimumCpuWindowMs(20_000), 70_000);
 });
+
+test('the client group sums the client pods the trial used (load.generators), not the idle ones', () => {
+  // Three client pods in the mode (its largest profile runs 3 instances); this trial runs 2.
+  const client = (i: number) => ({
+    namespace: 'ns',
+    pod: i === 0 ? 'mesh-perf-client' : `mesh-perf-client-${i}`,
+    container: 'k6',
+    podLabels: { 'app.kubernetes.io/name': 'mesh-perf-client', 'mesh-perf.dev/client-index': String(i) },
+  });
+  const rates = [300, 280, 2];
+  const scrapes: Scrape[] = [0, 1, 2].map((step) => ({
+    atMs: step * 2000,
+    containers: [0, 1, 2].map((i) => ({ ...client(i), cpuSeconds: (rates[i]! / 1000) * 2 * step, memoryBytes: (60 + i) * 1024 * 1024 })),
+  }));
+  const labelled = (c: { namespace: string; pod: string; container: string }) => ({
+    ...c,
+    podLabels: client(Number(/-(\d)$/.exec(c.pod)?.[1] ?? 0)).podLabels,
+  });
+  const classify = (inUse: number | undefined) => (c: { namespace: string; pod: string; container: string }) => {
+    const group = groupOf(labelled(c), { modeNamespaces: new Set(['ns']), meshNamespaces: new Set<string>(), clientsInUse: inUse });
+    return group ? { group, scope: 'm' } : undefined;
+  };
+  const two = aggregateScrapes(scrapes, classify(2), 1000).usage;
+  assert.deepEqual(
+    two.map((u) => [u.group, u.cpuMillicores.avg, u.memoryMiB.avg]),
+    [['client', 580, 121]],
+  );
+  const all = aggregateScrapes(scrapes, classify(undefined), 1000).usage;
+  assert.deepEqual(
+    all.map((u) => [u.group, u.cpuMillicores.avg, u.memoryMiB.avg]),
+    [['client', 582, 183]],
+  );
+  // A client pod of a user's manifest without our label always counts.
+  assert.equal(
+    groupOf(
+      { namespace: 'ns', pod: 'mesh-perf-client', container: 'k6' },
+      { modeNamespaces: new Set(['ns']), meshNamespaces: new Set(), clientsInUse: 1 },
+    ),
+    'client',
+  );
+  assert.equal(groupOf(client(1), { modeNamespaces: new Set(['ns']), meshNamespaces: new Set(), clientsInUse: 1 }), undefined);
+  // By the index label alone (a manifest of one's own keeps its own labels).
+  assert.equal(
+    groupOf(
+      { namespace: 'ns', pod: 'my-k6-1', container: 'k6', podLabels: { 'mesh-perf.dev/client-index': '1' } },
+      { modeNamespaces: new Set(['ns']), meshNamespaces: new Set(), clientsInUse: 2 },
+    ),
+    'client',
+  );
+});

@@ -17,9 +17,16 @@ export interface GroupContext {
   meshNamespaces: ReadonlySet<string>;
   /** Namespaces of the ingress gateway (kubernetes.ingress): the gateway's pods and the client. */
   gatewayNamespaces?: ReadonlySet<string>;
+  /**
+   * Client pods the trial's k6 instances use (load.generators of its profile): a mode has as many
+   * client pods as its largest profile needs, and the idle ones are no part of the client group.
+   */
+  clientsInUse?: number;
 }
 
 export const CLIENT_NAME = 'mesh-perf-client';
+/** On every client pod: its position in the mode's group of k6 instances (clients.ts), whatever the manifest's labels. */
+export const CLIENT_INDEX = 'mesh-perf.dev/client-index';
 const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
 
 export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceGroup | undefined {
@@ -31,11 +38,11 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
       /^waypoint(-|$)/.test(id.pod);
     if (waypoint) return 'waypoint';
     if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
-    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    if (isClient(id, labels)) return clientInUse(labels, context.clientsInUse) ? 'client' : undefined;
     return 'app';
   }
   if (context.gatewayNamespaces?.has(id.namespace)) {
-    if (labels['app.kubernetes.io/name'] === CLIENT_NAME || id.pod === CLIENT_NAME) return 'client';
+    if (isClient(id, labels)) return clientInUse(labels, context.clientsInUse) ? 'client' : undefined;
     return 'gateway';
   }
   if (context.meshNamespaces.has(id.namespace)) {
@@ -46,4 +53,14 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
     return 'control-plane';
   }
   return undefined;
+}
+
+function isClient(id: ContainerIdentity, labels: Record<string, string>): boolean {
+  return labels['app.kubernetes.io/name'] === CLIENT_NAME || labels[CLIENT_INDEX] !== undefined || id.pod === CLIENT_NAME;
+}
+
+/** A client pod counts when its instance index is below the trial's instance count (a pod without the label always does). */
+function clientInUse(labels: Record<string, string>, inUse: number | undefined): boolean {
+  const index = labels[CLIENT_INDEX];
+  return inUse === undefined || index === undefined || Number(index) < inUse;
 }

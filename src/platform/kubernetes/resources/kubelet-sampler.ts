@@ -28,6 +28,12 @@ export interface SamplerOptions {
    * repetition), so a run of many short repetitions says it once per mode.
    */
   warnedTooShort?: Set<string>;
+  /**
+   * How many of a mode's client pods the current trial's k6 instances use (load.generators of its
+   * profile). A mode has as many client pods as its largest profile needs; the idle ones are left
+   * out of the client group, which sums the pods that sent the load.
+   */
+  clientsInUse?: (mode: string) => number;
 }
 
 export class KubeletResourceSampler implements ResourceSampler {
@@ -84,6 +90,7 @@ export class KubeletResourceSampler implements ResourceSampler {
       modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []),
       meshNamespaces: new Set(this.options.meshNamespaces),
       gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []),
+      ...(this.mode && this.options.clientsInUse ? { clientsInUse: this.options.clientsInUse(this.mode) } : {}),
     };
     const { usage, tooFewSamples } = aggregateScrapes(
       this.scrapes,

@@ -1,0 +1,94 @@
+// Whether a mode's N client pods can be placed, decided before anything is created, and the load
+// capacity `load.generators: auto` chooses from. Client pods need a node each (required
+// anti-affinity, see clients.ts) and the echo server needs at least one node without a client,
+// so N generators need N + 1 schedulable nodes, N of them with room for a client's CPU request.
+// Schedulable: Ready, not cordoned, no NoSchedule/NoExecute taint (our pods tolerate none).
+// Free CPU is not subtracted (other pods' requests would need a cluster-wide pod list): a node
+// that is full anyway leaves its client Pending, and the wait then names the scheduler's reason.
+// Pure.
+import { type GeneratorCapacity, RPS_PER_K6_PROCESS, rateCeiling } from '../../load/ceiling.ts';
+import { quantityToNumber } from './environment.ts';
+
+export interface NodeView {
+  metadata: { name: string };
+  spec?: { unschedulable?: boolean; taints?: { key: string; effect: string }[] };
+  status?: { allocatable?: Record<string, string>; conditions?: { type: string; status: string }[] };
+}
+
+export interface SchedulableNode {
+  name: string;
+  /** Allocatable CPU in millicores. */
+  cpuMillicores: number;
+}
+
+/** CPU quantity ("2", "500m", "1.5") in millicores; undefined when it is not one. */
+export function cpuMillicoresOf(quantity: string | undefined): number | undefined {
+  const cores = quantityToNumber(quantity);
+  return cores === undefined ? undefined : Math.round(cores * 1000);
+}
+
+export function schedulableNodes(nodes: readonly NodeView[]): SchedulableNode[] {
+  return nodes
+    .filter((n) => !n.spec?.unschedulable)
+    .filter((n) => !(n.spec?.taints ?? []).some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'))
+    .filter((n) => (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'))
+    .map((n) => ({ name: n.metadata.name, cpuMillicores: cpuMillicoresOf(n.status?.allocatable?.cpu) ?? 0 }))
+    .sort((a, b) => b.cpuMillicores - a.cpuMillicores);
+}
+
+export interface ClientFit {
+  /** Client pods per mode. */
+  clients: number;
+  /** The config field the count came from, for messages ("load.generators", "load[1].generators"). */
+  field: string;
+  /** CPU request of one client pod (kubernetes.resources.client.cpu), millicores. */
+  requestMillicores: number;
+}
+
+/** Why N client pods cannot be placed on these nodes, or undefined when they can. */
+export function clientFitProblem(nodes: readonly SchedulableNode[], fit: ClientFit): string | undefined {
+  if (fit.clients <= 1) return undefined;
+  const roomy = nodes.filter((n) => n.cpuMillicores >= fit.requestMillicores);
+  const listed = nodes.length === 0 ? '' : ` (${nodes.map((n) => `${n.name} ${formatCores(n.cpuMillicores)} CPU`).join(', ')})`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (nodes.length < fit.clients + 1)
+    return (
+      `${fit.field} ${fit.clients} needs ${fit.clients} client pods on separate nodes and one more node for the echo server ` +
+      `(${fit.clients + 1} schedulable nodes); the cluster has ${plural(nodes.length, 'schedulable node')}${listed}. ` +
+      `Lower ${fit.field} to ${Math.max(1, nodes.length - 1)} or add nodes.`
+    );
+  if (roomy.length < fit.clients)
+    return (
+      `${fit.field} ${fit.clients} needs ${fit.clients} nodes with ${formatCores(fit.requestMillicores)} CPU allocatable for a client pod each ` +
+      `(kubernetes.resources.client.cpu); ${plural(roomy.length, 'node')} of ${nodes.length} ha${roomy.length === 1 ? 's' : 've'} that much${listed}.`
+    );
+  return undefined;
+}
+
+/**
+ * What load.generators: auto chooses from on a cluster: one client pod per schedulable node with
+ * room for its CPU request, one node kept for the echo server; each pod gets its CPU limit, or the
+ * smallest such node's allocatable CPU when that is less. One k6 process holds what one core
+ * does however many it may use (load/ceiling.ts), so a pod's share is capped there too.
+ */
+export function clusterLoadCapacity(
+  nodes: readonly SchedulableNode[],
+  limitMillicores: number,
+  requestMillicores: number,
+): GeneratorCapacity {
+  const roomy = nodes.filter((n) => n.cpuMillicores >= requestMillicores);
+  const instances = Math.max(1, Math.min(roomy.length, nodes.length - 1));
+  const smallest = roomy.slice(0, instances).reduce((min, n) => Math.min(min, n.cpuMillicores), Number.POSITIVE_INFINITY);
+  const millicores = Math.min(limitMillicores, Number.isFinite(smallest) ? smallest : limitMillicores);
+  const perPod = rateCeiling(millicores / 1000, false);
+  return {
+    instances,
+    rpsPerInstance: Math.min(RPS_PER_K6_PROCESS, perPod),
+    totalRps: instances * perPod,
+    describe: `${nodes.length} schedulable node${nodes.length === 1 ? '' : 's'} (one kept for the echo server), ${formatCores(millicores)} CPU per client pod`,
+  };
+}
+
+function formatCores(millicores: number): string {
+  return millicores % 1000 === 0 ? String(millicores / 1000) : `${millicores}m`;
+}
