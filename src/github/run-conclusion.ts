@@ -16,8 +16,11 @@ export function reconcileWithConclusion(result: RunResult, conclusion: string | 
   const reason =
     `The benchmark run ${concluded}, but its results artifact says pass: shown as invalid, not as a pass. ` +
     'Either a step after the benchmark failed, or the artifact was not written by a passing benchmark; see the run.';
+  // The artifact's gate decisions are its claims too: shown, they would read "✅ pass" under an
+  // invalid verdict. Without them the comment keeps the figures, marked invalid, and no decision.
+  const { analysis: _claimed, ...figures } = result;
   return {
-    result: { ...result, verdict: 'invalid', verdictReasons: [reason, ...result.verdictReasons] },
+    result: { ...figures, verdict: 'invalid', verdictReasons: [reason, ...result.verdictReasons] },
     disagreement: `the benchmark run ${concluded} but the artifact claims pass; the comment shows invalid`,
   };
 }

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../../src/platform/processes.ts';
 import { runCli, withTempDir } from '../support/cli.ts';
 
+// These tests read messages, not their layout: no wrapping at a narrow terminal's width.
+process.env.COLUMNS = '1000';
+
 const scripts = fileURLToPath(new URL('../fixtures/scripts/', import.meta.url));
 
 function config(port: number, extra = ''): string {
