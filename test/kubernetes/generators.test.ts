@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,10 +92,23 @@ async function runNamespaces(runSelector: string): Promise<string[]> {
   return (JSON.parse(response.body) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name);
 }
 
-/** Command lines of this machine's k6 processes (kwok's exec runs them here), sampled while a group runs. */
+/**
+ * Command lines of this machine's k6 processes (kwok's exec runs them here), sampled while a group
+ * runs, each after its working directory (the instance's work dir: the pod's shell cds into it).
+ */
 function k6CommandLines(): string[] {
-  const out = execFileSync('ps', ['-eww', '-o', 'args'], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => /(^|\/)k6 run /.test(l));
+  const out = execFileSync('ps', ['-eww', '-o', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').flatMap((line) => {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (!match || !/(^|\/)k6 run /.test(match[2]!)) return [];
+    let cwd = '?';
+    try {
+      cwd = readlinkSync(`/proc/${match[1]}/cwd`);
+    } catch {
+      // the process ended between ps and here
+    }
+    return [`${cwd} ${match[2]}`];
+  });
 }
 
 const SCRIPT = `import http from 'k6/http';
