@@ -80,3 +80,15 @@ test('a quoted value is not split across lines when it fits; an unindented line 
   );
   assert.match(long, /^mesh-perf report: --store xxxxxxxxxx: no\n {2}such/);
 });
+
+test('a command to copy (a line indented by four) is never wrapped, whatever the width', async () => {
+  const { installHint } = await import('../../src/platform/kubernetes/k6-operator/version.ts');
+  const shown = errorText(`mesh-perf run: the cluster has no TestRun CRD; ${installHint()}`, 80).split('\n');
+  const kubectl = shown.find((l) => l.includes('kubectl apply'));
+  assert.equal(kubectl, '    kubectl apply --server-side -f https://raw.githubusercontent.com/grafana/k6-operator/v1.6.0/bundle.yaml');
+  assert.ok(
+    shown.some((l) => /^ {4}helm install k6-operator grafana\/k6-operator --version \S+ -n k6-operator-system --create-namespace$/.test(l)),
+  );
+  // Prose still wraps at the width.
+  for (const line of shown.filter((l) => !l.startsWith('    '))) assert.ok(line.length <= 80, line);
+});

@@ -20,8 +20,11 @@ export const K6_OPERATOR_STARTER_IMAGE = `ghcr.io/grafana/k6-operator:starter-v$
 export function installHint(): string {
   return [
     `install k6-operator v${K6_OPERATOR_VERSION} (its TestRun CRD and controller):`,
-    `  kubectl apply --server-side -f ${K6_OPERATOR_BUNDLE}`,
-    `or with Helm: helm repo add grafana https://grafana.github.io/helm-charts && helm install k6-operator grafana/k6-operator --version ${K6_OPERATOR_CHART_VERSION} -n k6-operator-system --create-namespace`,
+    // Commands on lines of their own, indented by four: the terminal never wraps those, so they copy whole.
+    `    kubectl apply --server-side -f ${K6_OPERATOR_BUNDLE}`,
+    'or with Helm:',
+    '    helm repo add grafana https://grafana.github.io/helm-charts',
+    `    helm install k6-operator grafana/k6-operator --version ${K6_OPERATOR_CHART_VERSION} -n k6-operator-system --create-namespace`,
     'or set load.engine: k6 to run k6 in the client pods instead',
   ].join('\n');
 }
