@@ -28,7 +28,10 @@ current-context: nowhere
 
 function runCli(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO, env: { ...process.env, KUBECONFIG: '' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: REPO,
+      env: { ...process.env, KUBECONFIG: '', COLUMNS: '1000' },
+    });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
