@@ -142,6 +142,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       '--use-service-account-credentials=false',
       '--controllers=*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller',
       '--concurrent-gc-syncs=5',
+      // kwok renews node leases from this shared, often loaded machine; a lapse of the default 50 s
+      // marks the node NotReady and its pods not ready mid-test. No test here is about node loss.
+      '--node-monitor-grace-period=3m',
       '--v=1',
     ]);
     await startChild('kube-scheduler', bins.kubeScheduler, [...common, `--secure-port=${schedPort}`, '--v=1']);

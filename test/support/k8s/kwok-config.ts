@@ -189,6 +189,19 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
       { statusTemplate: NODE_STATUS },
     ),
     stage('pod-ready', 'Pod', [notDeleted, pending, { key: neverReady, operator: 'DoesNotExist' }], { statusTemplate: POD_RUNNING }),
+    // When a node's lease lapses (kwok starved on a loaded machine), the node lifecycle controller
+    // marks its pods not ready; a real kubelet reports them ready again once it is back, so this does.
+    stage(
+      'pod-ready-again',
+      'Pod',
+      [
+        notDeleted,
+        { key: '.status.phase', operator: 'In', values: ['Running'] },
+        { key: '.status.conditions.[] | select( .type == "Ready" ) | .status', operator: 'NotIn', values: ['True'] },
+        { key: neverReady, operator: 'DoesNotExist' },
+      ],
+      { statusTemplate: POD_RUNNING },
+    ),
     stage(
       'pod-image-pull-backoff',
       'Pod',
