@@ -1,12 +1,13 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
-import { describeBase, type BaseComparison, type BaseReference } from './base-compare.ts';
-import { code, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
-import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
-import { formatCauses, formatErrorRate } from '../results/errors.ts';
-import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 
-export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
+import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
+import { VERDICT_ICON } from '../report/cells.ts';
+import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
+import { formatCauses, formatErrorRate } from '../results/errors.ts';
+import { type BaseComparison, type BaseReference, describeBase } from './base-compare.ts';
+import { code, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
+
 export const VERDICT_WORD: Record<RunView['verdict'], string> = {
   pass: 'pass',
   fail: 'fail',

@@ -4,6 +4,9 @@ import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import { formatInterval, formatPercent, formatSigned, medianIntervalLabel, significant } from '../analysis/format.ts';
 import type { GateView, ModeView, RunView } from './view.ts';
 
+/** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
+export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
+
 export function formatMs(value: number | undefined): string {
   if (value === undefined) return '—';
   if (value >= 100) return `${value.toFixed(0)} ms`;

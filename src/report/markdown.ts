@@ -10,10 +10,10 @@ import {
   invalidNotes,
   latencyCell,
   overheadText,
+  VERDICT_ICON,
 } from './cells.ts';
 import { buildRunView, type RunView } from './view.ts';
 
-const VERDICT_ICON = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' } as const;
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
 
 export function renderSummaryMarkdown(result: RunResult): string {
