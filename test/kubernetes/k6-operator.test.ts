@@ -336,6 +336,12 @@ test('a whole run with load.engine k6-operator and 2 generators: one TestRun of 
     assert.ok(Math.abs(rep.requests - 40) <= 1, `${rep.requests} requests`);
     // Two runners of one TestRun, merged by the group engine.
     assert.equal(rep.instances?.length, 2);
+    // The runners send the load: no second, idle client pod was created for the mode.
+    assert.ok(
+      log.lines.some((l) => /up to 2 k6-operator runners per repetition \(load\.generators\)/.test(l)),
+      log.lines.join('\n'),
+    );
+    assert.ok(!log.lines.some((l) => /k6 client pods per mode/.test(l)), log.lines.join('\n'));
     assert.deepEqual([...runStandIn.stages.values()], [['initialization', 'initialized', 'created', 'started']]);
     const engine = (outcome.result.run.environment as { loadEngine?: { name: string; pinnedVersion: string } }).loadEngine;
     assert.deepEqual(engine && { name: engine.name, pinnedVersion: engine.pinnedVersion }, { name: 'k6-operator', pinnedVersion: '1.6.0' });

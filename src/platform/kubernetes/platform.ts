@@ -263,18 +263,24 @@ export class KubernetesPlatform implements Platform {
     this.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores);
     const choices = profiles.map((p) => chooseGenerators(p, this.capacity!));
     const counts = choices.map((c) => c.count);
-    this.clientCount = Math.max(1, ...counts);
-    if (this.clientCount === 1) return;
-    const index = counts.indexOf(this.clientCount);
+    const instances = Math.max(1, ...counts);
+    if (instances === 1) return;
+    const index = counts.indexOf(instances);
     const field = profiles.length > 1 ? `load[${index}].generators` : 'load.generators';
-    const problem = clientFitProblem(nodes, { clients: this.clientCount, field, requestMillicores });
+    // k6-operator's runners are placed like client pods (own node each, apart from the echo server).
+    const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
     if (problem) throw new EnvironmentError(problem);
     profiles.forEach((p, i) => {
       if (p.generators === 'auto') this.context.log.info(`k6 for "${p.name}": ${choices[i]!.reason}`);
     });
-    this.context.log.info(
-      `${this.clientCount} k6 client pods per mode (${field}), each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`,
-    );
+    const placed = `each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`;
+    if (this.engine === 'k6-operator') {
+      // The runners send the load; one client pod stays only to read the image's k6 version.
+      this.context.log.info(`up to ${instances} k6-operator runners per repetition (${field}), ${placed}`);
+      return;
+    }
+    this.clientCount = instances;
+    this.context.log.info(`${instances} k6 client pods per mode (${field}), ${placed}`);
   }
 
   private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
@@ -329,7 +335,9 @@ export class KubernetesPlatform implements Platform {
   async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
     if (!this.access) return;
     const namespace = this.namespaceOf(mode.name);
-    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.capacity ? chooseGenerators(profile, this.capacity).count : 1);
+    // Under k6-operator the runner pods (no client index) are the client group; the client pod idles.
+    const instances = this.capacity ? chooseGenerators(profile, this.capacity).count : 1;
+    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.engine === 'k6-operator' ? 0 : instances);
     const want = profile.replicas ?? this.k8s.replicas;
     if (this.replicasOf.get(namespace) === want) return;
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
@@ -374,6 +382,7 @@ export class KubernetesPlatform implements Platform {
       readyTimeoutMs: this.readyTimeoutMs,
       namespaceOf: clientNamespace,
       version: () => inPod.version(),
+      ...(this.capacity ? { capacity: this.capacity } : {}),
     });
     return this.operatorRunner;
   }

@@ -1,6 +1,7 @@
 // The k6-operator load runner of a Kubernetes platform run: runners placed like the client pod
 // (its namespace, image, requests and limits), owned by the run.
 import type { Config } from '../../../config/validate.ts';
+import type { GeneratorCapacity } from '../../../load/ceiling.ts';
 import type { Logger } from '../../../util/log.ts';
 import type { ClusterAccess } from '../access.ts';
 import { ownerLabels } from '../ownership.ts';
@@ -15,6 +16,8 @@ export interface OperatorRunnerInput {
   /** The namespace a mode's client pod runs in (the mode's, or the ingress namespace). */
   namespaceOf(mode: string | undefined): string;
   version(): Promise<string>;
+  /** Where runners can go (the nodes), for load.generators: auto. */
+  capacity?: GeneratorCapacity;
 }
 
 export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
@@ -25,6 +28,7 @@ export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
     readyTimeoutMs: input.readyTimeoutMs,
     log: input.log,
     version: input.version,
+    ...(input.capacity ? { capacity: () => input.capacity! } : {}),
     placementFor: (mode) => ({
       namespace: input.namespaceOf(mode),
       mode: mode ?? input.config.modes[0]!.name,
