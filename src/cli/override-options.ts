@@ -15,6 +15,7 @@ const PLAN_FLAGS = [
   'duration',
   'repetitions',
   'generators',
+  'engine',
   'seed',
   'gates',
 ];

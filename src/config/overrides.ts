@@ -39,6 +39,13 @@ export const OVERRIDES: Override[] = [
     description: 'k6 processes per repetition (k6 execution segments, merged exactly), a whole number or auto.',
   },
   {
+    flag: 'engine',
+    input: 'engine',
+    path: 'load.engine',
+    kind: 'string',
+    description: 'Where k6 runs: k6 (processes or client pods) or k6-operator (TestRuns; platform kind or kubeconfig).',
+  },
+  {
     flag: 'gates',
     input: 'gates',
     path: 'gates.thresholds',

@@ -132,6 +132,27 @@ test('the reusable workflows run the action of their own commit, never a moving 
   }
 });
 
+test('the reusable benchmark workflow forwards every action input a benchmark needs, under the same name', () => {
+  // Deliberately not inputs of mesh-perf.yml, each for a reason a caller can act on.
+  const notForwarded: Record<string, string> = {
+    kubeconfig: 'a secret of the workflow, not an input',
+    'kubeconfig-file': 'the kubeconfig secret replaces a file on the runner',
+    token: "the job's own GITHUB_TOKEN with the permissions the caller grants",
+    publish: 'publishing is mesh-perf-publish.yml',
+    'publish-results': 'publishing is mesh-perf-publish.yml',
+    'history-store': "read from the caller's config (history.store); a URL with credentials does not belong in an input",
+  };
+  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
+  const bench = readWorkflow('.github/workflows/mesh-perf.yml');
+  const inputs = (bench.on.workflow_call as { inputs: Record<string, unknown> }).inputs;
+  const withs = bench.jobs.benchmark!.steps.find((s) => s.uses === './.mesh-perf-action')!.with ?? {};
+  for (const name of Object.keys(action.inputs)) {
+    if (name in notForwarded) continue;
+    assert.ok(name in inputs, `mesh-perf.yml has no input "${name}" (an action input)`);
+    assert.equal(withs[name], `\${{ inputs.${name} }}`, `mesh-perf.yml does not pass inputs.${name} to the action`);
+  }
+});
+
 test('publishing is a separate reusable workflow: a PR-only caller grants no contents: write', () => {
   const bench = readWorkflow('.github/workflows/mesh-perf.yml');
   // GitHub checks every job's permissions of a called workflow when the run starts, whatever the
