@@ -2,10 +2,12 @@
 // overhead vs the baseline mode, change vs the PR's base from history), then collapsible
 // details, links, and a hidden marker that finds the comment again on the next run. GitHub
 // rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
-import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
-import { code, details, link, text } from './markdown.ts';
+
+import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
+import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
+import { code, details, link, text } from './markdown.ts';
 import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
 
 /** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
@@ -59,7 +61,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
   parts.push(reasonsList(view));
   const rows = maxRows === undefined ? modes : modes.slice(0, maxRows);
-  if (view.modes.length === 0) parts.push('No repetition finished, so there are no measurements to show.');
+  if (view.modes.length === 0) parts.push(NO_MEASUREMENTS);
   if (rows.length > 0) {
     parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
   }

@@ -1,9 +1,11 @@
 // The job summary ($GITHUB_STEP_SUMMARY): the full results table with intervals, verdict with
 // reasons, gates with their evidence, detectability, invalid repetitions, and links. Pure. GitHub
 // refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
-import { compareWithBase, describeBase, type BaseReference } from './base-compare.ts';
-import { code, details, link, text, utf8Bytes } from './markdown.ts';
+
+import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
+import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
+import { code, details, link, text, utf8Bytes } from './markdown.ts';
 import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
 
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -40,7 +42,7 @@ export function renderJobSummary(input: SummaryInput): string {
   for (const notice of input.notices ?? []) add(`> [!NOTE]\n> ${text(notice)}`);
   add(reasonsList(view));
   add('### Results');
-  if (view.modes.length === 0) add('No repetition finished, so there are no measurements to show.');
+  if (view.modes.length === 0) add(NO_MEASUREMENTS);
   else {
     add(resultsTable(view, modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
     add(

@@ -9,6 +9,7 @@ import {
   intervalLabel,
   invalidNotes,
   latencyCell,
+  NO_MEASUREMENTS,
   overheadText,
   VERDICT_ICON,
 } from './cells.ts';
@@ -24,17 +25,21 @@ export function renderSummaryMarkdown(result: RunResult): string {
   out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
   for (const reason of result.verdictReasons) out.push(`- ${reason}`);
   if (result.verdictReasons.length) out.push('');
-  out.push(
-    `| profile | mode | p50${label ? ` | p50 ${label}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`,
-  );
-  out.push(`|---|---|--:${label ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
-  for (const r of view.modes) {
+  // A run that ended before any repetition finished: one sentence, not an empty table.
+  if (view.modes.length === 0) out.push(NO_MEASUREMENTS);
+  else {
     out.push(
-      `| ${r.profile} | ${r.isBaseline ? `**${r.mode}** (baseline)` : r.mode} | ${latencyCell(r, 'p50')}${ci(r)} | ${latencyCell(r, 'p90')} | ${latencyCell(r, 'p99')} | ${latencyCell(r, 'max')} | ${formatRps(r)} | ${r.errors.failures > 0 ? `🔴 ${formatErrors(r)}` : formatErrors(r)} | ${r.isBaseline ? '—' : (overheadText(r, true) ?? '—')} | ${r.valid}/${r.repetitions} |`,
+      `| profile | mode | p50${label ? ` | p50 ${label}` : ''} | p90 | p99 | max | rps (achieved/target) | errors | overhead p50 | valid reps |`,
     );
+    out.push(`|---|---|--:${label ? '|--:' : ''}|--:|--:|--:|--:|--:|--:|--:|`);
+    for (const r of view.modes) {
+      out.push(
+        `| ${r.profile} | ${r.isBaseline ? `**${r.mode}** (baseline)` : r.mode} | ${latencyCell(r, 'p50')}${ci(r)} | ${latencyCell(r, 'p90')} | ${latencyCell(r, 'p99')} | ${latencyCell(r, 'max')} | ${formatRps(r)} | ${r.errors.failures > 0 ? `🔴 ${formatErrors(r)}` : formatErrors(r)} | ${r.isBaseline ? '—' : (overheadText(r, true) ?? '—')} | ${r.valid}/${r.repetitions} |`,
+      );
+    }
+    out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
+    out.push(...analysisMarkdownLines(view));
   }
-  out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
-  out.push(...analysisMarkdownLines(view));
   const errors = errorNotes(view);
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(view);

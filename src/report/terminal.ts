@@ -5,7 +5,10 @@
 // or everything goes in one table with `wide`. Columns are a list, so another one (an error
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
+
+import { reasonsBesideGates } from '../analysis/text.ts';
 import type { RunResult } from '../results/types.ts';
+import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
 import {
   analysisLines,
   errorNotes,
@@ -15,12 +18,11 @@ import {
   intervalLabel,
   invalidNotes,
   latencyCell,
+  NO_MEASUREMENTS,
   overheadInterval,
   overheadText,
 } from './cells.ts';
-import { reasonsBesideGates } from '../analysis/text.ts';
 import { buildRunView, type RunView } from './view.ts';
-import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -40,11 +42,13 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const width = options.width ?? Infinity;
   const view = buildRunView(result);
   const red = options.color ? RED : (s: string) => s;
-  const lines = [fitColumns(resultColumns(view, red), width, options.wide ?? false)];
-  const below: string[] = [
-    'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
-  ];
-  below.push(...analysisTextLines(view));
+  // A run that ended before any repetition finished has no rows: one sentence, not two empty tables.
+  const measured = view.modes.length > 0;
+  const lines = measured ? [fitColumns(resultColumns(view, red), width, options.wide ?? false)] : [];
+  const below: string[] = measured
+    ? ['Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.']
+    : [NO_MEASUREMENTS];
+  if (measured) below.push(...analysisTextLines(view));
   const errors = errorNotes(view);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
   const notes = invalidNotes(view);

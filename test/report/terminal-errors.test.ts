@@ -2,6 +2,7 @@
 // mode with no successful request, and a line per mode naming the causes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
@@ -48,4 +49,16 @@ test('with colour the errors cell and the cause lines are red and the columns st
   );
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for ANSI colour escapes
   assert.doesNotMatch(lines.find((l) => l.startsWith('baseline'))!, /\x1b\[/, 'a mode without failures is not coloured');
+});
+
+test('a run that ended before any repetition finished: one sentence in the terminal and summary.md, no empty tables', () => {
+  const run = syntheticRun({ config: testConfig({}, ['baseline']), levels: { baseline: [1] } });
+  run.modes = [];
+  run.verdict = 'invalid';
+  run.verdictReasons = ['run ended early (the error is printed below)', '1 of 1 planned repetitions did not run'];
+  for (const text of [renderTerminalTable(run, { width: 80 }), renderSummaryMarkdown(run)]) {
+    assert.match(text, /No repetition finished, so there are no measurements to show\./);
+    assert.doesNotMatch(text, /p50|Latency: median|CI: 95%/, text);
+    assert.match(text, /1 of 1 planned repetitions did not run/);
+  }
 });
