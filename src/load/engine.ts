@@ -13,7 +13,7 @@ import { executionSegments, segmentArgs } from './segments.ts';
 import { timelineBucketMs } from './timeline.ts';
 import { K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
-import { iterationMs, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
+import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
 import { invalidReasons } from './validity.ts';
 import { measuredWindow } from './window.ts';
 import type { MeasuredWindow } from './types.ts';
@@ -95,27 +95,12 @@ export async function runRepetition(
     if (error instanceof SummaryFormatError) throw new EnvironmentError(`${error.message} (${where})`);
     throw error;
   }
-  const targetRps = trial.profile.model === 'open' && trial.profile.rate !== undefined && !trial.profile.script ? trial.profile.rate : null;
-  const reasons = invalidReasons({
-    targetRps,
-    ...measurement,
-    timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0,
-    timeoutMs: trial.profile.timeoutMs,
-  });
   const thrown = scriptException(outcome.stderrTail);
-  if (thrown) reasons.push(`the script threw during iterations: ${thrown}`);
-  const repetition: Repetition = {
-    trial: trial.index,
-    block: trial.block,
-    round: trial.round,
-    startedAt,
-    targetRps,
-    ...measurement,
-    scriptThresholds: scriptThresholds(outcome.summary),
-    valid: reasons.length === 0,
-    invalidReasons: reasons,
-  };
-  if (repetition.scriptThresholds === undefined) delete repetition.scriptThresholds;
+  const repetition = judgedRepetition(trial, startedAt, measurement, {
+    exceptions: thrown ? [`the script threw during iterations: ${thrown}`] : [],
+  });
+  const thresholds = scriptThresholds(outcome.summary);
+  if (thresholds !== undefined) repetition.scriptThresholds = thresholds;
   const iterations = iterationMs(outcome.summary);
   if (iterations) repetition.iterationMs = iterations;
   return { repetition, extraFiles: outcome.extraFiles, window: measuredWindow(outcome.summary, trial.profile) };
@@ -129,10 +114,7 @@ export function checkGroupsSupported(profiles: readonly Trial['profile'][], runn
   if (runner.runGroup) return;
   for (const profile of profiles) {
     const count = generatorCount({ profile }, runner);
-    if (count > 1)
-      throw new UsageError(
-        `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
-      );
+    if (count > 1) throw noGroupRunner(count, profile);
   }
 }
 
@@ -190,22 +172,42 @@ async function runGroupRepetition(
   const slices = executionSegments(count);
   const results: InstanceResult[] = outcomes.map((outcome, i) => instanceResult(outcome, i, slices[i]!, profile));
   const merged = mergeInstances(results, { durationS: profile.durationMs / 1000, bucketMs: timelineBucketMs(profile.durationMs) });
-  const targetRps = profile.model === 'open' && profile.rate !== undefined ? profile.rate : null;
-  const measurement = merged.measurement;
+  const thrown = outcomes.flatMap((outcome) => {
+    const message = scriptException(outcome.stderrTail);
+    return message ? [`the script threw during iterations (${outcome.where}): ${message}`] : [];
+  });
+  const repetition = judgedRepetition(trial, startedAt, merged.measurement, { causes: merged.reasons, exceptions: thrown });
+  repetition.instances = merged.instances;
+  if (merged.iterationMs) repetition.iterationMs = merged.iterationMs;
+  const extraFiles = Object.assign({}, ...outcomes.map((o) => o.extraFiles)) as Record<string, string>;
+  return { repetition, extraFiles, ...(merged.window ? { window: merged.window } : {}) };
+}
+
+/**
+ * A repetition from its measurement, judged: valid only when the measurement meets the schedule
+ * and nothing else is wrong. `causes` (an instance that crashed) come first, since they explain
+ * the rest; script exceptions last. The target rate is the open model's, unless a user script
+ * sets its own schedule.
+ */
+function judgedRepetition(
+  trial: Trial,
+  startedAt: string,
+  measurement: Measurement,
+  { causes = [], exceptions = [] }: { causes?: string[]; exceptions?: string[] },
+): Repetition {
+  const profile = trial.profile;
+  const targetRps = profile.model === 'open' && profile.rate !== undefined && !profile.script ? profile.rate : null;
   const reasons = [
-    ...merged.reasons,
+    ...causes,
     ...invalidReasons({
       targetRps,
       ...measurement,
       timeouts: measurement.errorCauses?.[K6_ERROR_CODES[1050]!] ?? 0,
       timeoutMs: profile.timeoutMs,
     }),
+    ...exceptions,
   ];
-  for (const outcome of outcomes) {
-    const thrown = scriptException(outcome.stderrTail);
-    if (thrown) reasons.push(`the script threw during iterations (${outcome.where}): ${thrown}`);
-  }
-  const repetition: Repetition = {
+  return {
     trial: trial.index,
     block: trial.block,
     round: trial.round,
@@ -214,11 +216,7 @@ async function runGroupRepetition(
     ...measurement,
     valid: reasons.length === 0,
     invalidReasons: reasons,
-    instances: merged.instances,
   };
-  if (merged.iterationMs) repetition.iterationMs = merged.iterationMs;
-  const extraFiles = Object.assign({}, ...outcomes.map((o) => o.extraFiles)) as Record<string, string>;
-  return { repetition, extraFiles, ...(merged.window ? { window: merged.window } : {}) };
 }
 
 function instanceResult(outcome: K6Outcome, i: number, slice: InstanceResult['slice'], profile: Trial['profile']): InstanceResult {
