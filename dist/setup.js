@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as r,b as e}from"./chunks/chunk-QGT4PZ5Y.js";import"./chunks/chunk-EF63DG4V.js";import"./chunks/chunk-V57JM64S.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-WO4FJF3I.js";import"./chunks/chunk-A4BIYCVZ.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});
+import{a as r,b as e}from"./chunks/chunk-7U2CR36S.js";import"./chunks/chunk-NWEU5C72.js";import"./chunks/chunk-CU2DXSHP.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-WO4FJF3I.js";import"./chunks/chunk-A4BIYCVZ.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { chooseGenerators, machineCapacity, RPS_PER_K6_PROCESS } from '../../src/load/ceiling.ts';
 import { executionSegments, segmentArgs } from '../../src/load/segments.ts';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
-import { checkGroupsSupported } from '../../src/load/engine.ts';
+import { checkGroupsSupported, groupInvocations } from '../../src/load/engine.ts';
+import { USER_WRAPPER } from '../../src/load/user-script.ts';
 import { UsageError } from '../../src/util/errors.ts';
 
 test('execution segments: N consecutive slices of one sequence, as k6 parses them', () => {
@@ -109,4 +110,15 @@ test('a runner that runs one process per repetition refuses a profile that needs
     load: { rate: 9000, generators: 'auto' },
   });
   checkGroupsSupported(auto.profiles, single);
+});
+
+test("a group's instances narrow k6's system tags to those our scripts read; a user's script keeps k6's defaults", () => {
+  const base = { files: {}, entry: 'http.js', args: ['--quiet'], env: {}, summaryFile: 'summary.json', expectedSeconds: 10 };
+  const ours = groupInvocations(base, 2);
+  for (const invocation of ours) {
+    assert.ok(invocation.args.includes('--system-tags=scenario,expected_response,status,error_code'), invocation.args.join(' '));
+    assert.equal(invocation.args[0], '--quiet');
+  }
+  const users = groupInvocations({ ...base, entry: USER_WRAPPER }, 2);
+  for (const invocation of users) assert.ok(!invocation.args.some((a) => a.startsWith('--system-tags')), invocation.args.join(' '));
 });
