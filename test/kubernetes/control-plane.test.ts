@@ -128,28 +128,6 @@ spec:
   });
 });
 
-test('a pod marked not ready (as the node controller does when a lease lapses) is reported ready again, as a kubelet does', async () => {
-  const { namespace } = await deployWorkload(1);
-  const [pod] = (await getJson(`/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Decho`)).items;
-  const path = `/api/v1/namespaces/${namespace}/pods/${pod.metadata.name}/status`;
-  const notReady = { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'NodeNotReady' }] } };
-  const patched = await rawRequest(access, path, {
-    method: 'PATCH',
-    body: JSON.stringify(notReady),
-    contentType: 'application/strategic-merge-patch+json',
-  });
-  assert.equal(patched.status, 200, patched.body.slice(0, 200));
-  const readyOf = (p: { status: { conditions: { type: string; status: string }[] } }) =>
-    p.status.conditions.find((c) => c.type === 'Ready')?.status;
-  assert.equal(readyOf(JSON.parse(patched.body)), 'False');
-  let ready: string | undefined;
-  for (let i = 0; i < 120 && ready !== 'True'; i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    ready = readyOf(await getJson(path));
-  }
-  assert.equal(ready, 'True', 'the pod stayed not ready');
-});
-
 test('namespace ownership: created with labels, reused by the same run, refused when foreign or another run’s', async () => {
   const suite = randomName('s');
   const name = randomName('own');
