@@ -18,7 +18,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../../src/config/validate.ts';
-import { buildInvocation, GROUP_SYSTEM_TAGS, runRepetition } from '../../src/load/engine.ts';
+import { buildInvocation, GROUP_SYSTEM_TAGS, GROUP_SYSTEM_TAGS_ARG, runRepetition } from '../../src/load/engine.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { collectRawSamples, csvOutputArg } from '../../src/load/raw-samples.ts';
 import { parseSummary } from '../../src/load/summary.ts';
@@ -89,7 +89,7 @@ async function csvCost(url: string, withCsv: boolean) {
     const file = join(dir, 'raw.csv');
     // The file lives outside the runner's temp dir, so the runner leaves it for this bench to read.
     // As a group's instance writes it: the same --out and the same narrowed system tags.
-    if (withCsv) invocation.args = [...invocation.args, '--out', csvOutputArg(file), `--system-tags=${GROUP_SYSTEM_TAGS.join(',')}`];
+    if (withCsv) invocation.args = [...invocation.args, '--out', csvOutputArg(file), GROUP_SYSTEM_TAGS_ARG];
     const cpu = new ChildCpu('k6');
     cpu.start();
     const outcome = await runner.run(invocation, () => {}, new AbortController().signal);

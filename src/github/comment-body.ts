@@ -2,7 +2,6 @@
 // overhead vs the baseline mode, change vs the PR's base from history), then collapsible
 // details, links, and a hidden marker that finds the comment again on the next run. GitHub
 // rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
-
 import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';

@@ -1,7 +1,6 @@
 // The job summary ($GITHUB_STEP_SUMMARY): the full results table with intervals, verdict with
 // reasons, gates with their evidence, detectability, invalid repetitions, and links. Pure. GitHub
 // refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
-
 import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';

@@ -1,6 +1,5 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
-
 import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
 import { VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';

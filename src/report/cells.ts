@@ -1,14 +1,13 @@
 // Cells and lines the terminal table and summary.md share, read from the run's view (view.ts):
 // milliseconds, rates, errors, overheads, invalid repetitions. Pure.
-
 import { formatInterval, formatPercent, formatSigned, medianIntervalLabel, significant } from '../analysis/format.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { GateView, ModeView, RunView } from './view.ts';
 
-/** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
 /** What every output says in place of its results table when no repetition finished. */
 export const NO_MEASUREMENTS = 'No repetition finished, so there are no measurements to show.';
 
+/** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
 
 export function formatMs(value: number | undefined): string {

@@ -5,7 +5,6 @@
 // or everything goes in one table with `wide`. Columns are a list, so another one (an error
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
-
 import { reasonsBesideGates } from '../analysis/text.ts';
 import type { RunResult } from '../results/types.ts';
 import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
@@ -42,13 +41,17 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const width = options.width ?? Infinity;
   const view = buildRunView(result);
   const red = options.color ? RED : (s: string) => s;
+  const lines: string[] = [];
+  const below: string[] = [];
   // A run that ended before any repetition finished has no rows: one sentence, not two empty tables.
-  const measured = view.modes.length > 0;
-  const lines = measured ? [fitColumns(resultColumns(view, red), width, options.wide ?? false)] : [];
-  const below: string[] = measured
-    ? ['Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.']
-    : [NO_MEASUREMENTS];
-  if (measured) below.push(...analysisTextLines(view));
+  if (view.modes.length === 0) below.push(NO_MEASUREMENTS);
+  else {
+    lines.push(fitColumns(resultColumns(view, red), width, options.wide ?? false));
+    below.push(
+      'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
+      ...analysisTextLines(view),
+    );
+  }
   const errors = errorNotes(view);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
   const notes = invalidNotes(view);
