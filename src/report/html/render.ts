@@ -7,6 +7,7 @@ import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
+import { NO_MEASUREMENTS } from '../cells.ts';
 import { noResourcesReason } from '../no-resources.ts';
 import { buildRunView } from '../view.ts';
 
@@ -59,7 +60,7 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 </header>
 <main>
 ${verdictSection(result)}
-<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(view) : '<p class="note">No mode produced results.</p>'}</section>
+<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
 <section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>
 ${view.profiles
   .map((profile, i) => {
