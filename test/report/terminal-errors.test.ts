@@ -2,6 +2,7 @@
 // mode with no successful request, and a line per mode naming the causes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
@@ -51,7 +52,7 @@ test('with colour the errors cell and the cause lines are red and the columns st
   assert.doesNotMatch(lines.find((l) => l.startsWith('baseline'))!, /\x1b\[/, 'a mode without failures is not coloured');
 });
 
-test('a run that ended before any repetition finished: one sentence in the terminal and summary.md, no empty tables', () => {
+test('a run that ended before any repetition finished: one sentence in the terminal, summary.md and report.html, no empty tables', () => {
   const run = syntheticRun({ config: testConfig({}, ['baseline']), levels: { baseline: [1] } });
   run.modes = [];
   run.verdict = 'invalid';
@@ -61,4 +62,9 @@ test('a run that ended before any repetition finished: one sentence in the termi
     assert.doesNotMatch(text, /p50|Latency: median|CI: 95%/, text);
     assert.match(text, /1 of 1 planned repetitions did not run/);
   }
+  // The HTML report too: the sentence, and no gate list or repetitions table that would read as empty findings.
+  const html = renderHtmlReport(run, { chartJs: { inline: 'window.Chart = function () {};' } });
+  assert.match(html, /No repetition finished, so there are no measurements to show\./);
+  assert.doesNotMatch(html, /No gates configured|id="repetitions"|id="analysis"/);
+  assert.match(html, /1 of 1 planned repetitions did not run/);
 });

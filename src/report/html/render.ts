@@ -22,6 +22,8 @@ export interface HtmlReportOptions {
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
   const view = buildRunView(result);
+  // No repetition finished: one sentence, as in every other output, not empty analysis and tables.
+  const measured = result.modes.length > 0;
   const charts = buildReportChartData(result, view);
   const run = result.run;
   const git = run.git;
@@ -60,8 +62,8 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 </header>
 <main>
 ${verdictSection(result)}
-<section id="summary"><h2>Summary</h2>${result.modes.length ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
-<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>
+<section id="summary"><h2>Summary</h2>${measured ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
+${measured ? `<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>` : ''}
 ${view.profiles
   .map((profile, i) => {
     const p = charts.profiles[i]!;
@@ -75,7 +77,7 @@ ${view.profiles
     );
   })
   .join('\n')}
-<section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>
+${measured ? `<section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>` : ''}
 <section id="environment"><h2>Environment and versions</h2>
 <h3>Tools</h3>${keyValues(run.tools)}
 <h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
