@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as r,b as e}from"./chunks/chunk-C7GZHN52.js";import"./chunks/chunk-2CNCOOQZ.js";import"./chunks/chunk-ZQJFJULW.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-WO4FJF3I.js";import"./chunks/chunk-A4BIYCVZ.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});
+import{a as r,b as e}from"./chunks/chunk-XTCOPDKZ.js";import"./chunks/chunk-6EAWBJYJ.js";import"./chunks/chunk-ZVRB4XFO.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-IY72HI5U.js";import"./chunks/chunk-4JZR5GQ4.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});

@@ -24,7 +24,7 @@ import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/k
 import { InClusterK6Runner } from '../../src/platform/kubernetes/k6-runner.ts';
 import { CLIENT_INDEX } from '../../src/platform/kubernetes/resources/groups.ts';
 import { executionSegments } from '../../src/load/segments.ts';
-import { collectRawSamples, RAW_CSV_METRICS } from '../../src/load/raw-samples.ts';
+import { collectRawSamples, csvOutputArg, RAW_CSV_METRICS } from '../../src/load/raw-samples.ts';
 import type { K6Invocation } from '../../src/load/types.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 
@@ -166,7 +166,7 @@ kubernetes: { kubeconfig: ${cluster.kubeconfigPath}, namespacePrefix: ${prefix},
   const invocations: K6Invocation[] = executionSegments(2).map((slice) => ({
     files: { 'test.js': SCRIPT },
     entry: 'test.js',
-    args: ['--out', 'csv=fileName=raw.csv,timeFormat=unix_milli'],
+    args: ['--out', csvOutputArg('raw.csv')],
     env: { TARGET: url, MESH_PERF_MODE: 'baseline' },
     summaryFile: 'summary.json',
     expectedSeconds: 3,

@@ -67,6 +67,6 @@ test('a file k6 never wrote to, or one without a scenario column, is an error th
 });
 
 test('the csv output argument and the metrics a remote runner keeps', () => {
-  assert.equal(csvOutputArg('/tmp/x/raw.csv'), 'csv=fileName=/tmp/x/raw.csv,timeFormat=unix_milli');
+  assert.equal(csvOutputArg('/tmp/x/raw.csv'), 'csv=fileName=/tmp/x/raw.csv,timeFormat=unix_milli,saveInterval=50ms');
   assert.deepEqual([...RAW_CSV_METRICS], ['http_req_duration', 'grpc_req_duration', 'iteration_duration']);
 });

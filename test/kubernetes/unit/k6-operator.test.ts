@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { executionSegments } from '../../../src/load/segments.ts';
 import { groupInvocations } from '../../../src/load/engine.ts';
 import type { K6Invocation } from '../../../src/load/types.ts';
+import { csvOutputArg } from '../../../src/load/raw-samples.ts';
 import { buildTestRun, checkGroup, operatorSegment, RAW_NAME, runnerArgs } from '../../../src/platform/kubernetes/k6-operator/testrun.ts';
 import { K6_OPERATOR_STARTER_IMAGE, installHint, K6_OPERATOR_BUNDLE } from '../../../src/platform/kubernetes/k6-operator/version.ts';
 import { WRAPPER_KEY, WRAPPER_SCRIPT } from '../../../src/platform/kubernetes/k6-operator/wrapper.ts';
@@ -22,7 +23,7 @@ function invocation(extra: Partial<K6Invocation> = {}): K6Invocation {
   return {
     files: { 'http.js': 'export default function () {}', 'mesh-perf-lib.js': '' },
     entry: 'http.js',
-    args: ['--out', 'csv=fileName=raw-0.csv,timeFormat=unix_milli'],
+    args: ['--out', csvOutputArg('raw-0.csv')],
     env: { MESH_PERF_MODE: 'baseline', MESH_PERF_PARAMS: '{"a": 1}' },
     summaryFile: 'mesh-perf-summary.json',
     expectedSeconds: 12,
@@ -33,7 +34,7 @@ function invocation(extra: Partial<K6Invocation> = {}): K6Invocation {
 
 function group(n: number): K6Invocation[] {
   return executionSegments(n).map((instance, i) =>
-    invocation({ instance, rawFile: `raw-${i}.csv`, args: ['--out', `csv=fileName=raw-${i}.csv,timeFormat=unix_milli`] }),
+    invocation({ instance, rawFile: `raw-${i}.csv`, args: ['--out', csvOutputArg(`raw-${i}.csv`)] }),
   );
 }
 
@@ -60,7 +61,7 @@ test('runner arguments: raw file renamed, --out=x split (k6-operator keeps it ou
   const args = runnerArgs(
     invocation({
       args: [
-        '--out=csv=fileName=raw-3.csv,timeFormat=unix_milli',
+        `--out=${csvOutputArg('raw-3.csv')}`,
         '--execution-segment',
         '3/4:1',
         '--execution-segment-sequence=0,1/4,2/4,3/4,1',
@@ -76,7 +77,7 @@ test('runner arguments: raw file renamed, --out=x split (k6-operator keeps it ou
   );
   assert.deepEqual(args, [
     '--out',
-    `csv=fileName=${RAW_NAME},timeFormat=unix_milli`,
+    csvOutputArg(RAW_NAME),
     '--summary-trend-stats=avg',
     '-e',
     'MESH_PERF_MODE=baseline',
@@ -90,7 +91,7 @@ test('a group one TestRun cannot run is refused: different arguments, a slice th
   // The group engine's own invocations: per-instance segment arguments, one raw file name.
   const engine = groupInvocations(invocation({ args: [], rawFile: undefined }), 3);
   assert.doesNotThrow(() => checkGroup(engine));
-  assert.deepEqual(runnerArgs(engine[2]!).slice(0, 2), ['--out', `csv=fileName=${RAW_NAME},timeFormat=unix_milli`]);
+  assert.deepEqual(runnerArgs(engine[2]!).slice(0, 2), ['--out', csvOutputArg(RAW_NAME)]);
   const differing = group(2);
   differing[1] = { ...differing[1]!, env: { ...differing[1]!.env, MESH_PERF_MODE: 'other' } };
   assert.throws(() => checkGroup(differing), /instance 1 differs from instance 0/);
@@ -139,7 +140,7 @@ test('the TestRun: parallelism N, the script ConfigMap, shared args, runners pla
   assert.equal(tr.spec.parallelism, 3);
   assert.deepEqual(tr.spec.script, { configMap: { name: 'mesh-perf-0a1b2c3d', file: 'http.js' } });
   assert.equal(tr.spec.args.filter((a) => a.startsWith('--execution-segment')).length, 0, 'k6-operator adds the segments');
-  assert.ok(tr.spec.args.includes(`csv=fileName=${RAW_NAME},timeFormat=unix_milli`));
+  assert.ok(tr.spec.args.includes(csvOutputArg(RAW_NAME)));
   assert.equal(tr.metadata.labels['mesh-perf.dev/mode'], 'baseline');
   const runner = tr.spec.runner;
   assert.equal(runner.image, placement.image);
