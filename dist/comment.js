@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as m,b as o}from"./chunks/chunk-XTCOPDKZ.js";import"./chunks/chunk-6EAWBJYJ.js";import"./chunks/chunk-ZVRB4XFO.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-IY72HI5U.js";import"./chunks/chunk-4JZR5GQ4.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});
+import{a as m,b as o}from"./chunks/chunk-XGSAL324.js";import"./chunks/chunk-YLBP3YNM.js";import"./chunks/chunk-HEG52T6Y.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-IY72HI5U.js";import"./chunks/chunk-4JZR5GQ4.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});

@@ -27,7 +27,7 @@ import { CSV_SAVE_INTERVAL, collectRawSamples, csvOutputArg } from '../../src/lo
 import { parseSummary } from '../../src/load/summary.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { alignTable } from '../../src/util/text-table.ts';
-import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from '../../src/load/types.ts';
+import type { K6Invocation, LoadRunner } from '../../src/load/types.ts';
 import type { Repetition } from '../../src/results/types.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
@@ -58,13 +58,14 @@ const runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: false });
 const defaultFlush: LoadRunner = {
   version: () => runner.version(),
   run: (invocation, onProgress, signal) => runner.run(invocation, onProgress, signal),
-  runGroup: (invocations: K6Invocation[], onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome[]> =>
-    runner.runGroup(
-      invocations.map((inv) => ({ ...inv, args: inv.args.map((a) => a.replace(`saveInterval=${CSV_SAVE_INTERVAL}`, 'saveInterval=1s')) })),
-      onProgress,
-      signal,
-    ),
+  runGroup: (invocations, onProgress, signal) => runner.runGroup(invocations.map(withDefaultFlush), onProgress, signal),
 };
+function withDefaultFlush(invocation: K6Invocation): K6Invocation {
+  const ours = `saveInterval=${CSV_SAVE_INTERVAL}`;
+  // Without this check a change to csvOutputArg would make this variant quietly measure the engine's own.
+  if (!invocation.args.some((a) => a.includes(ours))) throw new Error(`bench: no "${ours}" in the group's arguments to replace`);
+  return { ...invocation, args: invocation.args.map((a) => a.replace(ours, 'saveInterval=1s')) };
+}
 console.log(`k6 ${k6.version}, mesh-perf engine, Fortio 1.66 echo on 127.0.0.1, ${cpus().length} cores`);
 console.log(`load average at start: ${loadavg().slice(0, 3).join(' ')}\n`);
 

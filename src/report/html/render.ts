@@ -23,7 +23,7 @@ export interface HtmlReportOptions {
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
   const view = buildRunView(result);
   // No repetition finished: one sentence, as in every other output, not empty analysis and tables.
-  const measured = result.modes.length > 0;
+  const measured = view.modes.length > 0;
   const charts = buildReportChartData(result, view);
   const run = result.run;
   const git = run.git;
