@@ -50,6 +50,7 @@ const E2E = [
   'test/integration/failed-requests.test.ts',
   'test/integration/grpc.test.ts',
   'test/integration/inconclusive.test.ts',
+  'test/integration/secrets.test.ts',
   'test/integration/user-script.test.ts',
   'test/load/generators-e2e.test.ts',
   'test/kubernetes/k6-operator-wrapper.test.ts',

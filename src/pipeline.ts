@@ -15,7 +15,8 @@ import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
 import { publicConfig } from './config/public.ts';
-import { type MeshPerfError, messageOf } from './util/errors.ts';
+import { redactText, redactValue } from './util/redact.ts';
+import { EXIT, exitCodeOf, type MeshPerfError, messageOf } from './util/errors.ts';
 import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
 import { analyzeRun } from './analysis/analyze.ts';
@@ -32,7 +33,8 @@ export interface PipelineDeps {
   platform?: PlatformFactory;
   /**
    * Past runs to judge regressions against (from --baseline or the history store). Called once
-   * the measurements are done, so a slow store never delays the load.
+   * the measurements are done, so a slow store never delays the load. An environment error
+   * (exit 3: the store is unreachable) skips the comparison and keeps the measurements.
    */
   reference?: (result: RunResult) => Promise<RunResult[]>;
   /** Git facts the caller knows better than the working tree (a PR's number, base, merge base). */
@@ -47,6 +49,8 @@ export interface PipelineOutcome {
   files: WrittenFiles;
   /** The error that ended the run early, after partial results were written. */
   error?: MeshPerfError | Error;
+  /** Why past runs could not be read: the run was judged without the regression comparison. */
+  comparisonSkipped?: MeshPerfError;
 }
 
 export function newRunId(now = new Date()): string {
@@ -69,6 +73,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   let platform: Platform | undefined;
   let failure: Error | undefined;
   let reference: RunResult[] = [];
+  let comparisonSkipped: MeshPerfError | undefined;
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
@@ -92,7 +97,15 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       if (signal.aborted) break;
       await runTrial(trial, plan, platform, result, extraFiles, deps);
     }
-    reference = deps.reference ? await deps.reference(result) : [];
+    if (deps.reference) {
+      try {
+        reference = await deps.reference(result);
+      } catch (error) {
+        if (signal.aborted || exitCodeOf(error) !== EXIT.environment) throw error;
+        // Said once, by the front end, with its exit code; the analysis notes it in the results.
+        comparisonSkipped = error as MeshPerfError;
+      }
+    }
     await confirmRegressions(config, plan, platform, result, extraFiles, reference, deps);
   } catch (error) {
     failure = error as Error;
@@ -115,7 +128,11 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
   result.modes.sort((a, b) => order(a) - order(b));
   try {
-    result.analysis = analyzeRun(result, { config, reference });
+    result.analysis = analyzeRun(result, {
+      config,
+      reference,
+      ...(comparisonSkipped ? { referenceUnavailable: messageOf(comparisonSkipped) } : {}),
+    });
   } catch (error) {
     log.warn(`analysis failed: ${messageOf(error)}`);
   }
@@ -124,20 +141,24 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   const decided = result.analysis ?? toStored(decideVerdict(result));
   result.verdict = decided.verdict;
   result.verdictReasons = decided.verdictReasons;
+  // From here the result is written and printed: it leaves the process redacted (URL credentials,
+  // secret-named env and headers, every registered secret; util/redact.ts).
+  const published = redactValue(result);
+  for (const [name, content] of Object.entries(extraFiles)) extraFiles[name] = redactText(content);
   // A preset's source-benchmark formats (the ambient CSV, vegeta blocks, Kyma's tables) go beside results.json;
   // the markdown ones also belong in summary.md, where their readers look.
-  let summaryMarkdown = renderSummaryMarkdown(result);
-  for (const format of renderSourceFormats(result)) {
+  let summaryMarkdown = renderSummaryMarkdown(published);
+  for (const format of renderSourceFormats(published)) {
     extraFiles[format.file] = format.content;
     if (format.markdown) summaryMarkdown += `\n${format.content.trimEnd()}\n`;
   }
-  const files = await writeRunFiles(outDir, result, { summaryMarkdown }, extraFiles);
+  const files = await writeRunFiles(outDir, published, { summaryMarkdown }, extraFiles);
   try {
-    files.report = await writeHtmlReport(result, outDir);
+    files.report = await writeHtmlReport(published, outDir);
   } catch (error) {
     log.warn(`report.html was not written: ${messageOf(error)}`);
   }
-  return { result, outDir, files, error: failure };
+  return { result: published, outDir, files, error: failure, ...(comparisonSkipped ? { comparisonSkipped } : {}) };
 }
 
 async function runTrial(

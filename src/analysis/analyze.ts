@@ -24,6 +24,8 @@ import { decideVerdict } from './verdict.ts';
 export interface AnalyzeOptions {
   /** Past runs to judge regressions against (any scenario; the ones that match are used). */
   reference?: RunResult[];
+  /** Why past runs could not be read (an unreachable store): said instead of "no reference runs". */
+  referenceUnavailable?: string;
   config: Config;
   /** Bootstrap resamples per interval (default 2,000). */
   resamples?: number;
@@ -90,7 +92,9 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   let reference: Analysis['reference'];
   if (regression.enabled) {
     const history = options.reference ?? [];
-    if (history.length === 0) {
+    if (options.referenceUnavailable) {
+      notes.push(`comparison with past runs skipped (${options.referenceUnavailable}): the regression gate was not applied`);
+    } else if (history.length === 0) {
       notes.push('no reference runs: the regression gate was not applied (first run of this scenario, or no history configured)');
     } else {
       const used = new Set<string>();

@@ -9,6 +9,7 @@ import { errorText } from './error-text.ts';
 import { EXIT, exitCodeOf, messageOf, MeshPerfError, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import type { Logger } from '../util/log.ts';
+import { redactText, registerEnvSecrets, registerSecret, urlSecrets } from '../util/redact.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -40,7 +41,11 @@ export function mainHelp(columns = terminalWidth()): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], given: CliIo): Promise<number> {
+  // Tokens from the environment and credentials inside URLs given as arguments are never printed.
+  registerEnvSecrets(process.env);
+  for (const arg of argv) for (const secret of urlSecrets(arg)) registerSecret(secret);
+  const io = redactedIo(given);
   const [name, ...rest] = argv;
   if (name === 'help' && rest[0] && COMMANDS.some((c) => c.name === rest[0])) {
     io.stdout(commandHelp(COMMANDS.find((c) => c.name === rest[0])!));
@@ -78,6 +83,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }
+}
+
+/** Everything the CLI prints (results, logs, errors) goes through the one redaction (util/redact.ts). */
+function redactedIo(io: CliIo): CliIo {
+  const log = io.log;
+  return {
+    ...io,
+    stdout: (text) => io.stdout(redactText(text)),
+    stderr: (text) => io.stderr(redactText(text)),
+    log: {
+      phase: (title) => log.phase(redactText(title)),
+      info: (message) => log.info(redactText(message)),
+      warn: (message) => log.warn(redactText(message)),
+      progress: (line) => log.progress(redactText(line)),
+      progressDone: () => log.progressDone(),
+    },
+  };
 }
 
 export function defaultIo(signal: AbortSignal): CliIo {

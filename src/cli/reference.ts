@@ -3,12 +3,15 @@
 // looked up the way a PR gate wants it (merge base, else the base branch's latest runs).
 import type { Config } from '../config/validate.ts';
 import { findBase } from '../history/lookup.ts';
-import { openStore } from '../history/open-store.ts';
+import { isGitLocation, openStore } from '../history/open-store.ts';
 import { readResults } from '../history/read-results.ts';
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
 import type { RunResult } from '../results/types.ts';
 import type { ResultStore } from '../history/types.ts';
-import { UsageError } from '../util/errors.ts';
+import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
+import { GitCommandError } from '../history/git/git.ts';
+import { gitSaid } from '../history/git/git-branch-store.ts';
+import { TOKEN_ENV } from '../history/store-options.ts';
 import type { Logger } from '../util/log.ts';
 
 export function referenceLoader(
@@ -19,13 +22,23 @@ export function referenceLoader(
 ): ((result: RunResult) => Promise<RunResult[]>) | undefined {
   const window = config.gates.regression.window;
   if (baseline) {
+    // A URL or repository is a store, read as --history-store is; a file or folder holds results.
+    if (isGitLocation(baseline, cwd)) {
+      return async () => {
+        const store = openStore(baseline, { cwd, chartJs: loadChartJsSource, log, ...storeToken() });
+        const runs = await reachable(store, () => store.list({ suite: config.suite }));
+        log.info(`comparing with ${runs.length} run${runs.length === 1 ? '' : 's'} from ${store.describe()}`);
+        return runs;
+      };
+    }
     return async () => {
       let runs: RunResult[];
       try {
-        runs = (await readResults([baseline], cwd)).map((r) => r.result);
+        runs = (await readResults([baseline], cwd, '--baseline')).map((r) => r.result);
       } catch (error) {
         if (!(error instanceof UsageError) || !/holds no results\.json/.test(error.message)) throw error;
-        runs = await openStore(baseline, { cwd, chartJs: loadChartJsSource, log }).list({ suite: config.suite });
+        const store = openStore(baseline, { cwd, chartJs: loadChartJsSource, log });
+        runs = await reachable(store, () => store.list({ suite: config.suite }));
       }
       log.info(`comparing with ${runs.length} run${runs.length === 1 ? '' : 's'} from ${baseline}`);
       return runs;
@@ -39,16 +52,38 @@ export function referenceLoader(
       branch: config.history.branch,
       chartJs: loadChartJsSource,
       log,
-      ...(process.env.GITHUB_TOKEN ? { token: process.env.GITHUB_TOKEN } : {}),
+      ...storeToken(),
     });
-    const base = await findBase(store, config.suite, result.run.git, window, result.run.id);
-    if (base)
-      log.info(
-        `comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`,
-      );
-    else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
-    return base?.runs ?? [];
+    return reachable(store, async () => {
+      const base = await findBase(store, config.suite, result.run.git, window, result.run.id);
+      if (base)
+        log.info(
+          `comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`,
+        );
+      else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
+      return base?.runs ?? [];
+    });
   };
+}
+
+/** The token a private HTTPS store is read with: the environment's, as `publish` uses. */
+function storeToken(): { token?: string } {
+  const token = TOKEN_ENV.map((name) => process.env[name]).find((v) => v !== undefined && v !== '');
+  return token ? { token } : {};
+}
+
+/**
+ * Reads from a store, naming a failure as the environment problem it is (exit 3): the pipeline
+ * then skips the comparison and keeps the measurements, instead of calling the run invalid.
+ */
+async function reachable<T>(store: ResultStore, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    const cause = (error as Error).cause;
+    const said = cause instanceof GitCommandError ? gitSaid(cause) : messageOf(error);
+    throw new EnvironmentError(`history store ${store.describe()} unreachable: ${said}`);
+  }
 }
 
 /** The actual reason history gave nothing to compare with, instead of a list of maybes. */

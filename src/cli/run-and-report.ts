@@ -31,7 +31,16 @@ export async function runAndReport(config: Config, context: CommandContext, base
     if (outcome.error instanceof MeshPerfError) throw outcome.error;
     throw new MeshPerfError(outcome.error.message, EXIT.environment);
   }
-  return exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
+  const code = exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
+  // An unreachable store is an environment problem (exit 3), printed below the table; a gate that
+  // failed on what was measured still says so (exit 1).
+  if (outcome.comparisonSkipped && code !== EXIT.gateFailed) {
+    throw new MeshPerfError(
+      `${outcome.comparisonSkipped.message}; the comparison with past runs was skipped (results above and in ${show(outcome.files.results)} are complete)`,
+      EXIT.environment,
+    );
+  }
+  return code;
 }
 
 /**

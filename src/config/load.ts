@@ -6,6 +6,7 @@ import { findPreset, PRESETS } from '../presets/index.ts';
 import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { mergeRaw } from './merge.ts';
+import { registerConfigSecrets } from './public.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
@@ -67,6 +68,7 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     merged.modes = structuredClone(DEMO_MODES);
     if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
   }
+  registerConfigSecrets(merged);
   const layers: Layer[] = [
     ...overrides.map((o) => ({ label: o.label, path: o.path })),
     ...(sources.file ? [{ label: fileLabel(sources), raw: fileRaw }] : []),

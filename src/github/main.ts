@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { runPipeline } from '../pipeline.ts';
 import { EXIT, exitCodeOf, messageOf } from '../util/errors.ts';
+import { onSecretRegistered, redactText, registerEnvSecrets } from '../util/redact.ts';
 import { text } from './markdown.ts';
 import { runBenchmark, type BenchmarkDeps, type ModeOutcome } from './run-benchmark.ts';
 import { runCommentMode } from './comment-mode.ts';
@@ -18,6 +19,10 @@ export const defaultDeps: BenchmarkDeps = { runPipeline, openStore: openHistory 
 
 export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkDeps = defaultDeps): Promise<void> {
   let outcome: ModeOutcome;
+  // Every credential the run learns (tokens, secret-named config values, URL passwords) is masked
+  // in the job's log as well as redacted from the files (util/redact.ts).
+  onSecretRegistered((secret) => core.setSecret(secret));
+  registerEnvSecrets(env);
   try {
     const mode = env[MODE_VARIABLE] || (core.getInput(PUBLISH_RESULTS_INPUT) ? 'publish' : 'benchmark');
     if (mode === 'comment') outcome = await runCommentMode(env);
@@ -31,7 +36,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkD
     await summarizeFailure(outcome.failure!);
   }
   if (outcome.exitCode !== EXIT.pass) {
-    core.setFailed(outcome.failure ?? 'mesh-perf failed');
+    core.setFailed(redactText(outcome.failure ?? 'mesh-perf failed'));
     // setFailed sets 1; usage (2) and environment/invalid (3) keep their own codes.
     process.exitCode = outcome.exitCode;
   }
@@ -41,7 +46,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkD
 async function summarizeFailure(message: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
-    await core.summary.addRaw(`## mesh-perf · ⚠️ could not run\n\n${text(message)}\n`).write();
+    await core.summary.addRaw(`## mesh-perf · ⚠️ could not run\n\n${text(redactText(message))}\n`).write();
   } catch {
     // The summary is a courtesy here; the failure itself is reported by setFailed.
   }

@@ -16,7 +16,8 @@ import type { ResultStore } from '../history/types.ts';
 import type { RunResult, Verdict } from '../results/types.ts';
 import { exitCodeFor, exitMessage, type InconclusivePolicy } from '../analysis/verdict.ts';
 import type { Logger } from '../util/log.ts';
-import { exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
+import { EnvironmentError, EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
+import { registerSecret } from '../util/redact.ts';
 import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
 import { baseReference, type HistorySettings } from './history.ts';
@@ -149,7 +150,14 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
 
     if (outcome.error)
       return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
-    return verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
+    const judged = verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
+    if (outcome.comparisonSkipped && judged.exitCode !== EXIT.gateFailed) {
+      return {
+        exitCode: EXIT.environment,
+        failure: `mesh-perf: ${outcome.comparisonSkipped.message}; the comparison with past runs was skipped`,
+      };
+    }
+    return judged;
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
@@ -169,9 +177,15 @@ export function verdictOutcome(verdict: Verdict, reasons: string[], inconclusive
 
 /** setSecret on every credential before anything can print: the token and each kubeconfig leaf. */
 function maskCredentials(inputs: ActionInputs): void {
+  // registerSecret also redacts them from every file written (util/redact.ts); short leaves
+  // (a user name) are only masked in the log.
+  registerSecret(inputs.token);
   if (inputs.token) core.setSecret(inputs.token);
   if (inputs.kubeconfig) {
-    for (const secret of kubeconfigSecrets(inputs.kubeconfig)) core.setSecret(secret);
+    for (const secret of kubeconfigSecrets(inputs.kubeconfig)) {
+      core.setSecret(secret);
+      registerSecret(secret);
+    }
   }
 }
 
@@ -214,8 +228,8 @@ async function findBase(store: ResultStore, config: Config, event: GitHubEvent, 
     );
     return base;
   } catch (error) {
-    core.warning(`could not read history for the base comparison: ${messageOf(error)}`);
-    return undefined;
+    // An environment problem (exit 3): the pipeline skips the comparison and keeps the measurements.
+    throw new EnvironmentError(`history store ${store.describe()} unreachable: ${messageOf(error)}`);
   }
 }
 

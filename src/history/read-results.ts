@@ -8,12 +8,11 @@ import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 
-export async function findResultFiles(path: string): Promise<string[]> {
+/** `flag` names the option the path came from in messages (--results for publish and report). */
+export async function findResultFiles(path: string, flag = '--results'): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
   if (!info)
-    throw new UsageError(
-      `--results ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`,
-    );
+    throw new UsageError(`${flag} ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`);
   if (info.isFile()) return [path];
   const direct = join(path, 'results.json');
   if (await isFile(direct)) return [direct];
@@ -21,14 +20,14 @@ export async function findResultFiles(path: string): Promise<string[]> {
   for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.isDirectory() && (await isFile(join(path, entry.name, 'results.json')))) found.push(join(path, entry.name, 'results.json'));
   }
-  if (found.length === 0) throw new UsageError(`--results ${path} holds no results.json (looked in the folder and its subfolders)`);
+  if (found.length === 0) throw new UsageError(`${flag} ${path} holds no results.json (looked in the folder and its subfolders)`);
   return found;
 }
 
-export async function readResults(paths: string[], cwd: string): Promise<{ file: string; result: RunResult }[]> {
+export async function readResults(paths: string[], cwd: string, flag = '--results'): Promise<{ file: string; result: RunResult }[]> {
   const out: { file: string; result: RunResult }[] = [];
   for (const given of paths) {
-    for (const file of await findResultFiles(resolve(cwd, given))) {
+    for (const file of await findResultFiles(resolve(cwd, given), flag)) {
       out.push({ file, result: parseResultsJson(await readFile(file, 'utf8'), file) });
     }
   }

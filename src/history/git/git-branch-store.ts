@@ -12,7 +12,8 @@ import { rebuildStore, type ChangeSink, type RebuildSummary } from '../rebuild-p
 import type { Retention } from '../retention.ts';
 import { hasChanges, type StoreTree } from '../tree.ts';
 import type { HistoryQuery, PublishOutcome, ResultStore } from '../types.ts';
-import { Git, GitCommandError, redactUrlCredentials, type GitCredentials } from './git.ts';
+import { Git, GitCommandError, type GitCredentials } from './git.ts';
+import { redactText } from '../../util/redact.ts';
 import { backoffDelayMs } from './backoff.ts';
 import { GitSession } from './session.ts';
 
@@ -47,7 +48,7 @@ export class GitBranchStore implements ResultStore {
   }
 
   describe(): string {
-    return `${redactUrlCredentials(this.options.url)} (branch ${this.options.branch})`;
+    return `${redactText(this.options.url)} (branch ${this.options.branch})`;
   }
 
   async list(query: HistoryQuery): Promise<RunResult[]> {
@@ -182,11 +183,23 @@ function publishMessage(plan: PublishPlan, results: RunResult[]): string {
 export function credentialsFor(url: string, token: string | undefined): GitCredentials | undefined {
   if (!token) return undefined;
   const match = /^(https?:\/\/[^/]+\/)/i.exec(url);
-  return match ? { origin: redactUrlCredentials(match[1]!).replace('***@', ''), token } : undefined;
+  return match ? { origin: redactText(match[1]!).replace('***@', ''), token } : undefined;
 }
 
+/** The last lines git printed about a failed command, for a one-line message. */
+export function gitSaid(error: GitCommandError): string {
+  return error.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || error.message;
+}
+
+/** A user-facing error for a failed git step; the git error stays its cause (readers quote gitSaid). */
 export function classifyGitError(error: GitCommandError, store: string): MeshPerfError {
-  const said = error.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || error.message;
+  const classified = classify(error, store);
+  classified.cause = error;
+  return classified;
+}
+
+function classify(error: GitCommandError, store: string): MeshPerfError {
+  const said = gitSaid(error);
   if (
     /could not read (Username|Password)|terminal prompts disabled|Authentication failed|HTTP (Basic: )?Access denied|The requested URL returned error: 40[13]|Permission denied \(publickey|Invalid username or password|Write access to repository not granted|remote: Permission to .* denied/i.test(
       error.stderr,

@@ -3,6 +3,7 @@
 // store's host through an extra HTTP header the way actions/checkout does, so it never lands in
 // a URL, a config file or a process list.
 import { spawn } from 'node:child_process';
+import { redactText } from '../../util/redact.ts';
 
 export interface GitRunOptions {
   cwd: string;
@@ -46,7 +47,7 @@ export class Git {
   }
 
   redact(text: string): string {
-    let out = redactUrlCredentials(text);
+    let out = redactText(text);
     for (const secret of this.secrets) if (secret) out = out.split(secret).join('***');
     return out;
   }
@@ -101,9 +102,4 @@ export class Git {
       child.stdin.end(options.input ?? '');
     });
   }
-}
-
-/** "https://user:token@host/x" → "https://***@host/x". */
-export function redactUrlCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
 }

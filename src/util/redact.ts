@@ -1,0 +1,113 @@
+// The one redaction every output goes through: results, reports, exports, the store's files, the
+// terminal and the action's logs. Three rules, applied to any text:
+//  - the userinfo of every URL (`https://x-access-token:ghp_…@host` → `https://***@host`) and the
+//    value of every credential-looking query parameter (`?access_token=…` → `?access_token=***`);
+//  - every value the process was given as a secret (registered below: tokens from the
+//    environment, secret-named env/header values of the config, passwords inside URLs);
+//  - values shaped like well-known tokens (GitHub, GitLab, Slack, AWS keys, JWTs).
+// Values of the maps the user names (env, headers) are also redacted by their key (SECRET_NAME).
+// The registry is process-wide, like @actions/core's setSecret: whatever registers a secret
+// protects every output written after it, whichever module writes it.
+
+export const REDACTED = '[redacted]';
+const MASK = '***';
+
+/** Names of environment variables, headers and query parameters whose values are credentials. */
+const SECRET_NAME =
+  /token|secret|passw(?:or)?d|pwd|auth|key|private|credential|cookie|session|signature|(?:^|[-_])(?:pat|sig|pw|pass)(?:$|[-_])/i;
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** Registered values shorter than this are not searched for (they would redact ordinary words). */
+const MIN_SECRET_LENGTH = 8;
+const registered = new Set<string>();
+const listeners: ((secret: string) => void)[] = [];
+
+/** Remembers a credential so that every later output has it replaced, in clear and in its common encodings. */
+export function registerSecret(value: string | undefined): void {
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  for (const form of [value, encodeURIComponent(value), Buffer.from(value).toString('base64')]) {
+    if (form.length < MIN_SECRET_LENGTH || registered.has(form)) continue;
+    registered.add(form);
+    for (const listener of listeners) listener(form);
+  }
+}
+
+/** Told every secret registered, before and after (the action masks them in the job's log too). */
+export function onSecretRegistered(listener: (secret: string) => void): void {
+  listeners.push(listener);
+  for (const secret of registered) listener(secret);
+}
+
+/** Every environment variable whose name says it holds a credential (GITHUB_TOKEN, GH_PAT, …). */
+export function registerEnvSecrets(env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) if (isSecretName(name)) registerSecret(value);
+}
+
+/** The credentials inside the URLs of a text (userinfo, secret query values), for registerSecret. */
+export function urlSecrets(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(USERINFO)) {
+    const userinfo = match[2]!;
+    found.push(userinfo);
+    const colon = userinfo.indexOf(':');
+    if (colon >= 0) found.push(safeDecode(userinfo.slice(colon + 1)));
+  }
+  for (const match of text.matchAll(QUERY_PARAM)) if (isSecretName(match[2]!)) found.push(safeDecode(match[3]!));
+  return found;
+}
+
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s"'<>]+)@/gi;
+const QUERY_PARAM = /([?&])([A-Za-z0-9_.-]+)=([^&#\s"'<>]+)/g;
+const TOKEN_SHAPES = [
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+];
+
+export function redactText(text: string): string {
+  let out = text
+    .replace(USERINFO, `$1${MASK}@`)
+    .replace(QUERY_PARAM, (whole, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${MASK}` : whole));
+  for (const shape of TOKEN_SHAPES) out = out.replace(shape, MASK);
+  // Longest first, so a secret containing another is replaced whole.
+  for (const secret of [...registered].sort((a, b) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  }
+  return out;
+}
+
+/** Keys whose value is a map the user names (k6 environment, request headers): redacted by name too. */
+const NAMED_MAPS = new Set(['env', 'headers']);
+
+/**
+ * A deep copy with every string redacted (keys included), and the entries of env and header maps
+ * with secret names replaced; numbers, booleans and nulls unchanged.
+ */
+export function redactValue<T>(value: T, key = ''): T {
+  if (typeof value === 'string') return redactText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v)) as T;
+  if (value && typeof value === 'object') {
+    const named = NAMED_MAPS.has(key);
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        redactText(k),
+        named && typeof v === 'string' && isSecretName(k) ? REDACTED : redactValue(v, k),
+      ]),
+    ) as T;
+  }
+  return value;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
