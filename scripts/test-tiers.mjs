@@ -34,6 +34,7 @@ const E2E = [
   'test/cli/init.test.ts',
   'test/cli/run-errors-once.test.ts',
   'test/cli/signals-and-scale.test.ts',
+  'test/cli/unreachable-store.test.ts',
   'test/github/action-entry.test.ts',
   'test/github/comment-mode.test.ts',
   'test/github/local-demo-modes.test.ts',

@@ -3,10 +3,12 @@
 // results and not a mode name. Every problem names the flag, file or preset it came from.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/validate.ts';
 import { preflightProblems } from '../load/preflight.ts';
 import { UsageError } from '../util/errors.ts';
+import { redactText } from '../util/redact.ts';
 import type { CommandContext } from './command.ts';
 import { overrideValues } from './override-options.ts';
 
@@ -53,10 +55,22 @@ function checkConfigPath(file: string, given: string): void {
  */
 export function checkBaselinePath(value: string | undefined, config: Config, cwd: string): void {
   if (value === undefined) return;
-  if (existsSync(resolve(cwd, value)) || /^(https?:|git@|ssh:)/.test(value)) return;
+  // A remote store is read after the load (an unreachable one skips the comparison, exit 3);
+  // a local path, or a file:// URL, is checked now.
+  const local = /^file:\/\//i.test(value) ? fileUrlPath(value) : value;
+  if (local === undefined || existsSync(resolve(cwd, local))) return;
+  if (local === value && /^([a-z][a-z0-9+.-]*:\/\/|[^/\\\s]+@[^/\\\s:]+:)/i.test(value)) return;
   const isMode = config.modes.some((m) => m.name === value);
   throw new UsageError(
-    `--baseline ${value}: no such file or folder; --baseline takes stored results (a results.json, a run folder, a folder of them, or a store)` +
+    `--baseline ${redactText(value)}: no such file or folder; --baseline takes stored results (a results.json, a run folder, a folder of them, or a store: a git URL or repository)` +
       (isMode ? `. To choose the mode overheads are computed against, use --baseline-mode ${value}` : ''),
   );
+}
+
+function fileUrlPath(url: string): string | undefined {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
 }
