@@ -3,7 +3,7 @@
 import type { Calibration } from './calibration.ts';
 import { formatEstimate, formatNumber, formatPercent, medianIntervalLabel, smallSampleIntervalNote } from './format.ts';
 import { METRICS } from '../results/metrics.ts';
-import { alignTable } from '../util/text-table.ts';
+import { alignTable, fitColumns } from '../util/text-table.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';
 
 /** The comparison's tables: every column left-aligned, as compare and calibrate print them. */
@@ -11,8 +11,12 @@ function table(header: string[], rows: string[][]): string {
   return alignTable([header, ...rows], () => true);
 }
 
-/** The regression gates of an analysis as a table, then every verdict line, notes and MDEs. */
-export function renderComparison(analysis: Analysis, labels: { baseline: string; candidate: string }): string {
+/**
+ * The regression gates of an analysis as a table, then every verdict line, notes and MDEs. The
+ * table fits `width` the way the run's table does: mode, statistic, change and decision first,
+ * the medians and p in a second table when they do not fit beside them.
+ */
+export function renderComparison(analysis: Analysis, labels: { baseline: string; candidate: string }, width = Infinity): string {
   const regressions = analysis.gates.filter((g) => g.kind === 'regression' && g.evidence);
   const rows = regressions.map((g) => {
     const e = g.evidence!;
@@ -34,11 +38,17 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
   // range of the values, not a 95% CI (the note says what it covers).
   const fewest = Math.min(...regressions.map((g) => Math.min(g.evidence!.reference.values, sizeOf(analysis, g))));
   const label = medianIntervalLabel(fewest, analysis.level);
-  if (rows.length > 0)
-    out.push(
-      table(['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'], rows),
-      '',
-    );
+  if (rows.length > 0) {
+    const headers = ['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'];
+    const secondary = new Set(['baseline', 'candidate', 'p']);
+    const columns = headers.map((header, c) => ({
+      header,
+      cells: rows.map((r) => r[c]!),
+      essential: !secondary.has(header),
+      left: true,
+    }));
+    out.push(fitColumns(columns, width, false), '');
+  }
   const small = rows.length > 0 ? smallSampleIntervalNote(fewest, analysis.level) : undefined;
   if (small) out.push(`Brackets: ${small.charAt(0).toLowerCase()}${small.slice(1)}`, '');
   const others = analysis.gates.filter((g) => !(g.kind === 'regression' && g.evidence));

@@ -1,12 +1,17 @@
 // Logger for the terminal: phase headings, and a live progress line redrawn in place on a TTY.
 // Without a TTY (CI logs) the progress line is printed at most every few seconds instead.
 import type { Logger } from '../util/log.ts';
+import { wrap } from '../report/terminal.ts';
+import { terminalWidth } from './terminal-width.ts';
 
 const NON_TTY_INTERVAL_MS = 5000;
 
 export function consoleLogger(stream: NodeJS.WriteStream = process.stderr): Logger {
   const tty = Boolean(stream.isTTY);
   const bold = (s: string) => (tty ? `\x1b[1m${s}\x1b[0m` : s);
+  // Lines wrap at the terminal's width (COLUMNS first), continuation lines indented.
+  const width = terminalWidth(process.env, stream);
+  const lines = (text: string) => `${wrap(text, width).join('\n')}\n`;
   let live = false;
   let lastPrinted = 0;
   const clear = () => {
@@ -16,22 +21,23 @@ export function consoleLogger(stream: NodeJS.WriteStream = process.stderr): Logg
   return {
     phase(title) {
       clear();
-      stream.write(`\n${bold(`▶ ${title}`)}\n`);
+      const [first = '', ...rest] = wrap(title, width - 2);
+      stream.write(`\n${bold([`▶ ${first}`, ...rest.map((l) => `  ${l}`)].join('\n'))}\n`);
     },
     info(message) {
       clear();
-      stream.write(`  ${message}\n`);
+      stream.write(lines(`  ${message}`));
     },
     warn(message) {
       clear();
-      stream.write(`  warning: ${message}\n`);
+      stream.write(lines(`  warning: ${message}`));
     },
     progress(line) {
       if (tty) {
         stream.write(`\r\x1b[K  ${line.slice(0, (stream.columns ?? 120) - 3)}`);
         live = true;
       } else if (Date.now() - lastPrinted >= NON_TTY_INTERVAL_MS) {
-        stream.write(`  ${line}\n`);
+        stream.write(lines(`  ${line}`));
         lastPrinted = Date.now();
       }
     },

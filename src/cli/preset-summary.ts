@@ -4,6 +4,7 @@ import { formatDuration } from '../config/duration.ts';
 import { validateConfig, type Config } from '../config/validate.ts';
 import { buildPlan, estimateSeconds, scalingSeconds, scalingSteps } from '../plan/plan.ts';
 import type { Preset } from '../presets/types.ts';
+import { wrap } from '../report/terminal.ts';
 
 export interface PresetProfileSummary {
   name: string;
@@ -86,8 +87,15 @@ export function formatEstimate(seconds: number): string {
 }
 
 /** The one line `mesh-perf presets` prints per preset. */
-export function presetLine(summary: PresetSummary, nameWidth: number): string {
-  return `${summary.name.padEnd(nameWidth)}  source ${summary.source}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds).padEnd(7)}  ${summary.summary}`;
+/**
+ * One preset in `mesh-perf presets`: name, source, trials and time, then what it reproduces,
+ * beside them when it fits `columns`, else wrapped below them, indented.
+ */
+export function presetLine(summary: PresetSummary, nameWidth: number, columns = Infinity): string {
+  const head = `${summary.name.padEnd(nameWidth)}  source ${summary.source}  ${String(summary.trials).padStart(3)} trials  ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds).padEnd(7)}`;
+  const line = `${head}  ${summary.summary}`;
+  if (line.length <= columns) return line;
+  return [head.trimEnd(), ...wrap(`    ${summary.summary}`, columns)].join('\n');
 }
 
 /** The block `mesh-perf plan --preset <name>` prints above the trial table. */

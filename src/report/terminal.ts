@@ -7,7 +7,7 @@
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
 import { reasonsBesideGates } from '../analysis/text.ts';
 import type { RunResult } from '../results/types.ts';
-import { type Column, columnWidth, renderTable, visibleWidth } from '../util/text-table.ts';
+import { type Column, fitColumns, visibleWidth } from '../util/text-table.ts';
 import {
   analysisLines,
   errorNotes,
@@ -105,30 +105,6 @@ function analysisTextLines(view: RunView): string[] {
   if (a.detectability) lines.push('', a.detectability);
   if (a.notes.length > 0) lines.push('', 'Notes:', ...a.notes.map((n) => `  - ${n}`));
   return lines;
-}
-
-/**
- * Lays the columns out in tables no wider than `width`. The first column names the row and is
- * repeated in every table. Everything in one table when it fits (or `wide`); otherwise the
- * essential columns in the first table and the rest in a second, starting another table
- * whenever the next column would overflow.
- */
-export function fitColumns(columns: Column[], width: number, wide: boolean): string {
-  const [key, ...rest] = columns;
-  if (!key) return '';
-  const widthOf = (cols: Column[]) => cols.reduce((sum, c) => sum + columnWidth(c), 0) + 2 * (cols.length - 1);
-  if (wide || widthOf(columns) <= width) return renderTable(columns);
-  // The essential columns together, then the rest in their own table(s), in their usual order.
-  const tables: Column[][] = [];
-  for (const group of [rest.filter((c) => c.essential), rest.filter((c) => !c.essential)]) {
-    if (group.length > 0) tables.push([key]);
-    for (const column of group) {
-      const current = tables.at(-1)!;
-      if (current.length > 1 && widthOf([...current, column]) > width) tables.push([key, column]);
-      else current.push(column);
-    }
-  }
-  return tables.map(renderTable).join('\n\n');
 }
 
 /** Wraps at spaces, continuation lines indented under the text (after a leading "  - " or "  ✓ "). */

@@ -14,7 +14,7 @@ const MASK = '***';
 
 /** Names of environment variables, headers and query parameters whose values are credentials. */
 const SECRET_NAME =
-  /token|secret|passw(?:or)?d|pwd|auth|key|private|credential|cookie|session|signature|(?:^|[-_])(?:pat|sig|pw|pass)(?:$|[-_])/i;
+  /token|secret|passw(?:or)?d|auth|key|private|credential|cookie|session|signature|(?:^|[-_])(?:pat|sig|pw|pass)(?:$|[-_])/i;
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);

@@ -51,3 +51,27 @@ export function alignTable(rows: string[][], left: (column: number) => boolean =
   }));
   return renderTable(columns);
 }
+
+/**
+ * Lays the columns out in tables no wider than `width`. The first column names the row and is
+ * repeated in every table. Everything in one table when it fits (or `wide`); otherwise the
+ * essential columns in the first table and the rest in a second, starting another table
+ * whenever the next column would overflow.
+ */
+export function fitColumns(columns: Column[], width: number, wide: boolean): string {
+  const [key, ...rest] = columns;
+  if (!key) return '';
+  const widthOf = (cols: Column[]) => cols.reduce((sum, c) => sum + columnWidth(c), 0) + 2 * (cols.length - 1);
+  if (wide || widthOf(columns) <= width) return renderTable(columns);
+  // The essential columns together, then the rest in their own table(s), in their usual order.
+  const tables: Column[][] = [];
+  for (const group of [rest.filter((c) => c.essential), rest.filter((c) => !c.essential)]) {
+    if (group.length > 0) tables.push([key]);
+    for (const column of group) {
+      const current = tables.at(-1)!;
+      if (current.length > 1 && widthOf([...current, column]) > width) tables.push([key, column]);
+      else current.push(column);
+    }
+  }
+  return tables.map(renderTable).join('\n\n');
+}

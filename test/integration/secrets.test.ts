@@ -161,7 +161,8 @@ test('no planted secret reaches results, reports, exports, the terminal or the p
           .map(([path]) => `${path} in ${name} (${text.split(S[path as keyof typeof S]).length - 1}×)`),
       );
       assert.deepEqual(leaks, [], `${leaks.length} leaks`);
-      // Redacted, not dropped: the outputs still say where the store was.
+      // Redacted, not dropped: the outputs still say where the store was, and nothing else is masked.
+      assert.match(local.stdout, /Results: out-local\/results\.json/);
       const results = await readFile(join(dir, 'out-local', 'results.json'), 'utf8');
       assert.match(results, new RegExp(`http://\\*\\*\\*@127\\.0\\.0\\.1:${down}/repo\\.git`));
     });

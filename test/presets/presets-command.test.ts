@@ -5,6 +5,9 @@ import { main } from '../../src/cli/main.ts';
 import { PRESETS } from '../../src/presets/index.ts';
 import { silentLogger } from '../../src/util/log.ts';
 
+// Whole lines are read here; at a narrow terminal the description wraps below (test/cli/fits-columns.test.ts).
+process.env.COLUMNS = '1000';
+
 async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';

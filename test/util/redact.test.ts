@@ -33,7 +33,8 @@ test('secret names: tokens, passwords, keys, PATs, private and auth headers; not
     'sig',
   ])
     assert.ok(isSecretName(name), name);
-  for (const name of ['PATH', 'HOME', 'TARGET_URL', 'X-Request-Id', 'Content-Type', 'page']) assert.ok(!isSecretName(name), name);
+  for (const name of ['PATH', 'HOME', 'PWD', 'OLDPWD', 'TARGET_URL', 'X-Request-Id', 'Content-Type', 'page'])
+    assert.ok(!isSecretName(name), name);
 });
 
 test('registered secrets (and their URL and base64 forms) are replaced by value, short values are not', () => {

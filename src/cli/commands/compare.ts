@@ -65,7 +65,7 @@ export const command: Command = {
       // Verdict and gate lines run to hundreds of characters: wrapped at the terminal's width
       // (table rows, whose columns are separated by runs of spaces, are left whole).
       const width = terminalWidth();
-      const text = renderComparison(analysis, { baseline: baselinePath, candidate: candidatePath });
+      const text = renderComparison(analysis, { baseline: baselinePath, candidate: candidatePath }, width);
       context.stdout(
         text
           .split('\n')

@@ -3,7 +3,7 @@ import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/versi
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { wrap } from '../../report/terminal.ts';
-import { alignTable } from '../../util/text-table.ts';
+import { fitColumns } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
 import { formatEstimate, presetHeader } from '../preset-summary.ts';
@@ -91,7 +91,13 @@ export const command: Command = {
     }
     // The preset's header describes the effective config (a file or flags may change it).
     const header = config.preset ? presetHeader(config.preset, PRESETS, config) : undefined;
-    if (header) context.stdout(`${header.trimEnd()}\n\n`);
+    const columns = terminalWidth();
+    const fit = (text: string) =>
+      text
+        .split('\n')
+        .flatMap((line) => wrap(line, columns))
+        .join('\n');
+    if (header) context.stdout(`${fit(header.trimEnd())}\n\n`);
     const trials = plan.trials.length === 1 ? '1 trial' : `${plan.trials.length} trials`;
     const scalingNote =
       steps.length > 0
@@ -101,8 +107,20 @@ export const command: Command = {
     const gatewayNote = ingress
       ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n`
       : '';
+    // Trial, mode, profile, repetition and load first; the rest in a second table when narrow.
+    const essential = new Set(['#', 'mode', 'profile', 'rep', 'load']);
+    const table = fitColumns(
+      rows[0]!.map((header, c) => ({
+        header,
+        cells: rows.slice(1).map((r) => r[c]!),
+        essential: essential.has(header),
+        left: c > 1 && c < 4,
+      })),
+      columns,
+      false,
+    );
     context.stdout(
-      `${alignTable(rows)}\n\n${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)\n`,
+      `${table}\n\n${fit(`${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)`)}\n`,
     );
     if (generators) {
       const width = Math.min(terminalWidth(), 100);

@@ -3,6 +3,7 @@
 import { PRESETS } from '../../presets/index.ts';
 import { presetLine, presetSummary } from '../preset-summary.ts';
 import type { Command } from '../command.ts';
+import { terminalWidth } from '../terminal-width.ts';
 
 export const command: Command = {
   name: 'presets',
@@ -22,7 +23,8 @@ export const command: Command = {
       return 0;
     }
     const width = Math.max(...summaries.map((s) => s.name.length));
-    context.stdout(`${summaries.map((s) => presetLine(s, width)).join('\n')}\n`);
+    const columns = terminalWidth();
+    context.stdout(`${summaries.map((s) => presetLine(s, width, columns)).join('\n')}\n`);
     return 0;
   },
 };

@@ -1,0 +1,88 @@
+// Every CLI output fits COLUMNS: presets, plan (of every preset and of a long-named config),
+// compare, and the run's phase and log lines, at 80 columns no line is wider than 80 characters.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { consoleLogger } from '../../src/cli/console-logger.ts';
+import { PRESETS } from '../../src/presets/index.ts';
+import { visibleWidth } from '../../src/util/text-table.ts';
+import { seededRandom } from '../../src/util/random.ts';
+import { drawLevels, syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { runCliInProcess, withTempDir } from '../support/cli.ts';
+
+process.env.COLUMNS = '80';
+
+function tooWide(text: string, columns = 80): string[] {
+  return text.split('\n').filter((line) => visibleWidth(line) > columns);
+}
+
+test('presets and the plan of every preset fit 80 columns', async () => {
+  await withTempDir(async (dir) => {
+    const presets = await runCliInProcess(['presets'], { cwd: dir });
+    assert.equal(presets.code, 0, presets.stderr);
+    assert.deepEqual(tooWide(presets.stdout), []);
+    for (const preset of PRESETS) assert.ok(presets.stdout.includes(preset.name));
+    for (const preset of PRESETS) {
+      const plan = await runCliInProcess(['plan', '--preset', preset.name], { cwd: dir });
+      assert.equal(plan.code, 0, `${preset.name}: ${plan.stderr}`);
+      assert.deepEqual(tooWide(plan.stdout), [], preset.name);
+    }
+  });
+});
+
+test('a plan with long mode and profile names moves columns to a second table instead of overflowing', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      [
+        'platform: local',
+        'modes:',
+        '  - { name: baseline-without-any-proxy-in-between, local: { hops: 0 } }',
+        '  - { name: two-forwarding-proxies-in-front-of-echo, local: { hops: 2 } }',
+        'load:',
+        '  - { name: a-rather-long-profile-name-for-the-plan, rate: 100, duration: 1s, repetitions: 2 }',
+        '',
+      ].join('\n'),
+    );
+    const plan = await runCliInProcess(['plan'], { cwd: dir });
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.deepEqual(tooWide(plan.stdout), []);
+    assert.match(plan.stdout, /warm-up/);
+  });
+});
+
+test('compare fits 80 columns', async () => {
+  await withTempDir(async (dir) => {
+    const random = seededRandom(7);
+    const config = testConfig();
+    const run = (id: string, factor: number) =>
+      syntheticRun({
+        config,
+        id,
+        levels: { baseline: drawLevels(random, 5, 1, 0.02), sidecar: drawLevels(random, 5, 1.3 * factor, 0.02) },
+      });
+    await writeFile(join(dir, 'a.json'), JSON.stringify(run('base', 1)));
+    await writeFile(join(dir, 'b.json'), JSON.stringify(run('cand', 1.5)));
+    const compare = await runCliInProcess(['compare', 'a.json', 'b.json'], { cwd: dir });
+    assert.equal(compare.code, 1, compare.stderr);
+    assert.match(compare.stdout, /decision/);
+    assert.match(compare.stdout, /candidate/);
+    assert.deepEqual(tooWide(compare.stdout), []);
+  });
+});
+
+test("the run's phase, info and warning lines wrap at the terminal's width", () => {
+  let out = '';
+  const write = (text: string) => {
+    out += text;
+    return true;
+  };
+  const stream = { isTTY: false, write } as unknown as NodeJS.WriteStream;
+  const log = consoleLogger(stream);
+  log.phase('Measuring 1 repetitions (1 mode × 1 load profile, interleaved, seed 1960767807)');
+  log.info(`[1/1] a · 20rps · rep 1/1: p50 0.631 ms, p99 9.997 ms, 20.0 rps — INVALID: ${'a reason '.repeat(12)}`);
+  log.warn(`no comparable past runs in ${'/some/store '.repeat(8)}`);
+  assert.deepEqual(tooWide(out), []);
+  assert.match(out, /▶ Measuring 1 repetitions/);
+});
