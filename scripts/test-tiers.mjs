@@ -61,6 +61,7 @@ const E2E = [
   'test/report-formats/vegeta-crosscheck.test.ts',
   'test/report/browser.test.ts',
   'test/report/dashboard-order.test.ts',
+  'test/report/narrow-viewport.test.ts',
   'test/report/report-command.test.ts',
   'test/report/whiskers.test.ts',
   'test/workflows/act-examples.test.ts',

@@ -15,7 +15,8 @@ h2 { font-size: 17px; margin: 0 0 8px; border-bottom: 1px solid var(--line); pad
 h3 { font-size: 15px; margin: 16px 0 8px; }
 a { color: #0969da; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
-table { border-collapse: collapse; margin: 4px 0 12px; }
+/* A table wider than the page scrolls inside its own box (a phone is 400 px; the page is not). */
+table { border-collapse: collapse; margin: 4px 0 12px; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: right; vertical-align: top; }
 th:first-child, td:first-child, td.text, th.text { text-align: left; }
 thead th { background: var(--panel); }
@@ -27,12 +28,20 @@ tr.invalid td { background: #fff8c5; }
 td.errors, td.errors .ci { color: var(--fail); font-weight: 600; }
 .reason { color: var(--invalid); }
 .note { color: var(--muted); }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(520px, 100%), 1fr)); gap: 16px; }
+.grid > * { min-width: 0; }
 .chart { position: relative; height: 320px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
 .chart-title { font-weight: 600; margin: 0 0 4px; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 8px 0; }
 .controls label { color: var(--muted); }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
 dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; }
-details pre { max-height: 480px; overflow: auto; background: var(--panel); padding: 8px; }
+dl.kv dd, header .meta { overflow-wrap: anywhere; min-width: 0; }
+details pre { max-height: 480px; overflow: auto; background: var(--panel); padding: 8px; max-width: 100%; }
+@media (max-width: 600px) {
+  header { padding: 12px; }
+  main { padding: 4px 12px 24px; }
+  .chart { height: 380px; } /* legends wrap to more lines: keep room for the plot */
+  figure { margin: 0; }
+}
 `;
