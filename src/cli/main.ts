@@ -79,7 +79,8 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
     const code = exitCodeOf(error);
     const known = error instanceof MeshPerfError;
     // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
-    io.stderr(`\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${messageOf(error)}`, terminalWidth())}\n`);
+    // Redacted before wrapping, so no credential is split across lines.
+    io.stderr(`\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${redactText(messageOf(error))}`, terminalWidth())}\n`);
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }
