@@ -68,7 +68,6 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     merged.modes = structuredClone(DEMO_MODES);
     if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
   }
-  registerConfigSecrets(merged);
   const layers: Layer[] = [
     ...overrides.map((o) => ({ label: o.label, path: o.path })),
     ...(sources.file ? [{ label: fileLabel(sources), raw: fileRaw }] : []),
@@ -77,6 +76,8 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   ];
   try {
     const config = validateConfig(merged, layers.find((l) => l.raw !== undefined)?.label ?? 'configuration');
+    // After validation, which bounds the config's size and depth: its secrets are redacted from every output.
+    registerConfigSecrets(config);
     const problems = sources.check?.(config) ?? [];
     if (problems.length > 0) throw new ConfigError(layers.find((l) => l.raw !== undefined)?.label ?? 'configuration', problems);
     return config;

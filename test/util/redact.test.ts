@@ -79,3 +79,30 @@ test('a config registers its secrets, so they are redacted anywhere, and its sna
     assert.ok(!snapshot.includes(secret), secret);
   assert.match(snapshot, /https:\/\/\*\*\*@github\.com\/o\/r\.git/);
 });
+
+test("a kubeconfig's credentials are registered when the cluster is loaded", async () => {
+  const { loadAccess } = await import('../../src/platform/kubernetes/access.ts');
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-kubeconfig-'));
+  try {
+    const file = join(dir, 'kubeconfig');
+    await writeFile(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{ name: c, cluster: { server: "https://admin:kube-server-pw@127.0.0.1:6443" } }]',
+        'users: [{ name: u, user: { token: kube-bearer-token-1 } }]',
+        'contexts: [{ name: x, context: { cluster: c, user: u } }]',
+        'current-context: x',
+        '',
+      ].join('\n'),
+    );
+    loadAccess({ kubeconfig: file }, {});
+    assert.equal(redactText('kubectl said: kube-bearer-token-1 / kube-server-pw'), 'kubectl said: *** / ***');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -8,6 +8,7 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { registerSecret, urlSecrets } from '../../util/redact.ts';
 import { didYouMean } from '../../util/did-you-mean.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 
@@ -61,6 +62,7 @@ export function loadAccess(options: AccessOptions, env: NodeJS.ProcessEnv = proc
     }
     kc.setCurrentContext(options.context);
   }
+  registerKubeconfigSecrets(kc);
   const cluster = kc.getCurrentCluster();
   if (!cluster) {
     throw new UsageError(
@@ -73,6 +75,16 @@ export function loadAccess(options: AccessOptions, env: NodeJS.ProcessEnv = proc
     );
   }
   return { kc, server: cluster.server, contextName: kc.getCurrentContext(), kubeconfigPath: options.kubeconfig };
+}
+
+/** The kubeconfig's credentials are redacted from every output of the run (util/redact.ts). */
+function registerKubeconfigSecrets(kc: KubeConfig): void {
+  for (const user of kc.getUsers()) {
+    for (const value of [user.token, user.password, user.keyData]) registerSecret(value);
+    for (const value of Object.values(user.authProvider?.config ?? {})) if (typeof value === 'string') registerSecret(value);
+    for (const entry of (user.exec?.env ?? []) as { value?: string }[]) registerSecret(entry.value);
+  }
+  for (const cluster of kc.getClusters()) for (const secret of urlSecrets(cluster.server)) registerSecret(secret);
 }
 
 function loadFile(kc: KubeConfig, path: string): void {
