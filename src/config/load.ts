@@ -53,7 +53,10 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   const filePreset = (fileRaw as Record<string, unknown>)?.preset;
   const presetName = presetOverride?.value ?? filePreset ?? sources.defaults?.preset;
   const presetOrigin = presetOverride ? presetOverride.label : filePreset !== undefined ? fileLabel(sources) : 'the built-in config';
-  const presetRaw = typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {};
+  const presetRaw = withoutClusterSettings(
+    typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {},
+    overrides.find((o) => o.path === 'platform')?.value ?? (fileRaw as Record<string, unknown>)?.platform ?? sources.defaults?.platform,
+  );
   // Copies: overrides write into the merged object, which shares nested objects with its layers
   // (a preset's config is a module-level constant).
   const merged = structuredClone([sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {})) as Record<string, unknown>;
@@ -85,6 +88,22 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
       error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })),
     );
   }
+}
+
+/**
+ * A preset is written for a cluster and runs on local or endpoints as its approximation (its mesh
+ * modes carry local hops). Its pod counts and ingress gateway mean nothing there and are left out;
+ * the same settings written by the user on those platforms are refused (config/applicability.ts).
+ */
+function withoutClusterSettings(preset: Record<string, unknown>, platformOverride: unknown): Record<string, unknown> {
+  const platform = platformOverride ?? preset.platform ?? 'local';
+  if (platform === 'kind' || platform === 'kubeconfig') return preset;
+  const copy = structuredClone(preset) as { load?: unknown; kubernetes?: Record<string, unknown> };
+  for (const profile of Array.isArray(copy.load) ? copy.load : [copy.load]) {
+    if (profile && typeof profile === 'object') delete (profile as Record<string, unknown>).replicas;
+  }
+  if (copy.kubernetes) delete copy.kubernetes.ingress;
+  return copy;
 }
 
 function fileLabel(sources: ConfigSources): string {
