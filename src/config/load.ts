@@ -1,6 +1,5 @@
 // Reads the config layers (preset, YAML file, flag/input overrides) and validates them once.
-import { closeSync, constants as fsConstants, openSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, createReadStream, constants as fsConstants, openSync, statSync } from 'node:fs';
 import { isMap, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
 import { findPreset, PRESETS } from '../presets/index.ts';
 import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
@@ -10,6 +9,8 @@ import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
+import { formatLimit, LIMITS } from './limits.ts';
+import { specialFileKind } from '../util/file-kind.ts';
 import { refuseKeyFlood } from './key-flood.ts';
 
 export interface ConfigSources {
@@ -158,8 +159,12 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
   try {
     // A FIFO blocks in open() until a writer appears, where no AbortSignal reaches; racing the
     // read lets Ctrl-C and SIGTERM end the command (the entry point exits once main returns).
-    return await abortable(readFile(path, { encoding: 'utf8', ...(signal ? { signal } : {}) }), signal, () => releaseFifo(path));
+    // A FIFO is allowed (`--config <(generate-config)`); a device never ends, so it is refused.
+    const special = existingSpecialFile(path);
+    if (special) throw new UsageError(`config file ${label} is ${special}, expected a YAML file`);
+    return await abortable(readLimited(path, label, signal), signal, () => releaseFifo(path));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if (signal?.aborted) throw new EnvironmentError(`cancelled while reading config file ${label}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -171,6 +176,33 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
     if (code === 'EACCES') throw new UsageError(`config file ${label} cannot be read: permission denied`);
     throw new UsageError(`cannot read config file ${label}: ${(error as Error).message}`);
   }
+}
+
+function existingSpecialFile(path: string): string | undefined {
+  try {
+    const kind = specialFileKind(statSync(path));
+    return kind === 'a FIFO (named pipe)' ? undefined : kind;
+  } catch {
+    return undefined; // the read names what is wrong (missing, permission)
+  }
+}
+
+/** The file's text, refused past LIMITS.fileBytes (a pipe that never ends would fill the memory). */
+async function readLimited(path: string, label: string, signal?: AbortSignal): Promise<string> {
+  const stream = createReadStream(path, signal ? { signal } : {});
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > LIMITS.fileBytes) {
+      stream.destroy();
+      throw new UsageError(
+        `config file ${label} is larger than ${formatLimit(LIMITS.fileBytes)} bytes; a mesh-perf config is a few kilobytes`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -1,7 +1,7 @@
 // `mesh-perf init`: writes a commented mesh-perf.yaml to start from, checked by the same
 // validation `plan` and `run` use before it is written.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml } from '../../config/load.ts';
@@ -14,6 +14,7 @@ import { UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
 import { renderInitConfig } from '../init-template.ts';
 import { DEFAULT_CONFIG } from '../load-config.ts';
+import { makeDirectory } from '../../util/make-directory.ts';
 
 export const command: Command = {
   name: 'init',
@@ -56,7 +57,7 @@ export const command: Command = {
     });
     // The written file must be one `plan` accepts: validate it as the loader would.
     validateConfig(mergeRaw(preset?.config ?? {}, parseYaml(text, label)), label);
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirectory(dirname(file), `--config ${label}`);
     await writeFile(file, text, 'utf8');
     context.stdout(
       `Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: mesh-perf plan${options.config ? ` --config ${label}` : ''}   # check it and see the trials\n      mesh-perf run${options.config ? ` --config ${label}` : ''}    # run it\n`,
