@@ -1,6 +1,6 @@
 // Reads the config layers (preset, YAML file, flag/input overrides) and validates them once.
 import { closeSync, createReadStream, constants as fsConstants, openSync, statSync } from 'node:fs';
-import { isMap, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, parseDocument, visit, type YAMLError } from 'yaml';
 import { findPreset, PRESETS } from '../presets/index.ts';
 import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
@@ -11,6 +11,7 @@ import { MESH_KINDS } from './schema.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 import { specialFileKind } from '../util/file-kind.ts';
+import { quote } from '../util/quote.ts';
 import { refuseKeyFlood } from './key-flood.ts';
 
 export interface ConfigSources {
@@ -250,7 +251,12 @@ export function parseYaml(text: string, source: string): unknown {
   const duplicate = firstDuplicateKey(doc.contents, text);
   if (duplicate)
     throw new UsageError(
-      `${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`,
+      `${source}${duplicate.key === '__proto__' || duplicate.key === 'null' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${duplicate.key === 'null' ? 'null' : quote(duplicate.key)} ${duplicate.reason}`,
+    );
+  const unresolved = unresolvedAlias(doc);
+  if (unresolved)
+    throw new UsageError(
+      `${source} is not valid YAML at line ${text.slice(0, unresolved.offset).split('\n').length}: alias *${unresolved.name} names no anchor (an anchor &${unresolved.name} must come before it)`,
     );
   let value: unknown;
   try {
@@ -293,6 +299,14 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
     if (isMap(node)) {
       const seen = new Set<string>();
       for (const pair of node.items) {
+        if (pair.key === null || (isScalar(pair.key) && pair.key.value === null)) {
+          // JavaScript would see the key as "" and the message would name an empty key.
+          return {
+            key: 'null',
+            line: lineOf(pair.key ?? pair.value),
+            reason: "is a YAML null, which names no mesh-perf setting (write the setting's name before the colon)",
+          };
+        }
         const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
         if (key === '__proto__') {
           // Would set the prototype of the parsed object instead of being a key of it.
@@ -311,6 +325,19 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
     } else if (isSeq(node)) stack.push(...node.items);
   }
   return undefined;
+}
+
+/** The first alias (*name) with no anchor before it: toJS would only say the data is too large. */
+function unresolvedAlias(doc: Document): { name: string; offset: number } | undefined {
+  let found: { name: string; offset: number } | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      found = { name: node.source, offset: node.range?.[0] ?? 0 };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** The path where nesting passes `limit`, or undefined; iterative, so it cannot overflow itself. */

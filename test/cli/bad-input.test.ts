@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
@@ -23,6 +24,8 @@ interface Case {
   says: RegExp[];
   setup?: (dir: string) => Promise<void>;
 }
+
+const FIXTURE = new URL('../github/fixtures/results-local-pass.json', import.meta.url);
 
 const LOCAL = 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\n';
 
@@ -492,6 +495,63 @@ const CASES: Case[] = [
     says: [/--rate is given twice \("5" and "6"\); give it once/],
   },
   { name: 'help nope', args: ['help', 'nope'], code: 2, says: [/^mesh-perf help: unknown command "nope"/m] },
+  {
+    name: 'an undefined YAML alias',
+    yaml: `${LOCAL}load: *nope\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/mesh-perf\.yaml is not valid YAML at line 2: alias \*nope names no anchor/],
+  },
+  {
+    name: 'a null key',
+    yaml: `${LOCAL}load: { rate: 5 }\nnull: 1\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/mesh-perf\.yaml, line 3: key null is a YAML null/],
+  },
+  // Issue 28: files in the way, FIFOs and devices.
+  {
+    name: 'init --config under a file',
+    args: ['init', '--config', 'afile/x.yaml'],
+    code: 2,
+    says: [/--config afile\/x\.yaml: .*afile is a file, not a directory/],
+    setup: (dir) => writeFile(join(dir, 'afile'), ''),
+  },
+  {
+    name: 'report --out a file',
+    args: ['report', '--results', 'r.json', '--out', 'afile'],
+    code: 2,
+    says: [/--out afile: .*afile is a file, not a directory/],
+    setup: async (dir) => {
+      await writeFile(join(dir, 'afile'), '');
+      await copyFile(FIXTURE, join(dir, 'r.json'));
+    },
+  },
+  {
+    name: 'compare A A',
+    args: ['compare', 'r.json', 'r.json'],
+    code: 2,
+    says: [/r\.json and r\.json hold the same run/],
+    setup: (dir) => copyFile(FIXTURE, join(dir, 'r.json')),
+  },
+  {
+    name: 'compare with a FIFO',
+    args: ['compare', 'r.json', 'f.fifo'],
+    code: 2,
+    says: [/f\.fifo is a FIFO \(named pipe\); pass a results\.json file/],
+    setup: async (dir) => {
+      await copyFile(FIXTURE, join(dir, 'r.json'));
+      execFileSync('mkfifo', [join(dir, 'f.fifo')]);
+    },
+  },
+  {
+    name: 'report --results a FIFO',
+    args: ['report', '--results', 'f.fifo'],
+    code: 2,
+    says: [/--results .*f\.fifo is a FIFO/],
+    setup: async (dir) => void execFileSync('mkfifo', [join(dir, 'f.fifo')]),
+  },
+  { name: '--config a device', args: ['plan', '--config', '/dev/zero'], code: 2, says: [/config file \/dev\/zero is a character device/] },
   // The command line itself.
   {
     name: 'plan has no --publish',
