@@ -30,11 +30,14 @@ export const LIMITS = {
   /** One gate expression: "mode=linkerd,istio-sidecar: p(99) < 5ms" is 40 characters. */
   gate: 1000,
   /** A POST body written inline (load.body); load.payloadBytes generates larger ones. */
-  body: 1_000_000,
+  body: 500_000,
   /** Entries of one map (env, headers, labels, --set values) and of one list of gates. */
   entries: 1000,
-  /** The config file itself: a real one is a few kilobytes; this leaves room for an inline body. */
-  fileBytes: 4_000_000,
+  /**
+   * The config file itself: a real one is a few kilobytes; this leaves room for an inline body.
+   * It also bounds the YAML parser's work (linear, about 60 ms per 10,000 list items).
+   */
+  fileBytes: 2_000_000,
 } as const;
 
 export const formatLimit = (n: number) => n.toLocaleString('en-US');
