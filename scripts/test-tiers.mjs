@@ -31,6 +31,8 @@ const E2E = [
   'test/analysis/calibrate-command.test.ts',
   'test/build/dist-fresh.test.ts',
   'test/build/release.test.ts',
+  'test/cli/generated-bad-input.test.ts',
+  'test/cli/hostile-input-e2e.test.ts',
   'test/cli/init.test.ts',
   'test/cli/run-errors-once.test.ts',
   'test/cli/signals-and-scale.test.ts',

@@ -136,7 +136,12 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       }
       reference = { runIds: [...used], excluded: [...excluded.values()] };
       if (used.size === 0)
-        notes.push(`none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`);
+        notes.push(
+          excluded.size > 0
+            ? `none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`
+            : // Only this run itself, or runs without its modes: reference.excluded would be empty.
+              `none of the ${history.length} reference runs can be compared: they are this run itself or lack its modes`,
+        );
     }
   }
 

@@ -2,6 +2,7 @@
 import type { Command, ParsedArgs } from './command.ts';
 import { UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
+import { quote } from '../util/quote.ts';
 import { COMMANDS } from './registry.ts';
 import { wrap } from '../report/terminal.ts';
 import { terminalWidth } from './terminal-width.ts';
@@ -31,17 +32,24 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
       const elsewhere = COMMANDS.filter((c) => c.options.some((o) => o.name === name)).map((c) => c.name);
       const where = !guess && elsewhere.length > 0 ? `; it is an option of ${elsewhere.join(', ')}, not of ${command.name}` : '';
       throw new UsageError(
-        `unknown option --${name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`,
+        `unknown option --${name.length > 60 ? `${name.slice(0, 60)}…` : name}${guess ? `; did you mean --${guess}?` : where} (see mesh-perf ${command.name} --help)`,
       );
     }
     if (!spec.value) {
-      if (eq > 0) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(arg.slice(eq + 1))}`);
+      if (eq > 0) throw new UsageError(`--${name} takes no value, got ${quote(arg.slice(eq + 1))}`);
       parsed.switches.add(name);
       continue;
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) {
       throw new UsageError(`--${name} needs a value (${spec.value})`);
+    }
+    // An empty value (`--rate=`, `--config ''`) used to be dropped silently, so the setting fell
+    // back to the file's or a default path was guessed from it.
+    if (value.trim() === '') throw new UsageError(`--${name} needs a value (${spec.value}), got an empty one`);
+    if (!spec.repeatable && parsed.options[name] !== undefined) {
+      // Which one wins would be a guess; a script that passes a flag twice has a bug to see.
+      throw new UsageError(`--${name} is given twice (${quote(parsed.options[name]!, 40)} and ${quote(value, 40)}); give it once`);
     }
     if (spec.repeatable) (parsed.lists[name] ??= []).push(value);
     parsed.options[name] = value;
@@ -53,7 +61,7 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
   }
   const allowed = command.positionals?.length ?? 0;
   if (parsed.positionals.length > allowed) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[allowed])} (usage: mesh-perf ${command.usage})`);
+    throw new UsageError(`unexpected argument ${quote(parsed.positionals[allowed]!)} (usage: mesh-perf ${command.usage})`);
   }
   return parsed;
 }

@@ -5,9 +5,11 @@ import { commandHelp, parseArgs } from './args.ts';
 import { wrap } from '../report/terminal.ts';
 import { terminalWidth } from './terminal-width.ts';
 import { consoleLogger } from './console-logger.ts';
+import { tolerateClosedReader } from './closed-output.ts';
 import { errorText } from './error-text.ts';
 import { EXIT, exitCodeOf, messageOf, MeshPerfError, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
+import { cutMessage, quote } from '../util/quote.ts';
 import type { Logger } from '../util/log.ts';
 import { redactText, registerEnvSecrets, registerSecret, urlSecrets } from '../util/redact.ts';
 
@@ -51,6 +53,16 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
     io.stdout(commandHelp(COMMANDS.find((c) => c.name === rest[0])!));
     return EXIT.pass;
   }
+  if (name === 'help' && rest[0]) {
+    const guess = didYouMean(
+      rest[0],
+      COMMANDS.map((c) => c.name),
+    );
+    io.stderr(
+      `\n${errorText(`mesh-perf help: unknown command ${quote(rest[0])}${guess ? `; did you mean "${guess}"?` : ''} (run mesh-perf --help for the list)`, terminalWidth())}\n`,
+    );
+    return EXIT.usage;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(mainHelp());
     return name ? EXIT.pass : EXIT.usage;
@@ -67,7 +79,9 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
         name,
         COMMANDS.map((c) => c.name),
       );
-      throw new UsageError(`unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''} (run mesh-perf --help for the list)`);
+      throw new UsageError(
+        `unknown command ${quote(name)}${guess ? `; did you mean "${guess}"?` : ''} (run mesh-perf --help for the list)`,
+      );
     }
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(commandHelp(command));
@@ -79,8 +93,10 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
     const code = exitCodeOf(error);
     const known = error instanceof MeshPerfError;
     // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
-    // Redacted before wrapping, so no credential is split across lines.
-    io.stderr(`\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${redactText(messageOf(error))}`, terminalWidth())}\n`);
+    // Redacted before wrapping, so no credential is split across lines; cut so a huge value is not echoed whole.
+    io.stderr(`
+${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${cutMessage(redactText(messageOf(error)))}`, terminalWidth())}
+`);
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }
@@ -104,9 +120,11 @@ function redactedIo(io: CliIo): CliIo {
 }
 
 export function defaultIo(signal: AbortSignal): CliIo {
+  const stdoutClosed = tolerateClosedReader(process.stdout);
+  const stderrClosed = tolerateClosedReader(process.stderr);
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => void (stdoutClosed() || process.stdout.write(text)),
+    stderr: (text) => void (stderrClosed() || process.stderr.write(text)),
     log: consoleLogger(),
     cwd: process.cwd(),
     signal,

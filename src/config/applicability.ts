@@ -68,6 +68,47 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
         problems.push({ path: `${at}.grpc`, message: `expected a port from 1 to 65535 in host:port, got ${JSON.stringify(mode.grpc)}` });
     }
   });
+  if (platform === 'local') problems.push(...portCollisions(config));
+  if (!kubernetes) problems.push(...clusterOnlyProblems(config));
+  return problems;
+}
+
+/** Two local modes on one fixed port: the second's server would fail to start after the run began. */
+function portCollisions(config: ParsedConfig): ConfigProblem[] {
+  const owner = new Map<number, number>();
+  const problems: ConfigProblem[] = [];
+  config.modes.forEach((mode, i) => {
+    const port = mode.local?.port;
+    if (port === undefined) return;
+    const first = owner.get(port);
+    if (first === undefined) owner.set(port, i);
+    else
+      problems.push({
+        path: `modes[${i}].local.port`,
+        message: `port ${port} is also the port of modes[${first}] "${config.modes[first]!.name}"; each mode listens on a port of its own`,
+      });
+  });
+  return problems;
+}
+
+/** Settings of the Kubernetes platforms written for a run that has no cluster: refused, not ignored. */
+function clusterOnlyProblems(config: ParsedConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const list = Array.isArray(config.load);
+  const profiles = Array.isArray(config.load) ? config.load : [config.load];
+  const why = 'echo pods and gateways exist only on the kind and kubeconfig platforms';
+  profiles.forEach((profile, i) => {
+    if (profile.replicas !== undefined)
+      problems.push({
+        path: `${list ? `load[${i}]` : 'load'}.replicas`,
+        message: `does not apply to platform "${config.platform}": ${why}; remove it or use platform kind or kubeconfig`,
+      });
+  });
+  if (config.kubernetes.ingress)
+    problems.push({
+      path: 'kubernetes.ingress',
+      message: `does not apply to platform "${config.platform}": ${why}; remove it or use platform kind or kubeconfig`,
+    });
   return problems;
 }
 

@@ -4,11 +4,12 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 const DURATION = /^(\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 
+// Whitespace is not trimmed: "10s\n" (a YAML block scalar) is refused, not carried into the
+// plan's table and the results as a duration with a line break in it.
 export function parseDurationMs(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!DURATION.test(trimmed)) return undefined;
+  if (!DURATION.test(text)) return undefined;
   let total = 0;
-  for (const match of trimmed.matchAll(PART)) total += Number(match[1]) * UNIT_MS[match[2]!]!;
+  for (const match of text.matchAll(PART)) total += Number(match[1]) * UNIT_MS[match[2]!]!;
   return total;
 }
 

@@ -1,7 +1,6 @@
 // Reads the config layers (preset, YAML file, flag/input overrides) and validates them once.
-import { closeSync, constants as fsConstants, openSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { isMap, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
+import { closeSync, createReadStream, constants as fsConstants, openSync, statSync } from 'node:fs';
+import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type YAMLError } from 'yaml';
 import { findPreset, PRESETS } from '../presets/index.ts';
 import { EnvironmentError, messageOf, UsageError } from '../util/errors.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
@@ -11,6 +10,9 @@ import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
+import { formatLimit, LIMITS } from './limits.ts';
+import { specialFileKind } from '../util/file-kind.ts';
+import { quote } from '../util/quote.ts';
 import { refuseKeyFlood } from './key-flood.ts';
 
 export interface ConfigSources {
@@ -54,7 +56,10 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   const filePreset = (fileRaw as Record<string, unknown>)?.preset;
   const presetName = presetOverride?.value ?? filePreset ?? sources.defaults?.preset;
   const presetOrigin = presetOverride ? presetOverride.label : filePreset !== undefined ? fileLabel(sources) : 'the built-in config';
-  const presetRaw = typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {};
+  const presetRaw = withoutClusterSettings(
+    typeof presetName === 'string' ? presetConfig(presetName, presetOrigin) : {},
+    overrides.find((o) => o.path === 'platform')?.value ?? (fileRaw as Record<string, unknown>)?.platform ?? sources.defaults?.platform,
+  );
   // Copies: overrides write into the merged object, which shares nested objects with its layers
   // (a preset's config is a module-level constant).
   const merged = structuredClone([sources.defaults ?? {}, presetRaw, fileRaw].reduce(mergeRaw, {})) as Record<string, unknown>;
@@ -88,6 +93,22 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
       error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })),
     );
   }
+}
+
+/**
+ * A preset is written for a cluster and runs on local or endpoints as its approximation (its mesh
+ * modes carry local hops). Its pod counts and ingress gateway mean nothing there and are left out;
+ * the same settings written by the user on those platforms are refused (config/applicability.ts).
+ */
+function withoutClusterSettings(preset: Record<string, unknown>, platformOverride: unknown): Record<string, unknown> {
+  const platform = platformOverride ?? preset.platform ?? 'local';
+  if (platform === 'kind' || platform === 'kubeconfig') return preset;
+  const copy = structuredClone(preset) as { load?: unknown; kubernetes?: Record<string, unknown> };
+  for (const profile of Array.isArray(copy.load) ? copy.load : [copy.load]) {
+    if (profile && typeof profile === 'object') delete (profile as Record<string, unknown>).replicas;
+  }
+  if (copy.kubernetes) delete copy.kubernetes.ingress;
+  return copy;
 }
 
 function fileLabel(sources: ConfigSources): string {
@@ -142,8 +163,12 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
   try {
     // A FIFO blocks in open() until a writer appears, where no AbortSignal reaches; racing the
     // read lets Ctrl-C and SIGTERM end the command (the entry point exits once main returns).
-    return await abortable(readFile(path, { encoding: 'utf8', ...(signal ? { signal } : {}) }), signal, () => releaseFifo(path));
+    // A FIFO is allowed (`--config <(generate-config)`); a device never ends, so it is refused.
+    const special = existingSpecialFile(path);
+    if (special) throw new UsageError(`config file ${label} is ${special}, expected a YAML file`);
+    return await abortable(readLimited(path, label, signal), signal, () => releaseFifo(path));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if (signal?.aborted) throw new EnvironmentError(`cancelled while reading config file ${label}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -155,6 +180,33 @@ async function readConfigFile(path: string, label: string, signal?: AbortSignal)
     if (code === 'EACCES') throw new UsageError(`config file ${label} cannot be read: permission denied`);
     throw new UsageError(`cannot read config file ${label}: ${(error as Error).message}`);
   }
+}
+
+function existingSpecialFile(path: string): string | undefined {
+  try {
+    const kind = specialFileKind(statSync(path));
+    return kind === 'a FIFO (named pipe)' ? undefined : kind;
+  } catch {
+    return undefined; // the read names what is wrong (missing, permission)
+  }
+}
+
+/** The file's text, refused past LIMITS.fileBytes (a pipe that never ends would fill the memory). */
+async function readLimited(path: string, label: string, signal?: AbortSignal): Promise<string> {
+  const stream = createReadStream(path, signal ? { signal } : {});
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > LIMITS.fileBytes) {
+      stream.destroy();
+      throw new UsageError(
+        `config file ${label} is larger than ${formatLimit(LIMITS.fileBytes)} bytes; a mesh-perf config is a few kilobytes`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -202,7 +254,12 @@ export function parseYaml(text: string, source: string): unknown {
   const duplicate = firstDuplicateKey(doc.contents, text);
   if (duplicate)
     throw new UsageError(
-      `${source}${duplicate.key === '__proto__' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} ${duplicate.reason}`,
+      `${source}${duplicate.key === '__proto__' || duplicate.key === 'null' ? ',' : ' is not valid YAML at'} line ${duplicate.line}: key ${duplicate.key === 'null' ? 'null' : quote(duplicate.key)} ${duplicate.reason}`,
+    );
+  const unresolved = unresolvedAlias(doc);
+  if (unresolved)
+    throw new UsageError(
+      `${source} is not valid YAML at line ${text.slice(0, unresolved.offset).split('\n').length}: alias *${unresolved.name} names no anchor (an anchor &${unresolved.name} must come before it)`,
     );
   let value: unknown;
   try {
@@ -245,6 +302,14 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
     if (isMap(node)) {
       const seen = new Set<string>();
       for (const pair of node.items) {
+        if (pair.key === null || (isScalar(pair.key) && pair.key.value === null)) {
+          // JavaScript would see the key as "" and the message would name an empty key.
+          return {
+            key: 'null',
+            line: lineOf(pair.key ?? pair.value),
+            reason: "is a YAML null, which names no mesh-perf setting (write the setting's name before the colon)",
+          };
+        }
         const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
         if (key === '__proto__') {
           // Would set the prototype of the parsed object instead of being a key of it.
@@ -263,6 +328,27 @@ function firstDuplicateKey(root: unknown, text: string): { key: string; line: nu
     } else if (isSeq(node)) stack.push(...node.items);
   }
   return undefined;
+}
+
+/**
+ * The first alias (*name) with no anchor before it: toJS would only say the data is too large.
+ * One pass in document order (Alias.resolve searches the whole document for each alias: a list
+ * of 1,000 aliases took a second).
+ */
+function unresolvedAlias(doc: Document): { name: string; offset: number } | undefined {
+  const anchors = new Set<string>();
+  let found: { name: string; offset: number } | undefined;
+  visit(doc, (_, node) => {
+    if (isAlias(node)) {
+      if (anchors.has(node.source)) return undefined;
+      found = { name: node.source, offset: node.range?.[0] ?? 0 };
+      return visit.BREAK;
+    }
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor) anchors.add(anchor);
+    return undefined;
+  });
+  return found;
 }
 
 /** The path where nesting passes `limit`, or undefined; iterative, so it cannot overflow itself. */

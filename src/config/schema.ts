@@ -6,25 +6,39 @@ import { gatesSchema } from './sections/gates.ts';
 import { historySchema } from './sections/history.ts';
 import { githubSchema } from './sections/github.ts';
 import { kubernetesSchema } from './sections/kubernetes.ts';
+import { atMost, describeValue, stringMap, text, tooMany } from './bounded.ts';
+import { formatLimit, LIMITS } from './limits.ts';
+
+export { describeValue } from './bounded.ts';
 
 export const duration = (what: string) =>
   z
     .string({ error: `expected a duration for ${what} such as "10s", "500ms" or "1m30s"` })
+    .max(40, { abort: true, error: (issue) => `expected a duration such as "10s" for ${what}, got ${describeValue(issue.input)}` })
     .refine((text) => parseDurationMs(text) !== undefined, {
-      error: (issue) => `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${JSON.stringify(issue.input)}`,
+      abort: true,
+      error: (issue) => `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${describeValue(issue.input)}`,
+    })
+    .refine((text) => parseDurationMs(text)! <= LIMITS.durationMs, {
+      error: (issue) =>
+        `expected ${what} of at most 7 days (${formatLimit(LIMITS.durationMs / 3_600_000)}h), got ${describeValue(issue.input)}`,
     })
     .describe(`${what} (k6 style: "10s", "500ms", "1m30s")`);
 
-const positiveNumber = (what: string) =>
-  z.number({ error: (issue) => `expected a number for ${what}, got ${describeValue(issue.input)}` }).positive({
-    error: (issue) => `expected ${what} > 0, got ${String(issue.input)}`,
-  });
+const positiveNumber = (what: string, max: number, why: string) =>
+  z
+    .number({ error: (issue) => `expected a number for ${what}, got ${describeValue(issue.input)}` })
+    .positive({
+      error: (issue) => `expected ${what} > 0, got ${String(issue.input)}`,
+    })
+    .max(max, atMost(what, max, why));
 
-const positiveInt = (what: string) =>
+const positiveInt = (what: string, max: number, why: string) =>
   z
     .number({ error: (issue) => `expected a whole number for ${what}, got ${describeValue(issue.input)}` })
     .int({ error: (issue) => `expected a whole number for ${what}, got ${String(issue.input)}` })
-    .positive({ error: (issue) => `expected ${what} ≥ 1, got ${String(issue.input)}` });
+    .positive({ error: (issue) => `expected ${what} ≥ 1, got ${String(issue.input)}` })
+    .max(max, atMost(what, max, why));
 
 export const MESH_KINDS = ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'] as const;
 export const PLATFORMS = ['local', 'endpoints', 'kind', 'kubeconfig'] as const;
@@ -32,9 +46,9 @@ export const LOAD_ENGINES = ['k6', 'k6-operator'] as const;
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/;
 const name = (what: string) =>
-  z.string().regex(NAME, {
+  text(what, 40).regex(NAME, {
     error: (issue) =>
-      `expected a ${what} of lowercase letters, digits and '-' (≤ 40 chars, used in namespace names), got ${JSON.stringify(issue.input)}`,
+      `expected a ${what} of lowercase letters, digits and '-' (≤ 40 chars, used in namespace names), got ${describeValue(issue.input)}`,
   });
 
 export const localTargetSchema = z
@@ -53,21 +67,21 @@ export const modeSchema = z
     url: z
       .url({
         protocol: /^https?$/,
-        error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(issue.input)}`,
+        error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${describeValue(issue.input)}`,
       })
+      .max(LIMITS.text, { error: `expected a URL of at most ${formatLimit(LIMITS.text)} characters` })
       .optional()
       .describe('endpoints platform: HTTP URL of this mode'),
-    grpc: z
-      .string()
+    grpc: text('a gRPC address')
       .regex(/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, {
-        error: (issue) => `expected a gRPC address host:port, got ${JSON.stringify(issue.input)}`,
+        error: (issue) => `expected a gRPC address host:port, got ${describeValue(issue.input)}`,
       })
       .optional()
       .describe('endpoints platform: gRPC address host:port of this mode'),
-    env: z.record(z.string(), z.string()).optional().describe('environment passed to the k6 script for this mode'),
+    env: stringMap('env').optional().describe('environment passed to the k6 script for this mode'),
     local: localTargetSchema.optional(),
-    namespaceLabels: z.record(z.string(), z.string()).optional().describe('existing mode: labels put on the namespace'),
-    namespaceAnnotations: z.record(z.string(), z.string()).optional().describe('existing mode: annotations put on the namespace'),
+    namespaceLabels: stringMap('namespaceLabels').optional().describe('existing mode: labels put on the namespace'),
+    namespaceAnnotations: stringMap('namespaceAnnotations').optional().describe('existing mode: annotations put on the namespace'),
   })
   .describe('one way of serving the same workload (no mesh, a mesh mode, a URL)');
 
@@ -78,17 +92,23 @@ export const loadProfileSchema = z
   .strictObject({
     name: name('load profile name').optional().describe('profile name; defaults to "<rate>rps" or "<vus>vus"'),
     model: z.enum(['open', 'closed']).default('open').describe('open: constant arrival rate (default); closed: constant VUs'),
-    rate: positiveNumber('load.rate (requests per second)').optional().describe('target requests per second (open model)'),
-    vus: positiveInt('load.vus').optional().describe('virtual users (closed model); open model: override the computed pool'),
+    rate: positiveNumber('load.rate (requests per second)', LIMITS.rate, ', ten times the largest published mesh benchmark')
+      .optional()
+      .describe('target requests per second (open model)'),
+    vus: positiveInt('load.vus', LIMITS.vus, ' (k6 runs 30,000-40,000 per large machine)')
+      .optional()
+      .describe('virtual users (closed model); open model: override the computed pool'),
     duration: duration('load.duration').default('30s').describe('measured time per repetition'),
     warmup: duration('load.warmup').default('5s').describe('load before measuring, excluded from results'),
-    repetitions: positiveInt('load.repetitions').default(3).describe('repetitions per mode, interleaved across modes'),
+    repetitions: positiveInt('load.repetitions', LIMITS.repetitions, ' (28 hours of load per mode at 1 s each)')
+      .default(3)
+      .describe('repetitions per mode, interleaved across modes'),
     protocol: z.enum(['http', 'grpc']).default('http'),
     method: z.enum(['GET', 'POST']).default('GET'),
-    path: z.string().startsWith('/').optional().describe('request path appended to each mode target'),
-    body: z.string().optional().describe('POST body (the echo server sends it back)'),
+    path: text('load.path').startsWith('/').optional().describe('request path appended to each mode target'),
+    body: text('load.body', LIMITS.body).optional().describe('POST body (the echo server sends it back)'),
     payloadBytes: z.number().int().min(0).max(10_000_000).optional().describe('POST body of this many bytes'),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: stringMap('load.headers').optional(),
     timeout: duration('load.timeout').default('10s').describe('per-request timeout'),
     maxErrorRate: z
       .number({ error: 'load.maxErrorRate: expected a fraction from 0 to 1 (0.01 = 1%)' })
@@ -97,7 +117,7 @@ export const loadProfileSchema = z
       .default(0.01)
       .describe('error gate: a mode whose failed requests exceed this fraction fails the run (0 allows none)'),
     expectedLatency: duration('load.expectedLatency').default('50ms').describe('sizes the VU pool: rate × latency × headroom'),
-    script: z.string().optional().describe("a user's own k6 script, run unchanged"),
+    script: text('load.script').optional().describe("a user's own k6 script, run unchanged"),
     pause: duration('load.pause').default('0s').describe('idle time between repetitions'),
     replicas: z
       .number({ error: (issue) => `expected a whole number of echo pods for load.replicas, got ${describeValue(issue.input)}` })
@@ -107,7 +127,17 @@ export const loadProfileSchema = z
       .optional()
       .describe('kind/kubeconfig: echo pods per mode during this profile (default kubernetes.replicas); the run scales between profiles'),
     generators: z
-      .union([z.literal('auto'), z.number().int({ error: generatorsError }).min(1, { error: generatorsError })], { error: generatorsError })
+      .union(
+        [
+          z.literal('auto'),
+          z
+            .number()
+            .int({ error: generatorsError })
+            .min(1, { error: generatorsError })
+            .max(LIMITS.generators, atMost('load.generators', LIMITS.generators, ' k6 instances')),
+        ],
+        { error: generatorsError },
+      )
       .default(1)
       .describe(
         'k6 instances that share each repetition (k6 execution segments; percentiles merged exactly from raw samples); "auto" picks from the rate and the cores',
@@ -123,16 +153,24 @@ export const loadProfileSchema = z
 
 export const configSchema = z
   .strictObject({
-    $schema: z.string().optional(),
+    $schema: text('$schema').optional(),
     suite: name('suite name').default('default').describe('groups results in history'),
-    preset: z.string().optional().describe('start from a preset (mesh-perf presets lists them)'),
+    preset: text('preset', 100).optional().describe('start from a preset (mesh-perf presets lists them)'),
     platform: z.enum(PLATFORMS).default('local'),
-    modes: z.array(modeSchema).min(1, { error: 'expected at least one mode' }),
-    baseline: z.string().optional().describe('mode that overheads are computed against; default the first mode'),
-    load: z.union([loadProfileSchema, z.array(loadProfileSchema).min(1)]).prefault({}),
+    modes: z.array(modeSchema).min(1, { error: 'expected at least one mode' }).max(LIMITS.modes, tooMany('modes', LIMITS.modes)),
+    baseline: text('baseline', 40).optional().describe('mode that overheads are computed against; default the first mode'),
+    load: z
+      .union([loadProfileSchema, z.array(loadProfileSchema).min(1).max(LIMITS.profiles, tooMany('load profiles', LIMITS.profiles))])
+      .prefault({}),
     plan: z
       .strictObject({
-        seed: z.number().int().min(0).optional().describe('seed of the randomized block order; recorded in results'),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(LIMITS.seed, atMost('plan.seed', LIMITS.seed, ' (the shuffle keeps 32 bits)'))
+          .optional()
+          .describe('seed of the randomized block order; recorded in results'),
         order: z.enum(['interleaved', 'sequential']).default('interleaved'),
       })
       .default({ order: 'interleaved' }),
@@ -140,7 +178,7 @@ export const configSchema = z
     history: historySchema,
     github: githubSchema,
     kubernetes: kubernetesSchema,
-    out: z.string().optional().describe('results folder; default ./mesh-perf-results/<run-id>'),
+    out: text('out').optional().describe('results folder; default ./mesh-perf-results/<run-id>'),
     calibrate: z.boolean().default(false).describe('A/A calibration: measure the baseline as two modes'),
   })
   .describe('mesh-perf configuration');
@@ -150,12 +188,3 @@ export type ModeConfig = z.output<typeof modeSchema>;
 export type LoadProfileConfig = z.output<typeof loadProfileSchema>;
 export type MeshKind = (typeof MESH_KINDS)[number];
 export type PlatformName = (typeof PLATFORMS)[number];
-
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'a list';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}

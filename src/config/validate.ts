@@ -11,6 +11,8 @@ import { kindGeneratorProblems } from './kind-checks.ts';
 import { k6LimitProblems, platformProblems } from './applicability.ts';
 import { engineProblems } from './engine-checks.ts';
 import type { ConfigProblem } from './problem.ts';
+import { formatLimit, LIMITS } from './limits.ts';
+import { quote } from '../util/quote.ts';
 
 export type { ConfigProblem } from './problem.ts';
 
@@ -53,6 +55,8 @@ export interface Config extends Omit<ParsedConfig, 'load' | 'baseline'> {
 }
 
 export function validateConfig(raw: unknown, source = 'config'): Config {
+  const oversized = oversizedList(raw);
+  if (oversized) throw new ConfigError(source, [oversized]);
   const parsed = configSchema.safeParse(raw ?? {}, { reportInput: true });
   if (!parsed.success)
     throw new ConfigError(
@@ -62,6 +66,30 @@ export function validateConfig(raw: unknown, source = 'config'): Config {
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(source, problems);
   return normalize(parsed.data);
+}
+
+/**
+ * Longer than any list the schema accepts (modes, profiles, gates: at most LIMITS.entries), and
+ * refused before the schema reads it: a million bad items would be a million issues in memory.
+ */
+const MAX_RAW_LIST = 10 * LIMITS.entries;
+
+function oversizedList(raw: unknown): ConfigProblem | undefined {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: raw, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value) && value.length > MAX_RAW_LIST)
+      return {
+        path: formatPath(path),
+        message: `expected at most ${formatLimit(LIMITS.entries)} items, got ${formatLimit(value.length)}`,
+      };
+    for (const [key, child] of Object.entries(value)) {
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, path: [...path, Array.isArray(value) ? Number(key) : key] });
+    }
+  }
+  return undefined;
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -92,7 +120,7 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
     const known = knownKeysAt(configSchema, issue.path);
     const parts = issue.keys.slice(0, MAX_NAMED_KEYS).map((key) => {
       const guess = (issue.path.length === 0 ? nestedKey(key) : undefined) ?? didYouMean(key, known);
-      return guess ? `unknown key ${JSON.stringify(key)}; did you mean "${guess}"?` : `unknown key ${JSON.stringify(key)}`;
+      return guess ? `unknown key ${quote(key)}; did you mean "${guess}"?` : `unknown key ${quote(key)}`;
     });
     if (issue.keys.length > MAX_NAMED_KEYS)
       parts.push(`and ${(issue.keys.length - MAX_NAMED_KEYS).toLocaleString('en-US')} more unknown keys`);
@@ -182,7 +210,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
   if (config.baseline !== undefined && !names.includes(config.baseline)) {
     problems.push({
       path: 'baseline',
-      message: `names no mode: got "${config.baseline}", expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
+      message: `names no mode: got ${quote(config.baseline)}, expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
     });
   }
   problems.push(...platformProblems(config), ...k6LimitProblems(config), ...engineProblems(config));
@@ -220,6 +248,13 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
       }
     });
   });
+  const trials = config.modes.length * profiles.reduce((sum, p) => sum + p.repetitions, 0);
+  if (trials > LIMITS.trials) {
+    problems.push({
+      path: Array.isArray(config.load) ? 'load' : 'load.repetitions',
+      message: `${formatLimit(config.modes.length)} modes × ${formatLimit(trials / config.modes.length)} repetitions make ${formatLimit(trials)} trials; expected at most ${formatLimit(LIMITS.trials)} (each trial is a k6 run and a row of results)`,
+    });
+  }
   const profileNames = profiles.map(profileName);
   problems.push(...gateScopeProblems(config.gates, names, profileNames));
   problems.push(...ingressProblems(config));

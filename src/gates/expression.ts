@@ -2,6 +2,7 @@
 // "error_rate < 1%"), plus overhead budgets against the baseline mode ("overhead.p99 < 2ms",
 // "overhead_ratio.p90 < 1.5") and an optional scope ("mode=linkerd: p(99) < 5ms").
 // The config schema calls parseGateExpression, so a bad expression is a config error.
+import { quote } from '../util/quote.ts';
 import type { GateMeasure } from '../results/analysis.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
@@ -79,7 +80,7 @@ export function parseGateExpression(text: string): ParseResult {
     return { ok: true, value: parse(text) };
   } catch (error) {
     if (!(error instanceof GateSyntaxError)) throw error;
-    return { ok: false, error: `cannot read gate ${JSON.stringify(text)}: ${error.message}` };
+    return { ok: false, error: `cannot read gate ${quote(text)}: ${error.message}` };
   }
 }
 
@@ -292,23 +293,33 @@ export function gateScopeProblems(
     gates[list].forEach((text, i) => {
       const parsed = parseGateExpression(text);
       if (!parsed.ok) return;
-      for (const mode of parsed.value.scope.modes ?? []) {
-        if (!modeNames.includes(mode)) {
-          problems.push({
-            path: `gates.${list}[${i}]`,
-            message: `gate ${JSON.stringify(text)} names mode "${mode}", which is not configured (modes: ${modeNames.join(', ')})`,
-          });
-        }
-      }
-      for (const profile of parsed.value.scope.profiles ?? []) {
-        if (!profileNames.includes(profile)) {
-          problems.push({
-            path: `gates.${list}[${i}]`,
-            message: `gate ${JSON.stringify(text)} names load profile "${profile}", which is not configured (profiles: ${profileNames.join(', ')})`,
-          });
-        }
-      }
+      // One problem per gate, however many names its scope lists (a scope of 50,000 unknown
+      // names once made 50,000 messages, each repeating the whole gate).
+      const unknown = (names: readonly string[] | undefined, known: readonly string[]) => [
+        ...new Set((names ?? []).filter((n) => !known.includes(n))),
+      ];
+      const gate = quote(text);
+      const modes = unknown(parsed.value.scope.modes, modeNames);
+      if (modes.length > 0)
+        problems.push({
+          path: `gates.${list}[${i}]`,
+          message: `gate ${gate} names ${namesText('mode', modes)}, which ${modes.length === 1 ? 'is' : 'are'} not configured (modes: ${modeNames.join(', ')})`,
+        });
+      const profiles = unknown(parsed.value.scope.profiles, profileNames);
+      if (profiles.length > 0)
+        problems.push({
+          path: `gates.${list}[${i}]`,
+          message: `gate ${gate} names ${namesText('load profile', profiles)}, which ${profiles.length === 1 ? 'is' : 'are'} not configured (profiles: ${profileNames.join(', ')})`,
+        });
     });
   }
   return problems;
+}
+
+const NAMED = 5;
+
+function namesText(what: string, names: string[]): string {
+  const shown = names.slice(0, NAMED).map((n) => quote(n, 40));
+  const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : '';
+  return `${what}${names.length === 1 ? '' : 's'} ${shown.join(', ')}${more}`;
 }

@@ -15,6 +15,7 @@ import { rebuildStore, type ChangeSink, type RebuildSummary } from './rebuild-pl
 import type { Retention } from './retention.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
 import type { HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
+import { makeDirectory } from '../util/make-directory.ts';
 
 export const LOCK_DIR = '.mesh-perf.lock';
 const STALE_LOCK_MS = 10 * 60_000;
@@ -106,7 +107,7 @@ export class DirectoryStore implements ResultStore {
 
   private async ensureRoot(): Promise<void> {
     try {
-      await mkdir(this.root, { recursive: true });
+      await makeDirectory(this.root);
     } catch (error) {
       throw new StoreAccessError(`history store ${this.describe()}: cannot create the folder (${(error as Error).message})`);
     }
@@ -195,7 +196,7 @@ export class DirectorySink implements ChangeSink {
 
   async write(path: string, text: string): Promise<void> {
     const target = this.abs(path);
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirectory(dirname(target));
     const temp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
     await writeFile(temp, text, 'utf8');
     await rename(temp, target);

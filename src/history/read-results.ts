@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
+import { specialFileKind } from '../util/file-kind.ts';
 
 /** `flag` names the option the path came from in messages (--results for publish and report). */
 export async function findResultFiles(path: string, flag = '--results'): Promise<string[]> {
@@ -14,6 +15,8 @@ export async function findResultFiles(path: string, flag = '--results'): Promise
   if (!info)
     throw new UsageError(`${flag} ${path} does not exist; expected a results.json or the folder a run wrote (mesh-perf-results/<run-id>)`);
   if (info.isFile()) return [path];
+  const special = specialFileKind(info);
+  if (special) throw new UsageError(`--results ${path} is ${special}; expected a results.json file or the folder a run wrote`);
   const direct = join(path, 'results.json');
   if (await isFile(direct)) return [direct];
   const found: string[] = [];

@@ -1,7 +1,8 @@
 // Writes a run's files: results.json (the contract), summary.md, and whatever renderers add.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from './types.ts';
+import { makeDirectory } from '../util/make-directory.ts';
 
 export interface WrittenFiles {
   results: string;
@@ -16,7 +17,7 @@ export async function writeRunFiles(
   rendered: { summaryMarkdown: string; reportHtml?: string },
   extraFiles: Record<string, string> = {},
 ): Promise<WrittenFiles> {
-  await mkdir(outDir, { recursive: true });
+  await makeDirectory(outDir);
   const files: WrittenFiles = { results: join(outDir, 'results.json'), summary: join(outDir, 'summary.md'), extra: [] };
   await writeFile(files.results, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(files.summary, rendered.summaryMarkdown);

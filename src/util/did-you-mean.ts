@@ -2,14 +2,16 @@
 export function didYouMean(input: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  const tolerance = Math.max(2, Math.floor(input.length / 3));
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: a 1 MB typo is compared with nothing.
+    if (Math.abs(candidate.length - input.length) > tolerance) continue;
     const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const tolerance = Math.max(2, Math.floor(input.length / 3));
   return bestDistance <= tolerance ? best : undefined;
 }
 

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
@@ -23,6 +24,8 @@ interface Case {
   says: RegExp[];
   setup?: (dir: string) => Promise<void>;
 }
+
+const FIXTURE = new URL('../github/fixtures/results-local-pass.json', import.meta.url);
 
 const LOCAL = 'modes: [{ name: a }, { name: b, local: { hops: 1 } }]\n';
 
@@ -366,6 +369,196 @@ const CASES: Case[] = [
     code: 2,
     says: [/--baseline \.\/store: no such file or folder/],
   },
+  // Issue 28: bounds before allocation, checked by plan as by run (each failed or crashed before).
+  {
+    name: 'repetitions 1e9',
+    yaml: `${LOCAL}load: { rate: 5, repetitions: 1000000000 }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.repetitions: expected load\.repetitions ≤ 100,000 .*got 1000000000/],
+  },
+  {
+    name: '--repetitions 1e8',
+    yaml: `${LOCAL}load: { rate: 5 }\n`,
+    args: ['plan', '--repetitions', '100000000'],
+    code: 2,
+    says: [/flag --repetitions has a problem/, /≤ 100,000/],
+  },
+  {
+    name: 'a million trials',
+    yaml: `modes: [${Array.from({ length: 20 }, (_, i) => `{ name: m${i} }`).join(', ')}]\nload: { rate: 5, repetitions: 100000 }\n`,
+    args: ['run'],
+    code: 2,
+    says: [/load\.repetitions: 20 modes × 100,000 repetitions make 2,000,000 trials; expected at most 1,000,000/],
+  },
+  {
+    name: 'vus 1e9',
+    yaml: `${LOCAL}load: { model: closed, vus: 1e9 }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.vus: expected load\.vus ≤ 1,000,000/],
+  },
+  {
+    name: 'a gate scope of 50,000 names',
+    yaml: `${LOCAL}load: { rate: 5 }\ngates: { thresholds: ["mode=${Array(50_000).fill('x').join(',')}: p(99) < 5ms"] }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/gates\.thresholds\[0\]: expected at most 1,000 characters for a gate expression, got 100,017/],
+  },
+  {
+    name: 'a gate scope of unknown names, one problem',
+    yaml: `${LOCAL}load: { rate: 5 }\ngates: { thresholds: ["mode=${Array.from({ length: 200 }, (_, i) => `x${i}`).join(',')}: p(99) < 5ms"] }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/has a problem:/, /names modes "x0", "x1", "x2", "x3", "x4" and 195 more, which are not configured/],
+  },
+  {
+    name: 'an image of "a/" × 100,000 (was 62 s of regex backtracking)',
+    yaml: `${LOCAL}load: { rate: 5 }\nkubernetes: { images: { echo: "${'a/'.repeat(100_000)}" } }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/kubernetes\.images\.echo: expected at most 512 characters .*got 200,000/],
+  },
+  {
+    name: 'a 400-digit duration',
+    yaml: `${LOCAL}load: { rate: 5, duration: ${'9'.repeat(400)}s }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.duration: expected a duration .*"9{80}"… \(401 characters\)/],
+  },
+  {
+    name: 'a duration of 8 days',
+    yaml: `${LOCAL}load: { rate: 5, duration: 192h }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.duration: expected load\.duration of at most 7 days .*got "192h"/],
+  },
+  {
+    name: 'a duration with a line break',
+    yaml: `${LOCAL}load: { rate: 5, duration: "10s\\n" }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.duration: expected a duration with a unit .*got "10s\\n"/],
+  },
+  // Issue 28: plan refuses what run would refuse or ignore.
+  {
+    name: 'two local modes on one port',
+    yaml: 'modes: [{ name: a, local: { port: 9000 } }, { name: b, local: { hops: 1, port: 9000 } }]\nload: { rate: 5 }\n',
+    args: ['plan'],
+    code: 2,
+    says: [/modes\[1\]\.local\.port: port 9000 is also the port of modes\[0\] "a"/],
+  },
+  {
+    name: 'load.replicas on local',
+    yaml: `${LOCAL}load: { rate: 5, replicas: 3 }\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\.replicas: does not apply to platform "local"/],
+  },
+  {
+    name: 'kubernetes.ingress on endpoints',
+    yaml: 'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:9/" }]\nload: { rate: 5 }\nkubernetes: { ingress: { replicas: 2 } }\n',
+    args: ['plan'],
+    code: 2,
+    says: [/kubernetes\.ingress: does not apply to platform "endpoints"/],
+  },
+  // Issue 28: echoed values are cut.
+  {
+    name: 'a 900 KB suite name',
+    yaml: `${LOCAL}load: { rate: 5 }\nsuite: "${'a'.repeat(900_000)}"\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/suite: expected at most 40 characters for suite name, got 900,000/],
+  },
+  {
+    name: 'a 900 KB unknown key',
+    yaml: `${LOCAL}load: { rate: 5 }\n? ${'k'.repeat(900_000)}\n: 1\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/unknown key "k{80}"… \(900,000 characters\)/],
+  },
+  // Issue 28: the command line.
+  {
+    name: '--rate= (empty)',
+    yaml: `${LOCAL}load: { rate: 5 }\n`,
+    args: ['plan', '--rate='],
+    code: 2,
+    says: [/--rate needs a value \(N\), got an empty one/],
+  },
+  { name: '--modes= (empty)', yaml: `${LOCAL}load: { rate: 5 }\n`, args: ['plan', '--modes='], code: 2, says: [/--modes needs a value/] },
+  { name: "--config ''", args: ['plan', '--config', ''], code: 2, says: [/--config needs a value \(FILE\), got an empty one/] },
+  {
+    name: '--rate twice',
+    yaml: `${LOCAL}load: { rate: 5 }\n`,
+    args: ['plan', '--rate', '5', '--rate=6'],
+    code: 2,
+    says: [/--rate is given twice \("5" and "6"\); give it once/],
+  },
+  { name: 'help nope', args: ['help', 'nope'], code: 2, says: [/^mesh-perf help: unknown command "nope"/m] },
+  {
+    name: 'an undefined YAML alias',
+    yaml: `${LOCAL}load: *nope\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/mesh-perf\.yaml is not valid YAML at line 2: alias \*nope names no anchor/],
+  },
+  {
+    name: 'a null key',
+    yaml: `${LOCAL}load: { rate: 5 }\nnull: 1\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/mesh-perf\.yaml, line 3: key null is a YAML null/],
+  },
+  // Issue 28: files in the way, FIFOs and devices.
+  {
+    name: 'init --config under a file',
+    args: ['init', '--config', 'afile/x.yaml'],
+    code: 2,
+    says: [/--config afile\/x\.yaml: .*afile is a file, not a directory/],
+    setup: (dir) => writeFile(join(dir, 'afile'), ''),
+  },
+  {
+    name: 'report --out a file',
+    args: ['report', '--results', 'r.json', '--out', 'afile'],
+    code: 2,
+    says: [/--out afile: .*afile is a file, not a directory/],
+    setup: async (dir) => {
+      await writeFile(join(dir, 'afile'), '');
+      await copyFile(FIXTURE, join(dir, 'r.json'));
+    },
+  },
+  {
+    name: 'compare A A',
+    args: ['compare', 'r.json', 'r.json'],
+    code: 2,
+    says: [/r\.json and r\.json hold the same run/],
+    setup: (dir) => copyFile(FIXTURE, join(dir, 'r.json')),
+  },
+  {
+    name: 'compare with a FIFO',
+    args: ['compare', 'r.json', 'f.fifo'],
+    code: 2,
+    says: [/f\.fifo is a FIFO \(named pipe\); pass a results\.json file/],
+    setup: async (dir) => {
+      await copyFile(FIXTURE, join(dir, 'r.json'));
+      execFileSync('mkfifo', [join(dir, 'f.fifo')]);
+    },
+  },
+  {
+    name: 'report --results a FIFO',
+    args: ['report', '--results', 'f.fifo'],
+    code: 2,
+    says: [/--results .*f\.fifo is a FIFO/],
+    setup: async (dir) => void execFileSync('mkfifo', [join(dir, 'f.fifo')]),
+  },
+  {
+    name: 'a config over 2 MB',
+    yaml: `${LOCAL}load: { rate: 5 }\nx: ${'v'.repeat(2_100_000)}\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/config file mesh-perf\.yaml is larger than 2,000,000 bytes/],
+  },
+  { name: '--config a device', args: ['plan', '--config', '/dev/zero'], code: 2, says: [/config file \/dev\/zero is a character device/] },
   // The command line itself.
   {
     name: 'plan has no --publish',

@@ -113,3 +113,13 @@ test('plan --preset P --rate 50: the profile is named 50rps and the header descr
     assert.match(stdout, /^2 trials/m);
   });
 });
+
+test("a preset's pod counts and ingress are left out on local; the same settings of the user's are refused", async () => {
+  const sources = (extra: Record<string, unknown>) => ({ defaults: { preset: 'kyma-sidecar', platform: 'local', ...extra } });
+  const config = await loadConfig(sources({}));
+  assert.equal(config.kubernetes.ingress, undefined);
+  await assert.rejects(
+    loadConfig({ overrides: { preset: 'kyma-sidecar', platform: 'local' }, defaults: { kubernetes: { ingress: { replicas: 2 } } } }),
+    /kubernetes\.ingress.*does not apply to platform "local"/,
+  );
+});

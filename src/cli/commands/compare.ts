@@ -2,7 +2,9 @@
 // against the baseline file with the same engine as the run gate (src/analysis), prints the
 // comparison, and exits 1 when the candidate regressed. Refuses (exit 2) to compare results of
 // different scenarios, naming the fields that differ.
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { specialFileKind } from '../../util/file-kind.ts';
 import { join, resolve } from 'node:path';
 import { analyzeRun } from '../../analysis/analyze.ts';
 import { exitCodeFor } from '../../analysis/verdict.ts';
@@ -51,6 +53,11 @@ export const command: Command = {
     }
     const baseline = await readResultsFile(baselinePath);
     const candidate = await readResultsFile(candidatePath);
+    if (baseline.run.id === candidate.run.id) {
+      throw new UsageError(
+        `${context.args.positionals[0]} and ${context.args.positionals[1]} hold the same run (${baseline.run.id}); compare a run with another run of the same scenario`,
+      );
+    }
     const scenarios = compareScenarios(baseline, candidate);
     if (scenarios.mismatched.length > 0 || scenarios.comparable.length === 0) {
       throw new UsageError(mismatchMessage(scenarios, baselinePath, candidatePath));
@@ -85,13 +92,17 @@ export const command: Command = {
 /** A results.json, or a run folder holding one. Errors name the path. */
 export async function readResultsFile(path: string): Promise<RunResult> {
   let file = path;
+  let info: Stats;
   try {
-    if ((await stat(path)).isDirectory()) file = join(path, 'results.json');
+    info = await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new UsageError(`${path} does not exist; pass a results.json written by mesh-perf run, or its run folder`);
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
+  const special = specialFileKind(info);
+  if (special) throw new UsageError(`${path} is ${special}; pass a results.json file written by mesh-perf run, or its run folder`);
+  if (info.isDirectory()) file = join(path, 'results.json');
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -1,7 +1,7 @@
 // `mesh-perf init`: writes a commented mesh-perf.yaml to start from, checked by the same
 // validation `plan` and `run` use before it is written.
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml } from '../../config/load.ts';
@@ -10,10 +10,13 @@ import { validateConfig } from '../../config/validate.ts';
 import { findPreset, PRESETS } from '../../presets/index.ts';
 import { mergeRaw } from '../../config/merge.ts';
 import { didYouMean } from '../../util/did-you-mean.ts';
-import { UsageError } from '../../util/errors.ts';
+import { messageOf, UsageError } from '../../util/errors.ts';
+import { specialFileKind } from '../../util/file-kind.ts';
+import { quote } from '../../util/quote.ts';
 import type { Command } from '../command.ts';
 import { renderInitConfig } from '../init-template.ts';
 import { DEFAULT_CONFIG } from '../load-config.ts';
+import { makeDirectory } from '../../util/make-directory.ts';
 
 export const command: Command = {
   name: 'init',
@@ -44,6 +47,9 @@ export const command: Command = {
     }
     const label = options.config ?? DEFAULT_CONFIG;
     const file = resolve(context.cwd, label);
+    const special = existsSync(file) ? specialFileKind(statSync(file)) : undefined;
+    // Writing into a FIFO waits for a reader forever; a device is never a config file.
+    if (special) throw new UsageError(`--config ${quote(label)} is ${special}, not a file to write a config into`);
     if (existsSync(file) && !context.args.switches.has('force')) {
       throw new UsageError(`${label} already exists; pass --force to overwrite it, or --config FILE to write another file`);
     }
@@ -56,8 +62,14 @@ export const command: Command = {
     });
     // The written file must be one `plan` accepts: validate it as the loader would.
     validateConfig(mergeRaw(preset?.config ?? {}, parseYaml(text, label)), label);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text, 'utf8');
+    await makeDirectory(dirname(file), `--config ${label}`);
+    try {
+      await writeFile(file, text, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENAMETOOLONG' ? 'the name is too long' : code === 'EACCES' ? 'permission denied' : messageOf(error);
+      throw new UsageError(`--config ${quote(label)}: cannot write the file (${why})`);
+    }
     context.stdout(
       `Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: mesh-perf plan${options.config ? ` --config ${label}` : ''}   # check it and see the trials\n      mesh-perf run${options.config ? ` --config ${label}` : ''}    # run it\n`,
     );

@@ -2,7 +2,7 @@
 // or as a static site in --out), or renders one run's report.html and exports from its
 // results.json.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { DirectorySink } from '../../history/directory-store.ts';
 import { safeRunId } from '../../history/layout.ts';
@@ -17,6 +17,7 @@ import { renderMarkdownTable } from '../../report/exports/markdown.ts';
 import { renderTextTable } from '../../report/exports/text-table.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Command, CommandContext } from '../command.ts';
+import { makeDirectory } from '../../util/make-directory.ts';
 
 const FORMATS: Record<string, (r: RunResult) => string> = { csv: (r) => renderCsv(r), md: renderMarkdownTable, txt: renderTextTable };
 
@@ -78,7 +79,7 @@ async function reportStore(context: CommandContext): Promise<number> {
   const started = performance.now();
   if (options.out) {
     const out = resolve(context.cwd, options.out);
-    await mkdir(out, { recursive: true });
+    await makeDirectory(out, `--out ${options.out}`);
     context.log.phase(`Exporting ${store.describe()} as a static site to ${out}`);
     const summary = await store.exportSite(new DirectorySink(out));
     for (const warning of summary.warnings) context.log.warn(warning);
@@ -114,7 +115,7 @@ async function reportResults(context: CommandContext, paths: string[]): Promise<
         ? join(resolve(context.cwd, options.out), safeRunId(result.run.id))
         : resolve(context.cwd, options.out)
       : dirname(file);
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir, options.out ? `--out ${options.out}` : dir);
     await writeFile(join(dir, REPORT_FILE), renderHtmlReport(result, { chartJs: { inline: chartJs } }), 'utf8');
     await writeFile(join(dir, 'results.csv'), renderCsv(result), 'utf8');
     await writeFile(join(dir, 'results.md'), renderMarkdownTable(result), 'utf8');

@@ -1,9 +1,11 @@
 // Gates section of the config. Expressions are validated by the analysis stage's parser.
 import { z } from 'zod';
+import { atMost, text, tooMany } from '../bounded.ts';
+import { LIMITS } from '../limits.ts';
 import { parseGateExpression } from '../../gates/expression.ts';
 
 /** A gate expression string, parsed at config time so a typo fails before any load runs. */
-const gateExpression = z.string().superRefine((text, ctx) => {
+const gateExpression = text('a gate expression', LIMITS.gate).superRefine((text, ctx) => {
   const parsed = parseGateExpression(text);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
 });
@@ -11,10 +13,30 @@ const gateExpression = z.string().superRefine((text, ctx) => {
 export const regressionSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
-    statistics: z.array(z.enum(['p50', 'p90', 'p95', 'p99', 'max', 'mean'])).default(['p50']),
-    minEffectPct: z.number().min(0).default(5).describe('practical minimum regression, percent'),
-    minEffectMs: z.number().min(0).default(0.05).describe('practical minimum regression, milliseconds'),
-    window: z.number().int().positive().default(10).describe('past runs from the base branch to compare with'),
+    statistics: z
+      .array(z.enum(['p50', 'p90', 'p95', 'p99', 'max', 'mean']))
+      .max(6, tooMany('statistics (there are 6)', 6))
+      .default(['p50']),
+    minEffectPct: z
+      .number()
+      .min(0)
+      .max(10_000, atMost('minEffectPct', 10_000, '%'))
+      .default(5)
+      .describe('practical minimum regression, percent'),
+    minEffectMs: z
+      .number()
+      .min(0)
+      .max(LIMITS.durationMs, atMost('minEffectMs', LIMITS.durationMs, ' (7 days)'))
+      .default(0.05)
+      .describe('practical minimum regression, milliseconds'),
+    // Each past run is a results file read from the store.
+    window: z
+      .number()
+      .int()
+      .positive()
+      .max(1000, atMost('window', 1000, ' past runs'))
+      .default(10)
+      .describe('past runs from the base branch to compare with'),
     alpha: z.number().gt(0).lt(0.5).default(0.05),
     confirm: z.boolean().default(true).describe('re-run affected modes once before failing'),
     basis: z
@@ -46,10 +68,12 @@ export const gatesSchema = z
   .strictObject({
     thresholds: z
       .array(gateExpression)
+      .max(LIMITS.entries, tooMany('threshold gates', LIMITS.entries))
       .default([])
       .describe('absolute thresholds, k6 style: "p(95) < 250ms", "error_rate < 1%", "mode=linkerd: p(99) < 5ms"'),
     overhead: z
       .array(gateExpression)
+      .max(LIMITS.entries, tooMany('overhead gates', LIMITS.entries))
       .default([])
       .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,

@@ -1,9 +1,10 @@
 // GitHub section: how the action reports on pull requests.
 import { z } from 'zod';
+import { text } from '../bounded.ts';
 
 export const githubSchema = z
   .strictObject({
     comment: z.enum(['off', 'on-failure', 'always']).default('always'),
-    dashboardUrl: z.string().optional().describe('link to the trend dashboard shown in summaries'),
+    dashboardUrl: text('github.dashboardUrl').optional().describe('link to the trend dashboard shown in summaries'),
   })
   .default({ comment: 'always' });

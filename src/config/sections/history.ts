@@ -1,19 +1,18 @@
 // History section: where past results live (a git branch or a directory) and how long they stay.
 import { z } from 'zod';
+import { describeValue, text } from '../bounded.ts';
 
 export const historySchema = z
   .strictObject({
-    store: z.string().optional().describe('git URL or path of the results store; a directory works for local use'),
-    branch: z.string().default('gh-pages'),
-    keep: z
-      .string()
-      .regex(/^\d+(d|runs)$/, { error: (issue) => `expected "<N>d" (days) or "<N>runs", got ${JSON.stringify(issue.input)}` })
+    store: text('history.store').optional().describe('git URL or path of the results store; a directory works for local use'),
+    branch: text('history.branch', 255).default('gh-pages'),
+    keep: text('history.keep', 20)
+      .regex(/^\d+(d|runs)$/, { error: (issue) => `expected "<N>d" (days) or "<N>runs", got ${describeValue(issue.input)}` })
       .optional()
       .describe('retention: "365d" or "1000runs"'),
-    keepTimelines: z
-      .string()
+    keepTimelines: text('history.keepTimelines', 20)
       .regex(/^(\d+(d|runs)|all|none)$/, {
-        error: (issue) => `expected "<N>d", "<N>runs", "all" or "none", got ${JSON.stringify(issue.input)}`,
+        error: (issue) => `expected "<N>d", "<N>runs", "all" or "none", got ${describeValue(issue.input)}`,
       })
       .optional()
       .describe('per-second timelines stay in history this long (default "30d"); older runs keep their run-level figures'),

@@ -3,20 +3,28 @@ import { z } from 'zod';
 import { parseDurationMs } from '../duration.ts';
 import { linkerdVersion } from './linkerd-version.ts';
 import { FORTIO_IMAGE } from '../../tools/images.ts';
+import { describeValue, stringMap, text } from '../bounded.ts';
+import { LIMITS } from '../limits.ts';
+
+/** An image reference: registries allow 255 characters for the name, plus a tag or digest. */
+const IMAGE_MAX = 512;
 
 const durationText = (what: string, fallback: string) =>
-  z
-    .string()
-    .refine((text) => parseDurationMs(text) !== undefined, {
-      error: (issue) => `expected a duration for ${what} such as "5m" or "90s", got ${JSON.stringify(issue.input)}`,
+  text(what, 40)
+    .refine((value) => parseDurationMs(value) !== undefined, {
+      abort: true,
+      error: (issue) => `expected a duration for ${what} such as "5m" or "90s", got ${describeValue(issue.input)}`,
+    })
+    .refine((value) => parseDurationMs(value)! <= LIMITS.durationMs, {
+      error: (issue) => `expected ${what} of at most 7 days, got ${describeValue(issue.input)}`,
     })
     .default(fallback)
     .describe(what);
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|Ki|Mi|Gi)?$/;
 const quantity = (what: string) =>
-  z.string().regex(QUANTITY, {
-    error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${JSON.stringify(issue.input)}`,
+  text(what, 40).regex(QUANTITY, {
+    error: (issue) => `expected a Kubernetes quantity for ${what} such as "100m", "0.5", "64Mi", got ${describeValue(issue.input)}`,
   });
 
 /** Requests and limits of one container; identical across modes so the comparison is fair. */
@@ -33,10 +41,9 @@ const containerResources = (what: string, cpu: string, memory: string, cpuLimit:
 
 const IMAGE_BY_DIGEST = /^[a-z0-9./_:-]+@sha256:[0-9a-f]{64}$/;
 const image = (what: string, fallback: string) =>
-  z
-    .string()
+  text(`${what} image`, IMAGE_MAX)
     .regex(IMAGE_BY_DIGEST, {
-      error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>), got ${JSON.stringify(issue.input)}`,
+      error: (issue) => `expected ${what} pinned by digest (name@sha256:<64 hex>), got ${describeValue(issue.input)}`,
     })
     .default(fallback)
     .describe(`${what} image, pinned by digest`);
@@ -46,13 +53,15 @@ const image = (what: string, fallback: string) =>
 // publishes each release tag as a multi-platform image, but no public source establishes the
 // multi-arch index digest of 1.69.4 (the one digest found came from an arm64-only deployment,
 // and a single-arch digest would never start on amd64 runners). See src/tools/pins.ts.
-const IMAGE_BY_VERSION_TAG = /^[a-z0-9./_-]+(:\d+)?\/?[a-z0-9./_-]*:v?\d[\w.-]*$/;
+// name[:registry-port][/more]:tag. Written without two adjacent repeats over the same characters:
+// the previous form (`[a-z0-9./_-]+(:\d+)?\/?[a-z0-9./_-]*:…`) backtracked quadratically and
+// took 62 s on "a/" × 100,000.
+const IMAGE_BY_VERSION_TAG = /^[a-z0-9./_-]+(?::\d[a-z0-9./_-]*)?:v?\d[\w.-]*$/;
 const workloadImage = (what: string, fallback: string) =>
-  z
-    .string()
-    .refine((text) => IMAGE_BY_DIGEST.test(text) || IMAGE_BY_VERSION_TAG.test(text), {
+  text(`${what} image`, IMAGE_MAX)
+    .refine((value) => IMAGE_BY_DIGEST.test(value) || IMAGE_BY_VERSION_TAG.test(value), {
       error: (issue) =>
-        `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${JSON.stringify(issue.input)}`,
+        `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${describeValue(issue.input)}`,
     })
     .default(fallback)
     .describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
@@ -61,7 +70,7 @@ const workloadImage = (what: string, fallback: string) =>
 const ingressSchema = z
   .strictObject({
     replicas: z
-      .number({ error: (issue) => `expected a whole number of gateway pods, got ${JSON.stringify(issue.input)}` })
+      .number({ error: (issue) => `expected a whole number of gateway pods, got ${describeValue(issue.input)}` })
       .int({ error: (issue) => `expected a whole number of gateway pods, got ${String(issue.input)}` })
       .min(1, { error: (issue) => `expected at least 1 gateway pod, got ${String(issue.input)}` })
       .max(50, { error: (issue) => `expected at most 50 gateway pods, got ${String(issue.input)}` })
@@ -76,18 +85,17 @@ const ingressSchema = z
 
 export const kubernetesSchema = z
   .strictObject({
-    kubeconfig: z.string().optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
-    context: z.string().optional(),
+    kubeconfig: text('kubernetes.kubeconfig').optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
+    context: text('kubernetes.context', 253).optional(),
     replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
     // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (source benchmark 003 ran both).
     serviceProtocol: z
       .enum(['http', 'tcp'])
       .default('http')
       .describe("how the echo Service's port is declared: http (L7 handling) or tcp (L4)"),
-    namespacePrefix: z
-      .string()
+    namespacePrefix: text('kubernetes.namespacePrefix', 20)
       .regex(/^[a-z0-9]([a-z0-9-]{0,18}[a-z0-9])?$/, {
-        error: (issue) => `expected ≤ 20 lowercase letters, digits or '-', got ${JSON.stringify(issue.input)}`,
+        error: (issue) => `expected ≤ 20 lowercase letters, digits or '-', got ${describeValue(issue.input)}`,
       })
       .default('mesh-perf')
       .describe('namespaces are <prefix>-<mode>'),
@@ -95,8 +103,7 @@ export const kubernetesSchema = z
     sampleInterval: durationText('interval of CPU/memory samples during a repetition', '2s'),
     kind: z
       .strictObject({
-        clusterName: z
-          .string()
+        clusterName: text('kubernetes.kind.clusterName', 32)
           .regex(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/)
           .default('mesh-perf'),
         nodeImage: image('kind node', 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f'),
@@ -106,24 +113,24 @@ export const kubernetesSchema = z
       .prefault({}),
     istio: z
       .strictObject({
-        version: z
-          .string()
+        version: text('kubernetes.istio.version', 40)
           .regex(/^\d+\.\d+\.\d+$/)
           .default('1.30.3'),
-        hub: z.string().optional().describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
-        set: z.record(z.string(), z.string()).default({}).describe('extra istioctl --set values'),
+        hub: text('kubernetes.istio.hub')
+          .optional()
+          .describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
+        set: stringMap('kubernetes.istio.set').default({}).describe('extra istioctl --set values'),
       })
       .prefault({}),
     linkerd: z
       .strictObject({
         version: linkerdVersion('edge-26.9.1'),
-        set: z.record(z.string(), z.string()).default({}).describe('extra linkerd install --set values'),
+        set: stringMap('kubernetes.linkerd.set').default({}).describe('extra linkerd install --set values'),
       })
       .prefault({}),
     gatewayApi: z
       .strictObject({
-        version: z
-          .string()
+        version: text('kubernetes.gatewayApi.version', 40)
           .regex(/^\d+\.\d+\.\d+$/)
           .default('1.5.1'),
       })
@@ -144,8 +151,10 @@ export const kubernetesSchema = z
       .prefault({}),
     manifests: z
       .strictObject({
-        server: z.string().optional().describe('your own server manifests (multi-document YAML) instead of the Fortio echo server'),
-        client: z.string().optional().describe('your own k6 client pod manifest instead of the built-in one'),
+        server: text('kubernetes.manifests.server')
+          .optional()
+          .describe('your own server manifests (multi-document YAML) instead of the Fortio echo server'),
+        client: text('kubernetes.manifests.client').optional().describe('your own k6 client pod manifest instead of the built-in one'),
       })
       .prefault({}),
   })

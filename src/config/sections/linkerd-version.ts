@@ -1,7 +1,7 @@
 // Linkerd versions the CLI can be downloaded for. Since February 2024 the open-source project
 // publishes only edge releases: stable-2.14.10 was the last open-source stable, and stable 2.15+
 // builds are Buoyant Enterprise for Linkerd (license key, not on GitHub releases).
-import { z } from 'zod';
+import { text } from '../bounded.ts';
 
 export const LAST_OPEN_SOURCE_STABLE = { major: 2, minor: 14 };
 
@@ -20,8 +20,7 @@ export function linkerdVersionProblem(version: string): string | undefined {
 }
 
 export const linkerdVersion = (fallback: string) =>
-  z
-    .string()
+  text('kubernetes.linkerd.version', 40)
     .superRefine((version, context) => {
       const problem = linkerdVersionProblem(version);
       if (problem) context.addIssue({ code: 'custom', message: problem });
