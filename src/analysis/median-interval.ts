@@ -15,10 +15,10 @@ export interface MedianInterval {
  * The narrowest symmetric interval [x(l), x(n+1-l)] whose coverage is at least `level`; when
  * even [min, max] falls short (n < 6 at 95%), [min, max] with its real coverage.
  */
-export function medianInterval(values: readonly number[], level = 0.95): MedianInterval | undefined {
+export function medianInterval(values: ArrayLike<number>, level = 0.95): MedianInterval | undefined {
   let n = 0;
   const all = new Float64Array(values.length);
-  for (const v of values) if (Number.isFinite(v)) all[n++] = v;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) all[n++] = values[i]!;
   if (n === 0) return undefined;
   const xs = all.subarray(0, n);
   // Only four order statistics are needed, so they are selected, not sorted for: linear in n,
