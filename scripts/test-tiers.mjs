@@ -58,6 +58,7 @@ const E2E = [
   'test/load/generators-e2e.test.ts',
   'test/kubernetes/k6-operator-wrapper.test.ts',
   'test/load/iteration-tls.test.ts',
+  'test/load/window.test.ts',
   'test/plan/cpu-window.test.ts',
   'test/presets/local-e2e.test.ts',
   'test/report-formats/vegeta-crosscheck.test.ts',
@@ -70,6 +71,41 @@ const E2E = [
   'test/workflows/act-reusable.test.ts',
   'test/workflows/workflows.test.ts',
 ];
+
+/**
+ * The e2e files that drive real load (k6, Fortio or vegeta against servers on 127.0.0.1, or act
+ * running workflows that do): their rates and latencies assume the machine to themselves, so they
+ * run one at a time. Every other e2e file runs two at a time. A new e2e file that drives load
+ * belongs here.
+ */
+const DRIVES_LOAD = [
+  'test/analysis/calibrate-command.test.ts',
+  'test/cli/init.test.ts',
+  'test/cli/run-errors-once.test.ts',
+  'test/github/action-entry.test.ts',
+  'test/github/local-demo-modes.test.ts',
+  'test/github/post.test.ts',
+  'test/integration/cli-errors.test.ts',
+  'test/integration/demo.test.ts',
+  'test/integration/endpoints.test.ts',
+  'test/integration/failed-requests.test.ts',
+  'test/integration/grpc.test.ts',
+  'test/integration/inconclusive.test.ts',
+  'test/integration/user-script.test.ts',
+  'test/load/generators-e2e.test.ts',
+  'test/kubernetes/k6-operator-wrapper.test.ts',
+  'test/load/iteration-tls.test.ts',
+  'test/load/window.test.ts',
+  'test/presets/local-e2e.test.ts',
+  'test/report-formats/vegeta-crosscheck.test.ts',
+  'test/workflows/act-examples.test.ts',
+  'test/workflows/act-reusable.test.ts',
+];
+
+/** Whether an e2e file must have the machine to itself (see DRIVES_LOAD). */
+export function drivesLoad(file) {
+  return DRIVES_LOAD.includes(file.split('\\').join('/'));
+}
 
 export function tierOf(file) {
   const path = file.split('\\').join('/');

@@ -4,19 +4,21 @@
 //   k8s   a local Kubernetes control plane (kube-apiserver + kwok) (`npm run test:k8s`)
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
-// Chromium), then runs every tier. Files run one at a time: the integration tests drive real
-// load on a 2-core machine and must not share it.
+// Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
+// (scripts/test-tiers.mjs lists them) run one at a time, as they must not share a 2-core machine,
+// and the other e2e files two at a time. After the tiers it prints the ten slowest tests and each
+// tier's time against its budget (a report: over budget does not fail the run).
 //   node scripts/test.mjs                  everything (lint, format, setup, all tiers)
 //   node scripts/test.mjs --tier unit      one tier (repeat --tier for more); unit needs no setup
 //   node scripts/test.mjs <substring>...   the files whose path contains a substring, no setup
 // A tier whose tools are missing is skipped outside CI with what is missing and how to get it;
 // with CI=true it fails instead.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
+import { drivesLoad, missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -80,6 +82,44 @@ if (files.length === 0) {
   process.exit(2);
 }
 
+/** Each tier's budget on a 2-core machine (issue 29): reported against, never enforced. */
+const BUDGET_S = { unit: 30, e2e: 600, k8s: 720 };
+const durationsDir = mkdtempSync(join(tmpdir(), 'mesh-perf-test-durations-'));
+const reporterPath = join(root, 'scripts/test-durations-reporter.mjs');
+/** The CPU time of every child this process has waited for (Linux: /proc/self/stat cutime + cstime). */
+function childCpuSeconds() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+const loadAverage = () => (existsSync('/proc/loadavg') ? readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') : 'n/a');
+
+/** One node --test run over `files`; the spec output to the terminal, durations to a JSON-lines file. */
+function runFiles(label, files, concurrency) {
+  const out = join(durationsDir, `${label}.jsonl`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${reporterPath}`,
+      `--test-reporter-destination=${out}`,
+      ...files,
+    ],
+    { stdio: 'inherit' },
+  );
+  return { status: result.status, out };
+}
+
+const tierTimes = [];
+const durationFiles = [];
 let failed = false;
 for (const tier of TIERS) {
   const tierFiles = [];
@@ -104,18 +144,68 @@ for (const tier of TIERS) {
     }
   }
   if (tierFiles.length === 0) continue;
-  console.log(`\n▶ test:${tier}: ${tierFiles.length} files`);
+  console.log(`\n▶ test:${tier}: ${tierFiles.length} files (load average ${loadAverage()})`);
   const started = Date.now();
-  // Unit files drive no load and share no ports, so they run side by side; the others one at a time.
-  const concurrency = tier === 'unit' ? availableParallelism() : 1;
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...tierFiles],
-    {
-      stdio: 'inherit',
-    },
-  );
-  console.log(`▶ test:${tier} ${result.status === 0 ? 'passed' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) failed = true;
+  const cpuBefore = childCpuSeconds();
+  // Files that share no ports and drive no load run side by side (unit: as many as there are
+  // cores; e2e: two, leaving the load-driving files the machine to themselves, one at a time).
+  const batches =
+    tier === 'unit'
+      ? [['unit', tierFiles, availableParallelism()]]
+      : tier === 'e2e'
+        ? [
+            ['e2e-parallel', tierFiles.filter((f) => !drivesLoad(f)), 2],
+            ['e2e-load', tierFiles.filter((f) => drivesLoad(f)), 1],
+          ]
+        : [[tier, tierFiles, 1]];
+  let tierFailed = false;
+  for (const [label, batch, concurrency] of batches) {
+    if (batch.length === 0) continue;
+    if (batches.length > 1) console.log(`\n▶ test:${tier}: ${batch.length} files, ${concurrency} at a time (${label})`);
+    const { status, out } = runFiles(label, batch, concurrency);
+    durationFiles.push(out);
+    if (status !== 0) tierFailed = true;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const cpu = cpuBefore === undefined ? undefined : childCpuSeconds() - cpuBefore;
+  tierTimes.push({ tier, seconds, cpu, load: loadAverage() });
+  console.log(`▶ test:${tier} ${tierFailed ? 'failed' : 'passed'} in ${seconds.toFixed(1)} s`);
+  if (tierFailed) failed = true;
 }
+printTimings();
+rmSync(durationsDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
+
+/** The ten slowest tests, each file's time, and every tier's time against its budget. */
+function printTimings() {
+  const tests = durationFiles.flatMap((file) =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [],
+  );
+  // Top-level tests only: a subtest's time is inside its parent's.
+  const top = tests.filter((t) => t.nesting === 0);
+  const slowest = [...top].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  const fmt = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
+  if (slowest.length > 0) {
+    console.log('\n▶ Ten slowest tests');
+    for (const t of slowest) console.log(`${fmt(t.ms)}  ${t.file ?? '?'}: ${t.name}`);
+    const perFile = new Map();
+    for (const t of top) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.ms);
+    console.log("\n▶ Slowest files (their tests' time, one after another)");
+    for (const [file, ms] of [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${fmt(ms)}  ${file}`);
+  }
+  if (tierTimes.length === 0) return;
+  console.log('\n▶ Tier times against their budget (2-core machine; a report, not a gate)');
+  for (const { tier, seconds, cpu, load } of tierTimes) {
+    const budget = BUDGET_S[tier];
+    const verdict = seconds <= budget ? 'within budget' : `OVER BUDGET by ${(seconds - budget).toFixed(0)} s`;
+    const cpuText = cpu === undefined ? '' : `, ${cpu.toFixed(0)} s CPU`;
+    console.log(
+      `  ${tier.padEnd(4)} ${seconds.toFixed(1).padStart(7)} s of ${budget} s: ${verdict} (load average ${load} at the end${cpuText})`,
+    );
+  }
+}

@@ -11,7 +11,7 @@ export function quantile(values: readonly number[], q: number): number {
   return quantileSorted(sorted(values), q);
 }
 
-export function quantileSorted(ordered: readonly number[], q: number): number {
+export function quantileSorted(ordered: ArrayLike<number>, q: number): number {
   if (ordered.length === 0) return Number.NaN;
   const position = (ordered.length - 1) * q;
   const lower = Math.floor(position);

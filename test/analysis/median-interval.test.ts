@@ -40,3 +40,40 @@ test('medianInterval: the interval covers the true median at least at its stated
     assert.ok(covered / trials > stated - 0.025, `n=${n}: covered ${covered / trials} vs stated ${stated}`);
   }
 });
+
+test('medianInterval: thousands of repetitions keep a 95% interval (0.5^n underflows past n = 1074)', () => {
+  // Sorted 1..n: the bounds are the ranks, which the normal approximation puts at n/2 ∓ 1.96·√n/2.
+  for (const n of [1075, 2000, 100_000]) {
+    const got = medianInterval(Array.from({ length: n }, (_, i) => i + 1))!;
+    const expectedLow = n / 2 - (1.959964 * Math.sqrt(n)) / 2;
+    assert.ok(Math.abs(got.low - expectedLow) <= 2, `n=${n}: low rank ${got.low}, about ${expectedLow.toFixed(1)} expected`);
+    assert.equal(got.high, n + 1 - got.low, `n=${n}: symmetric`);
+    assert.ok(got.coverage >= 0.95 && got.coverage < 0.96, `n=${n}: coverage ${got.coverage}`);
+  }
+});
+
+test('medianInterval: selected order statistics equal the sorted ones, ties, runs and shuffles alike', () => {
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const inputs: number[][] = [];
+  for (const n of [2, 3, 4, 7, 10, 33, 100, 257, 1500]) {
+    inputs.push(Array.from({ length: n }, next));
+    inputs.push(Array.from({ length: n }, () => Math.floor(next() * 3)));
+    inputs.push(Array.from({ length: n }, (_, i) => i));
+    inputs.push(Array.from({ length: n }, (_, i) => n - i));
+    inputs.push(Array.from({ length: n }, () => 5));
+    inputs.push(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? i : n - i)));
+  }
+  for (const values of inputs) {
+    const xs = [...values].sort((a, b) => a - b);
+    const got = medianInterval(values)!;
+    const n = xs.length;
+    // The ranks depend on n only: over 1..n the bounds are the ranks themselves.
+    const l = medianInterval(Array.from({ length: n }, (_, i) => i + 1))!.low;
+    const mid = (n - 1) / 2;
+    const median = xs[Math.floor(mid)]! + (xs[Math.ceil(mid)]! - xs[Math.floor(mid)]!) * (mid - Math.floor(mid));
+    assert.equal(got.median, median, `median of ${values.slice(0, 12)}…`);
+    assert.equal(got.low, xs[l - 1], `low of ${values.slice(0, 12)}…`);
+    assert.equal(got.high, xs[n - l], `high of ${values.slice(0, 12)}…`);
+  }
+});

@@ -19,7 +19,14 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; interruptAfterMs?: number; timeoutMs?: number },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    /** SIGINT this long after the start, or after stderr first matches `interruptWhen` when given. */
+    interruptAfterMs?: number;
+    interruptWhen?: RegExp;
+    timeoutMs?: number;
+  },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CLI, ...args], {
@@ -30,10 +37,14 @@ export function runCli(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
     let interrupter: NodeJS.Timeout | undefined;
-    if (options.interruptAfterMs !== undefined) interrupter = setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs);
+    const interruptLater = () => (interrupter = setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (options.interruptWhen && !interrupter && options.interruptWhen.test(stderr)) interruptLater();
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    if (options.interruptAfterMs !== undefined && !options.interruptWhen) interruptLater();
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);

@@ -96,10 +96,11 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
           };
     const timeline = result.modes
       .filter((m) => m.profile === profile)
-      .flatMap((m) =>
-        m.repetitions.map((r, i) => ({
+      .flatMap((m) => {
+        const shade = shadesOf(color(m.name), m.repetitions.length);
+        return m.repetitions.map((r, i) => ({
           mode: m.name,
-          color: repetitionShade(color(m.name), i, m.repetitions.length),
+          color: shade(i),
           label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
           valid: r.valid,
           trial: r.trial,
@@ -109,8 +110,8 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
           p90: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
           p99: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
           max: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
-        })),
-      );
+        }));
+      });
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
   });
   return { ciLevel: view.analysis?.level ?? 0.95, profiles };
@@ -152,10 +153,18 @@ export function statLabel(stat: string): string {
  * repetitions apart while keeping them one family. The first repetition keeps the mode's colour.
  */
 export function repetitionShade(hex: string, index: number, count: number): string {
+  return shadesOf(hex, count)(index);
+}
+
+/** repetitionShade for one mode's repetitions, the colour parsed once (not once per repetition). */
+function shadesOf(hex: string, count: number): (index: number) => string {
   const match = /^#([0-9a-f]{6})$/i.exec(hex);
-  if (!match || count <= 1 || index === 0) return hex;
-  const towardWhite = (index / count) * 0.6;
+  if (!match || count <= 1) return () => hex;
   const channels = [0, 2, 4].map((at) => parseInt(match[1]!.slice(at, at + 2), 16));
+  return (index) => (index === 0 ? hex : lighter(channels, (index / count) * 0.6));
+}
+
+function lighter(channels: number[], towardWhite: number): string {
   return `#${channels
     .map((c) =>
       Math.round(c + (255 - c) * towardWhite)

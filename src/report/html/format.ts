@@ -22,8 +22,16 @@ export function formatRps(value: number | undefined): string {
   return value >= 100 ? value.toFixed(0) : value.toFixed(1);
 }
 
+/** One formatter for counts that are not whole numbers: toLocaleString builds one per call. */
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** 1234567 → "1,234,567" (en-US grouping); whole numbers by hand, the common case in 100,000-row tables. */
 export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+  if (!Number.isSafeInteger(value) || Object.is(value, -0)) return COUNT.format(value);
+  const digits = String(Math.abs(value));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return value < 0 ? `-${out}` : out;
 }
 
 /** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */

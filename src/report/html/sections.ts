@@ -74,14 +74,18 @@ function overheadCell(row: ModeView, stat: 'p50' | 'p99'): string {
 }
 
 export function repetitionsTable(result: RunResult): string {
+  // Mode and profile escaped once per mode, not once per row.
   const rows = result.modes
-    .flatMap((m) => m.repetitions.map((r) => ({ m, r })))
+    .flatMap((mode) => {
+      const m = { name: e(mode.name), profile: e(mode.profile) };
+      return mode.repetitions.map((r) => ({ m, r }));
+    })
     .sort((a, b) => a.r.trial - b.r.trial)
     .map(({ m, r }) => {
       const status = r.valid
         ? 'valid'
         : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
-      return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${e(m.name)}</td><td class="text">${e(m.profile)}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
+      return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${m.name}</td><td class="text">${m.profile}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
     });
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`;
