@@ -81,7 +81,7 @@ const abGate = z.object({
   profile: z.string(),
   statistic: metric,
   pairs: z.number().int(),
-  estimator: z.enum(['trimmed-mean', 'paired-t', 'hodges-lehmann']),
+  estimator: z.enum(['hodges-lehmann', 'trimmed-mean', 'paired-t']),
   change: z.object({ value: z.number(), low: z.number(), high: z.number(), level: z.number() }),
   upperBound: z.number(),
   p: z.number(),

@@ -171,7 +171,7 @@ export interface AbGateEvidence {
   statistic: MetricId;
   /** Blocks in which both arms have a valid repetition. */
   pairs: number;
-  estimator: 'trimmed-mean' | 'paired-t' | 'hodges-lehmann';
+  estimator: 'hodges-lehmann' | 'trimmed-mean' | 'paired-t';
   /**
    * head ÷ base − 1 (from the estimator's centre of the per-block log ratios), with the two-sided
    * interval at this look's boundaries: low from the fail side, high from the pass side.

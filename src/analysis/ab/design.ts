@@ -4,7 +4,8 @@
 //    Lan–DeMets O'Brien–Fleming-type function α(t) = 2 − 2Φ(z₁₋α/₂ ÷ √t), t = blocks ÷ maxBlocks:
 //    early looks need overwhelming evidence, the last one nearly the fixed-sample boundary.
 //  - pass side: H0 "head is slower by the practical minimum"; its error (1 − confidence, 5 %) is
-//    spent the same way, so "within the minimum" is as honest after five looks as after one.
+//    spent too (power family, total · t²), so "within the minimum" is as honest after five looks
+//    as after one.
 // Boundaries are computed exactly for the normal (score) process by numerical integration of the
 // continuation density (Armitage–McPherson–Rowe recursion) and then handed to the t-type
 // estimators as nominal one-sided levels; bench/ab-gate measures the realized error rates.
@@ -54,7 +55,10 @@ export function sequentialDesign(budget: AbBudget, settings: AbDesignSettings): 
   const looks = lookSchedule(budget, settings.lookEvery);
   const fractions = looks.map((n) => n / looks[looks.length - 1]!);
   const failZ = spendingBoundaries(fractions, settings.alpha);
-  const passZ = spendingBoundaries(fractions, 1 - settings.confidence);
+  const passZ = boundariesFromSpending(
+    fractions,
+    fractions.map((t) => PASS_SPENDING(t, 1 - settings.confidence)),
+  );
   return {
     looks,
     failZ,
@@ -74,11 +78,26 @@ export function finalAt(design: SequentialDesign, index: number): SequentialDesi
   if (index >= design.looks.length - 1) return design;
   const looks = design.looks.slice(0, index + 1);
   const fractions = design.looks.map((n) => n / design.looks[design.looks.length - 1]!).slice(0, index + 1);
-  const spent = (total: number) => fractions.map((t, i) => (i === index ? total : obrienFleming(t, total)));
-  const failZ = boundariesFromSpending(fractions, spent(design.alpha));
-  const passZ = boundariesFromSpending(fractions, spent(1 - design.confidence));
+  const spent = (total: number, spending: Spending) => fractions.map((t, i) => (i === index ? total : spending(t, total)));
+  const failZ = boundariesFromSpending(fractions, spent(design.alpha, obrienFleming));
+  const passZ = boundariesFromSpending(fractions, spent(1 - design.confidence, PASS_SPENDING));
   return { ...design, looks, failZ, passZ, failAlpha: failZ.map(tail), passAlpha: passZ.map(tail) };
 }
+
+type Spending = (t: number, total: number) => number;
+
+/** Power-family spending total · t^ρ (Kim–DeMets): ρ = 1 spends evenly (Pocock-like), ρ = 3 resembles O'Brien–Fleming. */
+export function powerSpending(rho: number): Spending {
+  return (t, total) => (t <= 0 ? 0 : t >= 1 ? total : total * t ** rho);
+}
+
+/**
+ * The pass side spends its error as total · t²: between Pocock and O'Brien–Fleming, so a clean
+ * change passes at an early look more often while the last look stays close to the fixed-sample
+ * bound (bench/ab-gate: at r 3.5 % a clean run stopped after 8.8 blocks on average instead of 10.0
+ * with O'Brien–Fleming on this side, at the same conclusive-pass rate within the bench's noise).
+ */
+const PASS_SPENDING: Spending = powerSpending(2);
 
 /** Lan–DeMets O'Brien–Fleming-type spending: the error spent by information fraction t. */
 export function obrienFleming(t: number, total: number): number {

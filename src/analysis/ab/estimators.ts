@@ -9,7 +9,7 @@
 import { mean, sorted, standardDeviation } from '../descriptive.ts';
 import { normalCdf, normalQuantile, studentTCdf, studentTQuantile } from '../distributions.ts';
 
-export type EstimatorName = 'trimmed-mean' | 'paired-t' | 'hodges-lehmann';
+export type EstimatorName = 'hodges-lehmann' | 'trimmed-mean' | 'paired-t';
 
 export interface LocationEstimate {
   /** Centre of the log ratios. */
@@ -68,11 +68,13 @@ function hodgesLehmann(values: readonly number[]): LocationEstimate {
   const m = walsh.length;
   const center = m % 2 === 1 ? walsh[(m - 1) / 2]! : (walsh[m / 2 - 1]! + walsh[m / 2]!) / 2;
   const sdRank = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24);
-  // Bound at q: the Walsh average whose rank sits z_q signed-rank sds from the middle.
+  // Bound at q: the Walsh average whose rank sits z_q signed-rank sds from the middle. A level the
+  // signed-rank distribution cannot reach with n values (below 2⁻ⁿ: every value on one side) has
+  // no bound: ±Infinity, never the extreme Walsh average (which would claim 1/64 as 1e-5 at n = 6).
   const bound = (q: number): number => {
     const position = m / 2 + normalQuantile(q) * sdRank;
-    const index = q < 0.5 ? Math.floor(position) : Math.ceil(position) - 1;
-    return walsh[Math.min(m - 1, Math.max(0, index))]!;
+    if (q < 0.5) return position < 0 ? -Infinity : walsh[Math.min(m - 1, Math.floor(position))]!;
+    return position > m ? Infinity : walsh[Math.max(0, Math.ceil(position) - 1)]!;
   };
   // Signed-rank statistic of the values (midranks for ties), normal approximation with continuity.
   const nonzero = values.filter((v) => v !== 0);
