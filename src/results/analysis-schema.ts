@@ -71,6 +71,10 @@ const evidence = z.object({
   changeBound: z.number().optional(),
   mannWhitney,
   runToRun: z.object({ runs: z.number().int(), spread: z.number(), t: nullableNumber, p: z.number() }).optional(),
+  jobToJob: z
+    .object({ runs: z.number().int(), tau: nullableNumber, targetSe: z.number(), supportsTargets: z.boolean().nullable() })
+    .optional()
+    .describe('job-to-job spread τ of the stored runs, included in the pass bound'),
   significant: z.boolean(),
   practical: z.boolean(),
   rounds: z.array(roundEvidence).optional(),

@@ -116,6 +116,22 @@ export interface RunToRunCheck {
   p: number;
 }
 
+/**
+ * Job-to-job spread of the stored runs (τ, sd of their log level beyond what their repetitions
+ * explain). The pass bound of a history gate includes it; `supportsTargets` says whether a gate
+ * against these runs can reach ≤ 1 % false alarms and 90 % detection of the practical minimum
+ * at all (τ·√(1 + 1/k) ≤ targetSe), whatever the repetitions.
+ */
+export interface JobToJobSpread {
+  /** Stored runs τ was estimated from. */
+  runs: number;
+  /** null: fewer than 2 runs, not estimable. */
+  tau: number | null;
+  /** The standard error of the log change the targets need: minimum ÷ (z₀.₉₉ + z₀.₉). */
+  targetSe: number;
+  supportsTargets: boolean | null;
+}
+
 export interface RoundEvidence {
   /** 1, 2, or "pooled" for all rounds together. */
   round: number | 'pooled';
@@ -142,6 +158,8 @@ export interface RegressionEvidence {
   changeBound?: number;
   mannWhitney: MannWhitneyResult;
   runToRun?: RunToRunCheck;
+  /** τ from the stored runs, in the pass bound (absent in files before results schema v4). */
+  jobToJob?: JobToJobSpread;
   significant: boolean;
   practical: boolean;
   /** Present when a confirmation round exists: each round alone and pooled. */
