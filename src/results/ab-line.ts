@@ -6,6 +6,16 @@ import type { AbGateEvidence } from './analysis.ts';
 
 const LABELS: Partial<Record<AbGateEvidence['statistic'], string>> = { p50: 'p50', p90: 'p90', p99: 'p99' };
 
+/**
+ * A bound the estimator cannot give at a look's level is stored as e^±50 − 1 (JSON has no
+ * infinity; src/analysis/ab/gate.ts): shown as ∞.
+ */
+function bound(relative: number): string {
+  if (relative > 1e6) return '+∞';
+  if (relative <= -1 + 1e-12) return '−∞';
+  return percent(relative);
+}
+
 function percent(relative: number, signed = true): string {
   const value = relative * 100;
   const digits = Math.abs(value) < 10 ? 1 : 0;
@@ -53,5 +63,5 @@ export function formatAbLine(e: AbGateEvidence): string {
   const label = LABELS[e.statistic] ?? e.statistic;
   const where = `${e.mode} head vs base [${e.profile}]`;
   if (e.reason === 'arm-invalid' || e.reason === 'too-few-blocks') return `${where}: ${label} ${outcome(e)}`;
-  return `${where}: ${label} ${percent(e.change.value)} [${percent(e.change.low)}, ${percent(e.change.high)}], ${outcome(e)}`;
+  return `${where}: ${label} ${percent(e.change.value)} [${bound(e.change.low)}, ${bound(e.change.high)}], ${outcome(e)}`;
 }

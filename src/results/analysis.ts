@@ -192,7 +192,8 @@ export interface AbGateEvidence {
   estimator: 'hodges-lehmann' | 'trimmed-mean' | 'paired-t';
   /**
    * head ÷ base − 1 (from the estimator's centre of the per-block log ratios), with the two-sided
-   * interval at this look's boundaries: low from the fail side, high from the pass side.
+   * interval at this look's boundaries: low from the fail side, high from the pass side. A bound the
+   * estimator cannot give at this look's level (Hodges–Lehmann with few blocks) is e^±50 − 1.
    */
   change: { value: number; low: number; high: number; level: number };
   /** Upper bound of the change at this look's pass boundary (the pass statement's figure). */

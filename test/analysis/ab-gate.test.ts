@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { finalAt, lookSchedule, sequentialDesign, spendingBoundaries } from '../../src/analysis/ab/design.ts';
 import { estimate } from '../../src/analysis/ab/estimators.ts';
-import { evaluateAbGate } from '../../src/analysis/ab/gate.ts';
+import { evaluateAbGate, signedRankReach } from '../../src/analysis/ab/gate.ts';
 import { normalQuantile } from '../../src/analysis/distributions.ts';
 import { migrateResults } from '../../src/results/migrate.ts';
 import { resultsSchema } from '../../src/results/schema.ts';
@@ -127,6 +127,7 @@ test('inconclusive: the budget runs out, with the blocks that would settle it; a
   assert.equal(last.evidence.decision, 'inconclusive');
   assert.equal(last.evidence.reason, 'budget-spent');
   assert.ok(typeof last.evidence.blocksToSettle === 'number' && last.evidence.blocksToSettle > 6, String(last.evidence.blocksToSettle));
+  assert.equal(signedRankReach(0.01), 7, 'Hodges–Lehmann cannot fail below 7 blocks at 1 % (2⁻⁶ = 1.6 %)');
   assert.match(last.gate.line, /→ inconclusive \(6 blocks, budget spent; about \d+ blocks would settle it\)$/);
   const interim = gateAt(6, 0.03, { index: 0, final: false }, noisy);
   assert.equal(interim.evidence.reason, 'continue');

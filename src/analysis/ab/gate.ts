@@ -107,7 +107,12 @@ export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; 
       decision,
       reason,
       ...(reason === 'budget-spent'
-        ? { blocksToSettle: blocksToSettle(e.center, e.se * Math.sqrt(pairs.length), logMinimum, settings, pairs.length) }
+        ? {
+            blocksToSettle: atLeast(
+              blocksToSettle(e.center, e.se * Math.sqrt(pairs.length), logMinimum, settings, pairs.length),
+              settings.estimator === 'hodges-lehmann' ? signedRankReach(settings.alpha) : 0,
+            ),
+          }
         : {}),
       mde: Number.isFinite(mdeLog) && e.se > 0 ? Math.expm1(mdeLog) : null,
       spread: e.se * Math.sqrt(pairs.length),
@@ -133,6 +138,21 @@ export function blocksToSettle(
   if (center > 0) options.push(((normalQuantile(1 - settings.alpha) * spread) / center) ** 2);
   if (options.length === 0) return null;
   return Math.max(current + 1, Math.ceil(Math.min(...options)));
+}
+
+function atLeast(blocks: number | null, floor: number): number | null {
+  return blocks === null ? null : Math.max(blocks, floor);
+}
+
+/**
+ * Fewest values whose signed-rank bound can reach a one-sided level at all (all n on one side has
+ * probability 2⁻ⁿ): below it a Hodges–Lehmann gate cannot fail, whatever the data (7 at 1 %).
+ */
+export function signedRankReach(level: number): number {
+  const z = normalQuantile(1 - level);
+  let n = 2;
+  while ((n * (n + 1)) / 4 < z * Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24)) n++;
+  return n;
 }
 
 function gateResult(evidence: AbGateEvidence): GateResult {
