@@ -89,7 +89,7 @@ test('pass: head within the practical minimum, shown at the second look despite 
   assert.equal(evidence.minimum, 0.05, '5 % is the larger minimum at 2 ms (0.05 ms is 2.5 %)');
   assert.equal(gate.kind, 'ab');
   assert.equal(gate.decision, 'pass');
-  assert.match(gate.line, /^m head vs base \[1000rps\]: p50 \+0\.\d% \[[−+][\d.]+%, \+[\d.]+%\], within 5\.0% → pass \(9 blocks\)$/);
+  assert.match(gate.line, /^m head vs base \[1000rps\]: p50 \+0\.\d% \[(−∞|[−+][\d.]+%), \+[\d.]+%\], within 5\.0% → pass \(9 blocks\)$/);
   assert.equal(evidence.perBlock.length, 9);
 });
 
