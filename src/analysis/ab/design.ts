@@ -94,8 +94,9 @@ export function powerSpending(rho: number): Spending {
 /**
  * The pass side spends its error as total · t²: between Pocock and O'Brien–Fleming, so a clean
  * change passes at an early look more often while the last look stays close to the fixed-sample
- * bound (bench/ab-gate: at r 3.5 % a clean run stopped after 8.8 blocks on average instead of 10.0
- * with O'Brien–Fleming on this side, at the same conclusive-pass rate within the bench's noise).
+ * bound (a 300-history pilot with the trimmed mean at r 3.5 %: a clean run stopped after 8.8 blocks
+ * on average instead of 10.0 with O'Brien–Fleming on this side, 7.9 with t¹, whose last look then
+ * passed fewer clean runs at r 5 %: 95.3 % against 97.7 %).
  */
 const PASS_SPENDING: Spending = powerSpending(2);
 
