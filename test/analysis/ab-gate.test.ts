@@ -181,6 +181,16 @@ test('an arm whose every request fails: the error gate fails the run naming the 
   );
 });
 
+test('an arm whose repetitions held the rate but whose every request failed (no latency) is arm-invalid at every look', () => {
+  const base = drift.slice(0, 6);
+  const run = armsRun(base, base, (mode, _i, spec) => (mode === 'm-head' ? { ...spec, failures: spec.requests ?? 10_000 } : spec));
+  for (const rep of run.modes[1]!.repetitions) rep.latencyMs = null;
+  const interim = analyzeRun(run, { config, look: { index: 0, final: false }, design, resamples: 50 });
+  assert.equal(interim.ab!.gates[0]!.reason, 'arm-invalid');
+  assert.deepEqual(interim.modesToExtend, [], 'more blocks cannot pair an arm without latency');
+  assert.equal(interim.verdict, 'fail');
+});
+
 test('results schema v3 files migrate to v4: modesToConfirm becomes modesToExtend', () => {
   const run = armsRun(drift.slice(0, 6), drift.slice(0, 6));
   const analysis = analyzeRun(run, { config, resamples: 50 });

@@ -71,8 +71,11 @@ export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; 
     perBlock: pairs.map((p) => ({ block: p.block, ratio: p.mode / p.baseline })),
   };
   let evidence: AbGateEvidence;
-  if (headReps.length === 0 || baseReps.length === 0 || pairs.length < MIN_AB_PAIRS) {
-    const armInvalid = headReps.length === 0 || baseReps.length === 0;
+  if (pairs.length < MIN_AB_PAIRS) {
+    // An arm with no value of the statistic in any valid repetition (every request failed, so no
+    // latency) has nothing to pair, whatever the other arm did.
+    const measured = (reps: typeof headReps) => reps.some((r) => METRICS[statistic].extract(r) !== undefined);
+    const armInvalid = !measured(headReps) || !measured(baseReps);
     const center = logs.length > 0 ? median(logs) : 0;
     const reason: AbGateEvidence['reason'] = armInvalid ? 'arm-invalid' : final ? 'too-few-blocks' : 'continue';
     evidence = {
