@@ -27,6 +27,7 @@ const K8S = [
  * histories, about a minute of CPU).
  */
 const E2E = [
+  'test/analysis/ab-acceptance.test.ts',
   'test/analysis/acceptance.test.ts',
   'test/analysis/calibrate-command.test.ts',
   'test/build/dist-fresh.test.ts',

@@ -1,12 +1,14 @@
-// The base a run compares with: for a pull request the runs of its merge base (falling back to the
-// base branch's latest N when the merge base was never measured), else its own branch's latest N.
+// The base a run compares with: for a pull request the runs of its merge base, pooled with the base
+// branch's latest runs up to N (one base-commit run cannot show how far a whole job moves, so the
+// gate could not include the job-to-job spread τ in its pass bound; issue 23), or the base branch's
+// latest N alone when the merge base was never measured; else its own branch's latest N.
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
 
 export interface BaseLookup {
   /** Which rule found the runs. */
-  basis: 'merge-base' | 'base-branch-latest' | 'branch-latest';
+  basis: 'merge-base' | 'merge-base+base-branch' | 'base-branch-latest' | 'branch-latest';
   branch?: string;
   commit?: string;
   runs: RunResult[];
@@ -27,12 +29,18 @@ export async function findBase(
   const keep = (runs: RunResult[]) => runs.filter((r) => r.verdict !== 'invalid' && r.run.id !== selfId);
   const base = git.baseRef;
   if (base) {
+    const latest = keep(await store.list({ suite, branch: base, limit }));
     if (git.mergeBase) {
       const runs = keep(await store.list({ suite, branch: base, commit: git.mergeBase, limit }));
-      if (runs.length > 0) return { basis: 'merge-base', branch: base, commit: git.mergeBase, runs };
+      if (runs.length > 0) {
+        // The merge base's own runs first, then the branch's latest others, at most `limit`.
+        const ids = new Set(runs.map((r) => r.run.id));
+        const pooled = [...runs, ...latest.filter((r) => !ids.has(r.run.id))].slice(0, limit);
+        const basis = pooled.length > runs.length ? 'merge-base+base-branch' : 'merge-base';
+        return { basis, branch: base, commit: git.mergeBase, runs: pooled };
+      }
     }
-    const runs = keep(await store.list({ suite, branch: base, limit }));
-    return runs.length > 0 ? { basis: 'base-branch-latest', branch: base, runs } : undefined;
+    return latest.length > 0 ? { basis: 'base-branch-latest', branch: base, runs: latest } : undefined;
   }
   if (!git.branch) return undefined;
   const runs = keep(await store.list({ suite, branch: git.branch, limit: limit + (selfId ? 1 : 0) })).slice(0, limit);

@@ -125,6 +125,10 @@ export const resultsSchema = z
         profile: z.string(),
         mesh: z.string().optional(),
         target: z.string().optional(),
+        arm: z
+          .object({ of: z.string(), side: z.enum(['base', 'head']) })
+          .optional()
+          .describe('one arm of a mode with arms: the mode and the side'),
         repetitions: z.array(repetitionSchema),
       }),
     ),

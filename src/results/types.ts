@@ -2,7 +2,7 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 3;
+export const RESULTS_SCHEMA_VERSION = 4;
 
 /** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
@@ -117,6 +117,8 @@ export interface ModeResult {
   /** Mesh kind on Kubernetes platforms; the local platform's hop description otherwise. */
   mesh?: string;
   target?: string;
+  /** Set when the mode is one arm of a mode with arms (modes[].arms): the mode and the side. */
+  arm?: { of: string; side: 'base' | 'head' };
   repetitions: Repetition[];
 }
 

@@ -79,9 +79,16 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
       seed: 99,
     });
     const base = await findBase(s, 'nightly', pr.run.git, 5);
-    assert.equal(base?.basis, 'merge-base');
+    assert.equal(base?.basis, 'merge-base+base-branch', "one base-commit run is pooled with the base branch's latest");
     assert.deepEqual(
       base?.runs.map((r) => r.run.id),
+      [runs[0]!.run.id, runs[3]!.run.id, runs[1]!.run.id],
+      'the merge base first, then the newest others',
+    );
+    const one = await findBase(s, 'nightly', pr.run.git, 1);
+    assert.equal(one?.basis, 'merge-base');
+    assert.deepEqual(
+      one?.runs.map((r) => r.run.id),
       [runs[0]!.run.id],
     );
     const unmeasured = await findBase(s, 'nightly', { ...pr.run.git, mergeBase: 'f'.repeat(40) }, 5);
