@@ -222,6 +222,7 @@ function modeEntry(result: RunResult, trial: Trial, description: string): ModeRe
   if (!entry) {
     entry = { name: trial.mode.name, profile: trial.profile.name, repetitions: [], target: description };
     if (trial.mode.mesh) entry.mesh = trial.mode.mesh;
+    if (trial.mode.arm) entry.arm = { ...trial.mode.arm };
     result.modes.push(entry);
   }
   return entry;

@@ -125,6 +125,10 @@ export const resultsSchema = z
         profile: z.string(),
         mesh: z.string().optional(),
         target: z.string().optional(),
+        arm: z
+          .object({ of: z.string(), side: z.enum(['base', 'head']) })
+          .optional()
+          .describe('A/B: the mode this arm belongs to (modes[].arms) and its side'),
         repetitions: z.array(repetitionSchema),
       }),
     ),

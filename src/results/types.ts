@@ -117,6 +117,8 @@ export interface ModeResult {
   /** Mesh kind on Kubernetes platforms; the local platform's hop description otherwise. */
   mesh?: string;
   target?: string;
+  /** A/B (modes[].arms): the mode this arm belongs to and its side; `name` is `<of>-<side>`. */
+  arm?: { of: string; side: 'base' | 'head' };
   repetitions: Repetition[];
 }
 
