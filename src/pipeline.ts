@@ -193,7 +193,7 @@ async function confirmRegressions(
   deps: PipelineDeps,
 ): Promise<void> {
   if (!config.gates.regression.confirm || deps.signal.aborted) return;
-  const { modesToConfirm } = analyzeRun(result, { config, reference });
+  const { modesToExtend: modesToConfirm } = analyzeRun(result, { config, reference });
   if (modesToConfirm.length === 0) return;
   const modes = config.modes.filter((m) => modesToConfirm.includes(m.name) || m.name === config.baseline);
   const round2 = buildPlan(config, plan.seed + 1, modes, 2);

@@ -146,7 +146,7 @@ function judge(
 ) {
   const candidate = runFrom(session, config, `cand-${t}`, baseline, x, cand);
   const first = analyzeRun(candidate, { config, reference, resamples });
-  if (first.modesToConfirm.length === 0) return first;
+  if (first.modesToExtend.length === 0) return first;
   // The pipeline would now re-run the flagged modes and the baseline as round 2.
   const round2 = runFrom(session, config, `cand-${t}`, baseline, x, extra, 2);
   const pooled = {

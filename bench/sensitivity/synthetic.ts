@@ -51,7 +51,7 @@ function rate(c: Case, seed: number): { any: number; sidecar: number; baseline: 
     const job = lognormalFactor(random, c.jobCv);
     const first = levels(random, c, job, c.shift);
     let analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first }), { config, reference, resamples: 50 });
-    if (analysis.modesToConfirm.length > 0) {
+    if (analysis.modesToExtend.length > 0) {
       analysis = analyzeRun(syntheticRun({ config, id: 'cand', levels: first, round2: levels(random, c, job, c.shift) }), {
         config,
         reference,

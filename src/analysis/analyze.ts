@@ -20,6 +20,9 @@ import { roundOf, summarizeMode } from './summary.ts';
 import { evaluateOverheadBudget, evaluateThreshold, modesInScope } from './thresholds.ts';
 import type { Analysis, GateResult, ModeSummary, OverheadEstimate, ReferenceExclusion } from '../results/analysis.ts';
 import { decideVerdict } from './verdict.ts';
+import { abDesignFor, armsOf } from './ab/arms.ts';
+import type { SequentialDesign } from './ab/design.ts';
+import { evaluateAbGate } from './ab/gate.ts';
 
 export interface AnalyzeOptions {
   /** Past runs to judge regressions against (any scenario; the ones that match are used). */
@@ -27,6 +30,15 @@ export interface AnalyzeOptions {
   config: Config;
   /** Bootstrap resamples per interval (default 2,000). */
   resamples?: number;
+  /**
+   * Measure-until-decided runs: the look this analysis is (0-based index into the design's looks)
+   * and whether measuring stops here anyway (budget spent, or repetitions: N). Without it the run
+   * is one fixed-size look: A/B gates decide at a single final look, and modesToExtend lists only
+   * regressions awaiting their confirmation round.
+   */
+  look?: { index: number; final: boolean };
+  /** The sequential design the looks follow (default: from the run's blocks, see abDesignFor). */
+  design?: SequentialDesign;
 }
 
 export type RegressionBasis = 'auto' | 'absolute' | 'relative';
@@ -144,6 +156,9 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     if (gate) gates.push(gate);
   }
 
+  const ab = config.gates.ab.enabled ? evaluateAbGates(result, config, options) : [];
+  for (const { gate } of ab) gates.push(gate);
+
   const decided = decideVerdict(result, gates);
   const detectability = detectabilityLines(summaries, [
     ...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)]),
@@ -162,11 +177,57 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     gates,
     verdict: decided.verdict,
     verdictReasons: decided.reasons.map((r) => r.message),
-    modesToConfirm: decided.modesToConfirm,
+    modesToExtend: modesToExtend(result, gates, ab, decided.verdict, decided.modesToConfirm, baseline, options.look),
+    ...(ab.length > 0 ? { ab: { gates: ab.map((a) => a.evidence) } } : {}),
     ...(reference ? { reference } : {}),
     detectability,
     notes,
   };
+}
+
+/** Every mode with arms × profile × gated statistic. */
+function evaluateAbGates(result: RunResult, config: Config, options: AnalyzeOptions): ReturnType<typeof evaluateAbGate>[] {
+  const settings = config.gates.ab;
+  const arms = armsOf(result);
+  if (arms.length === 0) return [];
+  const design = options.design ?? abDesignFor(result, config, options.look === undefined);
+  const look = options.look ?? { index: design.looks.length - 1, final: true };
+  return arms.flatMap((pair) =>
+    settings.statistics.map((statistic) =>
+      evaluateAbGate({ mode: pair.of, profile: pair.profile, statistic, base: pair.base, head: pair.head, settings, design, look }),
+    ),
+  );
+}
+
+/**
+ * Modes to measure at the next look: the arms of A/B gates still deciding, and (measure-until-decided
+ * runs, before the last look) history-gated modes whose regression is inconclusive or awaits its
+ * confirmation, with the baseline their ratios need. Without a look: as the confirmation round
+ * always did, the modes whose regression awaits confirmation (the baseline comes with them).
+ */
+function modesToExtend(
+  result: RunResult,
+  gates: readonly GateResult[],
+  ab: readonly ReturnType<typeof evaluateAbGate>[],
+  verdict: Analysis['verdict'],
+  toConfirm: readonly string[],
+  baseline: string,
+  look: AnalyzeOptions['look'],
+): string[] {
+  if (!look) return [...toConfirm];
+  if (look.final || verdict === 'invalid') return [];
+  const out = new Set<string>();
+  for (const { evidence } of ab) {
+    if (evidence.reason !== 'continue') continue;
+    for (const m of result.modes) if (m.arm?.of === evidence.mode && m.profile === evidence.profile) out.add(m.name);
+  }
+  for (const gate of gates) {
+    if (gate.kind !== 'regression' || gate.reportOnly) continue;
+    if (gate.decision !== 'inconclusive' && !gate.pendingConfirmation) continue;
+    out.add(gate.mode);
+    if (gate.evidence?.basis === 'relative') out.add(baseline);
+  }
+  return [...out];
 }
 
 /** MDE sentences for the statistics the gates look at (relative metrics only: latency, cost). */

@@ -92,7 +92,12 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
     modes: [plain, twin],
     baseline: mode.name,
     profiles: config.profiles.map((p) => ({ ...p, repetitions: repetitions ?? Math.max(p.repetitions, 10), untilDecided: false })),
-    gates: { thresholds: [], overhead: [], regression: { ...config.gates.regression, enabled: false } },
+    gates: {
+      thresholds: [],
+      overhead: [],
+      regression: { ...config.gates.regression, enabled: false },
+      ab: { ...config.gates.ab, enabled: false },
+    },
     history: { ...config.history, publish: false },
     calibrate: true,
   };

@@ -76,8 +76,42 @@ const evidence = z.object({
   rounds: z.array(roundEvidence).optional(),
 });
 
+const abGate = z.object({
+  mode: z.string(),
+  profile: z.string(),
+  statistic: metric,
+  pairs: z.number().int(),
+  estimator: z.enum(['trimmed-mean', 'paired-t', 'hodges-lehmann']),
+  change: z.object({ value: z.number(), low: z.number(), high: z.number(), level: z.number() }),
+  upperBound: z.number(),
+  p: z.number(),
+  nominalAlpha: z.number(),
+  baseMs: z.number(),
+  headMs: z.number(),
+  differenceMs: z.number(),
+  minEffect: z.number(),
+  minEffectMs: z.number(),
+  minimum: z.number(),
+  decision: z.enum(['pass', 'fail', 'inconclusive']),
+  reason: z.enum(['slower', 'within-minimum', 'budget-spent', 'too-few-blocks', 'arm-invalid', 'continue']),
+  look: z.number().int(),
+  looks: z.number().int(),
+  blocksToSettle: nullableNumber.optional(),
+  mde: nullableNumber,
+  spread: z.number(),
+  perBlock: z.array(z.object({ block: z.number().int(), ratio: z.number() })),
+});
+
+const stopping = z.object({
+  reason: z.enum(['decided', 'budget-blocks', 'budget-time', 'fixed', 'cancelled']),
+  blocks: z.number().int(),
+  look: z.number().int(),
+  looks: z.array(z.number().int()),
+  elapsedS: z.number(),
+});
+
 const gate = z.object({
-  kind: z.enum(['threshold', 'overhead', 'regression']),
+  kind: z.enum(['threshold', 'overhead', 'regression', 'ab']),
   gate: z.string(),
   mode: z.string(),
   profile: z.string(),
@@ -114,7 +148,12 @@ export const analysisSchema = z
     gates: z.array(gate),
     verdict: z.enum(['pass', 'fail', 'inconclusive', 'invalid']),
     verdictReasons: z.array(z.string()),
-    modesToConfirm: z.array(z.string()),
+    modesToExtend: z.array(z.string()).describe('modes that need more blocks at the next look; empty: stop'),
+    ab: z
+      .object({ gates: z.array(abGate) })
+      .optional()
+      .describe('head against base, per mode with arms'),
+    stopping: stopping.optional().describe('how measuring stopped: blocks, the look, why'),
     reference: z.object({ runIds: z.array(z.string()), excluded: z.array(z.object({ runId: z.string(), reason: z.string() })) }).optional(),
     detectability: z.array(z.string()),
     notes: z.array(z.string()),

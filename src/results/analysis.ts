@@ -148,8 +148,80 @@ export interface RegressionEvidence {
   rounds?: RoundEvidence[];
 }
 
+/** How the A/B gate decided, as a code (outputs word it): */
+export type AbReason =
+  /** fail: significantly slower at the look's boundary and not shown under the practical minimum. */
+  | 'slower'
+  /** pass: the upper bound of the change is under the practical minimum. */
+  | 'within-minimum'
+  /** inconclusive: the last look (blocks or time spent, or repetitions: N) did not settle it. */
+  | 'budget-spent'
+  /** inconclusive: fewer paired blocks than any interval needs. */
+  | 'too-few-blocks'
+  /** inconclusive: an arm has no valid repetition to pair (the error gate names it). */
+  | 'arm-invalid'
+  /** inconclusive for now: more blocks at the next look. */
+  | 'continue';
+
+/** One A/B gate: a mode's head arm against its base arm, one profile, one statistic. */
+export interface AbGateEvidence {
+  /** The mode the arms belong to (the arms run as "<mode>-base" and "<mode>-head"). */
+  mode: string;
+  profile: string;
+  statistic: MetricId;
+  /** Blocks in which both arms have a valid repetition. */
+  pairs: number;
+  estimator: 'trimmed-mean' | 'paired-t' | 'hodges-lehmann';
+  /**
+   * head ÷ base − 1 (from the estimator's centre of the per-block log ratios), with the two-sided
+   * interval at this look's boundaries: low from the fail side, high from the pass side.
+   */
+  change: { value: number; low: number; high: number; level: number };
+  /** Upper bound of the change at this look's pass boundary (the pass statement's figure). */
+  upperBound: number;
+  /** One-sided p of "head slower than base" at a fixed sample (compare with `nominalAlpha`). */
+  p: number;
+  /** This look's fail boundary as a nominal one-sided p (the alpha this look spends). */
+  nominalAlpha: number;
+  /** Medians of the arms' statistic over their paired blocks, ms. */
+  baseMs: number;
+  headMs: number;
+  /** headMs − baseMs. */
+  differenceMs: number;
+  /** The practical minimum as configured: relative (0.05) and in ms. */
+  minEffect: number;
+  minEffectMs: number;
+  /** The minimum in force: max(minEffect, minEffectMs ÷ baseMs), as a relative change. */
+  minimum: number;
+  decision: 'pass' | 'fail' | 'inconclusive';
+  reason: AbReason;
+  /** 0-based index of the look this decision was made at, and the looks planned. */
+  look: number;
+  looks: number;
+  /** Inconclusive at the last look: paired blocks that would settle it at this noise (null: none would). */
+  blocksToSettle?: number | null;
+  /** Smallest slowdown these blocks detect with 80 % power at this look's boundary (relative); null when undefined. */
+  mde: number | null;
+  /** sd of the per-block log ratios (the noise r the design rests on). */
+  spread: number;
+  /** Per-block head ÷ base, for the per-block ratio chart. */
+  perBlock: { block: number; ratio: number }[];
+}
+
+/** Why the pipeline stopped measuring (written by the pipeline, which knows the clock). */
+export interface StoppingRecord {
+  reason: 'decided' | 'budget-blocks' | 'budget-time' | 'fixed' | 'cancelled';
+  /** Blocks measured in total. */
+  blocks: number;
+  /** 0-based index of the look it stopped at. */
+  look: number;
+  /** The design's looks, as block counts. */
+  looks: number[];
+  elapsedS: number;
+}
+
 export interface GateResult {
-  kind: 'threshold' | 'overhead' | 'regression';
+  kind: 'threshold' | 'overhead' | 'regression' | 'ab';
   /** The expression as configured, or "regression p50". */
   gate: string;
   mode: string;
@@ -202,8 +274,16 @@ export interface Analysis {
   gates: GateResult[];
   verdict: AnalysisVerdict;
   verdictReasons: string[];
-  /** Modes whose regression needs a confirmation re-run (with the baseline, interleaved). */
-  modesToConfirm: string[];
+  /**
+   * Modes that need more blocks at the next look (the arms of an undecided A/B gate, a history-gated
+   * mode whose regression is inconclusive or awaits confirmation, with the baseline it is judged
+   * against); empty: stop. Replaced modesToConfirm in results schema v4.
+   */
+  modesToExtend: string[];
+  /** A/B gates: head against base per mode with arms (absent when no mode has arms). */
+  ab?: { gates: AbGateEvidence[] };
+  /** How measuring stopped (measure-until-decided runs). */
+  stopping?: StoppingRecord;
   reference?: { runIds: string[]; excluded: ReferenceExclusion[] };
   /** "with this noise, changes under 7% on p50 are not detectable", per mode and gated statistic. */
   detectability: string[];

@@ -13,6 +13,15 @@ const MIGRATIONS: Record<number, Migration> = {
   1: ({ analysis: _dropped, ...rest }) => rest,
   // v3 adds the verdict and gate decision "inconclusive"; every v2 document is a valid v3 one.
   2: (doc) => doc,
+  // v4 measures until decided: the analysis's modesToConfirm (a one-off confirmation round) became
+  // modesToExtend (modes that need more blocks at the next look); A/B gates and the stopping record
+  // are new and optional.
+  3: (doc) => {
+    const analysis = doc.analysis as Record<string, unknown> | undefined;
+    if (!analysis || typeof analysis !== 'object') return doc;
+    const { modesToConfirm, ...rest } = analysis;
+    return { ...doc, analysis: { ...rest, modesToExtend: rest.modesToExtend ?? modesToConfirm ?? [] } };
+  },
 };
 
 export class ResultsFormatError extends UsageError {

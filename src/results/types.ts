@@ -2,7 +2,7 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 3;
+export const RESULTS_SCHEMA_VERSION = 4;
 
 /** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';

@@ -63,7 +63,7 @@ function history(config: Config, random: Random, world: World): Outcome {
     gatesFlaggedFirstRound: regressionGates.filter((g) => g.decision === 'fail').length,
     gates: regressionGates.length,
   };
-  if (first.modesToConfirm.length > 0) {
+  if (first.modesToExtend.length > 0) {
     // The confirmation round runs in the same job: same machine, same job effect.
     const again = run(config, random, world, 'candidate', world.shift, job, 100);
     const pooled = syntheticRun({ ...candidate, round2: again.levels });

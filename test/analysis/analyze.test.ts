@@ -105,7 +105,7 @@ test('an invalid repetition makes the verdict invalid even when every gate passe
     /invalid repetition: sidecar \[1000rps\] trial \d+ \(block 4, round 1\): 12 dropped iterations/,
   );
   assert.equal(analysis.summaries.find((s) => s.mode === 'sidecar')!.valid, 4, 'invalid repetitions never enter the statistics');
-  assert.deepEqual(analysis.modesToConfirm, []);
+  assert.deepEqual(analysis.modesToExtend, []);
 });
 
 test('resource gates: evaluated from per-repetition resources, skipped with a note when none were sampled', () => {
@@ -164,7 +164,7 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   assert.equal(gate.evidence!.basis, 'relative');
   assert.equal(gate.evidence!.reference.runIds.length, 10);
   assert.ok(gate.evidence!.runToRun && gate.evidence!.runToRun.p < 0.05);
-  assert.deepEqual(first.modesToConfirm, ['sidecar']);
+  assert.deepEqual(first.modesToExtend, ['sidecar']);
   assert.equal(first.verdict, 'fail');
   assert.match(
     gate.line,
@@ -201,7 +201,7 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
     again.line,
     /rounds: round 1 \+\d+\.\d+% p=[<\d.]+, round 2 \+\d+\.\d+% p=[<\d.]+, pooled \+\d+\.\d+% p=[<\d.]+;.*→ fail \(regression\)/,
   );
-  assert.deepEqual(confirmed.modesToConfirm, [], 'never asks for a third round');
+  assert.deepEqual(confirmed.modesToExtend, [], 'never asks for a third round');
   assert.equal(confirmed.verdict, 'fail');
 });
 
@@ -210,7 +210,7 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
   const reference = history(10, 6);
   const fluke = { baseline: [1, 1, 1, 1, 1], sidecar: [1.42, 1.41, 1.43, 1.42, 1.41] }; // +9 %
   const first = analyzeRun(syntheticRun({ config, levels: fluke, id: 'candidate' }), { config, reference });
-  assert.deepEqual(first.modesToConfirm, ['sidecar']);
+  assert.deepEqual(first.modesToExtend, ['sidecar']);
   const second = analyzeRun(
     syntheticRun({ config, levels: fluke, id: 'candidate', round2: { baseline: [1, 1, 1, 1, 1], sidecar: [1.29, 1.3, 1.31, 1.3, 1.29] } }),
     {
@@ -228,7 +228,7 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
   );
   assert.ok((gate.repetitionsToSettle ?? 0) > 10);
   assert.equal(second.verdict, 'inconclusive');
-  assert.deepEqual(second.modesToConfirm, []);
+  assert.deepEqual(second.modesToExtend, []);
 });
 
 test('regression: without confirmation the first round decides; faster is never a regression', () => {
@@ -238,7 +238,7 @@ test('regression: without confirmation the first round decides; faster is never 
     config,
     reference,
   });
-  assert.deepEqual(slower.modesToConfirm, []);
+  assert.deepEqual(slower.modesToExtend, []);
   assert.equal(slower.verdict, 'fail');
   const faster = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 0.7) } }), {
     config,

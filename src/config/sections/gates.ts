@@ -42,6 +42,62 @@ export const regressionSchema = z
     inconclusive: 'warn',
   });
 
+/** The A/B gate's interval estimator over per-block log ratios (chosen by measured coverage: bench/ab-gate). */
+export const AB_ESTIMATORS = ['trimmed-mean', 'paired-t', 'hodges-lehmann'] as const;
+
+const AB_DEFAULTS = {
+  enabled: true,
+  statistics: ['p50' as const],
+  minEffectPct: 5,
+  minEffectMs: 0.05,
+  alpha: 0.01,
+  confidence: 0.95,
+  estimator: 'trimmed-mean' as const,
+  lookEvery: 3,
+};
+
+/**
+ * gates.ab: head against base measured side by side in the same run (modes[].arms). Per gated
+ * statistic the per-block log(head ÷ base) is the estimate; fail = significantly slower at alpha
+ * (spent over the looks, O'Brien–Fleming type) and not shown under the practical minimum;
+ * pass = the upper bound (confidence, also spent over the looks) under the practical minimum.
+ */
+export const abSchema = z
+  .strictObject({
+    enabled: z.boolean().default(AB_DEFAULTS.enabled),
+    statistics: z
+      .array(z.enum(['p50', 'p90', 'p99']))
+      .min(1)
+      .default(AB_DEFAULTS.statistics)
+      .describe('statistics judged head against base, each per block'),
+    minEffectPct: z
+      .number()
+      .min(0)
+      .default(AB_DEFAULTS.minEffectPct)
+      .describe('practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter)'),
+    minEffectMs: z.number().min(0).default(AB_DEFAULTS.minEffectMs).describe('practical minimum slowdown, milliseconds'),
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(0.5)
+      .default(AB_DEFAULTS.alpha)
+      .describe('false-alarm rate of the fail side, in total over all looks of one run'),
+    confidence: z
+      .number()
+      .gt(0.5)
+      .lt(1)
+      .default(AB_DEFAULTS.confidence)
+      .describe('confidence of the pass statement "slower by less than the practical minimum", over all looks'),
+    estimator: z
+      .enum(AB_ESTIMATORS)
+      .default(AB_DEFAULTS.estimator)
+      .describe('interval of the per-block log ratios: 20% trimmed mean (default, robust to outlier blocks), paired t, Hodges–Lehmann'),
+    lookEvery: z.number().int().min(1).default(AB_DEFAULTS.lookEvery).describe('blocks between looks after the first'),
+  })
+  .default(AB_DEFAULTS);
+
+export type AbGateSettings = z.infer<typeof abSchema>;
+
 export const gatesSchema = z
   .strictObject({
     thresholds: z
@@ -53,6 +109,7 @@ export const gatesSchema = z
       .default([])
       .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,
+    ab: abSchema,
   })
   .default({
     thresholds: [],
@@ -68,4 +125,5 @@ export const gatesSchema = z
       basis: 'auto',
       inconclusive: 'warn',
     },
+    ab: AB_DEFAULTS,
   });

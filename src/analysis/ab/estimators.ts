@@ -1,0 +1,104 @@
+// Location estimators over the per-block log ratios log(head ÷ base), each with one-sided bounds
+// at any nominal level (the sequential design hands every look its own level):
+//  - paired-t: the mean, t interval (efficient on normal noise, broken by one outlier block);
+//  - trimmed-mean: the 20 % trimmed mean with Tukey–McLaughlin's winsorized standard error and
+//    n − 2g − 1 degrees of freedom (Yuen): close to the t on clean data, robust to outlier blocks;
+//  - hodges-lehmann: the median of Walsh averages, bounds from the signed-rank distribution
+//    (normal approximation).
+// Which one the gate uses is chosen by measured coverage (bench/ab-gate), not assumed.
+import { mean, sorted, standardDeviation } from '../descriptive.ts';
+import { normalCdf, normalQuantile, studentTCdf, studentTQuantile } from '../distributions.ts';
+
+export type EstimatorName = 'trimmed-mean' | 'paired-t' | 'hodges-lehmann';
+
+export interface LocationEstimate {
+  /** Centre of the log ratios. */
+  center: number;
+  /** Standard error of the centre (for t-type estimators; the signed-rank analogue for Hodges–Lehmann). */
+  se: number;
+  /** Degrees of freedom of the reference t distribution (Infinity: normal). */
+  df: number;
+  /** The q-quantile of the centre's confidence distribution: a lower bound at level 1 − q for small q. */
+  bound(q: number): number;
+  /** One-sided p of "centre > 0" at a fixed sample. */
+  pGreater: number;
+}
+
+const TRIM = 0.2;
+
+export function estimate(name: EstimatorName, values: readonly number[]): LocationEstimate {
+  if (name === 'paired-t') return pairedT(values);
+  if (name === 'trimmed-mean') return trimmedMean(values);
+  return hodgesLehmann(values);
+}
+
+function tBased(center: number, se: number, df: number): LocationEstimate {
+  const safeSe = se > 0 ? se : 0;
+  return {
+    center,
+    se: safeSe,
+    df,
+    bound: (q) => (safeSe > 0 ? center + studentTQuantile(q, df) * safeSe : center),
+    pGreater: safeSe > 0 ? 1 - studentTCdf(center / safeSe, df) : center > 0 ? 0 : 1,
+  };
+}
+
+function pairedT(values: readonly number[]): LocationEstimate {
+  const n = values.length;
+  return tBased(mean(values), standardDeviation(values) / Math.sqrt(n), n - 1);
+}
+
+function trimmedMean(values: readonly number[]): LocationEstimate {
+  const n = values.length;
+  const ordered = sorted(values);
+  const g = Math.floor(TRIM * n);
+  const kept = ordered.slice(g, n - g);
+  const low = ordered[g]!;
+  const high = ordered[n - g - 1]!;
+  const winsorized = ordered.map((v) => Math.min(high, Math.max(low, v)));
+  const se = standardDeviation(winsorized) / ((1 - 2 * (g / n)) * Math.sqrt(n));
+  return tBased(mean(kept), se, n - 2 * g - 1);
+}
+
+function hodgesLehmann(values: readonly number[]): LocationEstimate {
+  const n = values.length;
+  const walsh: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((values[i]! + values[j]!) / 2);
+  walsh.sort((a, b) => a - b);
+  const m = walsh.length;
+  const center = m % 2 === 1 ? walsh[(m - 1) / 2]! : (walsh[m / 2 - 1]! + walsh[m / 2]!) / 2;
+  const sdRank = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24);
+  // Bound at q: the Walsh average whose rank sits z_q signed-rank sds from the middle.
+  const bound = (q: number): number => {
+    const position = m / 2 + normalQuantile(q) * sdRank;
+    const index = q < 0.5 ? Math.floor(position) : Math.ceil(position) - 1;
+    return walsh[Math.min(m - 1, Math.max(0, index))]!;
+  };
+  // Signed-rank statistic of the values (midranks for ties), normal approximation with continuity.
+  const nonzero = values.filter((v) => v !== 0);
+  const ranks = midranks(nonzero.map(Math.abs));
+  const wPlus = nonzero.reduce((s, v, i) => s + (v > 0 ? ranks[i]! : 0), 0);
+  const k = nonzero.length;
+  const sdW = Math.sqrt((k * (k + 1) * (2 * k + 1)) / 24);
+  const pGreater = sdW > 0 ? 1 - normalCdf((wPlus - (k * (k + 1)) / 4 - 0.5) / sdW) : 1;
+  // A standard-error analogue (half the 68 % interval), for the MDE and blocks-to-settle figures.
+  const se = (bound(normalCdf(1)) - bound(normalCdf(-1))) / 2;
+  return { center, se, df: Infinity, bound, pGreater };
+}
+
+function midranks(values: readonly number[]): number[] {
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const ranks = new Array<number>(values.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+    for (let x = i; x <= j; x++) ranks[order[x]![1]] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return ranks;
+}
+
+/** The quantile of the estimator's reference distribution (t with df, or normal). */
+export function referenceQuantile(q: number, df: number): number {
+  return Number.isFinite(df) ? studentTQuantile(q, df) : normalQuantile(q);
+}

@@ -1,0 +1,152 @@
+// The A/B gate: a mode's head arm against its base arm, measured in the same randomized blocks of
+// the same run. Per block the log(head ÷ base) of the gated statistic is one observation: the
+// machine's drift hits both arms of a block alike and cancels (Duet / RMIT, decisions.md).
+//   pass          the upper bound at this look's pass boundary is under the practical minimum
+//                 (non-inferiority: "slower by less than 5 % and 0.05 ms", a slowdown must exceed
+//                 both to matter, as the regression gate defines it);
+//   fail          significantly slower at this look's fail boundary and not shown under the
+//                 minimum; at an interim look a significant change whose estimate is under half the
+//                 minimum is measured further rather than failed (it may yet be shown small);
+//   inconclusive  neither: "continue" while looks remain, "budget-spent" at the last one, with the
+//                 paired blocks that would settle it at this noise.
+// Evidence is numbers and codes; the words are the outputs' (src/results/ab-line.ts).
+import type { AbGateSettings } from '../../config/sections/gates.ts';
+import type { AbGateEvidence, GateResult } from '../../results/analysis.ts';
+import type { MetricId } from '../../results/metric-ids.ts';
+import { METRICS } from '../../results/metrics.ts';
+import { formatAbLine, formatAbThreshold } from '../../results/ab-line.ts';
+import type { ModeResult } from '../../results/types.ts';
+import { median } from '../descriptive.ts';
+import { normalQuantile } from '../distributions.ts';
+import { pairByBlock } from '../overhead.ts';
+import { validRepetitions } from '../summary.ts';
+import { finalAt, MIN_AB_PAIRS, type SequentialDesign } from './design.ts';
+import { estimate, referenceQuantile } from './estimators.ts';
+
+export interface AbGateInput {
+  /** The mode the arms belong to. */
+  mode: string;
+  profile: string;
+  statistic: MetricId;
+  base: ModeResult | undefined;
+  head: ModeResult | undefined;
+  settings: AbGateSettings;
+  design: SequentialDesign;
+  /** 0-based look; final when measuring stops here whatever the gate says. */
+  look: { index: number; final: boolean };
+}
+
+const POWER = 0.8;
+
+export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; gate: GateResult } {
+  const { settings, statistic } = input;
+  const look = Math.min(input.look.index, input.design.looks.length - 1);
+  const final = input.look.final || look === input.design.looks.length - 1;
+  const design = final ? finalAt(input.design, look) : input.design;
+  const failAlpha = design.failAlpha[look]!;
+  const passAlpha = design.passAlpha[look]!;
+  const headReps = input.head ? validRepetitions(input.head) : [];
+  const baseReps = input.base ? validRepetitions(input.base) : [];
+  const pairs = pairByBlock(headReps, baseReps, statistic).filter((p) => p.mode > 0 && p.baseline > 0);
+  const logs = pairs.map((p) => Math.log(p.mode / p.baseline));
+  const baseMs = pairs.length > 0 ? median(pairs.map((p) => p.baseline)) : 0;
+  const headMs = pairs.length > 0 ? median(pairs.map((p) => p.mode)) : 0;
+  const minEffect = settings.minEffectPct / 100;
+  const minimum = Math.max(minEffect, baseMs > 0 ? settings.minEffectMs / baseMs : 0);
+  const common = {
+    mode: input.mode,
+    profile: input.profile,
+    statistic,
+    pairs: pairs.length,
+    estimator: settings.estimator,
+    nominalAlpha: failAlpha,
+    baseMs,
+    headMs,
+    differenceMs: headMs - baseMs,
+    minEffect,
+    minEffectMs: settings.minEffectMs,
+    minimum,
+    look,
+    looks: input.design.looks.length,
+    perBlock: pairs.map((p) => ({ block: p.block, ratio: p.mode / p.baseline })),
+  };
+  let evidence: AbGateEvidence;
+  if (headReps.length === 0 || baseReps.length === 0 || pairs.length < MIN_AB_PAIRS) {
+    const armInvalid = headReps.length === 0 || baseReps.length === 0;
+    const center = logs.length > 0 ? median(logs) : 0;
+    const reason: AbGateEvidence['reason'] = armInvalid ? 'arm-invalid' : final ? 'too-few-blocks' : 'continue';
+    evidence = {
+      ...common,
+      change: { value: Math.expm1(center), low: Math.expm1(center), high: Math.expm1(center), level: 0 },
+      upperBound: Math.expm1(center),
+      p: 1,
+      decision: 'inconclusive',
+      reason,
+      ...(reason === 'too-few-blocks' ? { blocksToSettle: null } : {}),
+      mde: null,
+      spread: 0,
+    };
+  } else {
+    const e = estimate(settings.estimator, logs);
+    const logMinimum = Math.log1p(minimum);
+    const lower = e.bound(failAlpha);
+    const upper = e.bound(1 - passAlpha);
+    const shownSmall = upper < logMinimum;
+    const significant = lower > 0;
+    const tooSmallToFailYet = !final && e.center < logMinimum / 2;
+    const decision: AbGateEvidence['decision'] = shownSmall ? 'pass' : significant && !tooSmallToFailYet ? 'fail' : 'inconclusive';
+    const reason: AbGateEvidence['reason'] =
+      decision === 'pass' ? 'within-minimum' : decision === 'fail' ? 'slower' : final ? 'budget-spent' : 'continue';
+    const mdeLog = (referenceQuantile(1 - failAlpha, e.df) + normalQuantile(POWER)) * e.se;
+    evidence = {
+      ...common,
+      change: { value: Math.expm1(e.center), low: Math.expm1(lower), high: Math.expm1(upper), level: 1 - failAlpha - passAlpha },
+      upperBound: Math.expm1(upper),
+      p: e.pGreater,
+      decision,
+      reason,
+      ...(reason === 'budget-spent'
+        ? { blocksToSettle: blocksToSettle(e.center, e.se * Math.sqrt(pairs.length), logMinimum, settings, pairs.length) }
+        : {}),
+      mde: Number.isFinite(mdeLog) && e.se > 0 ? Math.expm1(mdeLog) : null,
+      spread: e.se * Math.sqrt(pairs.length),
+    };
+  }
+  return { evidence, gate: gateResult(evidence) };
+}
+
+/**
+ * Paired blocks a single fixed-size look would need, at this noise, to tell the estimate from 0
+ * (fail) or from the minimum (pass), whichever comes first; null when the noise is unknown.
+ */
+export function blocksToSettle(
+  center: number,
+  spread: number,
+  logMinimum: number,
+  settings: Pick<AbGateSettings, 'alpha' | 'confidence'>,
+  current: number,
+): number | null {
+  if (!(spread > 0)) return null;
+  const options: number[] = [];
+  if (center < logMinimum) options.push(((normalQuantile(settings.confidence) * spread) / (logMinimum - center)) ** 2);
+  if (center > 0) options.push(((normalQuantile(1 - settings.alpha) * spread) / center) ** 2);
+  if (options.length === 0) return null;
+  return Math.max(current + 1, Math.ceil(Math.min(...options)));
+}
+
+function gateResult(evidence: AbGateEvidence): GateResult {
+  return {
+    kind: 'ab',
+    gate: `ab ${METRICS[evidence.statistic].label}`,
+    mode: evidence.mode,
+    profile: evidence.profile,
+    metric: evidence.statistic,
+    measure: 'change',
+    unit: 'relative',
+    value: { value: evidence.change.value, ci: { low: evidence.change.low, high: evidence.change.high, level: evidence.change.level } },
+    threshold: formatAbThreshold(evidence),
+    decision: evidence.decision,
+    ...(evidence.mde === null ? {} : { mde: evidence.mde }),
+    line: formatAbLine(evidence),
+  };
+}
