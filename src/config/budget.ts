@@ -11,11 +11,24 @@ export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'd
   return ((parseDurationMs(profile.warmup) ?? 0) + (parseDurationMs(profile.duration) ?? 0) + (parseDurationMs(profile.pause) ?? 0)) / 1000;
 }
 
+/**
+ * Fewest paired blocks the A/B gate computes an interval from, so a run with arms looks first at
+ * no fewer (the same figure as MIN_AB_PAIRS in analysis/ab/design.ts, which config may not import;
+ * test/config/arms.test.ts holds them equal).
+ */
+export const FIRST_AB_LOOK = 4;
+
+/** Blocks of the first look of load.repetitions auto. */
+export function firstLookBlocks(config: ParsedConfig): number {
+  const arms = config.modes.some((m) => m.arms);
+  return arms ? Math.max(FIRST_AB_LOOK, config.plan.budget.minBlocks) : config.plan.budget.minBlocks;
+}
+
 /** Load seconds of the first look: every mode, every profile, its first blocks. */
 export function firstLookSeconds(config: ParsedConfig): number {
   const modes = expandArms(config.modes).length;
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
-  const minBlocks = config.plan.budget.minBlocks;
+  const minBlocks = firstLookBlocks(config);
   return profiles.reduce((sum, p) => sum + (p.repetitions === 'auto' ? minBlocks : p.repetitions) * modes * repetitionSeconds(p), 0);
 }
 
@@ -39,7 +52,7 @@ export function budgetProblems(config: ParsedConfig): ConfigProblem[] {
   if (needed * 1000 > maxMs)
     problems.push({
       path: 'plan.budget.maxDuration',
-      message: `${JSON.stringify(budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration)} is too short for even one look: the first ${budget.minBlocks} blocks take ${formatSeconds(needed)} of load; expected at least ${durationText(needed)} (or fewer modes, shorter repetitions, or load.repetitions N)`,
+      message: `${JSON.stringify(budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration)} is too short for even one look: the first look's ${firstLookBlocks(config)} blocks take ${formatSeconds(needed)} of load; expected at least ${durationText(needed)} (or fewer modes, shorter repetitions, or load.repetitions N)`,
     });
   return problems;
 }

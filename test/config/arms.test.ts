@@ -4,6 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 import { buildPlan, extendPlan } from '../../src/plan/plan.ts';
+import { FIRST_AB_LOOK } from '../../src/config/budget.ts';
+import { MIN_AB_PAIRS } from '../../src/analysis/ab/design.ts';
+import { lookPlan } from '../../src/plan/looks.ts';
 
 const local = (extra: Record<string, unknown> = {}, modes?: unknown[]) => ({
   platform: 'local',
@@ -193,8 +196,8 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     name: 'a time budget shorter than the first look',
     raw: local({ plan: { budget: { maxDuration: '10s' } } }),
     path: 'plan.budget.maxDuration',
-    // 3 modes × 3 blocks × (1 s warm-up + 2 s) = 27 s
-    includes: ['too short for even one look', '27 s', 'at least 27s'],
+    // 3 modes × 4 blocks (the A/B gate's first look) × (1 s warm-up + 2 s) = 36 s
+    includes: ['too short for even one look', "first look's 4 blocks take 36 s", 'at least 36s'],
   },
 ];
 
@@ -211,4 +214,35 @@ test('the default time budget never refuses a run without arms (its first look i
   const modes = Array.from({ length: 8 }, (_, i) => ({ name: `m${i}` }));
   const config = validateConfig(local({ load: { rate: 10, duration: '30s' } }, modes));
   assert.equal(config.profiles[0]!.untilDecided, true);
+});
+
+test("config's first A/B look is the A/B gate's fewest pairs", () => {
+  assert.equal(FIRST_AB_LOOK, MIN_AB_PAIRS);
+});
+
+test("the looks: a run with arms looks first at the design's first look; the time budget caps the blocks", () => {
+  const config = validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' } }));
+  const looks = lookPlan(config);
+  assert.equal(looks.fixed, false);
+  assert.equal(looks.looks[0], 4);
+  // 3 modes × 4 blocks × 12 s = 144 s; then 2 arms × 12 s = 24 s a block: (480 − 144) ÷ 24 = 14 more → 18 = maxBlocks.
+  assert.equal(looks.firstLookSeconds, 144);
+  assert.equal(looks.extensionBlockSeconds, 24);
+  assert.equal(looks.maxBlocks, 18);
+  assert.equal(looks.looks[looks.looks.length - 1], 18);
+  const tight = lookPlan(
+    validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' }, plan: { budget: { maxDuration: '4m' } } })),
+  );
+  // (240 − 144) ÷ 24 = 4 more blocks → 8.
+  assert.equal(tight.maxBlocks, 8);
+  assert.equal(tight.limit, 'time');
+  assert.deepEqual(tight.looks, [4, 7, 8]);
+});
+
+test('the looks without arms start at minBlocks (the 3 repetitions runs always had); N fixed is one look', () => {
+  const plain = lookPlan(validateConfig(local({}, [{ name: 'a' }, { name: 'b' }])));
+  assert.equal(plain.looks[0], 3);
+  const fixed = lookPlan(validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 5 } })));
+  assert.equal(fixed.fixed, true);
+  assert.deepEqual(fixed.looks, [5]);
 });
