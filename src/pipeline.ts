@@ -7,7 +7,7 @@ import type { Config } from './config/validate.ts';
 import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
-import type { StoppingRecord } from './results/analysis.ts';
+import type { Analysis, StoppingRecord } from './results/analysis.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
@@ -234,7 +234,7 @@ async function measureUntilDecided(
     const heading = (next: string) => lookHeading(index, looks.looks.length, blocks, ab, withProfile, next);
     // Runs without arms and without an undecided gate say nothing: they are the fixed runs they always were.
     const speak = ab.length > 0 || analysis.modesToExtend.length > 0 || index > 0;
-    if (analysis.modesToExtend.length === 0) {
+    if (analysis.modesToExtend.length === 0 && !(last && undecided(analysis))) {
       if (speak) deps.log.phase(heading('decided'));
       return stop(index, 'decided');
     }
@@ -265,6 +265,11 @@ async function measureUntilDecided(
       await runTrial(trial, extended, platform, result, extraFiles, deps);
     }
   }
+}
+
+/** A gate that measuring more could settle is still open: an A/B or regression gate left inconclusive. */
+function undecided(analysis: Analysis): boolean {
+  return analysis.gates.some((g) => (g.kind === 'ab' || g.kind === 'regression') && !g.reportOnly && g.decision === 'inconclusive');
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {
