@@ -44,6 +44,7 @@ const E2E = [
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
+  'test/integration/ab-arms.test.ts',
   'test/integration/cli-errors.test.ts',
   'test/integration/demo.test.ts',
   'test/integration/endpoints.test.ts',

@@ -234,6 +234,17 @@ async function measureUntilDecided(
     const heading = (next: string) => lookHeading(index, looks.looks.length, blocks, ab, withProfile, next);
     // Runs without arms and without an undecided gate say nothing: they are the fixed runs they always were.
     const speak = ab.length > 0 || analysis.modesToExtend.length > 0 || index > 0;
+    // A run already invalid, or failed by a gate, ends so whatever more blocks would say: stop measuring.
+    if (analysis.verdict === 'invalid') {
+      if (speak) deps.log.phase(heading('stopping: the run is invalid (see invalid repetitions)'));
+      return stop(index, 'invalid');
+    }
+    // (A regression awaiting its confirmation at the next look has not failed the run yet.)
+    const failed = analysis.gates.some((g) => g.decision === 'fail' && !g.pendingConfirmation && !g.reportOnly);
+    if (failed && analysis.modesToExtend.length > 0) {
+      deps.log.phase(heading('stopping: a gate failed the run'));
+      return stop(index, 'decided');
+    }
     if (analysis.modesToExtend.length === 0 && !(last && undecided(analysis))) {
       if (speak) deps.log.phase(heading('decided'));
       return stop(index, 'decided');

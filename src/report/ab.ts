@@ -1,7 +1,7 @@
 // The A/B verdict in words, one line per gate: "proxy head vs base: p50 +0.8% [-1.2%, +2.9%],
 // within 5.00% → pass (14 blocks, 4 m 10 s)". Every output leads with these lines, and the pipeline's
 // progress heading per look says the same figures, so the words are made here once. Pure.
-import { formatPercent, significant } from '../analysis/format.ts';
+import { formatPercent } from '../analysis/format.ts';
 import type { AbGateEvidence, StoppingRecord } from '../results/analysis.ts';
 
 /** Which gate a line is about: the mode, and its profile when the run has several. */
@@ -12,6 +12,9 @@ export function abSubject(evidence: AbGateEvidence, withProfile: boolean): strin
 /** "p50 +0.8% [-1.2%, +2.9%]": the change head ÷ base − 1 with its interval at this look. */
 export function abChange(evidence: AbGateEvidence): string {
   const { value, low, high } = evidence.change;
+  // Too few pairs: no interval to show (and with none, no change either).
+  if (evidence.pairs === 0) return `${evidence.statistic} —`;
+  if (evidence.reason === 'too-few-blocks' || evidence.reason === 'arm-invalid') return `${evidence.statistic} ${formatPercent(value)}`;
   return `${evidence.statistic} ${formatPercent(value)} [${formatPercent(low)}, ${formatPercent(high)}]`;
 }
 
@@ -22,7 +25,7 @@ export function abReasonText(evidence: AbGateEvidence): string {
     case 'within-minimum':
       return `within ${minimum}`;
     case 'slower':
-      return `slower (p ${significant(evidence.p)} ≤ ${significant(evidence.nominalAlpha)}), not shown within ${minimum}`;
+      return `slower (p ${formatP(evidence.p)} ≤ ${formatP(evidence.nominalAlpha)}), not shown within ${minimum}`;
     case 'budget-spent':
       return `not settled within the budget${settleText(evidence.blocksToSettle)}`;
     case 'too-few-blocks':
@@ -32,6 +35,11 @@ export function abReasonText(evidence: AbGateEvidence): string {
     case 'continue':
       return 'continuing';
   }
+}
+
+/** "0.0031", "0.01", "1.2e-7": two significant digits, exponent below 0.0001. */
+function formatP(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
 }
 
 function settleText(blocks: number | null | undefined): string {
@@ -69,6 +77,8 @@ export function stoppingReason(stopping: StoppingRecord): string {
       return `load.repetitions ${stopping.blocks}: a fixed number of blocks, one look`;
     case 'cancelled':
       return `stopped at ${look}: cancelled`;
+    case 'invalid':
+      return `stopped at ${look}: the run is invalid (see invalid repetitions)`;
   }
 }
 
