@@ -68,7 +68,8 @@ load: { rate: 100, duration: 2s, warmup: 1s, expectedLatency: 200ms }
 `);
   assert.equal(cli.code, 1, `${cli.stderr}\n${cli.stdout}`);
   assert.match(cli.stdout, /^A\/B:\n {2}✗ svc head vs base: p50 \+\d+% \[\+\d+%, \+\d+%\], slower .*→ fail \(\d+ blocks, /m);
-  assert.match(cli.stdout, /Look \d+ of \d+: \d+ blocks, svc head vs base p50 \+\d+%.*decided/);
+  // The progress (stderr) heads each look.
+  assert.match(cli.stderr, /Look \d+ of \d+: \d+ blocks, svc head vs base p50 \+\d+%.*decided/);
   assert.equal(results.verdict, 'fail');
   assert.equal(abGate(results).decision, 'fail');
   assert.equal(abGate(results).mode, 'svc');
