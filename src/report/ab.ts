@@ -48,9 +48,6 @@ function settleText(blocks: number | null | undefined): string {
   return `; about ${blocks} paired blocks would settle it`;
 }
 
-/** The decision as outputs mark it. */
-export const AB_DECISION_WORD: Record<AbGateEvidence['decision'], string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive' };
-
 /** The whole line; `stopping` adds the blocks and the time the run measured. */
 export function abLine(evidence: AbGateEvidence, options: { withProfile: boolean; stopping?: StoppingRecord }): string {
   const tail = options.stopping ? ` (${stoppingText(options.stopping)})` : '';
