@@ -58,6 +58,7 @@ const E2E = [
   'test/plan/cpu-window.test.ts',
   'test/presets/local-e2e.test.ts',
   'test/report-formats/vegeta-crosscheck.test.ts',
+  'test/report/ab-browser.test.ts',
   'test/report/browser.test.ts',
   'test/report/dashboard-order.test.ts',
   'test/report/report-command.test.ts',
