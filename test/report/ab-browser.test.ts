@@ -2,7 +2,7 @@
 // section comes first, its per-block chart is drawn, and nothing errs. Screenshot in .test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeHtmlReport } from '../../src/report/html/write.ts';
@@ -13,7 +13,7 @@ import { loadStored } from './support/outputs.ts';
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.test-artifacts');
 
 test('the A/B section leads report.html and its per-block chart is drawn', { timeout: 120_000 }, async () => {
-  const dir = await tempDir('mesh-perf-ab-report-');
+  const dir = await tempDir('ab-report');
   const path = await writeHtmlReport(loadStored('ab-arms'), dir);
   const browser = await launchBrowser();
   try {
@@ -33,5 +33,6 @@ test('the A/B section leads report.html and its per-block chart is drawn', { tim
     await page.locator('#ab').screenshot({ path: join(ARTIFACTS, 'report-ab.png') });
   } finally {
     await browser.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
