@@ -4,7 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Config } from './config/validate.ts';
-import { buildPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
+import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
+import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, repetitionSeconds } from './plan/looks.ts';
+import type { SequentialDesign } from './analysis/ab/design.ts';
+import type { Analysis, StoppingRecord } from './results/analysis.ts';
+import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
 import { checkGroupsSupported, runRepetition } from './load/engine.ts';
@@ -66,7 +70,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   const { log, signal } = deps;
   const runId = newRunId();
   const outDir = resolve(cwd, config.out ?? `mesh-perf-results/${runId}`);
-  const plan = buildPlan(config, config.plan.seed ?? newSeed());
+  const looks = lookPlan(config);
+  const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
   const result = await emptyResult(config, plan, runId, cwd);
   if (deps.git) result.run.git = { ...result.run.git, ...deps.git };
   const extraFiles: Record<string, string> = {};
@@ -74,6 +79,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   let failure: Error | undefined;
   let reference: RunResult[] = [];
   let comparisonSkipped: MeshPerfError | undefined;
+  let decision: LookDecision | undefined;
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
@@ -91,8 +97,9 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     result.run.environment = await platform.environment();
 
     log.phase(
-      `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})`,
+      `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
+    const started = Date.now();
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, platform, result, extraFiles, deps);
@@ -106,7 +113,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
         comparisonSkipped = error as MeshPerfError;
       }
     }
-    await confirmRegressions(config, plan, platform, result, extraFiles, reference, deps);
+    decision = await measureUntilDecided(config, looks, plan, platform, result, extraFiles, reference, deps, started);
   } catch (error) {
     failure = error as Error;
     result.run.aborted = messageOf(error);
@@ -132,7 +139,10 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       config,
       reference,
       ...(comparisonSkipped ? { referenceUnavailable: messageOf(comparisonSkipped) } : {}),
+      look: decision?.look ?? { index: 0, final: true },
+      design: decision?.design ?? looks.design,
     });
+    if (decision) result.analysis.stopping = decision.stopping;
   } catch (error) {
     log.warn(`analysis failed: ${messageOf(error)}`);
   }
@@ -174,7 +184,7 @@ async function runTrial(
   // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
   const sampler = platform.resourceSampler();
-  const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.profile.repetitions}`;
+  const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.planned}`;
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);
   sampler?.start(trial.mode.name);
   let run;
@@ -199,35 +209,96 @@ async function runTrial(
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
 }
 
+interface LookDecision {
+  look: { index: number; final: boolean };
+  design: SequentialDesign;
+  stopping: StoppingRecord;
+}
+
 /**
- * The confirmation round: a regression found in the main round must survive a second,
- * interleaved round of the modes concerned and the baseline before it fails the run. The
- * analysis of the pooled rounds (after this) gives the final decision.
+ * Measure until decided (load.repetitions auto): at each of the design's looks the analysis says
+ * which modes still need blocks (modesToExtend: the arms of an undecided A/B gate, a mode whose
+ * history gate is inconclusive or awaits confirmation, with the baseline its ratios need); those
+ * modes run the next look's blocks, interleaved and randomized, until nothing needs more or the
+ * budget (plan.budget.maxBlocks, maxDuration) is spent. This is also the confirmation round: a
+ * regression found at one look must hold at the next. `repetitions: N` is one look, exactly N blocks.
  */
-async function confirmRegressions(
+async function measureUntilDecided(
   config: Config,
+  looks: LookPlan,
   plan: Plan,
   platform: Platform,
   result: RunResult,
   extraFiles: Record<string, string>,
   reference: RunResult[],
   deps: PipelineDeps,
-): Promise<void> {
-  if (!config.gates.regression.confirm || deps.signal.aborted) return;
-  const { modesToExtend: modesToConfirm } = analyzeRun(result, { config, reference });
-  if (modesToConfirm.length === 0) return;
-  const modes = config.modes.filter((m) => modesToConfirm.includes(m.name) || m.name === config.baseline);
-  const round2 = buildPlan(config, plan.seed + 1, modes, 2);
-  const offset = plan.trials.length;
-  for (const t of round2.trials) t.index += offset;
-  result.plan.trials.push(...round2.trials.map(trialRecord));
-  deps.log.phase(
-    `Confirming a possible regression: ${modesToConfirm.join(', ')} and the baseline once more (${round2.trials.length} repetitions)`,
-  );
-  for (const trial of round2.trials) {
-    if (deps.signal.aborted) break;
-    await runTrial(trial, { ...round2, trials: [...plan.trials, ...round2.trials] }, platform, result, extraFiles, deps);
+  started: number,
+): Promise<LookDecision> {
+  const elapsedS = () => (Date.now() - started) / 1000;
+  const stop = (index: number, reason: StoppingRecord['reason']): LookDecision => ({
+    look: { index, final: true },
+    design: designAt(looks, index, true),
+    stopping: { reason, blocks: looks.looks[index]!, look: index, looks: looks.looks, elapsedS: Math.round(elapsedS() * 10) / 10 },
+  });
+  if (looks.fixed) return stop(0, 'fixed');
+  const trials = [...plan.trials];
+  const withProfile = config.profiles.length > 1;
+  for (let index = 0; ; index++) {
+    if (deps.signal.aborted) return stop(index, 'cancelled');
+    const blocks = looks.looks[index]!;
+    const last = index === looks.looks.length - 1;
+    const analysis = analyzeRun(result, { config, reference, look: { index, final: false }, design: looks.design });
+    const ab = analysis.ab?.gates ?? [];
+    const heading = (next: string) => lookHeading(index, looks.looks.length, blocks, ab, withProfile, next);
+    // Runs without arms and without an undecided gate say nothing: they are the fixed runs they always were.
+    const speak = ab.length > 0 || analysis.modesToExtend.length > 0 || index > 0;
+    // A run already invalid, or failed by a gate, ends so whatever more blocks would say: stop measuring.
+    if (analysis.verdict === 'invalid') {
+      if (speak) deps.log.phase(heading('stopping: the run is invalid (see invalid repetitions)'));
+      return stop(index, 'invalid');
+    }
+    // (A regression awaiting its confirmation at the next look has not failed the run yet.)
+    const failed = analysis.gates.some((g) => g.decision === 'fail' && !g.pendingConfirmation && !g.reportOnly);
+    if (failed && analysis.modesToExtend.length > 0) {
+      deps.log.phase(heading('stopping: a gate failed the run'));
+      return stop(index, 'decided');
+    }
+    if (analysis.modesToExtend.length === 0 && !(last && undecided(analysis))) {
+      if (speak) deps.log.phase(heading('decided'));
+      return stop(index, 'decided');
+    }
+    if (last) {
+      deps.log.phase(heading(`budget spent (plan.budget.maxBlocks ${config.plan.budget.maxBlocks})`));
+      return stop(index, 'budget-blocks');
+    }
+    const modes = modesForNextLook(config, analysis.modesToExtend);
+    const more = looks.looks[index + 1]! - blocks;
+    const next = extendPlan(config, { ...plan, trials }, modes, more, index + 2);
+    // The next look must fit in what is left of the time budget, at the pace measured so far
+    // (k6's start and stop make a repetition take longer than its warm-up and duration).
+    const nominalSoFar = trials.reduce((sum, t) => sum + repetitionSeconds(t.profile), 0);
+    const pace = nominalSoFar > 0 ? Math.max(1, elapsedS() / nominalSoFar) : 1;
+    const needS = next.reduce((sum, t) => sum + repetitionSeconds(t.profile), 0) * pace;
+    if (elapsedS() + needS > config.plan.budget.maxDurationMs / 1000) {
+      deps.log.phase(
+        heading(`budget spent (the next look needs ~${Math.round(needS)} s; plan.budget.maxDuration ${config.plan.budget.maxDuration})`),
+      );
+      return stop(index, 'budget-time');
+    }
+    deps.log.phase(heading(`continuing with ${modes.map((m) => m.name).join(', ')} for ${more} more block${more === 1 ? '' : 's'}`));
+    trials.push(...next);
+    result.plan.trials.push(...next.map(trialRecord));
+    const extended: Plan = { ...plan, trials };
+    for (const trial of next) {
+      if (deps.signal.aborted) break;
+      await runTrial(trial, extended, platform, result, extraFiles, deps);
+    }
   }
+}
+
+/** A gate that measuring more could settle is still open: an A/B or regression gate left inconclusive. */
+function undecided(analysis: Analysis): boolean {
+  return analysis.gates.some((g) => (g.kind === 'ab' || g.kind === 'regression') && !g.reportOnly && g.decision === 'inconclusive');
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {
@@ -243,6 +314,7 @@ function modeEntry(result: RunResult, trial: Trial, description: string): ModeRe
   if (!entry) {
     entry = { name: trial.mode.name, profile: trial.profile.name, repetitions: [], target: description };
     if (trial.mode.mesh) entry.mesh = trial.mode.mesh;
+    if (trial.mode.arm) entry.arm = { ...trial.mode.arm };
     result.modes.push(entry);
   }
   return entry;

@@ -84,12 +84,14 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
   const mode = config.modes.find((m) => m.name === name);
   if (!mode)
     throw new UsageError(`calibration: "${name}" names no mode of the config (modes: ${config.modes.map((m) => m.name).join(', ')})`);
-  const twin = { ...mode, name: `${name.slice(0, 37)}-aa` };
+  // Calibration measures one setting twice: an arm is calibrated as a plain mode.
+  const { arm: _arm, ...plain } = mode;
+  const twin = { ...plain, name: `${name.slice(0, 37)}-aa` };
   return {
     ...config,
-    modes: [mode, twin],
+    modes: [plain, twin],
     baseline: mode.name,
-    profiles: config.profiles.map((p) => ({ ...p, repetitions: repetitions ?? Math.max(p.repetitions, 10) })),
+    profiles: config.profiles.map((p) => ({ ...p, repetitions: repetitions ?? Math.max(p.repetitions, 10), untilDecided: false })),
     gates: {
       thresholds: [],
       overhead: [],

@@ -14,6 +14,7 @@ const PLAN_FLAGS = [
   'rate',
   'duration',
   'repetitions',
+  'max-duration',
   'generators',
   'engine',
   'seed',
@@ -26,7 +27,10 @@ const HISTORY_FLAGS = ['history-store', 'history-branch', 'publish', 'dashboard-
 export const OVERRIDE_FLAGS = {
   plan: PLAN_FLAGS,
   run: [...PLAN_FLAGS, ...HISTORY_FLAGS, ...CLUSTER_FLAGS],
-  calibrate: [...PLAN_FLAGS.filter((f) => f !== 'repetitions' && f !== 'baseline-mode' && f !== 'gates'), ...CLUSTER_FLAGS],
+  calibrate: [
+    ...PLAN_FLAGS.filter((f) => f !== 'repetitions' && f !== 'max-duration' && f !== 'baseline-mode' && f !== 'gates'),
+    ...CLUSTER_FLAGS,
+  ],
   cluster: ['preset', 'suite', 'platform', 'modes', ...CLUSTER_FLAGS],
 } as const;
 

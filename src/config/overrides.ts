@@ -28,8 +28,16 @@ export const OVERRIDES: Override[] = [
     flag: 'repetitions',
     input: 'repetitions',
     path: 'load.repetitions',
-    kind: 'number',
-    description: 'Repetitions per mode, interleaved across modes.',
+    kind: 'count',
+    description:
+      'Repetitions (blocks) per mode, interleaved across modes: a whole number runs exactly that many; auto adds blocks until the gates decide or plan.budget is spent.',
+  },
+  {
+    flag: 'max-duration',
+    input: 'max-duration',
+    path: 'plan.budget.maxDuration',
+    kind: 'string',
+    description: 'Most load time repetitions auto may spend before it stops undecided, e.g. 8m.',
   },
   {
     flag: 'generators',

@@ -60,30 +60,68 @@ export const localTargetSchema = z
   })
   .describe('local platform: how the tool builds this mode from its own echo server and proxy');
 
+const urlField = z
+  .url({
+    protocol: /^https?$/,
+    error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${describeValue(issue.input)}`,
+  })
+  .max(LIMITS.text, { error: `expected a URL of at most ${formatLimit(LIMITS.text)} characters` })
+  .describe('endpoints platform: HTTP URL of this mode');
+const grpcField = text('a gRPC address')
+  .regex(/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, {
+    error: (issue) => `expected a gRPC address host:port, got ${describeValue(issue.input)}`,
+  })
+  .describe('endpoints platform: gRPC address host:port of this mode');
+const envField = stringMap('env').describe('environment passed to the k6 script for this mode');
+const labelsField = stringMap('namespaceLabels').describe('existing mode: labels put on the namespace');
+const annotationsField = stringMap('namespaceAnnotations').describe('existing mode: annotations put on the namespace');
+
+/**
+ * What one arm changes of its mode: the rest is the mode's own. Env, local, labels and annotations
+ * merge key by key over the mode's; url and grpc replace it. No port: both arms run at once.
+ */
+export const armOverridesSchema = z
+  .strictObject({
+    url: urlField.optional(),
+    grpc: grpcField.optional(),
+    env: envField.optional(),
+    local: z
+      .strictObject({
+        hops: z.number().int().min(0).max(4).optional().describe('forwarding proxy hops in front of the echo server'),
+        delay: duration('server delay per request').optional().describe('injected server delay per request'),
+        jitter: duration('server delay jitter').optional().describe('uniform jitter added to the delay'),
+      })
+      .optional()
+      .describe('local platform: hops, delay and jitter of this arm'),
+    namespaceLabels: labelsField.optional(),
+    namespaceAnnotations: annotationsField.optional(),
+  })
+  .describe("one arm's changes to its mode");
+
 export const modeSchema = z
   .strictObject({
     name: name('mode name').describe('mode name, e.g. baseline, istio-sidecar'),
     mesh: z.enum(MESH_KINDS).optional().describe('mesh mode on Kubernetes platforms; defaults to the name when it is one'),
-    url: z
-      .url({
-        protocol: /^https?$/,
-        error: (issue) => `expected an http(s) URL such as http://127.0.0.1:8080/, got ${describeValue(issue.input)}`,
-      })
-      .max(LIMITS.text, { error: `expected a URL of at most ${formatLimit(LIMITS.text)} characters` })
-      .optional()
-      .describe('endpoints platform: HTTP URL of this mode'),
-    grpc: text('a gRPC address')
-      .regex(/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, {
-        error: (issue) => `expected a gRPC address host:port, got ${describeValue(issue.input)}`,
-      })
-      .optional()
-      .describe('endpoints platform: gRPC address host:port of this mode'),
-    env: stringMap('env').optional().describe('environment passed to the k6 script for this mode'),
+    url: urlField.optional(),
+    grpc: grpcField.optional(),
+    env: envField.optional(),
     local: localTargetSchema.optional(),
-    namespaceLabels: stringMap('namespaceLabels').optional().describe('existing mode: labels put on the namespace'),
-    namespaceAnnotations: stringMap('namespaceAnnotations').optional().describe('existing mode: annotations put on the namespace'),
+    namespaceLabels: labelsField.optional(),
+    namespaceAnnotations: annotationsField.optional(),
+    arms: z
+      .strictObject({
+        base: armOverridesSchema.optional().describe('what the base arm changes (default: nothing, the mode as written)'),
+        head: armOverridesSchema.describe('what the head arm changes: the change under test'),
+      })
+      .optional()
+      .describe(
+        'A/B: run this mode as two arms, <name>-base and <name>-head, in the same randomized blocks, and gate head against base (gates.ab)',
+      ),
   })
   .describe('one way of serving the same workload (no mesh, a mesh mode, a URL)');
+
+const repetitionsError = (issue: { input?: unknown }) =>
+  `expected a whole number of repetitions ≥ 1 or "auto", got ${describeValue(issue.input)}`;
 
 const generatorsError = (issue: { input?: unknown }) =>
   `expected a whole number of k6 instances ≥ 1 or "auto", got ${describeValue(issue.input)}`;
@@ -100,9 +138,24 @@ export const loadProfileSchema = z
       .describe('virtual users (closed model); open model: override the computed pool'),
     duration: duration('load.duration').default('30s').describe('measured time per repetition'),
     warmup: duration('load.warmup').default('5s').describe('load before measuring, excluded from results'),
-    repetitions: positiveInt('load.repetitions', LIMITS.repetitions, ' (28 hours of load per mode at 1 s each)')
-      .default(3)
-      .describe('repetitions per mode, interleaved across modes'),
+    repetitions: z
+      .union(
+        [
+          z.literal('auto'),
+          z
+            .number()
+            .int({ error: repetitionsError })
+            .min(1, { error: repetitionsError })
+            .max(LIMITS.repetitions, atMost('load.repetitions', LIMITS.repetitions, ' (28 hours of load per mode at 1 s each)')),
+        ],
+        {
+          error: repetitionsError,
+        },
+      )
+      .default('auto')
+      .describe(
+        'blocks per mode, interleaved across modes: a whole number runs exactly that many; auto (default) starts with plan.budget.minBlocks and adds blocks until every A/B gate and inconclusive regression gate is decided or plan.budget is spent',
+      ),
     protocol: z.enum(['http', 'grpc']).default('http'),
     method: z.enum(['GET', 'POST']).default('GET'),
     path: text('load.path').startsWith('/').optional().describe('request path appended to each mode target'),
@@ -151,6 +204,27 @@ export const loadProfileSchema = z
   })
   .describe('one load profile; a list runs each profile for every mode');
 
+/**
+ * How long `load.repetitions: auto` may measure. The default keeps a PR job's load phase under about
+ * 8 minutes at the default repetition length (30 s + 5 s warm-up).
+ */
+export const BUDGET_DEFAULTS = { minBlocks: 3, maxBlocks: 18, maxDuration: '8m' } as const;
+
+const budgetSchema = z
+  .strictObject({
+    minBlocks: positiveInt('plan.budget.minBlocks', LIMITS.repetitions, ' (as load.repetitions)')
+      .default(BUDGET_DEFAULTS.minBlocks)
+      .describe('blocks before the first look (load.repetitions auto)'),
+    maxBlocks: positiveInt('plan.budget.maxBlocks', LIMITS.repetitions, ' (as load.repetitions)')
+      .default(BUDGET_DEFAULTS.maxBlocks)
+      .describe('most blocks a run measures before it stops undecided'),
+    maxDuration: duration('plan.budget.maxDuration')
+      .optional()
+      .describe(`most load time (warm-up, measurement, pauses) before it stops undecided; default ${BUDGET_DEFAULTS.maxDuration}`),
+  })
+  .default({ minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks })
+  .describe('load.repetitions auto: the first look and the most a run may measure');
+
 export const configSchema = z
   .strictObject({
     $schema: text('$schema').optional(),
@@ -172,8 +246,9 @@ export const configSchema = z
           .optional()
           .describe('seed of the randomized block order; recorded in results'),
         order: z.enum(['interleaved', 'sequential']).default('interleaved'),
+        budget: budgetSchema,
       })
-      .default({ order: 'interleaved' }),
+      .default({ order: 'interleaved', budget: { minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks } }),
     gates: gatesSchema,
     history: historySchema,
     github: githubSchema,
@@ -184,7 +259,17 @@ export const configSchema = z
   .describe('mesh-perf configuration');
 
 export type ParsedConfig = z.output<typeof configSchema>;
-export type ModeConfig = z.output<typeof modeSchema>;
+/** A mode as written, arms and all. */
+export type ModeSpec = z.output<typeof modeSchema>;
+export type ArmOverrides = z.output<typeof armOverridesSchema>;
+export type ArmSide = 'base' | 'head';
+/** Which mode an expanded arm belongs to, and which side it is. */
+export interface ArmRef {
+  of: string;
+  side: ArmSide;
+}
+/** A mode as the plan runs it: a mode with arms becomes two, `<name>-base` and `<name>-head`. */
+export type ModeConfig = Omit<ModeSpec, 'arms'> & { arm?: ArmRef };
 export type LoadProfileConfig = z.output<typeof loadProfileSchema>;
 export type MeshKind = (typeof MESH_KINDS)[number];
 export type PlatformName = (typeof PLATFORMS)[number];

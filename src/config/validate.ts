@@ -1,7 +1,9 @@
 // Turns a raw object (from YAML, action inputs or flags) into one typed Config, or a ConfigError
 // listing every problem with its field path, the value seen and what was expected.
 import { z } from 'zod';
-import { configSchema, describeValue, type LoadProfileConfig, type ParsedConfig } from './schema.ts';
+import { BUDGET_DEFAULTS, configSchema, describeValue, type LoadProfileConfig, type ModeConfig, type ParsedConfig } from './schema.ts';
+import { armProblems, expandArms, resolveBaseline } from './arms.ts';
+import { budgetProblems } from './budget.ts';
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
@@ -39,8 +41,12 @@ function describeProblems(source: string, problems: ConfigProblem[]): string {
   return `${single ?? 'the configuration'} has ${count}:\n${lines.join('\n')}`;
 }
 
-export interface LoadProfile extends LoadProfileConfig {
+export interface LoadProfile extends Omit<LoadProfileConfig, 'repetitions'> {
   name: string;
+  /** Blocks of the first look: the fixed count, or plan.budget.minBlocks under auto. */
+  repetitions: number;
+  /** load.repetitions auto: blocks are added at the design's looks until the gates decide. */
+  untilDecided: boolean;
   durationMs: number;
   warmupMs: number;
   timeoutMs: number;
@@ -49,9 +55,19 @@ export interface LoadProfile extends LoadProfileConfig {
 }
 
 /** The validated, normalized configuration every stage reads. */
-export interface Config extends Omit<ParsedConfig, 'load' | 'baseline'> {
+export interface Config extends Omit<ParsedConfig, 'load' | 'baseline' | 'modes' | 'plan'> {
   baseline: string;
+  /** The modes the plan runs: a mode with arms appears as its two arms (`<name>-base`, `<name>-head`). */
+  modes: ModeConfig[];
   profiles: LoadProfile[];
+  plan: Omit<ParsedConfig['plan'], 'budget'> & { budget: Budget };
+}
+
+export interface Budget {
+  minBlocks: number;
+  maxBlocks: number;
+  maxDuration: string;
+  maxDurationMs: number;
 }
 
 export function validateConfig(raw: unknown, source = 'config'): Config {
@@ -201,19 +217,23 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const names = config.modes.map((m) => m.name);
+  const written = config.modes.map((m) => m.name);
   config.modes.forEach((mode, i) => {
-    if (names.indexOf(mode.name) !== i) {
+    if (written.indexOf(mode.name) !== i) {
       problems.push({ path: `modes[${i}].name`, message: `duplicate mode name "${mode.name}"; each mode needs its own name` });
     }
   });
-  if (config.baseline !== undefined && !names.includes(config.baseline)) {
+  // Gates and the baseline name the modes the plan runs: a mode with arms is its two arms.
+  const names = expandArms(config.modes).map((m) => m.name);
+  const baselineNames = [...new Set([...written, ...names])];
+  if (config.baseline !== undefined && !baselineNames.includes(config.baseline)) {
     problems.push({
       path: 'baseline',
-      message: `names no mode: got ${quote(config.baseline)}, expected one of ${names.map((n) => `"${n}"`).join(', ')}`,
+      message: `names no mode: got ${quote(config.baseline)}, expected one of ${baselineNames.map((n) => `"${n}"`).join(', ')}`,
     });
   }
-  problems.push(...platformProblems(config), ...k6LimitProblems(config), ...engineProblems(config));
+  problems.push(...platformProblems(config), ...k6LimitProblems(config), ...engineProblems(config), ...armProblems(config));
+  problems.push(...budgetProblems(config));
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {
     const at = Array.isArray(config.load) ? `load[${i}]` : 'load';
@@ -237,22 +257,31 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     }
     config.modes.forEach((mode, m) => {
       if (config.platform !== 'endpoints') return;
-      if (profile.protocol === 'grpc' && !mode.grpc) {
-        problems.push({
-          path: `modes[${m}].grpc`,
-          message: `is required: platform "endpoints" with ${at}.protocol grpc needs a host:port per mode`,
-        });
-      }
-      if (profile.protocol === 'http' && !mode.url && !profile.script) {
-        problems.push({ path: `modes[${m}].url`, message: 'is required: platform "endpoints" needs an http(s) URL per mode' });
+      // An arm may carry the address itself: then it is required of each arm that has none from its mode.
+      const sides = mode.arms ? (['base', 'head'] as const).map((side) => ({ side, o: mode.arms?.[side] })) : [undefined];
+      for (const arm of sides) {
+        const at_ = arm ? `modes[${m}].arms.${arm.side}` : `modes[${m}]`;
+        const grpc = arm?.o?.grpc ?? mode.grpc;
+        const url = arm?.o?.url ?? mode.url;
+        if (profile.protocol === 'grpc' && !grpc) {
+          problems.push({
+            path: `${at_}.grpc`,
+            message: `is required: platform "endpoints" with ${at}.protocol grpc needs a host:port per mode`,
+          });
+        }
+        if (profile.protocol === 'http' && !url && !profile.script) {
+          problems.push({ path: `${at_}.url`, message: 'is required: platform "endpoints" needs an http(s) URL per mode' });
+        }
       }
     });
   });
-  const trials = config.modes.length * profiles.reduce((sum, p) => sum + p.repetitions, 0);
+  // auto measures at most plan.budget.maxBlocks; a mode with arms runs as two.
+  const blocks = (p: (typeof profiles)[number]) => (p.repetitions === 'auto' ? config.plan.budget.maxBlocks : p.repetitions);
+  const trials = names.length * profiles.reduce((sum, p) => sum + blocks(p), 0);
   if (trials > LIMITS.trials) {
     problems.push({
       path: Array.isArray(config.load) ? 'load' : 'load.repetitions',
-      message: `${formatLimit(config.modes.length)} modes × ${formatLimit(trials / config.modes.length)} repetitions make ${formatLimit(trials)} trials; expected at most ${formatLimit(LIMITS.trials)} (each trial is a k6 run and a row of results)`,
+      message: `${formatLimit(names.length)} modes × ${formatLimit(trials / names.length)} repetitions make ${formatLimit(trials)} trials; expected at most ${formatLimit(LIMITS.trials)} (each trial is a k6 run and a row of results)`,
     });
   }
   const profileNames = profiles.map(profileName);
@@ -273,15 +302,19 @@ function profileName(profile: LoadProfileConfig): string {
 }
 
 function normalize(config: ParsedConfig): Config {
-  const { load, baseline, ...rest } = config;
+  const { load, baseline: _baseline, modes, plan, ...rest } = config;
+  const maxDuration = plan.budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration;
+  const budget: Budget = { ...plan.budget, maxDuration, maxDurationMs: parseDurationMs(maxDuration)! };
   const profiles = (Array.isArray(load) ? load : [load]).map((profile) => ({
     ...profile,
     name: profileName(profile),
+    repetitions: profile.repetitions === 'auto' ? budget.minBlocks : profile.repetitions,
+    untilDecided: profile.repetitions === 'auto',
     durationMs: parseDurationMs(profile.duration)!,
     warmupMs: parseDurationMs(profile.warmup)!,
     timeoutMs: parseDurationMs(profile.timeout)!,
     expectedLatencyMs: parseDurationMs(profile.expectedLatency)!,
     pauseMs: parseDurationMs(profile.pause)!,
   }));
-  return { ...rest, baseline: baseline ?? config.modes[0]!.name, profiles };
+  return { ...rest, plan: { ...plan, budget }, modes: expandArms(modes), baseline: resolveBaseline(config), profiles };
 }

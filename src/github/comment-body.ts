@@ -7,7 +7,18 @@ import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
 import { code, details, link, text } from './markdown.ts';
-import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
+import {
+  abSection,
+  baseNote,
+  gatesTable,
+  intervalNote,
+  invalidTable,
+  reasonsList,
+  resultsTable,
+  roundsText,
+  tableRows,
+  verdictHeadline,
+} from './tables.ts';
 
 /** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
 export const COMMENT_LIMIT = 65_536 - 1_024;
@@ -58,6 +69,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   const parts: string[] = [];
   parts.push(`### mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
+  parts.push(abSection(view));
   parts.push(reasonsList(view));
   const rows = maxRows === undefined ? modes : modes.slice(0, maxRows);
   if (view.modes.length === 0) parts.push(NO_MEASUREMENTS);
@@ -97,7 +109,7 @@ function runDetails(input: CommentInput): string {
     `- platform: ${code(view.platform) || 'unknown'}; baseline mode: ${code(view.baseline)}`,
     `- load profiles: ${view.profiles.map((p) => code(p)).join(', ')}`,
     `- interleaving seed: ${view.seed}`,
-    view.rounds > 1 ? `- rounds: ${view.rounds} (a confirmation re-run happened)` : '',
+    roundsText(view) ? `- measured: ${text(roundsText(view))}` : '',
     input.base
       ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)`
       : '- base reference: none found in history',

@@ -5,7 +5,18 @@ import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { code, details, link, text, utf8Bytes } from './markdown.ts';
-import { baseNote, gatesTable, intervalNote, invalidTable, reasonsList, resultsTable, tableRows, verdictHeadline } from './tables.ts';
+import {
+  abSection,
+  baseNote,
+  gatesTable,
+  intervalNote,
+  invalidTable,
+  reasonsList,
+  resultsTable,
+  roundsText,
+  tableRows,
+  verdictHeadline,
+} from './tables.ts';
 
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 
@@ -37,6 +48,7 @@ export function renderJobSummary(input: SummaryInput): string {
   const add = (body: string, optional = false, name = '') => body && sections.push({ body, optional, name });
 
   add(`## mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
+  add(abSection(view));
   add(runLine(view));
   for (const notice of input.notices ?? []) add(`> [!NOTE]\n> ${text(notice)}`);
   add(reasonsList(view));
@@ -93,7 +105,7 @@ function runLine(view: RunView): string {
     modeCount > 0
       ? `${modeCount} mode${modeCount === 1 ? '' : 's'} × ${profiles.length} load profile${profiles.length === 1 ? '' : 's'} (${profiles.map((p) => code(p)).join(', ')})`
       : '',
-    view.rounds > 1 ? `${view.rounds} rounds (confirmation re-run included)` : '',
+    text(roundsText(view)),
     `seed ${view.seed}`,
     view.runId ? `run ${code(view.runId)}` : '',
   ].filter(Boolean);

@@ -1,7 +1,7 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
 import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
-import { VERDICT_ICON } from '../report/cells.ts';
+import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import { type BaseComparison, type BaseReference, describeBase } from './base-compare.ts';
@@ -163,4 +163,25 @@ function errorsCell(m: ModeView): string {
   // The error gate's rate, worded as the terminal and the gate lines word it.
   if (failures === 0 || rate === undefined) return formatErrorRate(rate ?? 0);
   return `🔴 ${text(formatErrorRate(rate))}${causes.length > 0 ? ` (${text(formatCauses(causes))})` : ''}`;
+}
+
+const AB_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
+
+/** The A/B verdict the job summary and the PR comment lead with (empty without arms). */
+export function abSection(view: RunView): string {
+  const lead = abLeadLines(view);
+  if (lead.length === 0) return '';
+  const stopped = stoppingLine(view);
+  return [
+    '**A/B** (head against base, same run, interleaved blocks)',
+    '',
+    ...lead.map((g) => `- ${AB_ICON[g.mark]} ${text(g.line)}`),
+    ...(stopped ? ['', `<sub>${text(stopped)}</sub>`] : []),
+  ].join('\n');
+}
+
+/** "3 looks, 14 blocks: every gate decided" or the older confirmation wording for results without a stopping record. */
+export function roundsText(view: RunView): string {
+  if (view.stopping && view.stopping.record.reason !== 'fixed') return `${view.stopping.measured}, ${view.stopping.reason}`;
+  return view.rounds > 1 ? `${view.rounds} rounds (blocks added after the first look)` : '';
 }

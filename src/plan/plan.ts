@@ -13,8 +13,10 @@ export interface Trial {
   repetition: number;
   /** Block number within the run, 1-based; each block holds one repetition of every mode. */
   block: number;
-  /** 1 for the main round; confirmation re-runs are round 2. */
+  /** 1 for the first look's blocks; the blocks added for look n are round n. */
   round: number;
+  /** Repetitions of this mode and profile planned so far (the first look's, then each extension's). */
+  planned: number;
 }
 
 export interface Plan {
@@ -28,20 +30,46 @@ export function buildPlan(config: Config, seed: number, modes: readonly ModeConf
   const trials: Trial[] = [];
   let block = 0;
   for (const profile of config.profiles) {
+    const planned = profile.repetitions;
     if (config.plan.order === 'sequential') {
       for (const mode of modes) {
         for (let r = 1; r <= profile.repetitions; r++)
-          trials.push({ index: trials.length, mode, profile, repetition: r, block: block + r, round });
+          trials.push({ index: trials.length, mode, profile, repetition: r, block: block + r, round, planned });
       }
       block += profile.repetitions;
       continue;
     }
     for (let r = 1; r <= profile.repetitions; r++) {
       block += 1;
-      for (const mode of shuffle(modes, random)) trials.push({ index: trials.length, mode, profile, repetition: r, block, round });
+      for (const mode of shuffle(modes, random)) trials.push({ index: trials.length, mode, profile, repetition: r, block, round, planned });
     }
   }
   return { seed, order: config.plan.order, trials };
+}
+
+/**
+ * The blocks a later look adds (load.repetitions auto): `blocks` more of each profile that
+ * measures until decided, holding only the modes that need them, after the trials so far. Still
+ * randomized within each block (seed + round, recorded through the run's seed), numbered on from
+ * the last block and each mode's last repetition.
+ */
+export function extendPlan(config: Config, so: Plan, modes: readonly ModeConfig[], blocks: number, round: number): Trial[] {
+  const random = seededRandom(so.seed + round);
+  const trials: Trial[] = [];
+  let index = so.trials.length;
+  let block = so.trials.reduce((max, t) => Math.max(max, t.block), 0);
+  for (const profile of config.profiles.filter((p) => p.untilDecided)) {
+    const done = (mode: ModeConfig) => so.trials.filter((t) => t.mode.name === mode.name && t.profile.name === profile.name).length;
+    const start = new Map(modes.map((m) => [m.name, done(m)]));
+    for (let b = 1; b <= blocks; b++) {
+      block += 1;
+      for (const mode of config.plan.order === 'sequential' ? modes : shuffle(modes, random)) {
+        const first = start.get(mode.name)!;
+        trials.push({ index: index++, mode, profile, repetition: first + b, block, round, planned: first + blocks });
+      }
+    }
+  }
+  return trials;
 }
 
 /** Wall-clock estimate: warm-up + measurement + pause per trial (setup not included). */

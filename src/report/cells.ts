@@ -114,9 +114,28 @@ export function analysisLines(view: RunView): AnalysisLines | undefined {
     gates: view.gates.map((g) => ({ mark: gateMark(g), line: g.result.line })),
     notes: a.notes,
   };
+  // With arms the stopping line leads every output; without, it goes with the analysis.
+  const stopped = view.ab ? undefined : stoppingLine(view);
+  if (stopped) lines.rounds = stopped;
   if (a.rounds.length > 1)
-    lines.rounds = `A confirmation round ran (rounds ${a.rounds.join(', ')}); regression lines show each round and the pooled decision.`;
+    lines.rounds = `${stopped ? `${stopped} ` : ''}Blocks were added at ${a.rounds.length - 1} later look${a.rounds.length > 2 ? 's' : ''} (rounds ${a.rounds.join(', ')}); regression lines show each round and the pooled decision.`;
   const detectability = compactDetectability(view);
   if (detectability) lines.detectability = detectability;
   return lines;
+}
+
+/**
+ * The A/B verdict every output leads with: one line per A/B gate, then how measuring stopped.
+ * Empty for runs without arms.
+ */
+export function abLeadLines(view: RunView): { mark: GateMark; line: string }[] {
+  if (!view.ab) return [];
+  return view.ab.gates.map((g) => ({ mark: g.mark, line: g.line }));
+}
+
+/** "Measured 14 blocks, 4 m 10 s; stopped at look 3 of 5: every gate decided." (load.repetitions auto). */
+export function stoppingLine(view: RunView): string | undefined {
+  const s = view.stopping;
+  if (!s || s.record.reason === 'fixed') return undefined;
+  return `Measured ${s.measured}; ${s.reason}.`;
 }

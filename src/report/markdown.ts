@@ -1,6 +1,8 @@
 // summary.md: the same table as the terminal, as GitHub-flavoured markdown. Pure.
 import type { RunResult } from '../results/types.ts';
 import {
+  abLeadLines,
+  stoppingLine,
   analysisLines,
   errorNotes,
   formatErrors,
@@ -23,6 +25,13 @@ export function renderSummaryMarkdown(result: RunResult): string {
   const ci = (r: RunView['modes'][number]) => (label ? ` | ${intervalCell(r, 'p50') ?? '—'}` : '');
   const out: string[] = [];
   out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
+  // A run with arms leads with its A/B verdict.
+  const lead = abLeadLines(view);
+  if (lead.length > 0) {
+    out.push('**A/B**', '', ...lead.map((g) => `- ${GATE_ICON[g.mark]} ${escapeMarkdown(g.line)}`));
+    const stopped = stoppingLine(view);
+    out.push(...(stopped ? ['', escapeMarkdown(stopped)] : []), '');
+  }
   for (const reason of result.verdictReasons) out.push(`- ${reason}`);
   if (result.verdictReasons.length) out.push('');
   // A run that ended before any repetition finished: one sentence, not an empty table.

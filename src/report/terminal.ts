@@ -9,7 +9,9 @@ import { reasonsBesideGates } from '../analysis/text.ts';
 import type { RunResult } from '../results/types.ts';
 import { type Column, fitColumns, visibleWidth } from '../util/text-table.ts';
 import {
+  abLeadLines,
   analysisLines,
+  stoppingLine,
   errorNotes,
   formatErrors,
   formatRps,
@@ -43,6 +45,14 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions 
   const red = options.color ? RED : (s: string) => s;
   const lines: string[] = [];
   const below: string[] = [];
+  // A run with arms leads with its A/B verdict: the answer to "did the change make it slower?".
+  const lead = abLeadLines(view);
+  if (lead.length > 0) {
+    lines.push('A/B:', ...lead.flatMap((g) => wrap(`  ${g.mark} ${g.line}`, width)));
+    const stopped = stoppingLine(view);
+    if (stopped) lines.push(...wrap(`  ${stopped}`, width));
+    lines.push('');
+  }
   // A run that ended before any repetition finished has no rows: one sentence, not two empty tables.
   if (view.modes.length === 0) below.push(NO_MEASUREMENTS);
   else {
@@ -110,7 +120,7 @@ function analysisTextLines(view: RunView): string[] {
 /** Wraps at spaces, continuation lines indented under the text (after a leading "  - " or "  ✓ "). */
 export function wrap(line: string, width: number): string[] {
   if (visibleWidth(line) <= width) return [line];
-  const indent = ' '.repeat(Math.min(/^\s*(?:[-✓✗–?]\s+)?/.exec(line)![0].length, 8));
+  const indent = ' '.repeat(Math.min(/^\s*(?:[-✓✗⚠–?]\s+)?/.exec(line)![0].length, 8));
   const out: string[] = [];
   let current = '';
   for (const word of line.split(/(?<=\S) (?=\S)/)) {

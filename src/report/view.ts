@@ -11,7 +11,8 @@
 import { median } from '../analysis/descriptive.ts';
 import { medianIntervalLabel, smallSampleIntervalNote } from '../analysis/format.ts';
 import { medianInterval, type MedianInterval } from '../analysis/median-interval.ts';
-import type { Analysis, GateResult, OverheadEstimate, StatisticSummary } from '../results/analysis.ts';
+import type { AbGateEvidence, Analysis, GateResult, OverheadEstimate, StatisticSummary, StoppingRecord } from '../results/analysis.ts';
+import { abLine, stoppingReason, stoppingText } from './ab.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import type { LatencyStat, ModeResult, Repetition, RunResult, Verdict } from '../results/types.ts';
 import { sumCauses } from '../results/errors.ts';
@@ -105,8 +106,35 @@ export interface AnalysisNotes {
   referenceRunIds: string[];
 }
 
+/** One A/B gate (head against base of a mode with arms, one profile, one statistic). */
+export interface AbGateView {
+  evidence: AbGateEvidence;
+  mark: '✓' | '✗' | '⚠';
+  /** "proxy head vs base: p50 +0.8% [-1.2%, +2.9%], within 5.00% → pass (14 blocks, 4 m 10 s)". */
+  line: string;
+}
+
+/** The A/B verdict every output leads with, when the run has arms. */
+export interface AbView {
+  gates: AbGateView[];
+  /** The worst decision over the A/B gates: fail, else inconclusive, else pass. */
+  decision: AbGateEvidence['decision'];
+}
+
+/** How measuring stopped (load.repetitions auto), in words. */
+export interface StoppingView {
+  record: StoppingRecord;
+  /** "14 blocks, 4 m 10 s". */
+  measured: string;
+  /** "stopped at look 3 of 5: every gate decided". */
+  reason: string;
+}
+
 export interface RunView {
   verdict: Verdict;
+  /** Present when the run compared arms (modes[].arms): outputs show it first. */
+  ab?: AbView;
+  stopping?: StoppingView;
   reasons: string[];
   suite: string;
   platform: string;
@@ -150,7 +178,25 @@ export function buildRunView(result: RunResult): RunView {
     invalid: modes.flatMap((m) => m.invalidRepetitions),
   };
   if (analysis) view.analysis = analysisNotes(analysis);
+  if (analysis?.stopping)
+    view.stopping = { record: analysis.stopping, measured: stoppingText(analysis.stopping), reason: stoppingReason(analysis.stopping) };
+  const ab = analysis?.ab?.gates ?? [];
+  if (ab.length > 0) view.ab = abView(ab, view.profiles.length > 1, analysis?.stopping);
   return view;
+}
+
+const AB_MARK = { pass: '✓', fail: '✗', inconclusive: '⚠' } as const;
+
+function abView(gates: readonly AbGateEvidence[], withProfile: boolean, stopping: StoppingRecord | undefined): AbView {
+  const decisions = new Set(gates.map((g) => g.decision));
+  return {
+    gates: gates.map((evidence) => ({
+      evidence,
+      mark: AB_MARK[evidence.decision],
+      line: abLine(evidence, { withProfile, ...(stopping ? { stopping } : {}) }),
+    })),
+    decision: decisions.has('fail') ? 'fail' : decisions.has('inconclusive') ? 'inconclusive' : 'pass',
+  };
 }
 
 /** The view's row of one mode in one profile. */

@@ -107,7 +107,7 @@ const abGate = z.object({
 });
 
 const stopping = z.object({
-  reason: z.enum(['decided', 'budget-blocks', 'budget-time', 'fixed', 'cancelled']),
+  reason: z.enum(['decided', 'budget-blocks', 'budget-time', 'fixed', 'cancelled', 'invalid']),
   blocks: z.number().int(),
   look: z.number().int(),
   looks: z.array(z.number().int()),

@@ -229,7 +229,7 @@ export interface AbGateEvidence {
 
 /** Why the pipeline stopped measuring (written by the pipeline, which knows the clock). */
 export interface StoppingRecord {
-  reason: 'decided' | 'budget-blocks' | 'budget-time' | 'fixed' | 'cancelled';
+  reason: 'decided' | 'budget-blocks' | 'budget-time' | 'fixed' | 'cancelled' | 'invalid';
   /** Blocks measured in total. */
   blocks: number;
   /** 0-based index of the look it stopped at. */

@@ -128,7 +128,7 @@ export const resultsSchema = z
         arm: z
           .object({ of: z.string(), side: z.enum(['base', 'head']) })
           .optional()
-          .describe('one arm of a mode with arms: the mode and the side'),
+          .describe('A/B: the mode this arm belongs to (modes[].arms) and its side'),
         repetitions: z.array(repetitionSchema),
       }),
     ),

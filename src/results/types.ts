@@ -117,7 +117,7 @@ export interface ModeResult {
   /** Mesh kind on Kubernetes platforms; the local platform's hop description otherwise. */
   mesh?: string;
   target?: string;
-  /** Set when the mode is one arm of a mode with arms (modes[].arms): the mode and the side. */
+  /** A/B (modes[].arms): the mode this arm belongs to and its side; `name` is `<of>-<side>`. */
   arm?: { of: string; side: 'base' | 'head' };
   repetitions: Repetition[];
 }

@@ -89,7 +89,7 @@ function operatorRunner(readyTimeoutMs = 60_000): { runner: K6OperatorRunner; lo
 function group(n: number, load: Record<string, unknown>): K6Invocation[] {
   const config = validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }], load });
   const base = buildInvocation(
-    { index: 0, mode: config.modes[0]!, profile: config.profiles[0]!, repetition: 1, block: 1, round: 1 },
+    { index: 0, mode: config.modes[0]!, profile: config.profiles[0]!, repetition: 1, block: 1, round: 1, planned: 1 },
     { mode: 'baseline', url, env: {}, description: 'local echo' },
     work,
   );

@@ -60,7 +60,14 @@ const stripTags = (html: string) =>
     .replace(/&lt;/g, '<');
 
 function readTerminal(text: string, into: Readings, profiles: string[]): void {
-  const lines = text.split('\n');
+  // A run with arms leads with its A/B lines; the table starts at its header.
+  const all = text.split('\n');
+  const lines = all.slice(
+    Math.max(
+      0,
+      all.findIndex((l) => l.startsWith('mode ')),
+    ),
+  );
   const header = lines[0]!.split(/ {2,}/);
   const column = (name: string) => header.indexOf(name);
   for (const line of lines.slice(2)) {
@@ -263,6 +270,51 @@ for (const name of Object.keys(STORED_RUNS) as (keyof typeof STORED_RUNS)[]) {
     }
   });
 }
+
+// The A/B verdict: every output leads with it, and each says the same change, interval, decision,
+// blocks and time (read back from the rendered text).
+test('ab-arms: every output leads with the same A/B verdict line', () => {
+  const result = loadStored('ab-arms');
+  const outputs = renderAll(result);
+  const evidence = result.analysis!.ab!.gates[0]!;
+  const line = /(\S+) head vs base: (p\d+) ([+-]?[\d.]+%) \[([+-]?[\d.]+%), ([+-]?[\d.]+%)\],.*?→ (\w+) \((\d+) blocks, ([^)]+)\)/;
+  const read = (text: string) => {
+    // Wrapped lines (the terminal) join back into one; markdown escapes and HTML tags go.
+    const match = line.exec(
+      text
+        .replace(/\\/g, '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/\n +/g, ' '),
+    );
+    assert.ok(match, text.slice(0, 400));
+    return match.slice(1).join(' ');
+  };
+  const lead: Record<string, (text: string) => boolean> = {
+    'terminal.txt': (t) => t.startsWith('A/B:\n'),
+    'summary.md': (t) => t.split('\n')[2] === '**A/B**',
+    'job-summary.md': (t) => t.indexOf('**A/B**') < t.indexOf('### Results'),
+    'comment.md': (t) => t.indexOf('**A/B**') < t.indexOf('| mode'),
+    'report.html': (t) => t.indexOf('<section id="ab">') < t.indexOf('<section id="verdict">') && t.indexOf('<section id="ab">') > 0,
+  };
+  const seen = new Map<string, string>();
+  for (const [file, leads] of Object.entries(lead)) {
+    const text = outputs.get(file)!;
+    assert.ok(leads(text), `${file} does not lead with the A/B verdict`);
+    seen.set(file, read(text));
+  }
+  assert.equal(new Set(seen.values()).size, 1, JSON.stringify([...seen]));
+  const [mode, statistic, , , , decision, blocks] = [...seen.values()][0]!.split(' ');
+  assert.equal(mode, evidence.mode);
+  assert.equal(statistic, evidence.statistic);
+  assert.equal(decision, evidence.decision);
+  assert.equal(Number(blocks), result.analysis!.stopping!.blocks);
+  // The chart gets the same blocks the gate paired.
+  const data = JSON.parse(/<script type="application\/json" id="mesh-perf-data">(.*?)<\/script>/s.exec(outputs.get('report.html')!)![1]!);
+  assert.deepEqual(
+    data.ab[0].blocks,
+    evidence.perBlock.map((b) => b.block),
+  );
+});
 
 test('the check catches a disagreement: a p50 one output rounds differently, an error rate shown as 0 beside a non-zero one', () => {
   const readings = new Readings();

@@ -1,6 +1,8 @@
 import { loadEngineOf } from '../../config/engine-checks.ts';
 import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/version.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
+import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
+import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
 import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { wrap } from '../../report/terminal.ts';
 import { fitColumns } from '../../util/text-table.ts';
@@ -25,7 +27,8 @@ export const command: Command = {
   details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',
   async run(context) {
     const config = await loadCommandConfig(context, { preflight: true });
-    const plan = buildPlan(config, config.plan.seed ?? newSeed());
+    const looks = lookPlan(config);
+    const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
     const operator = loadEngineOf(config.profiles) === 'k6-operator';
@@ -45,6 +48,7 @@ export const command: Command = {
         index: t.index,
         block: t.block,
         mode: t.mode.name,
+        ...(t.mode.arm ? { arm: t.mode.arm } : {}),
         profile: t.profile.name,
         repetition: t.repetition,
         model: t.profile.model,
@@ -65,7 +69,7 @@ export const command: Command = {
         cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
       };
       context.stdout(
-        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, trials }, null, 2)}\n`,
+        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, ...looksJson(config, looks), trials }, null, 2)}\n`,
       );
       return 0;
     }
@@ -122,8 +126,9 @@ export const command: Command = {
     context.stdout(
       `${table}\n\n${fit(`${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)`)}\n`,
     );
+    const width = Math.min(terminalWidth(), 100);
+    for (const line of [...describeArms(config), ...describeLooks(config, looks)]) context.stdout(`${wrap(line, width).join('\n')}\n`);
     if (generators) {
-      const width = Math.min(terminalWidth(), 100);
       const lines = generators.map((g) => wrap(`k6 for "${g.profile}": ${g.choice.reason}`, width).join('\n'));
       context.stdout(`${lines.join('\n')}\n`);
     }

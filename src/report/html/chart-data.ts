@@ -4,6 +4,8 @@ import type { RunResult } from '../../results/types.ts';
 import { median } from '../../analysis/descriptive.ts';
 import { buildRunView, type RunView, type SummaryStat } from '../view.ts';
 import { colorFor } from './format.ts';
+import type { AbGateEvidence } from '../../results/analysis.ts';
+import { abSubject } from '../ab.ts';
 
 /** Percentiles on the spectrum: x is 1/(1−q) on a log axis, as HdrHistogram plots do. */
 export const SPECTRUM: { stat: SummaryStat; q: number; label: string }[] = [
@@ -47,9 +49,22 @@ export interface ProfileCharts {
   resources: { groups: string[]; modes: (ModeSeries & { cpu: (number | null)[]; memory: (number | null)[] })[] } | null;
 }
 
+/** One A/B gate's per-block head ÷ base − 1 (percent), with its estimate, interval and practical minimum. */
+export interface AbChart {
+  title: string;
+  blocks: number[];
+  changePct: number[];
+  estimatePct: number;
+  lowPct: number;
+  highPct: number;
+  minimumPct: number;
+}
+
 export interface ReportChartData {
   ciLevel: number;
   profiles: ProfileCharts[];
+  /** Per-block ratio charts of the A/B gates (absent without arms). */
+  ab?: AbChart[];
 }
 
 export function buildReportChartData(result: RunResult, view: RunView = buildRunView(result)): ReportChartData {
@@ -114,7 +129,23 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
       });
     return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
   });
-  return { ciLevel: view.analysis?.level ?? 0.95, profiles };
+  const data: ReportChartData = { ciLevel: view.analysis?.level ?? 0.95, profiles };
+  if (view.ab) data.ab = view.ab.gates.map((g) => abChart(g.evidence, view.profiles.length > 1));
+  return data;
+}
+
+const pct = (relative: number) => Math.round(relative * 1e6) / 1e4;
+
+function abChart(evidence: AbGateEvidence, withProfile: boolean): AbChart {
+  return {
+    title: `${abSubject(evidence, withProfile)} · ${evidence.statistic}`,
+    blocks: evidence.perBlock.map((b) => b.block),
+    changePct: evidence.perBlock.map((b) => pct(b.ratio - 1)),
+    estimatePct: pct(evidence.change.value),
+    lowPct: pct(evidence.change.low),
+    highPct: pct(evidence.change.high),
+    minimumPct: pct(evidence.minimum),
+  };
 }
 
 function resourcesOf(result: RunResult, profile: string, color: (mode: string) => string): ProfileCharts['resources'] {

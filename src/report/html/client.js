@@ -122,6 +122,31 @@
     });
   }
 
+  // A/B: each block's head ÷ base − 1 as a point; the estimate, its interval and the practical minimum as lines.
+  function abChart(id, g) {
+    var first = g.blocks.length ? g.blocks[0] : 0, last = g.blocks.length ? g.blocks[g.blocks.length - 1] : 1;
+    var flat = function (y) { return [{ x: first, y: y }, { x: last, y: y }]; };
+    var pct = function (v) { return (v > 0 ? '+' : '') + v.toFixed(2) + '%'; };
+    return new Chart(canvas(id), {
+      type: 'scatter',
+      data: { datasets: [
+        { label: 'block', data: g.blocks.map(function (b, j) { return { x: b, y: g.changePct[j] }; }), backgroundColor: '#0969da', pointRadius: 4 },
+        { label: 'estimate ' + pct(g.estimatePct), data: flat(g.estimatePct), type: 'line', borderColor: '#1b1f24', borderWidth: 2, pointRadius: 0 },
+        { label: 'interval [' + pct(g.lowPct) + ', ' + pct(g.highPct) + ']', data: flat(g.highPct), type: 'line', borderColor: '#8c959f', backgroundColor: 'rgba(140,149,159,0.25)', borderWidth: 1, pointRadius: 0, fill: '+1' },
+        { label: '', data: flat(g.lowPct), type: 'line', borderColor: '#8c959f', borderWidth: 1, pointRadius: 0 },
+        { label: 'practical minimum ' + pct(g.minimumPct), data: flat(g.minimumPct), type: 'line', borderColor: '#cf222e', borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0 }
+      ] },
+      options: {
+        parsing: false,
+        scales: { x: { type: 'linear', title: { display: true, text: 'block' }, ticks: { precision: 0 } },
+          y: { title: { display: true, text: 'head ÷ base − 1 (%)' } } },
+        plugins: { legend: { labels: { filter: function (item) { return item.text !== ''; } } },
+          tooltip: { callbacks: { label: function (ctx) { return ctx.datasetIndex === 0 ? 'block ' + ctx.raw.x + ': ' + pct(ctx.raw.y) : ctx.dataset.label; } } } }
+      }
+    });
+  }
+  (data.ab || []).forEach(function (g, i) { abChart('ab-' + i, g); });
+
   data.profiles.forEach(function (p, i) {
     spectrum('spectrum-' + i, p.spectrum);
     bars('bars-' + i, p.bars, 'latency (ms), median over repetitions');

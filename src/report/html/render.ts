@@ -7,9 +7,9 @@ import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
-import { NO_MEASUREMENTS } from '../cells.ts';
+import { NO_MEASUREMENTS, stoppingLine } from '../cells.ts';
 import { noResourcesReason } from '../no-resources.ts';
-import { buildRunView } from '../view.ts';
+import { buildRunView, type RunView } from '../view.ts';
 
 export interface HtmlReportOptions {
   /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
@@ -61,7 +61,7 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 <div class="meta">${meta.map((m) => `<span>${m}</span>`).join('')}</div>
 </header>
 <main>
-${verdictSection(result)}
+${abSection(view)}${verdictSection(result)}
 <section id="summary"><h2>Summary</h2>${measured ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
 ${measured ? `<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>` : ''}
 ${view.profiles
@@ -92,6 +92,24 @@ ${chartJsTag}
 ${options.assets ? `<script src="${e(options.assets.js)}"></script>` : `<script>${REPORT_CLIENT_JS}</script>`}
 </body>
 </html>
+`;
+}
+
+/** The A/B verdict, first: one line per gate, how measuring stopped, and each gate's per-block chart. */
+function abSection(view: RunView): string {
+  if (!view.ab) return '';
+  const stopped = stoppingLine(view);
+  const figures = view.ab.gates
+    .map(
+      (g, i) =>
+        `<figure><figcaption class="chart-title">Per block: head ÷ base − 1, ${e(g.evidence.statistic)} (line: estimate; band: interval; dashed: practical minimum)</figcaption><div class="chart"><canvas id="ab-${i}" role="img" aria-label="${e(`per-block change of ${g.evidence.mode} head against base`)}"></canvas></div></figure>`,
+    )
+    .join('\n');
+  return `<section id="ab"><h2>A/B: head against base ${verdictBadge(view.ab.decision)}</h2>
+<ul class="ab">${view.ab.gates.map((g) => `<li>${verdictBadge(g.evidence.decision)} ${e(g.line)}</li>`).join('')}</ul>
+${stopped ? `<p class="note">${e(stopped)}</p>` : ''}
+<div class="grid">${figures}</div>
+</section>
 `;
 }
 

@@ -29,6 +29,8 @@ export const STORED_RUNS = {
   'kyma-sidecar': 'report-formats/fixtures/kyma-sidecar.local.results.json',
   // Analysed, 6 repetitions, threshold, overhead and error gates, failed requests, one invalid repetition.
   'gated-errors': 'fixtures/results/gated-errors.results.json',
+  // v4, real, A/B arms measured until decided: 3 looks, inconclusive when the budget ran out.
+  'ab-arms': 'fixtures/results/ab-arms.results.json',
 } as const;
 
 export function loadStored(name: keyof typeof STORED_RUNS): RunResult {

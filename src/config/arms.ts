@@ -1,0 +1,129 @@
+// A/B arms: a mode with `arms` runs as two modes, `<name>-base` and `<name>-head`, each the mode
+// with its side's overrides applied, in the same randomized blocks of the same run. Here: the
+// expansion, and the problems that make a pair of arms meaningless or unrunnable. Pure.
+import type { ArmOverrides, ArmSide, ModeConfig, ModeSpec, ParsedConfig } from './schema.ts';
+import type { ConfigProblem } from './problem.ts';
+
+export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
+/** Mode names are at most 40 characters (they become namespace names on Kubernetes). */
+const MAX_NAME = 40;
+
+export function armName(mode: string, side: ArmSide): string {
+  return `${mode}-${side}`;
+}
+
+/** The modes the plan runs: every mode with arms replaced by its two arms, in place. */
+export function expandArms(modes: readonly ModeSpec[]): ModeConfig[] {
+  return modes.flatMap((mode): ModeConfig[] => {
+    const { arms, ...rest } = mode;
+    if (!arms) return [rest];
+    return ARM_SIDES.map((side) => applyArm(rest, arms[side] ?? {}, side));
+  });
+}
+
+function applyArm(mode: Omit<ModeSpec, 'arms'>, overrides: ArmOverrides, side: ArmSide): ModeConfig {
+  const arm: ModeConfig = { ...mode, name: armName(mode.name, side), arm: { of: mode.name, side } };
+  if (overrides.url !== undefined) arm.url = overrides.url;
+  if (overrides.grpc !== undefined) arm.grpc = overrides.grpc;
+  if (overrides.env) arm.env = { ...mode.env, ...overrides.env };
+  if (overrides.local) arm.local = { ...(mode.local ?? { hops: 0 }), ...defined(overrides.local) };
+  if (overrides.namespaceLabels) arm.namespaceLabels = { ...mode.namespaceLabels, ...overrides.namespaceLabels };
+  if (overrides.namespaceAnnotations) arm.namespaceAnnotations = { ...mode.namespaceAnnotations, ...overrides.namespaceAnnotations };
+  return arm;
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The name `baseline` resolves to: a mode with arms is represented by its base arm. */
+export function resolveBaseline(config: ParsedConfig): string {
+  const named = config.baseline ?? config.modes[0]!.name;
+  const mode = config.modes.find((m) => m.name === named);
+  return mode?.arms ? armName(named, 'base') : named;
+}
+
+export function armProblems(config: ParsedConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const expanded = expandArms(config.modes);
+  const written = new Set(config.modes.map((m) => m.name));
+  const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
+  config.modes.forEach((mode, i) => {
+    if (!mode.arms) return;
+    const at = `modes[${i}]`;
+    if (kubernetes) {
+      problems.push({
+        path: `${at}.arms`,
+        message: `cannot run on platform "${config.platform}" yet: A/B arms in one cluster (Istio revisions, Linkerd proxy settings side by side) are coming (issue 24); today use platform local or endpoints`,
+      });
+      return;
+    }
+    for (const side of ARM_SIDES) {
+      const name = armName(mode.name, side);
+      if (name.length > MAX_NAME)
+        problems.push({
+          path: `${at}.name`,
+          message: `"${mode.name}" has arms, which run as "${name}" (${name.length} characters, over the ${MAX_NAME} a mode name may have); shorten the name to at most ${MAX_NAME - 5} characters`,
+        });
+      else if (written.has(name))
+        problems.push({
+          path: `${at}.arms`,
+          message: `its ${side} arm runs as "${name}", the name of another mode; rename one of them`,
+        });
+      problems.push(...overrideProblems(config, mode.arms[side], `${at}.arms.${side}`));
+    }
+    if (mode.local?.port !== undefined)
+      problems.push({
+        path: `${at}.local.port`,
+        message: `a mode with arms runs two servers at once, which cannot share port ${mode.local.port}; remove the fixed port`,
+      });
+    const [base, head] = expanded.filter((m) => m.arm?.of === mode.name);
+    if (base && head && sameSettings(base, head))
+      problems.push({
+        path: `${at}.arms`,
+        message:
+          'base and head have the same settings, so they would measure the same thing; give head the change under test (url, grpc, env or local)',
+      });
+  });
+  return problems;
+}
+
+/** Overrides that mean nothing on the run's platform, as the same fields on a mode would. */
+function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefined, at: string): ConfigProblem[] {
+  if (!overrides) return [];
+  const problems: ConfigProblem[] = [];
+  const notOn = (field: string, why: string) =>
+    problems.push({ path: `${at}.${field}`, message: `does not apply to platform "${config.platform}": ${why}` });
+  if (config.platform === 'local') {
+    if (overrides.url) notOn('url', 'the local platform starts its own echo server per arm; use local: { hops, delay } to change it');
+    if (overrides.grpc) notOn('grpc', 'the local platform starts its own servers; use platform endpoints to measure a gRPC address');
+  }
+  if (config.platform === 'endpoints' && overrides.local)
+    notOn('local', 'it describes servers the local platform starts; on endpoints give the arm its own url (or grpc)');
+  if (overrides.namespaceLabels || overrides.namespaceAnnotations)
+    notOn(
+      overrides.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',
+      'namespaces exist only on the kind and kubeconfig platforms',
+    );
+  return problems;
+}
+
+function sameSettings(a: ModeConfig, b: ModeConfig): boolean {
+  const settings = (m: ModeConfig) => {
+    const { name: _name, arm: _arm, ...rest } = m;
+    return canonical({ ...rest, local: rest.local ?? { hops: 0 } });
+  };
+  return settings(a) === settings(b);
+}
+
+/** JSON with sorted keys, so key order never makes equal settings look different. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}

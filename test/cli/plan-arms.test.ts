@@ -1,0 +1,67 @@
+// `mesh-perf plan` with arms: both arms in the trial table, the A/B comparison, the looks and the
+// budget; a time budget too short for one look is refused with the minimum (exit 2).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCliInProcess, withTempDir } from '../support/cli.ts';
+
+process.env.COLUMNS = '1000';
+
+const CONFIG = `platform: local
+modes:
+  - name: direct
+  - name: proxy
+    local: { hops: 1 }
+    arms:
+      head: { local: { delay: 1ms } }
+load: { rate: 100, duration: 10s, warmup: 2s }
+`;
+
+test('plan shows both arms in every block, the A/B comparison, the looks and the budget', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
+    const { code, stdout, stderr } = await runCliInProcess(['plan', '--seed', '7'], { cwd: dir });
+    assert.equal(code, 0, stderr);
+    for (let block = 1; block <= 4; block++)
+      for (const mode of ['direct', 'proxy-base', 'proxy-head'])
+        assert.match(stdout, new RegExp(`^\\d+\\s+${block}\\s+${mode}\\s+100rps\\s+${block}/4 `, 'm'), `${mode} in block ${block}`);
+    assert.match(
+      stdout.replace(/\n/g, ' '),
+      /A\/B: proxy-head against proxy-base on p50: pass when the change is shown under 5% and 0\.05 ms/m,
+    );
+    // 3 modes × 4 blocks × 12 s = 144 s first; 2 arms × 12 s = 24 s a later block; (480 − 144) ÷ 24 = 14 more: 18 blocks, 8 m.
+    // (plan wraps its notes at 100 columns)
+    assert.match(
+      stdout.replace(/\n/g, ' '),
+      /looking at 4, 7, 10, 13, 16, 18 blocks; at most 18 blocks, ~8m of load \(plan\.budget\.maxBlocks 18, within plan\.budget\.maxDuration 8m\)/,
+    );
+    const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
+    assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);
+    assert.deepEqual(json.looks, [4, 7, 10, 13, 16, 18]);
+    assert.equal(json.repetitions, 'auto');
+    assert.deepEqual(json.trials.find((t: { mode: string }) => t.mode === 'proxy-head').arm, { of: 'proxy', side: 'head' });
+  });
+});
+
+test('plan with a time budget shorter than the first look: exit 2 with the minimum', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
+    const { code, stderr } = await runCliInProcess(['plan', '--max-duration', '1m'], { cwd: dir });
+    assert.equal(code, 2);
+    assert.match(
+      stderr,
+      /plan\.budget\.maxDuration: "1m" is too short for even one look: the first look's 4 blocks take 2 m 24 s of load; expected at least 2m24s/,
+    );
+  });
+});
+
+test('plan with repetitions N: one look, no budget line', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
+    const { code, stdout } = await runCliInProcess(['plan', '--repetitions', '5'], { cwd: dir });
+    assert.equal(code, 0);
+    assert.match(stdout, /15 trials/);
+    assert.doesNotMatch(stdout, /load\.repetitions auto/);
+  });
+});

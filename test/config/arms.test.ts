@@ -1,0 +1,248 @@
+// A/B arms in the config: expansion into <mode>-base / <mode>-head, and every bad input named by
+// its field with exit 2.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, validateConfig } from '../../src/config/validate.ts';
+import { buildPlan, extendPlan } from '../../src/plan/plan.ts';
+import { FIRST_AB_LOOK } from '../../src/config/budget.ts';
+import { MIN_AB_PAIRS } from '../../src/analysis/ab/design.ts';
+import { lookPlan } from '../../src/plan/looks.ts';
+
+const local = (extra: Record<string, unknown> = {}, modes?: unknown[]) => ({
+  platform: 'local',
+  modes: modes ?? [{ name: 'direct' }, { name: 'proxy', local: { hops: 1 }, arms: { head: { local: { delay: '1ms' } } } }],
+  load: { rate: 50, duration: '2s', warmup: '1s' },
+  ...extra,
+});
+
+function problems(raw: unknown): { path: string; message: string }[] {
+  try {
+    validateConfig(raw);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.equal(error.exitCode, 2);
+    return error.problems;
+  }
+  assert.fail('expected a config error');
+}
+
+test('a mode with arms runs as <mode>-base and <mode>-head, each the mode with its overrides', () => {
+  const config = validateConfig(local());
+  assert.deepEqual(
+    config.modes.map((m) => m.name),
+    ['direct', 'proxy-base', 'proxy-head'],
+  );
+  const [, base, head] = config.modes;
+  assert.deepEqual(base!.arm, { of: 'proxy', side: 'base' });
+  assert.deepEqual(head!.arm, { of: 'proxy', side: 'head' });
+  assert.deepEqual(base!.local, { hops: 1 });
+  assert.deepEqual(head!.local, { hops: 1, delay: '1ms' });
+  assert.equal('arms' in head!, false);
+  assert.equal(config.baseline, 'direct');
+});
+
+test('env merges key by key; url replaces; a baseline with arms is its base arm', () => {
+  const config = validateConfig({
+    platform: 'endpoints',
+    modes: [
+      {
+        name: 'svc',
+        url: 'http://127.0.0.1:1/',
+        env: { A: '1', B: '2' },
+        arms: { base: { env: { B: 'base' } }, head: { url: 'http://127.0.0.1:2/', env: { C: '3' } } },
+      },
+    ],
+    load: { rate: 10, duration: '1s', warmup: '0s' },
+  });
+  const [base, head] = config.modes;
+  assert.deepEqual(base!.env, { A: '1', B: 'base' });
+  assert.equal(base!.url, 'http://127.0.0.1:1/');
+  assert.deepEqual(head!.env, { A: '1', B: '2', C: '3' });
+  assert.equal(head!.url, 'http://127.0.0.1:2/');
+  assert.equal(config.baseline, 'svc-base');
+});
+
+test('load.repetitions auto is the default: the first look is plan.budget.minBlocks; a number is fixed', () => {
+  const auto = validateConfig(local());
+  assert.equal(auto.profiles[0]!.repetitions, 3);
+  assert.equal(auto.profiles[0]!.untilDecided, true);
+  assert.deepEqual(auto.plan.budget, { minBlocks: 3, maxBlocks: 18, maxDuration: '8m', maxDurationMs: 480_000 });
+  const fixed = validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 5 } }));
+  assert.equal(fixed.profiles[0]!.repetitions, 5);
+  assert.equal(fixed.profiles[0]!.untilDecided, false);
+});
+
+test('both arms run in the same randomized blocks; a later look adds blocks of the modes that need them only', () => {
+  const config = validateConfig(local());
+  const plan = buildPlan(config, 11);
+  for (let block = 1; block <= 3; block++)
+    assert.deepEqual(
+      plan.trials
+        .filter((t) => t.block === block)
+        .map((t) => t.mode.name)
+        .sort(),
+      ['direct', 'proxy-base', 'proxy-head'],
+    );
+  const arms = config.modes.filter((m) => m.arm);
+  const more = extendPlan(config, plan, arms, 2, 2);
+  assert.equal(more.length, 4);
+  assert.deepEqual(
+    more.map((t) => t.block),
+    [4, 4, 5, 5],
+  );
+  assert.deepEqual(
+    more.map((t) => t.index),
+    [9, 10, 11, 12],
+  );
+  for (const t of more) {
+    assert.equal(t.round, 2);
+    assert.equal(t.planned, 5);
+    assert.ok(t.repetition === 4 || t.repetition === 5);
+  }
+  // Randomized within blocks: over seeds, both orders of the two arms occur.
+  const firsts = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => extendPlan(config, { ...plan, seed }, arms, 1, 2)[0]!.mode.name));
+  assert.equal(firsts.size, 2);
+});
+
+test('a fixed profile gets no extension blocks', () => {
+  const config = validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 4 } }));
+  assert.deepEqual(extendPlan(config, buildPlan(config, 1), config.modes, 3, 2), []);
+});
+
+const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = [
+  {
+    name: 'identical arms',
+    raw: local({}, [{ name: 'm', local: { hops: 1 }, arms: { head: { local: { hops: 1 } } } }]),
+    path: 'modes[0].arms',
+    includes: ['same settings'],
+  },
+  {
+    name: 'identical arms on endpoints (same URL written twice)',
+    raw: {
+      platform: 'endpoints',
+      modes: [{ name: 'm', arms: { base: { url: 'http://127.0.0.1:1/' }, head: { url: 'http://127.0.0.1:1/' } } }],
+      load: { rate: 10, duration: '1s' },
+    },
+    path: 'modes[0].arms',
+    includes: ['same settings'],
+  },
+  {
+    name: 'a name whose arm would pass 40 characters',
+    raw: local({}, [{ name: 'a'.repeat(36), arms: { head: { local: { delay: '1ms' } } } }]),
+    path: 'modes[0].name',
+    includes: [`"${'a'.repeat(36)}-base" (41 characters`, 'at most 35'],
+  },
+  {
+    name: 'an arm colliding with another mode',
+    raw: local({}, [{ name: 'x-head' }, { name: 'x', arms: { head: { local: { delay: '1ms' } } } }]),
+    path: 'modes[1].arms',
+    includes: ['"x-head", the name of another mode'],
+  },
+  {
+    name: 'arms on kind',
+    raw: { platform: 'kind', modes: [{ name: 'baseline', arms: { head: { env: { A: '1' } } } }], load: { rate: 10 } },
+    path: 'modes[0].arms',
+    includes: ['platform "kind" yet', 'coming'],
+  },
+  {
+    name: 'arms on kubeconfig',
+    raw: { platform: 'kubeconfig', modes: [{ name: 'baseline', arms: { head: { env: { A: '1' } } } }], load: { rate: 10 } },
+    path: 'modes[0].arms',
+    includes: ['platform "kubeconfig" yet'],
+  },
+  {
+    name: 'a url on a local arm',
+    raw: local({}, [{ name: 'm', arms: { head: { url: 'http://127.0.0.1:1/' } } }]),
+    path: 'modes[0].arms.head.url',
+    includes: ['does not apply to platform "local"'],
+  },
+  {
+    name: 'an endpoints arm without an address',
+    raw: { platform: 'endpoints', modes: [{ name: 'm', arms: { head: { url: 'http://127.0.0.1:2/' } } }], load: { rate: 10 } },
+    path: 'modes[0].arms.base.url',
+    includes: ['is required'],
+  },
+  {
+    name: 'a fixed port on a mode with arms',
+    raw: local({}, [{ name: 'm', local: { port: 18080 }, arms: { head: { local: { delay: '1ms' } } } }]),
+    path: 'modes[0].local.port',
+    includes: ['two servers'],
+  },
+  {
+    name: 'a port in an arm',
+    raw: local({}, [{ name: 'm', arms: { head: { local: { port: 1 } } } }]),
+    path: 'modes[0].arms.head.local',
+    includes: ['unknown key "port"'],
+  },
+  {
+    name: 'a gate scoped to the mode instead of its arms',
+    raw: local({ gates: { thresholds: ['mode=proxy: p(99) < 5ms'] } }),
+    path: 'gates.thresholds',
+    includes: ['proxy-head'],
+  },
+  {
+    name: 'repetitions neither a count nor auto',
+    raw: local({ load: { rate: 50, duration: '2s', repetitions: 'many' } }),
+    path: 'load.repetitions',
+    includes: ['"auto"', '"many"'],
+  },
+  {
+    name: 'maxBlocks under minBlocks',
+    raw: local({ plan: { budget: { minBlocks: 6, maxBlocks: 4 } } }),
+    path: 'plan.budget.maxBlocks',
+    includes: ['at least plan.budget.minBlocks (6'],
+  },
+  {
+    name: 'a time budget shorter than the first look',
+    raw: local({ plan: { budget: { maxDuration: '10s' } } }),
+    path: 'plan.budget.maxDuration',
+    // 3 modes × 4 blocks (the A/B gate's first look) × (1 s warm-up + 2 s) = 36 s
+    includes: ['too short for even one look', "first look's 4 blocks take 36 s", 'at least 36s'],
+  },
+];
+
+for (const bad of BAD) {
+  test(`bad input: ${bad.name} → exit 2 naming ${bad.path}`, () => {
+    const found = problems(bad.raw);
+    const problem = found.find((p) => p.path.startsWith(bad.path));
+    assert.ok(problem, `no problem at ${bad.path}: ${JSON.stringify(found)}`);
+    for (const text of bad.includes) assert.ok(problem.message.includes(text), `${problem.message} lacks ${text}`);
+  });
+}
+
+test('the default time budget never refuses a run without arms (its first look is what it always ran)', () => {
+  const modes = Array.from({ length: 8 }, (_, i) => ({ name: `m${i}` }));
+  const config = validateConfig(local({ load: { rate: 10, duration: '30s' } }, modes));
+  assert.equal(config.profiles[0]!.untilDecided, true);
+});
+
+test("config's first A/B look is the A/B gate's fewest pairs", () => {
+  assert.equal(FIRST_AB_LOOK, MIN_AB_PAIRS);
+});
+
+test("the looks: a run with arms looks first at the design's first look; the time budget caps the blocks", () => {
+  const config = validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' } }));
+  const looks = lookPlan(config);
+  assert.equal(looks.fixed, false);
+  assert.equal(looks.looks[0], 4);
+  // 3 modes × 4 blocks × 12 s = 144 s; then 2 arms × 12 s = 24 s a block: (480 − 144) ÷ 24 = 14 more → 18 = maxBlocks.
+  assert.equal(looks.firstLookSeconds, 144);
+  assert.equal(looks.extensionBlockSeconds, 24);
+  assert.equal(looks.maxBlocks, 18);
+  assert.equal(looks.looks[looks.looks.length - 1], 18);
+  const tight = lookPlan(
+    validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' }, plan: { budget: { maxDuration: '4m' } } })),
+  );
+  // (240 − 144) ÷ 24 = 4 more blocks → 8.
+  assert.equal(tight.maxBlocks, 8);
+  assert.equal(tight.limit, 'time');
+  assert.deepEqual(tight.looks, [4, 7, 8]);
+});
+
+test('the looks without arms start at minBlocks (the 3 repetitions runs always had); N fixed is one look', () => {
+  const plain = lookPlan(validateConfig(local({}, [{ name: 'a' }, { name: 'b' }])));
+  assert.equal(plain.looks[0], 3);
+  const fixed = lookPlan(validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 5 } })));
+  assert.equal(fixed.fixed, true);
+  assert.deepEqual(fixed.looks, [5]);
+});
