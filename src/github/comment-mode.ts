@@ -46,6 +46,7 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   let pullRequest: number | undefined;
   let runUrl = event.runUrl;
   let provenance: string | undefined;
+  let workflow: string | undefined;
   if (event.workflowRun) {
     const run = event.workflowRun;
     runUrl = run.htmlUrl || undefined;
@@ -65,6 +66,8 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       );
     }
     pullRequest = resolution.pull.number;
+    // The comment belongs to the benchmark's workflow (its check), not to this commenter's.
+    workflow = run.name || undefined;
     provenance = `Results of the benchmark run for ${run.headSha.slice(0, 7)}${run.headRepo ? ` from ${run.headRepo}` : ''}, posted by the workflow_run commenter.`;
   } else if (event.pullRequest) {
     pullRequest = event.pullRequest.number;
@@ -84,6 +87,7 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       fromFork: !event.workflowRun && (event.pullRequest?.fromFork ?? false),
       poster: () => github,
       provenance,
+      ...(workflow ? { workflow } : {}),
     },
     files: { results: path },
     full: false,

@@ -113,7 +113,7 @@ test('a pull_request caller pinned to a commit runs the action of that commit (n
   ]);
   const ours = api.comments.filter((c) => c.issue === 7);
   assert.equal(ours.length, 1, 'one sticky comment');
-  assert.ok(ours[0]!.body.includes(commentMarker('pr')));
+  assert.ok(ours[0]!.body.includes(commentMarker('pr', 'perf')), 'keyed by suite and the caller workflow');
   assert.match(ours[0]!.body, /✅ \*\*pass\*\*/);
 
   // The same caller pinned to v1 runs what v1 points to now: the pin, not a tag inside the
