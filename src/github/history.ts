@@ -14,6 +14,8 @@ export interface HistorySettings {
   branch: string;
   keep?: string;
   keepTimelines?: string;
+  /** Publish into a branch that already holds other files (history.adopt / input adopt). */
+  adopt?: boolean;
 }
 
 /** The config's store, else the repository the workflow runs in (its history branch). */
@@ -39,6 +41,7 @@ export function openHistory(
       branch: history.branch,
       ...(history.keep ? { keep: history.keep } : {}),
       ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
+      ...(history.adopt ? { adopt: true } : {}),
     },
     { MESH_PERF_STORE_TOKEN: token },
     log,

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { historySchema } from '../config/sections/history.ts';
 import { readResults } from '../history/read-results.ts';
-import { EXIT, messageOf } from '../util/errors.ts';
+import { EXIT, messageOf, UsageError } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
@@ -21,6 +21,7 @@ import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 
 const STORE_INPUT = 'history-store';
 const BRANCH_INPUT = 'history-branch';
+const ADOPT_INPUT = 'adopt';
 
 export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcome> {
   const token = core.getInput(INPUT.token);
@@ -78,16 +79,19 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 /** The config file's history section (when there is one), then the inputs that are set. */
 async function historySettings(cwd: string): Promise<HistorySettings> {
   const overrides: Record<string, string> = {};
-  for (const name of [STORE_INPUT, BRANCH_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
+  for (const name of [STORE_INPUT, BRANCH_INPUT, ADOPT_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
   const named = core.getInput(INPUT.config);
   const file = named ? resolve(cwd, named) : existsSync(resolve(cwd, 'mesh-perf.yaml')) ? resolve(cwd, 'mesh-perf.yaml') : undefined;
   if (!file) {
     // No config: the schema's defaults with the inputs on top, validated the same way.
-    const history = historySchema.parse({
+    const adopt = overrides[ADOPT_INPUT];
+    if (adopt !== undefined && adopt !== 'true' && adopt !== 'false')
+      throw new UsageError(`input adopt: expected true or false, got ${JSON.stringify(adopt)}`);
+    return historySchema.parse({
       ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}),
       ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}),
+      ...(adopt ? { adopt: adopt === 'true' } : {}),
     });
-    return history;
   }
   const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });
   core.info(`history settings from ${named || 'mesh-perf.yaml'}`);

@@ -139,6 +139,7 @@ test('the reusable benchmark workflow forwards every action input a benchmark ne
     'kubeconfig-file': 'the kubeconfig secret replaces a file on the runner',
     token: "the job's own GITHUB_TOKEN with the permissions the caller grants",
     publish: 'publishing is mesh-perf-publish.yml',
+    adopt: 'publishing is mesh-perf-publish.yml (its adopt input)',
     'publish-results': 'publishing is mesh-perf-publish.yml',
     'history-store': "read from the caller's config (history.store); a URL with credentials does not belong in an input",
   };
@@ -183,6 +184,9 @@ test('publishing is a separate reusable workflow: a PR-only caller grants no con
   const action = job.steps.find((s) => s.uses === './.mesh-perf-action')!;
   assert.equal(action.with?.config, '${{ inputs.config }}', "the publish step reads the caller's config (history.keep, store, branch)");
   assert.ok(action.with?.['publish-results']);
+  // A history branch that already holds a docs site is published to only when the caller says so.
+  assert.equal(action.with?.adopt, '${{ inputs.adopt }}');
+  assert.ok('adopt' in (pub.on.workflow_call as { inputs: Record<string, unknown> }).inputs);
 
   // Callers: those triggered by pull requests never reference the publish workflow nor grant contents: write.
   for (const file of WORKFLOWS.filter((f) => f.startsWith('workflows/'))) {
