@@ -35,7 +35,7 @@ export interface PipelineDeps {
    * the measurements are done, so a slow store never delays the load.
    */
   reference?: (result: RunResult) => Promise<RunResult[]>;
-  /** Git facts the caller knows better than the working tree (a PR's number, base, merge base). */
+  /** Git facts the caller knows better than the working tree (a PR's number, base branch and commit). */
   git?: Partial<GitInfo>;
   /** Told what the platform creates and removes outside this process (the action's post step). */
   lifecycle?: ResourceLifecycle;

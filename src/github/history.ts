@@ -49,7 +49,11 @@ export function openHistory(
   );
 }
 
-/** What this run is compared with: a PR's base commit, else its base branch; other events their own branch. */
+/**
+ * What this run is compared with: a PR's base commit, else its base branch; other events their
+ * own branch. The base commit is `pull_request.base.sha`, the base branch's tip when the PR event
+ * fired (not the merge base; the results field keeps its old name, `mergeBase`).
+ */
 export async function baseReference(
   store: ResultStore,
   config: Config,

@@ -17,6 +17,7 @@ import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { openHistory, type HistorySettings } from './history.ts';
 import { INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
+import { expandHome } from './path-input.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 
 const STORE_INPUT = 'history-store';
@@ -27,7 +28,7 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   const token = core.getInput(INPUT.token);
   if (token) core.setSecret(token);
   delete process.env['INPUT_TOKEN'];
-  const cwd = resolve(env.GITHUB_WORKSPACE ?? process.cwd(), core.getInput(INPUT.workingDirectory) || '.');
+  const cwd = resolve(env.GITHUB_WORKSPACE ?? process.cwd(), expandHome(core.getInput(INPUT.workingDirectory)) || '.');
   const payloadEvent = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
   let event: GitHubEvent;
   try {
@@ -48,7 +49,8 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   );
   const log = new ActionLogger();
   const loaded = await log.group('Read results', async () => {
-    const runs = await readResults([core.getInput(PUBLISH_RESULTS_INPUT, { required: true })], env.GITHUB_WORKSPACE ?? process.cwd());
+    const given = expandHome(core.getInput(PUBLISH_RESULTS_INPUT, { required: true }));
+    const runs = await readResults([given], env.GITHUB_WORKSPACE ?? process.cwd());
     for (const { file, result } of runs) core.info(`${file}: suite ${result.run.suite}, verdict ${result.verdict}`);
     return runs;
   });
@@ -80,7 +82,8 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 async function historySettings(cwd: string): Promise<HistorySettings> {
   const overrides: Record<string, string> = {};
   for (const name of [STORE_INPUT, BRANCH_INPUT, ADOPT_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
-  const named = core.getInput(INPUT.config);
+  if (overrides[STORE_INPUT]) overrides[STORE_INPUT] = expandHome(overrides[STORE_INPUT]);
+  const named = expandHome(core.getInput(INPUT.config));
   const file = named ? resolve(cwd, named) : existsSync(resolve(cwd, 'mesh-perf.yaml')) ? resolve(cwd, 'mesh-perf.yaml') : undefined;
   if (!file) {
     // No config: the schema's defaults with the inputs on top, validated the same way.

@@ -1,5 +1,7 @@
-// The base a run compares with: for a pull request the runs of its merge base (falling back to the
-// base branch's latest N when the merge base was never measured), else its own branch's latest N.
+// The base a run compares with: for a pull request the runs of its base commit (GitHub's
+// pull_request.base.sha, stored as `mergeBase`: the base tip when the event fired, not the merge
+// base), falling back to the base branch's latest N when that commit was never measured; else its
+// own branch's latest N.
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
@@ -13,7 +15,7 @@ export interface BaseLookup {
 }
 
 /**
- * The reference for a run: a PR compares with its merge base (else its base branch's latest),
+ * The reference for a run: a PR compares with its base commit (else its base branch's latest),
  * anything else with the latest runs of its own branch. Invalid runs and the run itself are
  * left out; undefined when history holds nothing comparable.
  */

@@ -4,7 +4,7 @@
 // credentials, no pull_request_target, explicit permissions, publishing only from trusted runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -128,6 +128,32 @@ test('the reusable workflows run the action of their own commit, never a moving 
         /-z "\$WORKFLOW_SHA"/,
         `${file} jobs.${id} refuses an empty job.workflow_sha (else checkout would take the caller's repository)`,
       );
+    }
+  }
+});
+
+test('a runner that leaves job.workflow_* empty gets one error line saying which runner and what to use instead', () => {
+  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml']) {
+    for (const job of Object.values(readWorkflow(file).jobs)) {
+      const guard = job.steps.find((step) => step.env?.WORKFLOW_SHA === '${{ job.workflow_sha }}')!;
+      const run = (vars: Record<string, string>) =>
+        spawnSync('bash', ['-e', '-c', guard.run!], { env: { PATH: process.env.PATH ?? '', ...vars }, encoding: 'utf8' });
+      const empty = run({
+        WORKFLOW_REPOSITORY: '',
+        WORKFLOW_SHA: '',
+        RUNNER_ENVIRONMENT: 'self-hosted',
+        GITHUB_SERVER_URL: 'https://ghes.example',
+      });
+      assert.equal(empty.status, 1);
+      const lines = empty.stdout.trimEnd().split('\n');
+      assert.equal(lines.length, 1, `${file}: one line:\n${empty.stdout}`);
+      assert.match(
+        lines[0]!,
+        /^::error::job\.workflow_repository \/ job\.workflow_sha are empty on this self-hosted runner of https:\/\/ghes\.example: .*GitHub Enterprise Server and older self-hosted runners do not.*Call the action directly instead \(uses: org\/mesh-perf-action@<ref>/,
+      );
+      const filled = run({ WORKFLOW_REPOSITORY: 'org/mesh-perf-action', WORKFLOW_SHA: 'a'.repeat(40) });
+      assert.equal(filled.status, 0, filled.stdout + filled.stderr);
+      assert.equal(filled.stdout, '');
     }
   }
 });
