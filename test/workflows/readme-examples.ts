@@ -1,6 +1,5 @@
 // The workflow examples in README.md, read from the README itself so tests that run or lint them
-// cannot drift from what users copy: every ```yaml block that is a whole workflow (has `on:` and
-// `jobs:`), with the line it starts on.
+// cannot drift from what users copy.
 import { parse } from 'yaml';
 
 export interface ReadmeExample {
@@ -9,8 +8,41 @@ export interface ReadmeExample {
   text: string;
 }
 
+interface YamlBlock extends ReadmeExample {
+  kind: 'workflow' | 'jobs' | 'steps' | 'other';
+}
+
+/** Every ```yaml block that is a whole workflow (has `on:` and `jobs:`). */
 export function readmeWorkflows(readme: string): ReadmeExample[] {
-  const examples: ReadmeExample[] = [];
+  return readmeYamlBlocks(readme)
+    .filter((b) => b.kind === 'workflow')
+    .map(({ line, text }) => ({ line, text }));
+}
+
+/**
+ * Every README example as a whole workflow a linter or engine accepts: whole workflows as they
+ * are, a `jobs:` fragment under `on: workflow_dispatch`, a list of steps as one job's steps.
+ * Blocks that are not workflow YAML (a mesh-perf.yaml config) are left out.
+ */
+export function readmeWorkflowTexts(readme: string): ReadmeExample[] {
+  return readmeYamlBlocks(readme).flatMap((b): ReadmeExample[] => {
+    if (b.kind === 'workflow') return [{ line: b.line, text: b.text }];
+    if (b.kind === 'jobs') return [{ line: b.line, text: `on: workflow_dispatch\npermissions: {}\n${b.text}` }];
+    if (b.kind === 'steps') {
+      const steps = b.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => `      ${l}`)
+        .join('\n');
+      const job = 'jobs:\n  example:\n    runs-on: ubuntu-latest\n    steps:\n';
+      return [{ line: b.line, text: `on: workflow_dispatch\npermissions: {}\n${job}${steps}\n` }];
+    }
+    return [];
+  });
+}
+
+function readmeYamlBlocks(readme: string): YamlBlock[] {
+  const blocks: YamlBlock[] = [];
   const lines = readme.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)```yaml\s*$/.exec(lines[i]!);
@@ -25,8 +57,10 @@ export function readmeWorkflows(readme: string): ReadmeExample[] {
       .join('\n');
     i = end;
     const doc = parse(text) as unknown;
-    if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'on' in doc && 'jobs' in doc)
-      examples.push({ line: start + 1, text: `${text}\n` });
+    const isMap = doc !== null && typeof doc === 'object' && !Array.isArray(doc);
+    const isSteps = Array.isArray(doc) && doc.every((s) => s !== null && typeof s === 'object' && ('uses' in s || 'run' in s));
+    const kind = isMap && 'on' in doc && 'jobs' in doc ? 'workflow' : isMap && 'jobs' in doc ? 'jobs' : isSteps ? 'steps' : 'other';
+    blocks.push({ line: start + 1, text: `${text}\n`, kind });
   }
-  return examples;
+  return blocks;
 }

@@ -5,10 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { readmeWorkflowTexts } from './readme-examples.ts';
 import { checkWorkflowText, type Finding } from './workflow-rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -53,6 +54,28 @@ test('actionlint is clean over .github/workflows and workflows/', { timeout: 60_
     );
   });
   assert.equal(result.code, 0, result.out);
+});
+
+test("README's examples, each as the workflow a user would paste them into, are actionlint clean", { timeout: 60_000 }, async () => {
+  const examples = readmeWorkflowTexts(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  assert.ok(examples.length >= 5, `README examples found at lines ${examples.map((e) => e.line).join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'readme-examples-'));
+  try {
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    const files = examples.map((example) => {
+      const file = join('.github', 'workflows', `readme-line-${example.line}.yml`);
+      writeFileSync(join(dir, file), example.text);
+      return file;
+    });
+    const result = await new Promise<{ code: number | null; out: string }>((done) => {
+      execFile(ACTIONLINT, ['-no-color', ...files], { cwd: dir, timeout: 50_000 }, (error, stdout, stderr) =>
+        done({ code: error ? (error.code as number) : 0, out: stdout + stderr }),
+      );
+    });
+    assert.equal(result.code, 0, `README.md examples (file name = README line):\n${result.out}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('every workflow and composite action follows the security rules', () => {
