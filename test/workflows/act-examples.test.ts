@@ -126,7 +126,10 @@ test("the fork-safe pair: the workflow_run half comments from the artifact, and 
   timeout: 600_000,
 }, async () => {
   const caller = await createCaller(world, 'fork-safe', {
-    'mesh-perf.yaml': localConfig(),
+    // Its own suite: daily.yml (above) published suite default to this world's gh-pages, and a
+    // comparison with it would make the artifact's verdict inconclusive (1 vs 1 repetitions). This
+    // test is about GitHub's conclusion outranking an artifact that says pass.
+    'mesh-perf.yaml': localConfig(['suite: fork-safe']),
     '.github/workflows/fork-safe-benchmark.yml': await workflowText('workflows/fork-safe-benchmark.yml'),
     '.github/workflows/fork-safe-comment.yml': await workflowText('workflows/fork-safe-comment.yml'),
   });
@@ -184,7 +187,7 @@ test("the fork-safe pair: the workflow_run half comments from the artifact, and 
   assert.match(comment()[0]!.body, /⚠️ \*\*invalid run\*\*/);
   assert.match(comment()[0]!.body, /The benchmark run concluded failure, but its results artifact says pass/);
   // Keyed by the benchmark's workflow, not the commenter's: the comment belongs to that check.
-  assert.ok(comment()[0]!.body.includes(commentMarker('default', 'mesh-perf fork-safe benchmark')));
+  assert.ok(comment()[0]!.body.includes(commentMarker('fork-safe', 'mesh-perf fork-safe benchmark')));
   // The private repository refused the commit lookup; the open-PR list found #9.
   assert.ok(api.requests.some((r) => r.status === 403 && r.path === `/repos/${CALLER_REPO}/commits/${FORK_HEAD}/pulls`));
 
