@@ -41,7 +41,7 @@ export interface PipelineDeps {
    * (exit 3: the store is unreachable) skips the comparison and keeps the measurements.
    */
   reference?: (result: RunResult) => Promise<RunResult[]>;
-  /** Git facts the caller knows better than the working tree (a PR's number, base, merge base). */
+  /** Git facts the caller knows better than the working tree (a PR's number, base branch and commit). */
   git?: Partial<GitInfo>;
   /** Told what the platform creates and removes outside this process (the action's post step). */
   lifecycle?: ResourceLifecycle;

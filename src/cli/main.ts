@@ -94,7 +94,9 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
     const known = error instanceof MeshPerfError;
     // One prefix: "mesh-perf plan: …" for a command's errors, "mesh-perf: …" before one is known.
     // Redacted before wrapping, so no credential is split across lines; cut so a huge value is not echoed whole.
-    io.stderr(`\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${cutMessage(redactText(messageOf(error)))}`, terminalWidth())}\n`);
+    io.stderr(
+      `\n${errorText(`mesh-perf${command ? ` ${command.name}` : ''}: ${cutMessage(redactText(messageOf(error)))}`, terminalWidth())}\n`,
+    );
     if (!known && process.env.MESH_PERF_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`);
     return code;
   }

@@ -1,6 +1,6 @@
 // Where `run` finds the past results a regression is judged against: --baseline (a results.json,
 // a run folder, a folder of run folders, or a store) or else the configured history store,
-// looked up the way a PR gate wants it (merge base, else the base branch's latest runs).
+// looked up the way a PR gate wants it (base commit, else the base branch's latest runs).
 import type { Config } from '../config/validate.ts';
 import { findBase } from '../history/lookup.ts';
 import { isGitLocation, openStore } from '../history/open-store.ts';

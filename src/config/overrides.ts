@@ -91,6 +91,13 @@ export const OVERRIDES: Override[] = [
     description: 'Publish this run to the history store: true or false.',
   },
   {
+    flag: 'adopt',
+    input: 'adopt',
+    path: 'history.adopt',
+    kind: 'boolean',
+    description: 'Publish into a history branch that already holds other files (e.g. a docs site): true or false.',
+  },
+  {
     flag: 'dashboard-url',
     input: 'dashboard-url',
     path: 'github.dashboardUrl',

@@ -1,5 +1,6 @@
 // Turns a raw object (from YAML, action inputs or flags) into one typed Config, or a ConfigError
 // listing every problem with its field path, the value seen and what was expected.
+import { mirrorImage } from './image-mirror.ts';
 import { z } from 'zod';
 import { BUDGET_DEFAULTS, configSchema, describeValue, type LoadProfileConfig, type ModeConfig, type ParsedConfig } from './schema.ts';
 import { armProblems, expandArms, resolveBaseline } from './arms.ts';
@@ -316,5 +317,14 @@ function normalize(config: ParsedConfig): Config {
     expectedLatencyMs: parseDurationMs(profile.expectedLatency)!,
     pauseMs: parseDurationMs(profile.pause)!,
   }));
-  return { ...rest, plan: { ...plan, budget }, modes: expandArms(modes), baseline: resolveBaseline(config), profiles };
+  // The mirror applies to the workload images here, once; the meshes' own images follow it in
+  // their install arguments (platform/kubernetes/mesh/).
+  const images = rest.kubernetes.images;
+  const kubernetes = images.registry
+    ? {
+        ...rest.kubernetes,
+        images: { ...images, echo: mirrorImage(images.echo, images.registry), client: mirrorImage(images.client, images.registry) },
+      }
+    : rest.kubernetes;
+  return { ...rest, kubernetes, plan: { ...plan, budget }, modes: expandArms(modes), baseline: resolveBaseline(config), profiles };
 }

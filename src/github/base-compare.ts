@@ -5,11 +5,11 @@ import type { RunResult } from '../results/types.ts';
 import { median } from '../analysis/descriptive.ts';
 import { buildRunView, findRow, type ModeView } from '../report/view.ts';
 
-/** History the caller looked up for the PR's base (merge base, else the base branch's latest). */
+/** History the caller looked up for the PR's base (base commit, else the base branch's latest). */
 export interface BaseReference {
   /** Branch the runs came from, e.g. "main". */
   ref: string;
-  /** The merge base, when the lookup found runs for exactly that commit. */
+  /** The base commit, when the lookup found runs for exactly that commit. */
   commit?: string;
   runs: RunResult[];
 }

@@ -23,14 +23,25 @@ import {
 /** GitHub's limit, less a margin: GitHub counts characters, we count UTF-16 units, which is larger or equal. */
 export const COMMENT_LIMIT = 65_536 - 1_024;
 
-/** One sticky comment per PR per suite. The key is reduced to safe characters. */
-export function commentMarker(suite: string): string {
-  const key =
-    suite
+/**
+ * One sticky comment per PR per suite and per workflow that measured it. The suite alone is not
+ * enough: two workflows measuring the same suite (a PR gate and the fork-safe pair, say) are two
+ * checks with two statuses, and one shared comment would show whichever finished last. The
+ * workflow is the benchmark's (for the fork-safe commenter, the workflow_run's), so a commenter
+ * workflow and the benchmark it reports on share one comment. Keys are reduced to safe characters.
+ */
+export function commentMarker(suite: string, workflow?: string): string {
+  const source = workflow ? ` workflow=${markerKey(workflow, '')}` : '';
+  return `<!-- mesh-perf:sticky-comment suite=${markerKey(suite, 'default')}${source} -->`;
+}
+
+function markerKey(value: string, fallback: string): string {
+  return (
+    value
       .toLowerCase()
       .replace(/[^a-z0-9-]/g, '-')
-      .slice(0, 60) || 'default';
-  return `<!-- mesh-perf:sticky-comment suite=${key} -->`;
+      .slice(0, 60) || fallback
+  );
 }
 
 export interface CommentInput {
@@ -39,6 +50,8 @@ export interface CommentInput {
   base?: BaseReference;
   /** Shown above the table, e.g. "results from the fork PR's benchmark run". */
   provenance?: string;
+  /** Name of the workflow whose run measured these results (keys the marker with the suite). */
+  workflow?: string;
   limit?: number;
 }
 
@@ -99,7 +112,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
     linksLine({ ...links, runUrl: undefined }) +
       (links.runUrl ? `${links.artifactUrl || links.dashboardUrl ? ' · ' : ''}${link('Job summary', links.runUrl)}` : ''),
   );
-  parts.push(commentMarker(view.suite));
+  parts.push(commentMarker(view.suite, input.workflow));
   return parts.filter(Boolean).join('\n\n');
 }
 

@@ -5,6 +5,7 @@ import * as core from '@actions/core';
 import { EXIT, UsageError } from '../util/errors.ts';
 import { readGitHubEvent } from './event.ts';
 import { COMMENT_INPUT } from './inputs.ts';
+import { expandHome } from './path-input.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
 import { reportToGitHub } from './report.ts';
 import { resolvePullRequest } from './resolve-pr.ts';
@@ -21,7 +22,7 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   const policy = (core.getInput(COMMENT_INPUT.comment) || 'always') as CommentPolicy;
   if (!POLICIES.includes(policy))
     throw new UsageError(`input comment: expected one of off, on-failure, always, got ${JSON.stringify(policy)}`);
-  const resultsPath = core.getInput(COMMENT_INPUT.results, { required: true });
+  const resultsPath = expandHome(core.getInput(COMMENT_INPUT.results, { required: true }));
   const explicitPr = core.getInput(COMMENT_INPUT.pullRequest);
   if (explicitPr && !/^[1-9]\d{0,9}$/.test(explicitPr))
     throw new UsageError(`input pull-request: expected a pull request number, got ${JSON.stringify(explicitPr)}`);
@@ -46,6 +47,7 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   let pullRequest: number | undefined;
   let runUrl = event.runUrl;
   let provenance: string | undefined;
+  let workflow: string | undefined;
   if (event.workflowRun) {
     const run = event.workflowRun;
     runUrl = run.htmlUrl || undefined;
@@ -65,6 +67,8 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       );
     }
     pullRequest = resolution.pull.number;
+    // The comment belongs to the benchmark's workflow (its check), not to this commenter's.
+    workflow = run.name || undefined;
     provenance = `Results of the benchmark run for ${run.headSha.slice(0, 7)}${run.headRepo ? ` from ${run.headRepo}` : ''}, posted by the workflow_run commenter.`;
   } else if (event.pullRequest) {
     pullRequest = event.pullRequest.number;
@@ -84,6 +88,7 @@ export async function runCommentMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       fromFork: !event.workflowRun && (event.pullRequest?.fromFork ?? false),
       poster: () => github,
       provenance,
+      ...(workflow ? { workflow } : {}),
     },
     files: { results: path },
     full: false,

@@ -2,7 +2,7 @@
 // user can act on; the reason ends up in the log and in the job summary.
 import type { Verdict } from '../results/types.ts';
 import type { GitHubEvent } from './event.ts';
-import { GitHubPermissionError } from './octokit-poster.ts';
+import { GitHubPermissionError } from './permission-error.ts';
 import {
   refreshStickyComment,
   shouldComment,

@@ -22,6 +22,8 @@ export interface PullRequestInfo {
 
 export interface WorkflowRunInfo {
   id: number;
+  /** Name of the benchmark run's workflow (keys the sticky comment with the suite). */
+  name: string;
   headSha: string;
   headRepo: string;
   headBranch: string;
@@ -35,6 +37,8 @@ export interface WorkflowRunInfo {
 
 export interface GitHubEvent {
   name: string;
+  /** Name of the workflow this job runs in (GITHUB_WORKFLOW). */
+  workflow: string | undefined;
   repository: RepoRef | undefined;
   serverUrl: string;
   apiUrl: string;
@@ -62,6 +66,7 @@ export function readGitHubEvent(env: NodeJS.ProcessEnv, payload: unknown): GitHu
   const body = isObject(payload) ? payload : {};
   return {
     name,
+    workflow: env.GITHUB_WORKFLOW || undefined,
     repository,
     serverUrl,
     apiUrl,
@@ -106,6 +111,7 @@ function readWorkflowRun(value: unknown): WorkflowRunInfo | undefined {
   const pulls = Array.isArray(value.pull_requests) ? value.pull_requests : [];
   return {
     id: value.id,
+    name: str(value.name),
     headSha: str(value.head_sha),
     headRepo: repoName(value.head_repository),
     headBranch: str(value.head_branch),

@@ -14,6 +14,8 @@ export interface HistorySettings {
   branch: string;
   keep?: string;
   keepTimelines?: string;
+  /** Publish into a branch that already holds other files (history.adopt / input adopt). */
+  adopt?: boolean;
 }
 
 /** The config's store, else the repository the workflow runs in (its history branch). */
@@ -39,6 +41,7 @@ export function openHistory(
       branch: history.branch,
       ...(history.keep ? { keep: history.keep } : {}),
       ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
+      ...(history.adopt ? { adopt: true } : {}),
     },
     { MESH_PERF_STORE_TOKEN: token },
     log,
@@ -46,7 +49,11 @@ export function openHistory(
   );
 }
 
-/** What this run is compared with: a PR's base commit, else its base branch; other events their own branch. */
+/**
+ * What this run is compared with: a PR's base commit, else its base branch; other events their
+ * own branch. The base commit is `pull_request.base.sha`, the base branch's tip when the PR event
+ * fired (not the merge base; the results field keeps its old name, `mergeBase`).
+ */
 export async function baseReference(
   store: ResultStore,
   config: Config,

@@ -2,6 +2,10 @@
 // OVERRIDES table (so the CLI flags and the action inputs cannot drift); the rest are the
 // action's own: the config file, the token, kubeconfig content, the working directory.
 import { OVERRIDES } from '../config/overrides.ts';
+import { expandHome } from './path-input.ts';
+
+/** Override inputs that take a path (a store may also be a git URL, which never starts with ~). */
+const PATH_OVERRIDES = new Set(['kubeconfig-file', 'history-store']);
 
 export const INPUT = {
   config: 'config',
@@ -52,14 +56,14 @@ export function readActionInputs(read: ReadInput): ActionInputs {
   const overrides: Record<string, string | undefined> = {};
   for (const override of OVERRIDES) {
     const value = read(override.input);
-    if (value !== '') overrides[override.input] = value;
+    if (value !== '') overrides[override.input] = PATH_OVERRIDES.has(override.input) ? expandHome(value) : value;
   }
   return {
-    configFile: read(INPUT.config) || undefined,
+    configFile: expandHome(read(INPUT.config)) || undefined,
     overrides,
     token: read(INPUT.token),
     kubeconfig: read(INPUT.kubeconfig) || undefined,
-    workingDirectory: read(INPUT.workingDirectory) || '.',
+    workingDirectory: expandHome(read(INPUT.workingDirectory)) || '.',
   };
 }
 

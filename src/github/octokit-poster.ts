@@ -2,20 +2,13 @@
 // GitHub's API. Errors are translated into messages a user can act on; the token never appears.
 import { getOctokit } from '@actions/github';
 import type { RepoRef } from './event.ts';
+import { GitHubPermissionError } from './permission-error.ts';
 import type { CommentPoster, IssueComment } from './sticky.ts';
 import type { PullLookup, PullSummary } from './resolve-pr.ts';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
 const REQUEST_TIMEOUT_MS = 30_000;
-
-/** The API said no; the message says which permission is missing. */
-export class GitHubPermissionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GitHubPermissionError';
-  }
-}
 
 export class OctokitGitHub implements CommentPoster, PullLookup {
   private readonly octokit: Octokit;
@@ -44,7 +37,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
         const { data } = await this.octokit.rest.users.getAuthenticated();
         this.login = data.login;
       } catch (error) {
-        throw translate(error, 'find out which account the token belongs to (needed to find our earlier comment)');
+        throw translate(error, 'find out which account the token belongs to (needed to find our earlier comment)', 'pull-requests: write');
       }
     }
     return this.login;
@@ -59,7 +52,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       });
       return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', url: c.html_url }));
     } catch (error) {
-      throw translate(error, `list the comments of #${issue}`);
+      throw translate(error, `list the comments of #${issue}`, 'pull-requests: write');
     }
   }
 
@@ -68,7 +61,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       const { data } = await this.octokit.rest.issues.createComment({ ...this.repo, issue_number: issue, body });
       return { id: data.id, body: data.body ?? '', authorLogin: data.user?.login ?? '', url: data.html_url };
     } catch (error) {
-      throw translate(error, `comment on #${issue}`);
+      throw translate(error, `comment on #${issue}`, 'pull-requests: write');
     }
   }
 
@@ -77,7 +70,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       const { data } = await this.octokit.rest.issues.updateComment({ ...this.repo, comment_id: commentId, body });
       return { id: data.id, body: data.body ?? '', authorLogin: data.user?.login ?? '', url: data.html_url };
     } catch (error) {
-      throw translate(error, `update comment ${commentId}`);
+      throw translate(error, `update comment ${commentId}`, 'pull-requests: write');
     }
   }
 
@@ -87,7 +80,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       const { data } = await this.octokit.rest.repos.get({ ...this.repo });
       return data.default_branch;
     } catch (error) {
-      throw translate(error, `read the default branch of ${this.repo.owner}/${this.repo.repo}`);
+      throw translate(error, `read the default branch of ${this.repo.owner}/${this.repo.repo}`, 'contents: read');
     }
   }
 
@@ -100,7 +93,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       });
       return pulls.map(toSummary);
     } catch (error) {
-      throw translate(error, `look up pull requests of commit ${sha.slice(0, 12)}`);
+      throw translate(error, `look up pull requests of commit ${sha.slice(0, 12)}`, 'contents: read');
     }
   }
 
@@ -109,7 +102,7 @@ export class OctokitGitHub implements CommentPoster, PullLookup {
       const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
       return pulls.map(toSummary);
     } catch (error) {
-      throw translate(error, 'list open pull requests');
+      throw translate(error, 'list open pull requests', 'pull-requests: read');
     }
   }
 }
@@ -130,7 +123,12 @@ function toSummary(p: {
   };
 }
 
-function translate(error: unknown, doing: string): Error {
+/**
+ * `permission` is what this call needs of the job's `permissions:` (on a private repository,
+ * listing a commit's pull requests needs contents: read, which pull-requests: write does not
+ * imply), so a 403 names what is actually missing.
+ */
+function translate(error: unknown, doing: string, permission: string): Error {
   const status = (error as { status?: number }).status;
   const apiMessage = (error as { response?: { data?: { message?: string } } }).response?.data?.message;
   if (status === 401)
@@ -139,7 +137,7 @@ function translate(error: unknown, doing: string): Error {
     );
   if (status === 403) {
     return new GitHubPermissionError(
-      `GitHub refused to let the token ${doing} (403${apiMessage ? ` ${apiMessage}` : ''}): give the job \`permissions: pull-requests: write\`; on fork PRs the token is read-only, use the fork-safe workflow_run pair (workflows/fork-safe-*.yml)`,
+      `GitHub refused to let the token ${doing} (403${apiMessage ? ` ${apiMessage}` : ''}): give the job \`permissions: ${permission}\`${permission.endsWith('write') ? '; on fork PRs the token is read-only, use the fork-safe workflow_run pair (workflows/fork-safe-*.yml)' : ''}`,
     );
   }
   if (status === 404 || status === 410)

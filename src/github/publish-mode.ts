@@ -11,22 +11,24 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { historySchema } from '../config/sections/history.ts';
 import { readResults } from '../history/read-results.ts';
-import { EXIT, messageOf } from '../util/errors.ts';
+import { EXIT, messageOf, UsageError } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { openHistory, type HistorySettings } from './history.ts';
 import { INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
+import { expandHome } from './path-input.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 
 const STORE_INPUT = 'history-store';
 const BRANCH_INPUT = 'history-branch';
+const ADOPT_INPUT = 'adopt';
 
 export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcome> {
   const token = core.getInput(INPUT.token);
   if (token) core.setSecret(token);
   delete process.env['INPUT_TOKEN'];
-  const cwd = resolve(env.GITHUB_WORKSPACE ?? process.cwd(), core.getInput(INPUT.workingDirectory) || '.');
+  const cwd = resolve(env.GITHUB_WORKSPACE ?? process.cwd(), expandHome(core.getInput(INPUT.workingDirectory)) || '.');
   const payloadEvent = readGitHubEvent(env, await readEventPayload(env.GITHUB_EVENT_PATH));
   let event: GitHubEvent;
   try {
@@ -47,7 +49,8 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   );
   const log = new ActionLogger();
   const loaded = await log.group('Read results', async () => {
-    const runs = await readResults([core.getInput(PUBLISH_RESULTS_INPUT, { required: true })], env.GITHUB_WORKSPACE ?? process.cwd());
+    const given = expandHome(core.getInput(PUBLISH_RESULTS_INPUT, { required: true }));
+    const runs = await readResults([given], env.GITHUB_WORKSPACE ?? process.cwd());
     for (const { file, result } of runs) core.info(`${file}: suite ${result.run.suite}, verdict ${result.verdict}`);
     return runs;
   });
@@ -78,16 +81,20 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 /** The config file's history section (when there is one), then the inputs that are set. */
 async function historySettings(cwd: string): Promise<HistorySettings> {
   const overrides: Record<string, string> = {};
-  for (const name of [STORE_INPUT, BRANCH_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
-  const named = core.getInput(INPUT.config);
+  for (const name of [STORE_INPUT, BRANCH_INPUT, ADOPT_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
+  if (overrides[STORE_INPUT]) overrides[STORE_INPUT] = expandHome(overrides[STORE_INPUT]);
+  const named = expandHome(core.getInput(INPUT.config));
   const file = named ? resolve(cwd, named) : existsSync(resolve(cwd, 'mesh-perf.yaml')) ? resolve(cwd, 'mesh-perf.yaml') : undefined;
   if (!file) {
     // No config: the schema's defaults with the inputs on top, validated the same way.
-    const history = historySchema.parse({
+    const adopt = overrides[ADOPT_INPUT];
+    if (adopt !== undefined && adopt !== 'true' && adopt !== 'false')
+      throw new UsageError(`input adopt: expected true or false, got ${JSON.stringify(adopt)}`);
+    return historySchema.parse({
       ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}),
       ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}),
+      ...(adopt ? { adopt: adopt === 'true' } : {}),
     });
-    return history;
   }
   const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });
   core.info(`history settings from ${named || 'mesh-perf.yaml'}`);

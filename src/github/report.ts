@@ -25,6 +25,8 @@ export interface ReportInput {
     fromFork: boolean;
     poster: () => CommentPoster;
     provenance?: string;
+    /** The workflow that measured the results, when it is not this one (the fork-safe commenter's workflow_run). */
+    workflow?: string;
   };
   files?: { results?: string; report?: string };
   /** Extra lines for the top of the job summary (publishing outcome). */
@@ -41,8 +43,9 @@ export interface ReportOutcome {
 
 export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome> {
   const view = buildRunView(input.result);
-  const rendered = renderComment({ view, links: input.links, base: input.base, provenance: input.comment.provenance });
-  const marker = commentMarker(view.suite);
+  const workflow = input.comment.workflow ?? input.event.workflow;
+  const rendered = renderComment({ view, links: input.links, base: input.base, provenance: input.comment.provenance, workflow });
+  const marker = commentMarker(view.suite, workflow);
 
   const comment = await core.group('PR comment', async () => {
     const outcome = await postComment(

@@ -2,6 +2,7 @@
 // empty for fork PRs, and a number carried inside the artifact is attacker-controlled, so the PR
 // is resolved from the run's head SHA and accepted only when its head still is that SHA.
 import type { WorkflowRunInfo } from './event.ts';
+import { GitHubPermissionError } from './permission-error.ts';
 
 export interface PullSummary {
   number: number;
@@ -24,9 +25,25 @@ export async function resolvePullRequest(lookup: PullLookup, run: WorkflowRunInf
     return { why: `the workflow_run event has no usable head SHA (got ${JSON.stringify(run.headSha.slice(0, 40))})` };
   const matches = (pulls: PullSummary[]) =>
     pulls.filter((p) => p.state === 'open' && p.headSha === run.headSha && (!run.headRepo || !p.headRepo || p.headRepo === run.headRepo));
-  let found = matches(await lookup.pullsForCommit(run.headSha));
+  let found: PullSummary[] = [];
+  let refused: Error | undefined;
+  try {
+    found = matches(await lookup.pullsForCommit(run.headSha));
+  } catch (error) {
+    // On a private repository this needs contents: read, which a commenter job granted only
+    // actions: read and pull-requests: write lacks: open PRs answer the same question.
+    if (!(error instanceof GitHubPermissionError)) throw error;
+    refused = error;
+  }
   // Commits of fork PRs are not associated with the base repository; fall back to open PRs.
-  if (found.length === 0) found = matches(await lookup.openPulls());
+  if (found.length === 0) {
+    try {
+      found = matches(await lookup.openPulls());
+    } catch (error) {
+      if (refused && error instanceof GitHubPermissionError) throw new GitHubPermissionError(`${refused.message}; ${error.message}`);
+      throw error;
+    }
+  }
   if (found.length === 0)
     return {
       why: `no open pull request has head ${run.headSha.slice(0, 12)} (it may have been closed or pushed to since the benchmark ran)`,

@@ -23,6 +23,7 @@ import type { BaseReference } from './base-compare.ts';
 import { baseReference, type HistorySettings } from './history.ts';
 import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
+import { StoreNotAdoptedError } from '../history/errors.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { readActionInputs, type ActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
@@ -121,9 +122,11 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     log.end();
 
     const notices: string[] = [];
+    let refusedStore: StoreNotAdoptedError | undefined;
     if (store && config.history.publish) {
       const published = await log.group('Publish to history', () => publish(store, outcome, event, inputs.token));
-      if (published) notices.push(published);
+      if (published.line) notices.push(published.line);
+      refusedStore = published.refused;
     }
     const pr = event.pullRequest;
     await reportToGitHub({
@@ -150,6 +153,8 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
 
     if (outcome.error)
       return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
+    // A daily job that can never publish must not stay green: the store needs the adopt input.
+    if (refusedStore) return { exitCode: EXIT.usage, failure: `mesh-perf did not publish: ${refusedStore.message}` };
     const judged = verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
     if (outcome.comparisonSkipped && judged.exitCode !== EXIT.gateFailed) {
       return {
@@ -233,13 +238,25 @@ async function findBase(store: ResultStore, config: Config, event: GitHubEvent, 
   }
 }
 
-/** Publishes a finished, trusted run; returns a line for the job summary. Never fails the run. */
+/**
+ * Publishes a finished, trusted run; returns a line for the job summary. A failed publish does not
+ * fail the run, except a store that holds other files and was not adopted (`refused`): that is a
+ * setting to fix, and it would fail every run the same way.
+ */
 async function publish(
   store: ResultStore,
   outcome: PipelineOutcome,
   payloadEvent: GitHubEvent,
   token: string,
-): Promise<string | undefined> {
+): Promise<{ line: string; refused?: StoreNotAdoptedError }> {
+  const line = await publishLine(store, outcome, payloadEvent, token).catch((error: unknown) => {
+    if (error instanceof StoreNotAdoptedError) return error;
+    throw error;
+  });
+  return typeof line === 'string' ? { line } : { line: `Not published to history: ${line.message}.`, refused: line };
+}
+
+async function publishLine(store: ResultStore, outcome: PipelineOutcome, payloadEvent: GitHubEvent, token: string): Promise<string> {
   let event: GitHubEvent;
   try {
     event = await trustedEvent(payloadEvent, token);
@@ -262,6 +279,7 @@ async function publish(
     core.info(`published to ${store.describe()}${commit}`);
     return `Published to history: ${store.describe()}${commit}.`;
   } catch (error) {
+    if (error instanceof StoreNotAdoptedError) throw error;
     core.warning(`publishing to history failed: ${messageOf(error)}`);
     return `Publishing to history failed: ${messageOf(error)}`;
   }

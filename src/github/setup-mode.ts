@@ -8,6 +8,7 @@ import { downloadVerified } from '../tools/download.ts';
 import { TOOL_PINS, type ToolPin } from '../tools/pins.ts';
 import { EXIT, UsageError } from '../util/errors.ts';
 import { SETUP_INPUT } from './inputs.ts';
+import { expandHome } from './path-input.ts';
 import type { ModeOutcome } from './run-benchmark.ts';
 
 export const DEFAULT_TOOLS = ['kind', 'k6', 'istioctl', 'linkerd'];
@@ -19,13 +20,20 @@ export async function runSetupMode(
 ): Promise<ModeOutcome> {
   const requested = parseToolList(core.getInput(SETUP_INPUT.tools));
   const cacheDir = resolve(
-    core.getInput(SETUP_INPUT.cacheDir) || join(env.RUNNER_TOOL_CACHE || join(env.RUNNER_TEMP || '.', 'tools'), 'mesh-perf'),
+    expandHome(core.getInput(SETUP_INPUT.cacheDir)) || join(env.RUNNER_TOOL_CACHE || join(env.RUNNER_TEMP || '.', 'tools'), 'mesh-perf'),
   );
+  // Pins with only an `any` asset are data the action installs itself (gateway-api: the CRDs, as a
+  // module zip), not a program to put on PATH: refused by name instead of failing the download.
+  const commands = Object.keys(pins).filter((name) => isCommand(pins[name]!));
+  const data = requested.filter((name) => pins[name] && !isCommand(pins[name]!));
+  if (data.length > 0) {
+    throw new UsageError(
+      `input tools: ${data.join(', ')} is not a command-line tool (the action installs it into the cluster itself); the setup action puts ${commands.sort().join(', ')} on PATH`,
+    );
+  }
   const unknown = requested.filter((name) => !pins[name]);
   if (unknown.length > 0) {
-    throw new UsageError(
-      `input tools: no pinned version of ${unknown.join(', ')} (pinned tools: ${Object.keys(pins).sort().join(', ') || 'none'})`,
-    );
+    throw new UsageError(`input tools: no pinned version of ${unknown.join(', ')} (pinned tools: ${commands.sort().join(', ') || 'none'})`);
   }
   const paths: Record<string, string> = {};
   for (const name of requested) {
@@ -52,4 +60,8 @@ export function parseToolList(text: string): string[] {
     .map((n) => n.trim())
     .filter(Boolean);
   return [...new Set(names.length > 0 ? names : DEFAULT_TOOLS)];
+}
+
+function isCommand(pin: ToolPin): boolean {
+  return Object.keys(pin.assets).some((key) => key !== 'any');
 }

@@ -21,7 +21,8 @@ export class StoreNotAdoptedError extends UsageError {
   constructor(store: string, sample: string[]) {
     super(
       `history store ${store} already holds files that are not a mesh-perf history (e.g. ${sample.slice(0, 3).join(', ')}), ` +
-        `and has no mesh-perf.json marker. Nothing was written. Use another branch/directory, or pass --adopt to add the history beside those files`,
+        `and has no mesh-perf.json marker. Nothing was written. Use another branch/directory, or adopt it to add the history beside ` +
+        `those files: input adopt: true (the action or mesh-perf-publish.yml), history.adopt: true in the config, or --adopt on the CLI`,
     );
     this.name = 'StoreNotAdoptedError';
   }

@@ -1,7 +1,9 @@
-// The base a run compares with: for a pull request the runs of its merge base, pooled with the base
-// branch's latest runs up to N (one base-commit run cannot show how far a whole job moves, so the
-// gate could not include the job-to-job spread τ in its pass bound; issue 23), or the base branch's
-// latest N alone when the merge base was never measured; else its own branch's latest N.
+// The base a run compares with: for a pull request the runs of its base commit (GitHub's
+// pull_request.base.sha, stored as `mergeBase`: the base tip when the event fired, not the merge
+// base), pooled with the base branch's latest runs up to N (one base-commit run cannot show how far a
+// whole job moves, so the gate could not include the job-to-job spread τ in its pass bound; issue
+// 23), or the base branch's latest N alone when that commit was never measured; else its own
+// branch's latest N.
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
@@ -15,7 +17,7 @@ export interface BaseLookup {
 }
 
 /**
- * The reference for a run: a PR compares with its merge base (else its base branch's latest),
+ * The reference for a run: a PR compares with its base commit (else its base branch's latest),
  * anything else with the latest runs of its own branch. Invalid runs and the run itself are
  * left out; undefined when history holds nothing comparable.
  */

@@ -19,6 +19,7 @@ export interface StoreFlags {
 
 export interface HistoryDefaults {
   store?: string;
+  adopt?: boolean;
   branch?: string;
   keep?: string;
   keepTimelines?: string;
@@ -34,7 +35,7 @@ export function storeFromFlags(flags: StoreFlags, defaults: HistoryDefaults, env
   return openStore(spec, {
     branch: flags.branch ?? defaults.branch ?? 'gh-pages',
     ...(token ? { token } : {}),
-    adopt: flags.adopt ?? false,
+    adopt: flags.adopt || (defaults.adopt ?? false),
     ...(keep ? { retention: parseRetention(keep, flags.keep ? '--keep' : 'history.keep') } : {}),
     ...(timelineRetention ? { timelineRetention } : {}),
     chartJs: loadChartJsSource,

@@ -6,7 +6,7 @@ export interface HistoryQuery {
   suite: string;
   /** Only results from this branch (the PR's base branch, or the default branch). */
   branch?: string;
-  /** Only results for this commit (the PR's merge base), when known. */
+  /** Only results for this commit (the PR's base commit), when known. */
   commit?: string;
   /** Only results from comparable machines (MachineInfo.runnerClass). */
   runnerClass?: string;

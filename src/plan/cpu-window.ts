@@ -19,6 +19,32 @@ export function cpuWindowCheck(config: Config): CpuWindowCheck | undefined {
   return { minimumMs, shortProfiles };
 }
 
+/**
+ * For a preset whose profiles are too short: a variant of the same benchmark whose every profile
+ * is long enough, and what it costs in measured time (the trade-off the user chooses).
+ */
+export function cpuVariantHint(
+  check: CpuWindowCheck,
+  preset: string | undefined,
+  presets: readonly { name: string; variantOf?: string; config: { load?: unknown } }[],
+): string | undefined {
+  if (check.shortProfiles.length === 0 || !preset) return undefined;
+  const root = presets.find((p) => p.name === preset)?.variantOf ?? preset;
+  const measured = (load: unknown) =>
+    (Array.isArray(load) ? load : [load]).map((p) => parseDurationMs(String((p as { duration?: unknown })?.duration ?? '')) ?? 0);
+  const current = measured(presets.find((p) => p.name === preset)?.config.load);
+  // The cheapest variant that is long enough.
+  const fit = presets
+    .filter((c) => c.name !== preset && (c.variantOf ?? c.name) === root)
+    .map((c) => ({ name: c.name, durations: measured(c.config.load) }))
+    .filter((c) => c.durations.length > 0 && c.durations.every((ms) => ms >= check.minimumMs))
+    .map((c) => ({ name: c.name, longest: Math.max(...c.durations) }))
+    .sort((a, b) => a.longest - b.longest)[0];
+  if (!fit) return undefined;
+  const ratio = current.length > 0 ? Math.round((10 * fit.longest) / Math.max(...current)) / 10 : undefined;
+  return `Preset ${fit.name} measures ${fit.longest / 1000} s per repetition and gets it${ratio ? `, at ${ratio}× the measured time` : ''}.`;
+}
+
 /** One sentence for the plan's footer. */
 export function describeCpuWindow(check: CpuWindowCheck): string {
   const minimum = `CPU per 1000 rps needs at least ${check.minimumMs / 1000} s measured per repetition (two kubelet refreshes of up to 15 s)`;

@@ -2,7 +2,7 @@
 // own fields override (src/config/load.ts merges preset < file < flags). Variants of one source benchmark are
 // named `<preset>-<what differs>`: `ambient-modes-400`, `ambient-modes-tcp`.
 import type { Preset } from './types.ts';
-import { ambientModes, ambientModes400, ambientModesTcp } from './ambient-modes.ts';
+import { ambientModes, ambientModes400, ambientModesCpu, ambientModesTcp } from './ambient-modes.ts';
 import { istioLinkerdFortio } from './istio-linkerd-fortio.ts';
 import { istioSynthetic, istioSynthetic400 } from './istio-synthetic.ts';
 import { kymaSidecar } from './kyma-sidecar.ts';
@@ -15,6 +15,7 @@ export const PRESETS: Preset[] = [
   istioSynthetic400,
   ambientModes,
   ambientModes400,
+  ambientModesCpu,
   ambientModesTcp,
   udsScale,
 ];

@@ -137,7 +137,11 @@ export interface GitInfo {
   branch?: string;
   /** GitHub event name, or "local". */
   event?: string;
-  /** Base branch and merge base of a pull request, when known. */
+  /**
+   * Base branch and base commit of a pull request, when known. `mergeBase` is GitHub's
+   * `pull_request.base.sha` (the base branch's tip when the event fired), not `git merge-base`;
+   * the name stays for the files already stored.
+   */
   baseRef?: string;
   mergeBase?: string;
   pullRequest?: number;

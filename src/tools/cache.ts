@@ -1,5 +1,6 @@
-// Where pinned tools are cached: <cache>/tools/<name>/<version>/<binary>, shared by the CLI,
-// the action (on runners the tool-cache dir is used instead) and scripts/install-test-tools.sh.
+// Where pinned tools are cached: <cache>/tools/<name>/<version>/<binary>, shared by the CLI, the
+// action (on runners too: $HOME/.cache/mesh-perf, not the runner's tool cache) and
+// scripts/install-test-tools.sh. Only the setup sub-action defaults to the runner's tool cache.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

@@ -125,6 +125,7 @@ test('events: fork detection, deleted forks, workflow_run, run URL', () => {
     {
       workflow_run: {
         id: 9,
+        name: 'mesh-perf fork-safe benchmark',
         head_sha: 'c'.repeat(40),
         head_branch: 'patch-1',
         event: 'pull_request',
@@ -137,6 +138,7 @@ test('events: fork detection, deleted forks, workflow_run, run URL', () => {
   );
   assert.deepEqual(wr.workflowRun, {
     id: 9,
+    name: 'mesh-perf fork-safe benchmark',
     headSha: 'c'.repeat(40),
     headRepo: 'someone/mesh',
     headBranch: 'patch-1',

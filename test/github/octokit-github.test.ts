@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startGitHubApi, type FakePull } from '../support/github-api.ts';
-import { OctokitGitHub, GitHubPermissionError } from '../../src/github/octokit-poster.ts';
+import { OctokitGitHub } from '../../src/github/octokit-poster.ts';
+import { GitHubPermissionError } from '../../src/github/permission-error.ts';
 import { upsertStickyComment } from '../../src/github/sticky.ts';
 import { resolvePullRequest } from '../../src/github/resolve-pr.ts';
 import type { WorkflowRunInfo } from '../../src/github/event.ts';
@@ -97,6 +98,7 @@ test('the workflow_run commenter resolves the PR by head SHA, also for forks, an
     const lookup = new OctokitGitHub(t, REPO, api.url);
     const run = (headSha: string, headRepo: string): WorkflowRunInfo => ({
       id: 1,
+      name: 'mesh-perf fork-safe benchmark',
       headSha,
       headRepo,
       headBranch: 'x',
@@ -117,5 +119,68 @@ test('the workflow_run commenter resolves the PR by head SHA, also for forks, an
     assert.match(twins.pull ? '' : twins.why, /2 open pull requests \(#3, #4\)/);
   } finally {
     await api.close();
+  }
+});
+
+test('on a private repository without contents: read, the commenter falls back to open PRs, and names what is missing when both are refused', async () => {
+  const t = token();
+  const sha = 'a'.repeat(40);
+  const pulls = {
+    'octo/mesh': [
+      {
+        number: 7,
+        state: 'open' as const,
+        head: { sha, ref: 'feature', repo: { full_name: 'octo/mesh' } },
+        base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'octo/mesh' } },
+      },
+    ],
+  };
+  // The fork-safe commenter's grant: actions: read, pull-requests: write, no contents.
+  const api = await startGitHubApi({
+    tokens: { [t]: { login: 'github-actions[bot]', type: 'Bot', write: true, contents: false } },
+    repositories: { 'octo/mesh': { defaultBranch: 'main', private: true } },
+    pulls,
+  });
+  const run: WorkflowRunInfo = {
+    id: 1,
+    name: 'mesh-perf fork-safe benchmark',
+    headSha: sha,
+    headRepo: 'octo/mesh',
+    headBranch: 'feature',
+    event: 'pull_request',
+    conclusion: 'success',
+    htmlUrl: '',
+    pullRequests: [],
+  };
+  try {
+    const lookup = new OctokitGitHub(t, REPO, api.url);
+    const refused = api.requests.length;
+    assert.equal((await resolvePullRequest(lookup, run)).pull?.number, 7);
+    const paths = api.requests.slice(refused).map((r) => `${r.status} ${r.path}`);
+    assert.deepEqual(paths, [`403 /repos/octo/mesh/commits/${sha}/pulls`, '200 /repos/octo/mesh/pulls']);
+    // Asked directly, the 403 names contents: read (what is missing), not pull-requests: write (granted).
+    await assert.rejects(lookup.pullsForCommit(sha), (error: unknown) => {
+      assert.ok(error instanceof GitHubPermissionError);
+      assert.match(error.message, /permissions: contents: read/);
+      assert.doesNotMatch(error.message, /pull-requests: write/);
+      return true;
+    });
+  } finally {
+    await api.close();
+  }
+  // Both refused (no contents and no pull-requests permission): one error naming both.
+  const none = await startGitHubApi({
+    tokens: { [t]: { login: 'github-actions[bot]', type: 'Bot', write: true, contents: false, pullRequests: false } },
+    repositories: { 'octo/mesh': { defaultBranch: 'main', private: true } },
+    pulls,
+  });
+  try {
+    await assert.rejects(resolvePullRequest(new OctokitGitHub(t, REPO, none.url), run), (error: unknown) => {
+      assert.ok(error instanceof GitHubPermissionError);
+      assert.match(error.message, /contents: read.*pull-requests: read/);
+      return true;
+    });
+  } finally {
+    await none.close();
   }
 });

@@ -217,3 +217,98 @@ test('a schedule payload without repository.default_branch asks the API, and fai
     await rm(files.dir, { recursive: true, force: true });
   }
 });
+
+test('a gh-pages that already holds a docs site: refused with exit 2 naming the adopt input, nothing written, in both publishing modes; adopt publishes beside it', {
+  timeout: 180_000,
+}, async () => {
+  const files = await runnerFiles('publish-adopt');
+  try {
+    // The user's docs site on gh-pages, in a local bare repository.
+    const history = join(files.dir, 'history.git');
+    const site = join(files.dir, 'site');
+    execFileSync('git', ['init', '--quiet', '--bare', history]);
+    await mkdir(site);
+    const git = (...args: string[]) => execFileSync('git', ['-C', site, ...args], { encoding: 'utf8' }).trim();
+    git('init', '--quiet', '-b', 'gh-pages');
+    await writeFile(join(site, 'index.html'), '<h1>our docs</h1>\n');
+    git('add', 'index.html');
+    git('-c', 'user.name=docs', '-c', 'user.email=docs@example.test', 'commit', '--quiet', '-m', 'docs');
+    git('push', '--quiet', history, 'gh-pages');
+    const tip = () => execFileSync('git', ['--git-dir', history, 'rev-parse', 'gh-pages'], { encoding: 'utf8' }).trim();
+    const docsTip = tip();
+
+    const artifact = join(files.dir, 'artifact');
+    await mkdir(artifact);
+    const result = JSON.parse(await readFile(FIXTURE, 'utf8')) as RunResult;
+    result.run.suite = `adopt-${randomBytes(3).toString('hex')}`;
+    await writeFile(join(artifact, 'results.json'), JSON.stringify(result));
+    const env = {
+      GITHUB_REPOSITORY: 'octo/mesh',
+      GITHUB_WORKSPACE: files.dir,
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+    };
+    const schedule = { schedule: '0 3 * * *', repository: { default_branch: 'main' } };
+    const failure = (run: { stdout: string }) =>
+      commands(run.stdout, 'error')
+        .map((c) => c.message)
+        .join('\n');
+
+    // The reusable publish workflow's step, without adopt.
+    const refused = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: schedule,
+      inputs: { 'publish-results': artifact, 'history-store': history, adopt: '', token: 'x' },
+      env,
+    });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(
+      failure(refused),
+      /already holds files that are not a mesh-perf history \(e\.g\. index\.html\).*Nothing was written.*input adopt: true/s,
+    );
+    assert.equal(tip(), docsTip, 'nothing written');
+
+    // The action's own run with publish: true (a daily job): not a warning on a green job.
+    const daily = await runAction({
+      files,
+      eventName: 'workflow_dispatch',
+      payload: { repository: { full_name: 'octo/mesh', default_branch: 'main' } },
+      inputs: { platform: 'local', rate: '20', duration: '1s', repetitions: '1', 'history-store': history, publish: 'true', token: 'x' },
+      env,
+    });
+    assert.equal(daily.code, 2, daily.stdout + daily.stderr);
+    assert.match(failure(daily), /mesh-perf did not publish: .*input adopt: true/s);
+    assert.match(daily.summary, /Not published to history: .*index\.html/);
+    assert.equal(tip(), docsTip, 'nothing written');
+
+    // Adopted: the history goes beside the docs, which stay.
+    const adopted = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: schedule,
+      inputs: { 'publish-results': artifact, 'history-store': history, adopt: 'true', token: 'x' },
+      env,
+    });
+    assert.equal(adopted.code, 0, adopted.stdout + adopted.stderr);
+    assert.notEqual(tip(), docsTip);
+    assert.equal(execFileSync('git', ['--git-dir', history, 'show', 'gh-pages:index.html'], { encoding: 'utf8' }), '<h1>our docs</h1>\n');
+    const stored = await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).list({ suite: result.run.suite });
+    assert.deepEqual(
+      stored.map((r) => r.run.id),
+      [result.run.id],
+    );
+
+    const bad = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: schedule,
+      inputs: { 'publish-results': artifact, 'history-store': history, adopt: 'yes', token: 'x' },
+      env,
+    });
+    assert.equal(bad.code, 2);
+    assert.match(failure(bad), /input adopt: expected true or false, got "yes"/);
+  } finally {
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});

@@ -67,6 +67,22 @@ test('setup downloads, verifies, caches and puts pinned tools on PATH; a bad che
       assert.equal(hits, 1, 'the second setup uses the cache');
     });
 
+    // README's `cache-dir: ~/mesh-perf-tools`: under $HOME, where actions/cache restores it, not a
+    // folder named "~" in the workspace.
+    await withRunnerEnv(dir, { tools: 'meshtool', 'cache-dir': '~/home-cache' }, async () => {
+      process.env.HOME = join(dir, 'home');
+      const cwd = process.cwd();
+      process.chdir(dir);
+      try {
+        await runSetupMode(process.env, pins);
+      } finally {
+        process.chdir(cwd);
+      }
+      const binary = join(dir, 'home', 'home-cache', 'meshtool', version, 'meshtool');
+      assert.deepEqual(JSON.parse(parseFileCommands(await readFile(process.env.GITHUB_OUTPUT!, 'utf8')).paths!), { meshtool: binary });
+      assert.ok(!existsSync(join(dir, '~')), 'no folder named ~');
+    });
+
     const tampered: Record<string, ToolPin> = {
       meshtool: {
         ...pins.meshtool!,
@@ -81,6 +97,21 @@ test('setup downloads, verifies, caches and puts pinned tools on PATH; a bad che
     });
   } finally {
     server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('tools: gateway-api (the CRDs, no program) is refused by name with the tools setup can install', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-setup-'));
+  try {
+    await withRunnerEnv(dir, { tools: 'k6 gateway-api', 'cache-dir': join(dir, 'cache') }, async () => {
+      await assert.rejects(
+        runSetupMode(process.env),
+        /input tools: gateway-api is not a command-line tool \(the action installs it into the cluster itself\); the setup action puts .*istioctl, k6, kind, linkerd on PATH/,
+      );
+      assert.ok(!existsSync(join(dir, 'cache')), 'nothing downloaded');
+    });
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });

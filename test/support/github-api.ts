@@ -13,6 +13,10 @@ export interface TokenIdentity {
   type: 'Bot' | 'User';
   /** false: every write answers 403, as a fork PR's GITHUB_TOKEN does. */
   write: boolean;
+  /** false: the job granted no `contents` permission (e.g. only actions: read, pull-requests: write). */
+  contents?: boolean;
+  /** false: the job granted no `pull-requests` permission. */
+  pullRequests?: boolean;
 }
 
 export interface FakePull {
@@ -48,7 +52,7 @@ export interface GitHubApiOptions {
   tokens: Record<string, TokenIdentity>;
   pulls?: Record<string, FakePull[]>;
   /** Repositories GET /repos/{owner}/{repo} knows, with their default branch. */
-  repositories?: Record<string, { defaultBranch: string }>;
+  repositories?: Record<string, { defaultBranch: string; private?: boolean }>;
   /** Page size the server uses when per_page is absent. */
   defaultPageSize?: number;
   /** Largest page the server returns whatever per_page asks (GitHub: 100); small values exercise pagination. */
@@ -169,12 +173,17 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
     }
     m = r.path.match(/^\/repos\/([^/]+\/[^/]+)\/commits\/([0-9a-f]{7,40})\/pulls$/);
     if (m && r.method === 'GET') {
+      // Like GitHub, a private repository's commits are contents: without it, 403.
+      if (options.repositories?.[m[1]!]?.private && identity.contents === false)
+        return reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' });
       // Like GitHub, commits of a fork are not associated with the base repository's PRs here.
       const pulls = (options.pulls?.[m[1]!] ?? []).filter((p) => p.head.sha === m![2] && p.head.repo.full_name === m![1]);
       return paginate(r, pulls, reply);
     }
     m = r.path.match(/^\/repos\/([^/]+\/[^/]+)\/pulls$/);
     if (m && r.method === 'GET') {
+      if (options.repositories?.[m[1]!]?.private && identity.pullRequests === false)
+        return reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' });
       const state = r.query.state ?? 'open';
       const pulls = (options.pulls?.[m[1]!] ?? []).filter((p) => state === 'all' || p.state === state);
       return paginate(r, pulls, reply);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { commentMarker } from '../../src/github/comment-body.ts';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
 import {
   ACT,
@@ -33,8 +34,10 @@ before(async () => {
   assert.ok(existsSync(ACT), `act is not at ${ACT}: run bash scripts/install-test-tools.sh act`);
   world = await createWorld('examples');
   api = await startGitHubApi({
-    tokens: { [TOKEN]: { login: 'github-actions[bot]', type: 'Bot', write: true } },
-    repositories: { [CALLER_REPO]: { defaultBranch: 'main' } },
+    // A private repository, and a token without contents: read (the fork-safe commenter grants
+    // actions: read and pull-requests: write): listing a commit's PRs answers 403 there.
+    tokens: { [TOKEN]: { login: 'github-actions[bot]', type: 'Bot', write: true, contents: false } },
+    repositories: { [CALLER_REPO]: { defaultBranch: 'main', private: true } },
     pulls: {
       [CALLER_REPO]: [
         {
@@ -87,7 +90,9 @@ test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one s
   ]);
   const comments = api.comments.filter((c) => c.issue === 5);
   assert.equal(comments.length, 1);
-  assert.match(comments[0]!.body, /suite `pr-gate`/);
+  // The config's suite, the one daily.yml publishes; the marker is keyed by it and by this workflow.
+  assert.match(comments[0]!.body, /suite `default`/);
+  assert.ok(comments[0]!.body.includes(commentMarker('default', 'mesh-perf PR gate')));
   // It points readers at the artifact, which the example uploads (above). (The link itself needs an
   // https run URL; GITHUB_SERVER_URL is a file:// URL here.)
   assert.match(comments[0]!.body, /Results and HTML report \(artifact\)/);
@@ -112,15 +117,19 @@ test('workflows/daily.yml: benchmark then publish to the history branch on a sch
   assert.deepEqual(await artifactFiles(world, 402).then((f) => f.filter((x) => x.endsWith('results.json'))), [
     'mesh-perf-results/results.json',
   ]);
-  const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)nightly\/\d{4}\/[^/]+\.json$/.test(f));
-  assert.equal(published.length, 1, `one nightly run on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
+  // The suite pr-gate.yml and the fork-safe pair read: the config's (default `default`).
+  const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)default\/\d{4}\/[^/]+\.json$/.test(f));
+  assert.equal(published.length, 1, `one run of suite default on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
 });
 
 test("the fork-safe pair: the workflow_run half comments from the artifact, and a failed run never shows its artifact's pass", {
   timeout: 600_000,
 }, async () => {
   const caller = await createCaller(world, 'fork-safe', {
-    'mesh-perf.yaml': localConfig(),
+    // Its own suite: daily.yml (above) published suite default to this world's gh-pages, and a
+    // comparison with it would make the artifact's verdict inconclusive (1 vs 1 repetitions). This
+    // test is about GitHub's conclusion outranking an artifact that says pass.
+    'mesh-perf.yaml': localConfig(['suite: fork-safe']),
     '.github/workflows/fork-safe-benchmark.yml': await workflowText('workflows/fork-safe-benchmark.yml'),
     '.github/workflows/fork-safe-comment.yml': await workflowText('workflows/fork-safe-comment.yml'),
   });
@@ -150,6 +159,7 @@ test("the fork-safe pair: the workflow_run half comments from the artifact, and 
     action: 'completed',
     workflow_run: {
       id: 501,
+      name: 'mesh-perf fork-safe benchmark',
       head_sha: FORK_HEAD,
       head_branch: 'patch-1',
       head_repository: { full_name: 'stranger/app' },
@@ -176,6 +186,10 @@ test("the fork-safe pair: the workflow_run half comments from the artifact, and 
   assert.ok(!comment()[0]!.body.includes('✅'), `a failed run shows no pass:\n${comment()[0]!.body}`);
   assert.match(comment()[0]!.body, /⚠️ \*\*invalid run\*\*/);
   assert.match(comment()[0]!.body, /The benchmark run concluded failure, but its results artifact says pass/);
+  // Keyed by the benchmark's workflow, not the commenter's: the comment belongs to that check.
+  assert.ok(comment()[0]!.body.includes(commentMarker('fork-safe', 'mesh-perf fork-safe benchmark')));
+  // The private repository refused the commit lookup; the open-PR list found #9.
+  assert.ok(api.requests.some((r) => r.status === 403 && r.path === `/repos/${CALLER_REPO}/commits/${FORK_HEAD}/pulls`));
 
   // The same artifact with GitHub saying the run succeeded: now it is a pass, in the same comment.
   const passed = await runAct({

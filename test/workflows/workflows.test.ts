@@ -4,11 +4,12 @@
 // credentials, no pull_request_target, explicit permissions, publishing only from trusted runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { readmeWorkflowTexts } from './readme-examples.ts';
 import { checkWorkflowText, type Finding } from './workflow-rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -53,6 +54,28 @@ test('actionlint is clean over .github/workflows and workflows/', { timeout: 60_
     );
   });
   assert.equal(result.code, 0, result.out);
+});
+
+test("README's examples, each as the workflow a user would paste them into, are actionlint clean", { timeout: 60_000 }, async () => {
+  const examples = readmeWorkflowTexts(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  assert.ok(examples.length >= 5, `README examples found at lines ${examples.map((e) => e.line).join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'readme-examples-'));
+  try {
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    const files = examples.map((example) => {
+      const file = join('.github', 'workflows', `readme-line-${example.line}.yml`);
+      writeFileSync(join(dir, file), example.text);
+      return file;
+    });
+    const result = await new Promise<{ code: number | null; out: string }>((done) => {
+      execFile(ACTIONLINT, ['-no-color', ...files], { cwd: dir, timeout: 50_000 }, (error, stdout, stderr) =>
+        done({ code: error ? (error.code as number) : 0, out: stdout + stderr }),
+      );
+    });
+    assert.equal(result.code, 0, `README.md examples (file name = README line):\n${result.out}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('every workflow and composite action follows the security rules', () => {
@@ -132,6 +155,32 @@ test('the reusable workflows run the action of their own commit, never a moving 
   }
 });
 
+test('a runner that leaves job.workflow_* empty gets one error line saying which runner and what to use instead', () => {
+  for (const file of ['.github/workflows/mesh-perf.yml', '.github/workflows/mesh-perf-publish.yml']) {
+    for (const job of Object.values(readWorkflow(file).jobs)) {
+      const guard = job.steps.find((step) => step.env?.WORKFLOW_SHA === '${{ job.workflow_sha }}')!;
+      const run = (vars: Record<string, string>) =>
+        spawnSync('bash', ['-e', '-c', guard.run!], { env: { PATH: process.env.PATH ?? '', ...vars }, encoding: 'utf8' });
+      const empty = run({
+        WORKFLOW_REPOSITORY: '',
+        WORKFLOW_SHA: '',
+        RUNNER_ENVIRONMENT: 'self-hosted',
+        GITHUB_SERVER_URL: 'https://ghes.example',
+      });
+      assert.equal(empty.status, 1);
+      const lines = empty.stdout.trimEnd().split('\n');
+      assert.equal(lines.length, 1, `${file}: one line:\n${empty.stdout}`);
+      assert.match(
+        lines[0]!,
+        /^::error::job\.workflow_repository \/ job\.workflow_sha are empty on this self-hosted runner of https:\/\/ghes\.example: .*GitHub Enterprise Server and older self-hosted runners do not.*Call the action directly instead \(uses: org\/mesh-perf-action@<ref>/,
+      );
+      const filled = run({ WORKFLOW_REPOSITORY: 'org/mesh-perf-action', WORKFLOW_SHA: 'a'.repeat(40) });
+      assert.equal(filled.status, 0, filled.stdout + filled.stderr);
+      assert.equal(filled.stdout, '');
+    }
+  }
+});
+
 test('the reusable benchmark workflow forwards every action input a benchmark needs, under the same name', () => {
   // Deliberately not inputs of mesh-perf.yml, each for a reason a caller can act on.
   const notForwarded: Record<string, string> = {
@@ -139,6 +188,7 @@ test('the reusable benchmark workflow forwards every action input a benchmark ne
     'kubeconfig-file': 'the kubeconfig secret replaces a file on the runner',
     token: "the job's own GITHUB_TOKEN with the permissions the caller grants",
     publish: 'publishing is mesh-perf-publish.yml',
+    adopt: 'publishing is mesh-perf-publish.yml (its adopt input)',
     'publish-results': 'publishing is mesh-perf-publish.yml',
     'history-store': "read from the caller's config (history.store); a URL with credentials does not belong in an input",
   };
@@ -183,6 +233,9 @@ test('publishing is a separate reusable workflow: a PR-only caller grants no con
   const action = job.steps.find((s) => s.uses === './.mesh-perf-action')!;
   assert.equal(action.with?.config, '${{ inputs.config }}', "the publish step reads the caller's config (history.keep, store, branch)");
   assert.ok(action.with?.['publish-results']);
+  // A history branch that already holds a docs site is published to only when the caller says so.
+  assert.equal(action.with?.adopt, '${{ inputs.adopt }}');
+  assert.ok('adopt' in (pub.on.workflow_call as { inputs: Record<string, unknown> }).inputs);
 
   // Callers: those triggered by pull requests never reference the publish workflow nor grant contents: write.
   for (const file of WORKFLOWS.filter((f) => f.startsWith('workflows/'))) {

@@ -3,7 +3,7 @@ import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/versi
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
 import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
-import { cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
+import { cpuVariantHint, cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
 import { wrap } from '../../report/terminal.ts';
 import { fitColumns } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
@@ -136,7 +136,10 @@ export const command: Command = {
       context.stdout(
         `${wrap(`k6 runs as k6-operator v${K6_OPERATOR_VERSION} TestRuns, one per repetition, its runners in the mode's namespace (the cluster must run k6-operator)`, Math.min(terminalWidth(), 100)).join('\n')}\n`,
       );
-    if (cpuWindow) context.stdout(`${wrap(describeCpuWindow(cpuWindow), Math.min(terminalWidth(), 100)).join('\n')}\n`);
+    if (cpuWindow) {
+      const hint = cpuVariantHint(cpuWindow, config.preset, PRESETS);
+      context.stdout(`${wrap(`${describeCpuWindow(cpuWindow)}${hint ? ` ${hint}` : ''}`, Math.min(terminalWidth(), 100)).join('\n')}\n`);
+    }
     return 0;
   },
 };

@@ -23,7 +23,7 @@ export const command: Command = {
       value: 'RETENTION',
       description: 'per-second timelines stay this long: "30d" (default), "100runs", "all" or "none"',
     },
-    { name: 'adopt', description: 'write into a branch/folder that already holds other files' },
+    { name: 'adopt', description: 'write into a branch/folder that already holds other files (or history.adopt: true in --config)' },
     { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
     { name: 'json', description: 'print what was published as JSON' },
   ],
@@ -94,5 +94,6 @@ async function historyDefaults(configPath: string | undefined, cwd: string): Pro
     ...(history.branch ? { branch: history.branch } : {}),
     ...(history.keep ? { keep: history.keep } : {}),
     ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
+    ...(history.adopt ? { adopt: true } : {}),
   };
 }

@@ -17,5 +17,11 @@ export const historySchema = z
       .optional()
       .describe('per-second timelines stay in history this long (default "30d"); older runs keep their run-level figures'),
     publish: z.boolean().default(false).describe('publish this run to the store'),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe(
+        'publish into a branch/folder that already holds other files (e.g. a docs site on gh-pages); without it such a store is refused',
+      ),
   })
-  .default({ branch: 'gh-pages', publish: false });
+  .default({ branch: 'gh-pages', publish: false, adopt: false });

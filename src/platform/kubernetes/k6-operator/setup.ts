@@ -33,6 +33,7 @@ export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
       namespace: input.namespaceOf(mode),
       mode: mode ?? input.config.modes[0]!.name,
       image: k8s.images.client,
+      ...(k8s.images.registry ? { registry: k8s.images.registry } : {}),
       resources: { requests: { cpu: client.cpu, memory: client.memory }, limits: { cpu: client.cpuLimit, memory: client.memoryLimit } },
       ownerLabels: ownerLabels(input.config.suite, input.runId),
     }),

@@ -9,6 +9,7 @@
 // here, so the merge reads runner k's data as instance k-1.
 import type { K6Invocation } from '../../../load/types.ts';
 import { COMPONENT, MANAGED_BY, MANAGER, MODE } from '../ownership.ts';
+import { mirrorImage } from '../../../config/image-mirror.ts';
 import { K6_OPERATOR_STARTER_IMAGE, TESTRUN_API } from './version.ts';
 import { IMAGE_PATH, POD_NAME_ENV, WORK_ROOT, WRAPPER_DIR, WRAPPER_KEY, WRAPPER_SCRIPT } from './wrapper.ts';
 
@@ -31,8 +32,10 @@ const OUT_OF_MESH = {
 export interface RunnerPlacement {
   namespace: string;
   mode: string;
-  /** The client image (its pinned k6). */
+  /** The client image (its pinned k6), already from the mirror when one is set. */
   image: string;
+  /** kubernetes.images.registry: the starter image comes from it too. */
+  registry?: string;
   resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
   /** managed-by, suite and run id. */
   ownerLabels: Record<string, string>;
@@ -176,7 +179,7 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
       // measured traffic. The starter reaches the runners' REST API as a plaintext client,
       // which the meshes mesh-perf installs accept (permissive mTLS).
       initializer: outOfMesh({ image: placement.image }),
-      starter: outOfMesh({ image: K6_OPERATOR_STARTER_IMAGE }),
+      starter: outOfMesh({ image: mirrorImage(K6_OPERATOR_STARTER_IMAGE, placement.registry) }),
     },
   };
   return { configMap, testRun };

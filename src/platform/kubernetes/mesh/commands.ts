@@ -31,6 +31,8 @@ export function cpuMillicores(quantity: string): string {
   return /^\d+(\.\d+)?$/.test(quantity) ? `${Math.round(Number(quantity) * 1000)}m` : quantity;
 }
 
+import { mirrorImage } from '../../../config/image-mirror.ts';
+
 const setArgs = (values: Record<string, string>) => Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
 
 export interface IstioInstallOptions {
@@ -97,6 +99,18 @@ export function istioClientVersionArgs(): string[] {
 export interface LinkerdInstallOptions {
   proxy: ContainerResources;
   extra: Record<string, string>;
+}
+
+/** Linkerd's images (cr.l5d.io/linkerd/*) from the mirror: the chart's image-name values. */
+export function linkerdMirrorValues(registry: string | undefined): Record<string, string> {
+  if (!registry) return {};
+  const at = (name: string) => mirrorImage(`cr.l5d.io/linkerd/${name}`, registry);
+  return {
+    controllerImage: at('controller'),
+    'proxy.image.name': at('proxy'),
+    'proxyInit.image.name': at('proxy-init'),
+    'debugContainer.image.name': at('debug'),
+  };
 }
 
 /** CRDs only; the Gateway API CRDs are installed by us first (pinned), so Linkerd must not. */

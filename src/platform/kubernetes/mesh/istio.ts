@@ -2,6 +2,7 @@
 // sidecar injector available, so sidecar and ambient namespaces coexist), strict mTLS mesh-wide,
 // explicit readiness of istiod/ztunnel/CNI, `istioctl waypoint apply` for waypoint modes, and
 // `istioctl uninstall --purge` for removal, only when we installed it.
+import { mirrorImage } from '../../../config/image-mirror.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import { rawRequest } from '../access.ts';
 import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../ownership.ts';
@@ -30,7 +31,8 @@ export async function installIstio(context: MeshContext, ambient: boolean): Prom
   const binary = await istioctl(context);
   const k8s = context.config.kubernetes;
   const args = istioInstallArgs(context.flags, {
-    hub: k8s.istio.hub,
+    // Istio's images are docker.io/istio/*; an explicit istio.hub wins over the mirror.
+    hub: k8s.istio.hub ?? (k8s.images.registry ? mirrorImage('docker.io/istio', k8s.images.registry) : undefined),
     proxy: k8s.resources.proxy,
     readinessTimeoutMs: context.readyTimeoutMs,
     extra: k8s.istio.set,

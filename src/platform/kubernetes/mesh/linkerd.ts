@@ -13,6 +13,7 @@ import {
   linkerdControlPlaneValues,
   linkerdCrdsArgs,
   linkerdInstallArgs,
+  linkerdMirrorValues,
   linkerdUpgradeArgs,
   linkerdUpgradeCrdsArgs,
 } from './commands.ts';
@@ -43,7 +44,7 @@ export async function installLinkerd(context: MeshContext): Promise<MeshInstalla
   const labels = { ...context.ownerLabels, [COMPONENT]: 'linkerd' };
   const clientVersion =
     (await runCli(binary, linkerdClientVersionArgs(), { timeoutMs: 30_000, env: context.env })).stdout.trim() || k8s.linkerd.version;
-  const wanted = { proxy: k8s.resources.proxy, extra: k8s.linkerd.set };
+  const wanted = { proxy: k8s.resources.proxy, extra: { ...linkerdMirrorValues(k8s.images.registry), ...k8s.linkerd.set } };
   // Only our own earlier installation can be found here: the namespace is ours or was just created.
   const installed = state === 'ours' ? await readLinkerdConfig(context) : undefined;
   const step = linkerdStep(installed, { version: clientVersion, values: linkerdControlPlaneValues(wanted) });
