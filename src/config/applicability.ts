@@ -118,14 +118,15 @@ export function k6LimitProblems(config: ParsedConfig): ConfigProblem[] {
   const profiles: LoadProfileConfig[] = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {
     const at = list ? `load[${i}]` : 'load';
-    const durationMs = parseDurationMs(profile.duration);
+    // An unset duration or warm-up takes a default k6 can measure (REPETITION_DEFAULTS).
+    const durationMs = profile.duration === undefined ? undefined : parseDurationMs(profile.duration);
     if (durationMs !== undefined && durationMs > 0 && durationMs < MIN_K6_DURATION_MS) {
       problems.push({
         path: `${at}.duration`,
         message: `expected at least 1s (k6 cannot measure a shorter window), got ${JSON.stringify(profile.duration)}`,
       });
     }
-    const warmupMs = parseDurationMs(profile.warmup);
+    const warmupMs = profile.warmup === undefined ? undefined : parseDurationMs(profile.warmup);
     if (warmupMs !== undefined && warmupMs > 0 && warmupMs < MIN_K6_DURATION_MS) {
       problems.push({ path: `${at}.warmup`, message: `expected 0s or at least 1s, got ${JSON.stringify(profile.warmup)}` });
     }

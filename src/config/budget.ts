@@ -1,22 +1,23 @@
 // plan.budget: how long `load.repetitions: auto` may measure. A budget that cannot hold even the
 // first look would stop every run undecided before it looked once; it is refused with the minimum
 // that would. Pure.
-import { BUDGET_DEFAULTS, type LoadProfileConfig, type ParsedConfig } from './schema.ts';
+import { BUDGET_DEFAULTS, type LoadProfileConfig, type ParsedConfig, repetitionLength } from './schema.ts';
 import { parseDurationMs } from './duration.ts';
 import { expandArms } from './arms.ts';
 import type { ConfigProblem } from './problem.ts';
 
 /** Seconds of load of one repetition of a profile: warm-up, measured window and pause. */
-export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'duration' | 'pause'>): number {
-  return ((parseDurationMs(profile.warmup) ?? 0) + (parseDurationMs(profile.duration) ?? 0) + (parseDurationMs(profile.pause) ?? 0)) / 1000;
+export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'duration' | 'pause'>, arms: boolean): number {
+  const { duration, warmup } = repetitionLength(profile, arms);
+  return ((parseDurationMs(warmup) ?? 0) + (parseDurationMs(duration) ?? 0) + (parseDurationMs(profile.pause) ?? 0)) / 1000;
 }
 
 /**
- * Fewest paired blocks the A/B gate computes an interval from, so a run with arms looks first at
- * no fewer (the same figure as MIN_AB_PAIRS in analysis/ab/design.ts, which config may not import;
- * test/config/arms.test.ts holds them equal).
+ * The first look of a run with arms: the design bench/ab-gate measured (looks at 6, 9, 12, 15, 18
+ * blocks). Not below MIN_AB_PAIRS in analysis/ab/design.ts (which config may not import;
+ * test/config/arms.test.ts checks it).
  */
-export const FIRST_AB_LOOK = 4;
+export const FIRST_AB_LOOK = 6;
 
 /** Blocks of the first look of load.repetitions auto. */
 export function firstLookBlocks(config: ParsedConfig): number {
@@ -29,7 +30,8 @@ export function firstLookSeconds(config: ParsedConfig): number {
   const modes = expandArms(config.modes).length;
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   const minBlocks = firstLookBlocks(config);
-  return profiles.reduce((sum, p) => sum + (p.repetitions === 'auto' ? minBlocks : p.repetitions) * modes * repetitionSeconds(p), 0);
+  const arms = config.modes.some((m) => m.arms);
+  return profiles.reduce((sum, p) => sum + (p.repetitions === 'auto' ? minBlocks : p.repetitions) * modes * repetitionSeconds(p, arms), 0);
 }
 
 export function budgetProblems(config: ParsedConfig): ConfigProblem[] {

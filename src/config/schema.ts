@@ -126,6 +126,25 @@ const repetitionsError = (issue: { input?: unknown }) =>
 const generatorsError = (issue: { input?: unknown }) =>
   `expected a whole number of k6 instances ≥ 1 or "auto", got ${describeValue(issue.input)}`;
 
+/**
+ * The default repetition: 30 s + 5 s warm-up, as published mesh benchmarks measure. A run with arms
+ * measures 10 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s the 8-minute budget
+ * holds 6 blocks of two arms, before the A/B gate's interval can decide anything (its first useful
+ * look is at 9 blocks; bench/ab-gate measured 9.9-13.9 blocks on average to a decision).
+ */
+export const REPETITION_DEFAULTS = { duration: '30s', warmup: '5s', abDuration: '10s', abWarmup: '2s' } as const;
+
+/** A profile's repetition length as run: what it says, else the default for a run with or without arms. */
+export function repetitionLength(
+  profile: Pick<LoadProfileConfig, 'duration' | 'warmup'>,
+  arms: boolean,
+): { duration: string; warmup: string } {
+  return {
+    duration: profile.duration ?? (arms ? REPETITION_DEFAULTS.abDuration : REPETITION_DEFAULTS.duration),
+    warmup: profile.warmup ?? (arms ? REPETITION_DEFAULTS.abWarmup : REPETITION_DEFAULTS.warmup),
+  };
+}
+
 export const loadProfileSchema = z
   .strictObject({
     name: name('load profile name').optional().describe('profile name; defaults to "<rate>rps" or "<vus>vus"'),
@@ -136,8 +155,16 @@ export const loadProfileSchema = z
     vus: positiveInt('load.vus', LIMITS.vus, ' (k6 runs 30,000-40,000 per large machine)')
       .optional()
       .describe('virtual users (closed model); open model: override the computed pool'),
-    duration: duration('load.duration').default('30s').describe('measured time per repetition'),
-    warmup: duration('load.warmup').default('5s').describe('load before measuring, excluded from results'),
+    duration: duration('load.duration')
+      .optional()
+      .describe(
+        `measured time per repetition (default ${REPETITION_DEFAULTS.duration}; ${REPETITION_DEFAULTS.abDuration} when a mode has arms)`,
+      ),
+    warmup: duration('load.warmup')
+      .optional()
+      .describe(
+        `load before measuring, excluded from results (default ${REPETITION_DEFAULTS.warmup}; ${REPETITION_DEFAULTS.abWarmup} with arms)`,
+      ),
     repetitions: z
       .union(
         [

@@ -2,7 +2,15 @@
 // listing every problem with its field path, the value seen and what was expected.
 import { mirrorImage } from './image-mirror.ts';
 import { z } from 'zod';
-import { BUDGET_DEFAULTS, configSchema, describeValue, type LoadProfileConfig, type ModeConfig, type ParsedConfig } from './schema.ts';
+import {
+  BUDGET_DEFAULTS,
+  configSchema,
+  repetitionLength,
+  describeValue,
+  type LoadProfileConfig,
+  type ModeConfig,
+  type ParsedConfig,
+} from './schema.ts';
 import { armProblems, expandArms, resolveBaseline } from './arms.ts';
 import { budgetProblems } from './budget.ts';
 import { parseDurationMs } from './duration.ts';
@@ -42,8 +50,11 @@ function describeProblems(source: string, problems: ConfigProblem[]): string {
   return `${single ?? 'the configuration'} has ${count}:\n${lines.join('\n')}`;
 }
 
-export interface LoadProfile extends Omit<LoadProfileConfig, 'repetitions'> {
+export interface LoadProfile extends Omit<LoadProfileConfig, 'repetitions' | 'duration' | 'warmup'> {
   name: string;
+  /** As written, else the default (REPETITION_DEFAULTS: shorter with arms). */
+  duration: string;
+  warmup: string;
   /** Blocks of the first look: the fixed count, or plan.budget.minBlocks under auto. */
   repetitions: number;
   /** load.repetitions auto: blocks are added at the design's looks until the gates decide. */
@@ -253,7 +264,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
         message: `is not supported on platform "${config.platform}" yet (k6 runs in a pod there, where the script's own imports cannot be resolved); use platform endpoints with your cluster's URLs`,
       });
     }
-    if (parseDurationMs(profile.duration) === 0) {
+    if (profile.duration !== undefined && parseDurationMs(profile.duration) === 0) {
       problems.push({ path: `${at}.duration`, message: `expected a duration > 0, got "${profile.duration}"` });
     }
     config.modes.forEach((mode, m) => {
@@ -306,13 +317,15 @@ function normalize(config: ParsedConfig): Config {
   const { load, baseline: _baseline, modes, plan, ...rest } = config;
   const maxDuration = plan.budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration;
   const budget: Budget = { ...plan.budget, maxDuration, maxDurationMs: parseDurationMs(maxDuration)! };
+  const hasArms = modes.some((m) => m.arms);
   const profiles = (Array.isArray(load) ? load : [load]).map((profile) => ({
     ...profile,
+    ...repetitionLength(profile, hasArms),
     name: profileName(profile),
     repetitions: profile.repetitions === 'auto' ? budget.minBlocks : profile.repetitions,
     untilDecided: profile.repetitions === 'auto',
-    durationMs: parseDurationMs(profile.duration)!,
-    warmupMs: parseDurationMs(profile.warmup)!,
+    durationMs: parseDurationMs(repetitionLength(profile, hasArms).duration)!,
+    warmupMs: parseDurationMs(repetitionLength(profile, hasArms).warmup)!,
     timeoutMs: parseDurationMs(profile.timeout)!,
     expectedLatencyMs: parseDurationMs(profile.expectedLatency)!,
     pauseMs: parseDurationMs(profile.pause)!,
