@@ -1,0 +1,57 @@
+// Whether two adjacent segments of a series differ: Student's t on the two segments after each is
+// clipped to its median ± 3 robust SDs (one outlier run neither fakes a step nor hides one), and
+// the size as the change of segment medians. Pure.
+import { median } from '../descriptive.ts';
+import { studentTCdf, studentTQuantile } from '../distributions.ts';
+
+export interface SegmentComparison {
+  /** Two-sided p of a level shift. */
+  p: number;
+  /** Median after − median before, on the series' scale (log for ratios). */
+  shift: number;
+  /** 95% interval of the mean shift of the clipped segments. */
+  shiftLow: number;
+  shiftHigh: number;
+}
+
+const MAD_TO_SD = 1.4826;
+const CLIP_SDS = 3;
+
+function clipped(values: readonly number[]): number[] {
+  const center = median(values);
+  const spread = MAD_TO_SD * median(values.map((v) => Math.abs(v - center)));
+  if (!(spread > 0)) return [...values];
+  const low = center - CLIP_SDS * spread;
+  const high = center + CLIP_SDS * spread;
+  return values.map((v) => Math.min(high, Math.max(low, v)));
+}
+
+function meanAndSquares(values: readonly number[]): { mean: number; ss: number } {
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / values.length;
+  let ss = 0;
+  for (const v of values) ss += (v - mean) ** 2;
+  return { mean, ss };
+}
+
+export function compareSegments(before: readonly number[], after: readonly number[]): SegmentComparison {
+  const a = clipped(before);
+  const b = clipped(after);
+  const left = meanAndSquares(a);
+  const right = meanAndSquares(b);
+  const df = a.length + b.length - 2;
+  const shift = median(after) - median(before);
+  const meanShift = right.mean - left.mean;
+  if (df < 1) return { p: 1, shift, shiftLow: -Infinity, shiftHigh: Infinity };
+  const pooled = (left.ss + right.ss) / df;
+  const se = Math.sqrt(pooled * (1 / a.length + 1 / b.length));
+  if (!(se > 0)) {
+    const p = meanShift === 0 ? 1 : 0;
+    return { p, shift, shiftLow: meanShift, shiftHigh: meanShift };
+  }
+  const t = meanShift / se;
+  const p = Math.min(1, 2 * (1 - studentTCdf(Math.abs(t), df)));
+  const half = studentTQuantile(0.975, df) * se;
+  return { p, shift, shiftLow: meanShift - half, shiftHigh: meanShift + half };
+}
