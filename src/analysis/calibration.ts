@@ -90,7 +90,7 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
     modes: [mode, twin],
     baseline: mode.name,
     profiles: config.profiles.map((p) => ({ ...p, repetitions: repetitions ?? Math.max(p.repetitions, 10) })),
-    gates: { thresholds: [], overhead: [], regression: { ...config.gates.regression, enabled: false } },
+    gates: { thresholds: [], overhead: [], regression: { ...config.gates.regression, enabled: false }, changePoint: 'off' },
     history: { ...config.history, publish: false },
     calibrate: true,
   };

@@ -3,6 +3,7 @@
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
+import { describeChangePoint } from './change-points.ts';
 
 export interface BaseLookup {
   /** Which rule found the runs. */
@@ -10,6 +11,45 @@ export interface BaseLookup {
   branch?: string;
   commit?: string;
   runs: RunResult[];
+  /** Runs before the branch's last change point were left out: the reference starts after it. */
+  window?: ReferenceWindow;
+}
+
+export interface ReferenceWindow {
+  /** First run after the change point, and when it started. */
+  after: string;
+  startedAt: string;
+  /** The series the change point is in, one line. */
+  changePoint: string;
+  /** Runs of the latest `limit` that the window left out. */
+  leftOut: number;
+}
+
+/** Series whose steps move what the regression gate judges by default: p50 and its ratio to the baseline. */
+const WINDOW_METRICS = new Set(['ratio', 'p50']);
+
+/** The reference window: runs since the last change point of the branch's gated series. */
+async function windowed(
+  store: ResultStore,
+  suite: string,
+  branch: string,
+  runs: RunResult[],
+): Promise<{ runs: RunResult[]; window?: ReferenceWindow }> {
+  if (!store.changePoints || runs.length === 0) return { runs };
+  const last = (await store.changePoints(suite, branch)).changePoints.find((cp) => WINDOW_METRICS.has(cp.metric));
+  if (!last) return { runs };
+  const start = Date.parse(last.afterStartedAt);
+  const kept = runs.filter((r) => Date.parse(r.run.startedAt) >= start);
+  if (kept.length === runs.length || kept.length === 0) return { runs };
+  return {
+    runs: kept,
+    window: {
+      after: last.after,
+      startedAt: last.afterStartedAt,
+      changePoint: describeChangePoint(last),
+      leftOut: runs.length - kept.length,
+    },
+  };
 }
 
 /**
@@ -32,9 +72,13 @@ export async function findBase(
       if (runs.length > 0) return { basis: 'merge-base', branch: base, commit: git.mergeBase, runs };
     }
     const runs = keep(await store.list({ suite, branch: base, limit }));
-    return runs.length > 0 ? { basis: 'base-branch-latest', branch: base, runs } : undefined;
+    return runs.length > 0 ? { basis: 'base-branch-latest', branch: base, ...(await windowed(store, suite, base, runs)) } : undefined;
   }
   if (!git.branch) return undefined;
   const runs = keep(await store.list({ suite, branch: git.branch, limit: limit + (selfId ? 1 : 0) })).slice(0, limit);
-  return runs.length > 0 ? { basis: 'branch-latest', branch: git.branch, runs } : undefined;
+  return runs.length > 0 ? { basis: 'branch-latest', branch: git.branch, ...(await windowed(store, suite, git.branch, runs)) } : undefined;
+}
+
+export function referenceWindowLine(window: ReferenceWindow): string {
+  return `reference window: runs from ${window.after} (${window.startedAt}) on, after the last change point (${window.changePoint}); ${window.leftOut} older run${window.leftOut === 1 ? '' : 's'} left out`;
 }

@@ -5,6 +5,7 @@
 // chosen on bench/change-points: segments hold at least `minSegment` runs (a lone outlier at the
 // end is not a step), and each segment is clipped to its median ± 3 robust SDs before the test.
 // Deterministic: no permutations, ties keep the earliest split. Pure.
+import { median } from '../descriptive.ts';
 import { medianInterval } from '../median-interval.ts';
 import { compareSegments, type SegmentComparison } from './compare.ts';
 import { bestSplit, PairSums } from './energy.ts';
@@ -70,7 +71,7 @@ export function detectChangePoints(values: readonly number[], partial: Partial<D
   }
   const y = options.scale === 'log' ? values.map(Math.log) : [...values];
   const weak = split(y, options);
-  const kept = merge(weak, y, options);
+  const kept = refine(merge(weak, y, options), y, options);
   return { ok: true, changePoints: kept.map((index, i) => describe(values, y, kept[i - 1] ?? 0, index, kept[i + 1] ?? y.length, options)) };
 }
 
@@ -103,7 +104,7 @@ function splitWindow(y: number[], start: number, end: number, p: number, minSegm
       if (candidate && (!best || candidate.q > best.q)) best = { ...candidate, from: bounds[i]!, to: bounds[i + 1]! };
     }
     if (!best) return points;
-    const test = compareSegments(y.slice(best.from, best.index), y.slice(best.index, best.to));
+    const test = compareSegments(y.slice(best.from, best.index), y.slice(best.index, best.to), false);
     if (!(test.p < p)) return points;
     points.push(best.index);
     points.sort((a, b) => a - b);
@@ -117,7 +118,7 @@ function magnitudeOf(test: SegmentComparison, options: DetectOptions): number {
 /** Drops the weakest point (least significant, else smallest) until all pass both bars. */
 function merge(points: number[], y: number[], options: DetectOptions): number[] {
   const kept = [...points];
-  const testAt = (i: number) => compareSegments(y.slice(kept[i - 1] ?? 0, kept[i]!), y.slice(kept[i]!, kept[i + 1] ?? y.length));
+  const testAt = (i: number) => compareSegments(y.slice(kept[i - 1] ?? 0, kept[i]!), y.slice(kept[i]!, kept[i + 1] ?? y.length), false);
   let tests = kept.map((_, i) => testAt(i));
   while (kept.length > 0) {
     let weakest = 0;
@@ -134,6 +135,31 @@ function merge(points: number[], y: number[], options: DetectOptions): number[] 
     tests = tests.slice(0, kept.length);
   }
   return kept;
+}
+
+/**
+ * Places each change at the first run that looks like the later segment: the split maximising the
+ * energy statistic can land a run early or late when a segment is short. A run closer to the other
+ * segment's median moves across; a change that would need a segment shorter than `minSegment` to
+ * sit right is dropped until more runs arrive (too early to call, not placed a run off).
+ */
+function refine(points: number[], y: number[], options: DetectOptions): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const from = out[out.length - 1] ?? 0;
+    const to = points[i + 1] ?? y.length;
+    let k = points[i]!;
+    const near = (v: number, a: number, b: number) => Math.abs(v - a) <= Math.abs(v - b);
+    for (let moves = 0; moves < options.minSegment; moves++) {
+      const before = median(y.slice(from, k));
+      const after = median(y.slice(k, to));
+      if (near(y[k]!, before, after) && !near(y[k]!, after, before)) k++;
+      else if (k - 1 > from && near(y[k - 1]!, after, before) && !near(y[k - 1]!, before, after)) k--;
+      else break;
+    }
+    if (k - from >= options.minSegment && to - k >= options.minSegment) out.push(k);
+  }
+  return out;
 }
 
 function describe(values: readonly number[], y: number[], from: number, index: number, to: number, options: DetectOptions): ChangePoint {

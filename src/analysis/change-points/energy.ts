@@ -8,7 +8,7 @@ export class PairSums {
   private readonly table: Float64Array;
 
   constructor(
-    private readonly values: readonly number[],
+    values: readonly number[],
     readonly start: number,
     readonly end: number,
   ) {

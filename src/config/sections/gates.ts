@@ -53,6 +53,12 @@ export const gatesSchema = z
       .default([])
       .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,
+    changePoint: z
+      .enum(['off', 'warn', 'fail'])
+      .default('warn')
+      .describe(
+        'on publish: a new change point at the newest runs of a series that is a slowdown of at least regression.minEffectPct: warn (a line and a warning, exit 0), fail (exit 1) or off',
+      ),
   })
   .default({
     thresholds: [],
@@ -68,4 +74,5 @@ export const gatesSchema = z
       basis: 'auto',
       inconclusive: 'warn',
     },
+    changePoint: 'warn',
   });
