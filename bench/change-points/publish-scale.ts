@@ -35,13 +35,18 @@ const runs = Array.from({ length: SCALE_SHAPE.suites }, (_, s) =>
   }),
 );
 const times: number[] = [];
+const cpu: number[] = [];
 for (let i = 0; i < Number(values.loads); i++) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '' });
   times.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  cpu.push((c.user + c.system) / 1000);
   if (plan.added.length !== runs.length) throw new Error(`published ${plan.added.length} of ${runs.length}`);
 }
 times.sort((a, b) => a - b);
+cpu.sort((a, b) => a - b);
 console.log(
-  `${src}: publish of ${runs.length} runs into ${SCALE_SHAPE.suites} suites × ${days} days × ${SCALE_SHAPE.profiles.length} profiles × ${SCALE_SHAPE.modes} modes: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s (min ${(times[0]! / 1000).toFixed(2)}, max ${(times[times.length - 1]! / 1000).toFixed(2)}; ${times.length} loads)`,
+  `${src}: publish of ${runs.length} runs into ${SCALE_SHAPE.suites} suites × ${days} days × ${SCALE_SHAPE.profiles.length} profiles × ${SCALE_SHAPE.modes} modes: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s (min ${(times[0]! / 1000).toFixed(2)}, max ${(times[times.length - 1]! / 1000).toFixed(2)}; ${times.length} loads), CPU time median ${(cpu[Math.floor(cpu.length / 2)]! / 1000).toFixed(2)} s (this process: wall time on a loaded machine overstates it)`,
 );

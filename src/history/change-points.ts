@@ -9,6 +9,8 @@ import { sortEntries, type IndexEntry, type IndexModeEntry } from './suite-index
 export const CHANGE_POINT_METRICS = ['ratio', 'p50', 'p99', 'err', 'cpu'] as const;
 export type ChangePointMetric = (typeof CHANGE_POINT_METRICS)[number];
 
+const CHANGE_POINTS_METRIC_ORDER: readonly ChangePointMetric[] = CHANGE_POINT_METRICS;
+
 export const METRIC_LABEL: Record<ChangePointMetric, string> = {
   ratio: 'p50 ratio to baseline',
   p50: 'p50',
@@ -99,24 +101,33 @@ export function suiteChangePoints(entries: readonly IndexEntry[], options: { bra
   for (const run of runs) {
     const branch = run.branch ?? '';
     if (options.branch !== undefined && branch !== options.branch) continue;
-    branches.set(branch, [...(branches.get(branch) ?? []), run]);
+    let list = branches.get(branch);
+    if (!list) branches.set(branch, (list = []));
+    list.push(run);
   }
   const series: SeriesResult[] = [];
   for (const [branch, list] of [...branches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const keys = new Set<string>();
-    for (const run of list)
-      for (const [profile, modes] of Object.entries(run.modes)) for (const mode of Object.keys(modes)) keys.add(`${profile}\u0000${mode}`);
-    for (const key of [...keys].sort()) {
-      const [profile, mode] = key.split('\u0000') as [string, string];
-      for (const metric of CHANGE_POINT_METRICS) {
-        const points = list.flatMap((run) => {
-          const v = figureOf(run.modes[profile]?.[mode], metric);
-          return v === undefined || !Number.isFinite(v) || (metric !== 'err' && v <= 0) ? [] : [{ run, v }];
-        });
-        // A figure no run of this series has (the baseline's ratio, CPU without a cluster) is no series.
-        if (points.length === 0) continue;
-        series.push(seriesChangePoints({ branch, profile, mode, metric }, points, list.length));
+    // One pass over the runs gathers every series of the branch, in run order.
+    const gathered = new Map<string, { run: IndexEntry; v: number }[]>();
+    for (const run of list) {
+      for (const [profile, modes] of Object.entries(run.modes)) {
+        for (const [mode, entry] of Object.entries(modes)) {
+          for (const metric of CHANGE_POINTS_METRIC_ORDER) {
+            const v = figureOf(entry, metric);
+            const key = `${profile}\u0000${mode}\u0000${metric}`;
+            let points = gathered.get(key);
+            if (!points) gathered.set(key, (points = []));
+            // A figure no run of this series has (the baseline's ratio, CPU without a cluster) is no series.
+            if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) points.push({ run, v });
+          }
+        }
       }
+    }
+    for (const key of [...gathered.keys()].sort()) {
+      const points = gathered.get(key)!;
+      if (points.length === 0) continue;
+      const [profile, mode, metric] = key.split('\u0000') as [string, string, ChangePointMetric];
+      series.push(seriesChangePoints({ branch, profile, mode, metric }, points, list.length));
     }
   }
   const all = series.flatMap((s) => s.changePoints);

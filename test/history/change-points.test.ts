@@ -10,43 +10,9 @@ import { evaluateChangePointGate } from '../../src/history/change-point-gate.ts'
 import { suiteChangePoints } from '../../src/history/change-points.ts';
 import { indexEntryFor } from '../../src/history/suite-index.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
-import type { RunResult } from '../../src/results/types.ts';
-import { buildDailyRuns } from '../support/results-fixture.ts';
 import { tempDir } from './support/git-repo.ts';
 import { runCli } from './support/mesh-perf-cli.ts';
-
-const STEP_AT = 30;
-
-/** Daily runs where istio-sidecar gets 30% slower from run STEP_AT on, when Istio is upgraded. */
-function steppedRuns(count: number): RunResult[] {
-  return buildDailyRuns(count, { suite: 'nightly', modes: ['baseline', 'istio-sidecar'] }).map((r, i) => {
-    const after = i >= STEP_AT;
-    const factor = after ? 1.3 : 1;
-    return {
-      ...r,
-      run: { ...r.run, environment: { kubernetes: { version: 'v1.31.2' }, meshes: { istio: { version: after ? '1.30.0' : '1.29.2' } } } },
-      modes: r.modes.map((m) =>
-        m.name !== 'istio-sidecar'
-          ? m
-          : {
-              ...m,
-              repetitions: m.repetitions.map((rep) => ({
-                ...rep,
-                latencyMs: rep.latencyMs && {
-                  ...rep.latencyMs,
-                  ...Object.fromEntries(
-                    ['min', 'mean', 'p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max'].map((k) => [
-                      k,
-                      (rep.latencyMs as unknown as Record<string, number>)[k]! * factor,
-                    ]),
-                  ),
-                },
-              })),
-            },
-      ),
-    } as RunResult;
-  });
-}
+import { STEP_AT, steppedRuns } from './support/stepped-runs.ts';
 
 test('a store with a known step: the change point at the right run, what changed, and the reference window after it', {
   timeout: 180_000,
@@ -168,4 +134,49 @@ test('bad input: too-short series are said, missing statistics skipped, duplicat
     ratio.changePoints.map((c) => c.after),
     [long[STEP_AT]!.id],
   );
+});
+
+test('an index written before change points (v1) is re-read once, so older runs get the new figures', { timeout: 120_000 }, async () => {
+  const dir = await tempDir('index-v1');
+  const root = join(dir, 'history');
+  const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
+  const runs = steppedRuns(4);
+  await store.publish(runs.slice(0, 3));
+  const path = join(root, 'runs', 'nightly', 'index.json');
+  const old = JSON.parse(await readFile(path, 'utf8')) as {
+    schemaVersion: number;
+    runs: { modes: Record<string, Record<string, { s: Record<string, unknown> }>>; env?: unknown }[];
+  };
+  old.schemaVersion = 1;
+  for (const run of old.runs) {
+    delete run.env;
+    for (const modes of Object.values(run.modes)) for (const mode of Object.values(modes)) delete mode.s.ratio;
+  }
+  await writeFile(path, JSON.stringify(old));
+  await store.publish(runs.slice(3));
+  const index = JSON.parse(await readFile(path, 'utf8')) as typeof old;
+  assert.equal(index.schemaVersion, 2);
+  assert.equal(index.runs.length, 4);
+  for (const run of index.runs) {
+    assert.ok(run.modes['1000rps']!['istio-sidecar']!.s.ratio, 'ratio back');
+    assert.ok(run.env, 'versions back');
+  }
+});
+
+test('a corrupted index stops change points and the reference lookup loudly, naming the file; nothing is written', {
+  timeout: 120_000,
+}, async () => {
+  const dir = await tempDir('index-corrupt');
+  const root = join(dir, 'history');
+  const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
+  const runs = steppedRuns(8);
+  await store.publish(runs.slice(0, 7));
+  const path = join(root, 'runs', 'nightly', 'index.json');
+  await writeFile(path, '{"schemaVersion":2,');
+  const data = await readFile(join(root, 'data', 'nightly.js'), 'utf8');
+  await assert.rejects(store.changePoints('nightly', 'main'), /runs\/nightly\/index\.json.*not valid JSON/s);
+  await assert.rejects(findBase(store, 'nightly', { branch: 'main' }, 10), /runs\/nightly\/index\.json/);
+  await assert.rejects(store.publish(runs.slice(7)), /runs\/nightly\/index\.json/);
+  assert.equal(await readFile(path, 'utf8'), '{"schemaVersion":2,');
+  assert.equal(await readFile(join(root, 'data', 'nightly.js'), 'utf8'), data);
 });

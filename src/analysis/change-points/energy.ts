@@ -2,6 +2,8 @@
 // interval, the split τ (and right end κ) that makes [start, τ) and [τ, κ) most different in
 // distribution. Pair sums are tabulated once per window, so each search is O(length²). Pure.
 
+let shared = new Float64Array(0);
+
 /** Σ |y_i − y_k| over i < k in [a, b), for every start ≤ a < b ≤ end of one window. */
 export class PairSums {
   private readonly size: number;
@@ -13,14 +15,16 @@ export class PairSums {
     readonly end: number,
   ) {
     this.size = end - start + 1;
-    this.table = new Float64Array(this.size * this.size);
+    // One buffer reused by every window of a series' split (they are searched one at a time).
+    if (shared.length < this.size * this.size) shared = new Float64Array(this.size * this.size);
+    this.table = shared;
     // P(a, b) = P(a, b − 1) + Σ_{i=a}^{b−2} |y_i − y_{b−1}|; the inner sum grows as a moves left.
     for (let b = start + 2; b <= end; b++) {
       const last = values[b - 1]!;
       let column = 0;
       for (let a = b - 2; a >= start; a--) {
         column += Math.abs(values[a]! - last);
-        this.table[this.cell(a, b)] = this.table[this.cell(a, b - 1)]! + column;
+        this.table[this.cell(a, b)] = (b - 1 - a < 2 ? 0 : this.table[this.cell(a, b - 1)]!) + column;
       }
     }
   }
