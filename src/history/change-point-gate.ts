@@ -1,7 +1,7 @@
 // The change-point gate: after a publish, a change point that the new runs made appear, at the
 // newest runs of its series, and that is a slowdown beyond the practical minimum, is raised:
 // off (not looked at), warn (a line and a warning, exit 0) or fail (exit 1). Pure.
-import { describeChangePoint, suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
+import { describeChangePoint, seriesKeyOf, suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
 import type { IndexEntry } from './suite-index.ts';
 
 export type ChangePointGateMode = 'off' | 'warn' | 'fail';
@@ -15,7 +15,7 @@ export interface ChangePointGateResult {
   lines: string[];
 }
 
-const key = (cp: SuiteChangePoint) => `${cp.branch}\u0000${cp.profile}\u0000${cp.mode}\u0000${cp.metric}\u0000${cp.after}`;
+const key = (cp: SuiteChangePoint) => `${seriesKeyOf(cp)}\u0000${cp.after}`;
 
 /**
  * Change points whose later segment reaches the newest run of the series and holds a run just
@@ -28,10 +28,10 @@ export function changePointsMadeBy(
   added: ReadonlySet<string>,
 ): SuiteChangePoint[] {
   if (added.size === 0) return [];
-  const newest = new Map(changes.series.map((s) => [`${s.branch}\u0000${s.profile}\u0000${s.mode}\u0000${s.metric}`, s]));
+  const newest = new Map(changes.series.map((s) => [seriesKeyOf(s), s]));
   const startedAt = new Map(entries.map((e) => [e.id, e.startedAt]));
   const candidates = changes.changePoints.filter((cp) => {
-    const series = newest.get(`${cp.branch}\u0000${cp.profile}\u0000${cp.mode}\u0000${cp.metric}`);
+    const series = newest.get(seriesKeyOf(cp));
     const last = series?.changePoints[series.changePoints.length - 1];
     if (last !== cp) return false;
     const from = cp.afterStartedAt;
@@ -42,7 +42,14 @@ export function changePointsMadeBy(
     });
   });
   if (candidates.length === 0) return [];
-  const before = new Set(suiteChangePoints(entries.filter((e) => !added.has(e.id))).changePoints.map(key));
+  // Only the candidates' series are analysed again, without the added runs.
+  const only = new Set(candidates.map(seriesKeyOf));
+  const before = new Set(
+    suiteChangePoints(
+      entries.filter((e) => !added.has(e.id)),
+      { only },
+    ).changePoints.map(key),
+  );
   return candidates.filter((cp) => !before.has(key(cp)));
 }
 

@@ -9,8 +9,6 @@ import { sortEntries, type IndexEntry, type IndexModeEntry } from './suite-index
 export const CHANGE_POINT_METRICS = ['ratio', 'p50', 'p99', 'err', 'cpu'] as const;
 export type ChangePointMetric = (typeof CHANGE_POINT_METRICS)[number];
 
-const CHANGE_POINTS_METRIC_ORDER: readonly ChangePointMetric[] = CHANGE_POINT_METRICS;
-
 export const METRIC_LABEL: Record<ChangePointMetric, string> = {
   ratio: 'p50 ratio to baseline',
   p50: 'p50',
@@ -69,6 +67,7 @@ export interface SuiteChangePoint extends SeriesKey {
 }
 
 export interface SeriesResult extends SeriesKey {
+  /** Runs analysed (the newest ANALYSED_RUNS with the figure). */
   runs: number;
   /** Runs of this branch that had no value for this figure (missing statistic, mode not valid). */
   missing: number;
@@ -92,10 +91,27 @@ function figureOf(mode: IndexModeEntry | undefined, metric: ChangePointMetric): 
 export function trendRuns(entries: readonly IndexEntry[]): IndexEntry[] {
   const byId = new Map<string, IndexEntry>();
   for (const e of sortEntries([...entries])) if (e.verdict !== 'invalid' && e.pr === undefined) byId.set(e.id, e);
-  return sortEntries([...byId.values()]);
+  // Map keeps first-insertion order: re-inserting a later duplicate keeps its earlier slot, so sort once more.
+  return byId.size === entries.length ? [...byId.values()] : sortEntries([...byId.values()]);
 }
 
-export function suiteChangePoints(entries: readonly IndexEntry[], options: { branch?: string } = {}): SuiteChangePoints {
+/**
+ * The newest runs of a series that are analysed: a year of daily runs. The merge step re-tests
+ * segments as long as the series, so its cost grows with the square of the length; at 3 years ×
+ * 20 scenarios the whole history cost a publish 4 s of CPU, a year of it about a second. Older
+ * change points are not listed (the dashboard says over how many runs it looked).
+ */
+export const ANALYSED_RUNS = 365;
+
+/** "branch␀profile␀mode␀metric": one series. */
+export function seriesKeyOf(key: SeriesKey): string {
+  return `${key.branch}\u0000${key.profile}\u0000${key.mode}\u0000${key.metric}`;
+}
+
+export function suiteChangePoints(
+  entries: readonly IndexEntry[],
+  options: { branch?: string /** Only these series (seriesKeyOf). */; only?: ReadonlySet<string> } = {},
+): SuiteChangePoints {
   const runs = trendRuns(entries);
   const branches = new Map<string, IndexEntry[]>();
   for (const run of runs) {
@@ -107,27 +123,38 @@ export function suiteChangePoints(entries: readonly IndexEntry[], options: { bra
   }
   const series: SeriesResult[] = [];
   for (const [branch, list] of [...branches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    // One pass over the runs gathers every series of the branch, in run order.
-    const gathered = new Map<string, { run: IndexEntry; v: number }[]>();
+    // One pass over the runs gathers every series of the branch, in run order (nested maps: no
+    // string keys built per point, which was most of the time at 3 years × 20 scenarios).
+    const byProfile = new Map<string, Map<string, { run: IndexEntry; v: number }[][]>>();
     for (const run of list) {
-      for (const [profile, modes] of Object.entries(run.modes)) {
-        for (const [mode, entry] of Object.entries(modes)) {
-          for (const metric of CHANGE_POINTS_METRIC_ORDER) {
+      for (const profile in run.modes) {
+        let byMode = byProfile.get(profile);
+        if (!byMode) byProfile.set(profile, (byMode = new Map()));
+        const modes = run.modes[profile]!;
+        for (const mode in modes) {
+          let perMetric = byMode.get(mode);
+          if (!perMetric) byMode.set(mode, (perMetric = CHANGE_POINT_METRICS.map(() => [])));
+          const entry = modes[mode]!;
+          for (let m = 0; m < CHANGE_POINT_METRICS.length; m++) {
+            const metric = CHANGE_POINT_METRICS[m]!;
             const v = figureOf(entry, metric);
-            const key = `${profile}\u0000${mode}\u0000${metric}`;
-            let points = gathered.get(key);
-            if (!points) gathered.set(key, (points = []));
             // A figure no run of this series has (the baseline's ratio, CPU without a cluster) is no series.
-            if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) points.push({ run, v });
+            if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) perMetric[m]!.push({ run, v });
           }
         }
       }
     }
+    const gathered = new Map<string, { run: IndexEntry; v: number }[]>();
+    for (const [profile, byMode] of byProfile)
+      for (const [mode, perMetric] of byMode)
+        CHANGE_POINT_METRICS.forEach((metric, m) => gathered.set(`${profile}\u0000${mode}\u0000${metric}`, perMetric[m]!));
     for (const key of [...gathered.keys()].sort()) {
       const points = gathered.get(key)!;
       if (points.length === 0) continue;
       const [profile, mode, metric] = key.split('\u0000') as [string, string, ChangePointMetric];
-      series.push(seriesChangePoints({ branch, profile, mode, metric }, points, list.length));
+      if (options.only && !options.only.has(seriesKeyOf({ branch, profile, mode, metric }))) continue;
+      const recent = points.slice(-ANALYSED_RUNS);
+      series.push(seriesChangePoints({ branch, profile, mode, metric }, recent, list.length - points.length));
     }
   }
   const all = series.flatMap((s) => s.changePoints);
@@ -135,8 +162,8 @@ export function suiteChangePoints(entries: readonly IndexEntry[], options: { bra
   return { series, changePoints: all };
 }
 
-function seriesChangePoints(key: SeriesKey, points: { run: IndexEntry; v: number }[], runs: number): SeriesResult {
-  const base: SeriesResult = { ...key, runs: points.length, missing: runs - points.length, changePoints: [] };
+function seriesChangePoints(key: SeriesKey, points: { run: IndexEntry; v: number }[], missing: number): SeriesResult {
+  const base: SeriesResult = { ...key, runs: points.length, missing, changePoints: [] };
   const found = detectChangePoints(
     points.map((p) => p.v),
     detectOptionsFor(key.metric),

@@ -141,11 +141,13 @@ function environmentOf(environment: Record<string, unknown>): IndexEnvironment {
  * instants, not strings: "2025-11-02T10:00:00+02:00" is earlier than "2025-11-02T09:00:00Z".
  */
 export function sortEntries(entries: IndexEntry[]): IndexEntry[] {
-  const time = (e: IndexEntry) => {
+  // Each start parsed once (a comparator parsing dates was a visible share of a large publish).
+  const decorated = entries.map((e) => {
     const t = Date.parse(e.startedAt);
-    return Number.isNaN(t) ? Infinity : t;
-  };
-  return [...entries].sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { e, t: Number.isNaN(t) ? Infinity : t };
+  });
+  decorated.sort((a, b) => a.t - b.t || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0));
+  return decorated.map((d) => d.e);
 }
 
 /** One run per line: appends stay one-line diffs. */

@@ -107,6 +107,7 @@
       suite.branches = keysOf(runs, function (r) { return [r.branch]; }).sort();
       suite.changePoints = index.changePoints || [];
       suite.unsplit = index.unsplit || [];
+      suite.analysedRuns = index.analysedRuns;
       if (state.profile && suite.profiles.indexOf(state.profile) < 0) state.profile = '';
       if (state.branch && suite.branches.indexOf(state.branch) < 0) state.branch = '';
       fill($('f-profile'), suite.profiles, state.profile, 'all profiles');
@@ -344,7 +345,7 @@
     var list = suite.changePoints.filter(function (cp) { return cp.branch === branch && (!state.profile || cp.profile === state.profile); });
     var unsplit = suite.unsplit.filter(function (u) { return u.branch === branch && (!state.profile || u.profile === state.profile); });
     note.textContent = (list.length ? list.length + ' change point' + (list.length === 1 ? '' : 's') : 'No change points') +
-      ' on branch ' + (branch || '(none)') + ' (p50, p99, p50 ratio to baseline, error rate, CPU per 1000 rps; p < 0.001 and ≥ 2%).' +
+      ' on branch ' + (branch || '(none)') + ' over the newest ' + (suite.analysedRuns || 365) + ' runs of each series (p50, p99, p50 ratio to baseline, error rate, CPU per 1000 rps; p < 0.001 and ≥ 2%).' +
       (unsplit.length ? ' Not analysed: ' + unsplit.slice(0, 3).map(function (u) { return u.profile + ' · ' + u.mode + ' · ' + u.metric + ' (' + u.reason + ')'; }).join('; ') + (unsplit.length > 3 ? '; …' : '') + '.' : '');
     var current = null;
     if (state.after && byId[state.after]) {

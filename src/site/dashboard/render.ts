@@ -1,7 +1,7 @@
 // The trend dashboard (index.html at the root of the history store) and the per-suite data files
 // it loads. Data arrive through <script src> rather than fetch(), so the page works the same from
 // a Pages site and from a checkout opened with file://. Pure.
-import type { SuiteChangePoints } from '../../history/change-points.ts';
+import { ANALYSED_RUNS, type SuiteChangePoints } from '../../history/change-points.ts';
 import type { StoreMarker } from '../../history/marker.ts';
 import { sortEntries, type SuiteIndex } from '../../history/suite-index.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
@@ -85,6 +85,7 @@ export function renderSuiteData(index: SuiteIndex, changes?: SuiteChangePoints):
     ...(changes
       ? {
           changePoints: changes.changePoints,
+          analysedRuns: ANALYSED_RUNS,
           // Series too short to split, said on the page rather than drawn as "no change".
           unsplit: changes.series
             .filter((s) => s.skipped)
