@@ -97,6 +97,7 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
       overhead: [],
       regression: { ...config.gates.regression, enabled: false },
       ab: { ...config.gates.ab, enabled: false },
+      changePoint: 'off',
     },
     history: { ...config.history, publish: false },
     calibrate: true,

@@ -2,7 +2,7 @@
 // a run folder, a folder of run folders, or a store) or else the configured history store,
 // looked up the way a PR gate wants it (base commit, else the base branch's latest runs).
 import type { Config } from '../config/validate.ts';
-import { findBase } from '../history/lookup.ts';
+import { findBase, referenceWindowLine } from '../history/lookup.ts';
 import { isGitLocation, openStore } from '../history/open-store.ts';
 import { readResults } from '../history/read-results.ts';
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
@@ -56,11 +56,12 @@ export function referenceLoader(
     });
     return reachable(store, async () => {
       const base = await findBase(store, config.suite, result.run.git, window, result.run.id);
-      if (base)
+      if (base) {
         log.info(
           `comparing with ${base.runs.length} past runs (${base.basis}${base.branch ? ` of ${base.branch}` : ''}) from ${store.describe()}`,
         );
-      else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
+        if (base.window) log.info(referenceWindowLine(base.window));
+      } else log.warn(`no comparable past runs in ${store.describe()}: ${await whyNoBase(store, config.suite, result, cwd, spec)}`);
       return base?.runs ?? [];
     });
   };

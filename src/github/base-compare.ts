@@ -12,6 +12,8 @@ export interface BaseReference {
   /** The base commit, when the lookup found runs for exactly that commit. */
   commit?: string;
   runs: RunResult[];
+  /** Set when the runs start after the branch's last change point (the first run after it). */
+  windowAfter?: string;
 }
 
 export interface BaseComparison {
@@ -43,5 +45,8 @@ export function compareWithBase(modes: ModeView[], base: BaseReference | undefin
 }
 
 export function describeBase(base: BaseReference): string {
-  return base.commit ? `${base.ref} at ${base.commit.slice(0, 7)}` : `${base.ref} (latest ${base.runs.length})`;
+  if (base.commit) return `${base.ref} at ${base.commit.slice(0, 7)}`;
+  return base.windowAfter
+    ? `${base.ref} (latest ${base.runs.length}, from run ${base.windowAfter} after its last change point)`
+    : `${base.ref} (latest ${base.runs.length})`;
 }

@@ -68,5 +68,10 @@ export async function baseReference(
       : {};
   const found = await findBase(store, config.suite, git, config.gates.regression.window, runId);
   if (!found?.branch) return undefined;
-  return { ref: found.branch, ...(found.commit ? { commit: found.commit } : {}), runs: found.runs };
+  return {
+    ref: found.branch,
+    ...(found.commit ? { commit: found.commit } : {}),
+    runs: found.runs,
+    ...(found.window ? { windowAfter: found.window.after } : {}),
+  };
 }

@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { historySchema } from '../config/sections/history.ts';
+import { gatesSchema } from '../config/sections/gates.ts';
+import { changePointSummaryLines, evaluateChangePointGate, type ChangePointGateMode } from '../history/change-point-gate.ts';
 import { readResults } from '../history/read-results.ts';
 import { EXIT, messageOf, UsageError } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
@@ -43,7 +45,7 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     core.warning(`mesh-perf did not publish: ${refusal}`);
     return { exitCode: EXIT.pass };
   }
-  const history = await historySettings(cwd);
+  const { history, gate } = await historySettings(cwd);
   core.info(
     `history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`,
   );
@@ -71,7 +73,12 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       ? `${outcome.added.length} run(s) published to ${store.describe()}${outcome.commit ? ` (commit ${outcome.commit.slice(0, 12)})` : ''}`
       : `published to ${store.describe()}`;
     core.info(line);
-    if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(`### mesh-perf history\n\n${line}\n`).write();
+    const changePoint = evaluateChangePointGate(outcome?.changePoints ?? [], gate.mode, gate.minEffectPct);
+    for (const text of changePoint.lines) core.warning(text, { title: 'mesh-perf: new change point' });
+    const summary = [line, ...changePointSummaryLines(changePoint)];
+    if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(`### mesh-perf history\n\n${summary.join('\n\n')}\n`).write();
+    if (changePoint.decision === 'fail')
+      return { exitCode: EXIT.gateFailed, failure: `mesh-perf: change-point gate failed: ${changePoint.lines.join('; ')}` };
     return { exitCode: EXIT.pass };
   } finally {
     log.end();
@@ -79,7 +86,9 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
 }
 
 /** The config file's history section (when there is one), then the inputs that are set. */
-async function historySettings(cwd: string): Promise<HistorySettings> {
+async function historySettings(
+  cwd: string,
+): Promise<{ history: HistorySettings; gate: { mode: ChangePointGateMode; minEffectPct: number } }> {
   const overrides: Record<string, string> = {};
   for (const name of [STORE_INPUT, BRANCH_INPUT, ADOPT_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
   if (overrides[STORE_INPUT]) overrides[STORE_INPUT] = expandHome(overrides[STORE_INPUT]);
@@ -90,13 +99,15 @@ async function historySettings(cwd: string): Promise<HistorySettings> {
     const adopt = overrides[ADOPT_INPUT];
     if (adopt !== undefined && adopt !== 'true' && adopt !== 'false')
       throw new UsageError(`input adopt: expected true or false, got ${JSON.stringify(adopt)}`);
-    return historySchema.parse({
+    const history = historySchema.parse({
       ...(overrides[STORE_INPUT] ? { store: overrides[STORE_INPUT] } : {}),
       ...(overrides[BRANCH_INPUT] ? { branch: overrides[BRANCH_INPUT] } : {}),
       ...(adopt ? { adopt: adopt === 'true' } : {}),
     });
+    const gates = gatesSchema.parse(undefined);
+    return { history, gate: { mode: gates.changePoint, minEffectPct: gates.regression.minEffectPct } };
   }
   const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });
   core.info(`history settings from ${named || 'mesh-perf.yaml'}`);
-  return config.history;
+  return { history: config.history, gate: { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct } };
 }

@@ -25,6 +25,7 @@ import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
 import { StoreNotAdoptedError } from '../history/errors.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
+import { changePointSummaryLines, evaluateChangePointGate, type ChangePointGateMode } from '../history/change-point-gate.ts';
 import { readActionInputs, type ActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
@@ -277,7 +278,16 @@ async function publishLine(store: ResultStore, outcome: PipelineOutcome, payload
     const done = await store.publish([outcome.result]);
     const commit = done?.commit ? ` (commit ${done.commit.slice(0, 12)})` : '';
     core.info(`published to ${store.describe()}${commit}`);
-    return `Published to history: ${store.describe()}${commit}.`;
+    // The scheduled run's own publish: a new slowdown step is a warning here; `fail` belongs to
+    // the publish step (publish-results), which can fail without losing the run's outputs.
+    const config = outcome.result.config as { gates?: { changePoint?: ChangePointGateMode; regression?: { minEffectPct?: number } } };
+    const gate = evaluateChangePointGate(
+      done?.changePoints ?? [],
+      config.gates?.changePoint ?? 'warn',
+      config.gates?.regression?.minEffectPct ?? 5,
+    );
+    for (const text of gate.lines) core.warning(text, { title: 'mesh-perf: new change point' });
+    return [`Published to history: ${store.describe()}${commit}.`, ...changePointSummaryLines(gate)].join('\n\n');
   } catch (error) {
     if (error instanceof StoreNotAdoptedError) throw error;
     core.warning(`publishing to history failed: ${messageOf(error)}`);

@@ -9,7 +9,8 @@ import { EnvironmentError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { StoreAccessError } from './errors.ts';
 import { suiteDir } from './layout.ts';
-import { listFromTree } from './list.ts';
+import { changePointsFromTree, listFromTree } from './list.ts';
+import type { SuiteChangePoints } from './change-points.ts';
 import { planPublish } from './publish-plan.ts';
 import { rebuildStore, type ChangeSink, type RebuildSummary } from './rebuild-plan.ts';
 import type { Retention } from './retention.ts';
@@ -49,6 +50,11 @@ export class DirectoryStore implements ResultStore {
     return listFromTree(new DirectoryTree(this.root), query, this.describe());
   }
 
+  async changePoints(suite: string, branch: string): Promise<SuiteChangePoints> {
+    if (!(await isDirectory(this.root))) return { series: [], changePoints: [] };
+    return changePointsFromTree(new DirectoryTree(this.root), suite, branch, this.describe());
+  }
+
   async publish(results: RunResult[]): Promise<PublishOutcome> {
     const chartJs = await this.options.chartJs();
     // Input errors must not leave an empty store folder behind.
@@ -66,6 +72,7 @@ export class DirectoryStore implements ResultStore {
         unchanged: plan.unchanged,
         pruned: plan.pruned,
         compacted: plan.compacted,
+        changePoints: plan.newChangePoints,
         warnings: plan.warnings,
       };
     });

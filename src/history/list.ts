@@ -10,6 +10,7 @@ import { loadSuiteState } from './suite-state.ts';
 import type { IndexEntry } from './suite-index.ts';
 import type { StoreTree } from './tree.ts';
 import type { HistoryQuery } from './types.ts';
+import { suiteChangePoints, type SuiteChangePoints } from './change-points.ts';
 
 export function matchesQuery(entry: IndexEntry, query: HistoryQuery): boolean {
   if (query.branch !== undefined && entry.branch !== query.branch) return false;
@@ -44,4 +45,14 @@ export async function listFromTree(tree: StoreTree, query: HistoryQuery, storeLa
       throw new StoreCorruptError(storeLabel, entry.file, messageOf(error).replace(`${entry.file}: `, ''));
     }
   });
+}
+
+/** The change points of one branch of a suite, from its checked index; none for an empty store. */
+export async function changePointsFromTree(tree: StoreTree, suite: string, branch: string, storeLabel: string): Promise<SuiteChangePoints> {
+  const markerText = await tree.read(MARKER_FILE);
+  if (markerText === undefined) return { series: [], changePoints: [] };
+  const marker = parseMarker(markerText);
+  if (!marker.ok) throw new StoreCorruptError(storeLabel, MARKER_FILE, marker.reason);
+  const state = await loadSuiteState(tree, suiteDir(suite), storeLabel);
+  return suiteChangePoints(state.index.runs, { branch });
 }

@@ -7,6 +7,7 @@
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
 import type { ResultStore } from './types.ts';
+import { describeChangePoint } from './change-points.ts';
 
 export interface BaseLookup {
   /** Which rule found the runs. */
@@ -14,6 +15,45 @@ export interface BaseLookup {
   branch?: string;
   commit?: string;
   runs: RunResult[];
+  /** Runs before the branch's last change point were left out: the reference starts after it. */
+  window?: ReferenceWindow;
+}
+
+export interface ReferenceWindow {
+  /** First run after the change point, and when it started. */
+  after: string;
+  startedAt: string;
+  /** The series the change point is in, one line. */
+  changePoint: string;
+  /** Runs of the latest `limit` that the window left out. */
+  leftOut: number;
+}
+
+/** Series whose steps move what the regression gate judges by default: p50 and its ratio to the baseline. */
+const WINDOW_METRICS = new Set(['ratio', 'p50']);
+
+/** The reference window: runs since the last change point of the branch's gated series. */
+async function windowed(
+  store: ResultStore,
+  suite: string,
+  branch: string,
+  runs: RunResult[],
+): Promise<{ runs: RunResult[]; window?: ReferenceWindow }> {
+  if (!store.changePoints || runs.length === 0) return { runs };
+  const last = (await store.changePoints(suite, branch)).changePoints.find((cp) => WINDOW_METRICS.has(cp.metric));
+  if (!last) return { runs };
+  const start = Date.parse(last.afterStartedAt);
+  const kept = runs.filter((r) => Date.parse(r.run.startedAt) >= start);
+  if (kept.length === runs.length || kept.length === 0) return { runs };
+  return {
+    runs: kept,
+    window: {
+      after: last.after,
+      startedAt: last.afterStartedAt,
+      changePoint: describeChangePoint(last),
+      leftOut: runs.length - kept.length,
+    },
+  };
 }
 
 /**
@@ -31,20 +71,25 @@ export async function findBase(
   const keep = (runs: RunResult[]) => runs.filter((r) => r.verdict !== 'invalid' && r.run.id !== selfId);
   const base = git.baseRef;
   if (base) {
-    const latest = keep(await store.list({ suite, branch: base, limit }));
+    // The base branch's latest runs, after its last change point (a known step no longer flags every PR).
+    const latest = await windowed(store, suite, base, keep(await store.list({ suite, branch: base, limit })));
     if (git.mergeBase) {
       const runs = keep(await store.list({ suite, branch: base, commit: git.mergeBase, limit }));
       if (runs.length > 0) {
-        // The merge base's own runs first, then the branch's latest others, at most `limit`.
+        // The base commit's own runs first, then the branch's latest others, at most `limit`.
         const ids = new Set(runs.map((r) => r.run.id));
-        const pooled = [...runs, ...latest.filter((r) => !ids.has(r.run.id))].slice(0, limit);
+        const pooled = [...runs, ...latest.runs.filter((r) => !ids.has(r.run.id))].slice(0, limit);
         const basis = pooled.length > runs.length ? 'merge-base+base-branch' : 'merge-base';
-        return { basis, branch: base, commit: git.mergeBase, runs: pooled };
+        return { basis, branch: base, commit: git.mergeBase, runs: pooled, ...(latest.window ? { window: latest.window } : {}) };
       }
     }
-    return latest.length > 0 ? { basis: 'base-branch-latest', branch: base, runs: latest } : undefined;
+    return latest.runs.length > 0 ? { basis: 'base-branch-latest', branch: base, ...latest } : undefined;
   }
   if (!git.branch) return undefined;
   const runs = keep(await store.list({ suite, branch: git.branch, limit: limit + (selfId ? 1 : 0) })).slice(0, limit);
-  return runs.length > 0 ? { basis: 'branch-latest', branch: git.branch, runs } : undefined;
+  return runs.length > 0 ? { basis: 'branch-latest', branch: git.branch, ...(await windowed(store, suite, git.branch, runs)) } : undefined;
+}
+
+export function referenceWindowLine(window: ReferenceWindow): string {
+  return `reference window: runs from ${window.after} (${window.startedAt}) on, after the last change point (${window.changePoint}); ${window.leftOut} older run${window.leftOut === 1 ? '' : 's'} left out`;
 }

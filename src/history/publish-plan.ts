@@ -33,6 +33,8 @@ import {
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
+import { changePointsMadeBy } from './change-point-gate.ts';
+import { suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface PlanOptions {
@@ -55,6 +57,8 @@ export interface PublishPlan {
   pruned: string[];
   /** Runs rewritten without their per-second timelines (timeline retention). */
   compacted: string[];
+  /** Change points that the runs of this publish made appear (slowdowns and speed-ups). */
+  newChangePoints: SuiteChangePoint[];
   warnings: string[];
 }
 
@@ -81,7 +85,15 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   const dashboard = await dashboardFileFor(tree, marker);
   if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
-  const plan: PublishPlan = { changes: emptyChanges(), added: [], unchanged: [], pruned: [], compacted: [], warnings: [] };
+  const plan: PublishPlan = {
+    changes: emptyChanges(),
+    added: [],
+    unchanged: [],
+    pruned: [],
+    compacted: [],
+    newChangePoints: [],
+    warnings: [],
+  };
   const incoming = dedupeIncoming(runs).filter((result) => {
     const reason = unpublishableReason(result);
     if (reason) plan.warnings.push(`run ${result.run.id} was not published: ${reason}`);
@@ -145,7 +157,14 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
         plan.compacted.push(c.entry.file);
       }
     }
-    if (state.indexChanged) writeSuite(state, plan.changes);
+    if (state.indexChanged) {
+      const changes = suiteChangePoints(state.index.runs);
+      const added = new Set(
+        incoming.filter((r) => r.run.suite === state.suite && plan.added.includes(runFilePath(r))).map((r) => r.run.id),
+      );
+      plan.newChangePoints.push(...changePointsMadeBy(changes, state.index.runs, added));
+      writeSuite(state, plan.changes, changes);
+    }
   }
   const shell = siteShellChanges(await tree.list(`${RUNS_DIR}/`), marker, [...states.values()], options);
   for (const [path, text] of shell.writes) plan.changes.writes.set(path, text);
@@ -168,9 +187,9 @@ function prune(state: SuiteState, retention: Retention, now: Date, plan: Publish
   plan.warnings.push(`retention (${describeRetention(retention)}) removed ${removed.length} run(s) of suite ${state.suite}`);
 }
 
-export function writeSuite(state: SuiteState, changes: StoreChanges): void {
+export function writeSuite(state: SuiteState, changes: StoreChanges, changePoints?: SuiteChangePoints): void {
   changes.writes.set(suiteIndexPath(state.suite), serializeIndex(state.index));
-  changes.writes.set(suiteDataPath(state.suite), renderSuiteDataFile(state.index));
+  changes.writes.set(suiteDataPath(state.suite), renderSuiteDataFile(state.index, changePoints));
 }
 
 /** Marker, dashboard page, Chart.js asset, .nojekyll: rewritten so they describe every suite. */

@@ -13,6 +13,7 @@ import { readMarker, serializeRun, siteShellChanges, type PlanOptions } from './
 import { dashboardFileFor, renderRunReportForStore, renderSuiteDataFile } from '../site/pages.ts';
 import { DASHBOARD_FILE } from './layout.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
+import { suiteChangePoints, type SuiteChangePoint } from './change-points.ts';
 import { indexEntryFor, serializeIndex } from './suite-index.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
 
@@ -37,6 +38,8 @@ export interface RebuildSummary {
   pruned: string[];
   /** Runs rewritten without their per-second timelines (timeline retention). */
   compacted: string[];
+  /** Change points of every suite's series, newest first (as the dashboard lists them). */
+  changePoints: (SuiteChangePoint & { suite: string })[];
   warnings: string[];
 }
 
@@ -44,7 +47,16 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
   const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   const dashboard = await dashboardFileFor(tree, marker);
   if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
-  const summary: RebuildSummary = { suites: [], runs: 0, reports: 0, written: 0, pruned: [], compacted: [], warnings: [] };
+  const summary: RebuildSummary = {
+    suites: [],
+    runs: 0,
+    reports: 0,
+    written: 0,
+    pruned: [],
+    compacted: [],
+    changePoints: [],
+    warnings: [],
+  };
   const emit = async (path: string, text: string) => {
     if (!options.includeAll && (await tree.blob(path)) === gitBlobId(text)) return;
     summary.written++;
@@ -109,7 +121,9 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
       }
     }
     await emit(suiteIndexPath(suite), serializeIndex(state.index));
-    await emit(suiteDataPath(suite), renderSuiteDataFile(state.index));
+    const changes = suiteChangePoints(state.index.runs);
+    summary.changePoints.push(...changes.changePoints.map((cp) => ({ ...cp, suite })));
+    await emit(suiteDataPath(suite), renderSuiteDataFile(state.index, changes));
     rendered.add(suiteIndexPath(suite));
     rendered.add(suiteDataPath(suite));
     states.push(state);

@@ -6,7 +6,8 @@
 import type { RunResult, Verdict } from '../results/types.ts';
 import { buildRunView, type SummaryStat } from '../report/view.ts';
 
-export const INDEX_SCHEMA_VERSION = 1;
+/** 2: modes carry the overhead ratio, CPU per 1000 rps and error rate; runs their versions (change points). */
+export const INDEX_SCHEMA_VERSION = 2;
 export const INDEX_KIND = 'mesh-perf-suite-index';
 export const INDEX_CI_LEVEL = 0.95;
 /** The statistics the dashboard can plot; the rest stay in the run files. */
@@ -19,8 +20,19 @@ export interface IndexModeEntry {
   /** Repetitions, and how many were valid. */
   n: number;
   valid: number;
-  /** Latency statistics (ms) and achieved rps. */
-  s: Partial<Record<SummaryStat | 'rps', Triple>>;
+  /**
+   * Latency statistics (ms) and achieved rps; `ratio`: p50 as a ratio to the same run's baseline;
+   * `cpu`: CPU millicores per 1000 rps; `err`: error rate (a single value: [rate, rate, rate]).
+   */
+  s: Partial<Record<SummaryStat | 'rps' | 'ratio' | 'cpu' | 'err', Triple>>;
+}
+
+/** What a change point lists as changed between two runs. */
+export interface IndexEnvironment {
+  /** Kubernetes server version. */
+  k8s?: string;
+  /** mesh → version. */
+  mesh?: Record<string, string>;
 }
 
 export interface IndexEntry {
@@ -48,6 +60,7 @@ export interface IndexEntry {
   /** False once the per-second timelines were dropped from the stored run (timeline retention). */
   tl?: boolean;
   baseline: string;
+  env?: IndexEnvironment;
   /** profile → mode → figures. */
   modes: Record<string, Record<string, IndexModeEntry>>;
 }
@@ -75,6 +88,10 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
       if (figure) s[stat] = triple(figure);
     }
     if (row.achievedRps) s.rps = triple(row.achievedRps);
+    const ratio = row.overhead.p50?.ratio;
+    if (ratio) s.ratio = triple(ratio);
+    if (row.cpuPer1000Rps) s.cpu = triple(row.cpuPer1000Rps);
+    if (row.errors.rate !== undefined) s.err = [sig(row.errors.rate), sig(row.errors.rate), sig(row.errors.rate)];
     (modes[row.profile] ??= {})[row.mode] = { n: row.repetitions, valid: row.valid, s };
   }
   const git = result.run.git;
@@ -100,7 +117,23 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   if (git.baseRef) entry.baseRef = git.baseRef;
   if (git.repository) entry.repository = git.repository;
   if (result.run.machine.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
+  const env = environmentOf(result.run.environment);
+  if (env.k8s || env.mesh) entry.env = env;
   return entry;
+}
+
+/** The versions a platform recorded (Kubernetes: kubernetes.version, meshes.<name>.version). */
+function environmentOf(environment: Record<string, unknown>): IndexEnvironment {
+  const out: IndexEnvironment = {};
+  const k8s = (environment.kubernetes as { version?: unknown } | undefined)?.version;
+  if (typeof k8s === 'string' && k8s !== 'unknown') out.k8s = k8s;
+  const meshes = environment.meshes;
+  if (meshes && typeof meshes === 'object') {
+    for (const [name, info] of Object.entries(meshes as Record<string, { version?: unknown }>)) {
+      if (typeof info?.version === 'string') (out.mesh ??= {})[name] = info.version;
+    }
+  }
+  return out;
 }
 
 /**
@@ -108,11 +141,13 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
  * instants, not strings: "2025-11-02T10:00:00+02:00" is earlier than "2025-11-02T09:00:00Z".
  */
 export function sortEntries(entries: IndexEntry[]): IndexEntry[] {
-  const time = (e: IndexEntry) => {
+  // Each start parsed once (a comparator parsing dates was a visible share of a large publish).
+  const decorated = entries.map((e) => {
     const t = Date.parse(e.startedAt);
-    return Number.isNaN(t) ? Infinity : t;
-  };
-  return [...entries].sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { e, t: Number.isNaN(t) ? Infinity : t };
+  });
+  decorated.sort((a, b) => a.t - b.t || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0));
+  return decorated.map((d) => d.e);
 }
 
 /** One run per line: appends stay one-line diffs. */
@@ -122,7 +157,7 @@ export function serializeIndex(index: SuiteIndex): string {
   return `${head.slice(0, -1)},"runs":[${runs.length ? `\n${runs.join(',\n')}\n` : ''}]}\n`;
 }
 
-export type IndexParse = { ok: true; index: SuiteIndex } | { ok: false; reason: string };
+export type IndexParse = { ok: true; index: SuiteIndex; storedVersion: number } | { ok: false; reason: string };
 
 /** Validates an index file; a newer schemaVersion is an error (we would lose what we cannot read). */
 export function parseIndex(text: string, expectedSuite: string): IndexParse {
@@ -161,7 +196,7 @@ export function parseIndex(text: string, expectedSuite: string): IndexParse {
       return { ok: false, reason: `has a malformed entry at runs[${i}] (expected id, file, blob, startedAt, modes)` };
     }
   }
-  return { ok: true, index: { ...(doc as unknown as SuiteIndex), schemaVersion: INDEX_SCHEMA_VERSION } };
+  return { ok: true, index: { ...(doc as unknown as SuiteIndex), schemaVersion: INDEX_SCHEMA_VERSION }, storedVersion: version };
 }
 
 /** Five significant digits: far below run-to-run noise, and the index stays small. */

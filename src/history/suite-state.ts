@@ -7,7 +7,7 @@ import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { isRunFile, reportPathFor, suiteIndexPath, suiteRoot } from './layout.ts';
-import { emptyIndex, indexEntryFor, parseIndex, type IndexEntry, type SuiteIndex } from './suite-index.ts';
+import { emptyIndex, indexEntryFor, INDEX_SCHEMA_VERSION, parseIndex, type IndexEntry, type SuiteIndex } from './suite-index.ts';
 import type { StoreTree } from './tree.ts';
 
 export interface SuiteState {
@@ -35,6 +35,11 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     const parsed = parseIndex(indexText, suite);
     if (!parsed.ok) throw new StoreCorruptError(storeLabel, indexPath, parsed.reason);
     index = parsed.index;
+    // An older index lacks figures this version indexes: every run is read once and re-indexed.
+    if (parsed.storedVersion < INDEX_SCHEMA_VERSION) {
+      index = { ...index, runs: index.runs.map((e) => ({ ...e, blob: '' })) };
+      indexChanged = true;
+    }
   } else if (files.size > 0) {
     warnings.push(`${indexPath} is missing; rebuilding it from the run files`);
     indexChanged = true;

@@ -1,6 +1,7 @@
 // The seam between the pipeline and where past results live. Implementations: a directory
 // (local use) and a git branch (gh-pages). The regression gate only sees RunResult values.
 import type { RunResult } from '../results/types.ts';
+import type { SuiteChangePoint, SuiteChangePoints } from './change-points.ts';
 
 export interface HistoryQuery {
   suite: string;
@@ -30,6 +31,8 @@ export interface PublishOutcome {
   pruned: string[];
   /** Run files rewritten without per-second timelines (timeline retention). */
   compacted?: string[];
+  /** Change points the published runs made appear (the change-point gate reads them). */
+  changePoints?: SuiteChangePoint[];
   warnings: string[];
 }
 
@@ -38,6 +41,8 @@ export interface ResultStore {
   describe(): string;
   /** Past results, newest first. Invalid runs are included; callers skip them. */
   list(query: HistoryQuery): Promise<RunResult[]>;
+  /** Change points of one branch's series in a suite (read from its index); stores that cannot tell omit it. */
+  changePoints?(suite: string, branch: string): Promise<SuiteChangePoints>;
   /** Adds runs to the store. Atomic: on error nothing is written. */
   publish(results: RunResult[]): Promise<PublishOutcome | void>;
 }

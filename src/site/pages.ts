@@ -19,6 +19,7 @@ import { BASE_CSS } from '../report/html/styles.ts';
 import type { StoreTree } from '../history/tree.ts';
 import type { StoreMarker, SuiteSummaryInfo } from '../history/marker.ts';
 import type { SuiteIndex } from '../history/suite-index.ts';
+import { suiteChangePoints, type SuiteChangePoints } from '../history/change-points.ts';
 
 export function renderRunReportForStore(result: RunResult, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
   const root = relativeRoot(reportPath);
@@ -26,6 +27,9 @@ export function renderRunReportForStore(result: RunResult, reportPath: string, d
     chartJs: { src: `${root}${CHARTJS_ASSET}` },
     assets: { css: `${root}${REPORT_CSS_ASSET}`, js: `${root}${REPORT_JS_ASSET}` },
     dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}`,
+    // The dashboard finds the change point this run falls after (computed when it loads, so the
+    // link stays right as later runs add change points).
+    changePointHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}&after=${encodeURIComponent(result.run.id)}`,
   });
 }
 
@@ -48,8 +52,8 @@ export function reportAssets(): Map<string, string> {
   ]);
 }
 
-export function renderSuiteDataFile(index: SuiteIndex): string {
-  return renderSuiteData(index);
+export function renderSuiteDataFile(index: SuiteIndex, changes: SuiteChangePoints = suiteChangePoints(index.runs)): string {
+  return renderSuiteData(index, changes);
 }
 
 export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {

@@ -11,6 +11,9 @@ import { commands, pullRequestPayload, runAction, runnerFiles } from './harness.
 import { openStore } from '../../src/history/open-store.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import type { RunResult } from '../../src/results/types.ts';
+import { DirectoryStore } from '../../src/history/directory-store.ts';
+import { evaluateChangePointGate } from '../../src/history/change-point-gate.ts';
+import { STEP_AT, steppedRuns } from '../history/support/stepped-runs.ts';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
 
@@ -308,6 +311,46 @@ test('a gh-pages that already holds a docs site: refused with exit 2 naming the 
     });
     assert.equal(bad.code, 2);
     assert.match(failure(bad), /input adopt: expected true or false, got "yes"/);
+  } finally {
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});
+
+test('publish-results: a new slowdown step raises the change-point gate as a warning annotation and a job-summary line', {
+  timeout: 240_000,
+}, async () => {
+  const files = await runnerFiles('publish-change-point');
+  try {
+    const runs = steppedRuns(STEP_AT + 8);
+    // Find the run whose publish makes the step appear, on a scratch folder store.
+    const scratch = new DirectoryStore({ root: join(files.dir, 'scratch'), chartJs: loadChartJsSource });
+    await scratch.publish(runs.slice(0, STEP_AT));
+    let raising = -1;
+    for (let i = STEP_AT; i < runs.length && raising < 0; i++) {
+      const outcome = await scratch.publish([runs[i]!]);
+      if (evaluateChangePointGate(outcome.changePoints ?? [], 'warn', 5).decision === 'warn') raising = i;
+    }
+    assert.ok(raising > 0, 'the step is raised within 8 runs');
+    const history = join(files.dir, 'history.git');
+    execFileSync('git', ['init', '--quiet', '--bare', history]);
+    await openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource }).publish(runs.slice(0, raising));
+    const artifact = join(files.dir, 'artifact', 'run-1');
+    await mkdir(artifact, { recursive: true });
+    await writeFile(join(artifact, 'results.json'), JSON.stringify(runs[raising]));
+    const daily = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: { schedule: '0 3 * * *', repository: { default_branch: 'main' } },
+      inputs: { 'publish-results': join(files.dir, 'artifact'), 'history-store': history, token: 'ghs_x' },
+      env: { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/main' },
+    });
+    assert.equal(daily.code, 0, daily.stdout + daily.stderr);
+    const warnings = commands(daily.stdout, 'warning').map((w) => w.message);
+    assert.ok(
+      warnings.some((m) => /new change point \(slower\): 1000rps · istio-sidecar · .*istio 1\.29\.2 → 1\.30\.0/.test(m)),
+      warnings.join('\n'),
+    );
+    assert.match(daily.summary, /⚠️ new change point \(slower\): 1000rps · istio-sidecar/);
   } finally {
     await rm(files.dir, { recursive: true, force: true });
   }

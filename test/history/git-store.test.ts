@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
 import { findBase } from '../../src/history/lookup.ts';
 import { parseRetention } from '../../src/history/retention.ts';
+import { INDEX_SCHEMA_VERSION } from '../../src/history/suite-index.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { RESULTS_SCHEMA_VERSION } from '../../src/results/types.ts';
 import { MeshPerfError } from '../../src/util/errors.ts';
@@ -47,7 +48,7 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
     assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.json$/.test(f)).length, 4);
     assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.html$/.test(f)).length, 4);
     const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
-    assert.equal(index.schemaVersion, 1);
+    assert.equal(index.schemaVersion, INDEX_SCHEMA_VERSION);
     assert.deepEqual(
       index.runs.map((r: { id: string }) => r.id),
       runs.map((r) => r.run.id),

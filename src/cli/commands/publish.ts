@@ -5,7 +5,9 @@ import { loadConfig } from '../../config/load.ts';
 import { readResults } from '../../history/read-results.ts';
 import { unpublishableReason } from '../../history/publishable.ts';
 import { storeFromFlags, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
-import { UsageError } from '../../util/errors.ts';
+import { EXIT, UsageError } from '../../util/errors.ts';
+import { gatesSchema } from '../../config/sections/gates.ts';
+import { evaluateChangePointGate, type ChangePointGateMode } from '../../history/change-point-gate.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -31,13 +33,15 @@ export const command: Command = {
     `Credentials for HTTPS stores come from the environment: ${TOKEN_ENV.join(' or ')} (needs contents: write).`,
     'Concurrent publishers are safe: a rejected push is fetched, re-applied and retried.',
     'A damaged file on the branch stops the publish (exit 3) and names the file; nothing is written.',
+    'A new change point at the newest runs that is a slowdown of at least gates.regression.minEffectPct is raised',
+    'by gates.changePoint (warn: a warning, exit 0 (default); fail: exit 1; off).',
     '',
     'Example: mesh-perf publish --results mesh-perf-results/2025-01-15-abc --store https://github.com/org/repo.git',
   ].join('\n'),
   async run(context) {
     const paths = context.args.lists.results ?? (context.args.options.results ? [context.args.options.results] : []);
     if (paths.length === 0) throw new UsageError('--results is required (a results.json or a run folder)');
-    const defaults = await historyDefaults(context.args.options.config, context.cwd);
+    const { defaults, gate } = await historyDefaults(context.args.options.config, context.cwd);
     const loaded = await readResults(paths, context.cwd);
     const suite = context.args.options.suite;
     const results = loaded.map(({ result }) => (suite ? { ...result, run: { ...result.run, suite } } : result));
@@ -61,9 +65,12 @@ export const command: Command = {
     context.log.phase(`Publishing ${plural(results.length - refused.length, 'run')} to ${store.describe()}`);
     const outcome = await store.publish(results);
     for (const warning of outcome.warnings) context.log.warn(warning);
+    const changePoint = evaluateChangePointGate(outcome.changePoints ?? [], gate.mode, gate.minEffectPct);
+    for (const line of changePoint.lines) context.log.warn(line);
+    const exit = changePoint.decision === 'fail' ? EXIT.gateFailed : EXIT.pass;
     if (context.args.switches.has('json')) {
-      context.stdout(`${JSON.stringify({ store: store.describe(), ...outcome }, null, 2)}\n`);
-      return 0;
+      context.stdout(`${JSON.stringify({ store: store.describe(), ...outcome, changePointGate: changePoint }, null, 2)}\n`);
+      return exit;
     }
     const parts = [
       `${plural(outcome.added.length, 'run')} published`,
@@ -77,7 +84,9 @@ export const command: Command = {
           : 'nothing to commit',
     ].filter(Boolean);
     context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
-    return 0;
+    if (changePoint.decision === 'warn' || changePoint.decision === 'fail')
+      context.stdout(`change-point gate (${changePoint.mode}): ${plural(changePoint.raised.length, 'new slowdown')}\n`);
+    return exit;
   },
 };
 
@@ -85,15 +94,23 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-async function historyDefaults(configPath: string | undefined, cwd: string): Promise<HistoryDefaults> {
-  if (!configPath) return {};
+async function historyDefaults(
+  configPath: string | undefined,
+  cwd: string,
+): Promise<{ defaults: HistoryDefaults; gate: { mode: ChangePointGateMode; minEffectPct: number } }> {
+  // Without a config the schema's defaults hold: the change-point gate warns at 5%.
+  const gates = gatesSchema.parse(undefined);
+  if (!configPath) return { defaults: {}, gate: { mode: gates.changePoint, minEffectPct: gates.regression.minEffectPct } };
   const config = await loadConfig({ file: resolve(cwd, configPath) });
   const history = config.history;
   return {
-    ...(history.store ? { store: history.store } : {}),
-    ...(history.branch ? { branch: history.branch } : {}),
-    ...(history.keep ? { keep: history.keep } : {}),
-    ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
-    ...(history.adopt ? { adopt: true } : {}),
+    defaults: {
+      ...(history.store ? { store: history.store } : {}),
+      ...(history.branch ? { branch: history.branch } : {}),
+      ...(history.keep ? { keep: history.keep } : {}),
+      ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
+      ...(history.adopt ? { adopt: true } : {}),
+    },
+    gate: { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct },
   };
 }

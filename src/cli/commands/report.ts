@@ -15,6 +15,7 @@ import { REPORT_FILE } from '../../report/html/write.ts';
 import { renderCsv } from '../../report/exports/csv.ts';
 import { renderMarkdownTable } from '../../report/exports/markdown.ts';
 import { renderTextTable } from '../../report/exports/text-table.ts';
+import { describeChangePoint, type SuiteChangePoint } from '../../history/change-points.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Command, CommandContext } from '../command.ts';
 import { makeDirectory } from '../../util/make-directory.ts';
@@ -86,6 +87,7 @@ async function reportStore(context: CommandContext): Promise<number> {
     context.stdout(
       `${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.reports} reports, dashboard ${join(out, 'index.html')} (${seconds(started)})\n`,
     );
+    context.stdout(changePointLines(summary.changePoints));
     return 0;
   }
   context.log.phase(`Rebuilding ${store.describe()}`);
@@ -96,7 +98,20 @@ async function reportStore(context: CommandContext): Promise<number> {
   context.stdout(
     `${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${commit} (${seconds(started)})\n`,
   );
+  context.stdout(changePointLines(summary.changePoints));
   return 0;
+}
+
+const CHANGE_POINTS_SHOWN = 20;
+
+/** The newest change points of the store, one per line, as the dashboard lists them. */
+function changePointLines(changePoints: (SuiteChangePoint & { suite: string })[]): string {
+  if (changePoints.length === 0) return 'change points: none found\n';
+  const shown = [...changePoints].sort((a, b) => (a.afterStartedAt < b.afterStartedAt ? 1 : -1)).slice(0, CHANGE_POINTS_SHOWN);
+  const more = changePoints.length - shown.length;
+  return `change points (newest first${more > 0 ? `, ${shown.length} of ${changePoints.length}` : ''}):\n${shown
+    .map((cp) => `  ${cp.afterStartedAt.slice(0, 10)} ${cp.suite} · ${describeChangePoint(cp)}\n`)
+    .join('')}`;
 }
 
 async function reportResults(context: CommandContext, paths: string[]): Promise<number> {

@@ -141,6 +141,12 @@ export const gatesSchema = z
       .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
     regression: regressionSchema,
     ab: abSchema,
+    changePoint: z
+      .enum(['off', 'warn', 'fail'])
+      .default('warn')
+      .describe(
+        'on publish: a new change point at the newest runs of a series that is a slowdown of at least regression.minEffectPct: warn (a line and a warning, exit 0), fail (exit 1) or off',
+      ),
   })
   .default({
     thresholds: [],
@@ -157,4 +163,5 @@ export const gatesSchema = z
       inconclusive: 'warn',
     },
     ab: AB_DEFAULTS,
+    changePoint: 'warn',
   });

@@ -6,7 +6,8 @@ import type { RunResult } from '../../results/types.ts';
 import { EnvironmentError, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
 import { StoreAccessError } from '../errors.ts';
-import { listFromTree } from '../list.ts';
+import { changePointsFromTree, listFromTree } from '../list.ts';
+import type { SuiteChangePoints } from '../change-points.ts';
 import { planPublish, type PublishPlan } from '../publish-plan.ts';
 import { rebuildStore, type ChangeSink, type RebuildSummary } from '../rebuild-plan.ts';
 import type { Retention } from '../retention.ts';
@@ -60,6 +61,15 @@ export class GitBranchStore implements ResultStore {
     });
   }
 
+  async changePoints(suite: string, branch: string): Promise<SuiteChangePoints> {
+    return this.withSession(true, async (session) => {
+      const head = await this.step(() => session.fetch());
+      if (!head) return { series: [], changePoints: [] };
+      const tree = session.tree(head);
+      return this.step(() => changePointsFromTree(tree, suite, branch, this.describe()));
+    });
+  }
+
   async publish(results: RunResult[]): Promise<PublishOutcome> {
     const chartJs = await this.options.chartJs();
     return this.writeWithRetry(true, async (tree, staging) => {
@@ -75,6 +85,7 @@ export class GitBranchStore implements ResultStore {
           unchanged: plan.unchanged,
           pruned: plan.pruned,
           compacted: plan.compacted,
+          changePoints: plan.newChangePoints,
           warnings: plan.warnings,
         },
       };

@@ -16,6 +16,8 @@ export interface HtmlReportOptions {
   chartJs: { inline: string } | { src: string };
   /** Link back to the trend dashboard, when the report lives in a history store. */
   dashboardHref?: string;
+  /** The dashboard's change point this run falls after (stored runs). */
+  changePointHref?: string;
   /** Shared stylesheet and script URLs (history copies), instead of inlining them in every report. */
   assets?: { css: string; js: string };
 }
@@ -40,6 +42,7 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
     git.pullRequest ? `PR #${e(git.pullRequest)}` : '',
     `baseline <code>${e(result.baseline)}</code>`,
     options.dashboardHref ? `<a href="${e(options.dashboardHref)}">trend dashboard</a>` : '',
+    options.changePointHref ? `<a href="${e(options.changePointHref)}">change point it follows</a>` : '',
   ].filter(Boolean);
   const chartJsTag =
     'inline' in options.chartJs

@@ -105,6 +105,9 @@
         var out = []; Object.keys(r.modes).forEach(function (p) { out = out.concat(Object.keys(r.modes[p])); }); return out;
       });
       suite.branches = keysOf(runs, function (r) { return [r.branch]; }).sort();
+      suite.changePoints = index.changePoints || [];
+      suite.unsplit = index.unsplit || [];
+      suite.analysedRuns = index.analysedRuns;
       if (state.profile && suite.profiles.indexOf(state.profile) < 0) state.profile = '';
       if (state.branch && suite.branches.indexOf(state.branch) < 0) state.branch = '';
       fill($('f-profile'), suite.profiles, state.profile, 'all profiles');
@@ -176,12 +179,71 @@
       charts.push(trendChart(canvas, runs, profile, stat, byCommit, hidden));
     });
     renderTable(runs);
+    renderChangePoints(runs);
     window.__meshPerfRenders += 1;
     window.__meshPerfRendered = performance.now();
   }
 
+  // Change points are found per branch (pull-request runs left out): the chosen branch's, else
+  // the branch with the most runs.
+  function changePointBranch() {
+    if (state.branch) return state.branch;
+    var counts = {}, best = '', most = -1;
+    suite.runs.forEach(function (r) { if (r.pr === undefined) counts[r.branch || ''] = (counts[r.branch || ''] || 0) + 1; });
+    Object.keys(counts).sort().forEach(function (b) { if (counts[b] > most) { most = counts[b]; best = b; } });
+    return best;
+  }
+  function pointsOf(profile, metric) {
+    var branch = changePointBranch();
+    return suite.changePoints.filter(function (cp) { return cp.branch === branch && cp.profile === profile && cp.metric === metric; });
+  }
+  function cpSize(cp) {
+    function pct(v) { return (v >= 0 ? '+' : '') + (cp.metric === 'err' ? (v * 100).toFixed(2) + ' pt' : (v * 100).toFixed(1) + '%'); }
+    return pct(cp.size) + ' [' + pct(cp.sizeLow) + ', ' + pct(cp.sizeHigh) + ']';
+  }
+  function cpId(cp) { return 'cp-' + [cp.profile, cp.mode, cp.metric, cp.after].join('-').replace(/[^A-Za-z0-9_-]+/g, '_'); }
+
+  // Segment medians (dashed) with their intervals (hatched band) and a vertical line at each change.
+  function changePointDatasets(profile, stat, mode, c, xOf) {
+    var out = [], seen = {};
+    pointsOf(profile, stat).filter(function (cp) { return cp.mode === mode; }).forEach(function (cp) {
+      cp.segments.forEach(function (seg) {
+        var x1 = xOf[seg.from], x2 = xOf[seg.to];
+        if (x1 === undefined || x2 === undefined || seen[seg.from]) return;
+        seen[seg.from] = true;
+        out.push({ band: true, cpBand: true, label: mode + ' segment low', data: [{ x: x1, y: seg.low }, { x: x2, y: seg.low }],
+          borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false });
+        out.push({ band: true, cpBand: true, label: mode + ' segment high', data: [{ x: x1, y: seg.high }, { x: x2, y: seg.high }],
+          borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: '-1', backgroundColor: c + '40' });
+        out.push({ band: true, label: mode + ' segment median', data: [{ x: x1, y: seg.median }, { x: x2, y: seg.median }],
+          borderColor: c, borderDash: [6, 4], borderWidth: 2, pointRadius: 0, pointHitRadius: 0, fill: false });
+      });
+    });
+    return out;
+  }
+  var changeLines = {
+    id: 'meshPerfChangeLines',
+    afterDatasetsDraw: function (chart) {
+      var marks = chart.options.plugins.meshPerfChangeLines || [];
+      var ctx = chart.ctx, area = chart.chartArea, xs = chart.scales.x;
+      ctx.save();
+      marks.forEach(function (m) {
+        var px = xs.getPixelForValue(m.x);
+        if (px < area.left || px > area.right) return;
+        ctx.strokeStyle = m.color; ctx.lineWidth = 1.5; ctx.setLineDash([3, 3]);
+        ctx.beginPath(); ctx.moveTo(px, area.top); ctx.lineTo(px, area.bottom); ctx.stroke();
+        ctx.setLineDash([]); ctx.fillStyle = m.color; ctx.font = '11px ' + Chart.defaults.font.family;
+        ctx.fillText(m.label, Math.min(px + 3, area.right - ctx.measureText(m.label).width), area.top + 11);
+      });
+      ctx.restore();
+    }
+  };
+
   function trendChart(canvas, runs, profile, stat, byCommit, hidden) {
     var datasets = [];
+    var marks = [];
+    var xOf = {};
+    runs.forEach(function (r, ri) { xOf[r.id] = byCommit ? ri : Date.parse(r.startedAt); });
     suite.modeNames.forEach(function (mode, mi) {
       if (hidden.indexOf(mode) >= 0) return;
       var points = [];
@@ -203,10 +265,15 @@
         pointRadius: function (ctx) { var p = ctx.raw; return p && p.invalid ? 6 : (points.length > 200 ? 1.5 : 3); },
         pointBorderColor: function (ctx) { var p = ctx.raw; return p && p.invalid ? INVALID : c; },
         pointBorderWidth: function (ctx) { var p = ctx.raw; return p && p.invalid ? 2 : 1; } });
+      datasets = datasets.concat(changePointDatasets(profile, stat, mode, c, xOf));
+      pointsOf(profile, stat).forEach(function (cp) {
+        if (cp.mode === mode && xOf[cp.after] !== undefined) marks.push({ x: xOf[cp.after], color: c, label: (cp.size >= 0 ? '▲ ' : '▼ ') + (cp.size * 100).toFixed(0) + '%' });
+      });
     });
     return new Chart(canvas, {
       type: 'line',
       data: { datasets: datasets },
+      plugins: [changeLines],
       options: {
         parsing: false,
         normalized: true,
@@ -223,6 +290,7 @@
           y: { beginAtZero: false, title: { display: true, text: 'latency (ms)' } }
         },
         plugins: {
+          meshPerfChangeLines: marks,
           legend: { labels: { filter: function (item, data) { return !data.datasets[item.datasetIndex].band; } } },
           tooltip: {
             filter: function (item) { return !item.dataset.band; },
@@ -264,6 +332,55 @@
       links.appendChild(link(r.file, 'json'));
       body.appendChild(tr);
     });
+  }
+
+  // The change points of the chosen branch, newest first, with what changed between the two runs.
+  function renderChangePoints(runs) {
+    var body = $('change-points').querySelector('tbody');
+    var note = $('cp-note');
+    body.innerHTML = '';
+    var branch = changePointBranch();
+    var byId = {};
+    suite.runs.forEach(function (r) { byId[r.id] = r; });
+    var list = suite.changePoints.filter(function (cp) { return cp.branch === branch && (!state.profile || cp.profile === state.profile); });
+    var unsplit = suite.unsplit.filter(function (u) { return u.branch === branch && (!state.profile || u.profile === state.profile); });
+    note.textContent = (list.length ? list.length + ' change point' + (list.length === 1 ? '' : 's') : 'No change points') +
+      ' on branch ' + (branch || '(none)') + ' over the newest ' + (suite.analysedRuns || 365) + ' runs of each series (p50, p99, p50 ratio to baseline, error rate, CPU per 1000 rps; p < 0.001 and ≥ 2%).' +
+      (unsplit.length ? ' Not analysed: ' + unsplit.slice(0, 3).map(function (u) { return u.profile + ' · ' + u.mode + ' · ' + u.metric + ' (' + u.reason + ')'; }).join('; ') + (unsplit.length > 3 ? '; …' : '') + '.' : '');
+    var current = null;
+    if (state.after && byId[state.after]) {
+      var at = byId[state.after].startedAt;
+      current = list.filter(function (cp) { return cp.afterStartedAt <= at; })[0] || null;
+      if (!current) note.textContent += ' Run ' + state.after + ' falls after no change point.';
+    }
+    list.forEach(function (cp) {
+      var tr = document.createElement('tr');
+      tr.id = cpId(cp);
+      if (cp === current) tr.className = 'cp-current';
+      function cell(content, cls) { var td = document.createElement('td'); td.className = cls || 'text'; if (typeof content === 'string') td.textContent = content; else td.appendChild(content); tr.appendChild(td); return td; }
+      function runLink(id) { var r = byId[id]; if (!r) return document.createTextNode(id); var a = document.createElement('a'); a.href = r.report; a.textContent = r.sha ? r.sha.slice(0, 7) : r.startedAt.slice(0, 10); a.title = id; return a; }
+      cell(cp.afterStartedAt.slice(0, 10));
+      cell(cp.profile + ' · ' + cp.mode + ' · ' + (cp.metric === 'ratio' ? 'p50 / baseline' : cp.metric === 'err' ? 'errors' : cp.metric === 'cpu' ? 'CPU/1000 rps' : cp.metric));
+      var size = cell(cpSize(cp), 'num'); if (cp.slower) size.classList.add('cp-slower');
+      var s0 = cp.segments[0], s1 = cp.segments[1];
+      cell(fmt(s0.median) + ' [' + fmt(s0.low) + ', ' + fmt(s0.high) + '] → ' + fmt(s1.median) + ' [' + fmt(s1.low) + ', ' + fmt(s1.high) + ']', 'num');
+      var runsCell = cell('');
+      runsCell.appendChild(runLink(cp.before)); runsCell.appendChild(document.createTextNode(' → ')); runsCell.appendChild(runLink(cp.after));
+      var ch = cp.changed, parts = [];
+      if (ch.commits) parts.push('commits ' + ch.commits[0].slice(0, 7) + '..' + ch.commits[1].slice(0, 7));
+      Object.keys(ch.mesh || {}).forEach(function (m) { parts.push(m + ' ' + ch.mesh[m][0] + ' → ' + ch.mesh[m][1]); });
+      if (ch.k8s) parts.push('Kubernetes ' + ch.k8s[0] + ' → ' + ch.k8s[1]);
+      if (ch.runnerClass) parts.push('runner ' + ch.runnerClass[0] + ' → ' + ch.runnerClass[1]);
+      var changedCell = cell(parts.join(', ') || 'nothing recorded');
+      if (ch.commits && ch.repository) {
+        var a = document.createElement('a');
+        a.href = 'https://github.com/' + ch.repository + '/compare/' + ch.commits[0] + '...' + ch.commits[1];
+        a.textContent = ' (diff)';
+        changedCell.appendChild(a);
+      }
+      body.appendChild(tr);
+    });
+    if (current) { var row = $(cpId(current)); if (row && row.scrollIntoView) row.scrollIntoView({ block: 'center' }); }
   }
 
   function bind(id, key) {

@@ -1,6 +1,7 @@
 // The trend dashboard (index.html at the root of the history store) and the per-suite data files
 // it loads. Data arrive through <script src> rather than fetch(), so the page works the same from
 // a Pages site and from a checkout opened with file://. Pure.
+import { ANALYSED_RUNS, type SuiteChangePoints } from '../../history/change-points.ts';
 import type { StoreMarker } from '../../history/marker.ts';
 import { sortEntries, type SuiteIndex } from '../../history/suite-index.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
@@ -16,6 +17,14 @@ export interface DashboardOptions {
   dataPrefix: string;
   title?: string;
 }
+
+/** Kept apart from the shared CSS: the change-point list and its marks only. */
+const CHANGE_POINTS_CSS = `
+.cp-scroll { overflow-x: auto; }
+#change-points td { vertical-align: top; }
+#change-points .cp-slower { color: #cf222e; font-weight: 600; }
+#change-points tr.cp-current { outline: 2px solid #0969da; }
+`;
 
 export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
 
@@ -35,6 +44,7 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 #runs td.text a { margin-right: 8px; }
 .legend-note { color: var(--muted); font-size: 12px; }
 </style>
+<style id="change-points-css">${CHANGE_POINTS_CSS}</style>
 </head>
 <body>
 <header>
@@ -53,6 +63,7 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 </section>
 <p id="status" class="note" role="status"></p>
 <section id="charts" class="grid"></section>
+<section id="change-points-section"><h2>Change points</h2><p id="cp-note" class="note"></p><div class="cp-scroll"><table id="change-points"><thead><tr><th class="text">from</th><th class="text">series</th><th class="num">change [95% interval]</th><th class="num">segment medians [intervals]</th><th class="text">runs</th><th class="text">what changed</th></tr></thead><tbody></tbody></table></div></section>
 <section id="latest"><h2>Latest runs</h2><table id="runs"><thead><tr><th class="text">started</th><th class="text">verdict</th><th class="text">branch</th><th class="text">commit</th><th class="text">links</th></tr></thead><tbody></tbody></table></section>
 </main>
 <script type="application/json" id="mesh-perf-config">${jsonForScript(config)}</script>
@@ -67,7 +78,20 @@ export function renderDashboardHtml(options: DashboardOptions): string {
  * data/<suite>.js: the suite index as a script, so file:// pages can load it. Runs oldest first,
  * whatever order they were published in: the charts draw lines and bands in data order.
  */
-export function renderSuiteData(index: SuiteIndex): string {
-  const sorted = { ...index, runs: sortEntries(index.runs) };
+export function renderSuiteData(index: SuiteIndex, changes?: SuiteChangePoints): string {
+  const sorted = {
+    ...index,
+    runs: sortEntries(index.runs),
+    ...(changes
+      ? {
+          changePoints: changes.changePoints,
+          analysedRuns: ANALYSED_RUNS,
+          // Series too short to split, said on the page rather than drawn as "no change".
+          unsplit: changes.series
+            .filter((s) => s.skipped)
+            .map((s) => ({ branch: s.branch, profile: s.profile, mode: s.mode, metric: s.metric, reason: s.skipped })),
+        }
+      : {}),
+  };
   return `(window.meshPerfData = window.meshPerfData || {})[${JSON.stringify(index.suite)}] = ${JSON.stringify(sorted)};\n`;
 }

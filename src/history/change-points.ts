@@ -1,0 +1,238 @@
+// The series a suite's history holds, and their change points: per branch (pull-request runs
+// left out), load profile, mode and figure: p50 as a ratio to the same run's baseline (cancels
+// runner drift), p50, p99, error rate and CPU per 1000 rps. Each change point says what differed
+// between the last run before it and the first after: commits, mesh and Kubernetes versions,
+// runner class. Read from the suite index only, so it costs no run file reads. Pure.
+import { DEFAULT_DETECT_OPTIONS, detectChangePoints, type DetectOptions } from '../analysis/change-points/detect.ts';
+import { sortEntries, type IndexEntry, type IndexModeEntry } from './suite-index.ts';
+
+export const CHANGE_POINT_METRICS = ['ratio', 'p50', 'p99', 'err', 'cpu'] as const;
+export type ChangePointMetric = (typeof CHANGE_POINT_METRICS)[number];
+
+export const METRIC_LABEL: Record<ChangePointMetric, string> = {
+  ratio: 'p50 ratio to baseline',
+  p50: 'p50',
+  p99: 'p99',
+  err: 'error rate',
+  cpu: 'CPU per 1000 rps',
+};
+
+/** Error rates move in absolute points (0.5 pt); the rest multiplicatively (2%). */
+export function detectOptionsFor(metric: ChangePointMetric): Partial<DetectOptions> {
+  return metric === 'err' ? { scale: 'linear', minMagnitude: 0.005 } : { scale: 'log', minMagnitude: DEFAULT_DETECT_OPTIONS.minMagnitude };
+}
+
+export interface SegmentInfo {
+  /** First and last run of the segment. */
+  from: string;
+  to: string;
+  runs: number;
+  median: number;
+  low: number;
+  high: number;
+  coverage: number;
+}
+
+export interface WhatChanged {
+  /** Commits of the last run before and the first after (the range between them). */
+  commits?: [string, string];
+  repository?: string;
+  k8s?: [string, string];
+  /** mesh → [before, after]. */
+  mesh?: Record<string, [string, string]>;
+  runnerClass?: [string, string];
+}
+
+export interface SeriesKey {
+  branch: string;
+  profile: string;
+  mode: string;
+  metric: ChangePointMetric;
+}
+
+export interface SuiteChangePoint extends SeriesKey {
+  /** Last run before the change and first run after it. */
+  before: string;
+  after: string;
+  afterStartedAt: string;
+  /** Relative change (0.1 = +10%), or absolute for error rates; with its 95% interval. */
+  size: number;
+  sizeLow: number;
+  sizeHigh: number;
+  p: number;
+  /** Higher is worse for every figure here: latency, ratio, errors, CPU. */
+  slower: boolean;
+  segments: [SegmentInfo, SegmentInfo];
+  changed: WhatChanged;
+}
+
+export interface SeriesResult extends SeriesKey {
+  /** Runs analysed (the newest ANALYSED_RUNS with the figure). */
+  runs: number;
+  /** Runs of this branch that had no value for this figure (missing statistic, mode not valid). */
+  missing: number;
+  /** Why no change point could be looked for, when none could. */
+  skipped?: string;
+  changePoints: SuiteChangePoint[];
+}
+
+export interface SuiteChangePoints {
+  series: SeriesResult[];
+  /** Newest first. */
+  changePoints: SuiteChangePoint[];
+}
+
+function figureOf(mode: IndexModeEntry | undefined, metric: ChangePointMetric): number | undefined {
+  if (!mode || mode.valid === 0) return undefined;
+  return mode.s[metric]?.[0];
+}
+
+/** Runs that belong in a trend: valid, not from a pull request, one per run id (the newest file). */
+export function trendRuns(entries: readonly IndexEntry[]): IndexEntry[] {
+  const byId = new Map<string, IndexEntry>();
+  for (const e of sortEntries([...entries])) if (e.verdict !== 'invalid' && e.pr === undefined) byId.set(e.id, e);
+  // Map keeps first-insertion order: re-inserting a later duplicate keeps its earlier slot, so sort once more.
+  return byId.size === entries.length ? [...byId.values()] : sortEntries([...byId.values()]);
+}
+
+/**
+ * The newest runs of a series that are analysed: a year of daily runs. The merge step re-tests
+ * segments as long as the series, so its cost grows with the square of the length; at 3 years ×
+ * 20 scenarios the whole history cost a publish 4 s of CPU, a year of it about a second. Older
+ * change points are not listed (the dashboard says over how many runs it looked).
+ */
+export const ANALYSED_RUNS = 365;
+
+/** "branch␀profile␀mode␀metric": one series. */
+export function seriesKeyOf(key: SeriesKey): string {
+  return `${key.branch}\u0000${key.profile}\u0000${key.mode}\u0000${key.metric}`;
+}
+
+export function suiteChangePoints(
+  entries: readonly IndexEntry[],
+  options: { branch?: string /** Only these series (seriesKeyOf). */; only?: ReadonlySet<string> } = {},
+): SuiteChangePoints {
+  const runs = trendRuns(entries);
+  const branches = new Map<string, IndexEntry[]>();
+  for (const run of runs) {
+    const branch = run.branch ?? '';
+    if (options.branch !== undefined && branch !== options.branch) continue;
+    let list = branches.get(branch);
+    if (!list) branches.set(branch, (list = []));
+    list.push(run);
+  }
+  const series: SeriesResult[] = [];
+  for (const [branch, list] of [...branches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    // One pass over the runs gathers every series of the branch, in run order (nested maps: no
+    // string keys built per point, which was most of the time at 3 years × 20 scenarios).
+    const byProfile = new Map<string, Map<string, { run: IndexEntry; v: number }[][]>>();
+    for (const run of list) {
+      for (const profile in run.modes) {
+        let byMode = byProfile.get(profile);
+        if (!byMode) byProfile.set(profile, (byMode = new Map()));
+        const modes = run.modes[profile]!;
+        for (const mode in modes) {
+          let perMetric = byMode.get(mode);
+          if (!perMetric) byMode.set(mode, (perMetric = CHANGE_POINT_METRICS.map(() => [])));
+          const entry = modes[mode]!;
+          for (let m = 0; m < CHANGE_POINT_METRICS.length; m++) {
+            const metric = CHANGE_POINT_METRICS[m]!;
+            const v = figureOf(entry, metric);
+            // A figure no run of this series has (the baseline's ratio, CPU without a cluster) is no series.
+            if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) perMetric[m]!.push({ run, v });
+          }
+        }
+      }
+    }
+    const gathered = new Map<string, { run: IndexEntry; v: number }[]>();
+    for (const [profile, byMode] of byProfile)
+      for (const [mode, perMetric] of byMode)
+        CHANGE_POINT_METRICS.forEach((metric, m) => gathered.set(`${profile}\u0000${mode}\u0000${metric}`, perMetric[m]!));
+    for (const key of [...gathered.keys()].sort()) {
+      const points = gathered.get(key)!;
+      if (points.length === 0) continue;
+      const [profile, mode, metric] = key.split('\u0000') as [string, string, ChangePointMetric];
+      if (options.only && !options.only.has(seriesKeyOf({ branch, profile, mode, metric }))) continue;
+      const recent = points.slice(-ANALYSED_RUNS);
+      series.push(seriesChangePoints({ branch, profile, mode, metric }, recent, list.length - points.length));
+    }
+  }
+  const all = series.flatMap((s) => s.changePoints);
+  all.sort((a, b) => (a.afterStartedAt < b.afterStartedAt ? 1 : a.afterStartedAt > b.afterStartedAt ? -1 : 0));
+  return { series, changePoints: all };
+}
+
+function seriesChangePoints(key: SeriesKey, points: { run: IndexEntry; v: number }[], missing: number): SeriesResult {
+  const base: SeriesResult = { ...key, runs: points.length, missing, changePoints: [] };
+  const found = detectChangePoints(
+    points.map((p) => p.v),
+    detectOptionsFor(key.metric),
+  );
+  if (!found.ok) return { ...base, skipped: found.reason };
+  const segmentInfo = (s: { from: number; to: number; median: number; low: number; high: number; coverage: number }): SegmentInfo => ({
+    from: points[s.from]!.run.id,
+    to: points[s.to - 1]!.run.id,
+    runs: s.to - s.from,
+    median: s.median,
+    low: s.low,
+    high: s.high,
+    coverage: s.coverage,
+  });
+  base.changePoints = found.changePoints.map((cp) => {
+    const before = points[cp.index - 1]!.run;
+    const after = points[cp.index]!.run;
+    return {
+      ...key,
+      before: before.id,
+      after: after.id,
+      afterStartedAt: after.startedAt,
+      size: cp.size,
+      sizeLow: cp.sizeLow,
+      sizeHigh: cp.sizeHigh,
+      p: cp.p,
+      slower: cp.size > 0,
+      segments: [segmentInfo(cp.before), segmentInfo(cp.after)],
+      changed: whatChanged(before, after),
+    };
+  });
+  return base;
+}
+
+export function whatChanged(before: IndexEntry, after: IndexEntry): WhatChanged {
+  const out: WhatChanged = {};
+  if (before.sha && after.sha && before.sha !== after.sha) out.commits = [before.sha, after.sha];
+  if (after.repository) out.repository = after.repository;
+  const k8s = [before.env?.k8s, after.env?.k8s];
+  if (k8s[0] !== k8s[1]) out.k8s = [k8s[0] ?? 'unknown', k8s[1] ?? 'unknown'];
+  for (const name of new Set([...Object.keys(before.env?.mesh ?? {}), ...Object.keys(after.env?.mesh ?? {})])) {
+    const pair: [string, string] = [before.env?.mesh?.[name] ?? 'none', after.env?.mesh?.[name] ?? 'none'];
+    if (pair[0] !== pair[1]) (out.mesh ??= {})[name] = pair;
+  }
+  if ((before.runnerClass ?? '') !== (after.runnerClass ?? ''))
+    out.runnerClass = [before.runnerClass ?? 'unknown', after.runnerClass ?? 'unknown'];
+  return out;
+}
+
+/** One line for terminals, logs and annotations. */
+export function describeChangePoint(cp: SuiteChangePoint): string {
+  const size =
+    cp.metric === 'err'
+      ? `${signed(cp.size * 100, 2)} pt [${signed(cp.sizeLow * 100, 2)}, ${signed(cp.sizeHigh * 100, 2)}]`
+      : `${signed(cp.size * 100, 1)}% [${signed(cp.sizeLow * 100, 1)}%, ${signed(cp.sizeHigh * 100, 1)}%]`;
+  const where = `${cp.profile} · ${cp.mode} · ${METRIC_LABEL[cp.metric]}${cp.branch ? ` on ${cp.branch}` : ''}`;
+  const changed = describeChanges(cp.changed);
+  return `${where}: ${size} between runs ${cp.before} and ${cp.after}${changed ? `; changed: ${changed}` : '; nothing recorded changed'}`;
+}
+
+export function describeChanges(changed: WhatChanged): string {
+  const parts: string[] = [];
+  if (changed.commits) parts.push(`commits ${changed.commits[0].slice(0, 7)}..${changed.commits[1].slice(0, 7)}`);
+  for (const [mesh, [a, b]] of Object.entries(changed.mesh ?? {})) parts.push(`${mesh} ${a} → ${b}`);
+  if (changed.k8s) parts.push(`Kubernetes ${changed.k8s[0]} → ${changed.k8s[1]}`);
+  if (changed.runnerClass) parts.push(`runner ${changed.runnerClass[0]} → ${changed.runnerClass[1]}`);
+  return parts.join(', ');
+}
+
+function signed(v: number, digits: number): string {
+  return `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+}
