@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{b as r}from"./chunks/chunk-XGSAL324.js";import"./chunks/chunk-YLBP3YNM.js";import"./chunks/chunk-HEG52T6Y.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-IY72HI5U.js";import"./chunks/chunk-4JZR5GQ4.js";import"./chunks/chunk-2LLLDEQZ.js";await r();
+import{b as r}from"./chunks/chunk-XSMABAC7.js";import"./chunks/chunk-OOXM47GK.js";import"./chunks/chunk-S323M7S5.js";import"./chunks/chunk-5Y3RZD43.js";import"./chunks/chunk-7GRQK52D.js";import"./chunks/chunk-6H5XFWJT.js";import"./chunks/chunk-2LLLDEQZ.js";await r();
