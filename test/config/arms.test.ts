@@ -197,7 +197,7 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     raw: local({ plan: { budget: { maxDuration: '10s' } } }),
     path: 'plan.budget.maxDuration',
     // 3 modes × 4 blocks (the A/B gate's first look) × (1 s warm-up + 2 s) = 36 s
-    includes: ['too short for even one look', "first look's 4 blocks take 36 s", 'at least 36s'],
+    includes: ['too short for even one look', "first look's 6 blocks take 54 s", 'at least 54s'],
   },
 ];
 
@@ -224,19 +224,30 @@ test("the looks: a run with arms looks first at the design's first look; the tim
   const config = validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' } }));
   const looks = lookPlan(config);
   assert.equal(looks.fixed, false);
-  assert.equal(looks.looks[0], 4);
-  // 3 modes × 4 blocks × 12 s = 144 s; then 2 arms × 12 s = 24 s a block: (480 − 144) ÷ 24 = 14 more → 18 = maxBlocks.
-  assert.equal(looks.firstLookSeconds, 144);
+  assert.equal(looks.looks[0], 6);
+  // 3 modes × 6 blocks × 12 s = 216 s; then 2 arms × 12 s = 24 s a block: (480 − 216) ÷ 24 = 11 more → 17.
+  assert.equal(looks.firstLookSeconds, 216);
   assert.equal(looks.extensionBlockSeconds, 24);
-  assert.equal(looks.maxBlocks, 18);
-  assert.equal(looks.looks[looks.looks.length - 1], 18);
+  assert.equal(looks.maxBlocks, 17);
+  assert.deepEqual(looks.looks, [6, 9, 12, 15, 17]);
   const tight = lookPlan(
     validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' }, plan: { budget: { maxDuration: '4m' } } })),
   );
-  // (240 − 144) ÷ 24 = 4 more blocks → 8.
-  assert.equal(tight.maxBlocks, 8);
+  // (240 − 216) ÷ 24 = 1 more block → 7.
+  assert.equal(tight.maxBlocks, 7);
   assert.equal(tight.limit, 'time');
-  assert.deepEqual(tight.looks, [4, 7, 8]);
+  assert.deepEqual(tight.looks, [6, 7]);
+});
+
+test('a run with arms measures 10 s + 2 s repetitions unless the profile says otherwise; a run without, 30 s + 5 s', () => {
+  const ab = validateConfig(local({ load: { rate: 50 } }));
+  assert.deepEqual([ab.profiles[0]!.duration, ab.profiles[0]!.durationMs, ab.profiles[0]!.warmupMs], ['10s', 10_000, 2_000]);
+  const written = validateConfig(local({ load: { rate: 50, duration: '20s', warmup: '3s' } }));
+  assert.deepEqual([written.profiles[0]!.durationMs, written.profiles[0]!.warmupMs], [20_000, 3_000]);
+  const plain = validateConfig(local({ load: { rate: 50 } }, [{ name: 'a' }, { name: 'b' }]));
+  assert.deepEqual([plain.profiles[0]!.duration, plain.profiles[0]!.durationMs, plain.profiles[0]!.warmupMs], ['30s', 30_000, 5_000]);
+  // Defaults fit the 8-minute budget: 3 modes × 6 blocks × 12 s, then 2 arms a block up to 17 blocks.
+  assert.equal(lookPlan(ab).maxBlocks, 17);
 });
 
 test('the looks without arms start at minBlocks (the 3 repetitions runs always had); N fixed is one look', () => {
