@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as r,b as e}from"./chunks/chunk-XSMABAC7.js";import"./chunks/chunk-OOXM47GK.js";import"./chunks/chunk-S323M7S5.js";import"./chunks/chunk-5Y3RZD43.js";import"./chunks/chunk-7GRQK52D.js";import"./chunks/chunk-6H5XFWJT.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});
+import{a as r,b as e}from"./chunks/chunk-GSD6G27Z.js";import"./chunks/chunk-OP7G5LBK.js";import"./chunks/chunk-SMQNLPO7.js";import"./chunks/chunk-5Y3RZD43.js";import"./chunks/chunk-F5DIEXVP.js";import"./chunks/chunk-F3P3GEBO.js";import"./chunks/chunk-2LLLDEQZ.js";await e({...process.env,[r]:"setup"});

@@ -23,22 +23,22 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
     const { code, stdout, stderr } = await runCliInProcess(['plan', '--seed', '7'], { cwd: dir });
     assert.equal(code, 0, stderr);
-    for (let block = 1; block <= 4; block++)
+    for (let block = 1; block <= 6; block++)
       for (const mode of ['direct', 'proxy-base', 'proxy-head'])
-        assert.match(stdout, new RegExp(`^\\d+\\s+${block}\\s+${mode}\\s+100rps\\s+${block}/4 `, 'm'), `${mode} in block ${block}`);
+        assert.match(stdout, new RegExp(`^\\d+\\s+${block}\\s+${mode}\\s+100rps\\s+${block}/6 `, 'm'), `${mode} in block ${block}`);
     assert.match(
       stdout.replace(/\n/g, ' '),
       /A\/B: proxy-head against proxy-base on p50: pass when the change is shown under 5% and 0\.05 ms/m,
     );
-    // 3 modes × 4 blocks × 12 s = 144 s first; 2 arms × 12 s = 24 s a later block; (480 − 144) ÷ 24 = 14 more: 18 blocks, 8 m.
+    // 3 modes × 6 blocks × 12 s = 216 s first; 2 arms × 12 s = 24 s a later block; (480 − 216) ÷ 24 = 11 more: 17 blocks, 8 m.
     // (plan wraps its notes at 100 columns)
     assert.match(
       stdout.replace(/\n/g, ' '),
-      /looking at 4, 7, 10, 13, 16, 18 blocks; at most 18 blocks, ~8m of load \(plan\.budget\.maxBlocks 18, within plan\.budget\.maxDuration 8m\)/,
+      /looking at 6, 9, 12, 15, 17 blocks; at most 17 blocks, ~8m of load \(plan\.budget\.maxDuration 8m holds 17 blocks \(plan\.budget\.maxBlocks 18\)\)/,
     );
     const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
     assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);
-    assert.deepEqual(json.looks, [4, 7, 10, 13, 16, 18]);
+    assert.deepEqual(json.looks, [6, 9, 12, 15, 17]);
     assert.equal(json.repetitions, 'auto');
     assert.deepEqual(json.trials.find((t: { mode: string }) => t.mode === 'proxy-head').arm, { of: 'proxy', side: 'head' });
   });
@@ -51,7 +51,7 @@ test('plan with a time budget shorter than the first look: exit 2 with the minim
     assert.equal(code, 2);
     assert.match(
       stderr,
-      /plan\.budget\.maxDuration: "1m" is too short for even one look: the first look's 4 blocks take 2 m 24 s of load; expected at least 2m24s/,
+      /plan\.budget\.maxDuration: "1m" is too short for even one look: the first look's 6 blocks take 3 m 36 s of load; expected at least 3m36s/,
     );
   });
 });

@@ -29,19 +29,21 @@ export function armsOf(result: RunResult): ArmPair[] {
 export const DEFAULT_AB_BUDGET: AbBudget = { minBlocks: 6, maxBlocks: 18 };
 
 /**
- * The design for this run: from the config's plan.budget when it has one (measure-until-decided),
- * otherwise, for a run of fixed size, one look at the blocks it measured.
+ * The design for this run when the caller gives none: for a fixed-size analysis (no look), one look
+ * at the blocks the run measured; at a look, the config's plan.budget (measure-until-decided).
  */
 export function abDesignFor(result: RunResult, config: Config, fixed = true): SequentialDesign {
   const settings = config.gates.ab;
-  const budget = (config.plan as { budget?: Partial<AbBudget> }).budget;
-  if (budget?.maxBlocks !== undefined) {
-    return sequentialDesign({ minBlocks: budget.minBlocks ?? DEFAULT_AB_BUDGET.minBlocks, maxBlocks: budget.maxBlocks }, settings);
+  if (fixed) {
+    // No look (repetitions: N, or a re-analysis): one final look at the blocks the run has.
+    const blocks = Math.max(
+      0,
+      ...armsOf(result).flatMap((p) => [p.base, p.head].map((m) => new Set(m?.repetitions.map((r) => r.block)).size)),
+    );
+    return sequentialDesign({ minBlocks: blocks, maxBlocks: blocks }, settings);
   }
-  if (!fixed) return sequentialDesign(DEFAULT_AB_BUDGET, settings);
-  const blocks = Math.max(
-    0,
-    ...armsOf(result).flatMap((p) => [p.base, p.head].map((m) => new Set(m?.repetitions.map((r) => r.block)).size)),
-  );
-  return sequentialDesign({ minBlocks: blocks, maxBlocks: blocks }, settings);
+  const budget = (config.plan as { budget?: Partial<AbBudget> }).budget;
+  if (budget?.maxBlocks !== undefined)
+    return sequentialDesign({ minBlocks: budget.minBlocks ?? DEFAULT_AB_BUDGET.minBlocks, maxBlocks: budget.maxBlocks }, settings);
+  return sequentialDesign(DEFAULT_AB_BUDGET, settings);
 }

@@ -95,14 +95,21 @@ export const abSchema = z
     statistics: z
       .array(z.enum(['p50', 'p90', 'p99']))
       .min(1)
+      .max(3, tooMany('statistics (there are 3)', 3))
       .default(AB_DEFAULTS.statistics)
       .describe('statistics judged head against base, each per block'),
     minEffectPct: z
       .number()
       .min(0)
+      .max(10_000, atMost('minEffectPct', 10_000, '%'))
       .default(AB_DEFAULTS.minEffectPct)
       .describe('practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter)'),
-    minEffectMs: z.number().min(0).default(AB_DEFAULTS.minEffectMs).describe('practical minimum slowdown, milliseconds'),
+    minEffectMs: z
+      .number()
+      .min(0)
+      .max(LIMITS.durationMs, atMost('minEffectMs', LIMITS.durationMs, ' (7 days)'))
+      .default(AB_DEFAULTS.minEffectMs)
+      .describe('practical minimum slowdown, milliseconds'),
     alpha: z
       .number()
       .gt(0)
@@ -121,7 +128,13 @@ export const abSchema = z
       .describe(
         'interval of the per-block log ratios: Hodges–Lehmann (default, nearest its nominal coverage with and without outlier blocks), 20% trimmed mean, paired t',
       ),
-    lookEvery: z.number().int().min(1).default(AB_DEFAULTS.lookEvery).describe('blocks between looks after the first'),
+    lookEvery: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.repetitions, atMost('lookEvery', LIMITS.repetitions, ' blocks (as load.repetitions)'))
+      .default(AB_DEFAULTS.lookEvery)
+      .describe('blocks between looks after the first'),
   })
   .default(AB_DEFAULTS);
 

@@ -147,11 +147,10 @@ export const kubernetesSchema = z
       .strictObject({
         echo: workloadImage('echo server (Fortio)', FORTIO_IMAGE),
         client: workloadImage('k6 client', 'grafana/k6:1.4.2@sha256:3656673de3f30424e8ebcfa46acd9558d83b6a43612d0f668ffeac953950c6c7'),
-        registry: z
-          .string()
+        registry: text('kubernetes.images.registry', IMAGE_MAX)
           .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d+)?(\/[a-z0-9._-]+)*$/, {
             error: (issue) =>
-              `expected a registry host and optional path without a scheme, e.g. mirror.example.com/dockerhub, got ${JSON.stringify(issue.input)}`,
+              `expected a registry host and optional path without a scheme, e.g. mirror.example.com/dockerhub, got ${describeValue(issue.input)}`,
           })
           .optional()
           .describe(
