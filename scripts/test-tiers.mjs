@@ -45,6 +45,7 @@ const E2E = [
   'test/github/publish-mode.test.ts',
   'test/github/setup-mode.test.ts',
   'test/history/commit-identity.test.ts',
+  'test/history/change-points-dashboard.test.ts',
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
@@ -174,7 +175,14 @@ function executable(path) {
 }
 
 /** Files that drive Chromium (the only e2e files that need it). */
-const BROWSER = ['test/report/browser.test.ts', 'test/report/dashboard-order.test.ts'];
+const BROWSER = [
+  'test/history/change-points-dashboard.test.ts',
+  'test/report/ab-browser.test.ts',
+  'test/report/browser.test.ts',
+  'test/report/dashboard-order.test.ts',
+  'test/report/narrow-viewport.test.ts',
+  'test/report/whiskers.test.ts',
+];
 
 /** The tools a test file needs that are not installed, each with how to get it. */
 export function missingToolsFor(file) {

@@ -42,6 +42,8 @@ test('dashboard: change points listed, marked on the chart, and reached from a r
         ).flatMap((c) => c.data.datasets.map((d) => d.label)),
       );
       assert.ok(labels.includes('istio-sidecar segment median'), labels.join(', '));
+      // On a phone the page is no wider than the screen: tables scroll inside their own box.
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, `wider than ${width} px`);
       if (process.env.MESH_PERF_SCREENSHOTS)
         await page.screenshot({ path: join(process.env.MESH_PERF_SCREENSHOTS, `dashboard-change-points-${width}.png`), fullPage: true });
     }
