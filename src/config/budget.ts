@@ -22,7 +22,8 @@ export const FIRST_AB_LOOK = 6;
 /** Blocks of the first look of load.repetitions auto. */
 export function firstLookBlocks(config: ParsedConfig): number {
   const arms = config.modes.some((m) => m.arms);
-  return arms ? Math.max(FIRST_AB_LOOK, config.plan.budget.minBlocks) : config.plan.budget.minBlocks;
+  const { minBlocks, maxBlocks } = config.plan.budget;
+  return arms ? Math.min(maxBlocks, Math.max(FIRST_AB_LOOK, minBlocks)) : minBlocks;
 }
 
 /** Load seconds of the first look: every mode, every profile, its first blocks. */

@@ -51,7 +51,8 @@ export function lookPlan(config: Config): LookPlan {
     };
   }
   // The A/B gate needs a few pairs before any interval: a run with arms looks first at the design's first look.
-  const minBlocks = hasArms ? Math.max(FIRST_AB_LOOK, budget.minBlocks) : budget.minBlocks;
+  // With arms the first look is at FIRST_AB_LOOK blocks, unless plan.budget.maxBlocks is smaller.
+  const minBlocks = hasArms ? Math.min(budget.maxBlocks, Math.max(FIRST_AB_LOOK, budget.minBlocks)) : budget.minBlocks;
   const probe = sequentialDesign({ minBlocks, maxBlocks: Math.max(minBlocks, budget.maxBlocks) }, config.gates.ab);
   const first = hasArms ? probe.looks[0]! : budget.minBlocks;
   const firstLookSeconds = secondsOf(config, first);

@@ -89,7 +89,10 @@ test('pass: head within the practical minimum, shown at the second look despite 
   assert.equal(evidence.minimum, 0.05, '5 % is the larger minimum at 2 ms (0.05 ms is 2.5 %)');
   assert.equal(gate.kind, 'ab');
   assert.equal(gate.decision, 'pass');
-  assert.match(gate.line, /^m head vs base \[1000rps\]: p50 \+0\.\d% \[(−∞|[−+][\d.]+%), \+[\d.]+%\], within 5\.0% → pass \(9 blocks\)$/);
+  assert.match(
+    gate.line,
+    /^m head vs base \[1000rps\]: p50 \+\d\.\d+% \[(-∞|[-+][\d.]+%), \+[\d.]+%\], within 5\.00% → pass \(9 blocks\)$/,
+  );
   assert.equal(evidence.perBlock.length, 9);
 });
 
@@ -100,7 +103,7 @@ test('fail: head 15 % slower is significant at the first look that can reach the
   assert.equal(evidence.reason, 'slower');
   assert.ok(evidence.change.low > 0.1, `low ${evidence.change.low}`);
   assert.ok(evidence.p < evidence.nominalAlpha);
-  assert.match(gate.line, /slower, not shown under 5\.0% → fail \(12 blocks\)/);
+  assert.match(gate.line, /slower \(p [\d.e-]+ ≤ [\d.e-]+\), not shown within 5\.00% → fail \(12 blocks\)/);
   const t = evaluateAbGate({
     ...inputFor(9, 0.15),
     settings: { ...settings, estimator: 'trimmed-mean' },
@@ -128,7 +131,7 @@ test('inconclusive: the budget runs out, with the blocks that would settle it; a
   assert.equal(last.evidence.reason, 'budget-spent');
   assert.ok(typeof last.evidence.blocksToSettle === 'number' && last.evidence.blocksToSettle > 6, String(last.evidence.blocksToSettle));
   assert.equal(signedRankReach(0.01), 7, 'Hodges–Lehmann cannot fail below 7 blocks at 1 % (2⁻⁶ = 1.6 %)');
-  assert.match(last.gate.line, /→ inconclusive \(6 blocks, budget spent; about \d+ blocks would settle it\)$/);
+  assert.match(last.gate.line, /not settled within the budget; about \d+ paired blocks would settle it → inconclusive \(6 blocks\)$/);
   const interim = gateAt(6, 0.03, { index: 0, final: false }, noisy);
   assert.equal(interim.evidence.reason, 'continue');
   assert.equal(interim.evidence.blocksToSettle, undefined);

@@ -257,3 +257,8 @@ test('the looks without arms start at minBlocks (the 3 repetitions runs always h
   assert.equal(fixed.fixed, true);
   assert.deepEqual(fixed.looks, [5]);
 });
+
+test('plan.budget.maxBlocks below the first A/B look caps it: a run with arms and maxBlocks 4 looks once, at 4', () => {
+  const looks = lookPlan(validateConfig(local({ plan: { budget: { maxBlocks: 4 } } })));
+  assert.deepEqual([looks.looks, looks.maxBlocks], [[4], 4]);
+});

@@ -8,12 +8,12 @@
 //                 minimum (a real slowdown shown smaller than the minimum passes);
 //   inconclusive  neither: "continue" while looks remain, "budget-spent" at the last one, with the
 //                 paired blocks that would settle it at this noise.
-// Evidence is numbers and codes; the words are the outputs' (src/results/ab-line.ts).
+// Evidence is numbers and codes; the words are made in one place (words.ts).
 import type { AbGateSettings } from '../../config/sections/gates.ts';
 import type { AbGateEvidence, GateResult } from '../../results/analysis.ts';
 import type { MetricId } from '../../results/metric-ids.ts';
 import { METRICS } from '../../results/metrics.ts';
-import { formatAbLine, formatAbThreshold } from '../../results/ab-line.ts';
+import { abGateLine, abThresholdText } from './words.ts';
 import type { ModeResult } from '../../results/types.ts';
 import { median } from '../descriptive.ts';
 import { normalQuantile } from '../distributions.ts';
@@ -168,9 +168,9 @@ function gateResult(evidence: AbGateEvidence): GateResult {
     measure: 'change',
     unit: 'relative',
     value: { value: evidence.change.value, ci: { low: evidence.change.low, high: evidence.change.high, level: evidence.change.level } },
-    threshold: formatAbThreshold(evidence),
+    threshold: abThresholdText(evidence),
     decision: evidence.decision,
     ...(evidence.mde === null ? {} : { mde: evidence.mde }),
-    line: formatAbLine(evidence),
+    line: abGateLine(evidence),
   };
 }
