@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{b as r}from"./chunks/chunk-A76DPNPN.js";import"./chunks/chunk-4MEUZMEK.js";import"./chunks/chunk-IRTR5SC7.js";import"./chunks/chunk-5Y3RZD43.js";import"./chunks/chunk-F5DIEXVP.js";import"./chunks/chunk-F3P3GEBO.js";import"./chunks/chunk-2LLLDEQZ.js";await r();
+import{b as r}from"./chunks/chunk-CLGY57ZF.js";import"./chunks/chunk-UY5SDC76.js";import"./chunks/chunk-QOHWZEJG.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-DYKC2DR5.js";import"./chunks/chunk-3464OSO5.js";import"./chunks/chunk-2LLLDEQZ.js";await r();
