@@ -124,10 +124,12 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
 
     const notices: string[] = [];
     let refusedStore: StoreNotAdoptedError | undefined;
+    let changePointFailure: string | undefined;
     if (store && config.history.publish) {
       const published = await log.group('Publish to history', () => publish(store, outcome, event, inputs.token));
       if (published.line) notices.push(published.line);
       refusedStore = published.refused;
+      changePointFailure = published.changePoint;
     }
     const pr = event.pullRequest;
     await reportToGitHub({
@@ -152,18 +154,13 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       full: true,
     });
 
-    if (outcome.error)
-      return { exitCode: exitCodeOf(outcome.error), failure: `mesh-perf: the run ended early: ${messageOf(outcome.error)}` };
-    // A daily job that can never publish must not stay green: the store needs the adopt input.
-    if (refusedStore) return { exitCode: EXIT.usage, failure: `mesh-perf did not publish: ${refusedStore.message}` };
-    const judged = verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive);
-    if (outcome.comparisonSkipped && judged.exitCode !== EXIT.gateFailed) {
-      return {
-        exitCode: EXIT.environment,
-        failure: `mesh-perf: ${outcome.comparisonSkipped.message}; the comparison with past runs was skipped`,
-      };
-    }
-    return judged;
+    return runOutcome({
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(refusedStore ? { refusedStore } : {}),
+      judged: verdictOutcome(outcome.result.verdict, outcome.result.verdictReasons, config.gates.regression.inconclusive),
+      ...(changePointFailure ? { changePointFailure } : {}),
+      ...(outcome.comparisonSkipped ? { comparisonSkipped: outcome.comparisonSkipped } : {}),
+    });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
@@ -176,6 +173,28 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
 }
 
 /** The verdict's exit code and setFailed message, by the same map the CLI uses. */
+/**
+ * How a run mode ends, in order: a run that ended early; a store that was not adopted (a daily job
+ * that can never publish must not stay green); the verdict; a change-point gate that fails a run
+ * the verdict passed; a store that could not be read (exit 3 unless a gate failed).
+ */
+export function runOutcome(facts: {
+  error?: Error;
+  refusedStore?: Error;
+  judged: ModeOutcome;
+  changePointFailure?: string;
+  comparisonSkipped?: Error;
+}): ModeOutcome {
+  const { error, refusedStore, judged, changePointFailure, comparisonSkipped } = facts;
+  if (error) return { exitCode: exitCodeOf(error), failure: `mesh-perf: the run ended early: ${messageOf(error)}` };
+  if (refusedStore) return { exitCode: EXIT.usage, failure: `mesh-perf did not publish: ${refusedStore.message}` };
+  if (changePointFailure && judged.exitCode === EXIT.pass)
+    return { exitCode: EXIT.gateFailed, failure: `mesh-perf: change-point gate failed: ${changePointFailure}` };
+  if (comparisonSkipped && judged.exitCode !== EXIT.gateFailed)
+    return { exitCode: EXIT.environment, failure: `mesh-perf: ${comparisonSkipped.message}; the comparison with past runs was skipped` };
+  return judged;
+}
+
 export function verdictOutcome(verdict: Verdict, reasons: string[], inconclusive: InconclusivePolicy = 'warn'): ModeOutcome {
   const failure = exitMessage(verdict, reasons, inconclusive);
   return { exitCode: exitCodeFor(verdict, inconclusive), ...(failure ? { failure } : {}) };
@@ -242,44 +261,52 @@ async function findBase(store: ResultStore, config: Config, event: GitHubEvent, 
 /**
  * Publishes a finished, trusted run; returns a line for the job summary. A failed publish does not
  * fail the run, except a store that holds other files and was not adopted (`refused`): that is a
- * setting to fix, and it would fail every run the same way.
+ * setting to fix, and it would fail every run the same way. `changePoint` carries the change-point
+ * gate's failure (gates.changePoint: fail) for the end of the run, after every output is written.
  */
 async function publish(
   store: ResultStore,
   outcome: PipelineOutcome,
   payloadEvent: GitHubEvent,
   token: string,
-): Promise<{ line: string; refused?: StoreNotAdoptedError }> {
-  const line = await publishLine(store, outcome, payloadEvent, token).catch((error: unknown) => {
+): Promise<{ line: string; refused?: StoreNotAdoptedError; changePoint?: string }> {
+  const published = await publishLine(store, outcome, payloadEvent, token).catch((error: unknown) => {
     if (error instanceof StoreNotAdoptedError) return error;
     throw error;
   });
-  return typeof line === 'string' ? { line } : { line: `Not published to history: ${line.message}.`, refused: line };
+  return published instanceof StoreNotAdoptedError
+    ? { line: `Not published to history: ${published.message}.`, refused: published }
+    : published;
 }
 
-async function publishLine(store: ResultStore, outcome: PipelineOutcome, payloadEvent: GitHubEvent, token: string): Promise<string> {
+async function publishLine(
+  store: ResultStore,
+  outcome: PipelineOutcome,
+  payloadEvent: GitHubEvent,
+  token: string,
+): Promise<{ line: string; changePoint?: string }> {
   let event: GitHubEvent;
   try {
     event = await trustedEvent(payloadEvent, token);
   } catch (error) {
     core.warning(`not published: ${messageOf(error)}`);
-    return `Not published to history: ${messageOf(error)}.`;
+    return { line: `Not published to history: ${messageOf(error)}.` };
   }
   const refusal = publishRefusal(event);
   if (refusal) {
     core.notice(`not published: ${refusal}`);
-    return `Not published to history: ${refusal}.`;
+    return { line: `Not published to history: ${refusal}.` };
   }
   if (outcome.error || outcome.result.run.aborted) {
     core.warning('not published: the run ended early');
-    return 'Not published to history: the run ended early.';
+    return { line: 'Not published to history: the run ended early.' };
   }
   try {
     const done = await store.publish([outcome.result]);
     const commit = done?.commit ? ` (commit ${done.commit.slice(0, 12)})` : '';
     core.info(`published to ${store.describe()}${commit}`);
-    // The scheduled run's own publish: a new slowdown step is a warning here; `fail` belongs to
-    // the publish step (publish-results), which can fail without losing the run's outputs.
+    // A new slowdown step: a warning annotation and a summary line; under `fail` the run fails too,
+    // at its end, after the job summary and comment are written.
     const config = outcome.result.config as { gates?: { changePoint?: ChangePointGateMode; regression?: { minEffectPct?: number } } };
     const gate = evaluateChangePointGate(
       done?.changePoints ?? [],
@@ -287,11 +314,12 @@ async function publishLine(store: ResultStore, outcome: PipelineOutcome, payload
       config.gates?.regression?.minEffectPct ?? 5,
     );
     for (const text of gate.lines) core.warning(text, { title: 'mesh-perf: new change point' });
-    return [`Published to history: ${store.describe()}${commit}.`, ...changePointSummaryLines(gate)].join('\n\n');
+    const line = [`Published to history: ${store.describe()}${commit}.`, ...changePointSummaryLines(gate)].join('\n\n');
+    return gate.decision === 'fail' ? { line, changePoint: gate.lines.join('; ') } : { line };
   } catch (error) {
     if (error instanceof StoreNotAdoptedError) throw error;
     core.warning(`publishing to history failed: ${messageOf(error)}`);
-    return `Publishing to history failed: ${messageOf(error)}`;
+    return { line: `Publishing to history failed: ${messageOf(error)}` };
   }
 }
 
