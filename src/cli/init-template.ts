@@ -14,7 +14,8 @@ const LOAD = `load:
   rate: 100               # requests per second (open model); or model: closed + vus
   duration: 10s           # measured time per repetition (at least 1s)
   warmup: 2s              # load before measuring, excluded from results
-  repetitions: 3          # per mode, interleaved across modes (6 or more for nominal CIs)
+  repetitions: auto       # blocks of every mode, interleaved: auto measures until the gates decide
+                          # (plan.budget); a number runs exactly that many
 `;
 
 const GATES = `gates:
@@ -32,6 +33,8 @@ modes:
     local: { hops: 0 }
   - name: one-proxy-hop
     local: { hops: 1 }
+    # arms:                 # A/B: the change under test beside the mode as it is, in the same blocks
+    #   head: { local: { hops: 2 } }
 `,
   endpoints: `# endpoints: you run the services; mesh-perf sends load to each mode's URL.
 modes:
