@@ -59,7 +59,9 @@ export function urlSecrets(text: string): string[] {
   return found;
 }
 
-const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s"'<>]+)@/gi;
+// A scheme is at most 32 characters (RFC 3986 sets no limit; registered ones are far shorter): an
+// unbounded one made a 100,000-letter argument cost 12 s (each start position scanned to the end).
+const USERINFO = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^/?#@\s"'<>]+)@/gi;
 const QUERY_PARAM = /([?&])([A-Za-z0-9_.-]+)=([^&#\s"'<>]+)/g;
 const TOKEN_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
