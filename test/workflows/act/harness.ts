@@ -9,7 +9,7 @@
 // github.com. actions/checkout (of another repository), upload-artifact and download-artifact are
 // small local stand-ins (stand-ins/), mapped with --local-repository.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -72,6 +72,9 @@ export async function createWorld(prefix: string): Promise<World> {
   // GitHub serves any reachable commit by SHA; act (go-git) and the checkout stand-in fetch by SHA.
   git(actionBare, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
   git(actionBare, 'tag', 'v1', 'HEAD');
+  // The repository is also reached as <name>.git, as GitHub serves it: this project's own CI job's
+  // history store is this repository (an unreachable store is exit 3, so it must exist here too).
+  await symlink(actionBare, `${actionBare}.git`);
   const callerBare = join(server, 'acme', 'app.git');
   git(dir, 'init', '--quiet', '--bare', callerBare);
   const artifacts = join(dir, 'artifacts');
