@@ -19,11 +19,16 @@ export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'd
  */
 export const FIRST_AB_LOOK = 6;
 
-/** Blocks of the first look of load.repetitions auto. */
-export function firstLookBlocks(config: ParsedConfig): number {
-  const arms = config.modes.some((m) => m.arms);
-  const { minBlocks, maxBlocks } = config.plan.budget;
-  return arms ? Math.min(maxBlocks, Math.max(FIRST_AB_LOOK, minBlocks)) : minBlocks;
+/** Blocks of the first look of load.repetitions auto: with arms FIRST_AB_LOOK, unless maxBlocks is smaller. */
+export function firstLookOf(budget: { minBlocks: number; maxBlocks: number }, arms: boolean): number {
+  return arms ? Math.min(budget.maxBlocks, Math.max(FIRST_AB_LOOK, budget.minBlocks)) : budget.minBlocks;
+}
+
+function firstLookBlocks(config: ParsedConfig): number {
+  return firstLookOf(
+    config.plan.budget,
+    config.modes.some((m) => m.arms),
+  );
 }
 
 /** Load seconds of the first look: every mode, every profile, its first blocks. */

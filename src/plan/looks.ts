@@ -4,7 +4,7 @@
 import type { Config } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import { finalAt, sequentialDesign, type SequentialDesign } from '../analysis/ab/design.ts';
-import { FIRST_AB_LOOK } from '../config/budget.ts';
+import { firstLookOf } from '../config/budget.ts';
 
 export interface LookPlan {
   /** No profile measures until decided: one look at the blocks it runs (repetitions: N). */
@@ -51,8 +51,7 @@ export function lookPlan(config: Config): LookPlan {
     };
   }
   // The A/B gate needs a few pairs before any interval: a run with arms looks first at the design's first look.
-  // With arms the first look is at FIRST_AB_LOOK blocks, unless plan.budget.maxBlocks is smaller.
-  const minBlocks = hasArms ? Math.min(budget.maxBlocks, Math.max(FIRST_AB_LOOK, budget.minBlocks)) : budget.minBlocks;
+  const minBlocks = firstLookOf(budget, hasArms);
   const probe = sequentialDesign({ minBlocks, maxBlocks: Math.max(minBlocks, budget.maxBlocks) }, config.gates.ab);
   const first = hasArms ? probe.looks[0]! : budget.minBlocks;
   const firstLookSeconds = secondsOf(config, first);
