@@ -7,19 +7,45 @@ import { join } from 'node:path';
 
 export const TIERS = ['unit', 'e2e', 'k8s'];
 
-/** Files that need the local control plane (kube-apiserver + kwok). */
-const K8S = [
-  'test/kubernetes/control-plane.test.ts',
-  'test/kubernetes/generators.test.ts',
-  'test/kubernetes/ingress.test.ts',
-  'test/kubernetes/k6-operator.test.ts',
-  'test/kubernetes/linkerd-detect.test.ts',
-  'test/kubernetes/resource-window.test.ts',
-  'test/kubernetes/run-results.test.ts',
-  'test/kubernetes/scaling.test.ts',
-  'test/kubernetes/unreachable.test.ts',
-  'test/kubernetes/up-down.test.ts',
-];
+/**
+ * Files that need the local control plane (kube-apiserver + kwok), with their time in a CI run
+ * that ran them one at a time. Each file starts its own control plane on random ports, and they
+ * mostly wait (istioctl's and the rollouts' waits; about 300 s of CPU in 1,600 s), so
+ * scripts/test.mjs runs them in K8S_LANES lanes side by side, longest first. A new file gets its
+ * measured time here (a file not listed counts as 60 s).
+ */
+const K8S_SECONDS = {
+  'test/kubernetes/ingress.test.ts': 386,
+  'test/kubernetes/up-down.test.ts': 379,
+  'test/kubernetes/generators.test.ts': 244,
+  'test/kubernetes/k6-operator.test.ts': 174,
+  'test/kubernetes/resource-window.test.ts': 164,
+  'test/kubernetes/run-results.test.ts': 113,
+  'test/kubernetes/control-plane.test.ts': 90,
+  'test/kubernetes/scaling.test.ts': 30,
+  'test/kubernetes/linkerd-detect.test.ts': 10,
+  'test/kubernetes/unreachable.test.ts': 10,
+};
+const K8S = Object.keys(K8S_SECONDS);
+
+/** How many k8s files run at once (see K8S_SECONDS); their loads are 10 to 40 rps, so they share well. */
+export const K8S_LANES = 4;
+
+/**
+ * The k8s files split into `lanes` lists, each run one file after another: longest file first,
+ * each to the lane with the least time so far, so that the lanes end together. (One `node --test`
+ * with a concurrency would start them in the order of their names, the longest last.)
+ */
+export function k8sLanes(files, lanes = K8S_LANES) {
+  const seconds = (f) => K8S_SECONDS[f.split('\\').join('/')] ?? 60;
+  const out = Array.from({ length: Math.min(lanes, files.length) }, () => ({ files: [], seconds: 0 }));
+  for (const file of [...files].sort((a, b) => seconds(b) - seconds(a))) {
+    const lane = out.reduce((least, l) => (l.seconds < least.seconds ? l : least));
+    lane.files.push(file);
+    lane.seconds += seconds(file);
+  }
+  return out.map((l) => l.files);
+}
 
 /**
  * Files that run real k6, Fortio, vegeta, actionlint, git, Chromium, the CLI or the bundled

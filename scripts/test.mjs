@@ -13,12 +13,13 @@
 //   node scripts/test.mjs <substring>...   the files whose path contains a substring, no setup
 // A tier whose tools are missing is skipped outside CI with what is missing and how to get it;
 // with CI=true it fails instead.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drivesLoad, missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
+import { bundleUnitTests } from './bundle-unit-tests.mjs';
+import { drivesLoad, k8sLanes, missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -97,14 +98,16 @@ function childCpuSeconds() {
 }
 const loadAverage = () => (existsSync('/proc/loadavg') ? readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') : 'n/a');
 
-/** One node --test run over `files`; the spec output to the terminal, durations to a JSON-lines file. */
-function runFiles(label, files, concurrency) {
+/**
+ * One node --test run over `files`; the spec output to the terminal, durations to a JSON-lines
+ * file. Resolves with its exit status, so that several runs can go side by side.
+ */
+function runFiles(label, files, concurrency, runtime = ['--import', 'tsx']) {
   const out = join(durationsDir, `${label}.jsonl`);
-  const result = spawnSync(
+  const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      ...runtime,
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
@@ -115,7 +118,10 @@ function runFiles(label, files, concurrency) {
     ],
     { stdio: 'inherit' },
   );
-  return { status: result.status, out };
+  return new Promise((resolvePromise) => {
+    child.on('error', () => resolvePromise({ status: 1, out }));
+    child.on('close', (status) => resolvePromise({ status, out }));
+  });
 }
 
 const tierTimes = [];
@@ -148,23 +154,34 @@ for (const tier of TIERS) {
   const started = Date.now();
   const cpuBefore = childCpuSeconds();
   // Files that share no ports and drive no load run side by side (unit: as many as there are
-  // cores; e2e: two, leaving the load-driving files the machine to themselves, one at a time).
+  // cores; e2e: two, leaving the load-driving files the machine to themselves, one at a time;
+  // k8s: each with its own control plane, in lanes that run together, the longest files first).
+  // A batch is a list of lanes run at once; batches run one after another.
   const batches =
     tier === 'unit'
-      ? [['unit', tierFiles, availableParallelism()]]
+      ? [['unit', [tierFiles], availableParallelism()]]
       : tier === 'e2e'
         ? [
-            ['e2e-parallel', tierFiles.filter((f) => !drivesLoad(f)), 2],
-            ['e2e-load', tierFiles.filter((f) => drivesLoad(f)), 1],
+            ['e2e-parallel', [tierFiles.filter((f) => !drivesLoad(f))], 2],
+            ['e2e-load', [tierFiles.filter((f) => drivesLoad(f))], 1],
           ]
-        : [[tier, tierFiles, 1]];
+        : [[tier, k8sLanes(tierFiles), 1]];
   let tierFailed = false;
-  for (const [label, batch, concurrency] of batches) {
-    if (batch.length === 0) continue;
-    if (batches.length > 1) console.log(`\n▶ test:${tier}: ${batch.length} files, ${concurrency} at a time (${label})`);
-    const { status, out } = runFiles(label, batch, concurrency);
-    durationFiles.push(out);
-    if (status !== 0) tierFailed = true;
+  for (const [label, lanes, concurrency] of batches) {
+    const count = lanes.reduce((n, lane) => n + lane.length, 0);
+    if (count === 0) continue;
+    if (lanes.length > 1) console.log(`\n▶ test:${tier}: ${count} files in ${lanes.length} lanes side by side (${label})`);
+    else if (batches.length > 1) console.log(`\n▶ test:${tier}: ${count} files, ${concurrency} at a time (${label})`);
+    // Unit files run bundled (scripts/bundle-unit-tests.mjs says why); the others under tsx.
+    const run = async (lane, i) =>
+      tier === 'unit'
+        ? runFiles(label, await bundleUnitTests(root, lane), concurrency, ['--enable-source-maps'])
+        : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
+    const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
+    for (const { status, out } of results) {
+      durationFiles.push(out);
+      if (status !== 0) tierFailed = true;
+    }
   }
   const seconds = (Date.now() - started) / 1000;
   const cpu = cpuBefore === undefined ? undefined : childCpuSeconds() - cpuBefore;
