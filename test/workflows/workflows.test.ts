@@ -172,7 +172,7 @@ test('a runner that leaves job.workflow_* empty gets one error line saying which
       assert.equal(lines.length, 1, `${file}: one line:\n${empty.stdout}`);
       assert.match(
         lines[0]!,
-        /^::error::job\.workflow_repository \/ job\.workflow_sha are empty on this self-hosted runner of https:\/\/ghes\.example: .*GitHub Enterprise Server and older self-hosted runners do not.*Call the action directly instead \(uses: org\/mesh-perf-action@<ref>/,
+        /^::error::job\.workflow_repository \/ job\.workflow_sha are empty on this self-hosted runner of https:\/\/ghes\.example: .*needs actions\/runner 2\.334\.0 or later .*GitHub Enterprise Server and older self-hosted runners do not.*Call the action directly instead \(uses: org\/mesh-perf-action@<ref>/,
       );
       const filled = run({ WORKFLOW_REPOSITORY: 'org/mesh-perf-action', WORKFLOW_SHA: 'a'.repeat(40) });
       assert.equal(filled.status, 0, filled.stdout + filled.stderr);
