@@ -1,7 +1,7 @@
 // The gh-pages store against real git: a bare repository as the remote.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
 import { findBase } from '../../src/history/lookup.ts';
@@ -315,6 +315,38 @@ test('bad store locations: not a git repository, a branch of unrelated files (un
     assert.equal(await showFile(remote, 'gh-pages', 'index.html'), '<h1>my project site</h1>', 'their index.html is left alone');
     assert.ok(files.includes('mesh-perf-dashboard.html'), 'the dashboard moves aside');
     assert.equal(JSON.parse(await showFile(remote, 'gh-pages', 'mesh-perf.json')).dashboard, 'mesh-perf-dashboard.html');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a history branch protected against the push: exit 3 naming the branch and what to allow; nothing written', {
+  timeout: 120_000,
+}, async () => {
+  const dir = await tempDir('git-store');
+  try {
+    const [a] = buildDailyRuns(1, { suite: 'nightly' });
+    const remote = await bareRepo(dir);
+    // GitHub's branch protection refuses in a pre-receive hook with this text (GH006); a real
+    // git server with a real hook says the same here.
+    const hook = join(remote, 'hooks', 'pre-receive');
+    await writeFile(
+      hook,
+      '#!/bin/sh\nwhile read old new ref; do\n  echo "error: GH006: Protected branch update failed for $ref." >&2\ndone\nexit 1\n',
+    );
+    await chmod(hook, 0o755);
+    await assert.rejects(
+      store(remote, { branch: 'perf-history' }).publish([a!]),
+      exitError(
+        3,
+        'rejected the push to branch perf-history',
+        'GH006: Protected branch update failed for refs/heads/perf-history',
+        'bypass list',
+        'contents: write',
+        'Nothing was written',
+      ),
+    );
+    assert.equal(await branchHead(remote, 'perf-history'), undefined);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -178,7 +178,7 @@ export class GitBranchStore implements ResultStore {
       return await fn();
     } catch (error) {
       if (error instanceof MeshPerfError) throw error;
-      if (error instanceof GitCommandError) throw classifyGitError(error, this.describe());
+      if (error instanceof GitCommandError) throw classifyGitError(error, this.describe(), this.options.branch);
       throw new EnvironmentError(`history store ${this.describe()}: ${(error as Error).message}`);
     }
   }
@@ -199,17 +199,21 @@ export function credentialsFor(url: string, token: string | undefined): GitCrede
 
 /** The last lines git printed about a failed command, for a one-line message. */
 export function gitSaid(error: GitCommandError): string {
-  return error.stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || error.message;
+  const lines = error.stderr.trim().split('\n').filter(Boolean);
+  // The server's own reason ("remote: error: GH006: Protected branch update failed …") comes
+  // before git's summary lines: keep it, or the message says only "pre-receive hook declined".
+  const server = lines.filter((l) => /^remote: (error|fatal)\b/i.test(l)).slice(0, 2);
+  return [...server, ...lines.slice(-3).filter((l) => !server.includes(l))].join(' | ') || error.message;
 }
 
 /** A user-facing error for a failed git step; the git error stays its cause (readers quote gitSaid). */
-export function classifyGitError(error: GitCommandError, store: string): MeshPerfError {
-  const classified = classify(error, store);
+export function classifyGitError(error: GitCommandError, store: string, branch?: string): MeshPerfError {
+  const classified = classify(error, store, branch);
   classified.cause = error;
   return classified;
 }
 
-function classify(error: GitCommandError, store: string): MeshPerfError {
+function classify(error: GitCommandError, store: string, branch?: string): MeshPerfError {
   const said = gitSaid(error);
   if (
     /could not read (Username|Password)|terminal prompts disabled|Authentication failed|HTTP (Basic: )?Access denied|The requested URL returned error: 40[13]|Permission denied \(publickey|Invalid username or password|Write access to repository not granted|remote: Permission to .* denied/i.test(
@@ -232,9 +236,13 @@ function classify(error: GitCommandError, store: string): MeshPerfError {
         'for a plain local folder pass a directory path',
     );
   }
-  if (/protected branch|hook declined|pre-receive hook/i.test(error.stderr)) {
+  if (/protected branch|hook declined|pre-receive hook|GH006|GH013|rule violations/i.test(error.stderr)) {
+    // GitHub's branch protection (GH006) and rulesets (GH013) refuse the push itself: the token
+    // could read and write the repository, the branch's rules stopped it.
     return new StoreAccessError(
-      `history store ${store} rejected the push (git said: ${said}). Nothing was written. Allow the workflow's token to push to the history branch (branch protection / rulesets)`,
+      `history store ${store} rejected the push to ${branch ? `branch ${branch}` : 'the history branch'} (git said: ${said}). Nothing was written. ` +
+        `The branch is protected against this token: let it push there (add GitHub Actions, or the account of MESH_PERF_STORE_TOKEN, to the bypass list of the branch protection rule or ruleset that covers ${branch ?? 'it'}), ` +
+        'or keep the history on a branch no rule covers (history-branch); the job also needs permissions: contents: write',
     );
   }
   return new StoreAccessError(`history store ${store}: git ${error.args[0] ?? ''} failed (git said: ${said}). Nothing was written`);
