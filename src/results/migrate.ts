@@ -3,7 +3,7 @@
 import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.ts';
 import { resultsSchema } from './schema.ts';
 import { UsageError } from '../util/errors.ts';
-import { redactValue } from '../util/redact.ts';
+import { redactInPlace } from '../util/redact.ts';
 
 type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
 
@@ -75,7 +75,7 @@ export function migrateResults(raw: unknown, path: string): RunResult {
   }
   // A file written elsewhere, or before redaction existed, must not carry a credential further
   // (into a report, the store, a comment): read back redacted, as the pipeline writes.
-  return redactValue(doc) as unknown as RunResult;
+  return redactInPlace(doc) as unknown as RunResult;
 }
 
 export function parseResultsJson(text: string, path: string): RunResult {
