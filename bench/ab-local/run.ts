@@ -1,6 +1,6 @@
 // Benchmark (not a test): the A/B gate measured until decided, for real, on this machine.
 //   npx tsx bench/ab-local/run.ts [--decisions 100] [--rate 200] [--duration 1] [--warmup 1]
-//       [--max-blocks 10] [--effect 5] [--base-delay 2]
+//       [--max-blocks 10] [--effect 5] [--base-delay 2] [--workers 1]
 // Four echo servers on 127.0.0.1 (the binary and options the local platform starts): A/A runs
 // two arms against two servers with the same injected delay (--base-delay ms); A/B runs base
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
@@ -12,16 +12,22 @@
 // platform, each arm one of the servers), the default A/B gate (p50, 5%, alpha 1%, 95%) and
 // plan.budget.maxBlocks --max-blocks. Printed: decisions pass/fail/inconclusive per case, blocks
 // to a decision (mean, max), wall time per decision, and the plain-k6 effect.
+// Beside it, the fixed-repetition history gate on the same measurements: each decision's first 3
+// blocks are a run of 3 repetitions (base arm as the baseline mode, head arm as the mode judged,
+// blocks 4 to 6 its confirmation round), judged against one stored run from another job (the
+// previous A/A decision's first 3 blocks), as a PR is judged against its base commit's run.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { startServer, type StartedServer } from '../../src/platform/processes.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
+import { syntheticRun, testConfig } from '../../test/analysis/synthetic.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -86,6 +92,16 @@ interface Decision {
   decision: 'pass' | 'fail' | 'inconclusive' | 'invalid';
   blocks: number;
   wallS: number;
+  /** Each arm's p50 per block (ms), in block order: the same data, for the history gate. */
+  p50: { base: number[]; head: number[] };
+}
+
+/** One arm's valid repetitions' p50, in block order. */
+function blockP50s(repetitions: { block: number; valid: boolean; latencyMs: { p50: number } | null }[] | undefined): number[] {
+  return (repetitions ?? [])
+    .filter((r) => r.valid && r.latencyMs)
+    .sort((a, b) => a.block - b.block)
+    .map((r) => r.latencyMs!.p50);
 }
 
 async function decide(base: string, head: string, seed: number): Promise<Decision> {
@@ -104,7 +120,9 @@ async function decide(base: string, head: string, seed: number): Promise<Decisio
     const wallS = (Date.now() - started) / 1000;
     const gate = result.analysis?.ab?.gates[0];
     const blocks = result.analysis?.stopping?.blocks ?? 0;
-    return { decision: result.verdict === 'invalid' || !gate ? 'invalid' : gate.decision, blocks, wallS };
+    const arm = (name: string) => blockP50s(result.modes.find((m) => m.name === name)?.repetitions);
+    const p50 = { base: arm('svc-base'), head: arm('svc-head') };
+    return { decision: result.verdict === 'invalid' || !gate ? 'invalid' : gate.decision, blocks, wallS, p50 };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
@@ -130,7 +148,53 @@ function summarize(name: string, rows: Decision[]): string[] {
   ];
 }
 
-async function main(): Promise<void> {
+const HISTORY_REPETITIONS = 3;
+const historyConfig = testConfig({ load: { rate: 1000, duration: '10s', repetitions: HISTORY_REPETITIONS } });
+
+/**
+ * The history gate as it judges a PR today, on a decision's own blocks: its first 3 blocks are the
+ * run (the base arm as "baseline", the head arm as "sidecar"), blocks 4 to 6 the confirmation
+ * round when it asks for one, against `stored` (another decision's first 3 blocks).
+ */
+function historyDecision(current: Decision, stored: Decision, day: number): Decision['decision'] {
+  const n = HISTORY_REPETITIONS;
+  if (current.p50.base.length < 2 * n || current.p50.head.length < 2 * n || stored.p50.base.length < n) return 'invalid';
+  const reference = [
+    syntheticRun({
+      config: historyConfig,
+      id: `stored-${day}`,
+      startedAt: new Date(Date.UTC(2026, 0, 1 + day)).toISOString(),
+      levels: { baseline: stored.p50.base.slice(0, n), sidecar: stored.p50.head.slice(0, n) },
+    }),
+  ];
+  const candidate = {
+    config: historyConfig,
+    id: `candidate-${day}`,
+    levels: { baseline: current.p50.base.slice(0, n), sidecar: current.p50.head.slice(0, n) },
+  };
+  let analysis = analyzeRun(syntheticRun(candidate), { config: historyConfig, reference });
+  if (analysis.modesToExtend.length > 0) {
+    const round2 = { baseline: current.p50.base.slice(n, 2 * n), sidecar: current.p50.head.slice(n, 2 * n) };
+    analysis = analyzeRun(syntheticRun({ ...candidate, round2 }), { config: historyConfig, reference });
+  }
+  const decision = analysis.gates.find((g) => g.kind === 'regression' && g.mode === 'sidecar')?.decision;
+  // "skipped" (the stored run cannot be compared) counts as it would on a PR: no answer.
+  return decision === 'pass' || decision === 'fail' ? decision : 'inconclusive';
+}
+
+interface Measured {
+  baseP50: number;
+  extraMs: number;
+  aa: Decision[];
+  ab: Decision[];
+  /** The same decisions as the history gate judges them (see historyDecision). */
+  historyAa: Decision['decision'][];
+  historyAb: Decision['decision'][];
+  effects: number[];
+}
+
+/** One worker's decisions: its own four servers, `count` A/A and `count` A/B decisions, alternating. */
+async function measure(count: number, worker: number): Promise<Measured> {
   const k6 = (await ensureK6(silentLogger)).path;
   const servers: StartedServer[] = [];
   const echo = async (delayMs: number, what: string) => {
@@ -138,6 +202,7 @@ async function main(): Promise<void> {
     servers.push(s);
     return `http://127.0.0.1:${s.port}/`;
   };
+  const tag = workers > 1 ? `[worker ${worker + 1}] ` : '';
   try {
     const aa1 = await echo(baseDelayMs, 'A/A arm 1');
     const aa2 = await echo(baseDelayMs, 'A/A arm 2');
@@ -147,32 +212,113 @@ async function main(): Promise<void> {
     const extraMs = effect * baseP50;
     const head = await echo(baseDelayMs + extraMs, 'A/B head');
     console.log(
-      `base p50 (plain k6, 5 s at ${rate} rps): ${baseP50.toFixed(3)} ms; head delay ${baseDelayMs} + ${extraMs.toFixed(3)} ms (${(effect * 100).toFixed(1)}%)`,
-    );
-    console.log(
-      `each decision: ${rate} rps, ${durationS} s + ${warmupS} s warm-up per repetition, 2 arms, looks until decided, at most ${maxBlocks} blocks`,
+      `${tag}base p50 (plain k6, 5 s at ${rate} rps): ${baseP50.toFixed(3)} ms; head delay ${baseDelayMs} + ${extraMs.toFixed(3)} ms (${(effect * 100).toFixed(1)}%)`,
     );
     const aa: Decision[] = [];
     const ab: Decision[] = [];
     const effects: number[] = [];
-    for (let i = 0; i < decisions; i++) {
-      aa.push(await decide(aa1, aa2, 1000 + i));
-      ab.push(await decide(base, head, 2000 + i));
+    for (let i = 0; i < count; i++) {
+      const seed = 10_000 * worker + i;
+      aa.push(await decide(aa1, aa2, 1000 + seed));
+      ab.push(await decide(base, head, 2000 + seed));
       // Plain k6's view of the injected effect, measured between the decisions it describes.
-      if (i % Math.max(1, Math.floor(decisions / 5)) === 0) effects.push(await plainEffect(k6, base, head, 2));
+      if (i % Math.max(1, Math.floor(count / 5)) === 0) effects.push(await plainEffect(k6, base, head, 2));
       const last = (d: Decision) => `${d.decision} after ${d.blocks} blocks (${d.wallS.toFixed(0)} s)`;
-      console.log(`  ${i + 1}/${decisions}: A/A ${last(aa[i]!)}; A/B ${last(ab[i]!)}`);
+      console.log(`  ${tag}${i + 1}/${count}: A/A ${last(aa[i]!)}; A/B ${last(ab[i]!)}`);
     }
-    effects.sort((a, b) => a - b);
-    const header = ['case', 'decisions', 'pass', 'fail', 'inconclusive', 'invalid', 'mean blocks', 'max blocks', 'mean wall', 'max wall'];
-    console.log(`\n${alignTable([header, summarize('A/A (0%)', aa), summarize(`A/B (+${(effect * 100).toFixed(0)}% p50)`, ab)])}`);
-    console.log(
-      `\ninjected effect as plain k6 measures it (p50 head ÷ base − 1, ${effects.length} interleaved pairs of 3 s, median): ${(100 * effects[Math.floor(effects.length / 2)]!).toFixed(2)}% (range ${(100 * effects[0]!).toFixed(2)}% to ${(100 * effects[effects.length - 1]!).toFixed(2)}%)`,
-    );
-    const wall = [...aa, ...ab].reduce((s, d) => s + d.wallS, 0) / (aa.length + ab.length);
-    console.log(`wall time per decision: ${wall.toFixed(0)} s mean; 100 + 100 decisions ≈ ${((200 * wall) / 3600).toFixed(1)} h`);
+    // The history gate on the same blocks: each decision against this worker's previous A/A decision.
+    const stored = (i: number) => aa[(i + aa.length - 1) % aa.length]!;
+    const historyAa = aa.map((d, i) => historyDecision(d, stored(i), i));
+    const historyAb = ab.map((d, i) => historyDecision(d, stored(i), i));
+    return { baseP50, extraMs, aa, ab, historyAa, historyAb, effects };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+function report(parts: Measured[]): void {
+  const aa = parts.flatMap((p) => p.aa);
+  const ab = parts.flatMap((p) => p.ab);
+  const effects = parts.flatMap((p) => p.effects).sort((a, b) => a - b);
+  const abName = `A/B (+${(effect * 100).toFixed(0)}% p50)`;
+  const header = ['case', 'decisions', 'pass', 'fail', 'inconclusive', 'invalid', 'mean blocks', 'max blocks', 'mean wall', 'max wall'];
+  console.log(
+    `\nthe A/B gate (${rate} rps, ${durationS} s + ${warmupS} s warm-up per repetition, 2 arms, looks until decided, at most ${maxBlocks} blocks${workers > 1 ? `; ${workers} workers side by side` : ''}):`,
+  );
+  console.log(alignTable([header, summarize('A/A (0%)', aa), summarize(abName, ab)]));
+  console.log(
+    `\ninjected effect as plain k6 measures it (p50 head ÷ base − 1, ${effects.length} interleaved pairs of 3 s, median): ${(100 * effects[Math.floor(effects.length / 2)]!).toFixed(2)}% (range ${(100 * effects[0]!).toFixed(2)}% to ${(100 * effects[effects.length - 1]!).toFixed(2)}%)`,
+  );
+  const judged = (rows: Decision[], decisions: Decision['decision'][]) =>
+    rows.map((d, i) => ({ ...d, decision: decisions[i]!, blocks: 2 * HISTORY_REPETITIONS }));
+  const history = (pick: (p: Measured) => [Decision[], Decision['decision'][]]) => parts.flatMap((p) => judged(...pick(p)));
+  console.log(
+    `\nthe history gate on the same blocks (${HISTORY_REPETITIONS} repetitions + a confirmation round of ${HISTORY_REPETITIONS}, against 1 stored run from another decision):`,
+  );
+  console.log(
+    alignTable([
+      header.slice(0, 6),
+      summarize(
+        'A/A (0%)',
+        history((p) => [p.aa, p.historyAa]),
+      ).slice(0, 6),
+      summarize(
+        abName,
+        history((p) => [p.ab, p.historyAb]),
+      ).slice(0, 6),
+    ]),
+  );
+  const wall = [...aa, ...ab].reduce((s, d) => s + d.wallS, 0) / (aa.length + ab.length);
+  console.log(`\nwall time per decision: ${wall.toFixed(0)} s mean (each worker's own)`);
+}
+
+// --workers N runs N copies of this bench side by side (each its own servers and half the
+// decisions, written to a JSON file) and reports them together: on 2 cores, 2 workers at 200 rps
+// each halve the wall time; the noise they add to each other is noise the gate must carry anyway.
+const workers = Number(arg('workers', '1'));
+const workerOut = process.argv.includes('--worker-out') ? arg('worker-out', '') : undefined;
+
+/** This command's arguments without --decisions and --workers (each worker gets its share). */
+function ownArgs(): string[] {
+  const all = process.argv.slice(2);
+  const split = ['--decisions', '--workers'];
+  return all.filter((a, k) => !split.includes(a) && !split.includes(all[k - 1] ?? ''));
+}
+
+async function main(): Promise<void> {
+  if (workerOut !== undefined) {
+    const worker = Number(arg('worker', '0'));
+    await writeFile(workerOut, JSON.stringify(await measure(decisions, worker)));
+    return;
+  }
+  if (workers <= 1) return report([await measure(decisions, 0)]);
+  const dir = await mkdtemp(join(tmpdir(), 'ab-local-workers-'));
+  try {
+    const per = Math.ceil(decisions / workers);
+    const outs = Array.from({ length: workers }, (_, w) => join(dir, `worker-${w}.json`));
+    await Promise.all(
+      outs.map(
+        (out, w) =>
+          new Promise<void>((resolve, reject) => {
+            const args = [
+              ...process.execArgv,
+              process.argv[1]!,
+              ...ownArgs(),
+              '--decisions',
+              String(per),
+              '--worker',
+              String(w),
+              '--worker-out',
+              out,
+            ];
+            const child = spawn(process.execPath, args, { stdio: 'inherit' });
+            child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`worker ${w + 1} exited ${code}`))));
+          }),
+      ),
+    );
+    report(await Promise.all(outs.map(async (out) => JSON.parse(await readFile(out, 'utf8')) as Measured)));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
