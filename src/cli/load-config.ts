@@ -19,17 +19,31 @@ export interface LoadOptions {
   preflight?: boolean;
 }
 
+/** `--ab-base-config FILE`, on `plan` and `run`. */
+export const AB_BASE_OPTION = {
+  name: 'ab-base-config',
+  value: 'FILE',
+  description:
+    "A/B against another config, e.g. the PR base's (git show origin/main:mesh-perf.yaml > base.yaml): each mode whose url, env, local or namespace settings differ runs as two arms, base and head, in the same run",
+};
+
 export async function loadCommandConfig(context: CommandContext, options: LoadOptions = {}): Promise<Config> {
   const given = context.args.options.config;
+  const abBase = context.args.options['ab-base-config'];
   const label = given ?? DEFAULT_CONFIG;
   const file = resolve(context.cwd, label);
   // With --preset and no mesh-perf.yaml here, the preset alone is the config.
   const useFile = given !== undefined || existsSync(file) || context.args.options.preset === undefined;
   if (useFile && given !== undefined) checkConfigPath(file, given);
+  if (abBase !== undefined && !existsSync(resolve(context.cwd, abBase)))
+    throw new UsageError(
+      `--ab-base-config ${abBase}: no such file; expected the config to A/B against, e.g. the PR base's: git show origin/main:${given ?? DEFAULT_CONFIG} > base.yaml`,
+    );
   return loadConfig({
     ...(useFile ? { file, fileLabel: label } : {}),
     overrides: overrideValues(context.args),
     signal: context.signal,
+    ...(abBase !== undefined ? { abBase: { file: resolve(context.cwd, abBase), label: `--ab-base-config ${abBase}` } } : {}),
     ...(options.preflight ? { check: (config: Config) => preflightProblems(config, context.cwd) } : {}),
   });
 }

@@ -1,5 +1,6 @@
 // What `mesh-perf plan` says about A/B arms and measuring until decided: which arms are compared,
 // where the run looks, and what the budget allows.
+import { describeArmsFromBase } from '../config/arms-from-base.ts';
 import type { Config } from '../config/validate.ts';
 import type { LookPlan } from '../plan/looks.ts';
 import { formatEstimate } from './preset-summary.ts';
@@ -7,9 +8,12 @@ import { formatEstimate } from './preset-summary.ts';
 /** "A/B: proxy-head against proxy-base on p50: pass within 5.00%, fail at alpha 1% over all looks". */
 export function describeArms(config: Config): string[] {
   const ab = config.gates.ab;
-  return armPairs(config).map(
-    (p) =>
-      `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${ab.minEffectPct}% and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} over all looks)` : ' (gates.ab.enabled is false: measured, not gated)'}`,
+  const fromBase = config.armsFromBase ? describeArmsFromBase(config.armsFromBase) : [];
+  return fromBase.concat(
+    armPairs(config).map(
+      (p) =>
+        `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${ab.minEffectPct}% and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} over all looks)` : ' (gates.ab.enabled is false: measured, not gated)'}`,
+    ),
   );
 }
 
@@ -31,6 +35,7 @@ export function looksJson(config: Config, looks: LookPlan): Record<string, unkno
   const arms = armPairs(config);
   return {
     ...(arms.length > 0 ? { arms } : {}),
+    ...(config.armsFromBase ? { armsFromBase: config.armsFromBase } : {}),
     repetitions: looks.fixed ? 'fixed' : 'auto',
     looks: looks.looks,
     budget: {

@@ -14,6 +14,7 @@ import { formatLimit, LIMITS } from './limits.ts';
 import { specialFileKind } from '../util/file-kind.ts';
 import { quote } from '../util/quote.ts';
 import { refuseKeyFlood } from './key-flood.ts';
+import { armsFromBase, type ArmsFromBase } from './arms-from-base.ts';
 
 export interface ConfigSources {
   /** Path of the YAML file; undefined when there is none. */
@@ -34,6 +35,11 @@ export interface ConfigSources {
   signal?: AbortSignal;
   /** Checks after validation (files exist, machine limits); problems are attributed like the rest. */
   check?: (config: Config) => ConfigProblem[];
+  /**
+   * Another config (a PR's base commit's) to run A/B against: each mode whose arm-able settings
+   * differ from the base's runs as two arms (config/arms-from-base.ts). `label` names it in messages.
+   */
+  abBase?: { file: string; label: string };
 }
 
 /** One source of settings, for saying which one a bad value came from. */
@@ -73,6 +79,20 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     merged.modes = structuredClone(DEMO_MODES);
     if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
   }
+  let fromBase: ArmsFromBase | undefined;
+  if (sources.abBase) {
+    const { file, label } = sources.abBase;
+    const text = await readConfigFile(file, label, sources.signal);
+    refuseKeyFlood(text, label);
+    const baseRaw = parseYaml(text, label) as Record<string, unknown>;
+    // The base's modes as it would run them: its preset's, then its file's.
+    const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
+    const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
+    const baseMerged = [sources.defaults ?? {}, basePreset, baseRaw ?? {}].reduce(mergeRaw, {}) as Record<string, unknown>;
+    const derived = armsFromBase(merged.modes, baseMerged.modes, label);
+    merged.modes = derived.modes;
+    fromBase = derived.summary;
+  }
   const layers: Layer[] = [
     ...overrides.map((o) => ({ label: o.label, path: o.path })),
     ...(sources.file ? [{ label: fileLabel(sources), raw: fileRaw }] : []),
@@ -83,6 +103,7 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     const config = validateConfig(merged, layers.find((l) => l.raw !== undefined)?.label ?? 'configuration');
     // After validation, which bounds the config's size and depth: its secrets are redacted from every output.
     registerConfigSecrets(config);
+    if (fromBase) config.armsFromBase = fromBase;
     const problems = sources.check?.(config) ?? [];
     if (problems.length > 0) throw new ConfigError(layers.find((l) => l.raw !== undefined)?.label ?? 'configuration', problems);
     return config;

@@ -26,6 +26,7 @@ import { formatLimit, LIMITS } from './limits.ts';
 import { quote } from '../util/quote.ts';
 
 export type { ConfigProblem } from './problem.ts';
+import type { ArmsFromBase } from './arms-from-base.ts';
 
 /** Problems listed in one error; the rest are counted, so a file of 100k typos prints a screenful. */
 const MAX_LISTED_PROBLEMS = 20;
@@ -73,6 +74,8 @@ export interface Config extends Omit<ParsedConfig, 'load' | 'baseline' | 'modes'
   modes: ModeConfig[];
   profiles: LoadProfile[];
   plan: Omit<ParsedConfig['plan'], 'budget'> & { budget: Budget };
+  /** Set when the arms were derived from another config (`--ab-base-config`): which modes, and why not the rest. */
+  armsFromBase?: ArmsFromBase;
 }
 
 export interface Budget {

@@ -65,3 +65,34 @@ test('plan with repetitions N: one look, no budget line', async () => {
     assert.doesNotMatch(stdout, /load\.repetitions auto/);
   });
 });
+
+test('plan --ab-base-config: the modes whose settings changed since the base run as two arms; the rest say why not', async () => {
+  await withTempDir(async (dir) => {
+    // The head (mesh-perf.yaml) changes proxy's delay and adds a mode; the base is the PR base's config.
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: local\nmodes:\n  - name: direct\n  - name: proxy\n    local: { hops: 1, delay: 1ms }\n  - name: fresh\nload: { rate: 100 }\n',
+    );
+    await writeFile(
+      join(dir, 'base.yaml'),
+      'platform: local\nmodes:\n  - name: direct\n  - name: proxy\n    local: { hops: 1 }\nload: { rate: 100 }\n',
+    );
+    const { code, stdout, stderr } = await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--seed', '7'], { cwd: dir });
+    assert.equal(code, 0, stderr);
+    const text = stdout.replace(/\n/g, ' ');
+    assert.match(text, /A\/B from --ab-base-config base\.yaml: mode proxy runs as two arms, base and head \(local\.delay differ\)/);
+    assert.match(
+      text,
+      /A\/B from --ab-base-config base\.yaml: mode fresh is compared with history instead: it is new: --ab-base-config base\.yaml has no mode "fresh"/,
+    );
+    assert.match(text, /A\/B: proxy-head against proxy-base on p50/);
+    for (const mode of ['direct', 'proxy-base', 'proxy-head', 'fresh'])
+      assert.match(stdout, new RegExp(`^\\d+\\s+1\\s+${mode}\\s`, 'm'), mode);
+    const json = JSON.parse((await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--json'], { cwd: dir })).stdout);
+    assert.deepEqual(json.armsFromBase.armed, [{ mode: 'proxy', differs: ['local.delay'] }]);
+
+    const missing = await runCliInProcess(['plan', '--ab-base-config', 'nowhere.yaml'], { cwd: dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--ab-base-config nowhere\.yaml: no such file; expected the config to A\/B against/);
+  });
+});

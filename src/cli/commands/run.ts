@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import { describeArmsFromBase } from '../../config/arms-from-base.ts';
 import type { Command } from '../command.ts';
-import { checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { AB_BASE_OPTION, checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { runAndReport } from '../run-and-report.ts';
 import { command as calibrate } from './calibrate.ts';
@@ -8,7 +9,7 @@ import { command as calibrate } from './calibrate.ts';
 export const command: Command = {
   name: 'run',
   summary: 'Run the benchmark described by a config file and gate on it',
-  usage: 'run [--config FILE] [--out DIR] [--baseline PATH] [--wide] [overrides]',
+  usage: 'run [--config FILE] [--ab-base-config FILE] [--out DIR] [--baseline PATH] [--wide] [overrides]',
   options: [
     { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG}; \`mesh-perf init\` writes one)` },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
@@ -19,6 +20,7 @@ export const command: Command = {
         'Gate against stored results: a results.json, a run folder, a folder of them, or a store (the mode to compare against is --baseline-mode)',
     },
     { name: 'wide', description: 'Print every column in one table, however wide' },
+    AB_BASE_OPTION,
     ...overrideOptions(OVERRIDE_FLAGS.run),
   ],
   details:
@@ -28,6 +30,7 @@ export const command: Command = {
     checkBaselinePath(context.args.options.baseline, config, context.cwd);
     // `calibrate: true` turns the run into an A/A calibration of the baseline mode.
     if (config.calibrate) return calibrate.run(context);
+    if (config.armsFromBase) for (const line of describeArmsFromBase(config.armsFromBase)) context.log.info(line);
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);
     return runAndReport(config, context, context.args.options.baseline);
   },

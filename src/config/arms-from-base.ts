@@ -1,0 +1,141 @@
+// A/B from two configs: a PR's base commit's mesh-perf.yaml and its head's. Each mode of the head
+// whose settings differ from the base's mode of the same name in what an arm can hold (url, grpc,
+// env, local hops/delay/jitter, namespace labels and annotations) runs as two arms: base with the
+// base's values, head as written. A mode that is new, unchanged, or changed in a way two arms of
+// one run cannot hold is compared with history as before, and the summary says which and why.
+// Works on the raw (merged, not yet validated) objects; validation follows as for any config. Pure.
+
+/** What `plan`, `run` and results say about the derivation. */
+export interface ArmsFromBase {
+  /** Where the base came from, e.g. "--ab-base-config base.yaml". */
+  source: string;
+  /** Modes run as two arms, with the settings that differ. */
+  armed: { mode: string; differs: string[] }[];
+  /** Modes compared with history instead, each with why. */
+  history: { mode: string; reason: string }[];
+}
+
+/** Mode fields an arm can override (config/schema.ts armOverridesSchema). */
+const ARMABLE = ['url', 'grpc', 'env', 'local', 'namespaceLabels', 'namespaceAnnotations'] as const;
+/** Maps an arm merges key by key over its mode: it can add or change keys, not remove them. */
+const MERGED_MAPS = new Set(['env', 'namespaceLabels', 'namespaceAnnotations']);
+const LOCAL_DEFAULTS: Record<string, unknown> = { hops: 0, delay: '0ms', jitter: '0ms' };
+
+type Raw = Record<string, unknown>;
+
+export function armsFromBase(headModes: unknown, baseModes: unknown, source: string): { modes: unknown; summary: ArmsFromBase } {
+  const summary: ArmsFromBase = { source, armed: [], history: [] };
+  if (!Array.isArray(headModes)) return { modes: headModes, summary };
+  const bases = Array.isArray(baseModes) ? baseModes.filter(isRecord) : [];
+  const modes = headModes.map((head) => {
+    if (!isRecord(head) || typeof head.name !== 'string') return head;
+    const name = head.name;
+    if (head.arms !== undefined) {
+      summary.history.push({ mode: name, reason: 'it has arms of its own (modes[].arms), which are run as written' });
+      return head;
+    }
+    const base = bases.find((b) => b.name === name);
+    if (!base) {
+      summary.history.push({ mode: name, reason: `it is new: ${source} has no mode "${name}"` });
+      return head;
+    }
+    const keys = [...new Set([...Object.keys(head), ...Object.keys(base)])].filter((k) => k !== 'arms' && !same(head[k], base[k]));
+    const fixed = keys.filter((k) => !(ARMABLE as readonly string[]).includes(k));
+    if (fixed.length > 0) {
+      summary.history.push({
+        mode: name,
+        reason: `its ${fixed.join(', ')} changed (${fixed.map((k) => `${show(base[k])} → ${show(head[k])}`).join('; ')}), which two arms of one run cannot differ in`,
+      });
+      return head;
+    }
+    if (keys.length === 0) return head; // unchanged: history, as every mode without arms
+    const overrides: Raw = {};
+    for (const key of keys) {
+      const problem = baseOverride(key, head[key], base[key], overrides);
+      if (problem) {
+        summary.history.push({ mode: name, reason: problem });
+        return head;
+      }
+    }
+    summary.armed.push({ mode: name, differs: differingPaths(keys, head, base) });
+    return { ...head, arms: { base: overrides, head: {} } };
+  });
+  return { modes, summary };
+}
+
+/** Sets the base arm's override of `key` into `out`, or says why an arm cannot express it. */
+function baseOverride(key: string, head: unknown, base: unknown, out: Raw): string | undefined {
+  if (key === 'local') {
+    const h = isRecord(head) ? head : {};
+    const b = isRecord(base) ? base : {};
+    const local: Raw = {};
+    for (const k of new Set([...Object.keys(h), ...Object.keys(b)])) {
+      if (same(h[k], b[k])) continue;
+      if (!(k in LOCAL_DEFAULTS)) return `its local.${k} changed, which two arms of one run cannot differ in`;
+      local[k] = b[k] ?? LOCAL_DEFAULTS[k];
+    }
+    out.local = local;
+    return undefined;
+  }
+  if (MERGED_MAPS.has(key)) {
+    const h = isRecord(head) ? head : {};
+    const b = isRecord(base) ? base : {};
+    const removed = Object.keys(h).filter((k) => !(k in b));
+    if (removed.length > 0)
+      return `its ${key} gained ${removed.join(', ')}, which the base lacks: an arm can add or change ${key} keys, not remove them`;
+    out[key] = b;
+    return undefined;
+  }
+  // url, grpc: the base arm takes the base's value; a base without one cannot unset the head's.
+  if (base === undefined) return `its ${key} is new (${show(head)}), and an arm cannot unset it`;
+  out[key] = base;
+  return undefined;
+}
+
+/** The dotted settings that differ, for the summary (`local.delay`, `env.RATE`, `url`). */
+function differingPaths(keys: string[], head: Raw, base: Raw): string[] {
+  return keys.flatMap((key) => {
+    const h = head[key];
+    const b = base[key];
+    if (!isRecord(h) && !isRecord(b)) return [key];
+    const hm = isRecord(h) ? h : {};
+    const bm = isRecord(b) ? b : {};
+    return [...new Set([...Object.keys(hm), ...Object.keys(bm)])].filter((k) => !same(hm[k], bm[k])).map((k) => `${key}.${k}`);
+  });
+}
+
+function isRecord(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (isRecord(value))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical(value[k])]),
+    );
+  return value;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'none';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** One line per mode for `plan` and `run`: which run as arms and why the others do not. */
+export function describeArmsFromBase(summary: ArmsFromBase): string[] {
+  const lines = summary.armed.map(
+    (a) => `A/B from ${summary.source}: mode ${a.mode} runs as two arms, base and head (${a.differs.join(', ')} differ)`,
+  );
+  for (const h of summary.history) lines.push(`A/B from ${summary.source}: mode ${h.mode} is compared with history instead: ${h.reason}`);
+  if (summary.armed.length === 0)
+    lines.push(`A/B from ${summary.source}: no mode differs in what two arms can hold; every mode is compared with history`);
+  return lines;
+}
