@@ -55,7 +55,8 @@ async function plainP50(k6: string, url: string, seconds: number): Promise<numbe
     const summaryPath = join(dir, 'summary.json');
     const child = spawn(
       k6,
-      ['run', '--quiet', '--no-color', '--summary-trend-stats', 'med', '--summary-export', summaryPath].concat([
+      // No REST API (--address ''): two workers' k6 would both want its default port.
+      ['run', '--quiet', '--no-color', '--address', '', '--summary-trend-stats', 'med', '--summary-export', summaryPath].concat([
         '-e',
         `RATE=${rate}`,
         '-e',
@@ -202,7 +203,7 @@ async function measure(count: number, worker: number): Promise<Measured> {
     servers.push(s);
     return `http://127.0.0.1:${s.port}/`;
   };
-  const tag = workers > 1 ? `[worker ${worker + 1}] ` : '';
+  const tag = workerOut !== undefined ? `[worker ${worker + 1}] ` : '';
   try {
     const aa1 = await echo(baseDelayMs, 'A/A arm 1');
     const aa2 = await echo(baseDelayMs, 'A/A arm 2');
