@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{a as m,b as o}from"./chunks/chunk-SVSVVAJX.js";import"./chunks/chunk-O7BMYQ5N.js";import"./chunks/chunk-NKFQYEMX.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-IHFGC2ZI.js";import"./chunks/chunk-HUZZANPH.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});
+import{a as m,b as o}from"./chunks/chunk-WBLOIJN3.js";import"./chunks/chunk-RKKEJRR2.js";import"./chunks/chunk-F7ZIMWRF.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-ITZOMH2A.js";import"./chunks/chunk-ZREFRFQA.js";import"./chunks/chunk-2LLLDEQZ.js";await o({...process.env,[m]:"comment"});

@@ -15,11 +15,13 @@ import { pathToFileURL } from 'node:url';
 /** Where bundles go: under node_modules so that their bare imports resolve to this project's packages. */
 export const UNIT_BUNDLE_DIR = join('node_modules', '.cache', 'mesh-perf-unit-tests');
 
+const PACKAGES = join('node_modules', '/');
+
 const keepSourcePaths = {
   name: 'keep-source-paths',
   setup(b) {
     b.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, async (args) => {
-      if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
+      if (args.path.includes(PACKAGES)) return undefined;
       const text = await readFile(args.path, 'utf8');
       // A script's "am I the entry point?" check compares import.meta.url too: kept, it stays false.
       const loader = /\.m?ts$/.test(args.path) ? 'ts' : 'js';

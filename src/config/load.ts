@@ -51,12 +51,7 @@ interface Layer {
 }
 
 export async function loadConfig(sources: ConfigSources): Promise<Config> {
-  let fileRaw: unknown = {};
-  if (sources.file) {
-    const text = await readConfigFile(sources.file, fileLabel(sources), sources.signal);
-    refuseKeyFlood(text, fileLabel(sources));
-    fileRaw = parseYaml(text, fileLabel(sources));
-  }
+  const fileRaw: unknown = sources.file ? await readRawConfig(sources.file, fileLabel(sources), sources.signal) : {};
   const overrides = overrideEntries(sources.overrides ?? {}, sources.overrideOrigin ?? 'flag');
   const presetOverride = overrides.find((o) => o.path === 'preset');
   const filePreset = (fileRaw as Record<string, unknown>)?.preset;
@@ -82,9 +77,7 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
   let fromBase: ArmsFromBase | undefined;
   if (sources.abBase) {
     const { file, label } = sources.abBase;
-    const text = await readConfigFile(file, label, sources.signal);
-    refuseKeyFlood(text, label);
-    const baseRaw = parseYaml(text, label) as Record<string, unknown>;
+    const baseRaw = (await readRawConfig(file, label, sources.signal)) as Record<string, unknown>;
     // The base's modes as it would run them: its preset's, then its file's.
     const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
     const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
@@ -130,6 +123,13 @@ function withoutClusterSettings(preset: Record<string, unknown>, platformOverrid
   }
   if (copy.kubernetes) delete copy.kubernetes.ingress;
   return copy;
+}
+
+/** A config file's YAML as a raw object: read (bounded), refused when it floods keys, parsed. */
+async function readRawConfig(file: string, label: string, signal?: AbortSignal): Promise<unknown> {
+  const text = await readConfigFile(file, label, signal);
+  refuseKeyFlood(text, label);
+  return parseYaml(text, label);
 }
 
 function fileLabel(sources: ConfigSources): string {

@@ -6,7 +6,7 @@ import { isSecretName, redactValue, registerSecret, urlSecrets } from '../util/r
 import type { Config } from './validate.ts';
 
 export function publicConfig(config: Config): Record<string, unknown> {
-  return redactValue(structuredClone(config) as unknown as Record<string, unknown>);
+  return redactValue(config as unknown as Record<string, unknown>);
 }
 
 /**

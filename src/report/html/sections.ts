@@ -90,18 +90,19 @@ export function repetitionsTable(result: RunResult): string {
     .sort((a, b) => a.r.trial - b.r.trial);
   const half = REPETITION_ROWS_SHOWN / 2;
   const left = all.length > REPETITION_ROWS_SHOWN ? all.slice(half, all.length - half) : [];
-  const shown = left.length > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
-  const leftInvalid = left.filter(({ r }) => !r.valid).length;
-  const gap =
-    left.length > 0
-      ? `<tr class="omitted"><td colspan="14" class="text note">… ${formatCount(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${formatCount(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</td></tr>`
-      : '';
-  const rows = shown.map(({ m, r }) => {
+  const row = ({ m, r }: (typeof all)[number]) => {
     const status = r.valid ? 'valid' : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
     return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${m.name}</td><td class="text">${m.profile}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
-  });
+  };
+  let rows: string[];
+  if (left.length === 0) rows = all.map(row);
+  else {
+    const leftInvalid = left.filter(({ r }) => !r.valid).length;
+    const gap = `<tr class="omitted"><td colspan="14" class="text note">… ${formatCount(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${formatCount(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</td></tr>`;
+    rows = [...all.slice(0, half).map(row), gap, ...all.slice(all.length - half).map(row)];
+  }
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
-<tbody>${left.length > 0 ? [...rows.slice(0, half), gap, ...rows.slice(half)].join('\n') : rows.join('\n')}</tbody></table>`;
+<tbody>${rows.join('\n')}</tbody></table>`;
 }
 
 export function keyValues(record: Record<string, unknown> | undefined): string {
