@@ -98,7 +98,7 @@ export function repetitionsTable(result: RunResult): string {
   if (left.length === 0) rows = all.map(row);
   else {
     const leftInvalid = left.filter(({ r }) => !r.valid).length;
-    const gap = `<tr class="omitted"><td colspan="14" class="text note">… ${formatCount(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${formatCount(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</td></tr>`;
+    const gap = `<tr class="omitted"><td colspan="14" class="text note"><span>… ${formatCount(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${formatCount(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</span></td></tr>`;
     rows = [...all.slice(0, half).map(row), gap, ...all.slice(all.length - half).map(row)];
   }
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>

@@ -28,6 +28,8 @@ tr.invalid td { background: #fff8c5; }
 td.errors, td.errors .ci { color: var(--fail); font-weight: 600; }
 .reason { color: var(--invalid); }
 .note { color: var(--muted); }
+/* The omitted-repetitions row spans a table wider than the page: its text stays in view as it scrolls. */
+tr.omitted span { position: sticky; left: 8px; display: inline-block; max-width: calc(100vw - 64px); }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(520px, 100%), 1fr)); gap: 16px; }
 .grid > * { min-width: 0; }
 .chart { position: relative; height: 320px; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
