@@ -3,10 +3,11 @@
 //   npx tsx bench/ab-gate/run.ts [--histories 1000] [--samples 4000] [--only coverage|ab|history|tau]
 // 1. Coverage of each estimator's interval of the true change (r 3.5 % and 5 %, with and without
 //    5 % outlier blocks, at 6, 12 and 18 blocks): the figure the default estimator is chosen by.
-// 2. The A/B gate through its looks (default design: looks at 6, 9, …, 18 blocks, alpha 1 % spent
+// 2. The A/B gate through its looks (default design: looks at 6, 9, …, 27 blocks, alpha 1 % spent
 //    O'Brien–Fleming-type on the fail side, 5 % spent as total·t² on the pass side), A/A and a true
 //    +5 % on p50: conclusive pass, fails, inconclusive, mean and maximum blocks to a decision and
-//    the wall time that is at the default repetition length (2 arms × (30 s + 5 s) per block).
+//    the wall time that is at the default repetition length with arms (2 arms × (6 s + 2 s) per
+//    block), at 18, 24 and the default 27 blocks at most.
 // 3. The history gate as it is today (3 repetitions, against 1 and 10 stored runs, confirmation
 //    round included) on the same per-block noise, no job-to-job drift: its best case.
 // 4. The history gate with job-to-job drift τ 2 % of the ratio (5 repetitions, 1 and 10 stored
@@ -15,6 +16,7 @@
 // Figures feed docs/methodology-statistics.md; test/analysis/ab-acceptance.test.ts asserts the targets.
 import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { sequentialDesign } from '../../src/analysis/ab/design.ts';
+import { BUDGET_DEFAULTS } from '../../src/config/schema.ts';
 import { AB_ESTIMATORS } from '../../src/config/sections/gates.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { seededRandom } from '../../src/util/random.ts';
@@ -35,8 +37,8 @@ const NOISE: [string, Omit<NoiseCase, 'shift'>][] = [
   ['r 5%', { r: 0.05, outliers: 0 }],
   ['r 5% + 5% outlier blocks', { r: 0.05, outliers: 0.05 }],
 ];
-/** The default repetition length: 30 s measured + 5 s warm-up, two arms per block. */
-const BLOCK_SECONDS = 2 * (30 + 5);
+/** The default repetition length with arms (REPETITION_DEFAULTS: 6 s measured + 2 s warm-up), two arms per block. */
+const BLOCK_SECONDS = 2 * (6 + 2);
 const minutes = (blocks: number) => {
   const s = Math.round(blocks * BLOCK_SECONDS);
   return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`;
@@ -74,7 +76,7 @@ if (only === 'all' || only === 'ab') {
       '+5% max',
     ],
   ];
-  for (const maxBlocks of [18, 24]) {
+  for (const maxBlocks of [18, 24, BUDGET_DEFAULTS.maxBlocks]) {
     const design = sequentialDesign({ minBlocks: 6, maxBlocks }, settings);
     NOISE.forEach(([label, noise], i) => {
       const aa = sequentialRates({ ...noise, shift: 0 }, design, settings, histories, 100 + i);
@@ -96,7 +98,7 @@ if (only === 'all' || only === 'ab') {
     });
   }
   console.log(
-    `A/B gate (estimator ${settings.estimator}, alpha ${settings.alpha} over all looks, pass confidence ${settings.confidence}), ${histories} histories per cell; time at 2 arms × (30 s + 5 s) per block\n`,
+    `A/B gate (estimator ${settings.estimator}, alpha ${settings.alpha} over all looks, pass confidence ${settings.confidence}), ${histories} histories per cell; time at 2 arms × (6 s + 2 s) per block, the first look's baseline mode not counted\n`,
   );
   console.log(alignTable(rows));
   console.log('');

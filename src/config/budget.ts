@@ -13,7 +13,7 @@ export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'd
 }
 
 /**
- * The first look of a run with arms: the design bench/ab-gate measured (looks at 6, 9, 12, 15, 18
+ * The first look of a run with arms: the design bench/ab-gate measured (looks at 6, 9, …, 27
  * blocks). Not below MIN_AB_PAIRS in analysis/ab/design.ts (which config may not import;
  * test/config/arms.test.ts checks it).
  */

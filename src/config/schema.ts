@@ -128,11 +128,13 @@ const generatorsError = (issue: { input?: unknown }) =>
 
 /**
  * The default repetition: 30 s + 5 s warm-up, as published mesh benchmarks measure. A run with arms
- * measures 10 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s the 8-minute budget
+ * measures 6 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s the 8-minute budget
  * holds 6 blocks of two arms, before the A/B gate's interval can decide anything (its first useful
- * look is at 9 blocks; bench/ab-gate measured 9.9-13.9 blocks on average to a decision).
+ * look is at 9 blocks). At 8 s a repetition, the 8 minutes hold the 27 blocks (with a baseline mode
+ * in the first 6) that bench/ab-gate needs at r 5 % per block with outlier blocks (+5 % caught 92.6 %
+ * at 27 blocks, 90 % at 24, 76.5 % at 18); a clean run decides in 11–14 blocks on average.
  */
-export const REPETITION_DEFAULTS = { duration: '30s', warmup: '5s', abDuration: '10s', abWarmup: '2s' } as const;
+export const REPETITION_DEFAULTS = { duration: '30s', warmup: '5s', abDuration: '6s', abWarmup: '2s' } as const;
 
 /** A profile's repetition length as run: what it says, else the default for a run with or without arms. */
 export function repetitionLength(
@@ -235,7 +237,7 @@ export const loadProfileSchema = z
  * How long `load.repetitions: auto` may measure. The default keeps a PR job's load phase under about
  * 8 minutes at the default repetition length (30 s + 5 s warm-up).
  */
-export const BUDGET_DEFAULTS = { minBlocks: 3, maxBlocks: 18, maxDuration: '8m' } as const;
+export const BUDGET_DEFAULTS = { minBlocks: 3, maxBlocks: 27, maxDuration: '8m' } as const;
 
 const budgetSchema = z
   .strictObject({

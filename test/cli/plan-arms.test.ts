@@ -34,7 +34,7 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
     // (plan wraps its notes at 100 columns)
     assert.match(
       stdout.replace(/\n/g, ' '),
-      /looking at 6, 9, 12, 15, 17 blocks; at most 17 blocks, ~8m of load \(plan\.budget\.maxDuration 8m holds 17 blocks \(plan\.budget\.maxBlocks 18\)\)/,
+      /looking at 6, 9, 12, 15, 17 blocks; at most 17 blocks, ~8m of load \(plan\.budget\.maxDuration 8m holds 17 blocks \(plan\.budget\.maxBlocks 27\)\)/,
     );
     const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
     assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);

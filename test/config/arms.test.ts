@@ -66,7 +66,7 @@ test('load.repetitions auto is the default: the first look is plan.budget.minBlo
   const auto = validateConfig(local());
   assert.equal(auto.profiles[0]!.repetitions, 3);
   assert.equal(auto.profiles[0]!.untilDecided, true);
-  assert.deepEqual(auto.plan.budget, { minBlocks: 3, maxBlocks: 18, maxDuration: '8m', maxDurationMs: 480_000 });
+  assert.deepEqual(auto.plan.budget, { minBlocks: 3, maxBlocks: 27, maxDuration: '8m', maxDurationMs: 480_000 });
   const fixed = validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 5 } }));
   assert.equal(fixed.profiles[0]!.repetitions, 5);
   assert.equal(fixed.profiles[0]!.untilDecided, false);
@@ -239,15 +239,16 @@ test("the looks: a run with arms looks first at the design's first look; the tim
   assert.deepEqual(tight.looks, [6, 7]);
 });
 
-test('a run with arms measures 10 s + 2 s repetitions unless the profile says otherwise; a run without, 30 s + 5 s', () => {
+test('a run with arms measures 6 s + 2 s repetitions unless the profile says otherwise; a run without, 30 s + 5 s', () => {
   const ab = validateConfig(local({ load: { rate: 50 } }));
-  assert.deepEqual([ab.profiles[0]!.duration, ab.profiles[0]!.durationMs, ab.profiles[0]!.warmupMs], ['10s', 10_000, 2_000]);
+  assert.deepEqual([ab.profiles[0]!.duration, ab.profiles[0]!.durationMs, ab.profiles[0]!.warmupMs], ['6s', 6_000, 2_000]);
   const written = validateConfig(local({ load: { rate: 50, duration: '20s', warmup: '3s' } }));
   assert.deepEqual([written.profiles[0]!.durationMs, written.profiles[0]!.warmupMs], [20_000, 3_000]);
   const plain = validateConfig(local({ load: { rate: 50 } }, [{ name: 'a' }, { name: 'b' }]));
   assert.deepEqual([plain.profiles[0]!.duration, plain.profiles[0]!.durationMs, plain.profiles[0]!.warmupMs], ['30s', 30_000, 5_000]);
-  // Defaults fit the 8-minute budget: 3 modes × 6 blocks × 12 s, then 2 arms a block up to 17 blocks.
-  assert.equal(lookPlan(ab).maxBlocks, 17);
+  // Defaults fit the 8-minute budget: 3 modes × 6 blocks × 8 s = 144 s, then 2 arms × 8 s a block:
+  // (480 − 144) ÷ 16 = 21 more, the whole 27-block budget the synthetic targets are met at.
+  assert.equal(lookPlan(ab).maxBlocks, 27);
 });
 
 test('the looks without arms start at minBlocks (the 3 repetitions runs always had); N fixed is one look', () => {

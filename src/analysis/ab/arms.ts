@@ -27,7 +27,7 @@ export function armsOf(result: RunResult): ArmPair[] {
   return [...pairs.values()];
 }
 
-/** Looks at 6, 9, …, 18 blocks when neither the caller nor the config says otherwise: the config's defaults. */
+/** Looks at 6, 9, …, 27 blocks when neither the caller nor the config says otherwise: the config's defaults. */
 export const DEFAULT_AB_BUDGET: AbBudget = { minBlocks: FIRST_AB_LOOK, maxBlocks: BUDGET_DEFAULTS.maxBlocks };
 
 /**
