@@ -22,6 +22,7 @@ const K8S_SECONDS = {
   'test/kubernetes/resource-window.test.ts': 164,
   'test/kubernetes/run-results.test.ts': 113,
   'test/kubernetes/control-plane.test.ts': 90,
+  'test/kubernetes/arms.test.ts': 30,
   'test/kubernetes/scaling.test.ts': 30,
   'test/kubernetes/linkerd-detect.test.ts': 10,
   'test/kubernetes/unreachable.test.ts': 10,

@@ -1,6 +1,6 @@
 // What `mesh-perf plan` says about A/B arms and measuring until decided: which arms are compared,
 // where the run looks, and what the budget allows.
-import { describeArmsFromBase } from '../config/arms-from-base.ts';
+import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
 import type { Config } from '../config/validate.ts';
 import type { LookPlan } from '../plan/looks.ts';
 import { formatEstimate } from './preset-summary.ts';
@@ -8,7 +8,7 @@ import { formatEstimate } from './preset-summary.ts';
 /** "A/B: proxy-head against proxy-base on p50: pass within 5.00%, fail at alpha 1% over all looks". */
 export function describeArms(config: Config): string[] {
   const ab = config.gates.ab;
-  const fromBase = config.armsFromBase ? describeArmsFromBase(config.armsFromBase) : [];
+  const fromBase = config.armsFromBase ? armsFromBaseLines(config.armsFromBase) : [];
   return fromBase.concat(
     armPairs(config).map(
       (p) =>

@@ -3,16 +3,32 @@
 // env, local hops/delay/jitter, namespace labels and annotations) runs as two arms: base with the
 // base's values, head as written. A mode that is new, unchanged, or changed in a way two arms of
 // one run cannot hold is compared with history as before, and the summary says which and why.
-// Works on the raw (merged, not yet validated) objects; validation follows as for any config. Pure.
+// On kind/kubeconfig two arms are two namespaces of one cluster: they can differ in env and in
+// namespace labels and annotations (Linkerd's per-workload proxy settings), and never for an
+// ambient mode (one ztunnel per node). Works on the raw (merged, not yet validated) objects;
+// validation follows as for any config. Pure.
+import { clusterArmsRefusal } from './arms.ts';
+import type { ModeSpec } from './schema.ts';
 
 /** What `plan`, `run` and results say about the derivation. */
 export interface ArmsFromBase {
   /** Where the base came from, e.g. "--ab-base-config base.yaml". */
   source: string;
   /** Modes run as two arms, with the settings that differ. */
-  armed: { mode: string; differs: string[] }[];
+  armed: {
+    mode: string;
+    differs: string[];
+    /** Per differing setting, its value in the base arm and in the head arm, as short JSON ("none": unset). */
+    values?: { base: string; head: string }[];
+  }[];
   /** Modes compared with history instead, each with why. */
   history: { mode: string; reason: string }[];
+  /**
+   * Set when there was no base to derive arms from (a PR's base commit without the config, or with
+   * one that does not validate): why, naming the file and the commit. Every mode is compared with
+   * history.
+   */
+  unavailable?: string;
 }
 
 /** Mode fields an arm can override (config/schema.ts armOverridesSchema). */
@@ -23,8 +39,18 @@ const LOCAL_DEFAULTS: Record<string, unknown> = { hops: 0, delay: '0ms', jitter:
 
 type Raw = Record<string, unknown>;
 
-export function armsFromBase(headModes: unknown, baseModes: unknown, source: string): { modes: unknown; summary: ArmsFromBase } {
+/** What two arms can differ in on Kubernetes: their namespaces and the k6 env (config/arms.ts). */
+const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations'] as const;
+
+export function armsFromBase(
+  headModes: unknown,
+  baseModes: unknown,
+  source: string,
+  platform?: unknown,
+): { modes: unknown; summary: ArmsFromBase } {
   const summary: ArmsFromBase = { source, armed: [], history: [] };
+  const kubernetes = platform === 'kind' || platform === 'kubeconfig';
+  const armable: readonly string[] = kubernetes ? ARMABLE_IN_CLUSTER : ARMABLE;
   if (!Array.isArray(headModes)) return { modes: headModes, summary };
   const bases = Array.isArray(baseModes) ? baseModes.filter(isRecord) : [];
   const modes = headModes.map((head) => {
@@ -40,7 +66,7 @@ export function armsFromBase(headModes: unknown, baseModes: unknown, source: str
       return head;
     }
     const keys = [...new Set([...Object.keys(head), ...Object.keys(base)])].filter((k) => k !== 'arms' && !same(head[k], base[k]));
-    const fixed = keys.filter((k) => !(ARMABLE as readonly string[]).includes(k));
+    const fixed = keys.filter((k) => !armable.includes(k));
     if (fixed.length > 0) {
       summary.history.push({
         mode: name,
@@ -49,6 +75,11 @@ export function armsFromBase(headModes: unknown, baseModes: unknown, source: str
       return head;
     }
     if (keys.length === 0) return head; // unchanged: history, as every mode without arms
+    const refusal = kubernetes ? clusterArmsRefusal({ name, mesh: head.mesh as ModeSpec['mesh'] }) : undefined;
+    if (refusal) {
+      summary.history.push({ mode: name, reason: refusal });
+      return head;
+    }
     const overrides: Raw = {};
     for (const key of keys) {
       const problem = baseOverride(key, head[key], base[key], overrides);
@@ -57,7 +88,12 @@ export function armsFromBase(headModes: unknown, baseModes: unknown, source: str
         return head;
       }
     }
-    summary.armed.push({ mode: name, differs: differingPaths(keys, head, base) });
+    const differs = differingPaths(keys, head, base);
+    summary.armed.push({
+      mode: name,
+      differs,
+      values: differs.map((path) => ({ base: show(at(base, path)), head: show(at(head, path)) })),
+    });
     return { ...head, arms: { base: overrides, head: {} } };
   });
   return { modes, summary };
@@ -104,6 +140,17 @@ function differingPaths(keys: string[], head: Raw, base: Raw): string[] {
   });
 }
 
+/** The value at a differing path: `local.delay` is two levels; a map key may hold dots (`config.linkerd.io/x`). */
+function at(mode: Raw, path: string): unknown {
+  const dot = path.indexOf('.');
+  if (dot < 0) return mode[path];
+  const key = path.slice(0, dot);
+  const outer = mode[key];
+  const value = isRecord(outer) ? outer[path.slice(dot + 1)] : undefined;
+  // An unset local setting is what the arm runs with: the base arm gets the default (baseOverride).
+  return value === undefined && key === 'local' ? LOCAL_DEFAULTS[path.slice(dot + 1)] : value;
+}
+
 function isRecord(value: unknown): value is Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -127,15 +174,4 @@ function show(value: unknown): string {
   if (value === undefined) return 'none';
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
-
-/** One line per mode for `plan` and `run`: which run as arms and why the others do not. */
-export function describeArmsFromBase(summary: ArmsFromBase): string[] {
-  const lines = summary.armed.map(
-    (a) => `A/B from ${summary.source}: mode ${a.mode} runs as two arms, base and head (${a.differs.join(', ')} differ)`,
-  );
-  for (const h of summary.history) lines.push(`A/B from ${summary.source}: mode ${h.mode} is compared with history instead: ${h.reason}`);
-  if (summary.armed.length === 0)
-    lines.push(`A/B from ${summary.source}: no mode differs in what two arms can hold; every mode is compared with history`);
-  return lines;
 }

@@ -1,7 +1,7 @@
 // A/B arms: a mode with `arms` runs as two modes, `<name>-base` and `<name>-head`, each the mode
 // with its side's overrides applied, in the same randomized blocks of the same run. Here: the
 // expansion, and the problems that make a pair of arms meaningless or unrunnable. Pure.
-import type { ArmOverrides, ArmSide, ModeConfig, ModeSpec, ParsedConfig } from './schema.ts';
+import { type ArmOverrides, type ArmSide, MESH_KINDS, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
 
 export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
@@ -52,11 +52,11 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
     if (!mode.arms) return;
     const at = `modes[${i}]`;
     if (kubernetes) {
-      problems.push({
-        path: `${at}.arms`,
-        message: `cannot run on platform "${config.platform}" yet: A/B arms in one cluster (Istio revisions, Linkerd proxy settings side by side) are coming (issue 24); today use platform local or endpoints`,
-      });
-      return;
+      const refusal = clusterArmsRefusal(mode);
+      if (refusal) {
+        problems.push({ path: `${at}.arms`, message: refusal });
+        return;
+      }
     }
     for (const side of ARM_SIDES) {
       const name = armName(mode.name, side);
@@ -81,12 +81,37 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
     if (base && head && sameSettings(base, head))
       problems.push({
         path: `${at}.arms`,
-        message:
-          'base and head have the same settings, so they would measure the same thing; give head the change under test (url, grpc, env or local)',
+        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
       });
   });
   return problems;
 }
+
+/** The mesh a mode runs under on Kubernetes, as platform/kubernetes/mesh/modes.ts resolves it (undefined: the platform says). */
+function meshOf(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
+  return mode.mesh ?? ((MESH_KINDS as readonly string[]).includes(mode.name) ? mode.name : undefined);
+}
+
+/**
+ * Why two arms of this mode cannot run side by side in one cluster, or undefined when they can.
+ * Two arms are two namespaces of the same cluster: they can differ in what a namespace carries
+ * (Linkerd's per-workload proxy annotations, labels, the k6 env), not in what the cluster has one of.
+ */
+export function clusterArmsRefusal(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
+  const mesh = meshOf(mode);
+  if (mesh === 'istio-ambient' || mesh === 'istio-waypoint')
+    return `two arms of an ambient mode cannot differ in one cluster: its data plane is one ztunnel per node, shared by every namespace; compare "${mode.name}" with history (remove arms), or A/B an istio-sidecar or linkerd mode`;
+  return undefined;
+}
+
+/** Namespace keys that put a namespace in its mesh or pick its control plane: an arm cannot change them. */
+const ENROLMENT_KEYS: Record<string, string> = {
+  'istio-injection': 'the mesh sets it (istio-sidecar enrols the namespace)',
+  'istio.io/dataplane-mode': 'the mesh sets it (ambient enrols the namespace)',
+  'linkerd.io/inject': 'the mesh sets it (linkerd enrols the namespace)',
+  'istio.io/rev':
+    'two Istio revisions side by side (a second control plane installed per arm with istioctl install --revision) are not built: an arm labelled with a revision would have no control plane; compare Istio versions with history',
+};
 
 /** Overrides that mean nothing on the run's platform, as the same fields on a mode would. */
 function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefined, at: string): ConfigProblem[] {
@@ -100,7 +125,18 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
   }
   if (config.platform === 'endpoints' && overrides.local)
     notOn('local', 'it describes servers the local platform starts; on endpoints give the arm its own url (or grpc)');
-  if (overrides.namespaceLabels || overrides.namespaceAnnotations)
+  const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
+  if (kubernetes) {
+    const inCluster =
+      'the tool deploys the workload in the cluster; two arms differ in their namespace (namespaceLabels, namespaceAnnotations) or env';
+    if (overrides.url) notOn('url', inCluster);
+    if (overrides.grpc) notOn('grpc', inCluster);
+    if (overrides.local) notOn('local', inCluster);
+    for (const field of ['namespaceLabels', 'namespaceAnnotations'] as const)
+      for (const key of Object.keys(overrides[field] ?? {}))
+        if (key in ENROLMENT_KEYS)
+          problems.push({ path: `${at}.${field}.${key}`, message: `cannot differ between arms: ${ENROLMENT_KEYS[key]}` });
+  } else if (overrides.namespaceLabels || overrides.namespaceAnnotations)
     notOn(
       overrides.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',
       'namespaces exist only on the kind and kubeconfig platforms',

@@ -82,7 +82,7 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
     const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
     const baseMerged = [sources.defaults ?? {}, basePreset, baseRaw ?? {}].reduce(mergeRaw, {}) as Record<string, unknown>;
-    const derived = armsFromBase(merged.modes, baseMerged.modes, label);
+    const derived = armsFromBase(merged.modes, baseMerged.modes, label, merged.platform);
     merged.modes = derived.modes;
     fromBase = derived.summary;
   }

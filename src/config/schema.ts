@@ -73,8 +73,12 @@ const grpcField = text('a gRPC address')
   })
   .describe('endpoints platform: gRPC address host:port of this mode');
 const envField = stringMap('env').describe('environment passed to the k6 script for this mode');
-const labelsField = stringMap('namespaceLabels').describe('existing mode: labels put on the namespace');
-const annotationsField = stringMap('namespaceAnnotations').describe('existing mode: annotations put on the namespace');
+const labelsField = stringMap('namespaceLabels').describe(
+  "labels put on the mode's namespace (kind, kubeconfig), beside the mesh's own enrolment",
+);
+const annotationsField = stringMap('namespaceAnnotations').describe(
+  "annotations put on the mode's namespace (kind, kubeconfig), beside the mesh's own enrolment, e.g. Linkerd's config.linkerd.io/proxy-cpu-limit",
+);
 
 /**
  * What one arm changes of its mode: the rest is the mode's own. Env, local, labels and annotations

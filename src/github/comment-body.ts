@@ -9,6 +9,7 @@ import { linksLine, type ReportLinks } from './job-summary.ts';
 import { code, details, link, text } from './markdown.ts';
 import {
   abSection,
+  armsFromBaseSection,
   baseNote,
   gatesTable,
   intervalNote,
@@ -83,6 +84,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   parts.push(`### mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
   parts.push(abSection(view));
+  parts.push(armsFromBaseSection(view));
   parts.push(reasonsList(view));
   const rows = maxRows === undefined ? modes : modes.slice(0, maxRows);
   if (view.modes.length === 0) parts.push(NO_MEASUREMENTS);

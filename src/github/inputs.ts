@@ -12,6 +12,8 @@ export const INPUT = {
   token: 'token',
   kubeconfig: 'kubeconfig',
   workingDirectory: 'working-directory',
+  /** pr-base (default), none, or a file: the config to A/B against (github/pr-base-config.ts). */
+  abBaseConfig: 'ab-base-config',
 } as const;
 
 export const OUTPUT = {
@@ -50,6 +52,8 @@ export interface ActionInputs {
   /** Kubeconfig content (a secret), not a path. */
   kubeconfig: string | undefined;
   workingDirectory: string;
+  /** pr-base, none, or a path (~ expanded). */
+  abBaseConfig: string;
 }
 
 export function readActionInputs(read: ReadInput): ActionInputs {
@@ -64,10 +68,19 @@ export function readActionInputs(read: ReadInput): ActionInputs {
     token: read(INPUT.token),
     kubeconfig: read(INPUT.kubeconfig) || undefined,
     workingDirectory: expandHome(read(INPUT.workingDirectory)) || '.',
+    abBaseConfig: expandHome(read(INPUT.abBaseConfig)),
   };
 }
 
 /** All input names action.yml must declare, in the order the README lists them. */
 export function actionInputNames(): string[] {
-  return [INPUT.config, ...OVERRIDES.map((o) => o.input), INPUT.kubeconfig, INPUT.token, INPUT.workingDirectory, PUBLISH_RESULTS_INPUT];
+  return [
+    INPUT.config,
+    INPUT.abBaseConfig,
+    ...OVERRIDES.map((o) => o.input),
+    INPUT.kubeconfig,
+    INPUT.token,
+    INPUT.workingDirectory,
+    PUBLISH_RESULTS_INPUT,
+  ];
 }

@@ -7,6 +7,7 @@ import { type BaseReference, compareWithBase, describeBase } from './base-compar
 import { code, details, link, text, utf8Bytes } from './markdown.ts';
 import {
   abSection,
+  armsFromBaseSection,
   baseNote,
   gatesTable,
   intervalNote,
@@ -49,6 +50,7 @@ export function renderJobSummary(input: SummaryInput): string {
 
   add(`## mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
   add(abSection(view));
+  add(armsFromBaseSection(view));
   add(runLine(view));
   for (const notice of input.notices ?? []) add(`> [!NOTE]\n> ${text(notice)}`);
   add(reasonsList(view));

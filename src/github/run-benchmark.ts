@@ -1,36 +1,39 @@
 // The action's main mode: inputs → Config → the same pipeline the CLI runs → GitHub reporting.
 // Returns the exit code and failure message; main.ts is the one place that acts on them.
-import * as core from '@actions/core';
+
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import * as core from '@actions/core';
+import { exitCodeFor, exitMessage, type InconclusivePolicy } from '../analysis/verdict.ts';
 import { loadConfig } from '../config/load.ts';
+import type { Config } from '../config/validate.ts';
+import { type ChangePointGateMode, changePointSummaryLines, evaluateChangePointGate } from '../history/change-point-gate.ts';
+import { StoreNotAdoptedError } from '../history/errors.ts';
+import type { ResultStore } from '../history/types.ts';
 import { preflightProblems } from '../load/preflight.ts';
+import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
 import { kindDeleteArgs } from '../platform/kubernetes/kind/commands.ts';
+import type { ResourceLifecycle } from '../platform/types.ts';
+import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
+import type { RunResult, Verdict } from '../results/types.ts';
 import { cachedToolPath } from '../tools/cache.ts';
 import { TOOL_PINS } from '../tools/pins.ts';
-import type { Config } from '../config/validate.ts';
-import type { ResourceLifecycle } from '../platform/types.ts';
-import type { PipelineDeps, PipelineOutcome } from '../pipeline.ts';
-import type { ResultStore } from '../history/types.ts';
-import type { RunResult, Verdict } from '../results/types.ts';
-import { exitCodeFor, exitMessage, type InconclusivePolicy } from '../analysis/verdict.ts';
+import { EnvironmentError, EXIT, type ExitCode, exitCodeOf, messageOf, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
-import { EnvironmentError, EXIT, exitCodeOf, messageOf, UsageError, type ExitCode } from '../util/errors.ts';
 import { registerSecret } from '../util/redact.ts';
 import { ActionLogger } from './action-logger.ts';
 import type { BaseReference } from './base-compare.ts';
-import { baseReference, type HistorySettings } from './history.ts';
-import { CleanupRecorder, type CleanupItem } from './cleanup.ts';
+import { type CleanupItem, CleanupRecorder } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
-import { StoreNotAdoptedError } from '../history/errors.ts';
-import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
-import { changePointSummaryLines, evaluateChangePointGate, type ChangePointGateMode } from '../history/change-point-gate.ts';
-import { readActionInputs, type ActionInputs } from './inputs.ts';
+import { type GitHubEvent, publishRefusal, readGitHubEvent } from './event.ts';
+import { baseReference, type HistorySettings } from './history.ts';
+import { type ActionInputs, readActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
+import { baseConfigFor } from './pr-base-config.ts';
 import { reportToGitHub } from './report.ts';
-import { writeSecretFile, type SecretFile } from './secret-file.ts';
+import { type SecretFile, writeSecretFile } from './secret-file.ts';
 
 export interface ModeOutcome {
   exitCode: ExitCode;
@@ -75,6 +78,16 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       inputs.overrides['kubeconfig-file'] = kubeconfig.path;
     }
     const config = await log.group('Configuration', async () => {
+      // On a pull request, the config at the PR's base commit: modes whose settings differ run as
+      // two arms, base and head, in the same run (input ab-base-config).
+      const base = await baseConfigFor({
+        input: inputs.abBaseConfig,
+        event,
+        configFile: configFile(inputs),
+        cwd: process.cwd(),
+        token: inputs.token,
+        serverUrl: event.serverUrl,
+      });
       // The same checks `mesh-perf plan` makes: a bad value fails here, before any cluster or load.
       const loaded = await loadConfig({
         file: configFile(inputs),
@@ -82,7 +95,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         overrideOrigin: 'input',
         localDemoModes: true,
         check: (c) => preflightProblems(c, process.cwd()),
+        ...(base.kind === 'file' ? { abBase: { file: base.file, label: base.label } } : {}),
       });
+      if (base.kind === 'unavailable') loaded.armsFromBase = base.summary;
+      if (loaded.armsFromBase) for (const line of armsFromBaseLines(loaded.armsFromBase)) core.info(line);
       core.info(
         `suite ${loaded.suite}, platform ${loaded.platform}, modes ${loaded.modes.map((m) => m.name).join(', ')}, baseline ${loaded.baseline}`,
       );

@@ -5,7 +5,7 @@ import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import { type BaseComparison, type BaseReference, describeBase } from './base-compare.ts';
-import { code, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { code, details, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
 
 export const VERDICT_WORD: Record<RunView['verdict'], string> = {
   pass: 'pass',
@@ -178,6 +178,18 @@ export function abSection(view: RunView): string {
     ...lead.map((g) => `- ${AB_ICON[g.mark]} ${text(g.line)}`),
     ...(stopped ? ['', `<sub>${text(stopped)}</sub>`] : []),
   ].join('\n');
+}
+
+/** How the arms were made from the PR base's config, folded: which modes run as arms and why the others do not. */
+export function armsFromBaseSection(view: RunView): string {
+  const lines = view.armsFromBase ?? [];
+  if (lines.length === 0) return '';
+  const armed = lines.filter((l) => l.includes(' runs as two arms')).length;
+  const title =
+    armed > 0
+      ? `A/B arms from the base config: ${armed} mode${armed === 1 ? '' : 's'}`
+      : 'A/B from the base config: none, compared with history';
+  return details(title, lines.map((l) => `- ${text(l)}`).join('\n'));
 }
 
 /** "3 looks, 14 blocks: every gate decided" or the older confirmation wording for results without a stopping record. */

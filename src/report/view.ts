@@ -8,14 +8,16 @@
 // Where the analysis has a statistic (bootstrap CI) it is the figure; otherwise (results without
 // an analysis block, or statistics the analysis does not carry, like p75) the median over valid
 // repetitions with its order-statistic interval, which states its exact coverage.
+
 import { median } from '../analysis/descriptive.ts';
 import { medianIntervalLabel, smallSampleIntervalNote } from '../analysis/format.ts';
-import { medianInterval, type MedianInterval } from '../analysis/median-interval.ts';
+import { type MedianInterval, medianInterval } from '../analysis/median-interval.ts';
 import type { AbGateEvidence, Analysis, GateResult, OverheadEstimate, StatisticSummary, StoppingRecord } from '../results/analysis.ts';
-import { abLine, stoppingReason, stoppingText } from './ab.ts';
+import { sumCauses } from '../results/errors.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import type { LatencyStat, ModeResult, Repetition, RunResult, Verdict } from '../results/types.ts';
-import { sumCauses } from '../results/errors.ts';
+import { abLine, stoppingReason, stoppingText } from './ab.ts';
+import { armsFromBaseLines, storedArmsFromBase } from './arms-from-base-text.ts';
 
 /** The latency statistics the view carries (every one k6 reports), in the order tables list them. */
 export const SUMMARY_STATS = ['p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min'] as const satisfies readonly LatencyStat[];
@@ -153,6 +155,8 @@ export interface RunView {
   invalid: InvalidRepetition[];
   /** Present when the results carry an analysis block. */
   analysis?: AnalysisNotes;
+  /** Present when the arms were derived from a base config (a PR's base commit): one line each. */
+  armsFromBase?: string[];
 }
 
 export function buildRunView(result: RunResult): RunView {
@@ -178,6 +182,8 @@ export function buildRunView(result: RunResult): RunView {
     invalid: modes.flatMap((m) => m.invalidRepetitions),
   };
   if (analysis) view.analysis = analysisNotes(analysis);
+  const fromBase = storedArmsFromBase(result.config);
+  if (fromBase) view.armsFromBase = armsFromBaseLines(fromBase);
   if (analysis?.stopping)
     view.stopping = { record: analysis.stopping, measured: stoppingText(analysis.stopping), reason: stoppingReason(analysis.stopping) };
   const ab = analysis?.ab?.gates ?? [];

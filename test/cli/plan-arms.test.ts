@@ -80,7 +80,7 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
     const { code, stdout, stderr } = await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--seed', '7'], { cwd: dir });
     assert.equal(code, 0, stderr);
     const text = stdout.replace(/\n/g, ' ');
-    assert.match(text, /A\/B from --ab-base-config base\.yaml: mode proxy runs as two arms, base and head \(local\.delay differ\)/);
+    assert.match(text, /A\/B from --ab-base-config base\.yaml: mode proxy runs as two arms, base and head \(local\.delay "0ms" → "1ms"\)/);
     assert.match(
       text,
       /A\/B from --ab-base-config base\.yaml: mode fresh is compared with history instead: it is new: --ab-base-config base\.yaml has no mode "fresh"/,
@@ -89,7 +89,7 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
     for (const mode of ['direct', 'proxy-base', 'proxy-head', 'fresh'])
       assert.match(stdout, new RegExp(`^\\d+\\s+1\\s+${mode}\\s`, 'm'), mode);
     const json = JSON.parse((await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--json'], { cwd: dir })).stdout);
-    assert.deepEqual(json.armsFromBase.armed, [{ mode: 'proxy', differs: ['local.delay'] }]);
+    assert.deepEqual(json.armsFromBase.armed, [{ mode: 'proxy', differs: ['local.delay'], values: [{ base: '"0ms"', head: '"1ms"' }] }]);
 
     const missing = await runCliInProcess(['plan', '--ab-base-config', 'nowhere.yaml'], { cwd: dir });
     assert.equal(missing.code, 2);

@@ -2,7 +2,8 @@
 // with the base's values), and every other mode says why it is compared with history instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { armsFromBase, describeArmsFromBase } from '../../src/config/arms-from-base.ts';
+import { armsFromBase } from '../../src/config/arms-from-base.ts';
+import { armsFromBaseLines } from '../../src/report/arms-from-base-text.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 
 const SOURCE = '--ab-base-config base.yaml';
@@ -30,8 +31,22 @@ test('a changed delay, hop count or env makes two arms: base with the base value
     { name: 'two', local: { hops: 1 }, arms: { base: { local: { hops: 2, delay: '1ms' } }, head: {} } },
   ]);
   assert.deepEqual(summary.armed, [
-    { mode: 'proxy', differs: ['local.delay', 'env.MODE'] },
-    { mode: 'two', differs: ['local.hops', 'local.delay'] },
+    {
+      mode: 'proxy',
+      differs: ['local.delay', 'env.MODE'],
+      values: [
+        { base: '"0ms"', head: '"2ms"' },
+        { base: '"a"', head: '"b"' },
+      ],
+    },
+    {
+      mode: 'two',
+      differs: ['local.hops', 'local.delay'],
+      values: [
+        { base: '2', head: '1' },
+        { base: '"1ms"', head: '"0ms"' },
+      ],
+    },
   ]);
   assert.deepEqual(summary.history, []);
   // What it derives is a config that validates and runs both arms of each changed mode.
@@ -70,7 +85,7 @@ test('modes that two arms cannot hold are compared with history, each saying why
     { mode: 'fixed', reason: 'it has arms of its own (modes[].arms), which are run as written' },
     { mode: 'fresh', reason: `it is new: ${SOURCE} has no mode "fresh"` },
   ]);
-  assert.deepEqual(describeArmsFromBase(summary).slice(-1), [
+  assert.deepEqual(armsFromBaseLines(summary).slice(-1), [
     `A/B from ${SOURCE}: no mode differs in what two arms can hold; every mode is compared with history`,
   ]);
 });
@@ -80,4 +95,40 @@ test('a url the base did not have cannot be unset by an arm; a changed url can',
   assert.deepEqual(summary.history, [{ mode: 'svc', reason: 'its url is new ("http://new.example/"), and an arm cannot unset it' }]);
   const changed = armsFromBase([{ name: 'svc', url: 'http://new.example/' }], [{ name: 'svc', url: 'http://old.example/' }], SOURCE);
   assert.deepEqual(changed.modes, [{ name: 'svc', url: 'http://new.example/', arms: { base: { url: 'http://old.example/' }, head: {} } }]);
+});
+
+test('in a cluster: Linkerd proxy annotations make two arms; an ambient mode and a changed url are compared with history, saying why', () => {
+  const base = [
+    { name: 'linkerd', namespaceAnnotations: { 'config.linkerd.io/proxy-cpu-limit': '1' } },
+    { name: 'istio-ambient', namespaceLabels: { team: 'a' } },
+    { name: 'baseline', env: { PATH_SUFFIX: '/a' } },
+  ];
+  const head = [
+    { name: 'linkerd', namespaceAnnotations: { 'config.linkerd.io/proxy-cpu-limit': '2' } },
+    { name: 'istio-ambient', namespaceLabels: { team: 'b' } },
+    { name: 'baseline', env: { PATH_SUFFIX: '/a' }, url: 'http://x/' },
+  ];
+  const { modes, summary } = armsFromBase(head, base, SOURCE, 'kind');
+  assert.deepEqual(summary.armed, [
+    { mode: 'linkerd', differs: ['namespaceAnnotations.config.linkerd.io/proxy-cpu-limit'], values: [{ base: '"1"', head: '"2"' }] },
+  ]);
+  assert.match(
+    armsFromBaseLines(summary)[0]!,
+    /mode linkerd runs as two arms, base and head \(namespaceAnnotations\.config\.linkerd\.io\/proxy-cpu-limit "1" → "2"\)/,
+  );
+  assert.deepEqual(
+    summary.history.map((h) => h.mode),
+    ['istio-ambient', 'baseline'],
+  );
+  assert.match(summary.history[0]!.reason, /one ztunnel per node/);
+  assert.match(summary.history[1]!.reason, /its url changed .* which two arms of one run cannot differ in/);
+  // The Linkerd arms validate on kind: two namespaces, each with its own proxy setting.
+  const config = validateConfig({ platform: 'kind', modes: (modes as object[]).slice(0, 1), load: { rate: 10 } });
+  assert.deepEqual(
+    config.modes.map((m) => [m.name, m.namespaceAnnotations?.['config.linkerd.io/proxy-cpu-limit']]),
+    [
+      ['linkerd-base', '1'],
+      ['linkerd-head', '2'],
+    ],
+  );
 });

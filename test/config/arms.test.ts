@@ -139,16 +139,46 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     includes: ['"x-head", the name of another mode'],
   },
   {
-    name: 'arms on kind',
-    raw: { platform: 'kind', modes: [{ name: 'baseline', arms: { head: { env: { A: '1' } } } }], load: { rate: 10 } },
-    path: 'modes[0].arms',
-    includes: ['platform "kind" yet', 'coming'],
+    name: 'arms of an ambient mode on kind (one ztunnel per node)',
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'baseline' }, { name: 'istio-ambient', arms: { head: { namespaceLabels: { team: 'b' } } } }],
+      load: { rate: 10 },
+    },
+    path: 'modes[1].arms',
+    includes: ['cannot differ in one cluster', 'one ztunnel per node', 'compare "istio-ambient" with history'],
   },
   {
-    name: 'arms on kubeconfig',
-    raw: { platform: 'kubeconfig', modes: [{ name: 'baseline', arms: { head: { env: { A: '1' } } } }], load: { rate: 10 } },
+    name: 'an Istio revision label on an arm (no second control plane)',
+    raw: {
+      platform: 'kubeconfig',
+      modes: [{ name: 'istio-sidecar', arms: { head: { namespaceLabels: { 'istio.io/rev': 'canary' } } } }],
+      load: { rate: 10 },
+    },
+    path: 'modes[0].arms.head.namespaceLabels.istio.io/rev',
+    includes: ['cannot differ between arms', 'istioctl install --revision', 'compare Istio versions with history'],
+  },
+  {
+    name: "an arm changing the mesh's enrolment",
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'linkerd', arms: { head: { namespaceAnnotations: { 'linkerd.io/inject': 'disabled' } } } }],
+      load: { rate: 10 },
+    },
+    path: 'modes[0].arms.head.namespaceAnnotations.linkerd.io/inject',
+    includes: ['the mesh sets it (linkerd enrols the namespace)'],
+  },
+  {
+    name: 'a url on an arm in a cluster',
+    raw: { platform: 'kind', modes: [{ name: 'baseline', arms: { head: { url: 'http://127.0.0.1:1/' } } }], load: { rate: 10 } },
+    path: 'modes[0].arms.head.url',
+    includes: ['the tool deploys the workload in the cluster', 'namespaceLabels, namespaceAnnotations'],
+  },
+  {
+    name: 'identical arms in a cluster',
+    raw: { platform: 'kind', modes: [{ name: 'linkerd', arms: { head: {} } }], load: { rate: 10 } },
     path: 'modes[0].arms',
-    includes: ['platform "kubeconfig" yet'],
+    includes: ['the same settings', 'config.linkerd.io/proxy-cpu-limit'],
   },
   {
     name: 'a url on a local arm',
@@ -262,4 +292,27 @@ test('the looks without arms start at minBlocks (the 3 repetitions runs always h
 test('plan.budget.maxBlocks below the first A/B look caps it: a run with arms and maxBlocks 4 looks once, at 4', () => {
   const looks = lookPlan(validateConfig(local({ plan: { budget: { maxBlocks: 4 } } })));
   assert.deepEqual([looks.looks, looks.maxBlocks], [[4], 4]);
+});
+
+test('arms in a cluster: a Linkerd mode whose arms differ in per-workload proxy annotations runs as two namespaces', () => {
+  const config = validateConfig({
+    platform: 'kind',
+    modes: [
+      { name: 'baseline' },
+      {
+        name: 'linkerd',
+        namespaceAnnotations: { 'config.linkerd.io/proxy-cpu-limit': '1' },
+        arms: { head: { namespaceAnnotations: { 'config.linkerd.io/proxy-cpu-limit': '2' } } },
+      },
+    ],
+    load: { rate: 10 },
+  });
+  assert.deepEqual(
+    config.modes.map((m) => [m.name, m.namespaceAnnotations?.['config.linkerd.io/proxy-cpu-limit']]),
+    [
+      ['baseline', undefined],
+      ['linkerd-base', '1'],
+      ['linkerd-head', '2'],
+    ],
+  );
 });

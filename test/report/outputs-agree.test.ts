@@ -330,3 +330,22 @@ test('the check catches a disagreement: a p50 one output rounds differently, an 
     'm [p] errorRate: e shows <0.01, f shows 0',
   ]);
 });
+
+test('arms derived from the PR base: the comment and the job summary fold how, right under the A/B lines; a hostile record is ignored', () => {
+  const result = loadStored('ab-arms');
+  result.config.armsFromBase = {
+    source: "the PR base's mesh-perf.yaml (1a2b3c4)",
+    armed: [{ mode: 'svc', differs: ['url'] }],
+    history: [{ mode: 'direct', reason: 'it is new: the PR base has no mode "direct"' }],
+  };
+  const outputs = renderAll(result);
+  for (const file of ['comment.md', 'job-summary.md']) {
+    const text = outputs.get(file)!;
+    const folded = text.indexOf('<summary>A/B arms from the base config: 1 mode</summary>');
+    assert.ok(folded > text.indexOf('**A/B**') && folded < text.indexOf('| mode'), `${file}: ${text.slice(0, 600)}`);
+    assert.match(text, /mode svc runs as two arms, base and head \(url differ\)/);
+    assert.match(text, /mode direct is compared with history instead: it is new/);
+  }
+  result.config.armsFromBase = { source: 42, armed: 'x' };
+  assert.doesNotMatch(renderAll(result).get('comment.md')!, /A\/B arms from/);
+});

@@ -6,7 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { commentMarker } from '../../src/github/comment-body.ts';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
@@ -56,13 +57,13 @@ after(async () => {
   await world?.close();
 });
 
-const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(40)) => ({
+const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(40), baseSha = 'b'.repeat(40)) => ({
   action: 'synchronize',
   number,
   pull_request: {
     number,
     head: { sha: headSha, ref: 'feature', repo: { full_name: headRepo } },
-    base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } },
+    base: { sha: baseSha, ref: 'main', repo: { full_name: CALLER_REPO } },
   },
   repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
 });
@@ -96,6 +97,54 @@ test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one s
   // It points readers at the artifact, which the example uploads (above). (The link itself needs an
   // https run URL; GITHUB_SERVER_URL is a file:// URL here.)
   assert.match(comments[0]!.body, /Results and HTML report \(artifact\)/);
+});
+
+test("workflows/pr-gate.yml on a PR that slows a mode down: the base commit's config makes two arms, and the comment leads with head vs base", {
+  timeout: 600_000,
+}, async () => {
+  const abConfig = (delay: string) =>
+    [
+      'platform: local',
+      'modes:',
+      '  - { name: baseline }',
+      `  - { name: one-hop, local: { hops: 1, delay: ${delay} } }`,
+      'load: { rate: 20, duration: 1s, warmup: 0s }',
+      '',
+    ].join('\n');
+  const caller = await createCaller(world, 'pr-ab', {
+    'mesh-perf.yaml': abConfig('0ms'),
+    '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml'),
+  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: caller, encoding: 'utf8' }).trim();
+  const baseSha = git('rev-parse', 'HEAD');
+  await writeFile(join(caller, 'mesh-perf.yaml'), abConfig('3ms'));
+  git('commit', '--quiet', '-am', 'one-hop: 3 ms slower');
+  const run = await runAct({
+    world,
+    caller,
+    workflow: 'pr-gate.yml',
+    event: 'pull_request',
+    payload: prPayload(6, CALLER_REPO, git('rev-parse', 'HEAD'), baseSha),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 402,
+  });
+  // The head arm is 3 ms slower than the base arm: the A/B gate fails the job.
+  assert.equal(run.code, 1, tail(run.output));
+  assert.match(
+    run.output,
+    /A\/B from the PR base's mesh-perf\.yaml \([0-9a-f]{7}\): mode one-hop runs as two arms, base and head \(local\.delay "0ms" → "3ms"\)/,
+  );
+  const comments = api.comments.filter((c) => c.issue === 6);
+  assert.equal(comments.length, 1, tail(run.output));
+  const body = comments[0]!.body;
+  assert.match(body, /\*\*A\/B\*\*/);
+  assert.match(body, /one-hop head vs base: p50 \+[\d.]+%.*→ fail/);
+  assert.ok(body.indexOf('**A/B**') < body.indexOf('| mode'), 'the comment leads with the A/B verdict');
+  assert.match(body, /<summary>A\/B arms from the base config: 1 mode<\/summary>/);
+  assert.match(body, /one-hop-base/);
+  assert.match(body, /one-hop-head/);
 });
 
 test('workflows/daily.yml: benchmark then publish to the history branch on a schedule', { timeout: 600_000 }, async () => {

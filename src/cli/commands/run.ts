@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { describeArmsFromBase } from '../../config/arms-from-base.ts';
+import { armsFromBaseLines } from '../../report/arms-from-base-text.ts';
 import type { Command } from '../command.ts';
 import { AB_BASE_OPTION, checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
@@ -30,7 +30,7 @@ export const command: Command = {
     checkBaselinePath(context.args.options.baseline, config, context.cwd);
     // `calibrate: true` turns the run into an A/A calibration of the baseline mode.
     if (config.calibrate) return calibrate.run(context);
-    if (config.armsFromBase) for (const line of describeArmsFromBase(config.armsFromBase)) context.log.info(line);
+    if (config.armsFromBase) for (const line of armsFromBaseLines(config.armsFromBase)) context.log.info(line);
     if (context.args.options.out) config.out = resolve(context.cwd, context.args.options.out);
     return runAndReport(config, context, context.args.options.baseline);
   },

@@ -14,17 +14,27 @@ import { UsageError } from '../../../src/util/errors.ts';
 const config = (extra: Record<string, unknown> = {}) =>
   validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }], load: { rate: 10 }, ...extra });
 
-test('each mesh mode enrols its namespace the way the mesh documents', () => {
-  const mode = { name: 'm', namespaceLabels: { 'istio.io/rev': 'canary' }, namespaceAnnotations: { a: 'b' } };
-  assert.deepEqual(namespaceSetup(mode, 'baseline'), { labels: {}, annotations: {} });
-  assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { labels: { 'istio-injection': 'enabled' }, annotations: {} });
-  assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
-  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} });
+test("each mesh mode enrols its namespace the way the mesh documents, beside the mode's own labels and annotations", () => {
+  const mode = { name: 'm', namespaceLabels: { team: 'perf' }, namespaceAnnotations: { 'config.linkerd.io/proxy-cpu-limit': '2' } };
+  const own = { labels: { team: 'perf' }, annotations: { 'config.linkerd.io/proxy-cpu-limit': '2' } };
+  assert.deepEqual(namespaceSetup(mode, 'baseline'), own);
+  assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { ...own, labels: { team: 'perf', 'istio-injection': 'enabled' } });
+  assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
+  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
   assert.deepEqual(namespaceSetup(mode, 'linkerd'), {
-    labels: {},
-    annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' },
+    labels: { team: 'perf' },
+    annotations: {
+      'config.linkerd.io/proxy-cpu-limit': '2',
+      'linkerd.io/inject': 'enabled',
+      'config.linkerd.io/proxy-enable-native-sidecar': 'true',
+    },
   });
-  assert.deepEqual(namespaceSetup(mode, 'existing'), { labels: { 'istio.io/rev': 'canary' }, annotations: { a: 'b' } });
+  assert.deepEqual(namespaceSetup(mode, 'existing'), own);
+  // The mesh's enrolment wins over a mode's own key: a mode stays in its mesh.
+  assert.equal(
+    namespaceSetup({ name: 'm', namespaceAnnotations: { 'linkerd.io/inject': 'disabled' } }, 'linkerd').annotations['linkerd.io/inject'],
+    'enabled',
+  );
   assert.deepEqual(
     ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'linkerd', 'existing'].map((k) => [
       usesIstio(k as never),

@@ -20,7 +20,21 @@ export function needsGatewayApi(kind: MeshKind): boolean {
   return kind === 'istio-waypoint' || kind === 'linkerd';
 }
 
+/**
+ * A mode's namespace labels and annotations: the mode's own (namespaceLabels, namespaceAnnotations:
+ * e.g. Linkerd's per-workload proxy settings, config.linkerd.io/proxy-cpu-limit, which is how two
+ * arms of a Linkerd mode differ), then the mesh's enrolment, which wins: a mode stays in its mesh.
+ */
 export function namespaceSetup(mode: ModeConfig, kind: MeshKind): MeshNamespaceSetup {
+  const enrolment = meshEnrolment(mode, kind);
+  return {
+    labels: { ...mode.namespaceLabels, ...enrolment.labels },
+    annotations: { ...mode.namespaceAnnotations, ...enrolment.annotations },
+  };
+}
+
+/** The keys that put a namespace in its mesh: a mode's own keys cannot change them (config/arms.ts refuses arms that try). */
+export function meshEnrolment(mode: Pick<ModeConfig, 'namespaceLabels' | 'namespaceAnnotations'>, kind: MeshKind): MeshNamespaceSetup {
   switch (kind) {
     case 'baseline':
       return { labels: {}, annotations: {} };
@@ -33,6 +47,7 @@ export function namespaceSetup(mode: ModeConfig, kind: MeshKind): MeshNamespaceS
     case 'linkerd':
       return { labels: {}, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' } };
     case 'existing':
+      // The user's namespace setup is the enrolment (an operator-managed mesh).
       return { labels: { ...mode.namespaceLabels }, annotations: { ...mode.namespaceAnnotations } };
   }
 }

@@ -1,0 +1,149 @@
+// The config to A/B against on a pull request: the same file as the PR's base commit has it
+// (`git show <base>:<path>`), so a PR that changes a mode's settings runs the old and the new side
+// by side in one run (config/arms-from-base.ts). Input `ab-base-config`: `pr-base` (the default)
+// does this on pull_request events, `none` never, anything else is a file to use as the base.
+// When the base cannot be had (the commit not fetchable, the file absent there, or not a valid
+// config) the run goes on with history only and says why, naming the file and the commit.
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ArmsFromBase } from '../config/arms-from-base.ts';
+import { loadConfig } from '../config/load.ts';
+import { messageOf, UsageError } from '../util/errors.ts';
+import { registerSecret } from '../util/redact.ts';
+import type { GitHubEvent } from './event.ts';
+import { INPUT } from './inputs.ts';
+
+const AB_BASE_INPUT = INPUT.abBaseConfig;
+export const AB_BASE_FROM_PR = 'pr-base';
+export const AB_BASE_NONE = 'none';
+
+/** Where the base config comes from, for loadConfig; or why there is none (a run goes on with history). */
+export type BaseConfig = { kind: 'file'; file: string; label: string } | { kind: 'unavailable'; summary: ArmsFromBase } | { kind: 'none' };
+
+/** Runs git in `cwd`; stdout, or throws with git's stderr. */
+export type Git = (args: string[], cwd: string) => Promise<string>;
+
+const execFileAsync = promisify(execFile);
+
+export const runGit: Git = async (args, cwd) => {
+  try {
+    const { stdout } = await execFileAsync('git', args, {
+      cwd,
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      // Never wait for a password prompt: a job has no one to answer it.
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    });
+    return stdout;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(stderr ? lastLines(stderr, 3) : messageOf(error));
+  }
+};
+
+export interface BaseConfigRequest {
+  /** The input's value ('' counts as the default, pr-base). */
+  input: string;
+  event: GitHubEvent;
+  /** The head's config file, relative to `cwd`; undefined when the run has none (inputs or a preset only). */
+  configFile: string | undefined;
+  cwd: string;
+  /**
+   * The job's token, for fetching the base commit from a private repository: the shipped workflows
+   * check out with persist-credentials: false, so the checkout keeps none. Passed to git as an
+   * http.extraheader for this one command, as actions/checkout does; never in argv of anything logged.
+   */
+  token?: string;
+  /** GITHUB_SERVER_URL: the header is scoped to this server. */
+  serverUrl?: string;
+  /** Where the base's text is written (a temporary directory). */
+  tempDir?: string;
+  git?: Git;
+}
+
+export async function baseConfigFor(request: BaseConfigRequest): Promise<BaseConfig> {
+  const input = request.input.trim() || AB_BASE_FROM_PR;
+  if (input === AB_BASE_NONE) return { kind: 'none' };
+  if (input !== AB_BASE_FROM_PR) return { kind: 'file', file: input, label: `input ${AB_BASE_INPUT} (${input})` };
+  const pr = request.event.pullRequest;
+  if (!pr) return { kind: 'none' };
+  const git = request.git ?? runGit;
+  const sha = pr.baseSha;
+  const short = sha.slice(0, 7);
+  if (!request.configFile) {
+    return unavailable(
+      `the PR base ${short}`,
+      'the run has no config file (inputs or a preset only), so there is nothing to read at the base',
+    );
+  }
+  const path = request.configFile;
+  const source = `the PR base's ${path} (${short})`;
+  if (!/^[0-9a-f]{7,64}$/i.test(sha)) return unavailable(source, `the event's base commit ${JSON.stringify(sha)} is not a commit id`);
+  try {
+    await ensureCommit(git, sha, request.cwd, authArgs(request.token, request.serverUrl));
+  } catch (error) {
+    return unavailable(
+      source,
+      `commit ${short} (the PR base, ${pr.baseRef}) is not in the checkout and could not be fetched: ${messageOf(error)}`,
+    );
+  }
+  let text: string;
+  try {
+    // `<commit>:./<path>`: the path relative to the working directory, as the head's config is named.
+    text = await git(['show', `${sha}:./${path.replace(/^\.\//, '')}`], request.cwd);
+  } catch {
+    return unavailable(source, `${path} does not exist at commit ${short} (the PR base, ${pr.baseRef})`);
+  }
+  const dir = request.tempDir ?? (await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'mesh-perf-pr-base-')));
+  const file = join(dir, 'base-config.yaml');
+  await writeFile(file, text);
+  try {
+    // The base is judged as a config on its own first: one that does not validate makes no arms.
+    await loadConfig({ file, fileLabel: source });
+  } catch (error) {
+    if (error instanceof UsageError)
+      return unavailable(source, `${path} at commit ${short} is not a valid config: ${firstLine(messageOf(error))}`);
+    throw error;
+  }
+  return { kind: 'file', file, label: source };
+}
+
+/** The base commit in the local repository: present already (fetch-depth 0), else fetched by id. */
+async function ensureCommit(git: Git, sha: string, cwd: string, auth: string[]): Promise<void> {
+  try {
+    await git(['cat-file', '-e', `${sha}^{commit}`], cwd);
+    return;
+  } catch {
+    // Not fetched yet: actions/checkout fetches only the merge commit by default (fetch-depth 1).
+  }
+  await git([...auth, 'fetch', '--no-tags', '--depth=1', 'origin', sha], cwd);
+  await git(['cat-file', '-e', `${sha}^{commit}`], cwd);
+}
+
+/** `-c http.<server>/.extraheader=AUTHORIZATION: basic …` for the token, registered as a secret in both forms. */
+function authArgs(token: string | undefined, serverUrl: string | undefined): string[] {
+  if (!token || !serverUrl || !/^https:\/\//.test(serverUrl)) return [];
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  registerSecret(token);
+  registerSecret(basic);
+  return ['-c', `http.${serverUrl.replace(/\/+$/, '')}/.extraheader=AUTHORIZATION: basic ${basic}`];
+}
+
+function unavailable(source: string, why: string): BaseConfig {
+  return { kind: 'unavailable', summary: { source, armed: [], history: [], unavailable: why } };
+}
+
+function lastLines(text: string, count: number): string {
+  return text.split('\n').slice(-count).join(' ').replace(/\s+/g, ' ');
+}
+
+function firstLine(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.slice(0, 2).join(' ');
+}

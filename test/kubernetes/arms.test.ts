@@ -1,0 +1,120 @@
+// A/B arms in one cluster (issue 24), as a user runs them (the real CLI process) against the local
+// control plane: a mode with arms whose namespaces differ in Linkerd's per-workload proxy
+// annotations (config.linkerd.io/proxy-cpu-limit) comes up as two namespaces, `<mode>-base` and
+// `<mode>-head`, each with its arm's annotation, its own echo server and client pod; `plan` shows
+// both arms; `down` removes both and leaves someone else's namespace alone. The mode is `existing`
+// (a mesh the cluster already runs): the Linkerd CLI cannot be downloaded here, and the namespace
+// setup is the same code for every mesh (unit-tested per mesh in platform-pieces.test.ts).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
+import { randomName } from '../support/k8s/harness.ts';
+import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const CPU_LIMIT = 'config.linkerd.io/proxy-cpu-limit';
+
+let cluster: LocalCluster;
+let access: ClusterAccess;
+let dir: string;
+
+before(async () => {
+  cluster = await startLocalCluster({ nodes: 2 });
+  access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
+  dir = mkdtempSync(join(tmpdir(), 'mesh-perf-arms-'));
+});
+
+after(async () => {
+  await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5 * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+type Namespace = { metadata: { labels: Record<string, string>; annotations: Record<string, string>; deletionTimestamp?: string } };
+
+/** The namespace, or its HTTP status when there is none to read. */
+async function namespace(name: string): Promise<{ code: number; found?: Namespace }> {
+  const response = await rawRequest(access, `/api/v1/namespaces/${name}`);
+  return response.status === 200 ? { code: 200, found: JSON.parse(response.body) as Namespace } : { code: response.status };
+}
+
+test('arms in a cluster: two namespaces with each arm its own proxy annotation, both removed by down', { timeout: 600_000 }, async () => {
+  const suite = randomName('arms');
+  const prefix = randomName('mp');
+  const config = join(dir, 'mesh-perf.yaml');
+  writeFileSync(
+    config,
+    `platform: kubeconfig
+suite: ${suite}
+modes:
+  - name: baseline
+  - name: meshed
+    mesh: existing
+    namespaceAnnotations: { "${CPU_LIMIT}": "1" }
+    arms:
+      head:
+        namespaceAnnotations: { "${CPU_LIMIT}": "2" }
+load: { rate: 10 }
+kubernetes:
+  kubeconfig: ${cluster.kubeconfigPath}
+  namespacePrefix: ${prefix}
+  readyTimeout: 2m
+`,
+  );
+  const plan = await cli(['plan', '--config', config]);
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.match(plan.stdout, /A\/B: meshed-head against meshed-base on p50/);
+
+  assert.equal(
+    (
+      await rawRequest(access, '/api/v1/namespaces', {
+        method: 'POST',
+        contentType: 'application/json',
+        body: JSON.stringify({ metadata: { name: 'payments' } }),
+      })
+    ).status,
+    201,
+  );
+  const up = await cli(['up', '--config', config]);
+  assert.equal(up.code, 0, `${up.stderr}\n${up.stdout}`);
+  for (const [side, limit] of [
+    ['base', '1'],
+    ['head', '2'],
+  ] as const) {
+    const ns = await namespace(`${prefix}-meshed-${side}`);
+    assert.equal(ns.code, 200, `namespace of the ${side} arm`);
+    assert.equal(ns.found!.metadata.annotations[CPU_LIMIT], limit, `${side} arm's proxy setting`);
+    assert.equal(ns.found!.metadata.labels['mesh-perf.dev/mode'], `meshed-${side}`);
+    const echo = await rawRequest(access, `/apis/apps/v1/namespaces/${prefix}-meshed-${side}/deployments/echo`);
+    assert.equal(echo.status, 200, `the ${side} arm's echo server`);
+  }
+
+  const down = await cli(['down', '--config', config]);
+  assert.equal(down.code, 0, down.stderr);
+  for (const side of ['base', 'head']) {
+    const ns = await namespace(`${prefix}-meshed-${side}`);
+    // Deleted, or still terminating: either way marked for deletion by down.
+    assert.ok(ns.code === 404 || ns.found?.metadata.deletionTimestamp, `${side}: ${ns.code}`);
+  }
+  assert.equal((await namespace('payments')).code, 200, 'a namespace that is not ours survives');
+});
