@@ -1,2 +1,2 @@
 import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{b as r}from"./chunks/chunk-JAWUSRTQ.js";import"./chunks/chunk-TJQMHUV2.js";import"./chunks/chunk-RDAXFTHA.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-JC6EX76G.js";import"./chunks/chunk-HFSIARAH.js";import"./chunks/chunk-2LLLDEQZ.js";await r();
+import{b as r}from"./chunks/chunk-ZD56EZO4.js";import"./chunks/chunk-O4HIH6IB.js";import"./chunks/chunk-A2LKOKO7.js";import"./chunks/chunk-5L5DGANN.js";import"./chunks/chunk-VR2CKF3K.js";import"./chunks/chunk-QZPYQZM3.js";import"./chunks/chunk-HSEKCWEB.js";import"./chunks/chunk-GL43SBBH.js";import"./chunks/chunk-QBHFOGPW.js";import"./chunks/chunk-2LLLDEQZ.js";await r();

@@ -83,7 +83,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);
-    platform = (deps.platform ?? platformFactory(config.platform))({
+    platform = (deps.platform ?? (await platformFactory(config.platform)))({
       config,
       runId,
       signal,

@@ -13,7 +13,6 @@ import { AB_BASE_OPTION, DEFAULT_CONFIG, loadCommandConfig } from '../load-confi
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { terminalWidth } from '../terminal-width.ts';
 import { generatorCapacity, generatorChoices } from '../../load/preflight.ts';
-import { clusterPlanCapacity } from '../../platform/kubernetes/plan-capacity.ts';
 
 export const command: Command = {
   name: 'plan',
@@ -36,7 +35,10 @@ export const command: Command = {
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
     // auto on a cluster chooses from its nodes: read them (kubeconfig) or the kind cluster's shape.
-    const clusterCapacity = cluster && config.profiles.some((p) => p.generators === 'auto') ? await clusterPlanCapacity(config) : undefined;
+    const clusterCapacity =
+      cluster && config.profiles.some((p) => p.generators === 'auto')
+        ? await (await import('../../platform/kubernetes/plan-capacity.ts')).clusterPlanCapacity(config) // loaded only for a cluster (its client is heavy)
+        : undefined;
     const generators = generatorChoices(config, clusterCapacity?.capacity ?? generatorCapacity(config))?.map((g, i) =>
       clusterCapacity?.note && config.profiles[i]!.generators === 'auto' ? { ...g, choice: { count: 0, reason: clusterCapacity.note } } : g,
     );

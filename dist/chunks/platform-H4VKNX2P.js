@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-JC6EX76G.js";import"./chunk-HFSIARAH.js";import"./chunk-2LLLDEQZ.js";export{g as KindPlatform,c as deleteKindCluster,e as inotifyAdvice,f as inotifyRaiseArgs,a as kindBinary,b as kindClusterExists,d as lowInotifySettings};
