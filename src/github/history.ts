@@ -52,7 +52,7 @@ export function openHistory(
 /**
  * What this run is compared with: a PR's base commit, else its base branch; other events their
  * own branch. The base commit is `pull_request.base.sha`, the base branch's tip when the PR event
- * fired (not the merge base; the results field keeps its old name, `mergeBase`).
+ * fired (not the merge base), stored as run.git.baseSha.
  */
 export async function baseReference(
   store: ResultStore,
@@ -62,7 +62,7 @@ export async function baseReference(
 ): Promise<BaseReference | undefined> {
   const pr = event.pullRequest;
   const git: GitInfo = pr
-    ? { baseRef: pr.baseRef, ...(pr.baseSha ? { mergeBase: pr.baseSha } : {}) }
+    ? { baseRef: pr.baseRef, ...(pr.baseSha ? { baseSha: pr.baseSha } : {}) }
     : event.ref?.startsWith('refs/heads/')
       ? { branch: event.ref.slice('refs/heads/'.length) }
       : {};

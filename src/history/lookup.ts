@@ -1,5 +1,5 @@
 // The base a run compares with: for a pull request the runs of its base commit (GitHub's
-// pull_request.base.sha, stored as `mergeBase`: the base tip when the event fired, not the merge
+// pull_request.base.sha, stored as `baseSha`: the base tip when the event fired, not the merge
 // base), pooled with the base branch's latest runs up to N (one base-commit run cannot show how far a
 // whole job moves, so the gate could not include the job-to-job spread τ in its pass bound; issue
 // 23), or the base branch's latest N alone when that commit was never measured; else its own
@@ -11,7 +11,7 @@ import { describeChangePoint } from './change-points.ts';
 
 export interface BaseLookup {
   /** Which rule found the runs. */
-  basis: 'merge-base' | 'merge-base+base-branch' | 'base-branch-latest' | 'branch-latest';
+  basis: 'base-commit' | 'base-commit+base-branch' | 'base-branch-latest' | 'branch-latest';
   branch?: string;
   commit?: string;
   runs: RunResult[];
@@ -73,14 +73,14 @@ export async function findBase(
   if (base) {
     // The base branch's latest runs, after its last change point (a known step no longer flags every PR).
     const latest = await windowed(store, suite, base, keep(await store.list({ suite, branch: base, limit })));
-    if (git.mergeBase) {
-      const runs = keep(await store.list({ suite, branch: base, commit: git.mergeBase, limit }));
+    if (git.baseSha) {
+      const runs = keep(await store.list({ suite, branch: base, commit: git.baseSha, limit }));
       if (runs.length > 0) {
         // The base commit's own runs first, then the branch's latest others, at most `limit`.
         const ids = new Set(runs.map((r) => r.run.id));
         const pooled = [...runs, ...latest.runs.filter((r) => !ids.has(r.run.id))].slice(0, limit);
-        const basis = pooled.length > runs.length ? 'merge-base+base-branch' : 'merge-base';
-        return { basis, branch: base, commit: git.mergeBase, runs: pooled, ...(latest.window ? { window: latest.window } : {}) };
+        const basis = pooled.length > runs.length ? 'base-commit+base-branch' : 'base-commit';
+        return { basis, branch: base, commit: git.baseSha, runs: pooled, ...(latest.window ? { window: latest.window } : {}) };
       }
     }
     return latest.runs.length > 0 ? { basis: 'base-branch-latest', branch: base, ...latest } : undefined;

@@ -51,7 +51,8 @@ export interface IndexEntry {
   branch?: string;
   event?: string;
   pr?: number;
-  mergeBase?: string;
+  /** A PR's base commit (pull_request.base.sha); entries written before schema 5 call it mergeBase. */
+  baseSha?: string;
   baseRef?: string;
   repository?: string;
   platform: string;
@@ -113,7 +114,7 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   if (git.branch) entry.branch = git.branch;
   if (git.event) entry.event = git.event;
   if (git.pullRequest !== undefined) entry.pr = git.pullRequest;
-  if (git.mergeBase) entry.mergeBase = git.mergeBase;
+  if (git.baseSha) entry.baseSha = git.baseSha;
   if (git.baseRef) entry.baseRef = git.baseRef;
   if (git.repository) entry.repository = git.repository;
   if (result.run.machine.runnerClass) entry.runnerClass = result.run.machine.runnerClass;

@@ -23,6 +23,15 @@ const MIGRATIONS: Record<number, Migration> = {
     const { modesToConfirm, ...rest } = analysis;
     return { ...doc, analysis: { ...rest, modesToExtend: rest.modesToExtend ?? modesToConfirm ?? [] } };
   },
+  // v5 names a PR's base commit for what it is: run.git.mergeBase was GitHub's
+  // pull_request.base.sha (the base branch's tip when the event fired), never `git merge-base`.
+  4: (doc) => {
+    const run = doc.run as Record<string, unknown> | undefined;
+    const git = run && typeof run === 'object' ? (run.git as Record<string, unknown> | undefined) : undefined;
+    if (!git || typeof git !== 'object' || !('mergeBase' in git)) return doc;
+    const { mergeBase, ...rest } = git;
+    return { ...doc, run: { ...run, git: { ...rest, ...(rest.baseSha === undefined ? { baseSha: mergeBase } : {}) } } };
+  },
 };
 
 export class ResultsFormatError extends UsageError {

@@ -103,7 +103,7 @@ export const resultsSchema = z
         branch: z.string().optional(),
         event: z.string().optional(),
         baseRef: z.string().optional(),
-        mergeBase: z.string().optional(),
+        baseSha: z.string().optional(),
         pullRequest: z.number().optional(),
         repository: z.string().optional(),
       }),

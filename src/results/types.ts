@@ -2,7 +2,7 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 4;
+export const RESULTS_SCHEMA_VERSION = 5;
 
 /** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
@@ -138,12 +138,12 @@ export interface GitInfo {
   /** GitHub event name, or "local". */
   event?: string;
   /**
-   * Base branch and base commit of a pull request, when known. `mergeBase` is GitHub's
-   * `pull_request.base.sha` (the base branch's tip when the event fired), not `git merge-base`;
-   * the name stays for the files already stored.
+   * Base branch and base commit of a pull request, when known. `baseSha` is GitHub's
+   * `pull_request.base.sha`: the base branch's tip when the event fired, not `git merge-base`
+   * (results before schema 5 called it `mergeBase`; results/migrate.ts renames it).
    */
   baseRef?: string;
-  mergeBase?: string;
+  baseSha?: string;
   pullRequest?: number;
   repository?: string;
 }

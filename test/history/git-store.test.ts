@@ -75,24 +75,24 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
       suite: 'nightly',
       branch: 'feature',
       baseRef: 'main',
-      mergeBase: runs[0]!.run.git.sha!,
+      baseSha: runs[0]!.run.git.sha!,
       pullRequest: 7,
       seed: 99,
     });
     const base = await findBase(s, 'nightly', pr.run.git, 5);
-    assert.equal(base?.basis, 'merge-base+base-branch', "one base-commit run is pooled with the base branch's latest");
+    assert.equal(base?.basis, 'base-commit+base-branch', "one base-commit run is pooled with the base branch's latest");
     assert.deepEqual(
       base?.runs.map((r) => r.run.id),
       [runs[0]!.run.id, runs[3]!.run.id, runs[1]!.run.id],
       'the merge base first, then the newest others',
     );
     const one = await findBase(s, 'nightly', pr.run.git, 1);
-    assert.equal(one?.basis, 'merge-base');
+    assert.equal(one?.basis, 'base-commit');
     assert.deepEqual(
       one?.runs.map((r) => r.run.id),
       [runs[0]!.run.id],
     );
-    const unmeasured = await findBase(s, 'nightly', { ...pr.run.git, mergeBase: 'f'.repeat(40) }, 5);
+    const unmeasured = await findBase(s, 'nightly', { ...pr.run.git, baseSha: 'f'.repeat(40) }, 5);
     assert.equal(unmeasured?.basis, 'base-branch-latest');
     assert.deepEqual(
       unmeasured?.runs.map((r) => r.run.id),

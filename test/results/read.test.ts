@@ -47,3 +47,14 @@ test('a field the contract does not know is refused, as a missing one is', () =>
     /field verdict: /,
   );
 });
+
+test("schema 4 called a PR's base commit mergeBase: read back as baseSha, which is what it is (pull_request.base.sha)", () => {
+  const v4 = text((doc) => {
+    doc.schemaVersion = 4;
+    doc.run.git = { branch: 'feature', baseRef: 'main', mergeBase: 'b'.repeat(40) };
+  });
+  const read = parseResultsJson(v4, 'old.json');
+  assert.equal(read.schemaVersion, 5);
+  assert.deepEqual(read.run.git, { branch: 'feature', baseRef: 'main', baseSha: 'b'.repeat(40) });
+  assert.equal('mergeBase' in read.run.git, false);
+});

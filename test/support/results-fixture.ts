@@ -27,7 +27,7 @@ export interface FixtureOptions {
   sha?: string;
   branch?: string;
   event?: string;
-  mergeBase?: string;
+  baseSha?: string;
   baseRef?: string;
   pullRequest?: number;
   repository?: string;
@@ -124,7 +124,7 @@ export function buildRunResult(options: FixtureOptions = {}): RunResult {
         branch: options.branch ?? 'main',
         event: options.event ?? 'schedule',
         ...(options.baseRef ? { baseRef: options.baseRef } : {}),
-        ...(options.mergeBase ? { mergeBase: options.mergeBase } : {}),
+        ...(options.baseSha ? { baseSha: options.baseSha } : {}),
         ...(options.pullRequest ? { pullRequest: options.pullRequest } : {}),
         repository: options.repository ?? 'example/mesh-app',
       },
