@@ -28,7 +28,8 @@ export function meshPathProblems(result, modes, options = {}) {
       continue;
     }
     for (const row of rows) {
-      const kind = row.mesh ?? row.name;
+      // An arm (linkerd-base, linkerd-head) is in the mesh of the mode it belongs to.
+      const kind = row.mesh ?? (PROXY_GROUPS[row.name] ? row.name : (row.arm?.of ?? row.name));
       const groups = PROXY_GROUPS[kind];
       if (!groups) {
         problems.push(`mode ${mode}: mesh ${kind} has no proxies to look for (expected one of ${Object.keys(PROXY_GROUPS).join(', ')})`);

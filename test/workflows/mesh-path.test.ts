@@ -88,6 +88,19 @@ test('as the CI step runs it: ::error lines and exit 1, or one line and exit 0',
   }
 });
 
+test("A/B arms of a mesh mode (linkerd-base, linkerd-head) are checked for their mode's proxies", () => {
+  const arm = (side: string, proxy: boolean) => ({
+    name: `linkerd-${side}`,
+    arm: { of: 'linkerd', side },
+    profile: '200rps',
+    repetitions: [rep(1, [usage('app', `linkerd-${side}`, 40), ...(proxy ? [usage('sidecar', `linkerd-${side}`, 30)] : [])])],
+  });
+  assert.deepEqual(meshPathProblems({ modes: [arm('base', true), arm('head', true)] }, ['linkerd-base', 'linkerd-head']), []);
+  assert.deepEqual(meshPathProblems({ modes: [arm('base', true), arm('head', false)] }, ['linkerd-base', 'linkerd-head']), [
+    'mode linkerd-head [200rps] repetition 1: no sidecar containers in its resources',
+  ]);
+});
+
 test('ci.yml runs Linkerd and ambient + waypoint on kind, each checking its proxies with this script', async () => {
   const { parse } = await import('yaml');
   const { readFileSync } = await import('node:fs');

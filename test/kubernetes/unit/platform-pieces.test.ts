@@ -54,6 +54,7 @@ test("each mesh mode enrols its namespace the way the mesh documents, beside the
 test('a mode needs a mesh kind on Kubernetes; namespaces are <prefix>-<mode> and fit 63 characters', () => {
   assert.equal(meshKindOf({ name: 'linkerd' }), 'linkerd');
   assert.equal(meshKindOf({ name: 'fast', mesh: 'istio-sidecar' }), 'istio-sidecar');
+  assert.equal(meshKindOf({ name: 'linkerd-head', arm: { of: 'linkerd', side: 'head' } }), 'linkerd', "an arm is in its mode's mesh");
   assert.throws(
     () => meshKindOf({ name: 'fast' }, 2),
     (e: unknown) => e instanceof UsageError && /modes\[2\]\.mesh/.test(e.message),

@@ -6,6 +6,8 @@ import type { MeshNamespaceSetup } from './types.ts';
 export function meshKindOf(mode: ModeConfig, index = 0): MeshKind {
   if (mode.mesh) return mode.mesh;
   if ((MESH_KINDS as readonly string[]).includes(mode.name)) return mode.name as MeshKind;
+  // An arm of a mode named after its mesh (linkerd → linkerd-base, linkerd-head) is in that mesh.
+  if (mode.arm && (MESH_KINDS as readonly string[]).includes(mode.arm.of)) return mode.arm.of as MeshKind;
   throw new UsageError(
     `modes[${index}].mesh: mode "${mode.name}" needs a mesh on the kind/kubeconfig platforms; set mesh to one of ${MESH_KINDS.join(', ')}`,
   );
