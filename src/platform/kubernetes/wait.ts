@@ -162,12 +162,13 @@ function watchUntil(
 interface ContainerStatusView {
   name: string;
   ready: boolean;
+  image?: string;
   state?: { waiting?: { reason?: string; message?: string }; terminated?: { reason?: string; exitCode?: number } };
 }
 
-interface PodView {
+export interface PodView {
   metadata: { name: string; deletionTimestamp?: string };
-  spec?: { nodeName?: string };
+  spec?: { nodeName?: string; containers?: { name: string; image?: string }[]; initContainers?: { name: string; image?: string }[] };
   status?: {
     phase?: string;
     conditions?: { type: string; status: string; reason?: string; message?: string }[];
@@ -192,6 +193,7 @@ export async function describeNotReady(access: ClusterAccess, namespace: string,
     const ordered = [...items].sort((a, b) => Number(podReady(a as KubeObject)) - Number(podReady(b as KubeObject)));
     for (const pod of ordered.slice(0, 10)) lines.push(`  pod ${pod.metadata.name}: ${podState(pod)}`);
     if (items.length > 10) lines.push(`  … and ${items.length - 10} more pods`);
+    lines.push(...imagePullHints(items));
     const events = await rawRequest(access, `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent('type=Warning')}`, {
       timeoutMs: 10_000,
     });
@@ -215,6 +217,28 @@ export async function describeNotReady(access: ClusterAccess, namespace: string,
     lines.push(`  (could not list pods or events: ${(error as Error).message.split('\n')[0]})`);
   }
   return `Not ready:\n${lines.join('\n')}`;
+}
+
+const IMAGE_PULL_FAILURES = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
+
+/**
+ * One line per image that could not be pulled, naming the image (from the pod's spec: the waiting
+ * message words it differently per runtime) and what decides where it comes from: a mirror that
+ * lacks an image, or a registry that wants credentials, looks the same from here.
+ */
+export function imagePullHints(pods: readonly PodView[]): string[] {
+  const images = new Map<string, string>();
+  for (const pod of pods)
+    for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+      const reason = c.state?.waiting?.reason;
+      if (!reason || !IMAGE_PULL_FAILURES.has(reason)) continue;
+      const image = c.image ?? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((s) => s.name === c.name)?.image;
+      if (image && !images.has(image)) images.set(image, reason);
+    }
+  return [...images].map(
+    ([image, reason]) =>
+      `  image ${image} could not be pulled (${reason}): it is not in that registry, or the registry needs credentials the cluster lacks; kubernetes.images.registry (a mirror for every image mesh-perf deploys) and kubernetes.istio.hub decide where images come from`,
+  );
 }
 
 export function podState(pod: PodView): string {
