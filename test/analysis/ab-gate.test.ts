@@ -75,6 +75,12 @@ test('estimators: centres and unreachable levels', () => {
   assert.equal(hl.bound(1e-5), -Infinity, 'the signed-rank test cannot reach 1e-5 with 6 values: no bound, not the smallest value');
   assert.ok(Number.isFinite(hl.bound(0.05)) && hl.bound(0.05) > 0);
   assert.ok(hl.pGreater < 0.05);
+  // Four values cannot give a 95 % bound (all four on one side has probability 1/16 > 5 %): none,
+  // though the normal approximation would have put it at the largest value.
+  const four = estimate('hodges-lehmann', [-0.004, -0.003, -0.002, -0.001]);
+  assert.equal(four.bound(0.95), Infinity);
+  assert.equal(four.bound(0.05), -Infinity);
+  assert.ok(Number.isFinite(four.bound(0.9)), 'a 90 % bound is reachable with 4 values (1/16 < 10 %)');
 });
 
 test('pass: head within the practical minimum, shown at the second look despite ±30 % drift between blocks', () => {
