@@ -5,7 +5,7 @@
 // When the base cannot be had (the commit not fetchable, the file absent there, or not a valid
 // config) the run goes on with history only and says why, naming the file and the commit.
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +21,11 @@ export const AB_BASE_FROM_PR = 'pr-base';
 export const AB_BASE_NONE = 'none';
 
 /** Where the base config comes from, for loadConfig; or why there is none (a run goes on with history). */
-export type BaseConfig = { kind: 'file'; file: string; label: string } | { kind: 'unavailable'; summary: ArmsFromBase } | { kind: 'none' };
+export type BaseConfig =
+  /** `remove` deletes the temporary copy read from git, once loaded (a config may hold credentials). */
+  | { kind: 'file'; file: string; label: string; remove?: () => Promise<void> }
+  | { kind: 'unavailable'; summary: ArmsFromBase }
+  | { kind: 'none' };
 
 /** Runs git in `cwd`; stdout, or throws with git's stderr. */
 export type Git = (args: string[], cwd: string) => Promise<string>;
@@ -59,8 +63,6 @@ export interface BaseConfigRequest {
   token?: string;
   /** GITHUB_SERVER_URL: the header is scoped to this server. */
   serverUrl?: string;
-  /** Where the base's text is written (a temporary directory). */
-  tempDir?: string;
   git?: Git;
 }
 
@@ -97,18 +99,20 @@ export async function baseConfigFor(request: BaseConfigRequest): Promise<BaseCon
   } catch {
     return unavailable(source, `${path} does not exist at commit ${short} (the PR base, ${pr.baseRef})`);
   }
-  const dir = request.tempDir ?? (await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'mesh-perf-pr-base-')));
+  const dir = await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'mesh-perf-pr-base-'));
   const file = join(dir, 'base-config.yaml');
-  await writeFile(file, text);
+  const remove = () => rm(dir, { recursive: true, force: true });
+  await writeFile(file, text, { mode: 0o600 });
   try {
     // The base is judged as a config on its own first: one that does not validate makes no arms.
     await loadConfig({ file, fileLabel: source });
   } catch (error) {
+    await remove();
     if (error instanceof UsageError)
-      return unavailable(source, `${path} at commit ${short} is not a valid config: ${firstLine(messageOf(error))}`);
+      return unavailable(source, `${path} at commit ${short} is not a valid config: ${firstTwoLines(messageOf(error))}`);
     throw error;
   }
-  return { kind: 'file', file, label: source };
+  return { kind: 'file', file, label: source, remove };
 }
 
 /** The base commit in the local repository: present already (fetch-depth 0), else fetched by id. */
@@ -140,7 +144,8 @@ function lastLines(text: string, count: number): string {
   return text.split('\n').slice(-count).join(' ').replace(/\s+/g, ' ');
 }
 
-function firstLine(text: string): string {
+/** The head of a multi-line message ("x has 2 problems:" and the first), as one line. */
+function firstTwoLines(text: string): string {
   const lines = text
     .split('\n')
     .map((l) => l.trim())

@@ -96,7 +96,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         localDemoModes: true,
         check: (c) => preflightProblems(c, process.cwd()),
         ...(base.kind === 'file' ? { abBase: { file: base.file, label: base.label } } : {}),
-      });
+      }).finally(() => (base.kind === 'file' ? base.remove?.() : undefined));
       if (base.kind === 'unavailable') loaded.armsFromBase = base.summary;
       if (loaded.armsFromBase) for (const line of armsFromBaseLines(loaded.armsFromBase)) core.info(line);
       core.info(

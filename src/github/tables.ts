@@ -182,9 +182,8 @@ export function abSection(view: RunView): string {
 
 /** How the arms were made from the PR base's config, folded: which modes run as arms and why the others do not. */
 export function armsFromBaseSection(view: RunView): string {
-  const lines = view.armsFromBase ?? [];
-  if (lines.length === 0) return '';
-  const armed = lines.filter((l) => l.includes(' runs as two arms')).length;
+  if (!view.armsFromBase) return '';
+  const { armed, lines } = view.armsFromBase;
   const title =
     armed > 0
       ? `A/B arms from the base config: ${armed} mode${armed === 1 ? '' : 's'}`

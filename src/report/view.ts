@@ -155,8 +155,8 @@ export interface RunView {
   invalid: InvalidRepetition[];
   /** Present when the results carry an analysis block. */
   analysis?: AnalysisNotes;
-  /** Present when the arms were derived from a base config (a PR's base commit): one line each. */
-  armsFromBase?: string[];
+  /** Present when the arms were derived from a base config (a PR's base commit): how many modes became arms, and one line each. */
+  armsFromBase?: { armed: number; lines: string[] };
 }
 
 export function buildRunView(result: RunResult): RunView {
@@ -183,7 +183,7 @@ export function buildRunView(result: RunResult): RunView {
   };
   if (analysis) view.analysis = analysisNotes(analysis);
   const fromBase = storedArmsFromBase(result.config);
-  if (fromBase) view.armsFromBase = armsFromBaseLines(fromBase);
+  if (fromBase) view.armsFromBase = { armed: fromBase.armed.length, lines: armsFromBaseLines(fromBase) };
   if (analysis?.stopping)
     view.stopping = { record: analysis.stopping, measured: stoppingText(analysis.stopping), reason: stoppingReason(analysis.stopping) };
   const ab = analysis?.ab?.gates ?? [];

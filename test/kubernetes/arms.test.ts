@@ -5,18 +5,18 @@
 // both arms; `down` removes both and leaves someone else's namespace alone. The mode is `existing`
 // (a mesh the cluster already runs): the Linkerd CLI cannot be downloaded here, and the namespace
 // setup is the same code for every mesh (unit-tested per mesh in platform-pieces.test.ts).
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
+import { type ClusterAccess, loadAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
+import { runCli } from '../support/cli.ts';
+import { type LocalCluster, startLocalCluster } from '../support/k8s/cluster.ts';
 import { randomName } from '../support/k8s/harness.ts';
-import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const CPU_LIMIT = 'config.linkerd.io/proxy-cpu-limit';
 
@@ -35,20 +35,8 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5 * 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The real CLI as a user runs it, from the repository root. */
+const cli = (args: string[]) => runCli(args, { cwd: REPO, timeoutMs: 5 * 60_000 });
 
 type Namespace = { metadata: { labels: Record<string, string>; annotations: Record<string, string>; deletionTimestamp?: string } };
 

@@ -36,7 +36,7 @@ export function namespaceSetup(mode: ModeConfig, kind: MeshKind): MeshNamespaceS
 }
 
 /** The keys that put a namespace in its mesh: a mode's own keys cannot change them (config/arms.ts refuses arms that try). */
-export function meshEnrolment(mode: Pick<ModeConfig, 'namespaceLabels' | 'namespaceAnnotations'>, kind: MeshKind): MeshNamespaceSetup {
+function meshEnrolment(mode: Pick<ModeConfig, 'namespaceLabels' | 'namespaceAnnotations'>, kind: MeshKind): MeshNamespaceSetup {
   switch (kind) {
     case 'baseline':
       return { labels: {}, annotations: {} };
