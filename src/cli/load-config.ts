@@ -2,7 +2,7 @@
 // any load starts: files the config names exist, rates fit this machine, --baseline is stored
 // results and not a mode name. Every problem names the flag, file or preset it came from.
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/validate.ts';
@@ -37,7 +37,8 @@ export async function loadCommandConfig(context: CommandContext, options: LoadOp
   if (useFile && given !== undefined) checkConfigPath(file, given);
   if (abBase !== undefined && !existsSync(resolve(context.cwd, abBase)))
     throw new UsageError(
-      `--ab-base-config ${abBase}: no such file; expected the config to A/B against, e.g. the PR base's: git show origin/main:${given ?? DEFAULT_CONFIG} > base.yaml`,
+      // `<rev>:./<path>` is git's path relative to the working directory: an absolute path is not one.
+      `--ab-base-config ${abBase}: no such file; expected the config to A/B against, e.g. the PR base's: git show origin/main:./${relative(context.cwd, file)} > base.yaml`,
     );
   return loadConfig({
     ...(useFile ? { file, fileLabel: label } : {}),

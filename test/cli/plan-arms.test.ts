@@ -94,5 +94,10 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
     const missing = await runCliInProcess(['plan', '--ab-base-config', 'nowhere.yaml'], { cwd: dir });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--ab-base-config nowhere\.yaml: no such file; expected the config to A\/B against/);
+    // The hint is a command that works: git's `<rev>:./<path>`, relative to here, never an absolute path.
+    const absolute = await runCliInProcess(['plan', '--config', join(dir, 'mesh-perf.yaml'), '--ab-base-config', 'nowhere.yaml'], {
+      cwd: dir,
+    });
+    assert.match(absolute.stderr.replace(/\s+/g, ' '), /git show origin\/main:\.\/mesh-perf\.yaml > base\.yaml/);
   });
 });
