@@ -1,14 +1,17 @@
-// The unit tier runs each test file bundled by esbuild into one plain JavaScript file instead of
-// through tsx. Each file still runs in its own process (node --test's isolation is unchanged);
-// what goes is the per-process cost of tsx's loader, which transformed and resolved every
-// imported module again in each of the ~90 processes: measured on this 2-core machine, the
-// whole unit tier took 118 s of CPU under tsx and 47 s bundled (one esbuild call for all files:
-// about 2 s).
+// The unit tier runs its test files bundled by esbuild into plain JavaScript instead of through
+// tsx, and several files to a process. What goes is per-process cost: tsx's loader transformed and
+// resolved every imported module again in each of the ~90 processes (the whole unit tier took 118 s
+// of CPU under tsx, 47 s bundled one file per process), and each process still started node's test
+// runner and loaded the modules its file shares with the others (zod, the config schema, the
+// Kubernetes client): 95 files in 95 processes took 53 s of CPU, in 4 processes 21 s.
+// Files sharing a process run one after another (node:test runs a process's top-level tests in
+// order), so a test that changes process-wide state (an environment variable, the working
+// directory) restores it when it ends; test/support/cli.ts's withColumns does it for COLUMNS.
 // A bundle lives elsewhere than its source, so every `import.meta.url`, `.dirname` and
 // `.filename` in a test or in src is replaced by the source file's own value: fixtures, the k6
 // scripts and the report's client.js are found where they are. Source maps are inline, so a
-// failure's stack points at the TypeScript line.
-import { readFile } from 'node:fs/promises';
+// failure's stack, and the file a test is reported under, point at the TypeScript source.
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -70,4 +73,27 @@ export function sourceOfBundle(path) {
   const marker = `${UNIT_BUNDLE_DIR}/`;
   const at = path.indexOf(marker);
   return at < 0 ? path : path.slice(at + marker.length).replace(/\.js$/, '.ts');
+}
+
+/**
+ * Writes `groups` entry files that each import their share of `bundles` (dealt in turn, so that
+ * a directory's files spread over the processes) and returns their paths. A file that fails to
+ * load becomes a failing test named after it; the group's other files still run.
+ */
+export async function groupBundles(root, bundles, groups) {
+  const outdir = join(root, UNIT_BUNDLE_DIR);
+  const shares = Array.from({ length: Math.min(groups, bundles.length) }, () => []);
+  bundles.forEach((bundle, i) => shares[i % shares.length].push(bundle));
+  return Promise.all(
+    shares.map(async (share, i) => {
+      const path = join(outdir, `group-${i + 1}-of-${shares.length}.mjs`);
+      const lines = share.map((bundle) => {
+        const url = JSON.stringify(pathToFileURL(bundle).href);
+        const name = JSON.stringify(`loading ${sourceOfBundle(bundle)}`);
+        return `try { await import(${url}); } catch (error) { test(${name}, () => { throw error; }); }`;
+      });
+      await writeFile(path, `import { test } from 'node:test';\n${lines.join('\n')}\n`);
+      return path;
+    }),
+  );
 }

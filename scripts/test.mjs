@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleUnitTests } from './bundle-unit-tests.mjs';
+import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
 import { drivesLoad, k8sLanes, missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -172,10 +172,13 @@ for (const tier of TIERS) {
     if (count === 0) continue;
     if (lanes.length > 1) console.log(`\n▶ test:${tier}: ${count} files in ${lanes.length} lanes side by side (${label})`);
     else if (batches.length > 1) console.log(`\n▶ test:${tier}: ${count} files, ${concurrency} at a time (${label})`);
-    // Unit files run bundled (scripts/bundle-unit-tests.mjs says why); the others under tsx.
+    // Unit files run bundled, several to a process (scripts/bundle-unit-tests.mjs says why); the
+    // others under tsx, one file to a process. Two processes per core even out their lengths.
     const run = async (lane, i) =>
       tier === 'unit'
-        ? runFiles(label, await bundleUnitTests(root, lane), concurrency, ['--enable-source-maps'])
+        ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, [
+            '--enable-source-maps',
+          ])
         : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
     const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
     for (const { status, out } of results) {

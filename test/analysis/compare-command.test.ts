@@ -4,16 +4,12 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { terminalWidth } from '../../src/cli/terminal-width.ts';
+import { withColumns } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
-
-// These tests read whole lines of the CLI's output; wrapping to the terminal is tested in
-// test/report/terminal-width.test.ts.
-process.env.COLUMNS = '1000';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-compare-'));
@@ -24,16 +20,22 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
+// These tests read whole lines of the CLI's output, so it runs 1000 columns wide; wrapping to
+// the terminal is tested in test/report/terminal-width.test.ts.
+const COLUMNS = 1000;
+
 async function cli(dir: string, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    log: silentLogger,
-    cwd: dir,
-    signal: new AbortController().signal,
-  });
+  const code = await withColumns(COLUMNS, () =>
+    main(argv, {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      log: silentLogger,
+      cwd: dir,
+      signal: new AbortController().signal,
+    }),
+  );
   return { code, stdout, stderr };
 }
 
@@ -74,9 +76,9 @@ test('compare: a 20% slower mode exits 1 with a table, CIs, the verdict line and
       out.stdout,
       /sidecar \[1000rps\]\s+p\(50\) ÷ baseline\s+×1\.\d+ \[×1\.\d+, ×1\.\d+\]\s+×1\.\d+ \[.*\]\s+\+\d+\.\d+% \[\+\d+\.\d+%, \+\d+\.\d+%\]\s+0\.\d+\s+REGRESSION/,
     );
-    // Long lines are wrapped at the width (100 when not a terminal); read them joined.
+    // Long lines are wrapped at the width; read them joined.
     const prose = out.stdout.split('\n').filter((l) => !/\S {2,}\S/.test(l));
-    for (const line of prose) assert.ok([...line].length <= terminalWidth(), `${[...line].length} columns: ${line}`);
+    for (const line of prose) assert.ok([...line].length <= COLUMNS, `${[...line].length} columns: ${line}`);
     assert.match(
       out.stdout.replace(/\n {2,}/g, ' '),
       /✗ sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): .* → fail \(regression\); with this noise, changes under [\d.]+% on p\(50\) are not detectable/,

@@ -9,11 +9,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { withTempDir } from '../support/cli.ts';
-
-// These cases assert what an error says, on one line each; how errors wrap at the terminal's
-// width is test/cli/error-text.test.ts's.
-process.env.COLUMNS = '1000';
+import { withTempDir, withColumns } from '../support/cli.ts';
 
 interface Case {
   name: string;
@@ -590,17 +586,21 @@ const CASES: Case[] = [
 
 test('the table holds at least 40 cases', () => assert.ok(CASES.length >= 40, String(CASES.length)));
 
+// These cases assert what an error says, on one line each (1000 columns); how errors wrap at
+// the terminal's width is test/cli/error-text.test.ts's.
 async function invoke(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   let stdout = '';
   let stderr = '';
   const started = performance.now();
-  const code = await main(args, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    log: silentLogger,
-    cwd,
-    signal: new AbortController().signal,
-  });
+  const code = await withColumns(1000, () =>
+    main(args, {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      log: silentLogger,
+      cwd,
+      signal: new AbortController().signal,
+    }),
+  );
   return { code, stdout, stderr, ms: performance.now() - started };
 }
 

@@ -9,9 +9,7 @@ import { PRESETS } from '../../src/presets/index.ts';
 import { visibleWidth } from '../../src/util/text-table.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from '../analysis/synthetic.ts';
-import { runCliInProcess, withTempDir } from '../support/cli.ts';
-
-process.env.COLUMNS = '80';
+import { runCliInProcess, withColumns, withTempDir } from '../support/cli.ts';
 
 function tooWide(text: string, columns = 80): string[] {
   return text.split('\n').filter((line) => visibleWidth(line) > columns);
@@ -19,12 +17,12 @@ function tooWide(text: string, columns = 80): string[] {
 
 test('presets and the plan of every preset fit 80 columns', async () => {
   await withTempDir(async (dir) => {
-    const presets = await runCliInProcess(['presets'], { cwd: dir });
+    const presets = await runCliInProcess(['presets'], { cwd: dir, columns: 80 });
     assert.equal(presets.code, 0, presets.stderr);
     assert.deepEqual(tooWide(presets.stdout), []);
     for (const preset of PRESETS) assert.ok(presets.stdout.includes(preset.name));
     for (const preset of PRESETS) {
-      const plan = await runCliInProcess(['plan', '--preset', preset.name], { cwd: dir });
+      const plan = await runCliInProcess(['plan', '--preset', preset.name], { cwd: dir, columns: 80 });
       assert.equal(plan.code, 0, `${preset.name}: ${plan.stderr}`);
       assert.deepEqual(tooWide(plan.stdout), [], preset.name);
     }
@@ -45,7 +43,7 @@ test('a plan with long mode and profile names moves columns to a second table in
         '',
       ].join('\n'),
     );
-    const plan = await runCliInProcess(['plan'], { cwd: dir });
+    const plan = await runCliInProcess(['plan'], { cwd: dir, columns: 80 });
     assert.equal(plan.code, 0, plan.stderr);
     assert.deepEqual(tooWide(plan.stdout), []);
     assert.match(plan.stdout, /warm-up/);
@@ -64,7 +62,7 @@ test('compare fits 80 columns', async () => {
       });
     await writeFile(join(dir, 'a.json'), JSON.stringify(run('base', 1)));
     await writeFile(join(dir, 'b.json'), JSON.stringify(run('cand', 1.5)));
-    const compare = await runCliInProcess(['compare', 'a.json', 'b.json'], { cwd: dir });
+    const compare = await runCliInProcess(['compare', 'a.json', 'b.json'], { cwd: dir, columns: 80 });
     assert.equal(compare.code, 1, compare.stderr);
     assert.match(compare.stdout, /decision/);
     assert.match(compare.stdout, /candidate/);
@@ -72,17 +70,19 @@ test('compare fits 80 columns', async () => {
   });
 });
 
-test("the run's phase, info and warning lines wrap at the terminal's width", () => {
+test("the run's phase, info and warning lines wrap at the terminal's width", async () => {
   let out = '';
   const write = (text: string) => {
     out += text;
     return true;
   };
   const stream = { isTTY: false, write } as unknown as NodeJS.WriteStream;
-  const log = consoleLogger(stream);
-  log.phase('Measuring 1 repetitions (1 mode × 1 load profile, interleaved, seed 1960767807)');
-  log.info(`[1/1] a · 20rps · rep 1/1: p50 0.631 ms, p99 9.997 ms, 20.0 rps — INVALID: ${'a reason '.repeat(12)}`);
-  log.warn(`no comparable past runs in ${'/some/store '.repeat(8)}`);
+  await withColumns(80, async () => {
+    const log = consoleLogger(stream);
+    log.phase('Measuring 1 repetitions (1 mode × 1 load profile, interleaved, seed 1960767807)');
+    log.info(`[1/1] a · 20rps · rep 1/1: p50 0.631 ms, p99 9.997 ms, 20.0 rps — INVALID: ${'a reason '.repeat(12)}`);
+    log.warn(`no comparable past runs in ${'/some/store '.repeat(8)}`);
+  });
   assert.deepEqual(tooWide(out), []);
   assert.match(out, /▶ Measuring 1 repetitions/);
 });

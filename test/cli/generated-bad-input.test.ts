@@ -13,13 +13,12 @@ import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { withColumns } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
 import { COMMANDS } from '../../src/cli/registry.ts';
 import { formatPath } from '../../src/config/validate.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { type JsonSchema, schemaNodes, typeOf } from '../support/schema-walk.ts';
-
-process.env.COLUMNS = '100';
 
 const VALID = {
   suite: 'robust',
@@ -229,13 +228,15 @@ async function invoke(args: string[], cwd: string) {
   let stdout = '';
   let stderr = '';
   const started = performance.now();
-  const code = await main(args, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    log: silentLogger,
-    cwd,
-    signal: new AbortController().signal,
-  });
+  const code = await withColumns(100, () =>
+    main(args, {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      log: silentLogger,
+      cwd,
+      signal: new AbortController().signal,
+    }),
+  );
   return { code, stdout, stderr, ms: performance.now() - started };
 }
 

@@ -6,8 +6,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
 
-process.env.COLUMNS = '1000';
-
 const CONFIG = `platform: local
 modes:
   - name: direct
@@ -21,7 +19,7 @@ load: { rate: 100, duration: 10s, warmup: 2s }
 test('plan shows both arms in every block, the A/B comparison, the looks and the budget', async () => {
   await withTempDir(async (dir) => {
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
-    const { code, stdout, stderr } = await runCliInProcess(['plan', '--seed', '7'], { cwd: dir });
+    const { code, stdout, stderr } = await runCliInProcess(['plan', '--seed', '7'], { cwd: dir, columns: 1000 });
     assert.equal(code, 0, stderr);
     for (let block = 1; block <= 6; block++)
       for (const mode of ['direct', 'proxy-base', 'proxy-head'])
@@ -36,7 +34,7 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
       stdout.replace(/\n/g, ' '),
       /looking at 6, 9, 12, 15, 17 blocks; at most 17 blocks, ~8m of load \(plan\.budget\.maxDuration 8m holds 17 blocks \(plan\.budget\.maxBlocks 27\)\)/,
     );
-    const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir })).stdout);
+    const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir, columns: 1000 })).stdout);
     assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);
     assert.deepEqual(json.looks, [6, 9, 12, 15, 17]);
     assert.equal(json.repetitions, 'auto');
@@ -47,7 +45,7 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
 test('plan with a time budget shorter than the first look: exit 2 with the minimum', async () => {
   await withTempDir(async (dir) => {
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
-    const { code, stderr } = await runCliInProcess(['plan', '--max-duration', '1m'], { cwd: dir });
+    const { code, stderr } = await runCliInProcess(['plan', '--max-duration', '1m'], { cwd: dir, columns: 1000 });
     assert.equal(code, 2);
     assert.match(
       stderr,
@@ -59,7 +57,7 @@ test('plan with a time budget shorter than the first look: exit 2 with the minim
 test('plan with repetitions N: one look, no budget line', async () => {
   await withTempDir(async (dir) => {
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
-    const { code, stdout } = await runCliInProcess(['plan', '--repetitions', '5'], { cwd: dir });
+    const { code, stdout } = await runCliInProcess(['plan', '--repetitions', '5'], { cwd: dir, columns: 1000 });
     assert.equal(code, 0);
     assert.match(stdout, /15 trials/);
     assert.doesNotMatch(stdout, /load\.repetitions auto/);
@@ -77,7 +75,10 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
       join(dir, 'base.yaml'),
       'platform: local\nmodes:\n  - name: direct\n  - name: proxy\n    local: { hops: 1 }\nload: { rate: 100 }\n',
     );
-    const { code, stdout, stderr } = await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--seed', '7'], { cwd: dir });
+    const { code, stdout, stderr } = await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--seed', '7'], {
+      cwd: dir,
+      columns: 1000,
+    });
     assert.equal(code, 0, stderr);
     const text = stdout.replace(/\n/g, ' ');
     assert.match(text, /A\/B from --ab-base-config base\.yaml: mode proxy runs as two arms, base and head \(local\.delay "0ms" → "1ms"\)/);
@@ -88,15 +89,18 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
     assert.match(text, /A\/B: proxy-head against proxy-base on p50/);
     for (const mode of ['direct', 'proxy-base', 'proxy-head', 'fresh'])
       assert.match(stdout, new RegExp(`^\\d+\\s+1\\s+${mode}\\s`, 'm'), mode);
-    const json = JSON.parse((await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--json'], { cwd: dir })).stdout);
+    const json = JSON.parse(
+      (await runCliInProcess(['plan', '--ab-base-config', 'base.yaml', '--json'], { cwd: dir, columns: 1000 })).stdout,
+    );
     assert.deepEqual(json.armsFromBase.armed, [{ mode: 'proxy', differs: ['local.delay'], values: [{ base: '"0ms"', head: '"1ms"' }] }]);
 
-    const missing = await runCliInProcess(['plan', '--ab-base-config', 'nowhere.yaml'], { cwd: dir });
+    const missing = await runCliInProcess(['plan', '--ab-base-config', 'nowhere.yaml'], { cwd: dir, columns: 1000 });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--ab-base-config nowhere\.yaml: no such file; expected the config to A\/B against/);
     // The hint is a command that works: git's `<rev>:./<path>`, relative to here, never an absolute path.
     const absolute = await runCliInProcess(['plan', '--config', join(dir, 'mesh-perf.yaml'), '--ab-base-config', 'nowhere.yaml'], {
       cwd: dir,
+      columns: 1000,
     });
     assert.match(absolute.stderr.replace(/\s+/g, ' '), /git show origin\/main:\.\/mesh-perf\.yaml > base\.yaml/);
   });

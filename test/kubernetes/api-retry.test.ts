@@ -35,7 +35,7 @@ async function withServer(answers: number[], fn: (access: ReturnType<typeof load
 
 test('429 and 503 are retried until the server answers', async () => {
   await withServer([429, 503, 200], async (access, requests) => {
-    const response = await rawRequest(access, '/api/v1/namespaces');
+    const response = await rawRequest(access, '/api/v1/namespaces', { baseDelayMs: 5 });
     assert.equal(response.status, 200);
     assert.equal(requests(), 3);
   });
@@ -43,7 +43,7 @@ test('429 and 503 are retried until the server answers', async () => {
 
 test('retries are bounded: the last error answer is returned after five attempts', async () => {
   await withServer([500], async (access, requests) => {
-    const response = await rawRequest(access, '/version');
+    const response = await rawRequest(access, '/version', { baseDelayMs: 5 });
     assert.equal(response.status, 500);
     assert.equal(requests(), 5);
   });

@@ -1,23 +1,25 @@
 // `mesh-perf presets` through the real CLI entry (argument parsing, registry, exit code).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { withColumns } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
 import { PRESETS } from '../../src/presets/index.ts';
 import { silentLogger } from '../../src/util/log.ts';
 
-// Whole lines are read here; at a narrow terminal the description wraps below (test/cli/fits-columns.test.ts).
-process.env.COLUMNS = '1000';
-
+// Whole lines are read here (1000 columns); at a narrow terminal the description wraps below
+// (test/cli/fits-columns.test.ts).
 async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    log: silentLogger,
-    cwd: process.cwd(),
-    signal: new AbortController().signal,
-  });
+  const code = await withColumns(1000, () =>
+    main(argv, {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      log: silentLogger,
+      cwd: process.cwd(),
+      signal: new AbortController().signal,
+    }),
+  );
   return { code, stdout, stderr };
 }
 

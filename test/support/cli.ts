@@ -54,8 +54,30 @@ export function runCli(
   });
 }
 
-/** main() with the given arguments and working directory; what it prints is captured, logs go to stderr. */
-export async function runCliInProcess(args: string[], options: { cwd: string }): Promise<CliResult> {
+/**
+ * `fn` with COLUMNS set to `columns`, restored after: unit files share a process (scripts/test.mjs
+ * groups them), so a width set for one file's output must not leak into the next file's.
+ */
+export async function withColumns<T>(columns: number, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.COLUMNS;
+  process.env.COLUMNS = String(columns);
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.COLUMNS;
+    else process.env.COLUMNS = before;
+  }
+}
+
+/**
+ * main() with the given arguments and working directory (and terminal width, when given); what it
+ * prints is captured, logs go to stderr.
+ */
+export async function runCliInProcess(args: string[], options: { cwd: string; columns?: number }): Promise<CliResult> {
+  if (options.columns !== undefined) {
+    const { columns, ...rest } = options;
+    return withColumns(columns, () => runCliInProcess(args, rest));
+  }
   let stdout = '';
   let stderr = '';
   const toStderr = (text: string) => {

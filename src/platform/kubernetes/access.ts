@@ -7,10 +7,12 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { registerSecret, urlSecrets } from '../../util/redact.ts';
 import { didYouMean } from '../../util/did-you-mean.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
+import { backoffMs } from './retry.ts';
 
 export interface ClusterAccess {
   kc: KubeConfig;
@@ -112,25 +114,20 @@ const RAW_ATTEMPTS = 5;
 /**
  * One API request with a hard deadline (connect included); throws EnvironmentError naming the
  * server. Throttling (429) and server errors (5xx) are retried a bounded number of times with
- * backoff (Retry-After honoured); the last answer is returned as is. `attempts: 1` is for callers
- * to whom a late answer is worth less than none (a periodic scrape that copes with a gap).
+ * retry.ts's backoff (Retry-After honoured); the last answer is returned as is. `attempts: 1` is
+ * for callers to whom a late answer is worth less than none (a periodic scrape that copes with a
+ * gap); `baseDelayMs` lets a test retry without waiting seconds.
  */
 export async function rawRequest(
   access: ClusterAccess,
   path: string,
-  options: { method?: string; timeoutMs?: number; body?: string; contentType?: string; attempts?: number } = {},
+  options: { method?: string; timeoutMs?: number; body?: string; contentType?: string; attempts?: number; baseDelayMs?: number } = {},
 ): Promise<RawResponse> {
   const attempts = options.attempts ?? RAW_ATTEMPTS;
   for (let attempt = 1; ; attempt++) {
     const response = await rawRequestOnce(access, path, options);
     if (!RETRIED_STATUS.has(response.status) || attempt >= attempts) return response;
-    const retryAfter = Number(response.headers['retry-after']);
-    await new Promise((resolve) =>
-      setTimeout(
-        resolve,
-        Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 8000) : Math.min(250 * 2 ** (attempt - 1), 8000),
-      ),
-    );
+    await sleep(backoffMs(attempt, { headers: response.headers }, { baseDelayMs: options.baseDelayMs }));
   }
 }
 
