@@ -27,6 +27,21 @@ export const AB_BASE_OPTION = {
     "A/B against another config, e.g. the PR base's (git show origin/main:mesh-perf.yaml > base.yaml): each mode whose url, env, local or namespace settings differ runs as two arms, base and head, in the same run",
 };
 
+/** `--ab-base-image IMAGE` / `--ab-head-image IMAGE`, on `plan` and `run`: two echo images as two arms. */
+export const AB_IMAGE_OPTIONS = [
+  {
+    name: 'ab-head-image',
+    value: 'IMAGE',
+    description:
+      'A/B two builds of the app (kind, kubeconfig): every mode that can runs as two arms, the head arm with this echo server image (name:version or name@sha256:…)',
+  },
+  {
+    name: 'ab-base-image',
+    value: 'IMAGE',
+    description: "with --ab-head-image: the base arm's echo server image (default: kubernetes.images.echo)",
+  },
+];
+
 export async function loadCommandConfig(context: CommandContext, options: LoadOptions = {}): Promise<Config> {
   const given = context.args.options.config;
   const abBase = context.args.options['ab-base-config'];
@@ -40,8 +55,21 @@ export async function loadCommandConfig(context: CommandContext, options: LoadOp
       // `<rev>:./<path>` is git's path relative to the working directory: an absolute path is not one.
       `--ab-base-config ${abBase}: no such file; expected the config to A/B against, e.g. the PR base's: git show origin/main:./${relative(context.cwd, file)} > base.yaml`,
     );
+  const baseImage = context.args.options['ab-base-image'];
+  const headImage = context.args.options['ab-head-image'];
+  if (headImage !== undefined && abBase !== undefined)
+    throw new UsageError(
+      `--ab-head-image ${headImage} and --ab-base-config ${abBase}: expected one way to make the arms, the images or the base config`,
+    );
+  if (baseImage !== undefined && headImage === undefined)
+    throw new UsageError(
+      `--ab-base-image ${baseImage}: given without --ab-head-image; expected both (the base arm's image and the head arm's), or --ab-head-image alone`,
+    );
   return loadConfig({
     ...(useFile ? { file, fileLabel: label } : {}),
+    ...(headImage !== undefined
+      ? { abImages: { head: headImage, base: baseImage, names: { base: '--ab-base-image', head: '--ab-head-image' } } }
+      : {}),
     overrides: overrideValues(context.args),
     signal: context.signal,
     ...(abBase !== undefined ? { abBase: { file: resolve(context.cwd, abBase), label: `--ab-base-config ${abBase}` } } : {}),

@@ -43,6 +43,13 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
         'grpc',
         'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a gRPC address',
       );
+    if (!kubernetes && mode.echoImage)
+      notOn('echoImage', 'the local and endpoints platforms deploy no image; it is the echo server image on kind and kubeconfig');
+    if (kubernetes && mode.echoImage && config.kubernetes?.manifests?.server)
+      problems.push({
+        path: `${at}.echoImage`,
+        message: `cannot replace the image of kubernetes.manifests.server (${config.kubernetes.manifests.server}), which is applied as written; give this mode its image in those manifests, or remove manifests.server`,
+      });
     if (!kubernetes && (mode.namespaceLabels || mode.namespaceAnnotations)) {
       notOn(
         mode.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',

@@ -3,10 +3,12 @@
 // env, local hops/delay/jitter, namespace labels and annotations) runs as two arms: base with the
 // base's values, head as written. A mode that is new, unchanged, or changed in a way two arms of
 // one run cannot hold is compared with history as before, and the summary says which and why.
-// On kind/kubeconfig two arms are two namespaces of one cluster: they can differ in env and in
-// namespace labels and annotations (Linkerd's per-workload proxy settings), and never for an
-// ambient mode (one ztunnel per node). Works on the raw (merged, not yet validated) objects;
-// validation follows as for any config. Pure.
+// On kind/kubeconfig two arms are two namespaces of one cluster: they can differ in env, in
+// namespace labels and annotations (Linkerd's per-workload proxy settings) and in the echo server
+// image (a mode's echoImage, or kubernetes.images.echo for every mode), and never for an ambient
+// mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
+// (a PR that builds the app: inputs ab-base-image / ab-head-image). Works on the raw (merged, not
+// yet validated) objects; validation follows as for any config. Pure.
 import { clusterArmsRefusal } from './arms.ts';
 import type { ModeSpec } from './schema.ts';
 
@@ -31,7 +33,7 @@ export interface ArmsFromBase {
   unavailable?: string;
 }
 
-/** Mode fields an arm can override (config/schema.ts armOverridesSchema). */
+/** Mode fields an arm can override on local and endpoints (config/schema.ts armOverridesSchema). */
 const ARMABLE = ['url', 'grpc', 'env', 'local', 'namespaceLabels', 'namespaceAnnotations'] as const;
 /** Maps an arm merges key by key over its mode: it can add or change keys, not remove them. */
 const MERGED_MAPS = new Set(['env', 'namespaceLabels', 'namespaceAnnotations']);
@@ -39,31 +41,43 @@ const LOCAL_DEFAULTS: Record<string, unknown> = { hops: 0, delay: '0ms', jitter:
 
 type Raw = Record<string, unknown>;
 
-/** What two arms can differ in on Kubernetes: their namespaces and the k6 env (config/arms.ts). */
-const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations'] as const;
+/** What two arms can differ in on Kubernetes: their namespaces, the echo image and the k6 env (config/arms.ts). */
+const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations', 'echoImage'] as const;
+
+/** Each side's kubernetes.images.echo as it runs (the default when unset): what a mode without its own echoImage runs. */
+export interface EchoImages {
+  base: string;
+  head: string;
+}
 
 export function armsFromBase(
   headModes: unknown,
   baseModes: unknown,
   source: string,
   platform?: unknown,
+  echoImages?: EchoImages,
 ): { modes: unknown; summary: ArmsFromBase } {
   const summary: ArmsFromBase = { source, armed: [], history: [] };
   const kubernetes = platform === 'kind' || platform === 'kubeconfig';
   const armable: readonly string[] = kubernetes ? ARMABLE_IN_CLUSTER : ARMABLE;
   if (!Array.isArray(headModes)) return { modes: headModes, summary };
-  const bases = Array.isArray(baseModes) ? baseModes.filter(isRecord) : [];
-  const modes = headModes.map((head) => {
-    if (!isRecord(head) || typeof head.name !== 'string') return head;
-    const name = head.name;
+  // On a cluster a mode runs its own echoImage or else its side's kubernetes.images.echo: compared
+  // as that, a PR that bumps kubernetes.images.echo arms every mode (base arm: the base's image).
+  const withImage = (mode: Raw, image: string | undefined): Raw =>
+    kubernetes && image !== undefined && mode.echoImage === undefined ? { ...mode, echoImage: image } : mode;
+  const bases = (Array.isArray(baseModes) ? baseModes.filter(isRecord) : []).map((b) => withImage(b, echoImages?.base));
+  const modes = headModes.map((written) => {
+    if (!isRecord(written) || typeof written.name !== 'string') return written;
+    const name = written.name;
+    const head = withImage(written, echoImages?.head);
     if (head.arms !== undefined) {
       summary.history.push({ mode: name, reason: 'it has arms of its own (modes[].arms), which are run as written' });
-      return head;
+      return written;
     }
     const base = bases.find((b) => b.name === name);
     if (!base) {
       summary.history.push({ mode: name, reason: `it is new: ${source} has no mode "${name}"` });
-      return head;
+      return written;
     }
     const keys = [...new Set([...Object.keys(head), ...Object.keys(base)])].filter((k) => k !== 'arms' && !same(head[k], base[k]));
     const fixed = keys.filter((k) => !armable.includes(k));
@@ -72,20 +86,20 @@ export function armsFromBase(
         mode: name,
         reason: `its ${fixed.join(', ')} changed (${fixed.map((k) => `${show(base[k])} → ${show(head[k])}`).join('; ')}), which two arms of one run cannot differ in`,
       });
-      return head;
+      return written;
     }
-    if (keys.length === 0) return head; // unchanged: history, as every mode without arms
+    if (keys.length === 0) return written; // unchanged: history, as every mode without arms
     const refusal = kubernetes ? clusterArmsRefusal({ name, mesh: head.mesh as ModeSpec['mesh'] }) : undefined;
     if (refusal) {
       summary.history.push({ mode: name, reason: refusal });
-      return head;
+      return written;
     }
     const overrides: Raw = {};
     for (const key of keys) {
       const problem = baseOverride(key, head[key], base[key], overrides);
       if (problem) {
         summary.history.push({ mode: name, reason: problem });
-        return head;
+        return written;
       }
     }
     const differs = differingPaths(keys, head, base);
@@ -94,9 +108,49 @@ export function armsFromBase(
       differs,
       values: differs.map((path) => ({ base: show(at(base, path)), head: show(at(head, path)) })),
     });
-    return { ...head, arms: { base: overrides, head: {} } };
+    return { ...written, arms: { base: overrides, head: {} } };
   });
   return { modes, summary };
+}
+
+/**
+ * Arms from two echo images given outright (inputs ab-base-image / ab-head-image, flags
+ * --ab-base-image / --ab-head-image): every mode that can hold two arms runs the head image in its
+ * head arm and the base image (default: what the mode runs now) in its base arm.
+ */
+export function armsFromImages(
+  modes: unknown,
+  images: { base?: string; head: string },
+  source: string,
+  platform: unknown,
+  /** kubernetes.images.echo as the run has it: what a base arm without ab-base-image runs. */
+  runImage: string,
+): { modes: unknown; summary: ArmsFromBase } {
+  const summary: ArmsFromBase = { source, armed: [], history: [] };
+  if (platform !== 'kind' && platform !== 'kubeconfig') {
+    summary.unavailable = `an echo image is deployed only on the kind and kubeconfig platforms, not on "${String(platform ?? 'local')}"`;
+    return { modes, summary };
+  }
+  if (!Array.isArray(modes)) return { modes, summary };
+  const armed = modes.map((mode) => {
+    if (!isRecord(mode) || typeof mode.name !== 'string') return mode;
+    if (mode.arms !== undefined) {
+      summary.history.push({ mode: mode.name, reason: 'it has arms of its own (modes[].arms), which are run as written' });
+      return mode;
+    }
+    const refusal = clusterArmsRefusal({ name: mode.name, mesh: mode.mesh as ModeSpec['mesh'] });
+    if (refusal) {
+      summary.history.push({ mode: mode.name, reason: refusal });
+      return mode;
+    }
+    summary.armed.push({
+      mode: mode.name,
+      differs: ['echoImage'],
+      values: [{ base: show(images.base ?? mode.echoImage ?? runImage), head: show(images.head) }],
+    });
+    return { ...mode, arms: { base: images.base === undefined ? {} : { echoImage: images.base }, head: { echoImage: images.head } } };
+  });
+  return { modes: armed, summary };
 }
 
 /** Sets the base arm's override of `key` into `out`, or says why an arm cannot express it. */

@@ -29,6 +29,7 @@ function applyArm(mode: Omit<ModeSpec, 'arms'>, overrides: ArmOverrides, side: A
   if (overrides.local) arm.local = { ...(mode.local ?? { hops: 0 }), ...defined(overrides.local) };
   if (overrides.namespaceLabels) arm.namespaceLabels = { ...mode.namespaceLabels, ...overrides.namespaceLabels };
   if (overrides.namespaceAnnotations) arm.namespaceAnnotations = { ...mode.namespaceAnnotations, ...overrides.namespaceAnnotations };
+  if (overrides.echoImage !== undefined) arm.echoImage = overrides.echoImage;
   return arm;
 }
 
@@ -78,10 +79,10 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
         message: `a mode with arms runs two servers at once, which cannot share port ${mode.local.port}; remove the fixed port`,
       });
     const [base, head] = expanded.filter((m) => m.arm?.of === mode.name);
-    if (base && head && sameSettings(base, head))
+    if (base && head && sameSettings(base, head, config.kubernetes?.images?.echo))
       problems.push({
         path: `${at}.arms`,
-        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
+        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'echoImage, namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
       });
   });
   return problems;
@@ -128,7 +129,12 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
   const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
   if (kubernetes) {
     const inCluster =
-      'the tool deploys the workload in the cluster; two arms differ in their namespace (namespaceLabels, namespaceAnnotations) or env';
+      'the tool deploys the workload in the cluster; two arms differ in their echo server image (echoImage), their namespace (namespaceLabels, namespaceAnnotations) or env';
+    if (overrides.echoImage && config.kubernetes?.manifests?.server)
+      problems.push({
+        path: `${at}.echoImage`,
+        message: `cannot replace the image of kubernetes.manifests.server (${config.kubernetes.manifests.server}), which is applied as written; remove manifests.server to A/B two echo images`,
+      });
     if (overrides.url) notOn('url', inCluster);
     if (overrides.grpc) notOn('grpc', inCluster);
     if (overrides.local) notOn('local', inCluster);
@@ -136,7 +142,9 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
       for (const key of Object.keys(overrides[field] ?? {}))
         if (key in ENROLMENT_KEYS)
           problems.push({ path: `${at}.${field}.${key}`, message: `cannot differ between arms: ${ENROLMENT_KEYS[key]}` });
-  } else if (overrides.namespaceLabels || overrides.namespaceAnnotations)
+  } else if (overrides.echoImage)
+    notOn('echoImage', 'the local and endpoints platforms deploy no image; it is the echo server image on kind and kubeconfig');
+  else if (overrides.namespaceLabels || overrides.namespaceAnnotations)
     notOn(
       overrides.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',
       'namespaces exist only on the kind and kubeconfig platforms',
@@ -144,10 +152,11 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
   return problems;
 }
 
-function sameSettings(a: ModeConfig, b: ModeConfig): boolean {
+/** Whether two arms would run alike: unset local is no hops; an unset echo image is the run's. */
+function sameSettings(a: ModeConfig, b: ModeConfig, echoImage: string | undefined): boolean {
   const settings = (m: ModeConfig) => {
     const { name: _name, arm: _arm, ...rest } = m;
-    return canonical({ ...rest, local: rest.local ?? { hops: 0 } });
+    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage });
   };
   return settings(a) === settings(b);
 }

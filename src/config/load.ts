@@ -9,12 +9,14 @@ import { registerConfigSecrets } from './public.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
+import { pinnedWorkloadImage } from './sections/kubernetes.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 import { specialFileKind } from '../util/file-kind.ts';
 import { quote } from '../util/quote.ts';
 import { refuseKeyFlood } from './key-flood.ts';
-import { armsFromBase, type ArmsFromBase } from './arms-from-base.ts';
+import { armsFromBase, type ArmsFromBase, armsFromImages } from './arms-from-base.ts';
+import { FORTIO_IMAGE } from '../tools/images.ts';
 
 export interface ConfigSources {
   /** Path of the YAML file; undefined when there is none. */
@@ -40,6 +42,12 @@ export interface ConfigSources {
    * differ from the base's runs as two arms (config/arms-from-base.ts). `label` names it in messages.
    */
   abBase?: { file: string; label: string };
+  /**
+   * Two echo images to A/B outright (a PR that builds the app): every mode that can runs as two
+   * arms, head with `head`, base with `base` (default: the image it runs now). Takes the place of
+   * `abBase`. `names` are the flags or inputs that gave them, for messages.
+   */
+  abImages?: { base?: string; head: string; names: { base: string; head: string } };
 }
 
 /** One source of settings, for saying which one a bad value came from. */
@@ -75,14 +83,31 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     if (merged.load === undefined) merged.load = { ...DEMO_LOAD };
   }
   let fromBase: ArmsFromBase | undefined;
-  if (sources.abBase) {
+  if (sources.abImages) {
+    const { base, head, names } = sources.abImages;
+    for (const [name, image] of [
+      [names.base, base],
+      [names.head, head],
+    ] as const) {
+      const checked = image === undefined ? undefined : pinnedWorkloadImage('an echo server').safeParse(image);
+      if (checked && !checked.success) throw new UsageError(`${name} ${quote(image!)}: ${checked.error.issues[0]!.message}`);
+    }
+    const source = base === undefined ? names.head : `${names.base} / ${names.head}`;
+    const images = { head, ...(base !== undefined ? { base } : {}) };
+    const derived = armsFromImages(merged.modes, images, source, merged.platform ?? 'local', echoImageOf(merged));
+    merged.modes = derived.modes;
+    fromBase = derived.summary;
+  } else if (sources.abBase) {
     const { file, label } = sources.abBase;
     const baseRaw = (await readRawConfig(file, label, sources.signal)) as Record<string, unknown>;
     // The base's modes as it would run them: its preset's, then its file's.
     const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
     const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
     const baseMerged = [sources.defaults ?? {}, basePreset, baseRaw ?? {}].reduce(mergeRaw, {}) as Record<string, unknown>;
-    const derived = armsFromBase(merged.modes, baseMerged.modes, label, merged.platform);
+    const derived = armsFromBase(merged.modes, baseMerged.modes, label, merged.platform, {
+      base: echoImageOf(baseMerged),
+      head: echoImageOf(merged),
+    });
     merged.modes = derived.modes;
     fromBase = derived.summary;
   }
@@ -107,6 +132,13 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
       error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })),
     );
   }
+}
+
+/** kubernetes.images.echo of a raw (merged, unvalidated) config: what its modes run unless they name their own. */
+function echoImageOf(raw: Record<string, unknown>): string {
+  const kubernetes = raw.kubernetes as { images?: { echo?: unknown } } | undefined;
+  const image = kubernetes?.images?.echo;
+  return typeof image === 'string' ? image : FORTIO_IMAGE;
 }
 
 /**

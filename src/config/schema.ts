@@ -5,7 +5,7 @@ import { parseDurationMs } from './duration.ts';
 import { gatesSchema } from './sections/gates.ts';
 import { historySchema } from './sections/history.ts';
 import { githubSchema } from './sections/github.ts';
-import { kubernetesSchema } from './sections/kubernetes.ts';
+import { kubernetesSchema, pinnedWorkloadImage } from './sections/kubernetes.ts';
 import { atMost, describeValue, stringMap, text, tooMany } from './bounded.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 
@@ -76,13 +76,16 @@ const envField = stringMap('env').describe('environment passed to the k6 script 
 const labelsField = stringMap('namespaceLabels').describe(
   "labels put on the mode's namespace (kind, kubeconfig), beside the mesh's own enrolment",
 );
+const echoImageField = pinnedWorkloadImage('echo server').describe(
+  "this mode's echo server image (kind, kubeconfig), instead of kubernetes.images.echo: the workload under test, e.g. a new build of an app",
+);
 const annotationsField = stringMap('namespaceAnnotations').describe(
   "annotations put on the mode's namespace (kind, kubeconfig), beside the mesh's own enrolment, e.g. Linkerd's config.linkerd.io/proxy-cpu-limit",
 );
 
 /**
  * What one arm changes of its mode: the rest is the mode's own. Env, local, labels and annotations
- * merge key by key over the mode's; url and grpc replace it. No port: both arms run at once.
+ * merge key by key over the mode's; url, grpc and echoImage replace it. No port: both arms run at once.
  */
 export const armOverridesSchema = z
   .strictObject({
@@ -99,6 +102,7 @@ export const armOverridesSchema = z
       .describe('local platform: hops, delay and jitter of this arm'),
     namespaceLabels: labelsField.optional(),
     namespaceAnnotations: annotationsField.optional(),
+    echoImage: echoImageField.optional(),
   })
   .describe("one arm's changes to its mode");
 
@@ -112,6 +116,7 @@ export const modeSchema = z
     local: localTargetSchema.optional(),
     namespaceLabels: labelsField.optional(),
     namespaceAnnotations: annotationsField.optional(),
+    echoImage: echoImageField.optional(),
     arms: z
       .strictObject({
         base: armOverridesSchema.optional().describe('what the base arm changes (default: nothing, the mode as written)'),

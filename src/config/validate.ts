@@ -333,14 +333,23 @@ function normalize(config: ParsedConfig): Config {
     expectedLatencyMs: parseDurationMs(profile.expectedLatency)!,
     pauseMs: parseDurationMs(profile.pause)!,
   }));
-  // The mirror applies to the workload images here, once; the meshes' own images follow it in
-  // their install arguments (platform/kubernetes/mesh/).
+  // The mirror applies to the workload images here, once (a mode's or an arm's own echo image
+  // included); the meshes' own images follow it in their install arguments (platform/kubernetes/mesh/).
   const images = rest.kubernetes.images;
+  const mirrored = (mode: ModeConfig): ModeConfig =>
+    images.registry && mode.echoImage ? { ...mode, echoImage: mirrorImage(mode.echoImage, images.registry) } : mode;
   const kubernetes = images.registry
     ? {
         ...rest.kubernetes,
         images: { ...images, echo: mirrorImage(images.echo, images.registry), client: mirrorImage(images.client, images.registry) },
       }
     : rest.kubernetes;
-  return { ...rest, kubernetes, plan: { ...plan, budget }, modes: expandArms(modes), baseline: resolveBaseline(config), profiles };
+  return {
+    ...rest,
+    kubernetes,
+    plan: { ...plan, budget },
+    modes: expandArms(modes).map(mirrored),
+    baseline: resolveBaseline(config),
+    profiles,
+  };
 }

@@ -14,6 +14,9 @@ export const INPUT = {
   workingDirectory: 'working-directory',
   /** pr-base (default), none, or a file: the config to A/B against (github/pr-base-config.ts). */
   abBaseConfig: 'ab-base-config',
+  /** Two echo images as two arms of every mode that can hold them (config/arms-from-base.ts armsFromImages). */
+  abBaseImage: 'ab-base-image',
+  abHeadImage: 'ab-head-image',
 } as const;
 
 export const OUTPUT = {
@@ -54,6 +57,9 @@ export interface ActionInputs {
   workingDirectory: string;
   /** pr-base, none, or a path (~ expanded). */
   abBaseConfig: string;
+  /** Echo images to A/B; set, they make the arms instead of ab-base-config. */
+  abBaseImage: string | undefined;
+  abHeadImage: string | undefined;
 }
 
 export function readActionInputs(read: ReadInput): ActionInputs {
@@ -69,6 +75,8 @@ export function readActionInputs(read: ReadInput): ActionInputs {
     kubeconfig: read(INPUT.kubeconfig) || undefined,
     workingDirectory: expandHome(read(INPUT.workingDirectory)) || '.',
     abBaseConfig: expandHome(read(INPUT.abBaseConfig)),
+    abBaseImage: read(INPUT.abBaseImage) || undefined,
+    abHeadImage: read(INPUT.abHeadImage) || undefined,
   };
 }
 
@@ -77,6 +85,8 @@ export function actionInputNames(): string[] {
   return [
     INPUT.config,
     INPUT.abBaseConfig,
+    INPUT.abHeadImage,
+    INPUT.abBaseImage,
     ...OVERRIDES.map((o) => o.input),
     INPUT.kubeconfig,
     INPUT.token,

@@ -4,6 +4,7 @@
 // does this on pull_request events, `none` never, anything else is a file to use as the base.
 // When the base cannot be had (the commit not fetchable, the file absent there, or not a valid
 // config) the run goes on with history only and says why, naming the file and the commit.
+// Inputs ab-head-image / ab-base-image make the arms from two echo images instead (imageArms).
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,8 @@ import { loadConfig } from '../config/load.ts';
 import { messageOf, UsageError } from '../util/errors.ts';
 import { registerSecret } from '../util/redact.ts';
 import type { GitHubEvent } from './event.ts';
-import { INPUT } from './inputs.ts';
+import { type ActionInputs, INPUT } from './inputs.ts';
+import { quote } from '../util/quote.ts';
 
 const AB_BASE_INPUT = INPUT.abBaseConfig;
 export const AB_BASE_FROM_PR = 'pr-base';
@@ -151,4 +153,22 @@ function firstTwoLines(text: string): string {
     .map((l) => l.trim())
     .filter(Boolean);
   return lines.slice(0, 2).join(' ');
+}
+
+/** Inputs ab-head-image (and ab-base-image) as loadConfig's abImages; undefined when not set. */
+export function imageArms(
+  inputs: Pick<ActionInputs, 'abBaseImage' | 'abHeadImage'>,
+): { head: string; base?: string; names: { base: string; head: string } } | undefined {
+  if (inputs.abHeadImage === undefined) {
+    if (inputs.abBaseImage !== undefined)
+      throw new UsageError(
+        `input ${INPUT.abBaseImage} ${quote(inputs.abBaseImage)}: set without ${INPUT.abHeadImage}; expected both (the base arm's echo image and the head arm's), or ${INPUT.abHeadImage} alone`,
+      );
+    return undefined;
+  }
+  return {
+    head: inputs.abHeadImage,
+    ...(inputs.abBaseImage !== undefined ? { base: inputs.abBaseImage } : {}),
+    names: { base: `input ${INPUT.abBaseImage}`, head: `input ${INPUT.abHeadImage}` },
+  };
 }

@@ -31,7 +31,7 @@ import { baseReference, type HistorySettings } from './history.ts';
 import { type ActionInputs, readActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
-import { baseConfigFor } from './pr-base-config.ts';
+import { type BaseConfig, baseConfigFor, imageArms } from './pr-base-config.ts';
 import { reportToGitHub } from './report.ts';
 import { type SecretFile, writeSecretFile } from './secret-file.ts';
 
@@ -78,16 +78,20 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
       inputs.overrides['kubeconfig-file'] = kubeconfig.path;
     }
     const config = await log.group('Configuration', async () => {
-      // On a pull request, the config at the PR's base commit: modes whose settings differ run as
-      // two arms, base and head, in the same run (input ab-base-config).
-      const base = await baseConfigFor({
-        input: inputs.abBaseConfig,
-        event,
-        configFile: configFile(inputs),
-        cwd: process.cwd(),
-        token: inputs.token,
-        serverUrl: event.serverUrl,
-      });
+      // Two echo images given (a PR that builds the app) make the arms; else, on a pull request,
+      // the config at the PR's base commit: modes whose settings differ run as two arms, base and
+      // head, in the same run (input ab-base-config).
+      const images = imageArms(inputs);
+      const base: BaseConfig = images
+        ? { kind: 'none' }
+        : await baseConfigFor({
+            input: inputs.abBaseConfig,
+            event,
+            configFile: configFile(inputs),
+            cwd: process.cwd(),
+            token: inputs.token,
+            serverUrl: event.serverUrl,
+          });
       // The same checks `mesh-perf plan` makes: a bad value fails here, before any cluster or load.
       const loaded = await loadConfig({
         file: configFile(inputs),
@@ -96,6 +100,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         localDemoModes: true,
         check: (c) => preflightProblems(c, process.cwd()),
         ...(base.kind === 'file' ? { abBase: { file: base.file, label: base.label } } : {}),
+        ...(images ? { abImages: images } : {}),
       }).finally(() => (base.kind === 'file' ? base.remove?.() : undefined));
       if (base.kind === 'unavailable') loaded.armsFromBase = base.summary;
       if (loaded.armsFromBase) for (const line of armsFromBaseLines(loaded.armsFromBase)) core.info(line);

@@ -105,3 +105,44 @@ test('plan --ab-base-config: the modes whose settings changed since the base run
     assert.match(absolute.stderr.replace(/\s+/g, ' '), /git show origin\/main:\.\/mesh-perf\.yaml > base\.yaml/);
   });
 });
+
+test('plan --ab-head-image: every cluster mode that can runs two app builds side by side; bad or lone images are usage errors', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: kubeconfig\nmodes:\n  - name: baseline\n  - name: istio-ambient\nload: { rate: 100 }\nkubernetes: { images: { echo: "example.test/app:1.0.0" } }\n',
+    );
+    const plan = await runCliInProcess(['plan', '--ab-head-image', 'example.test/app:2.0.0', '--seed', '7'], { cwd: dir, columns: 1000 });
+    assert.equal(plan.code, 0, plan.stderr);
+    const text = plan.stdout.replace(/\n/g, ' ');
+    assert.match(
+      text,
+      /A\/B from --ab-head-image: mode baseline runs as two arms, base and head \(echoImage "example\.test\/app:1\.0\.0" → "example\.test\/app:2\.0\.0"\)/,
+    );
+    assert.match(text, /A\/B from --ab-head-image: mode istio-ambient is compared with history instead: .*one ztunnel per node/);
+    assert.match(text, /A\/B: baseline-head against baseline-base on p50/);
+    const json = JSON.parse(
+      (
+        await runCliInProcess(
+          ['plan', '--ab-base-image', 'example.test/app:1.5.0', '--ab-head-image', 'example.test/app:2.0.0', '--json'],
+          { cwd: dir },
+        )
+      ).stdout,
+    );
+    assert.equal(json.armsFromBase.source, '--ab-base-image / --ab-head-image');
+    assert.deepEqual(json.armsFromBase.armed[0].values, [{ base: '"example.test/app:1.5.0"', head: '"example.test/app:2.0.0"' }]);
+
+    for (const [args, message] of [
+      [['--ab-head-image', 'app:latest'], /--ab-head-image "app:latest": expected an echo server pinned by digest/],
+      [['--ab-base-image', 'app:1.0.0'], /--ab-base-image app:1\.0\.0: given without --ab-head-image/],
+      [
+        ['--ab-head-image', 'app:2.0.0', '--ab-base-config', 'mesh-perf.yaml'],
+        /expected one way to make the arms, the images or the base config/,
+      ],
+    ] as const) {
+      const refused = await runCliInProcess(['plan', ...args], { cwd: dir, columns: 1000 });
+      assert.equal(refused.code, 2, args.join(' '));
+      assert.match(refused.stderr, message);
+    }
+  });
+});

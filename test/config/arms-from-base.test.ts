@@ -2,7 +2,7 @@
 // with the base's values), and every other mode says why it is compared with history instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { armsFromBase } from '../../src/config/arms-from-base.ts';
+import { armsFromBase, armsFromImages } from '../../src/config/arms-from-base.ts';
 import { armsFromBaseLines } from '../../src/report/arms-from-base-text.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 
@@ -130,5 +130,70 @@ test('in a cluster: Linkerd proxy annotations make two arms; an ambient mode and
       ['linkerd-base', '1'],
       ['linkerd-head', '2'],
     ],
+  );
+});
+
+test('in a cluster: a PR that bumps kubernetes.images.echo arms every mode that can (base arm: the base image); a mode of its own echoImage too', () => {
+  const base = [
+    { name: 'baseline' },
+    { name: 'linkerd' },
+    { name: 'istio-ambient' },
+    { name: 'pinned', mesh: 'existing', echoImage: 'app:1.0.0' },
+  ];
+  const head = [
+    { name: 'baseline' },
+    { name: 'linkerd' },
+    { name: 'istio-ambient' },
+    { name: 'pinned', mesh: 'existing', echoImage: 'app:1.1.0' },
+  ];
+  const { modes, summary } = armsFromBase(head, base, SOURCE, 'kind', { base: 'app:1.0.0', head: 'app:2.0.0' });
+  assert.deepEqual(summary.armed, [
+    { mode: 'baseline', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:2.0.0"' }] },
+    { mode: 'linkerd', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:2.0.0"' }] },
+    { mode: 'pinned', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:1.1.0"' }] },
+  ]);
+  assert.deepEqual(
+    summary.history.map((h) => h.mode),
+    ['istio-ambient'],
+  );
+  // The head arm runs the mode as written (the run's image); the base arm names the base's.
+  assert.deepEqual(
+    (modes as { name: string; arms?: unknown }[]).map((m) => [m.name, m.arms]),
+    [
+      ['baseline', { base: { echoImage: 'app:1.0.0' }, head: {} }],
+      ['linkerd', { base: { echoImage: 'app:1.0.0' }, head: {} }],
+      ['istio-ambient', undefined],
+      ['pinned', { base: { echoImage: 'app:1.0.0' }, head: {} }],
+    ],
+  );
+  // The same images: nothing differs, nothing is armed.
+  assert.deepEqual(
+    armsFromBase(head.slice(0, 2), base.slice(0, 2), SOURCE, 'kind', { base: 'app:1.0.0', head: 'app:1.0.0' }).summary.armed,
+    [],
+  );
+});
+
+test('two images given outright (ab-head-image): every mode that can runs both; off a cluster it is unavailable, saying why', () => {
+  const modes = [{ name: 'baseline' }, { name: 'istio-ambient' }, { name: 'own', arms: { head: { env: { A: '1' } } } }];
+  const { modes: armed, summary } = armsFromImages(modes, { head: 'app:2.0.0' }, '--ab-head-image', 'kubeconfig', 'app:1.0.0');
+  assert.deepEqual(summary.armed, [{ mode: 'baseline', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:2.0.0"' }] }]);
+  assert.deepEqual(
+    summary.history.map((h) => [h.mode, /ztunnel|arms of its own/.test(h.reason)]),
+    [
+      ['istio-ambient', true],
+      ['own', true],
+    ],
+  );
+  assert.deepEqual((armed as { arms?: unknown }[])[0]!.arms, { base: {}, head: { echoImage: 'app:2.0.0' } });
+  const withBase = armsFromImages(modes.slice(0, 1), { base: 'app:1.5.0', head: 'app:2.0.0' }, 'x', 'kind', 'app:1.0.0');
+  assert.deepEqual((withBase.modes as { arms?: unknown }[])[0]!.arms, {
+    base: { echoImage: 'app:1.5.0' },
+    head: { echoImage: 'app:2.0.0' },
+  });
+  const local = armsFromImages(modes, { head: 'app:2.0.0' }, '--ab-head-image', 'local', 'app:1.0.0');
+  assert.equal(local.modes, modes);
+  assert.match(
+    armsFromBaseLines(local.summary)[0]!,
+    /--ab-head-image: not available \(an echo image is deployed only on the kind and kubeconfig platforms, not on "local"\)/,
   );
 });

@@ -316,3 +316,48 @@ test('arms in a cluster: a Linkerd mode whose arms differ in per-workload proxy 
     ],
   );
 });
+
+test("arms of two app builds: the head arm's echoImage replaces the run's; refused where no image is deployed, over the user's own manifests, or when it is the run's image", () => {
+  const kind = (modes: unknown[], kubernetes: Record<string, unknown> = {}) => ({
+    platform: 'kind',
+    modes,
+    load: { rate: 10 },
+    kubernetes,
+  });
+  const config = validateConfig(
+    kind([{ name: 'baseline', arms: { head: { echoImage: 'example.test/app:2.0.0' } } }], { images: { registry: 'mirror.test' } }),
+  );
+  assert.deepEqual(
+    config.modes.map((m) => [m.name, m.echoImage]),
+    [
+      ['baseline-base', undefined],
+      // The registry mirror applies to an arm's own image as to the run's.
+      ['baseline-head', 'mirror.test/app:2.0.0'],
+    ],
+  );
+  assert.deepEqual(
+    problems(local({}, [{ name: 'direct', arms: { head: { echoImage: 'example.test/app:2.0.0' } } }])).map((p) => p.path),
+    ['modes[0].arms.head.echoImage'],
+  );
+  assert.match(
+    problems(local({}, [{ name: 'direct', echoImage: 'example.test/app:2.0.0' }]))[0]!.message,
+    /does not apply to platform "local": the local and endpoints platforms deploy no image/,
+  );
+  const own = problems(
+    kind([{ name: 'baseline', arms: { head: { echoImage: 'example.test/app:2.0.0' } } }], { manifests: { server: 'server.yaml' } }),
+  );
+  assert.deepEqual(
+    own.map((p) => p.path),
+    ['modes[0].arms.head.echoImage'],
+  );
+  assert.match(own[0]!.message, /cannot replace the image of kubernetes\.manifests\.server \(server\.yaml\), which is applied as written/);
+  // The run's own image on the head arm measures the same thing twice.
+  const same = problems(
+    kind([{ name: 'baseline', arms: { head: { echoImage: 'example.test/app:1.0.0' } } }], { images: { echo: 'example.test/app:1.0.0' } }),
+  );
+  assert.match(same[0]!.message, /base and head have the same settings/);
+  assert.match(
+    problems(kind([{ name: 'baseline', echoImage: 'app:latest' }]))[0]!.message,
+    /pinned by digest .* or by a version tag .* got "app:latest"/,
+  );
+});

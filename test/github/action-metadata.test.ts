@@ -24,7 +24,7 @@ interface ActionYaml {
 }
 const read = (file: string) => parse(readFileSync(join(ROOT, file), 'utf8')) as ActionYaml;
 
-test('action.yml: one input per override row plus config, ab-base-config, kubeconfig, token, working-directory, publish-results', () => {
+test('action.yml: one input per override row plus config, ab-base-config, ab-head-image, ab-base-image, kubeconfig, token, working-directory, publish-results', () => {
   const action = read('action.yml');
   assert.deepEqual(Object.keys(action.inputs), actionInputNames());
   for (const override of OVERRIDES) {

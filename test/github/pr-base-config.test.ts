@@ -13,9 +13,10 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/load.ts';
 import { readGitHubEvent } from '../../src/github/event.ts';
-import { baseConfigFor } from '../../src/github/pr-base-config.ts';
+import { baseConfigFor, imageArms } from '../../src/github/pr-base-config.ts';
 import { armsFromBaseLines } from '../../src/report/arms-from-base-text.ts';
 import { redactText } from '../../src/util/redact.ts';
+import { UsageError } from '../../src/util/errors.ts';
 
 const exec = promisify(execFile);
 const git = (cwd: string, ...args: string[]) =>
@@ -185,4 +186,18 @@ test("a private repository: the base commit is fetched with the job's token as a
   ]);
   assert.ok(!fetch.some((a) => a.includes('ghs_secret123')), 'the token itself is in no argument');
   assert.equal(redactText(`header ${basic}`), 'header ***', 'the header value is a registered secret');
+});
+
+test('inputs ab-head-image (and ab-base-image) make image arms; ab-base-image alone is a usage error naming both inputs', () => {
+  assert.equal(imageArms({ abBaseImage: undefined, abHeadImage: undefined }), undefined);
+  assert.deepEqual(imageArms({ abBaseImage: undefined, abHeadImage: 'app:2.0.0' }), {
+    head: 'app:2.0.0',
+    names: { base: 'input ab-base-image', head: 'input ab-head-image' },
+  });
+  assert.deepEqual(imageArms({ abBaseImage: 'app:1.0.0', abHeadImage: 'app:2.0.0' })?.base, 'app:1.0.0');
+  assert.throws(
+    () => imageArms({ abBaseImage: 'app:1.0.0', abHeadImage: undefined }),
+    (error: unknown) =>
+      error instanceof UsageError && /input ab-base-image "app:1\.0\.0": set without ab-head-image; expected both/.test(error.message),
+  );
 });

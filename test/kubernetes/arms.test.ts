@@ -1,8 +1,11 @@
 // A/B arms in one cluster (issue 24), as a user runs them (the real CLI process) against the local
 // control plane: a mode with arms whose namespaces differ in Linkerd's per-workload proxy
 // annotations (config.linkerd.io/proxy-cpu-limit) comes up as two namespaces, `<mode>-base` and
-// `<mode>-head`, each with its arm's annotation, its own echo server and client pod; `plan` shows
-// both arms; `down` removes both and leaves someone else's namespace alone. The mode is `existing`
+// `<mode>-head`, each with its arm's annotation, its own echo server and client pod; a mode whose
+// head arm runs another echo image (a new build of the app) deploys each arm's server with its
+// own image; with kubernetes.images.registry every workload image, both arms' included, comes
+// from the mirror; `plan` shows both arms; `down` removes both and leaves someone else's namespace
+// alone. The mode is `existing`
 // (a mesh the cluster already runs): the Linkerd CLI cannot be downloaded here, and the namespace
 // setup is the same code for every mesh (unit-tested per mesh in platform-pieces.test.ts).
 
@@ -56,6 +59,8 @@ test('arms in a cluster: two namespaces with each arm its own proxy annotation, 
 suite: ${suite}
 modes:
   - name: baseline
+    arms:
+      head: { echoImage: example.test/team/echo:2.0.0 }
   - name: meshed
     mesh: existing
     namespaceAnnotations: { "${CPU_LIMIT}": "1" }
@@ -67,11 +72,13 @@ kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
   namespacePrefix: ${prefix}
   readyTimeout: 2m
+  images: { registry: mirror.example.test/hub }
 `,
   );
   const plan = await cli(['plan', '--config', config]);
   assert.equal(plan.code, 0, plan.stderr);
   assert.match(plan.stdout, /A\/B: meshed-head against meshed-base on p50/);
+  assert.match(plan.stdout, /A\/B: baseline-head against baseline-base on p50/);
 
   assert.equal(
     (
@@ -96,11 +103,26 @@ kubernetes:
     const echo = await rawRequest(access, `/apis/apps/v1/namespaces/${prefix}-meshed-${side}/deployments/echo`);
     assert.equal(echo.status, 200, `the ${side} arm's echo server`);
   }
+  // Each arm's server runs its own image; every workload image comes from the mirror.
+  type Spec = { containers: { image: string }[] };
+  const images = async (path: string) => {
+    const response = await rawRequest(access, path);
+    assert.equal(response.status, 200, path);
+    const object = JSON.parse(response.body) as { spec: Spec & { template?: { spec: Spec } } };
+    return (object.spec.template?.spec ?? object.spec).containers.map((c) => c.image);
+  };
+  const echoImages = (arm: string) => images(`/apis/apps/v1/namespaces/${prefix}-${arm}/deployments/echo`);
+  assert.deepEqual(await echoImages('baseline-base'), ['mirror.example.test/hub/fortio/fortio:1.69.4']);
+  assert.deepEqual(await echoImages('baseline-head'), ['mirror.example.test/hub/team/echo:2.0.0']);
+  assert.deepEqual(await echoImages('meshed-head'), ['mirror.example.test/hub/fortio/fortio:1.69.4']);
+  for (const arm of ['baseline-base', 'baseline-head', 'meshed-base', 'meshed-head'])
+    for (const image of await images(`/api/v1/namespaces/${prefix}-${arm}/pods/mesh-perf-client`))
+      assert.match(image, /^mirror\.example\.test\/hub\/grafana\/k6:/, `${arm}'s client`);
 
   const down = await cli(['down', '--config', config]);
   assert.equal(down.code, 0, down.stderr);
-  for (const side of ['base', 'head']) {
-    const ns = await namespace(`${prefix}-meshed-${side}`);
+  for (const side of ['meshed-base', 'meshed-head', 'baseline-base', 'baseline-head']) {
+    const ns = await namespace(`${prefix}-${side}`);
     // Deleted, or still terminating: either way marked for deletion by down.
     assert.ok(ns.code === 404 || ns.found?.metadata.deletionTimestamp, `${side}: ${ns.code}`);
   }

@@ -1,7 +1,8 @@
 // The copyable examples in workflows/ and the setup/ and comment/ sub-actions, copied unchanged
 // into a caller repository and run by a real workflow engine (act) with `org/mesh-perf-action@v1`
-// fetched by git from a local server where v1 is this build: pr-gate.yml on pull_request,
-// daily.yml on schedule, the fork-safe pair (pull_request half, then the workflow_run half with
+// fetched by git from a local server where v1 is this build: pr-gate.yml on a PR that changes a
+// mode (A/B), daily.yml on schedule, pr-gate.yml on a PR that changes nothing (compared with the
+// daily run), the fork-safe pair (pull_request half, then the workflow_run half with
 // the first run's artifact and a payload whose conclusion disagrees with it), and setup@v1.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,37 +69,6 @@ const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(
   repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
 });
 
-test('workflows/pr-gate.yml: benchmark, the artifact the summary links to, one sticky comment', { timeout: 600_000 }, async () => {
-  const caller = await createCaller(world, 'pr-gate', {
-    'mesh-perf.yaml': localConfig(),
-    '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml'),
-  });
-  const run = await runAct({
-    world,
-    caller,
-    workflow: 'pr-gate.yml',
-    event: 'pull_request',
-    payload: prPayload(5),
-    token: TOKEN,
-    apiUrl: api.url,
-    runId: 401,
-  });
-  assert.equal(run.code, 0, tail(run.output));
-  assert.deepEqual((await artifactFiles(world, 401)).sort(), [
-    'mesh-perf-results/report.html',
-    'mesh-perf-results/results.json',
-    'mesh-perf-results/summary.md',
-  ]);
-  const comments = api.comments.filter((c) => c.issue === 5);
-  assert.equal(comments.length, 1);
-  // The config's suite, the one daily.yml publishes; the marker is keyed by it and by this workflow.
-  assert.match(comments[0]!.body, /suite `default`/);
-  assert.ok(comments[0]!.body.includes(commentMarker('default', 'mesh-perf PR gate')));
-  // It points readers at the artifact, which the example uploads (above). (The link itself needs an
-  // https run URL; GITHUB_SERVER_URL is a file:// URL here.)
-  assert.match(comments[0]!.body, /Results and HTML report \(artifact\)/);
-});
-
 test("workflows/pr-gate.yml on a PR that slows a mode down: the base commit's config makes two arms, and the comment leads with head vs base", {
   timeout: 600_000,
 }, async () => {
@@ -128,7 +98,7 @@ test("workflows/pr-gate.yml on a PR that slows a mode down: the base commit's co
     payload: prPayload(6, CALLER_REPO, git('rev-parse', 'HEAD'), baseSha),
     token: TOKEN,
     apiUrl: api.url,
-    runId: 402,
+    runId: 403,
   });
   // The head arm is 3 ms slower than the base arm: the A/B gate fails the job.
   assert.equal(run.code, 1, tail(run.output));
@@ -169,6 +139,53 @@ test('workflows/daily.yml: benchmark then publish to the history branch on a sch
   // The suite pr-gate.yml and the fork-safe pair read: the config's (default `default`).
   const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)default\/\d{4}\/[^/]+\.json$/.test(f));
   assert.equal(published.length, 1, `one run of suite default on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
+});
+
+// After daily.yml (above) published a run of suite default: a PR whose config changes nothing is
+// compared with that run, not left with "no comparable results".
+test('workflows/pr-gate.yml on a PR that changes no setting: benchmark, the artifact, one sticky comment, compared with the daily run', {
+  timeout: 600_000,
+}, async () => {
+  const caller = await createCaller(world, 'pr-gate', {
+    'mesh-perf.yaml': localConfig(),
+    '.github/workflows/pr-gate.yml': await workflowText('workflows/pr-gate.yml'),
+  });
+  // The PR changes a file other than the config: the base commit's config is read and equal.
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: caller, encoding: 'utf8' }).trim();
+  const baseSha = git('rev-parse', 'HEAD');
+  await writeFile(join(caller, 'NOTES.md'), 'not a benchmark setting\n');
+  git('add', 'NOTES.md');
+  git('commit', '--quiet', '-m', 'notes');
+  const run = await runAct({
+    world,
+    caller,
+    workflow: 'pr-gate.yml',
+    event: 'pull_request',
+    payload: prPayload(5, CALLER_REPO, git('rev-parse', 'HEAD'), baseSha),
+    token: TOKEN,
+    apiUrl: api.url,
+    runId: 401,
+  });
+  assert.equal(run.code, 0, tail(run.output));
+  // The base branch's daily run is the reference (the PR's base commit itself was never measured).
+  assert.match(run.output, /A\/B from the PR base's mesh-perf\.yaml \([0-9a-f]{7}\): no mode differs/);
+  assert.match(run.output, /base reference: 1 run\(s\) of main from /);
+  assert.doesNotMatch(run.output, /no comparable results/);
+  assert.deepEqual((await artifactFiles(world, 401)).sort(), [
+    'mesh-perf-results/report.html',
+    'mesh-perf-results/results.json',
+    'mesh-perf-results/summary.md',
+  ]);
+  const comments = api.comments.filter((c) => c.issue === 5);
+  assert.equal(comments.length, 1);
+  // The config's suite, the one daily.yml publishes; the marker is keyed by it and by this workflow.
+  assert.match(comments[0]!.body, /suite `default`/);
+  assert.ok(comments[0]!.body.includes(commentMarker('default', 'mesh-perf PR gate')));
+  // It points readers at the artifact, which the example uploads (above). (The link itself needs an
+  // https run URL; GITHUB_SERVER_URL is a file:// URL here.)
+  assert.match(comments[0]!.body, /Results and HTML report \(artifact\)/);
+  assert.match(comments[0]!.body, /- base reference: main \(latest 1\), 1 run\(s\)/);
 });
 
 test("the fork-safe pair: the workflow_run half comments from the artifact, and a failed run never shows its artifact's pass", {

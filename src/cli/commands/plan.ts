@@ -9,7 +9,7 @@ import { fitColumns } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
 import { PRESETS } from '../../presets/index.ts';
 import { formatEstimate, presetHeader } from '../preset-summary.ts';
-import { AB_BASE_OPTION, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { AB_BASE_OPTION, AB_IMAGE_OPTIONS, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { terminalWidth } from '../terminal-width.ts';
 import { generatorCapacity, generatorChoices } from '../../load/preflight.ts';
@@ -17,11 +17,12 @@ import { generatorCapacity, generatorChoices } from '../../load/preflight.ts';
 export const command: Command = {
   name: 'plan',
   summary: 'Show the trials a config would run, in order, and check it, without running anything',
-  usage: 'plan [--config FILE] [--ab-base-config FILE] [--preset NAME] [--json] [overrides]',
+  usage: 'plan [--config FILE] [--ab-base-config FILE | --ab-head-image IMAGE] [--preset NAME] [--json] [overrides]',
   options: [
     { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG})` },
     { name: 'json', description: 'Print the plan as JSON' },
     AB_BASE_OPTION,
+    ...AB_IMAGE_OPTIONS,
     ...overrideOptions(OVERRIDE_FLAGS.plan),
   ],
   details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { armsFromBaseLines } from '../../report/arms-from-base-text.ts';
 import type { Command } from '../command.ts';
-import { AB_BASE_OPTION, checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
+import { AB_BASE_OPTION, AB_IMAGE_OPTIONS, checkBaselinePath, DEFAULT_CONFIG, loadCommandConfig } from '../load-config.ts';
 import { OVERRIDE_FLAGS, overrideOptions } from '../override-options.ts';
 import { runAndReport } from '../run-and-report.ts';
 import { command as calibrate } from './calibrate.ts';
@@ -9,7 +9,7 @@ import { command as calibrate } from './calibrate.ts';
 export const command: Command = {
   name: 'run',
   summary: 'Run the benchmark described by a config file and gate on it',
-  usage: 'run [--config FILE] [--ab-base-config FILE] [--out DIR] [--baseline PATH] [--wide] [overrides]',
+  usage: 'run [--config FILE] [--ab-base-config FILE | --ab-head-image IMAGE] [--out DIR] [--baseline PATH] [--wide] [overrides]',
   options: [
     { name: 'config', value: 'FILE', description: `Config file (default ./${DEFAULT_CONFIG}; \`mesh-perf init\` writes one)` },
     { name: 'out', value: 'DIR', description: 'Results folder (default ./mesh-perf-results/<run-id>)' },
@@ -21,6 +21,7 @@ export const command: Command = {
     },
     { name: 'wide', description: 'Print every column in one table, however wide' },
     AB_BASE_OPTION,
+    ...AB_IMAGE_OPTIONS,
     ...overrideOptions(OVERRIDE_FLAGS.run),
   ],
   details:

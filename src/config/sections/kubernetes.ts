@@ -57,14 +57,14 @@ const image = (what: string, fallback: string) =>
 // the previous form (`[a-z0-9./_-]+(:\d+)?\/?[a-z0-9./_-]*:…`) backtracked quadratically and
 // took 62 s on "a/" × 100,000.
 const IMAGE_BY_VERSION_TAG = /^[a-z0-9./_-]+(?::\d[a-z0-9./_-]*)?:v?\d[\w.-]*$/;
+/** A workload image, pinned by digest or by a version tag; also a mode's or an arm's own echo image. */
+export const pinnedWorkloadImage = (what: string) =>
+  text(`${what} image`, IMAGE_MAX).refine((value) => IMAGE_BY_DIGEST.test(value) || IMAGE_BY_VERSION_TAG.test(value), {
+    error: (issue) =>
+      `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${describeValue(issue.input)}`,
+  });
 const workloadImage = (what: string, fallback: string) =>
-  text(`${what} image`, IMAGE_MAX)
-    .refine((value) => IMAGE_BY_DIGEST.test(value) || IMAGE_BY_VERSION_TAG.test(value), {
-      error: (issue) =>
-        `expected ${what} pinned by digest (name@sha256:<64 hex>) or by a version tag (name:1.2.3, not "latest"), got ${describeValue(issue.input)}`,
-    })
-    .default(fallback)
-    .describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
+  pinnedWorkloadImage(what).default(fallback).describe(`${what} image, pinned by digest or version tag (the digest that ran is recorded)`);
 // Traffic entering through Istio's ingress gateway (seeds 000 and 004): a Gateway API Gateway
 // with gatewayClassName istio, which istiod deploys and scales; one HTTPRoute per mode.
 const ingressSchema = z

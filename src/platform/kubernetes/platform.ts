@@ -219,8 +219,11 @@ export class KubernetesPlatform implements Platform {
       ),
     );
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
-    for (const p of this.placements)
-      await this.applier!.apply(workload.server, { namespace: p.namespace, labels, signal: this.context.signal });
+    // A mode with its own echo image (an A/B arm's, modes[].echoImage) gets the same server with it.
+    for (const p of this.placements) {
+      const server = p.mode.echoImage ? renderWorkload(this.context.config, this.cwd, undefined, p.mode.echoImage).server : workload.server;
+      await this.applier!.apply(server, { namespace: p.namespace, labels, signal: this.context.signal });
+    }
     if (gatewayNamespace)
       for (const p of this.placements)
         await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], {

@@ -1,6 +1,7 @@
 // The workload of every mode, rendered from manifests/ (or the user's own manifests): the echo
 // server Deployment + Service and the long-lived k6 client pod, with the image digests,
-// replicas and requests/limits from the config, identical across modes.
+// replicas and requests/limits from the config, identical across modes but for a mode's (or an
+// A/B arm's) own echo image.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +33,13 @@ export function renderTemplate(text: string, values: Record<string, string>, sou
   });
 }
 
-export function templateValues(config: Config): Record<string, string> {
+export function templateValues(config: Config, echoImage?: string): Record<string, string> {
   const k8s = config.kubernetes;
   return {
     REPLICAS: String(k8s.replicas),
     ECHO_PORT_NAME: k8s.serviceProtocol === 'tcp' ? 'tcp-echo' : 'http',
     ECHO_APP_PROTOCOL: k8s.serviceProtocol === 'tcp' ? 'tcp' : 'http',
-    ECHO_IMAGE: k8s.images.echo,
+    ECHO_IMAGE: echoImage ?? k8s.images.echo,
     CLIENT_IMAGE: k8s.images.client,
     APP_CPU: k8s.resources.app.cpu,
     APP_MEMORY: k8s.resources.app.memory,
@@ -69,8 +70,9 @@ export interface Workload {
   clientContainer: string;
 }
 
-export function renderWorkload(config: Config, cwd: string, dir = manifestsDir()): Workload {
-  const values = templateValues(config);
+/** `echoImage`: a mode's own (modes[].echoImage, an arm's), in place of kubernetes.images.echo. */
+export function renderWorkload(config: Config, cwd: string, dir = manifestsDir(), echoImage?: string): Workload {
+  const values = templateValues(config, echoImage);
   const own = config.kubernetes.manifests;
   const server = own.server
     ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server)
