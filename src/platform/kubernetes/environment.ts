@@ -117,10 +117,16 @@ export async function collectEnvironment(input: EnvironmentInput): Promise<Recor
       input.meshes.map((m) => [m.mesh, { version: m.version, installedByMeshPerf: m.installedByUs, namespace: m.namespace, ...m.details }]),
     ),
     ...(input.gatewayApi ? { gatewayApi: input.gatewayApi } : {}),
-    images: { configured: { echo: k8s.images.echo, client: k8s.images.client }, running: images },
+    images: { configured: { echo: k8s.images.echo, client: k8s.images.client, ...ownEchoImages(input.config) }, running: images },
     resources: k8s.resources,
     ...(input.modes ? { proxyResources: proxyResourcesByMode(input.modes, input.meshes, k8s.resources.proxy) } : {}),
     replicas: k8s.replicas,
     namespaces: input.namespaces,
   };
+}
+
+/** The modes (A/B arms) that run their own echo image instead of kubernetes.images.echo, as configured. */
+function ownEchoImages(config: Config): { echoByMode?: Record<string, string> } {
+  const own = config.modes.filter((m) => m.echoImage !== undefined).map((m) => [m.name, m.echoImage!] as const);
+  return own.length > 0 ? { echoByMode: Object.fromEntries(own) } : {};
 }
