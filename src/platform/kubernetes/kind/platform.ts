@@ -14,6 +14,7 @@ import { resolveTool } from '../mesh/tools.ts';
 import { TOOL_PINS } from '../../../tools/pins.ts';
 import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
+import { redactTree } from '../../../util/redact-files.ts';
 import type { ModeTarget } from '../../../load/types.ts';
 import type { CreatedResource, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../../types.ts';
 import { KubernetesPlatform } from '../platform.ts';
@@ -192,8 +193,13 @@ export class KindPlatform implements Platform {
     const result = await runCli(this.kind!, kindExportLogsArgs(this.options.clusterName, dir), { timeoutMs: 120_000, env: this.env }).catch(
       (error: unknown) => ({ exitCode: -1, stdout: '', stderr: String(error) }),
     );
-    if (result.exitCode === 0) this.context.log.info(`kind logs of the failed run kept in ${dir}`);
-    else this.context.log.warn(`kind export logs failed (exit ${result.exitCode}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
+    if (result.exitCode === 0) {
+      // The logs are uploaded with the results: masked like every other output (util/redact-files.ts).
+      const { redacted, removed } = await redactTree(dir);
+      this.context.log.info(
+        `kind logs of the failed run kept in ${dir}${redacted.length > 0 ? ` (credentials masked in ${redacted.length} file${redacted.length === 1 ? '' : 's'})` : ''}${removed.length > 0 ? `; ${removed.length} binary or oversized file${removed.length === 1 ? '' : 's'} left out` : ''}`,
+      );
+    } else this.context.log.warn(`kind export logs failed (exit ${result.exitCode}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
   }
 
   /** Name of the cluster this platform created (for the action's post step to delete), if any. */
