@@ -74,6 +74,13 @@ export const OVERRIDES: Override[] = [
     kind: 'string',
     description: 'Sticky PR comment: off, on-failure or always.',
   },
+  {
+    flag: 'change-point',
+    input: 'change-point',
+    path: 'gates.changePoint',
+    kind: 'string',
+    description: 'On publish, a new change point that is a slowdown: warn, fail or off.',
+  },
   { flag: 'seed', input: 'seed', path: 'plan.seed', kind: 'number', description: 'Seed of the randomized interleaving.' },
   { flag: 'baseline-mode', input: 'baseline', path: 'baseline', kind: 'string', description: 'Mode that overheads are computed against.' },
   {

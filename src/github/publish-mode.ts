@@ -11,7 +11,12 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { historySchema } from '../config/sections/history.ts';
 import { gatesSchema } from '../config/sections/gates.ts';
-import { changePointSummaryLines, evaluateChangePointGate, type ChangePointGateMode } from '../history/change-point-gate.ts';
+import {
+  changePointMode,
+  changePointSummaryLines,
+  evaluateChangePointGate,
+  type ChangePointGateMode,
+} from '../history/change-point-gate.ts';
 import { readResults } from '../history/read-results.ts';
 import { EXIT, messageOf, UsageError } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
@@ -25,6 +30,7 @@ import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 const STORE_INPUT = 'history-store';
 const BRANCH_INPUT = 'history-branch';
 const ADOPT_INPUT = 'adopt';
+const CHANGE_POINT_INPUT = 'change-point';
 
 export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcome> {
   const token = core.getInput(INPUT.token);
@@ -46,6 +52,7 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     return { exitCode: EXIT.pass };
   }
   const { history, gate } = await historySettings(cwd);
+  if (core.getInput(CHANGE_POINT_INPUT)) gate.mode = changePointMode(core.getInput(CHANGE_POINT_INPUT), `input ${CHANGE_POINT_INPUT}`);
   core.info(
     `history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`,
   );

@@ -3,8 +3,17 @@
 // off (not looked at), warn (a line and a warning, exit 0) or fail (exit 1). Pure.
 import { describeChangePoint, seriesKeyOf, suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
 import type { IndexEntry } from './suite-index.ts';
+import { UsageError } from '../util/errors.ts';
+import { quote } from '../util/quote.ts';
 
 export type ChangePointGateMode = 'off' | 'warn' | 'fail';
+const MODES: readonly ChangePointGateMode[] = ['warn', 'fail', 'off'];
+
+/** A flag's or an input's value as a gate mode; a usage error naming `source` otherwise. */
+export function changePointMode(value: string, source: string): ChangePointGateMode {
+  if ((MODES as readonly string[]).includes(value)) return value as ChangePointGateMode;
+  throw new UsageError(`${source} ${quote(value)}: expected warn, fail or off`);
+}
 
 export interface ChangePointGateResult {
   mode: ChangePointGateMode;

@@ -311,6 +311,15 @@ test('a gh-pages that already holds a docs site: refused with exit 2 naming the 
     });
     assert.equal(bad.code, 2);
     assert.match(failure(bad), /input adopt: expected true or false, got "yes"/);
+    const badGate = await runAction({
+      files,
+      eventName: 'schedule',
+      payload: schedule,
+      inputs: { 'publish-results': artifact, 'history-store': history, 'change-point': 'loud', token: 'x' },
+      env,
+    });
+    assert.equal(badGate.code, 2);
+    assert.match(failure(badGate), /input change-point "loud": expected warn, fail or off/);
   } finally {
     await rm(files.dir, { recursive: true, force: true });
   }

@@ -110,6 +110,16 @@ test('publishing the runs that complete a step raises the change-point gate line
   assert.equal(cli.code, 1, cli.stdout + cli.stderr);
   assert.match(cli.stderr, /new change point \(slower\): 1000rps · istio-sidecar/);
   assert.match(cli.stdout, /change-point gate \(fail\): \d+ new slowdowns?/);
+
+  // The same with the flag and no config; a bad flag value is a usage error that publishes nothing.
+  const flagged = join(dir, 'cli-flag');
+  await new DirectoryStore({ root: flagged, chartJs: loadChartJsSource }).publish(runs.slice(0, raisedAt));
+  const bad = await runCli(['publish', '--results', resultsDir, '--store', flagged, '--change-point', 'never']);
+  assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+  assert.match(bad.stderr, /--change-point "never": expected warn, fail or off/);
+  const flag = await runCli(['publish', '--results', resultsDir, '--store', flagged, '--change-point', 'fail']);
+  assert.equal(flag.code, 1, flag.stdout + flag.stderr);
+  assert.match(flag.stdout, /change-point gate \(fail\): \d+ new slowdowns?/);
 });
 
 test('bad input: too-short series are said, missing statistics skipped, duplicate run ids counted once', () => {

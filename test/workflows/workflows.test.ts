@@ -189,6 +189,7 @@ test('the reusable benchmark workflow forwards every action input a benchmark ne
     token: "the job's own GITHUB_TOKEN with the permissions the caller grants",
     publish: 'publishing is mesh-perf-publish.yml',
     adopt: 'publishing is mesh-perf-publish.yml (its adopt input)',
+    'change-point': 'the change-point gate runs on publish: mesh-perf-publish.yml (its change-point input)',
     'publish-results': 'publishing is mesh-perf-publish.yml',
     'history-store': "read from the caller's config (history.store); a URL with credentials does not belong in an input",
   };

@@ -7,7 +7,7 @@ import { unpublishableReason } from '../../history/publishable.ts';
 import { storeFromFlags, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { gatesSchema } from '../../config/sections/gates.ts';
-import { evaluateChangePointGate, type ChangePointGateMode } from '../../history/change-point-gate.ts';
+import { changePointMode, evaluateChangePointGate, type ChangePointGateMode } from '../../history/change-point-gate.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -27,6 +27,11 @@ export const command: Command = {
     },
     { name: 'adopt', description: 'write into a branch/folder that already holds other files (or history.adopt: true in --config)' },
     { name: 'config', value: 'FILE', description: 'read history.store/branch/keep from this config file' },
+    {
+      name: 'change-point',
+      value: 'MODE',
+      description: 'a new change point that is a slowdown: warn (default), fail (exit 1) or off (or gates.changePoint in --config)',
+    },
     { name: 'json', description: 'print what was published as JSON' },
   ],
   details: [
@@ -42,6 +47,8 @@ export const command: Command = {
     const paths = context.args.lists.results ?? (context.args.options.results ? [context.args.options.results] : []);
     if (paths.length === 0) throw new UsageError('--results is required (a results.json or a run folder)');
     const { defaults, gate } = await historyDefaults(context.args.options.config, context.cwd);
+    const mode = context.args.options['change-point'];
+    if (mode !== undefined) gate.mode = changePointMode(mode, '--change-point');
     const loaded = await readResults(paths, context.cwd);
     const suite = context.args.options.suite;
     const results = loaded.map(({ result }) => (suite ? { ...result, run: { ...result.run, suite } } : result));
