@@ -9,7 +9,7 @@ test('calibrate measures one mode twice, interleaved, and reports noise, false a
   await withTempDir(async (dir) => {
     await writeFile(
       join(dir, 'mesh-perf.yaml'),
-      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n',
+      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 0s\n',
     );
     const run = await runCli(['calibrate', '--repetitions', '6', '--mde', '10%', '--out', 'cal'], { cwd: dir });
     // A busy shared machine can drop iterations; the command then says so and exits 3.
@@ -39,7 +39,7 @@ test('calibrate --repetitions 4 says its false-alarm figure cannot be measured, 
   await withTempDir(async (dir) => {
     await writeFile(
       join(dir, 'mesh-perf.yaml'),
-      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 1s\n',
+      'platform: local\nmodes:\n  - name: direct\nload:\n  rate: 100\n  duration: 1s\n  warmup: 0s\n',
     );
     const run = await runCli(['calibrate', '--repetitions', '4', '--out', 'cal'], { cwd: dir });
     assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);

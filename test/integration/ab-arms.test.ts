@@ -2,7 +2,9 @@
 // echo servers (the failing arm: a real HTTP server that answers 503, on the endpoints platform):
 // an A/A pair passes, a large injected delay fails naming the mode, `repetitions: N` runs exactly
 // N blocks, a budget too small to settle ends inconclusive with the blocks that would, and an arm
-// whose every request fails fails the run by the error gate, never passes. Repetitions of 1–2 s.
+// whose every request fails fails the run by the error gate, never passes. Repetitions of 1 s, no
+// warm-up: a run with arms needs 15 blocks before its strictest early looks can fail anything
+// (O'Brien–Fleming-type spending), so each second per repetition costs 30 s here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -41,7 +43,7 @@ modes:
     arms:
       base: { env: { ARM: a } }
       head: { env: { ARM: b } }
-load: { rate: 100, duration: 2s, warmup: 1s, expectedLatency: 200ms }
+load: { rate: 100, duration: 1s, warmup: 0s, expectedLatency: 200ms }
 plan: { budget: { maxBlocks: 10 } }
 `;
 
@@ -64,7 +66,7 @@ modes:
   - name: svc
     arms:
       head: { local: { delay: 10ms } }
-load: { rate: 100, duration: 2s, warmup: 1s, expectedLatency: 200ms }
+load: { rate: 100, duration: 1s, warmup: 0s, expectedLatency: 200ms }
 `);
   assert.equal(cli.code, 1, `${cli.stderr}\n${cli.stdout}`);
   assert.match(cli.stdout, /^A\/B:\n {2}✗ svc head vs base: p50 \+\d+% \[\+\d+%, \+\d+%\], slower .*→ fail \(\d+ blocks, /m);

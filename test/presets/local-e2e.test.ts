@@ -34,7 +34,7 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
     const result = await runPreset(
       dir,
       // A VU pool far above rate × latency keeps the schedule when the shared machine stalls.
-      ['preset: ambient-modes', 'platform: local', 'load:', '  rate: 100', '  vus: 100', '  duration: 3s', '  warmup: 2s', ''].join('\n'),
+      ['preset: ambient-modes', 'platform: local', 'load:', '  rate: 100', '  vus: 100', '  duration: 2s', '  warmup: 1s', ''].join('\n'),
     );
     assert.equal(result.run.platform, 'local');
     assert.equal((result.config as { preset?: string }).preset, 'ambient-modes');
@@ -54,7 +54,7 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
     const lines = csv!.content.split('\n');
     const header = lines.findIndex((l) => l.startsWith(',No Mesh,'));
     assert.ok(header > 0, csv!.content);
-    assert.match(lines[1]!, /--rps 100 --duration 3s --warmup 2s --repetitions 1/);
+    assert.match(lines[1]!, /--rps 100 --duration 2s --warmup 1s --repetitions 1/);
     assert.deepEqual(cells(lines[header]!), [
       'No Mesh',
       'With Istio Sidecars',
