@@ -6,7 +6,8 @@
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
 // plain k6 (the delay scaled until plain k6's interleaved pairs measure the effect within ±1
 // point), measured again by plain k6 every 5 decisions (the same 6-line script as bench/harness-fidelity) against
-// the same two targets in the same bench run, interleaved with the decisions. The base delay lifts
+// the same two targets in the same bench run, interleaved with the decisions; when the last three
+// such checks average more than 0.75 point off, the head's delay is rescaled (printed as drift). The base delay lifts
 // p50 over 1 ms so that 5% is above the gate's 0.05 ms floor (gates.ab.minEffectMs): the gate then
 // judges the relative minimum, as it would on a service with millisecond latencies.
 // Each decision is one real `runPipeline` with `load.repetitions: auto` (arms on the endpoints
@@ -208,6 +209,9 @@ const CALIBRATION_PAIRS = 10;
  * rounds that measured 6.98 %, 6.24 %, 3.43 %, 5.38 %, and its decisions then saw about +4.2 %.
  */
 const CALIBRATION_TOLERANCE = 0.01;
+/** Drift correction between decisions: the mean of this many plain-k6 checks (every 5 decisions), off by more than this. */
+const DRIFT_WINDOW = 3;
+const DRIFT_TOLERANCE = 0.0075;
 
 interface Measured {
   baseP50: number;
@@ -260,12 +264,31 @@ async function measure(count: number, worker: number): Promise<Measured> {
     const aa: Decision[] = [];
     const ab: Decision[] = [];
     const effects: number[] = [];
+    let lastRescale = 0;
     for (let i = 0; i < count; i++) {
       const seed = 10_000 * worker + i;
       aa.push(await decide(aa1, aa2, 1000 + seed));
       ab.push(await decide(base, head, 2000 + seed));
       // Plain k6's view of the injected effect, measured between the decisions it describes.
-      if (i % 5 === 0) effects.push(await plainEffect(k6, base, head, 2));
+      if (i % 5 === 0) {
+        effects.push(await plainEffect(k6, base, head, 2));
+        // The effect drifts as the machine's load does (+4.2 % to +5.0 % per worker over an hour
+        // in run 2): when the last DRIFT_WINDOW measurements average more than DRIFT_TOLERANCE off
+        // the target, the head's extra delay is rescaled (a new head server) and said.
+        const recent = effects.slice(-DRIFT_WINDOW);
+        const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
+        if (effects.length - lastRescale >= DRIFT_WINDOW && Math.abs(mean - effect) > DRIFT_TOLERANCE) {
+          extraMs *= effect / Math.max(mean, effect / 4);
+          await servers[headServer]!.stop();
+          headServer = servers.length;
+          head = await echo(baseDelayMs + extraMs, 'A/B head');
+          lastRescale = effects.length;
+          calibration.push({ extraMs, measured: mean });
+          console.log(
+            `${tag}drift: plain k6 measured ${(100 * mean).toFixed(2)}% over the last ${recent.length} checks; head delay now ${baseDelayMs} + ${extraMs.toFixed(3)} ms`,
+          );
+        }
+      }
       const last = (d: Decision) => `${d.decision} after ${d.blocks} blocks (${d.wallS.toFixed(0)} s)`;
       console.log(`  ${tag}${i + 1}/${count}: A/A ${last(aa[i]!)}; A/B ${last(ab[i]!)}`);
     }
