@@ -240,7 +240,10 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   return { code, output };
 }
 
-/** --local-repository for every pinned actions/checkout, upload-artifact and download-artifact the workflows name. */
+/**
+ * --local-repository for every actions/checkout, upload-artifact and download-artifact the workflows
+ * name, pinned by SHA or (README's examples) by a major tag.
+ */
 async function standInMappings(caller: string, serverUrl: string): Promise<string[]> {
   const texts = [
     ...(await readWorkflows(join(caller, '.github', 'workflows'))),
@@ -249,7 +252,7 @@ async function standInMappings(caller: string, serverUrl: string): Promise<strin
   ];
   const refs = new Set<string>();
   for (const text of texts)
-    for (const m of text.matchAll(/uses:\s*(actions\/(checkout|upload-artifact|download-artifact)@[0-9a-f]{40})/g)) refs.add(m[1]!);
+    for (const m of text.matchAll(/uses:\s*(actions\/(checkout|upload-artifact|download-artifact)@([0-9a-f]{40}|v\d+))/g)) refs.add(m[1]!);
   // act matches the clone URL it would fetch (GITHUB_SERVER_URL/<owner>/<name>) and the ref.
   return [...refs].flatMap((ref) => [
     '--local-repository',
