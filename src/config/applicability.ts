@@ -11,6 +11,27 @@ export const MIN_K6_DURATION_MS = 1000;
 /** Rates are sent to k6 per 1000 s (src/load/script.ts), so the smallest rate it can hold is 0.001 rps. */
 export const MIN_RATE = 0.001;
 
+/** A mode's or an arm's own echo image at `path`: meaningless off a cluster, and over the user's own server manifests. */
+export function echoImageProblems(config: ParsedConfig, echoImage: string | undefined, path: string): ConfigProblem[] {
+  if (echoImage === undefined) return [];
+  if (config.platform !== 'kind' && config.platform !== 'kubeconfig')
+    return [
+      {
+        path,
+        message: `does not apply to platform "${config.platform}": the local and endpoints platforms deploy no image; it is the echo server image on kind and kubeconfig`,
+      },
+    ];
+  const server = config.kubernetes?.manifests?.server;
+  return server
+    ? [
+        {
+          path,
+          message: `cannot replace the image of kubernetes.manifests.server (${server}), which is applied as written; set the image in those manifests, or remove manifests.server`,
+        },
+      ]
+    : [];
+}
+
 export function platformProblems(config: ParsedConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const platform = config.platform;
@@ -43,13 +64,7 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
         'grpc',
         'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a gRPC address',
       );
-    if (!kubernetes && mode.echoImage)
-      notOn('echoImage', 'the local and endpoints platforms deploy no image; it is the echo server image on kind and kubeconfig');
-    if (kubernetes && mode.echoImage && config.kubernetes?.manifests?.server)
-      problems.push({
-        path: `${at}.echoImage`,
-        message: `cannot replace the image of kubernetes.manifests.server (${config.kubernetes.manifests.server}), which is applied as written; give this mode its image in those manifests, or remove manifests.server`,
-      });
+    problems.push(...echoImageProblems(config, mode.echoImage, `${at}.echoImage`));
     if (!kubernetes && (mode.namespaceLabels || mode.namespaceAnnotations)) {
       notOn(
         mode.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',

@@ -41,6 +41,9 @@ const LOCAL_DEFAULTS: Record<string, unknown> = { hops: 0, delay: '0ms', jitter:
 
 type Raw = Record<string, unknown>;
 
+/** Why a mode that already has arms is left as written. */
+const OWN_ARMS = 'it has arms of its own (modes[].arms), which are run as written';
+
 /** What two arms can differ in on Kubernetes: their namespaces, the echo image and the k6 env (config/arms.ts). */
 const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations', 'echoImage'] as const;
 
@@ -71,7 +74,7 @@ export function armsFromBase(
     const name = written.name;
     const head = withImage(written, echoImages?.head);
     if (head.arms !== undefined) {
-      summary.history.push({ mode: name, reason: 'it has arms of its own (modes[].arms), which are run as written' });
+      summary.history.push({ mode: name, reason: OWN_ARMS });
       return written;
     }
     const base = bases.find((b) => b.name === name);
@@ -135,7 +138,7 @@ export function armsFromImages(
   const armed = modes.map((mode) => {
     if (!isRecord(mode) || typeof mode.name !== 'string') return mode;
     if (mode.arms !== undefined) {
-      summary.history.push({ mode: mode.name, reason: 'it has arms of its own (modes[].arms), which are run as written' });
+      summary.history.push({ mode: mode.name, reason: OWN_ARMS });
       return mode;
     }
     const refusal = clusterArmsRefusal({ name: mode.name, mesh: mode.mesh as ModeSpec['mesh'] });

@@ -3,6 +3,7 @@
 // expansion, and the problems that make a pair of arms meaningless or unrunnable. Pure.
 import { type ArmOverrides, type ArmSide, MESH_KINDS, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
+import { echoImageProblems } from './applicability.ts';
 
 export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
 /** Mode names are at most 40 characters (they become namespace names on Kubernetes). */
@@ -130,11 +131,6 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
   if (kubernetes) {
     const inCluster =
       'the tool deploys the workload in the cluster; two arms differ in their echo server image (echoImage), their namespace (namespaceLabels, namespaceAnnotations) or env';
-    if (overrides.echoImage && config.kubernetes?.manifests?.server)
-      problems.push({
-        path: `${at}.echoImage`,
-        message: `cannot replace the image of kubernetes.manifests.server (${config.kubernetes.manifests.server}), which is applied as written; remove manifests.server to A/B two echo images`,
-      });
     if (overrides.url) notOn('url', inCluster);
     if (overrides.grpc) notOn('grpc', inCluster);
     if (overrides.local) notOn('local', inCluster);
@@ -142,13 +138,12 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
       for (const key of Object.keys(overrides[field] ?? {}))
         if (key in ENROLMENT_KEYS)
           problems.push({ path: `${at}.${field}.${key}`, message: `cannot differ between arms: ${ENROLMENT_KEYS[key]}` });
-  } else if (overrides.echoImage)
-    notOn('echoImage', 'the local and endpoints platforms deploy no image; it is the echo server image on kind and kubeconfig');
-  else if (overrides.namespaceLabels || overrides.namespaceAnnotations)
+  } else if (overrides.namespaceLabels || overrides.namespaceAnnotations)
     notOn(
       overrides.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',
       'namespaces exist only on the kind and kubeconfig platforms',
     );
+  problems.push(...echoImageProblems(config, overrides.echoImage, `${at}.echoImage`));
   return problems;
 }
 

@@ -52,7 +52,8 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     return { exitCode: EXIT.pass };
   }
   const { history, gate } = await historySettings(cwd);
-  if (core.getInput(CHANGE_POINT_INPUT)) gate.mode = changePointMode(core.getInput(CHANGE_POINT_INPUT), `input ${CHANGE_POINT_INPUT}`);
+  const changePointInput = core.getInput(CHANGE_POINT_INPUT);
+  if (changePointInput) gate.mode = changePointMode(changePointInput, `input ${CHANGE_POINT_INPUT}`);
   core.info(
     `history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`,
   );
