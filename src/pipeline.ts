@@ -18,6 +18,7 @@ import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/markdown.ts';
+import { buildRunView } from './report/view.ts';
 import { publicConfig } from './config/public.ts';
 import { redactText, redactValue } from './util/redact.ts';
 import { EXIT, exitCodeOf, type MeshPerfError, messageOf } from './util/errors.ts';
@@ -157,14 +158,16 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   for (const [name, content] of Object.entries(extraFiles)) extraFiles[name] = redactText(content);
   // A preset's source-benchmark formats (the ambient CSV, vegeta blocks, Kyma's tables) go beside results.json;
   // the markdown ones also belong in summary.md, where their readers look.
-  let summaryMarkdown = renderSummaryMarkdown(published);
-  for (const format of renderSourceFormats(published)) {
+  // The one view every file below renders from.
+  const view = buildRunView(published);
+  let summaryMarkdown = renderSummaryMarkdown(view);
+  for (const format of renderSourceFormats(view)) {
     extraFiles[format.file] = format.content;
     if (format.markdown) summaryMarkdown += `\n${format.content.trimEnd()}\n`;
   }
   const files = await writeRunFiles(outDir, published, { summaryMarkdown }, extraFiles);
   try {
-    files.report = await writeHtmlReport(published, outDir);
+    files.report = await writeHtmlReport(view, outDir);
   } catch (error) {
     log.warn(`report.html was not written: ${messageOf(error)}`);
   }

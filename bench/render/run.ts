@@ -19,6 +19,7 @@ import { parseResultsJson } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { syntheticRun } from '../../test/analysis/synthetic.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,12 +33,12 @@ const MAX_SECONDS = 2;
 
 const chartJs = await loadChartJsSource();
 const outputs: [string, (run: RunResult, json: string) => string | RunResult][] = [
-  ['terminal', (run) => renderTerminalTable(run, { width: 100 })],
-  ['summary.md', (run) => renderSummaryMarkdown(run)],
-  ['report.html', (run) => renderHtmlReport(run, { chartJs: { inline: chartJs } })],
-  ['results.csv', (run) => renderCsv(run)],
-  ['results.md', (run) => renderMarkdownTable(run)],
-  ['results.txt', (run) => renderTextTable(run)],
+  ['terminal', (run) => renderTerminalTable(buildRunView(run), { width: 100 })],
+  ['summary.md', (run) => renderSummaryMarkdown(buildRunView(run))],
+  ['report.html', (run) => renderHtmlReport(buildRunView(run), { chartJs: { inline: chartJs } })],
+  ['results.csv', (run) => renderCsv(buildRunView(run))],
+  ['results.md', (run) => renderMarkdownTable(buildRunView(run))],
+  ['results.txt', (run) => renderTextTable(buildRunView(run))],
   ['read results.json', (_, json) => parseResultsJson(json, 'bench')],
 ];
 

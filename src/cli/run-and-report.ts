@@ -6,6 +6,7 @@ import type { Config } from '../config/validate.ts';
 import { runPipeline } from '../pipeline.ts';
 import type { RunResult } from '../results/types.ts';
 import { renderTerminalTable } from '../report/terminal.ts';
+import { buildRunView } from '../report/view.ts';
 import { exitCodeFor } from '../analysis/verdict.ts';
 import { terminalWidth } from './terminal-width.ts';
 import { EXIT, MeshPerfError } from '../util/errors.ts';
@@ -22,7 +23,9 @@ export async function runAndReport(config: Config, context: CommandContext, base
   });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const shown = outcome.error ? withErrorBelow(outcome.result) : outcome.result;
-  context.stdout(`\n${renderTerminalTable(shown, { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`);
+  context.stdout(
+    `\n${renderTerminalTable(buildRunView(shown), { color, width: terminalWidth(), wide: context.args.switches.has('wide') })}`,
+  );
   const show = (path: string) => relative(context.cwd, path) || path;
   context.stdout(
     `Results: ${show(outcome.files.results)}\nSummary: ${show(outcome.files.summary)}\n${outcome.files.report ? `Report:  ${show(outcome.files.report)}\n` : ''}`,

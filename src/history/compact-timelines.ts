@@ -4,6 +4,7 @@
 // history stay small; the run's own artifacts (results.json, report.html) keep everything.
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
+import { buildRunView } from '../report/view.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { prunedEntries, type Retention } from './retention.ts';
@@ -51,7 +52,11 @@ export async function compactTimelines(
     }
     const compacted = withoutTimelines(result);
     const text = serialize(compacted);
-    out.push({ entry: { ...indexEntryFor(compacted, entry.file, entry.report, gitBlobId(text)), tl: false }, result: compacted, text });
+    out.push({
+      entry: { ...indexEntryFor(buildRunView(compacted), entry.file, entry.report, gitBlobId(text)), tl: false },
+      result: compacted,
+      text,
+    });
   }
   return out;
 }

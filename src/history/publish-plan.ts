@@ -5,6 +5,7 @@
 // StoreTree it is given.
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
+import { buildRunView } from '../report/view.ts';
 import { UsageError } from '../util/errors.ts';
 import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
 import {
@@ -127,8 +128,9 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     // from this stored form, so a later rebuild from the branch gives the same bytes.
     const stored = parseResultsJson(text, file);
     plan.changes.writes.set(file, text);
-    plan.changes.writes.set(report, renderRunReportForStore(stored, report, dashboard));
-    state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(result, file, report, blob)];
+    const view = buildRunView(stored);
+    plan.changes.writes.set(report, renderRunReportForStore(view, report, dashboard));
+    state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(view, file, report, blob)];
     state.indexChanged = true;
     plan.added.push(file);
   }
@@ -136,7 +138,8 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   for (const state of states.values()) {
     for (const [path, result] of state.reread) {
       const report = reportPathFor(path);
-      if (!plan.changes.writes.has(report)) plan.changes.writes.set(report, renderRunReportForStore(result, report, dashboard));
+      if (!plan.changes.writes.has(report))
+        plan.changes.writes.set(report, renderRunReportForStore(buildRunView(result), report, dashboard));
     }
     if (options.retention) prune(state, options.retention, options.now, plan);
     if (options.timelineRetention) {
@@ -151,7 +154,10 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
         pending,
       )) {
         plan.changes.writes.set(c.entry.file, c.text);
-        plan.changes.writes.set(c.entry.report, renderRunReportForStore(parseResultsJson(c.text, c.entry.file), c.entry.report, dashboard));
+        plan.changes.writes.set(
+          c.entry.report,
+          renderRunReportForStore(buildRunView(parseResultsJson(c.text, c.entry.file)), c.entry.report, dashboard),
+        );
         state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
         state.indexChanged = true;
         plan.compacted.push(c.entry.file);

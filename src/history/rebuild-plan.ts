@@ -4,6 +4,7 @@
 // never held in memory at once. Retention applies here too.
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
+import { buildRunView } from '../report/view.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { reportPathFor, RUNS_DIR, suiteIndexPath, suiteDataPath } from './layout.ts';
@@ -107,10 +108,13 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         if (dueForCompaction.has(entry.id)) {
           result = withoutTimelines(result);
           runText = serializeRun(result);
-          Object.assign(entry, indexEntryFor(result, entry.file, report, gitBlobId(runText)), { tl: false });
+          Object.assign(entry, indexEntryFor(buildRunView(result), entry.file, report, gitBlobId(runText)), { tl: false });
           summary.compacted.push(entry.file);
         }
-        await emit(report, renderRunReportForStore(runText === text ? result : parseResultsJson(runText, entry.file), report, dashboard));
+        await emit(
+          report,
+          renderRunReportForStore(buildRunView(runText === text ? result : parseResultsJson(runText, entry.file)), report, dashboard),
+        );
         rendered.add(report);
         if (options.includeAll || runText !== text) {
           await emit(entry.file, runText);

@@ -3,8 +3,8 @@
 // so a publish can tell, without reading every run, which files changed since they were indexed.
 // Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
 // small. Pure.
-import type { RunResult, Verdict } from '../results/types.ts';
-import { buildRunView, type SummaryStat } from '../report/view.ts';
+import type { Verdict } from '../results/types.ts';
+import type { RunView, SummaryStat } from '../report/view.ts';
 
 /** 2: modes carry the overhead ratio, CPU per 1000 rps and error rate; runs their versions (change points). */
 export const INDEX_SCHEMA_VERSION = 2;
@@ -78,9 +78,9 @@ export function emptyIndex(suite: string): SuiteIndex {
   return { schemaVersion: INDEX_SCHEMA_VERSION, kind: INDEX_KIND, suite, ciLevel: INDEX_CI_LEVEL, runs: [] };
 }
 
-export function indexEntryFor(result: RunResult, file: string, report: string, blob: string): IndexEntry {
+/** The dashboard's entry of one run, from the run's view (the one the report beside it renders). */
+export function indexEntryFor(view: RunView, file: string, report: string, blob: string): IndexEntry {
   const modes: IndexEntry['modes'] = {};
-  const view = buildRunView(result);
   const triple = (f: { value: number; low: number; high: number }): Triple => [sig(f.value), sig(f.low), sig(f.high)];
   for (const row of view.modes) {
     const s: IndexModeEntry['s'] = {};
@@ -95,19 +95,19 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
     if (row.errors.rate !== undefined) s.err = [sig(row.errors.rate), sig(row.errors.rate), sig(row.errors.rate)];
     (modes[row.profile] ??= {})[row.mode] = { n: row.repetitions, valid: row.valid, s };
   }
-  const git = result.run.git;
+  const git = view.run.git;
   const entry: IndexEntry = {
-    id: result.run.id,
+    id: view.run.id,
     file,
     report,
     blob,
-    v: result.schemaVersion,
-    startedAt: result.run.startedAt,
-    verdict: result.verdict,
-    platform: result.run.platform,
+    v: view.schemaVersion,
+    startedAt: view.run.startedAt,
+    verdict: view.verdict,
+    platform: view.run.platform,
     invalidReps: view.invalid.length,
-    tl: hasTimelines(result),
-    baseline: result.baseline,
+    tl: hasTimelines(view),
+    baseline: view.baseline,
     modes,
   };
   if (git.sha) entry.sha = git.sha;
@@ -117,8 +117,8 @@ export function indexEntryFor(result: RunResult, file: string, report: string, b
   if (git.baseSha) entry.baseSha = git.baseSha;
   if (git.baseRef) entry.baseRef = git.baseRef;
   if (git.repository) entry.repository = git.repository;
-  if (result.run.machine.runnerClass) entry.runnerClass = result.run.machine.runnerClass;
-  const env = environmentOf(result.run.environment);
+  if (view.run.machine.runnerClass) entry.runnerClass = view.run.machine.runnerClass;
+  const env = environmentOf(view.run.environment);
   if (env.k8s || env.mesh) entry.env = env;
   return entry;
 }
@@ -206,6 +206,6 @@ export function sig(value: number): number {
   return Number(value.toPrecision(5));
 }
 
-export function hasTimelines(result: RunResult): boolean {
-  return result.modes.some((m) => m.repetitions.some((r) => r.timeline.length > 0));
+function hasTimelines(view: RunView): boolean {
+  return view.modes.some((m) => m.records.some((r) => r.timeline.length > 0));
 }

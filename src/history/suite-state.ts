@@ -4,6 +4,7 @@
 // index the suite is rebuilt from its run files. Pure apart from the StoreTree it reads.
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
+import { buildRunView } from '../report/view.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { isRunFile, reportPathFor, suiteIndexPath, suiteRoot } from './layout.ts';
@@ -69,7 +70,7 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
       }
       if (result.run.suite !== suite) warnings.push(`${path} says suite ${JSON.stringify(result.run.suite)} but is filed under "${suite}"`);
       reread.set(path, result);
-      kept.push(indexEntryFor(result, path, reportPathFor(path), files.get(path)!));
+      kept.push(indexEntryFor(buildRunView(result), path, reportPathFor(path), files.get(path)!));
       indexChanged = true;
     }
   }

@@ -1,5 +1,4 @@
 // summary.md: the same table as the terminal, as GitHub-flavoured markdown. Pure.
-import type { RunResult } from '../results/types.ts';
 import {
   abLeadLines,
   stoppingLine,
@@ -15,16 +14,15 @@ import {
   overheadText,
   VERDICT_ICON,
 } from './cells.ts';
-import { buildRunView, type RunView } from './view.ts';
+import type { RunView } from './view.ts';
 
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
 
-export function renderSummaryMarkdown(result: RunResult): string {
-  const view = buildRunView(result);
+export function renderSummaryMarkdown(view: RunView): string {
   const label = intervalLabel(view);
   const ci = (r: RunView['modes'][number]) => (label ? ` | ${intervalCell(r, 'p50') ?? '—'}` : '');
   const out: string[] = [];
-  out.push(`## mesh-perf · ${result.run.suite} · ${VERDICT_ICON[result.verdict]} ${result.verdict}`, '');
+  out.push(`## mesh-perf · ${view.suite} · ${VERDICT_ICON[view.verdict]} ${view.verdict}`, '');
   // A run with arms leads with its A/B verdict.
   const lead = abLeadLines(view);
   if (lead.length > 0) {
@@ -32,8 +30,8 @@ export function renderSummaryMarkdown(result: RunResult): string {
     const stopped = stoppingLine(view);
     out.push(...(stopped ? ['', escapeMarkdown(stopped)] : []), '');
   }
-  for (const reason of result.verdictReasons) out.push(`- ${reason}`);
-  if (result.verdictReasons.length) out.push('');
+  for (const reason of view.reasons) out.push(`- ${reason}`);
+  if (view.reasons.length) out.push('');
   // A run that ended before any repetition finished: one sentence, not an empty table.
   if (view.modes.length === 0) out.push(NO_MEASUREMENTS);
   else {
@@ -55,7 +53,7 @@ export function renderSummaryMarkdown(result: RunResult): string {
   if (notes.length) out.push('', '**Invalid repetitions** (reported, never compared):', '', ...notes.map((n) => `- ${n}`));
   out.push(
     '',
-    `<sub>run ${result.run.id} · ${result.run.platform} · ${result.run.machine.runnerClass} · k6 ${result.run.tools.k6 ?? '?'} · seed ${result.plan.seed}</sub>`,
+    `<sub>run ${view.run.id} · ${view.run.platform} · ${view.run.machine.runnerClass} · k6 ${view.run.tools.k6 ?? '?'} · seed ${view.plan.seed}</sub>`,
     '',
   );
   return out.join('\n');

@@ -6,7 +6,6 @@
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
 import { reasonsBesideGates } from '../analysis/text.ts';
-import type { RunResult } from '../results/types.ts';
 import { type Column, fitColumns, visibleWidth } from '../util/text-table.ts';
 import {
   abLeadLines,
@@ -23,7 +22,7 @@ import {
   overheadInterval,
   overheadText,
 } from './cells.ts';
-import { buildRunView, type RunView } from './view.ts';
+import type { RunView } from './view.ts';
 
 /** Width when stdout is no terminal and COLUMNS is unset: readable in CI logs and pasted issues. */
 export const DEFAULT_WIDTH = 100;
@@ -39,9 +38,8 @@ export interface TerminalOptions {
 
 const RED = (s: string) => `\x1b[31m${s}\x1b[0m`;
 
-export function renderTerminalTable(result: RunResult, options: TerminalOptions = {}): string {
+export function renderTerminalTable(view: RunView, options: TerminalOptions = {}): string {
   const width = options.width ?? Infinity;
-  const view = buildRunView(result);
   const red = options.color ? RED : (s: string) => s;
   const lines: string[] = [];
   const below: string[] = [];

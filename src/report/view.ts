@@ -15,7 +15,7 @@ import { type MedianInterval, medianInterval } from '../analysis/median-interval
 import type { AbGateEvidence, Analysis, GateResult, OverheadEstimate, StatisticSummary, StoppingRecord } from '../results/analysis.ts';
 import { sumCauses } from '../results/errors.ts';
 import type { MetricId } from '../results/metric-ids.ts';
-import type { LatencyStat, ModeResult, Repetition, RunResult, Verdict } from '../results/types.ts';
+import type { LatencyStat, ModeResult, PlannedTrialRecord, Repetition, RunInfo, RunResult, Verdict } from '../results/types.ts';
 import { abLine, stoppingReason, stoppingText } from './ab.ts';
 import { armsFromBaseLines, storedArmsFromBase } from './arms-from-base-text.ts';
 
@@ -91,9 +91,15 @@ export interface ModeView {
   overhead: Partial<Record<SummaryStat, OverheadFigure>>;
   gates: GateView[];
   invalidRepetitions: InvalidRepetition[];
+  /** The mode's target as recorded (a URL, a local hop chain), when it has one. */
+  target?: string;
+  /** The mode's repetitions as recorded, in run order: the repetitions table, the charts and the source formats list them one by one. */
+  records: readonly Repetition[];
 }
 
 export interface AnalysisNotes {
+  /** The analysis block as stored (the report shows it as JSON). */
+  record: Analysis;
   level: number;
   /** Column label of a median's interval: "95% CI", or "range" below 6 repetitions. */
   intervalLabel: string;
@@ -132,8 +138,20 @@ export interface StoppingView {
   reason: string;
 }
 
+/**
+ * The one input of every renderer (a test keeps renderers from reading RunResult): built once per
+ * front end from a validated RunResult, read-only from then on.
+ */
 export interface RunView {
   verdict: Verdict;
+  /** The results file's schema version (the dashboard's index records it). */
+  schemaVersion: number;
+  /** The run's record: id, suite, platform, start and end, git, tools, machine, environment, why it ended early. */
+  run: RunInfo;
+  /** The plan as recorded: seed, order, the trials. */
+  plan: { seed: number; order: string; trials: readonly PlannedTrialRecord[] };
+  /** The validated config as stored, credentials removed (the report prints it; formats read their profiles from it). */
+  config: Record<string, unknown>;
   /** Present when the run compared arms (modes[].arms): outputs show it first. */
   ab?: AbView;
   stopping?: StoppingView;
@@ -168,6 +186,10 @@ export function buildRunView(result: RunResult): RunView {
   for (const mode of result.modes) for (const r of mode.repetitions) rounds = Math.max(rounds, r.round);
   const view: RunView = {
     verdict: result.verdict,
+    schemaVersion: result.schemaVersion,
+    run: result.run,
+    plan: result.plan,
+    config: result.config,
     reasons: result.verdictReasons,
     suite: result.run.suite,
     platform: result.run.platform,
@@ -237,8 +259,10 @@ function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | unde
     overhead: isBaseline ? {} : overheadsOf(result, mode, analysis),
     gates: gates.filter((g) => g.result.mode === mode.name && g.result.profile === mode.profile),
     invalidRepetitions: invalidOf(mode),
+    records: mode.repetitions,
   };
   if (mode.mesh !== undefined) row.mesh = mode.mesh;
+  if (mode.target !== undefined) row.target = mode.target;
   const rps = figureOf(
     analysed('achievedRps'),
     used.map((r) => r.achievedRps),
@@ -378,6 +402,7 @@ function analysisNotes(analysis: Analysis): AnalysisNotes {
   const sizes = analysis.summaries.map((s) => s.valid).filter((n) => n >= 2);
   const fewest = sizes.length > 0 ? Math.min(...sizes) : Infinity;
   const notes: AnalysisNotes = {
+    record: analysis,
     level: analysis.level,
     intervalLabel: medianIntervalLabel(fewest, analysis.level),
     fewestRepetitions: fewest,

@@ -1,7 +1,7 @@
 // The static site inside a history store: the dashboard page, the per-suite data scripts and one
 // report per run, all linking with relative URLs so the same files work on a Pages site and from
 // a local checkout (file://). Pure.
-import type { RunResult } from '../results/types.ts';
+import type { RunView } from '../report/view.ts';
 import { renderDashboardHtml, renderSuiteData } from './dashboard/render.ts';
 import { renderHtmlReport } from '../report/html/render.ts';
 import {
@@ -21,15 +21,15 @@ import type { StoreMarker, SuiteSummaryInfo } from '../history/marker.ts';
 import type { SuiteIndex } from '../history/suite-index.ts';
 import { suiteChangePoints, type SuiteChangePoints } from '../history/change-points.ts';
 
-export function renderRunReportForStore(result: RunResult, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
+export function renderRunReportForStore(view: RunView, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
   const root = relativeRoot(reportPath);
-  return renderHtmlReport(result, {
+  return renderHtmlReport(view, {
     chartJs: { src: `${root}${CHARTJS_ASSET}` },
     assets: { css: `${root}${REPORT_CSS_ASSET}`, js: `${root}${REPORT_JS_ASSET}` },
-    dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}`,
+    dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(view.run.suite)}`,
     // The dashboard finds the change point this run falls after (computed when it loads, so the
     // link stays right as later runs add change points).
-    changePointHref: `${root}${dashboardFile}#suite=${encodeURIComponent(result.run.suite)}&after=${encodeURIComponent(result.run.id)}`,
+    changePointHref: `${root}${dashboardFile}#suite=${encodeURIComponent(view.run.suite)}&after=${encodeURIComponent(view.run.id)}`,
   });
 }
 

@@ -13,6 +13,7 @@ import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { tempDir } from './support/git-repo.ts';
 import { runCli } from './support/mesh-perf-cli.ts';
 import { STEP_AT, steppedRuns } from './support/stepped-runs.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 test('a store with a known step: the change point at the right run, what changed, and the reference window after it', {
   timeout: 180_000,
@@ -124,13 +125,15 @@ test('publishing the runs that complete a step raises the change-point gate line
 
 test('bad input: too-short series are said, missing statistics skipped, duplicate run ids counted once', () => {
   const runs = steppedRuns(5);
-  const entries = runs.map((r, i) => indexEntryFor(r, `runs/nightly/2025/${i}.json`, `runs/nightly/2025/${i}.html`, String(i)));
+  const entries = runs.map((r, i) =>
+    indexEntryFor(buildRunView(r), `runs/nightly/2025/${i}.json`, `runs/nightly/2025/${i}.html`, String(i)),
+  );
   const short = suiteChangePoints(entries);
   const sidecar = short.series.find((s) => s.mode === 'istio-sidecar' && s.metric === 'ratio')!;
   assert.equal(sidecar.skipped, '5 runs, too few to split (needs 6)');
   assert.deepEqual(short.changePoints, []);
 
-  const long = steppedRuns(40).map((r, i) => indexEntryFor(r, `f${i}.json`, `f${i}.html`, String(i)));
+  const long = steppedRuns(40).map((r, i) => indexEntryFor(buildRunView(r), `f${i}.json`, `f${i}.html`, String(i)));
   // A run without p99 for the sidecar, and the same run id stored twice.
   delete long[10]!.modes['1000rps']!['istio-sidecar']!.s.p99;
   long.push({ ...long[20]!, file: 'dup.json' });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyIndex, indexEntryFor, parseIndex, serializeIndex, INDEX_SCHEMA_VERSION } from '../../src/history/suite-index.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 test('index entries carry git facts, validity and per-mode medians with intervals', () => {
   const result = buildRunResult({
@@ -11,7 +12,7 @@ test('index entries carry git facts, validity and per-mode medians with interval
     event: 'push',
     invalid: [{ mode: 'linkerd', repetition: 0 }],
   });
-  const entry = indexEntryFor(result, 'runs/nightly/2025/x.json', 'runs/nightly/2025/x.html', 'b'.repeat(40));
+  const entry = indexEntryFor(buildRunView(result), 'runs/nightly/2025/x.json', 'runs/nightly/2025/x.html', 'b'.repeat(40));
   assert.equal(entry.sha, 'a'.repeat(40));
   assert.equal(entry.branch, 'main');
   assert.equal(entry.event, 'push');
@@ -28,7 +29,9 @@ test('serializeIndex writes one run per line, oldest first, and parses back', ()
   const index = emptyIndex('nightly');
   for (const day of [3, 1, 2]) {
     const r = buildRunResult({ suite: 'nightly', seed: day, startedAt: new Date(Date.UTC(2025, 0, day)) });
-    index.runs.push(indexEntryFor(r, `runs/nightly/2025/${day}.json`, `runs/nightly/2025/${day}.html`, String(day).repeat(40)));
+    index.runs.push(
+      indexEntryFor(buildRunView(r), `runs/nightly/2025/${day}.json`, `runs/nightly/2025/${day}.html`, String(day).repeat(40)),
+    );
   }
   const text = serializeIndex(index);
   assert.equal(text.split('\n').filter((l) => l.startsWith('{"id"')).length, 3);

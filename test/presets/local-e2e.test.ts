@@ -10,6 +10,7 @@ import { migrateResults } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { renderSourceFormats } from '../../src/report/formats/index.ts';
 import { runCli, withTempDir } from '../support/cli.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 async function runPreset(dir: string, yaml: string): Promise<RunResult> {
   await writeFile(join(dir, 'mesh-perf.yaml'), yaml);
@@ -48,7 +49,7 @@ test('ambient-modes on the local platform: CSV and plain table from real measure
     });
     // Columns in the source benchmark's order, whatever order the interleaved plan ran the modes in.
     const order = ['baseline', 'istio-sidecar', 'linkerd', 'istio-ambient', 'istio-waypoint'];
-    const [csv, table] = renderSourceFormats(result);
+    const [csv, table] = renderSourceFormats(buildRunView(result));
     assert.equal(csv!.name, 'ambient-csv');
     assert.equal(table!.name, 'ambient-table');
     const lines = csv!.content.split('\n');
@@ -112,7 +113,7 @@ test('kyma-sidecar on the local platform: Kyma tables from real GET and POST mea
       ].join('\n'),
     );
     assert.deepEqual((result.config as { gates: { thresholds: string[] } }).gates.thresholds, ['error_rate < 1%', 'p(95) < 250ms']);
-    const [kyma] = renderSourceFormats(result);
+    const [kyma] = renderSourceFormats(buildRunView(result));
     assert.equal(kyma!.name, 'kyma-tables');
     assert.equal(kyma!.markdown, true);
     const row = (label: string) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { migrateResults } from '../../src/results/migrate.ts';
 import { renderSourceFormats } from '../../src/report/formats/index.ts';
 import { assertGolden } from './golden.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 function captured(name: string) {
   const path = join(import.meta.dirname, 'fixtures', name);
@@ -15,7 +16,7 @@ function captured(name: string) {
 
 test('ambient-modes formats from a captured local run (golden)', () => {
   const result = captured('ambient-modes.local.results.json');
-  const formats = renderSourceFormats(result);
+  const formats = renderSourceFormats(buildRunView(result));
   assert.deepEqual(
     formats.map((f) => f.name),
     ['ambient-csv', 'ambient-table'],
@@ -26,7 +27,7 @@ test('ambient-modes formats from a captured local run (golden)', () => {
 
 test('kyma-sidecar tables from a captured local run (golden)', () => {
   const result = captured('kyma-sidecar.local.results.json');
-  const formats = renderSourceFormats(result);
+  const formats = renderSourceFormats(buildRunView(result));
   assert.deepEqual(
     formats.map((f) => f.name),
     ['kyma-tables'],

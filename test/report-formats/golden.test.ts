@@ -11,6 +11,7 @@ import { renderUdsReport } from '../../src/report/formats/uds.ts';
 import { renderSourceFormats } from '../../src/report/formats/index.ts';
 import { assertGolden } from './golden.ts';
 import { meshResources, realisticRun } from './fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const ambient = () =>
   realisticRun({
@@ -93,12 +94,12 @@ const synthetic = () =>
   });
 
 test('ambient-modes CSV and plain table (golden)', () => {
-  assertGolden('ambient-modes.csv', renderAmbientCsv(ambient()));
-  assertGolden('ambient-modes.txt', renderAmbientTable(ambient()));
+  assertGolden('ambient-modes.csv', renderAmbientCsv(buildRunView(ambient())));
+  assertGolden('ambient-modes.txt', renderAmbientTable(buildRunView(ambient())));
 });
 
 test('uds-scale report: a heading per pod count, vegeta blocks with a 503 in the error set, namespace tables (golden)', () => {
-  const text = renderUdsReport(uds());
+  const text = renderUdsReport(buildRunView(uds()));
   assert.match(text, /^503 Service Unavailable$/m);
   assert.match(text, /^### 20 requests per second to a single Pod$/m);
   assert.match(text, /^### 50 requests per second loadbalanced between 10 Pods$/m);
@@ -108,31 +109,31 @@ test('uds-scale report: a heading per pod count, vegeta blocks with a 503 in the
 });
 
 test('kyma-sidecar tables over GET and POST with failed calls (golden)', () => {
-  const text = renderKymaTables([kyma()]);
+  const text = renderKymaTables([buildRunView(kyma())]);
   assert.match(text, /^\| Sidecar \| \d+ \| 21 \|/m); // 41 failures in one of two repetitions: 20.5 rounds to 21
   assertGolden('kyma-sidecar.md', text);
 });
 
 test('istio-linkerd-fortio runs per protocol and mode (golden)', () => {
-  assertGolden('istio-linkerd-fortio.md', renderFortioRuns(fortio()));
+  assertGolden('istio-linkerd-fortio.md', renderFortioRuns(buildRunView(fortio())));
 });
 
 test('istio-synthetic sizing: added latency and proxy vCPU per 1000 rps (golden)', () => {
-  assertGolden('istio-synthetic.md', renderIstioSizing(synthetic()));
+  assertGolden('istio-synthetic.md', renderIstioSizing(buildRunView(synthetic())));
 });
 
 test('renderSourceFormats picks the formats of the preset recorded in the results', () => {
   assert.deepEqual(
-    renderSourceFormats(ambient()).map((f) => [f.name, f.file, f.markdown]),
+    renderSourceFormats(buildRunView(ambient())).map((f) => [f.name, f.file, f.markdown]),
     [
       ['ambient-csv', 'ambient-results.csv', false],
       ['ambient-table', 'ambient-results.txt', false],
     ],
   );
   assert.deepEqual(
-    renderSourceFormats(kyma()).map((f) => f.name),
+    renderSourceFormats(buildRunView(kyma())).map((f) => f.name),
     ['kyma-tables'],
   );
   const noPreset = { ...ambient(), config: { suite: 'x' } };
-  assert.deepEqual(renderSourceFormats(noPreset), []);
+  assert.deepEqual(renderSourceFormats(buildRunView(noPreset)), []);
 });

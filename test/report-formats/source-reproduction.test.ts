@@ -7,9 +7,10 @@ import { renderKymaTables } from '../../src/report/formats/kyma.ts';
 import { renderNamespaceTable } from '../../src/report/formats/namespace-table.ts';
 import { renderVegetaBlock } from '../../src/report/formats/vegeta.ts';
 import { sourceAmbientRun, sourceKymaRuns, sourceUdsRun } from './fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 test('source benchmark 003: the CSV rows match the ambient script README byte for byte', () => {
-  const csv = renderAmbientCsv(sourceAmbientRun());
+  const csv = renderAmbientCsv(buildRunView(sourceAmbientRun()));
   const fromSource = [
     ',No Mesh,With Istio Sidecars,Ambient (only uProxies),Ambient (uProxies + PEPs),',
     'p50,0.999807,1.20141,1.35635,1.63411,',
@@ -24,7 +25,7 @@ test('source benchmark 003: the CSV rows match the ambient script README byte fo
 });
 
 test('source benchmark 003: the plain table holds the same cells as the CSV, in conv_results.sh layout', () => {
-  const table = renderAmbientTable(sourceAmbientRun()).trimEnd().split('\n');
+  const table = renderAmbientTable(buildRunView(sourceAmbientRun())).trimEnd().split('\n');
   assert.equal(table.length, 5);
   assert.match(
     table[0]!,
@@ -65,7 +66,7 @@ test('source benchmark 004: vegeta blocks match the UDS document line for line (
 
 test("source benchmark 004: one job, a heading per scenario in the document's words, the pod count from each profile", async () => {
   const { renderUdsReport } = await import('../../src/report/formats/uds.ts');
-  const headings = renderUdsReport(sourceUdsRun())
+  const headings = renderUdsReport(buildRunView(sourceUdsRun()))
     .split('\n')
     .filter((l) => l.startsWith('### '));
   assert.deepEqual(headings, [
@@ -98,7 +99,7 @@ test('source benchmark 004: namespace tables match the UDS document, TOTAL inclu
 });
 
 test("source benchmark 000: Kyma's rows come out with Kyma's figures, meshed deployment first", () => {
-  const text = renderKymaTables(sourceKymaRuns());
+  const text = renderKymaTables(sourceKymaRuns().map((r) => buildRunView(r)));
   // Kyma's second table, its columns in Kyma's words and order.
   assert.match(
     text,

@@ -9,12 +9,13 @@ import { writeHtmlReport } from '../../src/report/html/write.ts';
 import { canvasInk, launchBrowser } from '../support/browser.ts';
 import { tempDir } from '../history/support/git-repo.ts';
 import { loadStored } from './support/outputs.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.test-artifacts');
 
 test('the A/B section leads report.html and its per-block chart is drawn', { timeout: 120_000 }, async () => {
   const dir = await tempDir('ab-report');
-  const path = await writeHtmlReport(loadStored('ab-arms'), dir);
+  const path = await writeHtmlReport(buildRunView(loadStored('ab-arms')), dir);
   const browser = await launchBrowser();
   try {
     const { page, errors } = await browser.newPage();

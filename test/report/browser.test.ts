@@ -16,6 +16,7 @@ import { canvasFingerprint, canvasInk, launchBrowser, type BrowserSession } from
 import { buildDailyRuns, buildRunResult } from '../support/results-fixture.ts';
 import { tempDir } from '../history/support/git-repo.ts';
 import { startStaticServer } from './support/static-server.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.test-artifacts');
 
@@ -83,7 +84,7 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
       profiles: ['1000rps', '100rps'],
       invalid: [{ mode: 'istio-waypoint', repetition: 0 }],
     });
-    await writeHtmlReport(single, runDir);
+    await writeHtmlReport(buildRunView(single), runDir);
     const site = join(dir, 'site');
     const store = new DirectoryStore({ root: site, chartJs: loadChartJsSource });
     const runs = nightlyRuns();

@@ -3,9 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildReportChartData, repetitionShade } from '../../src/report/html/chart-data.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 test('repetitions of one mode are told apart in the over-time chart', () => {
-  const data = buildReportChartData(buildRunResult({ modes: ['baseline', 'istio-sidecar'], repetitions: 3 }));
+  const data = buildReportChartData(buildRunView(buildRunResult({ modes: ['baseline', 'istio-sidecar'], repetitions: 3 })));
   const timeline = data.profiles[0]!.timeline;
   for (const mode of ['baseline', 'istio-sidecar']) {
     const colours = timeline.filter((s) => s.mode === mode).map((s) => s.color);

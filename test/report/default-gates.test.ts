@@ -29,7 +29,7 @@ function judged(failures: Record<string, number>) {
 test('every mode passes the default error gate: listed per mode in the report, summary.md, job summary and terminal', () => {
   const result = judged({});
   assert.equal(result.verdict, 'pass');
-  const html = renderHtmlReport(result, { chartJs: { inline: 'window.Chart = function () {};' } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: 'window.Chart = function () {};' } });
   const gates = /<h3>Gates<\/h3>(.*?)<\/table>/s.exec(html)?.[1] ?? '';
   assert.doesNotMatch(html, /No gates configured/);
   for (const mode of ['baseline', 'sidecar']) {
@@ -42,7 +42,7 @@ test('every mode passes the default error gate: listed per mode in the report, s
   }
   assert.equal((gates.match(/badge pass/g) ?? []).length, 2, 'a pass badge per mode');
 
-  const summary = renderSummaryMarkdown(result);
+  const summary = renderSummaryMarkdown(buildRunView(result));
   assert.match(
     summary,
     /\*\*Gates\*\*\n\n- ✅ baseline \\\[1000rps\\\]: error rate 0%, load\.maxErrorRate 1\.00% → pass\n- ✅ sidecar \\\[1000rps\\\]: error rate 0%/,
@@ -54,7 +54,7 @@ test('every mode passes the default error gate: listed per mode in the report, s
   assert.match(job, /### Gates[\s\S]*load\.maxErrorRate/);
 
   assert.match(
-    renderTerminalTable(result),
+    renderTerminalTable(buildRunView(result)),
     /Gates:\n {2}✓ baseline \[1000rps\]: error rate 0%, load\.maxErrorRate 1\.00% → pass\n {2}✓ sidecar/,
   );
 });
@@ -62,7 +62,7 @@ test('every mode passes the default error gate: listed per mode in the report, s
 test('one mode above the limit: it fails the gate, the other passes, both listed', () => {
   const result = judged({ sidecar: 300 });
   assert.equal(result.verdict, 'fail');
-  const html = renderHtmlReport(result, { chartJs: { inline: 'window.Chart = function () {};' } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: 'window.Chart = function () {};' } });
   const gates = /<h3>Gates<\/h3>(.*?)<\/table>/s.exec(html)?.[1] ?? '';
   assert.match(gates, /baseline \[1000rps\]: error rate 0%, load\.maxErrorRate 1\.00% → pass/);
   assert.match(

@@ -6,6 +6,7 @@ import { renderMarkdownTable } from '../../src/report/exports/markdown.ts';
 import { boxTable, renderTextTable } from '../../src/report/exports/text-table.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 /** Three repetitions per mode with chosen p50/p90/p99/max, so the medians are known. */
 function known(): RunResult {
@@ -32,7 +33,7 @@ function known(): RunResult {
 }
 
 test('CSV follows the ambient source benchmark: header with leading empty cell and trailing commas, rows p50/p90/p99/Max', () => {
-  const csv = renderCsv(known());
+  const csv = renderCsv(buildRunView(known()));
   const lines = csv.trim().split('\n');
   assert.equal(lines[0], 'Run time: 2022-07-11T07:35:26.000Z');
   const table = lines.slice(lines.indexOf('') + 1);
@@ -43,7 +44,7 @@ test('CSV follows the ambient source benchmark: header with leading empty cell a
     'p99,5.14918,5.61587,',
     'Max,31.6416,18.8078,',
   ]);
-  assert.deepEqual(renderCsv(known(), { preamble: false }).trim().split('\n'), table);
+  assert.deepEqual(renderCsv(buildRunView(known()), { preamble: false }).trim().split('\n'), table);
 });
 
 test('formatG prints six significant digits like printf %g', () => {
@@ -65,14 +66,14 @@ test('CSV: one block per load profile, invalid modes flagged, names with commas 
     repetitions: 1,
     invalid: [{ mode: 'odd,name', repetition: 0, profile: '1000rps' }],
   });
-  const csv = renderCsv(result);
+  const csv = renderCsv(buildRunView(result));
   assert.equal((csv.match(/^,baseline,"odd,name",$/gm) ?? []).length, 2);
   assert.match(csv, /Load profile: 100rps \(1000 rps\)/);
   assert.match(csv, /Load profile: 1000rps[^\n]*\nInvalid \(no valid repetition\): odd,name/);
 });
 
 test('markdown table shows medians and the change against the baseline', () => {
-  const md = renderMarkdownTable(known());
+  const md = renderMarkdownTable(buildRunView(known()));
   assert.match(md, /^\| 1000rps \(1000 rps\) \| baseline \| istio-sidecar \|$/m);
   assert.match(md, /^\|---\|---:\|---:\|$/m);
   assert.match(md, /^\| p50 \| 0\.999807 \| 1\.20141 \(\+20\.2%\) \|$/m);
@@ -80,7 +81,7 @@ test('markdown table shows medians and the change against the baseline', () => {
 });
 
 test('text table is boxed and aligned like the source benchmark converts its CSV', () => {
-  const text = renderTextTable(known());
+  const text = renderTextTable(buildRunView(known()));
   const lines = text.trim().split('\n');
   assert.match(lines[0]!, /latency ms/);
   const widths = new Set(lines.slice(1).map((l) => l.length));

@@ -7,6 +7,7 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { buildReportChartData, SPECTRUM_MAX_X } from '../../src/report/html/chart-data.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const CHART_STUB = 'window.Chart = function () {};';
 
@@ -17,7 +18,7 @@ test('report lists every invalid repetition with its reason and flags the verdic
       { mode: 'baseline', repetition: 2 },
     ],
   });
-  const html = renderHtmlReport(result, { chartJs: { inline: CHART_STUB } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: CHART_STUB } });
   const invalidRows = html.match(/<tr class="invalid"><td>\d+<\/td>/g) ?? [];
   assert.equal(invalidRows.length, 2);
   assert.equal((html.match(/invalid: \d+ dropped iterations; achieved 930 rps is under 99% of the 1000 rps target/g) ?? []).length, 2);
@@ -28,7 +29,7 @@ test('report is one self-contained file: Chart.js inline, data embedded safely, 
   const result = buildRunResult({ suite: 'nightly' });
   result.run.environment.note = '</script><script>alert(1)</script>';
   result.verdictReasons = ['<b>not bold</b>'];
-  const html = renderHtmlReport(result, { chartJs: { inline: 'var s = "</script>"; window.Chart = function () {};' } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: 'var s = "</script>"; window.Chart = function () {};' } });
   assert.ok(!/<script[^>]*\ssrc=/.test(html), 'no external scripts');
   assert.ok(!/<link[^>]*stylesheet/.test(html), 'no external styles');
   assert.ok(!html.includes('<script>alert(1)'), 'environment values are escaped');
@@ -40,7 +41,7 @@ test('report is one self-contained file: Chart.js inline, data embedded safely, 
 });
 
 test('store copies reference a shared Chart.js and link back to the dashboard', () => {
-  const html = renderHtmlReport(buildRunResult(), {
+  const html = renderHtmlReport(buildRunView(buildRunResult()), {
     chartJs: { src: '../../../assets/chart.umd.min.js' },
     dashboardHref: '../../../index.html#suite=default',
   });
@@ -49,7 +50,7 @@ test('store copies reference a shared Chart.js and link back to the dashboard', 
 });
 
 test('without an analysis block the report says so and shows order-statistic intervals', () => {
-  const html = renderHtmlReport(buildRunResult({ repetitions: 5 }), { chartJs: { inline: CHART_STUB } });
+  const html = renderHtmlReport(buildRunView(buildRunResult({ repetitions: 5 })), { chartJs: { inline: CHART_STUB } });
   assert.match(html, /no analysis block/);
   assert.match(html, /order-statistic interval of the median \(coverage 93\.8% with 5 repetitions/);
 });
@@ -65,7 +66,7 @@ test('with an analysis block the report shows its bootstrap intervals and each g
     'test',
   );
   result.analysis = analyzeRun(result, { config, resamples: 200 });
-  const html = renderHtmlReport(result, { chartJs: { inline: CHART_STUB } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: CHART_STUB } });
   // 5 repetitions: the analysis's interval of the median is their range, and the note says so.
   assert.match(
     html,
@@ -80,7 +81,7 @@ test('with an analysis block the report shows its bootstrap intervals and each g
 });
 
 test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only when sampled', () => {
-  const plain = buildReportChartData(buildRunResult({ durationS: 12 }));
+  const plain = buildReportChartData(buildRunView(buildRunResult({ durationS: 12 })));
   const profile = plain.profiles[0]!;
   const xs = profile.spectrum[0]!.points.map((p) => p.x);
   assert.deepEqual(
@@ -92,13 +93,13 @@ test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only 
   assert.equal(profile.timeline[0]!.p99.length, 12);
   assert.equal(profile.resources, null);
   assert.equal(profile.overhead?.modes.length, 4);
-  const sampled = buildReportChartData(buildRunResult({ resources: true })).profiles[0]!;
+  const sampled = buildReportChartData(buildRunView(buildRunResult({ resources: true }))).profiles[0]!;
   assert.ok(sampled.resources!.groups.includes('ztunnel'));
 });
 
 test('a run stored without timelines says so instead of drawing an empty chart', async () => {
   const { withoutTimelines } = await import('../../src/history/compact-timelines.ts');
-  const html = renderHtmlReport(withoutTimelines(buildRunResult()), { chartJs: { inline: CHART_STUB } });
+  const html = renderHtmlReport(buildRunView(withoutTimelines(buildRunResult())), { chartJs: { inline: CHART_STUB } });
   assert.match(html, /No per-second timeline in this copy/);
   assert.ok(!html.includes('id="timeline-0"'));
 });

@@ -13,6 +13,7 @@ import { writeHtmlReport } from '../../src/report/html/write.ts';
 import { canvasInk, launchBrowser, type BrowserSession } from '../support/browser.ts';
 import { buildDailyRuns, buildRunResult } from '../support/results-fixture.ts';
 import { tempDir } from '../history/support/git-repo.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.test-artifacts');
 
@@ -56,7 +57,7 @@ test('report.html and the dashboard fit a 400 px phone and still read at 1280 px
       profiles: ['1000rps', '100rps'],
       invalid: [{ mode: 'istio-waypoint', repetition: 0 }],
     });
-    await writeHtmlReport(run, runDir);
+    await writeHtmlReport(buildRunView(run), runDir);
     const site = join(dir, 'site');
     await new DirectoryStore({ root: site, chartJs: loadChartJsSource }).publish(
       buildDailyRuns(12, { suite: 'nightly', profiles: ['1000rps', '100rps'], resources: true }),

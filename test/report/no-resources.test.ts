@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { noResourcesReason } from '../../src/report/no-resources.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 test('the missing CPU/memory note names the reason for the platform', () => {
   assert.equal(noResourcesReason('endpoints'), 'platform endpoints does not sample resources');
   assert.match(noResourcesReason('kind'), /fewer than the two kubelet samples CPU needs .*measure for at least 30 s/);
   const result = buildRunResult({ resources: false });
   result.run.platform = 'kubeconfig';
-  const html = renderHtmlReport(result, { chartJs: { inline: 'window.Chart = function () {};' } });
+  const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: 'window.Chart = function () {};' } });
   assert.ok(
     html.includes('No CPU/memory figures for this profile: the measured window held fewer than the two kubelet samples CPU needs'),
     html.slice(html.indexOf('No CPU')),

@@ -10,6 +10,7 @@ import type { RunResult } from '../../src/results/types.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { AMBIENT_LABELS } from '../../src/report/formats/ambient.ts';
 import { loadStored, renderAll, STORED_RUNS } from './support/outputs.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 type Figure = 'p50' | 'p99' | 'overheadMs' | 'overheadPct' | 'errorRate';
 
@@ -207,7 +208,7 @@ function readAll(result: RunResult): Readings {
   const profiles = [...new Set(result.modes.map((m) => m.profile))];
   const readings = new Readings();
   // Unlimited width: one table holding every column.
-  readTerminal(renderTerminalTable(result), readings, profiles);
+  readTerminal(renderTerminalTable(buildRunView(result)), readings, profiles);
   readSummaryMarkdown(outputs.get('summary.md')!, readings);
   readGitHubTable('job summary', outputs.get('job-summary.md')!, readings, profiles);
   readGitHubTable('PR comment', outputs.get('comment.md')!, readings, profiles);

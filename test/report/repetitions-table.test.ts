@@ -4,12 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPETITION_ROWS_SHOWN, repetitionsTable } from '../../src/report/html/sections.ts';
 import { syntheticRun } from '../analysis/synthetic.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 const rowsOf = (html: string) => html.match(/<tr[ >]/g)!.length - 1; // minus the header row
 
 test('an ordinary run lists every repetition, with no omission row', () => {
   const run = syntheticRun({ levels: { baseline: [1, 1.1, 1.2], sidecar: [1.3, 1.4, 1.5] } });
-  const html = repetitionsTable(run);
+  const html = repetitionsTable(buildRunView(run));
   assert.equal(rowsOf(html), 6);
   assert.doesNotMatch(html, /not listed here/);
 });
@@ -21,7 +22,7 @@ test('a huge run lists the first and last trials and names the rest, their inval
     levels: { baseline: levels, sidecar: levels },
     tweak: (name, index, rep) => (name === 'sidecar' && index === 100 ? { ...rep, invalidReason: 'dropped iterations' } : rep),
   });
-  const html = repetitionsTable(run);
+  const html = repetitionsTable(buildRunView(run));
   assert.equal(rowsOf(html), REPETITION_ROWS_SHOWN + 1);
   assert.match(html, /<td>0<\/td>/, 'the first trial is listed');
   assert.match(html, new RegExp(`<td>${2 * n - 1}</td>`), 'the last trial is listed');

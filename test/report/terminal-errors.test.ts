@@ -6,6 +6,7 @@ import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 function failingRun() {
   const config = testConfig({}, ['baseline', 'sidecar']);
@@ -22,7 +23,7 @@ function failingRun() {
 }
 
 test('a mode whose every request failed shows "—" latency and its causes; plain text without colour', () => {
-  const text = renderTerminalTable(failingRun());
+  const text = renderTerminalTable(buildRunView(failingRun()));
   const row = text.split('\n').find((l) => l.startsWith('sidecar'))!;
   assert.match(row, /^sidecar +— +— +— +— /, 'p50, p90, p99, max');
   assert.match(row, / 100\.0% /);
@@ -35,7 +36,7 @@ test('a mode whose every request failed shows "—" latency and its causes; plai
 });
 
 test('with colour the errors cell and the cause lines are red and the columns stay aligned', () => {
-  const text = renderTerminalTable(failingRun(), { color: true });
+  const text = renderTerminalTable(buildRunView(failingRun()), { color: true });
   const lines = text.split('\n');
   const header = lines.find((l) => l.startsWith('mode'))!;
   const row = lines.find((l) => l.startsWith('sidecar'))!;
@@ -57,13 +58,13 @@ test('a run that ended before any repetition finished: one sentence in the termi
   run.modes = [];
   run.verdict = 'invalid';
   run.verdictReasons = ['run ended early (the error is printed below)', '1 of 1 planned repetitions did not run'];
-  for (const text of [renderTerminalTable(run, { width: 80 }), renderSummaryMarkdown(run)]) {
+  for (const text of [renderTerminalTable(buildRunView(run), { width: 80 }), renderSummaryMarkdown(buildRunView(run))]) {
     assert.match(text, /No repetition finished, so there are no measurements to show\./);
     assert.doesNotMatch(text, /p50|Latency: median|CI: 95%/, text);
     assert.match(text, /1 of 1 planned repetitions did not run/);
   }
   // The HTML report too: the sentence, and no gate list or repetitions table that would read as empty findings.
-  const html = renderHtmlReport(run, { chartJs: { inline: 'window.Chart = function () {};' } });
+  const html = renderHtmlReport(buildRunView(run), { chartJs: { inline: 'window.Chart = function () {};' } });
   assert.match(html, /No repetition finished, so there are no measurements to show\./);
   assert.doesNotMatch(html, /No gates configured|id="repetitions"|id="analysis"/);
   assert.match(html, /1 of 1 planned repetitions did not run/);

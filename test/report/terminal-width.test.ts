@@ -9,6 +9,7 @@ import { visibleWidth } from '../../src/util/text-table.ts';
 import { terminalWidth } from '../../src/cli/terminal-width.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 // A real `mesh-perf demo` run (captured on a loaded 2-core machine: invalid repetitions, long notes).
 const captured = JSON.parse(
@@ -39,7 +40,7 @@ for (const [name, run] of [
 ] as const) {
   for (const width of [80, 100, 160]) {
     test(`${name}: every line fits in ${width} columns`, () => {
-      const text = renderTerminalTable(run, { width });
+      const text = renderTerminalTable(buildRunView(run), { width });
       for (const line of text.split('\n')) assert.ok(visibleWidth(line) <= width, `${visibleWidth(line)} > ${width}: ${line}`);
       const headers = tableHeaders(text);
       // The essential columns lead the first table (all of it when it fits, in the usual order).
@@ -55,12 +56,12 @@ for (const [name, run] of [
     });
   }
   test(`${name}: --wide prints one table whatever the width`, () => {
-    assert.equal(tableHeaders(renderTerminalTable(run, { width: 80, wide: true })).length, 1);
+    assert.equal(tableHeaders(renderTerminalTable(buildRunView(run), { width: 80, wide: true })).length, 1);
   });
 }
 
 test('the demo run table itself fits in 100 columns (no second table needed for the essentials)', () => {
-  const first = renderTerminalTable(analysedDemo(), { width: 100 }).split('\n\n')[0]!;
+  const first = renderTerminalTable(buildRunView(analysedDemo()), { width: 100 }).split('\n\n')[0]!;
   assert.ok(
     first.split('\n').every((l) => visibleWidth(l) <= 100),
     first,
@@ -69,7 +70,7 @@ test('the demo run table itself fits in 100 columns (no second table needed for 
 });
 
 test('the verdict is short in the terminal, one line per reason', () => {
-  const text = renderTerminalTable(analysedDemo(), { width: 80 });
+  const text = renderTerminalTable(buildRunView(analysedDemo()), { width: 80 });
   const verdict = text.slice(text.indexOf('Verdict:'));
   assert.match(verdict, /^Verdict: FAIL/);
   for (const line of verdict.trimEnd().split('\n')) assert.ok(visibleWidth(line) <= 80, line);

@@ -16,6 +16,7 @@ import type { LatencyMs, RunResult } from '../../src/results/types.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 import { tempDir } from '../history/support/git-repo.ts';
+import { buildRunView } from '../../src/report/view.ts';
 
 interface DrawnBar {
   dataset: string;
@@ -123,8 +124,8 @@ test('report whiskers in Chromium: each on its own bar, spanning its interval; n
   const browser = await launchBrowser();
   try {
     const result = fixture();
-    await writeHtmlReport(result, dir);
-    const charts = buildReportChartData(result).profiles[0]!;
+    await writeHtmlReport(buildRunView(result), dir);
+    const charts = buildReportChartData(buildRunView(result)).profiles[0]!;
     const stats = charts.bars.stats;
 
     // The intervals the chart is given, checked against the repetitions themselves: three

@@ -8,7 +8,7 @@ import { DirectorySink } from '../../history/directory-store.ts';
 import { safeRunId } from '../../history/layout.ts';
 import { readResults } from '../../history/read-results.ts';
 import { storeFromFlags } from '../../history/store-options.ts';
-import type { RunResult } from '../../results/types.ts';
+import { buildRunView, type RunView } from '../../report/view.ts';
 import { loadChartJsSource } from '../../report/html/chartjs-source.ts';
 import { renderHtmlReport } from '../../report/html/render.ts';
 import { REPORT_FILE } from '../../report/html/write.ts';
@@ -20,7 +20,11 @@ import { UsageError } from '../../util/errors.ts';
 import type { Command, CommandContext } from '../command.ts';
 import { makeDirectory } from '../../util/make-directory.ts';
 
-const FORMATS: Record<string, (r: RunResult) => string> = { csv: (r) => renderCsv(r), md: renderMarkdownTable, txt: renderTextTable };
+const FORMATS: Record<string, (view: RunView) => string> = {
+  csv: (view) => renderCsv(view),
+  md: renderMarkdownTable,
+  txt: renderTextTable,
+};
 
 export const command: Command = {
   name: 'report',
@@ -120,7 +124,7 @@ async function reportResults(context: CommandContext, paths: string[]): Promise<
   if (options.format) {
     const render = FORMATS[options.format];
     if (!render) throw new UsageError(`--format ${JSON.stringify(options.format)} is not one of ${Object.keys(FORMATS).join(', ')}`);
-    for (const { result } of loaded) context.stdout(render(result));
+    for (const { result } of loaded) context.stdout(render(buildRunView(result)));
     return 0;
   }
   const chartJs = await loadChartJsSource();
@@ -131,10 +135,11 @@ async function reportResults(context: CommandContext, paths: string[]): Promise<
         : resolve(context.cwd, options.out)
       : dirname(file);
     await makeDirectory(dir, options.out ? `--out ${options.out}` : dir);
-    await writeFile(join(dir, REPORT_FILE), renderHtmlReport(result, { chartJs: { inline: chartJs } }), 'utf8');
-    await writeFile(join(dir, 'results.csv'), renderCsv(result), 'utf8');
-    await writeFile(join(dir, 'results.md'), renderMarkdownTable(result), 'utf8');
-    await writeFile(join(dir, 'results.txt'), renderTextTable(result), 'utf8');
+    const view = buildRunView(result);
+    await writeFile(join(dir, REPORT_FILE), renderHtmlReport(view, { chartJs: { inline: chartJs } }), 'utf8');
+    await writeFile(join(dir, 'results.csv'), renderCsv(view), 'utf8');
+    await writeFile(join(dir, 'results.md'), renderMarkdownTable(view), 'utf8');
+    await writeFile(join(dir, 'results.txt'), renderTextTable(view), 'utf8');
     context.stdout(`${join(dir, REPORT_FILE)}\n`);
   }
   return 0;

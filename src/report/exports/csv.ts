@@ -1,6 +1,6 @@
 // CSV in the ambient source benchmark's layout: a few "key: value" header lines, a blank line, then a header
 // row with a leading empty cell and a trailing comma, and rows p50/p90/p99/Max. Pure.
-import type { RunResult } from '../../results/types.ts';
+import type { RunView } from '../view.ts';
 import { exportTables, formatG } from './matrix.ts';
 
 export interface CsvOptions {
@@ -8,12 +8,12 @@ export interface CsvOptions {
   preamble?: boolean;
 }
 
-export function renderCsv(result: RunResult, options: CsvOptions = {}): string {
-  const blocks = exportTables(result).map((table) => {
+export function renderCsv(view: RunView, options: CsvOptions = {}): string {
+  const blocks = exportTables(view).map((table) => {
     const lines: string[] = [];
     if (options.preamble ?? true) {
-      lines.push(`Run time: ${result.run.startedAt}`);
-      lines.push(`Suite: ${result.run.suite}`);
+      lines.push(`Run time: ${view.run.startedAt}`);
+      lines.push(`Suite: ${view.run.suite}`);
       lines.push(`Load profile: ${table.profile}${table.targetRps !== null ? ` (${table.targetRps} rps)` : ''}`);
       if (table.invalidModes.length) lines.push(`Invalid (no valid repetition): ${table.invalidModes.join(' ')}`);
       lines.push('');

@@ -1,10 +1,10 @@
 // A markdown table of the export matrix, with each mode's change against the baseline in
 // parentheses (the comparison the source benchmark's readers make by eye). Pure.
-import type { RunResult } from '../../results/types.ts';
+import type { RunView } from '../view.ts';
 import { exportTables, formatG } from './matrix.ts';
 
-export function renderMarkdownTable(result: RunResult): string {
-  return `${exportTables(result)
+export function renderMarkdownTable(view: RunView): string {
+  return `${exportTables(view)
     .map((table) => {
       const header = `| ${table.targetRps !== null ? `${table.profile} (${table.targetRps} rps)` : table.profile} | ${table.modes.map((m) => escapeCell(table.invalidModes.includes(m) ? `${m} ⚠ invalid` : m)).join(' | ')} |`;
       const align = `|---|${table.modes.map(() => '---:').join('|')}|`;
@@ -23,7 +23,7 @@ export function renderMarkdownTable(result: RunResult): string {
     })
     .join(
       '\n\n',
-    )}\n\nLatency in ms, median over valid repetitions; in parentheses: overhead vs \`${result.baseline}\`, paired by interleaved block.\n`;
+    )}\n\nLatency in ms, median over valid repetitions; in parentheses: overhead vs \`${view.baseline}\`, paired by interleaved block.\n`;
 }
 
 function escapeCell(text: string): string {

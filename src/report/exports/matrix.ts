@@ -1,7 +1,6 @@
 // The table every export shares, as the ambient source benchmark prints it: rows p50/p90/p99/max, one column
 // per mode, values in ms (median over valid repetitions), one table per load profile. Pure.
-import type { RunResult } from '../../results/types.ts';
-import { buildRunView } from '../view.ts';
+import type { RunView } from '../view.ts';
 
 export const EXPORT_ROWS = [
   { stat: 'p50', label: 'p50' },
@@ -23,9 +22,8 @@ export interface ExportTable {
   }[];
 }
 
-export function exportTables(result: RunResult): ExportTable[] {
-  const view = buildRunView(result);
-  const order = [...new Set(result.modes.map((m) => m.name))];
+export function exportTables(view: RunView): ExportTable[] {
+  const order = [...new Set(view.modes.map((m) => m.mode))];
   return view.profiles.map((profile) => {
     const inProfile = view.modes.filter((s) => s.profile === profile).sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
     return {

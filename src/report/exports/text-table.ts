@@ -1,12 +1,12 @@
 // A plain-text table of the export matrix, like the source benchmark's conv_results converts its CSV: boxed
 // with + - |, numbers right-aligned. Pure.
-import type { RunResult } from '../../results/types.ts';
+import type { RunView } from '../view.ts';
 import { exportTables, formatG } from './matrix.ts';
 
-export function renderTextTable(result: RunResult): string {
-  return `${exportTables(result)
+export function renderTextTable(view: RunView): string {
+  return `${exportTables(view)
     .map((table) => {
-      const title = `${result.run.suite} · ${table.profile} · latency ms (median of valid repetitions)`;
+      const title = `${view.run.suite} · ${table.profile} · latency ms (median of valid repetitions)`;
       const rows = [
         ['', ...table.modes.map((m) => (table.invalidModes.includes(m) ? `${m} (invalid)` : m))],
         ...table.rows.map((r) => [r.label, ...r.values.map(formatG)]),

@@ -1,15 +1,19 @@
-// Small helpers the source-benchmark formats share. Source-benchmark formats show one figure per mode where our runs have
+// Small helpers the source-benchmark formats share, over the run's view. Source-benchmark formats show one figure per mode where our runs have
 // several repetitions: percentiles become the median over valid repetitions (run-level
 // statistics, as the verdicts use), maxima the largest maximum. Invalid repetitions are left
 // out, as everywhere else in the reports, and each format says how many were.
-import type { RunResult } from '../../results/types.ts';
-import { configuredModeOrder, inOrder } from '../view.ts';
+import type { Repetition } from '../../results/types.ts';
+import { inOrder, type ModeView, type RunView } from '../view.ts';
 
-export { validRepetitions } from '../../analysis/summary.ts';
-export { findMode } from '../../results/modes.ts';
+export { findRow as findMode } from '../view.ts';
 
-export function invalidCount(result: RunResult): number {
-  return result.modes.reduce((n, m) => n + m.repetitions.filter((r) => !r.valid).length, 0);
+/** A mode's valid repetitions as recorded, in run order. */
+export function validRepetitions(mode: ModeView): Repetition[] {
+  return mode.records.filter((r) => r.valid);
+}
+
+export function invalidCount(view: RunView): number {
+  return view.invalid.length;
 }
 
 export function mean(values: readonly number[]): number | undefined {
@@ -17,15 +21,17 @@ export function mean(values: readonly number[]): number | undefined {
 }
 
 /** Profile names in the config's order (results list them in the order they first ran). */
-export function profileNames(result: RunResult): string[] {
+export function profileNames(view: RunView): string[] {
   return inOrder(
-    [...new Set(result.modes.map((m) => m.profile))],
-    recordedProfiles(result).map((p) => p.name),
+    view.profiles,
+    recordedProfiles(view).map((p) => p.name),
   );
 }
 
 /** Mode names in the config's order: the source benchmarks' columns follow the order modes are listed in. */
-export const modeNames = configuredModeOrder;
+export function modeNames(view: RunView): string[] {
+  return view.modeOrder;
+}
 
 /** The load profile as the config recorded it, for headings and parameter lines. */
 export interface RecordedProfile {
@@ -40,8 +46,8 @@ export interface RecordedProfile {
   method?: string;
 }
 
-export function recordedProfiles(result: RunResult): RecordedProfile[] {
-  const config = result.config as { profiles?: unknown; load?: unknown };
+export function recordedProfiles(view: RunView): RecordedProfile[] {
+  const config = view.config as { profiles?: unknown; load?: unknown };
   const list = Array.isArray(config.profiles)
     ? config.profiles
     : Array.isArray(config.load)
@@ -54,8 +60,8 @@ export function recordedProfiles(result: RunResult): RecordedProfile[] {
   );
 }
 
-export function recordedProfile(result: RunResult, name: string): RecordedProfile | undefined {
-  return recordedProfiles(result).find((p) => p.name === name);
+export function recordedProfile(view: RunView, name: string): RecordedProfile | undefined {
+  return recordedProfiles(view).find((p) => p.name === name);
 }
 
 /** Pads cells to aligned columns: each column as wide as its widest cell plus `gap`. */

@@ -1,9 +1,8 @@
 // Source benchmark 003: the ambient performance script's output. A CSV with a few header lines, then rows
 // p50/p90/p99/Max and one column per mode (milliseconds, awk's default %.6g), every line ending
 // in a comma as the script prints it; and conv_results.sh's plain-text table of the same cells.
-import type { RunResult } from '../../results/types.ts';
 import { findMode, invalidCount, modeNames, profileNames, recordedProfile, validRepetitions } from './aggregate.ts';
-import { buildRunView, findRow } from '../view.ts';
+import { findRow, type RunView } from '../view.ts';
 
 /** The script's column titles for the modes it ran (PEPs were later renamed waypoints). */
 export const AMBIENT_LABELS: Record<string, string> = {
@@ -28,15 +27,14 @@ interface AmbientBlock {
   cells: string[][];
 }
 
-function blocks(result: RunResult): AmbientBlock[] {
-  const modes = modeNames(result);
-  const view = buildRunView(result);
-  return profileNames(result).map((profile) => ({
+function blocks(view: RunView): AmbientBlock[] {
+  const modes = modeNames(view);
+  return profileNames(view).map((profile) => ({
     profile,
     labels: modes.map((m) => AMBIENT_LABELS[m] ?? m),
     cells: ROWS.map((row) =>
       modes.map((name) => {
-        const mode = findMode(result, name, profile);
+        const mode = findMode(view, name, profile);
         // The script wrote "Skipped" for a mode it did not run; we do the same.
         if (!mode) return 'Skipped';
         const figure = findRow(view, name, profile)!;
@@ -49,28 +47,28 @@ function blocks(result: RunResult): AmbientBlock[] {
   }));
 }
 
-export function renderAmbientCsv(result: RunResult): string {
+export function renderAmbientCsv(view: RunView): string {
   const out: string[] = [];
-  for (const block of blocks(result)) {
+  for (const block of blocks(view)) {
     if (out.length > 0) out.push('');
-    out.push(`Run time: ${unixDate(result.run.startedAt)}`);
-    out.push(`Load parameters: ${loadParameters(result, block.profile)}`);
-    const portName = servicePortName(result);
+    out.push(`Run time: ${unixDate(view.run.startedAt)}`);
+    out.push(`Load parameters: ${loadParameters(view, block.profile)}`);
+    const portName = servicePortName(view);
     if (portName) out.push(`Service port name: ${portName}`);
     out.push('');
     out.push(`,${block.labels.map((l) => `${l},`).join('')}`);
     ROWS.forEach((row, i) => out.push(`${row.label},${block.cells[i]!.map((c) => `${c},`).join('')}`));
   }
-  const invalid = invalidCount(result);
+  const invalid = invalidCount(view);
   if (invalid > 0) out.push('', `# ${invalid} invalid repetition${invalid === 1 ? '' : 's'} left out (see results.json)`);
   return `${out.join('\n')}\n`;
 }
 
 /** conv_results.sh: `| Perc.  | No Mesh  | ... |`, each column as wide as its widest cell. */
-export function renderAmbientTable(result: RunResult): string {
+export function renderAmbientTable(view: RunView): string {
   const out: string[] = [];
-  const several = profileNames(result).length > 1;
-  for (const block of blocks(result)) {
+  const several = profileNames(view).length > 1;
+  for (const block of blocks(view)) {
     if (out.length > 0) out.push('');
     if (several) out.push(`${block.profile}:`);
     const rows = [['Perc.', ...block.labels], ...ROWS.map((row, i) => [row.label, ...block.cells[i]!])];
@@ -81,8 +79,8 @@ export function renderAmbientTable(result: RunResult): string {
   return `${out.join('\n')}\n`;
 }
 
-function loadParameters(result: RunResult, profileName: string): string {
-  const p = recordedProfile(result, profileName);
+function loadParameters(view: RunView, profileName: string): string {
+  const p = recordedProfile(view, profileName);
   if (!p) return `profile ${profileName}`;
   const load =
     p.model === 'closed' ? `closed model (k6 constant-vus) --vus ${p.vus}` : `open model (k6 constant-arrival-rate) --rps ${p.rate}`;
@@ -92,8 +90,8 @@ function loadParameters(result: RunResult, profileName: string): string {
   return parts.join(' ');
 }
 
-function servicePortName(result: RunResult): string | undefined {
-  const k8s = (result.config as { kubernetes?: Record<string, unknown> }).kubernetes;
+function servicePortName(view: RunView): string | undefined {
+  const k8s = (view.config as { kubernetes?: Record<string, unknown> }).kubernetes;
   const name = k8s?.servicePortName;
   return typeof name === 'string' ? name : undefined;
 }

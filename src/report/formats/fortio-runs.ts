@@ -1,8 +1,9 @@
 // Source benchmark 001: the Minikube report shows, per protocol and per mode, each of its 10 runs as a row of
 // latency percentiles (min, p50 ... p99.9, max) and the echo servers' CPU/memory over the runs.
 // Here the same figures as tables, one per protocol × mode, runs in the order they ran.
-import type { Repetition, ResourceUsage, RunResult } from '../../results/types.ts';
+import type { Repetition, ResourceUsage } from '../../results/types.ts';
 import { findMode, modeNames, profileNames, recordedProfile } from './aggregate.ts';
+import type { RunView } from '../view.ts';
 
 const TITLES: Record<string, string> = {
   baseline: 'baseline (unmeshed)',
@@ -11,18 +12,18 @@ const TITLES: Record<string, string> = {
 };
 const SERVER_GROUPS = new Set(['app', 'sidecar']);
 
-export function renderFortioRuns(result: RunResult): string {
+export function renderFortioRuns(view: RunView): string {
   const out = [
-    `# ${result.run.suite}: latency per run`,
+    `# ${view.run.suite}: latency per run`,
     '',
-    `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}. Latencies in ms, from k6.`,
+    `Run ${view.run.id}, ${view.run.startedAt}, platform ${view.run.platform}. Latencies in ms, from k6.`,
   ];
-  for (const profile of profileNames(result)) {
-    const protocol = (recordedProfile(result, profile)?.protocol ?? profile).toUpperCase();
-    for (const name of modeNames(result)) {
-      const mode = findMode(result, name, profile);
+  for (const profile of profileNames(view)) {
+    const protocol = (recordedProfile(view, profile)?.protocol ?? profile).toUpperCase();
+    for (const name of modeNames(view)) {
+      const mode = findMode(view, name, profile);
       if (!mode) continue;
-      const reps = [...mode.repetitions].sort((a, b) => a.trial - b.trial);
+      const reps = [...mode.records].sort((a, b) => a.trial - b.trial);
       const withResources = reps.some((r) => serverUsage(r, name).length > 0);
       out.push('', `### ${protocol} load test with ${TITLES[name] ?? name} echo servers`, '');
       const header = [

@@ -1,7 +1,6 @@
 // Source-benchmark outputs of a run: which ones a preset asks for, rendered from results.json only.
 // The pipeline writes each one next to results.json; the markdown ones also belong in the job
 // summary (Kyma's readers look for their tables there).
-import type { RunResult } from '../../results/types.ts';
 import { findPreset } from '../../presets/index.ts';
 import { renderAmbientCsv, renderAmbientTable } from './ambient.ts';
 import { renderFortioRuns } from './fortio-runs.ts';
@@ -9,6 +8,7 @@ import { renderIstioSizing } from './istio-sizing.ts';
 import { renderKymaTables } from './kyma.ts';
 import { SOURCE_FORMATS, type SourceFormatName } from '../../presets/format-names.ts';
 import { renderUdsReport } from './uds.ts';
+import type { RunView } from '../view.ts';
 
 export interface RenderedFormat {
   name: SourceFormatName;
@@ -19,8 +19,8 @@ export interface RenderedFormat {
   markdown: boolean;
 }
 
-const RENDERERS: Record<SourceFormatName, (result: RunResult) => string> = {
-  'kyma-tables': (result) => renderKymaTables([result]),
+const RENDERERS: Record<SourceFormatName, (view: RunView) => string> = {
+  'kyma-tables': (view) => renderKymaTables([view]),
   'fortio-runs': renderFortioRuns,
   'istio-sizing': renderIstioSizing,
   'ambient-csv': renderAmbientCsv,
@@ -29,16 +29,16 @@ const RENDERERS: Record<SourceFormatName, (result: RunResult) => string> = {
 };
 
 /** The formats of the preset the run started from (results.config.preset), or the ones named. */
-export function sourceFormatsFor(result: RunResult): SourceFormatName[] {
-  const preset = (result.config as { preset?: unknown }).preset;
+export function sourceFormatsFor(view: RunView): SourceFormatName[] {
+  const preset = (view.config as { preset?: unknown }).preset;
   return typeof preset === 'string' ? (findPreset(preset)?.formats ?? []) : [];
 }
 
-export function renderSourceFormats(result: RunResult, names: readonly SourceFormatName[] = sourceFormatsFor(result)): RenderedFormat[] {
+export function renderSourceFormats(view: RunView, names: readonly SourceFormatName[] = sourceFormatsFor(view)): RenderedFormat[] {
   return names.map((name) => ({
     name,
     file: SOURCE_FORMATS[name].file,
-    content: RENDERERS[name](result),
+    content: RENDERERS[name](view),
     markdown: SOURCE_FORMATS[name].file.endsWith('.md'),
   }));
 }

@@ -3,9 +3,9 @@
 // at the measured rate. Added latency here is the run's overhead (view.ts): the median over
 // interleaved blocks of (mode − baseline) in the same block, so runner drift cancels; resource
 // figures are medians over repetitions.
-import type { Repetition, RunResult } from '../../results/types.ts';
+import type { Repetition } from '../../results/types.ts';
 import { findMode, modeNames, profileNames, validRepetitions } from './aggregate.ts';
-import { buildRunView, findRow, medianOf } from '../view.ts';
+import { findRow, medianOf, type RunView } from '../view.ts';
 
 const STATS = ['p50', 'p90', 'p99'] as const;
 const PROXY_GROUPS = ['sidecar', 'ztunnel', 'waypoint'];
@@ -19,14 +19,13 @@ const PATH_PROXIES: Record<string, string[]> = {
   'istio-waypoint': ['ztunnel', 'waypoint'],
 };
 
-export function renderIstioSizing(result: RunResult): string {
+export function renderIstioSizing(view: RunView): string {
   const out = [
-    `# ${result.run.suite}: mesh cost in Istio's units`,
+    `# ${view.run.suite}: mesh cost in Istio's units`,
     '',
-    `Run ${result.run.id}, ${result.run.startedAt}, platform ${result.run.platform}; added latency against mode ${result.baseline} of the same run.`,
+    `Run ${view.run.id}, ${view.run.startedAt}, platform ${view.run.platform}; added latency against mode ${view.baseline} of the same run.`,
   ];
-  const view = buildRunView(result);
-  for (const profile of profileNames(result)) {
+  for (const profile of profileNames(view)) {
     out.push('', `### ${profile}`, '');
     const header = [
       'Mode',
@@ -36,8 +35,8 @@ export function renderIstioSizing(result: RunResult): string {
       'achieved rps',
     ];
     out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
-    for (const name of modeNames(result)) {
-      const mode = findMode(result, name, profile);
+    for (const name of modeNames(view)) {
+      const mode = findMode(view, name, profile);
       if (!mode) continue;
       const reps = validRepetitions(mode);
       const row = findRow(view, name, profile)!;

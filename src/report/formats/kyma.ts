@@ -6,13 +6,12 @@
 // they are. The second table is Kyma's: k6's iteration_duration per run; a third gives the
 // request durations (http_req_duration), which Kyma's thresholds gate on. Runs recorded before
 // iteration durations were kept show request durations in the second table, labelled so.
-import type { ModeResult, RunResult } from '../../results/types.ts';
 import { mean, modeNames, profileNames, findMode, validRepetitions, invalidCount } from './aggregate.ts';
-import { medianOf } from '../view.ts';
+import { medianOf, type ModeView, type RunView } from '../view.ts';
 
 const MB = 1_000_000; // k6 reports data in SI units
 
-export function renderKymaTables(runs: readonly RunResult[]): string {
+export function renderKymaTables(runs: readonly RunView[]): string {
   if (runs.length === 0) return '';
   const latest = runs[runs.length - 1]!;
   const modes = orderedModes(latest);
@@ -35,7 +34,7 @@ export function renderKymaTables(runs: readonly RunResult[]): string {
 }
 
 /** Kyma lists the meshed deployment first and the one without sidecar last. */
-function orderedModes(run: RunResult): string[] {
+function orderedModes(run: RunView): string[] {
   const names = modeNames(run);
   return [...names.filter((n) => n !== run.baseline), ...names.filter((n) => n === run.baseline)];
 }
@@ -45,10 +44,10 @@ function label(mode: string): string {
   return mode.charAt(0).toUpperCase() + mode.slice(1);
 }
 
-function callsRow(run: RunResult, mode: string): string {
+function callsRow(run: RunView, mode: string): string {
   const perProfile = profileNames(run)
     .map((p) => findMode(run, mode, p))
-    .filter((m): m is ModeResult => m !== undefined)
+    .filter((m): m is ModeView => m !== undefined)
     .map((m) => validRepetitions(m));
   if (perProfile.length === 0 || perProfile.some((reps) => reps.length === 0)) {
     return `| ${label(mode)} | invalid | invalid | invalid | invalid | invalid | invalid |`;
@@ -75,13 +74,13 @@ function callsRow(run: RunResult, mode: string): string {
 type Duration = 'iteration' | 'request';
 
 /** Iteration durations are shown when every valid repetition of the run recorded them. */
-function hasIterations(run: RunResult): boolean {
+function hasIterations(run: RunView): boolean {
   const reps = run.modes.flatMap((m) => validRepetitions(m));
   return reps.length > 0 && reps.every((r) => r.iterationMs !== undefined);
 }
 
 /** One row per run: median and p95 of each mode, meshed deployment first (Kyma's layout). */
-function durationTable(runs: readonly RunResult[], modes: readonly string[], kind: Duration): string[] {
+function durationTable(runs: readonly RunView[], modes: readonly string[], kind: Duration): string[] {
   const cols = [
     ...modes.map((m) => `${label(m)} - Median ${kind} duration [ms]`),
     ...modes.map((m) => `${label(m)} - 95th percentile [ms]`),
@@ -94,9 +93,9 @@ function durationTable(runs: readonly RunResult[], modes: readonly string[], kin
   return rows;
 }
 
-function durationStat(run: RunResult, mode: string, stat: 'p50' | 'p95', kind: Duration): number | undefined {
+function durationStat(run: RunView, mode: string, stat: 'p50' | 'p95', kind: Duration): number | undefined {
   const values = run.modes
-    .filter((m) => m.name === mode)
+    .filter((m) => m.mode === mode)
     .flatMap((m) => validRepetitions(m).map((r) => (kind === 'iteration' ? r.iterationMs?.[stat] : r.latencyMs?.[stat])))
     .filter((v): v is number => v !== undefined);
   return medianOf(values);
@@ -106,6 +105,6 @@ function ms(value: number | undefined): string {
   return value === undefined ? 'invalid' : value.toFixed(2);
 }
 
-function repetitionsPerProfile(run: RunResult): number {
-  return Math.max(0, ...run.modes.map((m) => m.repetitions.length));
+function repetitionsPerProfile(run: RunView): number {
+  return Math.max(0, ...run.modes.map((m) => m.records.length));
 }

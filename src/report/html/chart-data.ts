@@ -1,8 +1,7 @@
 // The numbers the report's charts draw, computed here (typed, tested) so the browser script only
 // hands them to Chart.js. Pure.
-import type { RunResult } from '../../results/types.ts';
 import { median } from '../../analysis/descriptive.ts';
-import { buildRunView, type RunView, type SummaryStat } from '../view.ts';
+import type { ModeView, RunView, SummaryStat } from '../view.ts';
 import { colorFor } from './format.ts';
 import type { AbGateEvidence } from '../../results/analysis.ts';
 import { abSubject } from '../ab.ts';
@@ -67,8 +66,8 @@ export interface ReportChartData {
   ab?: AbChart[];
 }
 
-export function buildReportChartData(result: RunResult, view: RunView = buildRunView(result)): ReportChartData {
-  const modeNames = [...new Set(result.modes.map((m) => m.name))];
+export function buildReportChartData(view: RunView): ReportChartData {
+  const modeNames = [...new Set(view.modes.map((m) => m.mode))];
   const color = (mode: string) => colorFor(Math.max(0, modeNames.indexOf(mode)));
   const profiles: ProfileCharts[] = view.profiles.map((profile) => {
     const inProfile = view.modes.filter((s) => s.profile === profile);
@@ -99,7 +98,7 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
         ? null
         : {
             stats: BAR_STATS.map(statLabel),
-            baseline: result.baseline,
+            baseline: view.baseline,
             modes: profileOverheads.map((o) => ({
               mode: o.mode,
               color: color(o.mode),
@@ -109,25 +108,23 @@ export function buildReportChartData(result: RunResult, view: RunView = buildRun
               high: BAR_STATS.map((st) => o.overhead[st]?.difference.high ?? null),
             })),
           };
-    const timeline = result.modes
-      .filter((m) => m.profile === profile)
-      .flatMap((m) => {
-        const shade = shadesOf(color(m.name), m.repetitions.length);
-        return m.repetitions.map((r, i) => ({
-          mode: m.name,
-          color: shade(i),
-          label: `${m.name} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
-          valid: r.valid,
-          trial: r.trial,
-          t: r.timeline.map((p) => p.t),
-          // A second in which every request failed has no latency: a gap in the line, not a 0.
-          p50: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
-          p90: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
-          p99: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
-          max: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
-        }));
-      });
-    return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(result, profile, color) };
+    const timeline = inProfile.flatMap((m) => {
+      const shade = shadesOf(color(m.mode), m.records.length);
+      return m.records.map((r, i) => ({
+        mode: m.mode,
+        color: shade(i),
+        label: `${m.mode} #${i + 1}${r.round > 1 ? ` (round ${r.round})` : ''}${r.valid ? '' : ' (invalid)'}`,
+        valid: r.valid,
+        trial: r.trial,
+        t: r.timeline.map((p) => p.t),
+        // A second in which every request failed has no latency: a gap in the line, not a 0.
+        p50: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p50) : null)),
+        p90: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p90) : null)),
+        p99: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.p99) : null)),
+        max: r.timeline.map((p) => (p.requests > p.failures ? sig4(p.max) : null)),
+      }));
+    });
+    return { profile, spectrum, bars, overhead, timeline, resources: resourcesOf(inProfile, color) };
   });
   const data: ReportChartData = { ciLevel: view.analysis?.level ?? 0.95, profiles };
   if (view.ab) data.ab = view.ab.gates.map((g) => abChart(g.evidence, view.profiles.length > 1));
@@ -148,21 +145,20 @@ function abChart(evidence: AbGateEvidence, withProfile: boolean): AbChart {
   };
 }
 
-function resourcesOf(result: RunResult, profile: string, color: (mode: string) => string): ProfileCharts['resources'] {
-  const modes = result.modes.filter((m) => m.profile === profile);
-  const groups = [...new Set(modes.flatMap((m) => m.repetitions.flatMap((r) => (r.resources ?? []).map((u) => u.group))))];
+function resourcesOf(modes: readonly ModeView[], color: (mode: string) => string): ProfileCharts['resources'] {
+  const groups = [...new Set(modes.flatMap((m) => m.records.flatMap((r) => (r.resources ?? []).map((u) => u.group))))];
   if (groups.length === 0) return null;
   return {
     groups,
     modes: modes.map((m) => {
-      const reps = m.repetitions.filter((r) => r.valid && r.resources);
+      const reps = m.records.filter((r) => r.valid && r.resources);
       const pick = (group: string, field: 'cpuMillicores' | 'memoryMiB') => {
         const values = reps.flatMap((r) => (r.resources ?? []).filter((u) => u.group === group).map((u) => u[field].avg));
         return values.length ? median(values) : null;
       };
       return {
-        mode: m.name,
-        color: color(m.name),
+        mode: m.mode,
+        color: color(m.mode),
         cpu: groups.map((g) => pick(g, 'cpuMillicores')),
         memory: groups.map((g) => pick(g, 'memoryMiB')),
       };

@@ -1,7 +1,6 @@
 // report.html for one run: a single file that opens offline (file://), Chart.js inlined, or for
 // the history branch, referenced from one shared asset so thousands of reports do not each carry
 // 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
-import type { RunResult } from '../../results/types.ts';
 import { buildReportChartData, statLabel } from './chart-data.ts';
 import { REPORT_CLIENT_JS } from './client.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
@@ -9,7 +8,7 @@ import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBad
 import { BASE_CSS } from './styles.ts';
 import { NO_MEASUREMENTS, stoppingLine } from '../cells.ts';
 import { noResourcesReason } from '../no-resources.ts';
-import { buildRunView, type RunView } from '../view.ts';
+import type { RunView } from '../view.ts';
 
 export interface HtmlReportOptions {
   /** Chart.js UMD source to inline (standalone report), or a URL to load it from (store copies). */
@@ -22,12 +21,11 @@ export interface HtmlReportOptions {
   assets?: { css: string; js: string };
 }
 
-export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
-  const view = buildRunView(result);
+export function renderHtmlReport(view: RunView, options: HtmlReportOptions): string {
   // No repetition finished: one sentence, as in every other output, not empty analysis and tables.
   const measured = view.modes.length > 0;
-  const charts = buildReportChartData(result, view);
-  const run = result.run;
+  const charts = buildReportChartData(view);
+  const run = view.run;
   const git = run.git;
   const commitUrl = git.repository && git.sha ? `https://github.com/${git.repository}/commit/${git.sha}` : undefined;
   const title = `mesh-perf · ${run.suite} · ${run.id}`;
@@ -40,7 +38,7 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
     git.branch ? `branch ${e(git.branch)}` : '',
     git.event ? `event ${e(git.event)}` : '',
     git.pullRequest ? `PR #${e(git.pullRequest)}` : '',
-    `baseline <code>${e(result.baseline)}</code>`,
+    `baseline <code>${e(view.baseline)}</code>`,
     options.dashboardHref ? `<a href="${e(options.dashboardHref)}">trend dashboard</a>` : '',
     options.changePointHref ? `<a href="${e(options.changePointHref)}">change point it follows</a>` : '',
   ].filter(Boolean);
@@ -60,13 +58,13 @@ ${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `
 </head>
 <body>
 <header>
-<h1>${e(run.suite)} ${verdictBadge(result.verdict)}</h1>
+<h1>${e(run.suite)} ${verdictBadge(view.verdict)}</h1>
 <div class="meta">${meta.map((m) => `<span>${m}</span>`).join('')}</div>
 </header>
 <main>
-${abSection(view)}${verdictSection(result)}
+${abSection(view)}${verdictSection(view)}
 <section id="summary"><h2>Summary</h2>${measured ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
-${measured ? `<section id="analysis"><h2>Analysis</h2>${analysisSection(view, result.analysis)}</section>` : ''}
+${measured ? `<section id="analysis"><h2>Analysis</h2>${analysisSection(view)}</section>` : ''}
 ${view.profiles
   .map((profile, i) => {
     const p = charts.profiles[i]!;
@@ -76,18 +74,18 @@ ${view.profiles
       p.overhead !== null,
       p.resources !== null,
       p.timeline.some((s) => s.t.length > 0),
-      result.run.platform,
+      view.run.platform,
     );
   })
   .join('\n')}
-${measured ? `<section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(result)}</section>` : ''}
+${measured ? `<section id="repetitions"><h2>Repetitions</h2><p class="note">In run order. Invalid repetitions are reported, never compared.</p>${repetitionsTable(view)}</section>` : ''}
 <section id="environment"><h2>Environment and versions</h2>
 <h3>Tools</h3>${keyValues(run.tools)}
 <h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
 <h3>Platform</h3>${keyValues(run.environment)}
 <h3>Git</h3>${keyValues(git as Record<string, unknown>)}
-<h3>Plan</h3>${keyValues({ seed: result.plan.seed, order: result.plan.order, trials: result.plan.trials.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
-<details><summary>configuration (credentials removed)</summary><pre>${e(JSON.stringify(result.config, null, 2))}</pre></details>
+<h3>Plan</h3>${keyValues({ seed: view.plan.seed, order: view.plan.order, trials: view.plan.trials.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
+<details><summary>configuration (credentials removed)</summary><pre>${e(JSON.stringify(view.config, null, 2))}</pre></details>
 </section>
 </main>
 <script type="application/json" id="mesh-perf-data">${jsonForScript(charts)}</script>
@@ -116,13 +114,13 @@ ${stopped ? `<p class="note">${e(stopped)}</p>` : ''}
 `;
 }
 
-function verdictSection(result: RunResult): string {
-  const reasons = result.verdictReasons;
-  const aborted = result.run.aborted ? `<p class="reason">Run ended early: ${e(result.run.aborted)}</p>` : '';
+function verdictSection(view: RunView): string {
+  const reasons = view.reasons;
+  const aborted = view.run.aborted ? `<p class="reason">Run ended early: ${e(view.run.aborted)}</p>` : '';
   const list = reasons.length
     ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>`
     : '<p class="note">No reasons recorded: every check passed.</p>';
-  return `<section id="verdict"><h2>Verdict ${verdictBadge(result.verdict)}</h2>${aborted}${list}</section>`;
+  return `<section id="verdict"><h2>Verdict ${verdictBadge(view.verdict)}</h2>${aborted}${list}</section>`;
 }
 
 function chartsSection(profile: string, i: number, overhead: boolean, resources: boolean, timeline: boolean, platform: string): string {

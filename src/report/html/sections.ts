@@ -1,6 +1,5 @@
 // HTML fragments of the run report that need no JavaScript: tables and facts. Pure.
-import type { Repetition, RunResult } from '../../results/types.ts';
-import type { Analysis } from '../../results/analysis.ts';
+import type { Repetition } from '../../results/types.ts';
 import { formatCauses, formatErrorRate } from '../../results/errors.ts';
 import type { Figure, ModeView, RunView } from '../view.ts';
 import { escapeHtml as e } from './escape.ts';
@@ -80,12 +79,12 @@ function overheadCell(row: ModeView, stat: 'p50' | 'p99'): string {
  */
 export const REPETITION_ROWS_SHOWN = 2_000;
 
-export function repetitionsTable(result: RunResult): string {
+export function repetitionsTable(view: RunView): string {
   // Mode and profile escaped once per mode, not once per row.
-  const all = result.modes
+  const all = view.modes
     .flatMap((mode) => {
-      const m = { name: e(mode.name), profile: e(mode.profile) };
-      return mode.repetitions.map((r) => ({ m, r }));
+      const m = { name: e(mode.mode), profile: e(mode.profile) };
+      return mode.records.map((r) => ({ m, r }));
     })
     .sort((a, b) => a.r.trial - b.r.trial);
   const half = REPETITION_ROWS_SHOWN / 2;
@@ -117,12 +116,12 @@ function valueHtml(value: unknown): string {
 }
 
 /** The gate decisions, reference runs, detectability and notes; the whole block as JSON below. */
-export function analysisSection(view: RunView, analysis: Analysis | undefined): string {
+export function analysisSection(view: RunView): string {
   const a = view.analysis;
-  if (!a || !analysis) {
+  if (!a) {
     return `<p class="note">This results file has no analysis block (written by an older mesh-perf, or analysis was skipped). The tables above are descriptive: medians over repetitions with order-statistic intervals; no gate decisions.</p>`;
   }
-  const json = `<details><summary>analysis as JSON</summary><pre>${e(JSON.stringify(analysis, null, 2))}</pre></details>`;
+  const json = `<details><summary>analysis as JSON</summary><pre>${e(JSON.stringify(a.record, null, 2))}</pre></details>`;
   const gates = view.gates.length
     ? `<table class="gates"><thead><tr><th class="text">decision</th><th class="text">kind</th><th class="text">mode</th><th class="text">profile</th><th class="text">verdict line</th></tr></thead><tbody>${view.gates
         .map(

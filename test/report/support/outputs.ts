@@ -44,17 +44,20 @@ const LINKS = { runUrl: 'https://github.test/o/r/actions/runs/1', artifactUrl: '
 export function renderAll(result: RunResult): Map<string, string> {
   const view = buildRunView(result);
   const out = new Map<string, string>([
-    ['terminal.txt', renderTerminalTable(result, { width: 100 })],
-    ['summary.md', renderSummaryMarkdown(result)],
+    ['terminal.txt', renderTerminalTable(buildRunView(result), { width: 100 })],
+    ['summary.md', renderSummaryMarkdown(buildRunView(result))],
     ['job-summary.md', renderJobSummary({ view, links: LINKS })],
     ['comment.md', `${renderComment({ view, links: LINKS }).body}\n`],
-    ['report.html', renderHtmlReport(result, { chartJs: { src: 'chart.umd.min.js' }, assets: { css: 'report.css', js: 'report.js' } })],
-    ['index-entry.json', `${JSON.stringify(indexEntryFor(result, 'runs/x/run.json', 'runs/x/run.html', 'blob'), null, 2)}\n`],
-    ['export.csv', renderCsv(result)],
-    ['export.md', renderMarkdownTable(result)],
-    ['export.txt', renderTextTable(result)],
+    [
+      'report.html',
+      renderHtmlReport(buildRunView(result), { chartJs: { src: 'chart.umd.min.js' }, assets: { css: 'report.css', js: 'report.js' } }),
+    ],
+    ['index-entry.json', `${JSON.stringify(indexEntryFor(buildRunView(result), 'runs/x/run.json', 'runs/x/run.html', 'blob'), null, 2)}\n`],
+    ['export.csv', renderCsv(buildRunView(result))],
+    ['export.md', renderMarkdownTable(buildRunView(result))],
+    ['export.txt', renderTextTable(buildRunView(result))],
   ]);
   const names = Object.keys(SOURCE_FORMATS) as SourceFormatName[];
-  for (const format of renderSourceFormats(result, names)) out.set(`format-${format.name}-${format.file}`, format.content);
+  for (const format of renderSourceFormats(buildRunView(result), names)) out.set(`format-${format.name}-${format.file}`, format.content);
   return out;
 }
