@@ -6,7 +6,7 @@ import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
-import { code, details, link, text } from './markdown.ts';
+import { code, details, link, text } from '../report/markdown-kit.ts';
 import {
   abSection,
   armsFromBaseSection,

@@ -4,7 +4,7 @@
 import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
-import { code, details, link, text, utf8Bytes } from './markdown.ts';
+import { code, details, link, text, utf8Bytes } from '../report/markdown-kit.ts';
 import {
   abSection,
   armsFromBaseSection,

@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { runPipeline } from '../pipeline.ts';
 import { EXIT, exitCodeOf, messageOf } from '../util/errors.ts';
 import { onSecretRegistered, redactText, registerEnvSecrets } from '../util/redact.ts';
-import { text } from './markdown.ts';
+import { text } from '../report/markdown-kit.ts';
 import { runBenchmark, type BenchmarkDeps, type ModeOutcome } from './run-benchmark.ts';
 import { runCommentMode } from './comment-mode.ts';
 import { runSetupMode } from './setup-mode.ts';

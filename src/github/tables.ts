@@ -5,7 +5,8 @@ import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import { type BaseComparison, type BaseReference, describeBase } from './base-compare.ts';
-import { code, details, ms, rps, signedMs, signedPct, table, text } from './markdown.ts';
+import { code, details, table, text } from '../report/markdown-kit.ts';
+import { ms, NONE, rps, signedMs, signedPercent } from '../report/numbers.ts';
 
 export const VERDICT_WORD: Record<RunView['verdict'], string> = {
   pass: 'pass',
@@ -66,7 +67,7 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
     cells.push(stat(m, m.latency.p99), overhead(m));
     if (options.comparisons.length > 0) {
       const c = options.comparisons.find((x) => x.mode === m.mode && x.profile === m.profile);
-      cells.push(c ? `${signedPct(c.change)} (base ${ms(c.baseP50)})` : '–');
+      cells.push(c ? `${signedPercent(c.change)} (base ${ms(c.baseP50)})` : NONE);
     }
     cells.push(rps(m.fromInvalid ? undefined : m.achievedRps?.value), errorsCell(m));
     if (resources) cells.push(stat(m, m.cpuPer1000Rps), stat(m, m.memoryMiBPer1000Rps));
@@ -97,17 +98,17 @@ export function intervalNote(view: RunView): string {
 
 /** A median with its interval in brackets; "–" for figures that rest on invalid repetitions only. */
 function stat(m: ModeView, s: Figure | undefined): string {
-  if (!s || m.fromInvalid) return '–';
+  if (!s || m.fromInvalid) return NONE;
   if (s.interval === 'none') return ms(s.value);
   return `${ms(s.value)} [${ms(s.low)}–${ms(s.high)}]`;
 }
 
 function overhead(m: ModeView): string {
   const o = m.overhead.p50;
-  if (m.isBaseline || !o) return '–';
+  if (m.isBaseline || !o) return NONE;
   const diff = o.difference;
   const ci = diff.interval === 'bootstrap' ? ` [${signedMs(diff.low)}, ${signedMs(diff.high)}]` : '';
-  const ratio = o.ratio ? ` (${signedPct(o.ratio.value - 1)})` : '';
+  const ratio = o.ratio ? ` (${signedPercent(o.ratio.value - 1)})` : '';
   return `${signedMs(diff.value)} ms${ci}${ratio}`;
 }
 

@@ -1,6 +1,7 @@
 // Cells and lines the terminal table and summary.md share, read from the run's view (view.ts):
 // milliseconds, rates, errors, overheads, invalid repetitions. Pure.
-import { formatInterval, formatPercent, formatSigned, medianIntervalLabel, significant } from '../analysis/format.ts';
+import { formatInterval, medianIntervalLabel } from '../analysis/format.ts';
+import { ms, msWithUnit, NONE, rps, signedMs, signedPercent, sizePercent } from './numbers.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { GateView, ModeView, RunView } from './view.ts';
 
@@ -10,44 +11,36 @@ export const NO_MEASUREMENTS = 'No repetition finished, so there are no measurem
 /** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
 
-export function formatMs(value: number | undefined): string {
-  if (value === undefined) return '—';
-  if (value >= 100) return `${value.toFixed(0)} ms`;
-  if (value >= 10) return `${value.toFixed(1)} ms`;
-  return `${value.toFixed(3)} ms`;
-}
-
 /** A latency median of a row: "—" when no valid repetition had a successful request. */
 export function latencyCell(row: ModeView, stat: 'p50' | 'p90' | 'p99' | 'max'): string {
-  return formatMs(row.fromInvalid ? undefined : row.latency[stat]?.value);
+  return msWithUnit(row.fromInvalid ? undefined : row.latency[stat]?.value);
 }
 
 /** "0.996–1.05" (ms implied): the analysis' interval of a row's median, or undefined. */
 export function intervalCell(row: ModeView, stat: 'p50'): string | undefined {
   const figure = row.latency[stat];
-  return figure?.interval === 'bootstrap' ? `${significant(figure.low)}–${significant(figure.high)}` : undefined;
+  return figure?.interval === 'bootstrap' ? `${ms(figure.low)}–${ms(figure.high)}` : undefined;
 }
 
 /** Achieved rps over valid repetitions, "/target" when the profile has one. */
 export function formatRps(row: ModeView): string {
   const achieved = row.fromInvalid ? undefined : row.achievedRps?.value;
-  if (achieved === undefined) return '—';
-  const text = achieved >= 100 ? achieved.toFixed(0) : achieved.toFixed(1);
-  return row.targetRps === null ? text : `${text}/${row.targetRps}`;
+  if (achieved === undefined) return NONE;
+  return row.targetRps === null ? rps(achieved) : `${rps(achieved)}/${row.targetRps}`;
 }
 
 /** The errors cell: "0%", or the rate of failed requests. */
 export function formatErrors(row: ModeView): string {
-  return row.errors.rate === undefined ? '—' : formatErrorRate(row.errors.rate);
+  return row.errors.rate === undefined ? NONE : formatErrorRate(row.errors.rate);
 }
 
 /** "+0.300 ms (+30.0%)": the p50 overhead, with the interval in brackets when `withInterval`. */
 export function overheadText(row: ModeView, withInterval: boolean): string | undefined {
   const o = row.overhead.p50;
   if (!o) return undefined;
-  const relative = o.ratio ? ` (${formatPercent(o.ratio.value - 1)})` : '';
+  const relative = o.ratio ? ` (${signedPercent(o.ratio.value - 1)})` : '';
   const ci = withInterval ? overheadInterval(row) : undefined;
-  return `${formatSigned(o.difference.value, 'ms')}${ci ? ` ${ci}` : ''}${relative}`;
+  return `${signedMs(o.difference.value)} ms${ci ? ` ${ci}` : ''}${relative}`;
 }
 
 /** "[+0.280 ms, +0.320 ms]": the analysis' interval of the p50 overhead, or undefined. */
@@ -90,7 +83,7 @@ function compactDetectability(view: RunView): string | undefined {
   const parts = view.modes.flatMap((m) => {
     const mde = m.latency.p50?.mde;
     if (mde === undefined) return [];
-    return [`${m.mode}${several ? ` [${m.profile}]` : ''} ${mde === null ? 'none detectable' : formatPercent(mde, false)}`];
+    return [`${m.mode}${several ? ` [${m.profile}]` : ''} ${mde === null ? 'none detectable' : sizePercent(mde)}`];
   });
   return parts.length > 0 ? `With this noise, changes on p50 smaller than these are not detectable: ${parts.join(', ')}.` : undefined;
 }

@@ -14,6 +14,7 @@ import {
   overheadText,
   VERDICT_ICON,
 } from './cells.ts';
+import { text as escapeMarkdown } from './markdown-kit.ts';
 import type { RunView } from './view.ts';
 
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
@@ -69,8 +70,4 @@ function analysisMarkdownLines(view: RunView): string[] {
   if (a.detectability) lines.push('', a.detectability);
   if (a.notes.length > 0) lines.push('', '**Notes**', '', ...a.notes.map((n) => `- ${escapeMarkdown(n)}`));
   return lines;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\|*_`<>[\]])/g, '\\$1');
 }

@@ -20,7 +20,7 @@ test('terminal table: a p50 interval column, the overhead with its CI, every gat
   const text = renderTerminalTable(buildRunView(analyzed()));
   // 5 repetitions: the interval of the median is their range, labelled so (not "95% CI").
   assert.match(text, /mode\s+p50\s+p50 range\s+p90/);
-  assert.match(text, /\nbaseline\s+1\.000 ms\s+0\.98\d?–1\.0\d+/);
+  assert.match(text, /\nbaseline\s+1\.00 ms\s+0\.98\d?–1\.0\d+/);
   assert.match(text, /sidecar .* \+0\.300 ms \(\+30\.\d%\)\s+\[\+0\.\d+ ms, \+0\.\d+ ms\]/);
   assert.match(text, /Gates:\n {2}✓ baseline \[1000rps\] p\(95\): .*→ pass/);
   assert.match(text, / {2}✗ sidecar \[1000rps\] overhead\.p\(50\) vs baseline: \+0\.300 ms .*threshold < 0\.2 ms → fail/);
@@ -31,7 +31,7 @@ test('summary.md: the same interval column and the gates as a list, markdown-esc
   const md = renderSummaryMarkdown(buildRunView(analyzed()));
   assert.match(md, /\| profile \| mode \| p50 \| p50 range \| p90 \|/);
   assert.match(md, /\|---\|---\|--:\|--:\|--:\|/);
-  assert.match(md, /\| 1000rps \| sidecar \| 1\.300 ms \| 1\.2\d+–1\.3\d+ \|/);
+  assert.match(md, /\| 1000rps \| sidecar \| 1\.30 ms \| 1\.2\d+–1\.3\d+ \|/);
   assert.match(md, /\*\*Gates\*\*\n\n- ✅ baseline \\\[1000rps\\\] p\(95\)/);
   assert.match(md, /- ❌ sidecar \\\[1000rps\\\] overhead\.p\(50\) vs baseline/);
 });

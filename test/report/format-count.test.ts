@@ -2,7 +2,7 @@
 // what en-US toLocaleString says, for every kind of number a count can be.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCount } from '../../src/report/html/format.ts';
+import { count as formatCount } from '../../src/report/numbers.ts';
 
 test('formatCount writes what toLocaleString("en-US") writes', () => {
   const values = [0, -0, 1, 12, 123, 999, 1000, 1234, 12345, 123456, 1234567, -1, -999, -1000, -123456789];

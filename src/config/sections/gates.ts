@@ -52,17 +52,8 @@ export const regressionSchema = z
         'a gate that could not decide with the repetitions it had (too few to reach alpha, or the change may reach the practical minimum without significance): warn exits 0 with a warning, fail exits 1',
       ),
   })
-  .default({
-    enabled: true,
-    statistics: ['p50'],
-    minEffectPct: 5,
-    minEffectMs: 0.05,
-    window: 10,
-    alpha: 0.05,
-    confirm: true,
-    basis: 'auto',
-    inconclusive: 'warn',
-  });
+  // Every key's own default, written once above: the section absent parses as {}.
+  .prefault({});
 
 /**
  * The A/B gate's interval estimator over per-block log ratios. Hodges–Lehmann is the default by
@@ -161,20 +152,4 @@ export const gatesSchema = z
         'on publish: a new change point at the newest runs of a series that is a slowdown of at least regression.minEffectPct: warn (a line and a warning, exit 0), fail (exit 1) or off',
       ),
   })
-  .default({
-    thresholds: [],
-    overhead: [],
-    regression: {
-      enabled: true,
-      statistics: ['p50'],
-      minEffectPct: 5,
-      minEffectMs: 0.05,
-      window: 10,
-      alpha: 0.05,
-      confirm: true,
-      basis: 'auto',
-      inconclusive: 'warn',
-    },
-    ab: AB_DEFAULTS,
-    changePoint: 'warn',
-  });
+  .prefault({});

@@ -1,6 +1,7 @@
 // A markdown table of the export matrix, with each mode's change against the baseline in
 // parentheses (the comparison the source benchmark's readers make by eye). Pure.
 import type { RunView } from '../view.ts';
+import { text as escapeCell } from '../markdown-kit.ts';
 import { exportTables, formatG } from './matrix.ts';
 
 export function renderMarkdownTable(view: RunView): string {
@@ -24,8 +25,4 @@ export function renderMarkdownTable(view: RunView): string {
     .join(
       '\n\n',
     )}\n\nLatency in ms, median over valid repetitions; in parentheses: overhead vs \`${view.baseline}\`, paired by interleaved block.\n`;
-}
-
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|');
 }

@@ -2,7 +2,7 @@
 // hands them to Chart.js. Pure.
 import { median } from '../../analysis/descriptive.ts';
 import type { ModeView, RunView, SummaryStat } from '../view.ts';
-import { colorFor } from './format.ts';
+import { colorFor } from './colors.ts';
 import type { AbGateEvidence } from '../../results/analysis.ts';
 import { abSubject } from '../ab.ts';
 

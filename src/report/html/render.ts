@@ -3,6 +3,7 @@
 // 200 KB of library. Pure: the Chart.js source is handed in by the caller (see chartjs-source.ts).
 import { buildReportChartData, statLabel } from './chart-data.ts';
 import { REPORT_CLIENT_JS } from './client.ts';
+import { pageHead } from './head.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
@@ -46,16 +47,7 @@ export function renderHtmlReport(view: RunView, options: HtmlReportOptions): str
     'inline' in options.chartJs
       ? `<script>${inlineScriptSource(options.chartJs.inline)}</script>`
       : `<script src="${e(options.chartJs.src)}"></script>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="mesh-perf">
-<link rel="icon" href="data:,">
-<title>${e(title)}</title>
-${options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `<style>${BASE_CSS}</style>`}
-</head>
+  return `${pageHead(title, options.assets ? `<link rel="stylesheet" href="${e(options.assets.css)}">` : `<style>${BASE_CSS}</style>`)}
 <body>
 <header>
 <h1>${e(run.suite)} ${verdictBadge(view.verdict)}</h1>

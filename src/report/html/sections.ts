@@ -3,7 +3,7 @@ import type { Repetition } from '../../results/types.ts';
 import { formatCauses, formatErrorRate } from '../../results/errors.ts';
 import type { Figure, ModeView, RunView } from '../view.ts';
 import { escapeHtml as e } from './escape.ts';
-import { formatCount, formatMs, formatPercent, formatRps, formatSigned } from './format.ts';
+import { count, ms, NONE, percent, rps, signedMs, signedPercent } from '../numbers.ts';
 
 const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
 
@@ -11,8 +11,8 @@ export function verdictBadge(verdict: string): string {
   return `<span class="badge ${e(verdict)}">${verdict === 'inconclusive' ? '⚠ ' : ''}${e(verdict.toUpperCase())}</span>`;
 }
 
-function withCi(figure: Figure | undefined, format: (v: number) => string = formatMs): string {
-  if (!figure) return '–';
+function withCi(figure: Figure | undefined, format: (v: number) => string = ms): string {
+  if (!figure) return NONE;
   const ci = figure.interval !== 'none' ? `<br><span class="ci">[${format(figure.low)}, ${format(figure.high)}]</span>` : '';
   return `${format(figure.value)}${ci}`;
 }
@@ -22,7 +22,7 @@ export function summaryTables(view: RunView): string {
   const note = a
     ? a.smallSample
       ? `Median over valid repetitions. ${e(a.smallSample)} `
-      : `Median over valid repetitions; brackets: ${formatPercent(a.level, 0)} bootstrap confidence interval from the analysis. `
+      : `Median over valid repetitions; brackets: ${percent(a.level, 0)} bootstrap confidence interval from the analysis. `
     : coverageNote(view.modes, 0.95);
   return view.profiles
     .map((profile) => {
@@ -41,12 +41,10 @@ function coverageNote(rows: ModeView[], level: number): string {
   const coverages = new Map<number, number>();
   for (const s of rows) if (s.latency.p50 && s.latency.p50.n > 1) coverages.set(s.latency.p50.n, s.latency.p50.coverage);
   const weak = [...coverages].sort(([a], [b]) => a - b);
-  const coverageText = weak.map(([n, c]) => `${formatPercent(c, 1)} with ${n} repetitions`).join(', ');
+  const coverageText = weak.map(([n, c]) => `${percent(c, 1)} with ${n} repetitions`).join(', ');
   return (
     `Median over valid repetitions; brackets: order-statistic interval of the median` +
-    (coverageText
-      ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${formatPercent(level, 0)} needs at least 6` : ''})`
-      : '') +
+    (coverageText ? ` (coverage ${coverageText}${weak.some(([, c]) => c < level) ? `; ${percent(level, 0)} needs at least 6` : ''})` : '') +
     '. '
   );
 }
@@ -54,12 +52,12 @@ function coverageNote(rows: ModeView[], level: number): string {
 function summaryRow(s: ModeView, analysed: boolean): string {
   const cls = s.valid < s.repetitions ? ' class="invalid"' : '';
   const validCell = `${s.valid}/${s.repetitions}${s.fromInvalid ? '<br><span class="reason">no valid repetition: figures not comparable</span>' : ''}`;
-  const target = s.targetRps !== null ? ` <span class="ci">of ${formatRps(s.targetRps)}</span>` : '';
+  const target = s.targetRps !== null ? ` <span class="ci">of ${rps(s.targetRps)}</span>` : '';
   const gateCell = analysed
     ? `<td class="text">${s.gates.length ? s.gates.map((g) => `${verdictBadge(g.result.decision)} ${e(g.result.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>`
     : '';
-  const errors = s.errors.rate === undefined ? '–' : e(formatErrorRate(s.errors.rate));
-  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, formatRps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}</tr>`;
+  const errors = s.errors.rate === undefined ? NONE : e(formatErrorRate(s.errors.rate));
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, rps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}</tr>`;
 }
 
 function overheadCell(row: ModeView, stat: 'p50' | 'p99'): string {
@@ -67,9 +65,9 @@ function overheadCell(row: ModeView, stat: 'p50' | 'p99'): string {
   const overhead = row.overhead[stat];
   if (!overhead) return '<span class="note">no valid pairs</span>';
   const diff = overhead.difference;
-  const ci = diff.interval !== 'none' ? `<br><span class="ci">[${formatSigned(diff.low)}, ${formatSigned(diff.high)}] ms</span>` : '';
-  const pct = overhead.ratio ? ` (${formatSigned(overhead.ratio.value - 1, (v) => formatPercent(v))})` : '';
-  return `${formatSigned(diff.value)} ms${pct}${ci}`;
+  const ci = diff.interval !== 'none' ? `<br><span class="ci">[${signedMs(diff.low)}, ${signedMs(diff.high)}] ms</span>` : '';
+  const pct = overhead.ratio ? ` (${signedPercent(overhead.ratio.value - 1)})` : '';
+  return `${signedMs(diff.value)} ms${pct}${ci}`;
 }
 
 /**
@@ -91,13 +89,13 @@ export function repetitionsTable(view: RunView): string {
   const left = all.length > REPETITION_ROWS_SHOWN ? all.slice(half, all.length - half) : [];
   const row = ({ m, r }: (typeof all)[number]) => {
     const status = r.valid ? 'valid' : `<span class="reason">invalid: ${r.invalidReasons.map(e).join('; ') || 'no reason recorded'}</span>`;
-    return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${m.name}</td><td class="text">${m.profile}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${formatRps(r.achievedRps)}${r.targetRps !== null ? ` / ${formatRps(r.targetRps)}` : ''}</td><td>${formatCount(r.droppedIterations)}</td><td>${formatCount(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
+    return `<tr${r.valid ? '' : ' class="invalid"'}><td>${r.trial}</td><td class="text">${m.name}</td><td class="text">${m.profile}</td><td>${r.block}</td><td>${r.round}</td><td class="text mono">${e(r.startedAt)}</td><td>${rps(r.achievedRps)}${r.targetRps !== null ? ` / ${rps(r.targetRps)}` : ''}</td><td>${count(r.droppedIterations)}</td><td>${count(r.requests)}</td>${failuresCell(r)}<td>${noLatency(r.latencyMs?.p50)}</td><td>${noLatency(r.latencyMs?.p99)}</td><td>${noLatency(r.latencyMs?.max)}</td><td class="text">${status}</td></tr>`;
   };
   let rows: string[];
   if (left.length === 0) rows = all.map(row);
   else {
     const leftInvalid = left.filter(({ r }) => !r.valid).length;
-    const gap = `<tr class="omitted"><td colspan="14" class="text note"><span>… ${formatCount(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${formatCount(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</span></td></tr>`;
+    const gap = `<tr class="omitted"><td colspan="14" class="text note"><span>… ${count(left.length)} more repetitions (trials ${left[0]!.r.trial}–${left[left.length - 1]!.r.trial}${leftInvalid > 0 ? `, ${count(leftInvalid)} of them invalid` : ''}) not listed here; every one is in results.json and results.csv and counts in the figures above</span></td></tr>`;
     rows = [...all.slice(0, half).map(row), gap, ...all.slice(all.length - half).map(row)];
   }
   return `<table class="repetitions"><thead><tr><th>trial</th><th class="text">mode</th><th class="text">profile</th><th>block</th><th>round</th><th class="text">started</th><th>rps (achieved / target)</th><th>dropped</th><th>requests</th><th>failures</th><th>p50</th><th>p99</th><th>max</th><th class="text">status</th></tr></thead>
@@ -140,11 +138,11 @@ export function analysisSection(view: RunView): string {
 
 /** Failed requests in red with their causes; latency is over successful requests only. */
 function failuresCell(r: Repetition): string {
-  if (r.failures === 0) return `<td>${formatCount(r.failures)}</td>`;
-  return `<td class="errors">${formatCount(r.failures)}<br><span class="ci">${e(formatCauses(r.errorCauses))}</span></td>`;
+  if (r.failures === 0) return `<td>${count(r.failures)}</td>`;
+  return `<td class="errors">${count(r.failures)}<br><span class="ci">${e(formatCauses(r.errorCauses))}</span></td>`;
 }
 
 /** "—" for a repetition with no successful request: its latency is unknown, not 0. */
 function noLatency(value: number | undefined): string {
-  return value === undefined ? '—' : formatMs(value);
+  return value === undefined ? NONE : ms(value);
 }

@@ -5,7 +5,8 @@ import { ANALYSED_RUNS, type SuiteChangePoints } from '../../history/change-poin
 import type { StoreMarker } from '../../history/marker.ts';
 import { sortEntries, type SuiteIndex } from '../../history/suite-index.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
-import { PALETTE } from '../../report/html/format.ts';
+import { PALETTE } from '../../report/html/colors.ts';
+import { pageHead } from '../../report/html/head.ts';
 import { BASE_CSS } from '../../report/html/styles.ts';
 import { DASHBOARD_CLIENT_JS } from './client.ts';
 
@@ -31,21 +32,13 @@ export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
 export function renderDashboardHtml(options: DashboardOptions): string {
   const title = options.title ?? 'mesh-perf trends';
   const config = { suites: options.marker.suites, dataPrefix: options.dataPrefix, palette: PALETTE };
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="mesh-perf">
-<link rel="icon" href="data:,">
-<title>${e(title)}</title>
-<style>${BASE_CSS}
+  const styles = `<style>${BASE_CSS}
 .modes label { margin-right: 10px; color: var(--fg); }
 #runs td.text a { margin-right: 8px; }
 .legend-note { color: var(--muted); font-size: 12px; }
 </style>
-<style id="change-points-css">${CHANGE_POINTS_CSS}</style>
-</head>
+<style id="change-points-css">${CHANGE_POINTS_CSS}</style>`;
+  return `${pageHead(title, styles)}
 <body>
 <header>
 <h1>${e(title)}</h1>
