@@ -2,7 +2,9 @@
 // local control plane, with modes baseline and istio-ambient: up installs Istio's ambient
 // profile with a real istioctl (built from the Go module proxy), creates labelled namespaces,
 // rolls out the echo servers and k6 client pods; down leaves no namespace, cluster-scoped
-// object or webhook behind. A namespace that is not ours survives both. With kubernetes.ingress,
+// object or webhook behind. A namespace that is not ours survives both. The run names a registry
+// mirror (kubernetes.images.registry): every image up deploys, istioctl's istiod, ztunnel and CNI
+// included, names the mirror (kwok pulls nothing, so the image fields are what is checked). With kubernetes.ingress,
 // up also deploys the ingress gateway (Gateway, options ConfigMap, TLS Secret, HTTPRoutes; an
 // istiod stand-in adds the Deployment and Service istiod would), and down removes all of it.
 import { after, before, test } from 'node:test';
@@ -91,6 +93,7 @@ kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
   namespacePrefix: ${prefix}
   readyTimeout: 3m
+  images: { registry: mirror.example.test/hub }
 `,
   );
   // Someone else's namespace: must be untouched by up and down.
@@ -136,6 +139,21 @@ kubernetes:
     const client = await get(`/api/v1/namespaces/${prefix}-${mode}/pods/mesh-perf-client`);
     assert.equal(client.status.phase, 'Running');
   }
+  // Every container of every pod up made (Istio's, the echo servers', the clients') through the mirror.
+  const images = (await get('/api/v1/pods')).items.flatMap((pod: any) =>
+    [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map(
+      (c: any) => `${pod.metadata.namespace}/${pod.metadata.name}: ${c.image}`,
+    ),
+  );
+  assert.ok(
+    images.some((i: string) => i.startsWith('istio-system/istiod')),
+    images.join('\n'),
+  );
+  assert.ok(
+    images.some((i: string) => i.startsWith('istio-system/ztunnel')),
+    images.join('\n'),
+  );
+  for (const image of images) assert.match(image, /: mirror\.example\.test\/hub\//);
   const grown = await snapshot();
   assert.ok(
     grown['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length >
