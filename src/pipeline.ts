@@ -17,7 +17,7 @@ import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
-import { renderSummaryMarkdown } from './report/markdown.ts';
+import { renderSummaryMarkdown } from './report/summary-markdown.ts';
 import { buildRunView } from './report/view.ts';
 import { publicConfig } from './config/public.ts';
 import { redactText, redactValue } from './util/redact.ts';

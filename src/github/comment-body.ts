@@ -4,7 +4,6 @@
 // rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
 import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
-import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
 import { code, details, link, text } from '../report/markdown-kit.ts';
 import {
@@ -48,7 +47,6 @@ function markerKey(value: string, fallback: string): string {
 export interface CommentInput {
   view: RunView;
   links: ReportLinks;
-  base?: BaseReference;
   /** Shown above the table, e.g. "results from the fork PR's benchmark run". */
   provenance?: string;
   /** Name of the workflow whose run measured these results (keys the marker with the suite). */
@@ -79,7 +77,7 @@ export function renderComment(input: CommentInput): RenderedComment {
 function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number): string {
   const { view, links } = input;
   const modes = tableRows(view);
-  const comparisons = compareWithBase(modes, input.base);
+  const comparisons = view.reference?.comparisons ?? [];
   const parts: string[] = [];
   parts.push(`### mesh-perf · suite ${code(view.suite)} · ${verdictHeadline(view)}`);
   if (input.provenance) parts.push(`<sub>${text(input.provenance)}</sub>`);
@@ -89,12 +87,12 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
   const rows = maxRows === undefined ? modes : modes.slice(0, maxRows);
   if (view.modes.length === 0) parts.push(NO_MEASUREMENTS);
   if (rows.length > 0) {
-    parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+    parts.push(resultsTable(view, rows, { p90: false, comparisons, baseLabel: view.reference?.described }));
   }
   if (rows.length < view.modes.length) {
     parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
   }
-  parts.push(`<sub>${intervalNote(view)} ${baseNote(input.base, comparisons.length)}</sub>`);
+  parts.push(`<sub>${intervalNote(view)} ${baseNote(view.reference)}</sub>`);
   const detectability = view.analysis?.detectability ?? [];
   if (detectability.length > 0) parts.push(`**Minimum detectable effect:** ${detectability.map(text).join('; ')}.`);
 
@@ -125,8 +123,8 @@ function runDetails(input: CommentInput): string {
     `- load profiles: ${view.profiles.map((p) => code(p)).join(', ')}`,
     `- interleaving seed: ${view.seed}`,
     roundsText(view) ? `- measured: ${text(roundsText(view))}` : '',
-    input.base
-      ? `- base reference: ${text(describeBase(input.base))}, ${input.base.runs.length} run(s)`
+    view.reference
+      ? `- base reference: ${text(view.reference.described)}, ${view.reference.runs} run(s)`
       : '- base reference: none found in history',
     view.runId ? `- run id: ${code(view.runId)}` : '',
   ];

@@ -6,7 +6,7 @@ import { storeFromFlags } from '../history/store-options.ts';
 import type { ResultStore } from '../history/types.ts';
 import type { GitInfo } from '../results/types.ts';
 import type { Logger } from '../util/log.ts';
-import type { BaseReference } from './base-compare.ts';
+import type { BaseReference } from '../report/reference.ts';
 import type { GitHubEvent } from './event.ts';
 
 export interface HistorySettings {
@@ -43,7 +43,7 @@ export function openHistory(
       ...(history.keepTimelines ? { keepTimelines: history.keepTimelines } : {}),
       ...(history.adopt ? { adopt: true } : {}),
     },
-    { MESH_PERF_STORE_TOKEN: token },
+    token || undefined,
     log,
     cwd,
   );

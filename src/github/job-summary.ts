@@ -3,7 +3,6 @@
 // refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
 import { NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
-import { type BaseReference, compareWithBase, describeBase } from './base-compare.ts';
 import { code, details, link, text, utf8Bytes } from '../report/markdown-kit.ts';
 import {
   abSection,
@@ -34,7 +33,6 @@ export interface ReportLinks {
 export interface SummaryInput {
   view: RunView;
   links: ReportLinks;
-  base?: BaseReference;
   /** Notices to show on top, e.g. why no PR comment was posted. */
   notices?: string[];
   limitBytes?: number;
@@ -44,7 +42,7 @@ export function renderJobSummary(input: SummaryInput): string {
   const { view, links } = input;
   const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
   const modes = tableRows(view);
-  const comparisons = compareWithBase(modes, input.base);
+  const comparisons = view.reference?.comparisons ?? [];
   const sections: { body: string; optional: boolean; name: string }[] = [];
   const add = (body: string, optional = false, name = '') => body && sections.push({ body, optional, name });
 
@@ -57,9 +55,9 @@ export function renderJobSummary(input: SummaryInput): string {
   add('### Results');
   if (view.modes.length === 0) add(NO_MEASUREMENTS);
   else {
-    add(resultsTable(view, modes, { p90: true, comparisons, baseLabel: input.base ? describeBase(input.base) : undefined }));
+    add(resultsTable(view, modes, { p90: true, comparisons, baseLabel: view.reference?.described }));
     add(
-      `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(input.base, comparisons.length)}</sub>`,
+      `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(view.reference)}</sub>`,
     );
   }
   if (view.gates.length > 0) {

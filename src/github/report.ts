@@ -3,7 +3,7 @@
 import * as core from '@actions/core';
 import { dirname } from 'node:path';
 import type { RunResult } from '../results/types.ts';
-import type { BaseReference } from './base-compare.ts';
+import type { BaseReference } from '../report/reference.ts';
 import { annotationsFor } from './annotations.ts';
 import { commentMarker, renderComment } from './comment-body.ts';
 import { postComment, type CommentResult } from './comment-stage.ts';
@@ -42,9 +42,9 @@ export interface ReportOutcome {
 }
 
 export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome> {
-  const view = buildRunView(input.result);
+  const view = buildRunView(input.result, input.base ? { base: input.base } : {});
   const workflow = input.comment.workflow ?? input.event.workflow;
-  const rendered = renderComment({ view, links: input.links, base: input.base, provenance: input.comment.provenance, workflow });
+  const rendered = renderComment({ view, links: input.links, provenance: input.comment.provenance, workflow });
   const marker = commentMarker(view.suite, workflow);
 
   const comment = await core.group('PR comment', async () => {
@@ -63,7 +63,7 @@ export async function reportToGitHub(input: ReportInput): Promise<ReportOutcome>
   });
 
   const notices = [...(comment.posted ? [] : comment.notable ? [comment.reason] : []), ...(input.notices ?? [])];
-  const summaryMarkdown = renderJobSummary({ view, links: input.links, base: input.base, notices });
+  const summaryMarkdown = renderJobSummary({ view, links: input.links, notices });
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summaryMarkdown).write();
   else core.info('GITHUB_STEP_SUMMARY is not set (not on a runner?): no job summary written');
 

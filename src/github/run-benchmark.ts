@@ -23,7 +23,7 @@ import { EnvironmentError, EXIT, type ExitCode, exitCodeOf, messageOf, UsageErro
 import type { Logger } from '../util/log.ts';
 import { registerSecret } from '../util/redact.ts';
 import { ActionLogger } from './action-logger.ts';
-import type { BaseReference } from './base-compare.ts';
+import type { BaseReference } from '../report/reference.ts';
 import { type CleanupItem, CleanupRecorder } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
 import { type GitHubEvent, publishRefusal, readGitHubEvent } from './event.ts';

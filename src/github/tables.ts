@@ -4,7 +4,7 @@ import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/f
 import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
-import { type BaseComparison, type BaseReference, describeBase } from './base-compare.ts';
+import type { BaseComparison, ReferenceView } from '../report/reference.ts';
 import { code, details, table, text } from '../report/markdown-kit.ts';
 import { ms, NONE, rps, signedMs, signedPercent } from '../report/numbers.ts';
 
@@ -151,11 +151,11 @@ export function invalidTable(invalid: InvalidRepetition[], limit: number): strin
 }
 
 /** What the "vs base" column compares with, or why it is missing. */
-export function baseNote(base: BaseReference | undefined, compared: number): string {
-  if (!base) return 'No results of the base branch were found in history, so there is no "vs base" column.';
-  if (compared === 0)
-    return `History has ${base.runs.length} run(s) of ${text(describeBase(base))}, but none with the same modes and load profiles, so there is no "vs base" column.`;
-  return `"vs base" compares p50 with the median of ${base.runs.length} run(s) of ${text(describeBase(base))}; the regression gate decides whether a change counts.`;
+export function baseNote(reference: ReferenceView | undefined): string {
+  if (!reference) return 'No results of the base branch were found in history, so there is no "vs base" column.';
+  if (reference.comparisons.length === 0)
+    return `History has ${reference.runs} run(s) of ${text(reference.described)}, but none with the same modes and load profiles, so there is no "vs base" column.`;
+  return `"vs base" compares p50 with the median of ${reference.runs} run(s) of ${text(reference.described)}; the regression gate decides whether a change counts.`;
 }
 
 /** Failed requests marked red (🔴: markdown has no colour) so a failing service cannot look green. */

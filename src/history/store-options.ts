@@ -1,6 +1,6 @@
-// Store settings shared by `publish` and `report`: flags win over the config file's `history:`
-// section; the token comes from the environment only (never a flag: it would land in shell
-// history and process lists).
+// Store settings shared by `publish`, `report` and the action: flags win over the config file's
+// `history:` section. The CLI's token comes from the environment only (never a flag: it would land
+// in shell history and process lists; storeToken), the action's from its `token` input.
 import type { Logger } from '../util/log.ts';
 import { UsageError } from '../util/errors.ts';
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
@@ -25,13 +25,23 @@ export interface HistoryDefaults {
   keepTimelines?: string;
 }
 
-export function storeFromFlags(flags: StoreFlags, defaults: HistoryDefaults, env: NodeJS.ProcessEnv, log: Logger, cwd: string): AnyStore {
+/** The CLI's store token: MESH_PERF_STORE_TOKEN, else GITHUB_TOKEN; undefined when neither is set. */
+export function storeToken(env: NodeJS.ProcessEnv): string | undefined {
+  return TOKEN_ENV.map((name) => env[name]).find((v) => v !== undefined && v !== '');
+}
+
+export function storeFromFlags(
+  flags: StoreFlags,
+  defaults: HistoryDefaults,
+  token: string | undefined,
+  log: Logger,
+  cwd: string,
+): AnyStore {
   const spec = flags.store ?? defaults.store;
   if (!spec) throw new UsageError('no history store: pass --store <git URL or directory> (or set history.store in the config file)');
   const keep = flags.keep ?? defaults.keep;
   const keepTimelines = flags.keepTimelines ?? defaults.keepTimelines ?? DEFAULT_TIMELINE_RETENTION;
   const timelineRetention = parseTimelineRetention(keepTimelines, flags.keepTimelines ? '--keep-timelines' : 'history.keepTimelines');
-  const token = TOKEN_ENV.map((name) => env[name]).find((v) => v !== undefined && v !== '');
   return openStore(spec, {
     branch: flags.branch ?? defaults.branch ?? 'gh-pages',
     ...(token ? { token } : {}),

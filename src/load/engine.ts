@@ -13,7 +13,7 @@ import { executionSegments, segmentArgs } from './segments.ts';
 import { timelineBucketMs } from './timeline.ts';
 import { K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
-import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './summary.ts';
+import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './k6-summary.ts';
 import { invalidReasons } from './validity.ts';
 import { measuredWindow } from './window.ts';
 import type { MeasuredWindow } from './types.ts';

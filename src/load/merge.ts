@@ -8,7 +8,7 @@
 // cut-short raw file cannot pass. Pure.
 import type { InstanceRecord, LatencyMs, TimelinePoint } from '../results/types.ts';
 import { NO_BUCKET, type RawSamples } from './raw-samples.ts';
-import type { Measurement } from './summary.ts';
+import type { Measurement } from './k6-summary.ts';
 import type { InstanceSlice, MeasuredWindow } from './types.ts';
 
 /** What the engine learned about one instance, before merging. */

@@ -5,7 +5,7 @@
 // or everything goes in one table with `wide`. Columns are a list, so another one (an error
 // column, a marker) is one more entry. Long lines below the table wrap at the width; the
 // verdict keeps one line per reason here, its full text is in summary.md and the report.
-import { reasonsBesideGates } from '../analysis/text.ts';
+import { reasonsBesideGates } from './analysis-text.ts';
 import { type Column, fitColumns, visibleWidth } from '../util/text-table.ts';
 import {
   abLeadLines,

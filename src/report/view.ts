@@ -18,6 +18,7 @@ import type { MetricId } from '../results/metric-ids.ts';
 import type { LatencyStat, ModeResult, PlannedTrialRecord, Repetition, RunInfo, RunResult, Verdict } from '../results/types.ts';
 import { abLine, stoppingReason, stoppingText } from './ab.ts';
 import { armsFromBaseLines, storedArmsFromBase } from './arms-from-base-text.ts';
+import { type BaseReference, type ReferenceView, referenceView } from './reference.ts';
 
 /** The latency statistics the view carries (every one k6 reports), in the order tables list them. */
 export const SUMMARY_STATS = ['p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min'] as const satisfies readonly LatencyStat[];
@@ -173,11 +174,17 @@ export interface RunView {
   invalid: InvalidRepetition[];
   /** Present when the results carry an analysis block. */
   analysis?: AnalysisNotes;
+  /**
+   * The history this run was compared with as the PR's base, when its front end looked one up (the
+   * action): which runs, and each mode's p50 against theirs. Absent: no lookup, or none found.
+   */
+  reference?: ReferenceView;
   /** Present when the arms were derived from a base config (a PR's base commit): how many modes became arms, and one line each. */
   armsFromBase?: { armed: number; lines: string[] };
 }
 
-export function buildRunView(result: RunResult): RunView {
+/** The view of a run; `context.base` is the history its front end looked up as the PR's base, if any. */
+export function buildRunView(result: RunResult, context: { base?: BaseReference } = {}): RunView {
   const analysis = result.analysis;
   const gates = (analysis?.gates ?? []).map(gateView);
   const modes = result.modes.map((mode) => modeView(result, mode, analysis, gates));
@@ -210,6 +217,7 @@ export function buildRunView(result: RunResult): RunView {
     view.stopping = { record: analysis.stopping, measured: stoppingText(analysis.stopping), reason: stoppingReason(analysis.stopping) };
   const ab = analysis?.ab?.gates ?? [];
   if (ab.length > 0) view.ab = abView(ab, view.profiles.length > 1, analysis?.stopping);
+  if (context.base) view.reference = referenceView(modes, context.base, (run) => buildRunView(run));
   return view;
 }
 

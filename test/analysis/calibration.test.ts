@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeCalibration } from '../../src/analysis/calibration.ts';
 import { repetitionsFor } from '../../src/analysis/mde.ts';
-import { renderCalibration } from '../../src/analysis/text.ts';
+import { renderCalibration } from '../../src/report/analysis-text.ts';
 import { seededRandom } from '../../src/util/random.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
-import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
+import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from './synthetic.ts';
 import { buildRunView } from '../../src/report/view.ts';

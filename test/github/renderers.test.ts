@@ -16,7 +16,6 @@ import { tableRows } from '../../src/github/tables.ts';
 import { renderJobSummary } from '../../src/github/job-summary.ts';
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/github/comment-body.ts';
 import { annotationsFor } from '../../src/github/annotations.ts';
-import { compareWithBase } from '../../src/github/base-compare.ts';
 import { median } from '../../src/analysis/descriptive.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
@@ -217,19 +216,26 @@ test('the job summary stays under 1 MiB by dropping optional sections with a not
   assert.match(summary, /### Results/);
 });
 
-test('the base comparison is this run against the median of the base runs', () => {
+test('the base comparison is this run against the median of the base runs, carried by the view', () => {
   const result = load();
   const base = load();
   for (const mode of base.modes) for (const rep of mode.repetitions) rep.latencyMs!.p50 *= 0.8;
-  const view = viewRun(result);
-  const rows = compareWithBase(view.modes, { ref: 'main', runs: [base] });
+  const view = viewRun(result, { base: { ref: 'main', commit: 'c0ffee0000', runs: [base] } });
+  const rows = view.reference!.comparisons;
   assert.equal(rows.length, 2);
   for (const row of rows) assert.ok(Math.abs(row.change - 0.25) < 1e-9, `${row.mode}: ${row.change}`);
-  const summary = renderJobSummary({ view, links: {}, base: { ref: 'main', commit: 'c0ffee0000', runs: [base] } });
+  assert.deepEqual([view.reference!.described, view.reference!.runs], ['main at c0ffee0', 1]);
+  const summary = renderJobSummary({ view, links: {} });
   assert.match(summary, /p50 vs base \(main at c0ffee0\)/);
   assert.match(summary, /\+25\.0%|\+25%/);
+  assert.match(renderComment({ view, links: {} }).body, /base reference: main at c0ffee0, 1 run\(s\)/);
   const invalidBase = { ...base, verdict: 'invalid' as const };
-  assert.deepEqual(compareWithBase(view.modes, { ref: 'main', runs: [invalidBase] }), [], 'invalid history is never compared');
+  assert.deepEqual(
+    viewRun(result, { base: { ref: 'main', runs: [invalidBase] } }).reference!.comparisons,
+    [],
+    'invalid history is never compared',
+  );
+  assert.equal(viewRun(result).reference, undefined, 'no lookup, no reference');
 });
 
 test('a run that ended before any repetition still renders a summary and a comment that say so', () => {

@@ -37,7 +37,7 @@ import { deleteLabelledTestRuns } from '../../src/platform/kubernetes/k6-operato
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildInvocation, groupInvocations } from '../../src/load/engine.ts';
-import { parseSummary } from '../../src/load/summary.ts';
+import { parseSummary } from '../../src/load/k6-summary.ts';
 import type { K6Invocation, K6Progress } from '../../src/load/types.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';

@@ -16,7 +16,7 @@ import { buildPlan } from '../../src/plan/plan.ts';
 import { buildInvocation, groupInvocations, runRepetition } from '../../src/load/engine.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { latencyOf, percentile } from '../../src/load/merge.ts';
-import { parseSummary, iterationMs } from '../../src/load/summary.ts';
+import { parseSummary, iterationMs } from '../../src/load/k6-summary.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import type { LatencyMs } from '../../src/results/types.ts';
 import { localK6Dir } from '../support/k8s/tools.ts';

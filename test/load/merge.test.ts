@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { latencyOf, mergeInstances, percentile, type InstanceResult } from '../../src/load/merge.ts';
 import { NO_BUCKET, type RawSamples } from '../../src/load/raw-samples.ts';
 import { executionSegments } from '../../src/load/segments.ts';
-import type { Measurement } from '../../src/load/summary.ts';
+import type { Measurement } from '../../src/load/k6-summary.ts';
 
 /** A deterministic, heavy-tailed set of durations (ms, 6 decimals like k6's CSV). */
 function durations(n: number, seed = 7): number[] {

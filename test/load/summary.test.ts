@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseSummary, SummaryFormatError } from '../../src/load/summary.ts';
+import { parseSummary, SummaryFormatError } from '../../src/load/k6-summary.ts';
 import { invalidReasons } from '../../src/load/validity.ts';
 
 // Fixtures are real k6 summaries; test/fixtures/k6/capture.ts says how they were captured.

@@ -7,7 +7,7 @@ import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { buildRunView } from '../../src/report/view.ts';
 import { renderJobSummary } from '../../src/github/job-summary.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
-import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
+import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderCsv } from '../../src/report/exports/csv.ts';
 import { formatG } from '../../src/report/exports/matrix.ts';
-import { renderMarkdownTable } from '../../src/report/exports/markdown.ts';
+import { renderMarkdownTable } from '../../src/report/exports/markdown-table.ts';
 import { boxTable, renderTextTable } from '../../src/report/exports/text-table.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { buildRunResult } from '../support/results-fixture.ts';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
-import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
+import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
 import { buildRunView } from '../../src/report/view.ts';

@@ -4,7 +4,7 @@
 // repetitions reach a chosen MDE.
 import { resolve } from 'node:path';
 import { analyzeCalibration, calibrationConfig, type Calibration } from '../../analysis/calibration.ts';
-import { renderCalibration } from '../../analysis/text.ts';
+import { renderCalibration } from '../../report/analysis-text.ts';
 import { runPipeline } from '../../pipeline.ts';
 import { EXIT, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { analyzeRun } from '../../analysis/analyze.ts';
 import { exitCodeFor } from '../../analysis/verdict.ts';
 import { compareScenarios, explainDifferences } from '../../analysis/scenario.ts';
-import { renderComparison } from '../../analysis/text.ts';
+import { renderComparison } from '../../report/analysis-text.ts';
 import { loadConfig } from '../../config/load.ts';
 import { validateConfig, type Config } from '../../config/validate.ts';
 import { parseResultsJson } from '../../results/migrate.ts';

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { readResults } from '../../history/read-results.ts';
 import { unpublishableReason } from '../../history/publishable.ts';
-import { storeFromFlags, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
+import { storeFromFlags, storeToken, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { gatesSchema } from '../../config/sections/gates.ts';
 import { changePointMode, evaluateChangePointGate, type ChangePointGateMode } from '../../history/change-point-gate.ts';
@@ -65,7 +65,7 @@ export const command: Command = {
         adopt: context.args.switches.has('adopt'),
       },
       defaults,
-      process.env,
+      storeToken(process.env),
       context.log,
       context.cwd,
     );

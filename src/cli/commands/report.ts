@@ -7,13 +7,13 @@ import { dirname, join, resolve } from 'node:path';
 import { DirectorySink } from '../../history/directory-store.ts';
 import { safeRunId } from '../../history/layout.ts';
 import { readResults } from '../../history/read-results.ts';
-import { storeFromFlags } from '../../history/store-options.ts';
+import { storeFromFlags, storeToken } from '../../history/store-options.ts';
 import { buildRunView, type RunView } from '../../report/view.ts';
 import { loadChartJsSource } from '../../report/html/chartjs-source.ts';
 import { renderHtmlReport } from '../../report/html/render.ts';
 import { REPORT_FILE } from '../../report/html/write.ts';
 import { renderCsv } from '../../report/exports/csv.ts';
-import { renderMarkdownTable } from '../../report/exports/markdown.ts';
+import { renderMarkdownTable } from '../../report/exports/markdown-table.ts';
 import { renderTextTable } from '../../report/exports/text-table.ts';
 import { describeChangePoint, type SuiteChangePoint } from '../../history/change-points.ts';
 import { UsageError } from '../../util/errors.ts';
@@ -77,7 +77,7 @@ async function reportStore(context: CommandContext): Promise<number> {
       adopt: switches.has('adopt'),
     },
     {},
-    process.env,
+    storeToken(process.env),
     context.log,
     context.cwd,
   );

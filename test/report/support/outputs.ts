@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseResultsJson } from '../../../src/results/migrate.ts';
 import type { RunResult } from '../../../src/results/types.ts';
 import { renderTerminalTable } from '../../../src/report/terminal.ts';
-import { renderSummaryMarkdown } from '../../../src/report/markdown.ts';
+import { renderSummaryMarkdown } from '../../../src/report/summary-markdown.ts';
 import { buildRunView } from '../../../src/report/view.ts';
 import { renderJobSummary } from '../../../src/github/job-summary.ts';
 import { renderComment } from '../../../src/github/comment-body.ts';
@@ -14,7 +14,7 @@ import { indexEntryFor } from '../../../src/history/suite-index.ts';
 import { renderSourceFormats } from '../../../src/report/formats/index.ts';
 import { SOURCE_FORMATS, type SourceFormatName } from '../../../src/presets/format-names.ts';
 import { renderCsv } from '../../../src/report/exports/csv.ts';
-import { renderMarkdownTable } from '../../../src/report/exports/markdown.ts';
+import { renderMarkdownTable } from '../../../src/report/exports/markdown-table.ts';
 import { renderTextTable } from '../../../src/report/exports/text-table.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
