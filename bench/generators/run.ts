@@ -24,7 +24,7 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { buildInvocation, GROUP_SYSTEM_TAGS, GROUP_SYSTEM_TAGS_ARG, runRepetition } from '../../src/load/engine.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { CSV_SAVE_INTERVAL, collectRawSamples, csvOutputArg } from '../../src/load/raw-samples.ts';
-import { parseSummary } from '../../src/load/summary.ts';
+import { parseSummary } from '../../src/load/k6-summary.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import type { K6Invocation, LoadRunner } from '../../src/load/types.ts';

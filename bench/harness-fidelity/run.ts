@@ -21,7 +21,7 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { buildInvocation } from '../../src/load/engine.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
-import { parseSummary } from '../../src/load/summary.ts';
+import { parseSummary } from '../../src/load/k6-summary.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { cachedToolPath } from '../../src/tools/cache.ts';
 import { startServer } from '../../src/platform/processes.ts';

@@ -9,11 +9,11 @@
 // average of 20 on 2 cores a render waits 10× its CPU time); on an idle one the two agree.
 import { readFileSync } from 'node:fs';
 import { renderCsv } from '../../src/report/exports/csv.ts';
-import { renderMarkdownTable } from '../../src/report/exports/markdown.ts';
+import { renderMarkdownTable } from '../../src/report/exports/markdown-table.ts';
 import { renderTextTable } from '../../src/report/exports/text-table.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
-import { renderSummaryMarkdown } from '../../src/report/markdown.ts';
+import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
 import { parseResultsJson } from '../../src/results/migrate.ts';
 import type { RunResult } from '../../src/results/types.ts';
