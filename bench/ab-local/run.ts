@@ -1,13 +1,15 @@
 // Benchmark (not a test): the A/B gate measured until decided, for real, on this machine.
 //   npx tsx bench/ab-local/run.ts [--decisions 100] [--rate 200] [--duration 1] [--warmup 1]
-//       [--max-blocks 27] [--effect 5] [--base-delay 5] [--workers 1]
+//       [--max-blocks 27] [--effect 5] [--base-delay 20] [--workers 1] [--pair-duration <--duration>]
 // Four echo servers on 127.0.0.1 (the binary and options the local platform starts): A/A runs
 // two arms against two servers with the same injected delay (--base-delay ms); A/B runs base
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
-// plain k6 (the delay scaled until plain k6's interleaved pairs measure the effect within ±1
-// point), measured again by plain k6 every 5 decisions (the same 6-line script as bench/harness-fidelity) against
-// the same two targets in the same bench run, interleaved with the decisions; when the last three
-// such checks average more than 0.75 point off, the head's delay is rescaled (printed as drift). The base delay lifts
+// plain k6 (the delay scaled until the mean of 16 interleaved plain-k6 pairs measures the effect
+// within ±0.1 point), measured again by plain k6 every 5 decisions (2 pairs; the same 6-line
+// script as bench/harness-fidelity) against the same two targets in the same bench run,
+// interleaved with the decisions; when the pooled pairs of the last three checks are more than
+// 0.25 point off, the head's delay is rescaled (printed as drift). Plain k6's pairs are as long as
+// the gate's repetitions (--pair-duration). The base delay lifts
 // p50 over 1 ms so that 5% is above the gate's 0.05 ms floor (gates.ab.minEffectMs): the gate then
 // judges the relative minimum, as it would on a service with millisecond latencies.
 // Each decision is one real `runPipeline` with `load.repetitions: auto` (arms on the endpoints
@@ -43,12 +45,20 @@ const durationS = Number(arg('duration', '1'));
 const warmupS = Number(arg('warmup', '1'));
 const maxBlocks = Number(arg('max-blocks', String(BUDGET_DEFAULTS.maxBlocks)));
 const effect = Number(arg('effect', '5')) / 100;
-// 5 ms, not 2: the echo server sleeps through all but the last 1.5 ms of a delay and polls the
-// clock for the rest; at 2 ms the sleep's 1 ms timer often fired after the deadline, so extra
-// delay did not become extra latency in proportion (+0.053 to +0.119 ms all measured +5.5 % to
-// +6.9 % one hour and +2.5 % to +3.3 % the next). At 5 ms the deadline is always the later:
-// +0.269 ms (5 % of p50) measured +5.14 % at calibration and +4.97 % to +5.13 % between decisions.
-const baseDelayMs = Number(arg('base-delay', '5'));
+// 20 ms by default. At 2 ms the sleep's 1 ms timer often fired after the deadline, so extra delay
+// did not become extra latency in proportion (+0.053 to +0.119 ms measured +5.5 % to +6.9 % one
+// hour and +2.5 % to +3.3 % the next). At 5 ms (runs 1–4) the deadline was always the later, but
+// the effect a fixed +0.25 ms made still wandered with the servers' scheduling: 16-pair rounds of
+// 1 s measured +6.6 %, +4.2 %, +7.7 % minutes apart, and a decision then saw +3.0 %. At 20 ms the
+// same wander is a quarter of the ratio: +1.02 ms measured +4.82 %, +4.96 %, +4.92 % by plain k6
+// and +4.95 %, +4.92 %, +4.89 % by the pipeline in the same minutes (8 pairs of 1 s each, one
+// probe), so the injected effect is what calibration sets.
+const baseDelayMs = Number(arg('base-delay', '20'));
+// Plain k6's pairs are as long as the gate's repetitions by default, so both see the injected delay
+// in the same shape (a 1 s run sees less of it than a 3 s one: start-up latency common to both
+// arms dilutes the ratio); with a warm-up, the gate's repetitions drop it and plain k6 does not.
+const pairSeconds = Number(arg('pair-duration', String(durationS)));
+const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
 
 const PLAIN_K6 = `import http from 'k6/http';
 export const options = { discardResponseBodies: true, scenarios: { s: {
@@ -86,16 +96,39 @@ async function plainP50(k6: string, url: string, seconds: number): Promise<numbe
   }
 }
 
-/** Plain k6, base and head alternately, `rounds` times: the p50 ratio head ÷ base − 1 (median over rounds). */
-async function plainEffect(k6: string, base: string, head: string, rounds: number): Promise<number> {
-  const ratios: number[] = [];
+/**
+ * Plain k6, base and head alternately, `rounds` times, each side `pairSeconds` long: every pair's
+ * log(p50 head ÷ p50 base). Callers pool pairs and take their mean: an earlier version returned the
+ * "median" of each check's two pairs, which is the larger of the two (index 1 of 2), so every
+ * check read high by about half a pair's spread (+0.6 point), and the drift rule then cut the
+ * head's delay to match.
+ */
+async function plainPairs(k6: string, base: string, head: string, rounds: number): Promise<number[]> {
+  const logRatios: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const order = i % 2 === 0 ? [base, head] : [head, base];
-    const [a, b] = [await plainP50(k6, order[0]!, 3), await plainP50(k6, order[1]!, 3)];
-    ratios.push(order[0] === head ? a / b : b / a);
+    const [a, b] = [await plainP50(k6, order[0]!, pairSeconds), await plainP50(k6, order[1]!, pairSeconds)];
+    logRatios.push(Math.log(order[0] === head ? a / b : b / a));
   }
-  ratios.sort((x, y) => x - y);
-  return ratios[Math.floor(ratios.length / 2)]! - 1;
+  return logRatios;
+}
+
+/** Pooled pairs as an effect: exp(mean log ratio) − 1. */
+const effectOf = (logRatios: number[]) => Math.exp(logRatios.reduce((s, x) => s + x, 0) / logRatios.length) - 1;
+
+/** Student's t 97.5th percentile for `df` degrees of freedom (table to 30, 2.0 beyond: close enough here). */
+function tQuantile975(df: number): number {
+  const table = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13];
+  return df <= table.length ? table[df - 1]! : df < 30 ? 2.1 : 2.0;
+}
+
+/** The effect with a 95 % interval over pairs (n ≥ 2). */
+function effectInterval(logRatios: number[]): { effect: number; low: number; high: number } {
+  const n = logRatios.length;
+  const mean = logRatios.reduce((s, x) => s + x, 0) / n;
+  const sd = Math.sqrt(logRatios.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = tQuantile975(n - 1) * (sd / Math.sqrt(n));
+  return { effect: Math.exp(mean) - 1, low: Math.exp(mean - half) - 1, high: Math.exp(mean + half) - 1 };
 }
 
 interface Decision {
@@ -200,18 +233,22 @@ function historyDecision(current: Decision, stored: Decision, day: number): Deci
   return decision === 'pass' || decision === 'fail' ? decision : 'inconclusive';
 }
 
-/** Calibration: at most this many rounds of CALIBRATION_PAIRS interleaved plain-k6 pairs (3 s each side). */
-const CALIBRATION_ROUNDS = 3;
-const CALIBRATION_PAIRS = 10;
+/** Calibration: at most this many rounds of CALIBRATION_PAIRS interleaved plain-k6 pairs. */
+const CALIBRATION_ROUNDS = 4;
+const CALIBRATION_PAIRS = 16;
 /**
- * Close enough: ±1 point of the target effect, the noise of one round. A tighter tolerance chased
- * noise: a run with ±0.5 points and 6 pairs moved one worker's delay from +0.273 to +0.229 ms on
- * rounds that measured 6.98 %, 6.24 %, 3.43 %, 5.38 %, and its decisions then saw about +4.2 %.
+ * Close enough: ±0.1 point of the target effect. At the margin the gate's own interval is a few
+ * tenths of a point wide, so an effect calibrated 0.3 point low is an effect the gate rightly
+ * passes: the catch rate would measure the calibration, not the gate. (At 5 ms of base delay a
+ * round's noise was ±1 point and tighter tolerances chased it; at 20 ms a 16-pair round's standard
+ * error is a few hundredths of a point.)
  */
-const CALIBRATION_TOLERANCE = 0.01;
-/** Drift correction between decisions: the mean of this many plain-k6 checks (every 5 decisions), off by more than this. */
+const CALIBRATION_TOLERANCE = 0.001;
+/** Plain-k6 check between decisions: this many pairs every 5 decisions. */
+const CHECK_PAIRS = 2;
+/** Drift correction: the pooled pairs of this many checks since the last rescale, off by more than this. */
 const DRIFT_WINDOW = 3;
-const DRIFT_TOLERANCE = 0.0075;
+const DRIFT_TOLERANCE = 0.0025;
 
 interface Measured {
   baseP50: number;
@@ -222,7 +259,8 @@ interface Measured {
   /** The same decisions as the history gate judges them (see historyDecision). */
   historyAa: Decision['decision'][];
   historyAb: Decision['decision'][];
-  effects: number[];
+  /** log(p50 head ÷ p50 base) of every plain-k6 check pair, in order. */
+  checkPairs: number[];
 }
 
 /** One worker's decisions: its own four servers, `count` A/A and `count` A/B decisions, alternating. */
@@ -250,7 +288,7 @@ async function measure(count: number, worker: number): Promise<Measured> {
     let head = await echo(baseDelayMs + extraMs, 'A/B head');
     const calibration: { extraMs: number; measured: number }[] = [];
     for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-      const measured = await plainEffect(k6, base, head, CALIBRATION_PAIRS);
+      const measured = effectOf(await plainPairs(k6, base, head, CALIBRATION_PAIRS));
       calibration.push({ extraMs, measured });
       console.log(
         `${tag}calibration ${round + 1}: base p50 ${baseP50.toFixed(3)} ms, head delay ${baseDelayMs} + ${extraMs.toFixed(3)} ms: plain k6 measures ${(100 * measured).toFixed(2)}% (target ${(100 * effect).toFixed(1)}%)`,
@@ -263,7 +301,8 @@ async function measure(count: number, worker: number): Promise<Measured> {
     }
     const aa: Decision[] = [];
     const ab: Decision[] = [];
-    const effects: number[] = [];
+    const checkPairs: number[] = [];
+    let checks = 0;
     let lastRescale = 0;
     for (let i = 0; i < count; i++) {
       const seed = 10_000 * worker + i;
@@ -271,21 +310,22 @@ async function measure(count: number, worker: number): Promise<Measured> {
       ab.push(await decide(base, head, 2000 + seed));
       // Plain k6's view of the injected effect, measured between the decisions it describes.
       if (i % 5 === 0) {
-        effects.push(await plainEffect(k6, base, head, 2));
+        checkPairs.push(...(await plainPairs(k6, base, head, CHECK_PAIRS)));
+        checks++;
         // The effect drifts as the machine's load does (+4.2 % to +5.0 % per worker over an hour
         // in run 2): when the last DRIFT_WINDOW measurements average more than DRIFT_TOLERANCE off
         // the target, the head's extra delay is rescaled (a new head server) and said.
-        const recent = effects.slice(-DRIFT_WINDOW);
-        const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
-        if (effects.length - lastRescale >= DRIFT_WINDOW && Math.abs(mean - effect) > DRIFT_TOLERANCE) {
+        const recent = checkPairs.slice(-DRIFT_WINDOW * CHECK_PAIRS);
+        const mean = effectOf(recent);
+        if (checks - lastRescale >= DRIFT_WINDOW && Math.abs(mean - effect) > DRIFT_TOLERANCE) {
           extraMs *= effect / Math.max(mean, effect / 4);
           await servers[headServer]!.stop();
           headServer = servers.length;
           head = await echo(baseDelayMs + extraMs, 'A/B head');
-          lastRescale = effects.length;
+          lastRescale = checks;
           calibration.push({ extraMs, measured: mean });
           console.log(
-            `${tag}drift: plain k6 measured ${(100 * mean).toFixed(2)}% over the last ${recent.length} checks; head delay now ${baseDelayMs} + ${extraMs.toFixed(3)} ms`,
+            `${tag}drift: plain k6 measured ${(100 * mean).toFixed(2)}% over the last ${recent.length} pairs; head delay now ${baseDelayMs} + ${extraMs.toFixed(3)} ms`,
           );
         }
       }
@@ -296,7 +336,7 @@ async function measure(count: number, worker: number): Promise<Measured> {
     const stored = (i: number) => aa[(i + aa.length - 1) % aa.length]!;
     const historyAa = aa.map((d, i) => historyDecision(d, stored(i), i));
     const historyAb = ab.map((d, i) => historyDecision(d, stored(i), i));
-    return { baseP50, extraMs, calibration, aa, ab, historyAa, historyAb, effects };
+    return { baseP50, extraMs, calibration, aa, ab, historyAa, historyAb, checkPairs };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
@@ -305,15 +345,17 @@ async function measure(count: number, worker: number): Promise<Measured> {
 function report(parts: Measured[]): void {
   const aa = parts.flatMap((p) => p.aa);
   const ab = parts.flatMap((p) => p.ab);
-  const effects = parts.flatMap((p) => p.effects).sort((a, b) => a - b);
-  const abName = `A/B (+${(effect * 100).toFixed(0)}% p50)`;
+  const pairs = parts.flatMap((p) => p.checkPairs);
+  const plain = effectInterval(pairs);
+  const sorted = [...pairs].sort((a, b) => a - b);
+  const abName = `A/B (+${Number((effect * 100).toFixed(1))}% p50)`;
   const header = ['case', 'decisions', 'pass', 'fail', 'inconclusive', 'invalid', 'mean blocks', 'max blocks', 'mean wall', 'max wall'];
   console.log(
     `\nthe A/B gate (${rate} rps, ${durationS} s + ${warmupS} s warm-up per repetition, 2 arms, looks until decided, at most ${maxBlocks} blocks${workers > 1 ? `; ${workers} workers side by side` : ''}):`,
   );
   console.log(alignTable([header, summarize('A/A (0%)', aa), summarize(abName, ab)]));
   console.log(
-    `\ninjected effect as plain k6 measures it (p50 head ÷ base − 1, ${effects.length} interleaved pairs of 3 s, median): ${(100 * effects[Math.floor(effects.length / 2)]!).toFixed(2)}% (range ${(100 * effects[0]!).toFixed(2)}% to ${(100 * effects[effects.length - 1]!).toFixed(2)}%)`,
+    `\ninjected effect as plain k6 measures it (p50 head ÷ base − 1, ${pairs.length} interleaved pairs of ${pairSeconds} s between the decisions, geometric mean): ${pct(plain.effect)} (95% interval ${pct(plain.low)} to ${pct(plain.high)}; single pairs ${pct(Math.exp(sorted[0]!) - 1)} to ${pct(Math.exp(sorted[sorted.length - 1]!) - 1)})`,
   );
   const estimates = (rows: Decision[]) => {
     const xs = rows.flatMap((r) => (r.estimate === null ? [] : [r.estimate])).sort((a, b) => a - b);
