@@ -5,7 +5,7 @@
 // two arms against two servers with the same injected delay (--base-delay ms); A/B runs base
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
 // plain k6 (the delay scaled until the mean of 16 interleaved plain-k6 pairs measures the effect
-// at --effect to 0.2 point over it), measured again by plain k6 every 5 decisions (2 pairs; the same 6-line
+// 0.1 to 0.3 point over --effect), measured again by plain k6 every 5 decisions (2 pairs; the same 6-line
 // script as bench/harness-fidelity) against the same two targets in the same bench run,
 // interleaved with the decisions; when the pooled pairs of the last three checks leave that
 // window, the head's delay is rescaled (printed as drift). Plain k6's pairs are as long as
@@ -237,17 +237,20 @@ function historyDecision(current: Decision, stored: Decision, day: number): Deci
 const CALIBRATION_ROUNDS = 4;
 const CALIBRATION_PAIRS = 16;
 /**
- * On target: plain k6 measures the effect at or above --effect and at most 0.2 point over it;
- * calibration aims 0.1 point over. At the margin the gate's own interval is a few tenths of a point
- * wide, so an effect that lands under the margin is one the gate rightly passes (a first run
- * accepted +4.93 % as "within ±0.1 point" and its decisions passed): the catch rate would measure
- * the calibration, not the gate. (At 5 ms of base delay a round's noise was ±1 point and tight
- * windows chased it; at 20 ms a 16-pair round's standard error is a few hundredths of a point.)
+ * On target: plain k6 measures the effect 0.1 to 0.3 point over --effect; calibration aims 0.2
+ * over. At the margin the gate's own interval is a few tenths of a point wide, so an effect that
+ * lands under the margin is one the gate rightly passes, and the catch rate would measure the
+ * calibration, not the gate: a first run accepted +4.93 % and its decisions passed; a second, in
+ * +5.0 to +5.2 %, caught the worker whose rounds said +5.16 % and passed the one at +5.09 % (the
+ * same head delay measured 0.1 point apart from round to round). Aiming 0.2 over keeps the change
+ * at or over the margin through that noise; the report prints what plain k6 measured.
+ * (At 5 ms of base delay a round's noise was ±1 point; at 20 ms a 16-pair round's is ±0.1.)
  */
-const TARGET_WINDOW = 0.002;
-const onTarget = (measured: number) => measured >= effect && measured <= effect + TARGET_WINDOW;
+const TARGET_LOW = 0.001;
+const TARGET_HIGH = 0.003;
+const onTarget = (measured: number) => measured >= effect + TARGET_LOW && measured <= effect + TARGET_HIGH;
 /** The effect calibration and drift corrections aim at: the middle of the window. */
-const aim = () => effect + TARGET_WINDOW / 2;
+const aim = () => effect + (TARGET_LOW + TARGET_HIGH) / 2;
 /** Plain-k6 check between decisions: this many pairs every 5 decisions. */
 const CHECK_PAIRS = 2;
 /** Drift correction: the pooled pairs of this many checks since the last rescale, off target. */
