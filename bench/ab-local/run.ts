@@ -4,11 +4,11 @@
 // Four echo servers on 127.0.0.1 (the binary and options the local platform starts): A/A runs
 // two arms against two servers with the same injected delay (--base-delay ms); A/B runs base
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
-// plain k6 (the delay scaled until the mean of 16 interleaved plain-k6 pairs measures the effect
+// plain k6 (the delay scaled until the mean of 48 interleaved plain-k6 pairs measures the effect
 // 0.1 to 0.3 point over --effect), measured again by plain k6 every 5 decisions (2 pairs; the same 6-line
 // script as bench/harness-fidelity) against the same two targets in the same bench run,
-// interleaved with the decisions; when the pooled pairs of the last three checks leave that
-// window, the head's delay is rescaled (printed as drift). Plain k6's pairs are as long as
+// interleaved with the decisions; when the pooled pairs of the last five checks are more than
+// 0.1 point outside that window, the head's delay is rescaled (printed as drift). Plain k6's pairs are as long as
 // the gate's repetitions (--pair-duration). The base delay lifts
 // p50 over 1 ms so that 5% is above the gate's 0.05 ms floor (gates.ab.minEffectMs): the gate then
 // judges the relative minimum, as it would on a service with millisecond latencies.
@@ -235,7 +235,7 @@ function historyDecision(current: Decision, stored: Decision, day: number): Deci
 
 /** Calibration: at most this many rounds of CALIBRATION_PAIRS interleaved plain-k6 pairs. */
 const CALIBRATION_ROUNDS = 4;
-const CALIBRATION_PAIRS = 16;
+const CALIBRATION_PAIRS = 48;
 /**
  * On target: plain k6 measures the effect 0.1 to 0.3 point over --effect; calibration aims 0.2
  * over. At the margin the gate's own interval is a few tenths of a point wide, so an effect that
@@ -244,7 +244,8 @@ const CALIBRATION_PAIRS = 16;
  * +5.0 to +5.2 %, caught the worker whose rounds said +5.16 % and passed the one at +5.09 % (the
  * same head delay measured 0.1 point apart from round to round). Aiming 0.2 over keeps the change
  * at or over the margin through that noise; the report prints what plain k6 measured.
- * (At 5 ms of base delay a round's noise was ±1 point; at 20 ms a 16-pair round's is ±0.1.)
+ * (At 5 ms of base delay a round's noise was ±1 point; at 20 ms a 16-pair round's is ±0.1 alone
+ * and ±0.3 with two workers side by side, so a round is 48 pairs.)
  */
 const TARGET_LOW = 0.001;
 const TARGET_HIGH = 0.003;
@@ -253,8 +254,12 @@ const onTarget = (measured: number) => measured >= effect + TARGET_LOW && measur
 const aim = () => effect + (TARGET_LOW + TARGET_HIGH) / 2;
 /** Plain-k6 check between decisions: this many pairs every 5 decisions. */
 const CHECK_PAIRS = 2;
-/** Drift correction: the pooled pairs of this many checks since the last rescale, off target. */
-const DRIFT_WINDOW = 3;
+/**
+ * Drift correction: the pooled pairs of this many checks since the last rescale, off target by
+ * more than a check's noise (DRIFT_SLACK beyond the window).
+ */
+const DRIFT_WINDOW = 5;
+const DRIFT_SLACK = 0.001;
 
 interface Measured {
   baseP50: number;
@@ -297,7 +302,7 @@ async function measure(count: number, worker: number): Promise<Measured> {
       const measured = effectOf(await plainPairs(k6, base, head, CALIBRATION_PAIRS));
       calibration.push({ extraMs, measured });
       console.log(
-        `${tag}calibration ${round + 1}: base p50 ${baseP50.toFixed(3)} ms, head delay ${baseDelayMs} + ${extraMs.toFixed(3)} ms: plain k6 measures ${(100 * measured).toFixed(2)}% (target ${(100 * effect).toFixed(1)}%)`,
+        `${tag}calibration ${round + 1}: base p50 ${baseP50.toFixed(3)} ms, head delay ${baseDelayMs} + ${extraMs.toFixed(3)} ms: plain k6 measures ${(100 * measured).toFixed(2)}% (target ${pct(effect + TARGET_LOW)} to ${pct(effect + TARGET_HIGH)})`,
       );
       if (onTarget(measured) || round === CALIBRATION_ROUNDS - 1) break;
       extraMs *= aim() / Math.max(measured, effect / 4);
@@ -323,7 +328,10 @@ async function measure(count: number, worker: number): Promise<Measured> {
         // window, the head's extra delay is rescaled (a new head server) and said.
         const recent = checkPairs.slice(-DRIFT_WINDOW * CHECK_PAIRS);
         const mean = effectOf(recent);
-        if (checks - lastRescale >= DRIFT_WINDOW && !onTarget(mean)) {
+        if (
+          checks - lastRescale >= DRIFT_WINDOW &&
+          (mean < effect + TARGET_LOW - DRIFT_SLACK || mean > effect + TARGET_HIGH + DRIFT_SLACK)
+        ) {
           extraMs *= aim() / Math.max(mean, effect / 4);
           await servers[headServer]!.stop();
           headServer = servers.length;
