@@ -1,7 +1,8 @@
 // Benchmark (not a test): the A/B gate measured until decided, for real, on this machine.
 //   npx tsx bench/ab-local/run.ts [--decisions 100] [--rate 200] [--duration 1] [--warmup 1]
 //       [--max-blocks 27] [--effect 5] [--base-delay 20] [--workers 1] [--pair-duration <--duration>]
-// Four echo servers on 127.0.0.1 (the binary and options the local platform starts): A/A runs
+// Echo servers on 127.0.0.1 (the project's own, src/echo/server.ts, as the local platform runs
+// them), two per process (pair-server.ts: the arms of one comparison share a process): A/A runs
 // two arms against two servers with the same injected delay (--base-delay ms); A/B runs base
 // against a server whose delay is larger by --effect % of the base's p50, calibrated first with
 // plain k6 (the delay scaled until the mean of 48 interleaved plain-k6 pairs measures the effect
@@ -25,12 +26,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { BUDGET_DEFAULTS } from '../../src/config/schema.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
-import { startServer, type StartedServer } from '../../src/platform/processes.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { syntheticRun, testConfig } from '../../test/analysis/synthetic.ts';
@@ -59,6 +61,7 @@ const baseDelayMs = Number(arg('base-delay', '20'));
 // arms dilutes the ratio); with a warm-up, the gate's repetitions drop it and plain k6 does not.
 const pairSeconds = Number(arg('pair-duration', String(durationS)));
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+const PAIR_SERVER = fileURLToPath(new URL('./pair-server.ts', import.meta.url));
 
 const PLAIN_K6 = `import http from 'k6/http';
 export const options = { discardResponseBodies: true, scenarios: { s: {
@@ -274,29 +277,55 @@ interface Measured {
   checkPairs: number[];
 }
 
-/** One worker's decisions: its own four servers, `count` A/A and `count` A/B decisions, alternating. */
+/** One process serving one echo server per delay (pair-server.ts): the arms of one comparison. */
+interface Pair {
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+async function startPair(delays: number[]): Promise<Pair> {
+  const child = spawn(process.execPath, [...process.execArgv, PAIR_SERVER, ...delays.map(String)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`pair server exited with code ${code} before listening`)));
+  });
+  const { ports } = JSON.parse(line) as { ports: number[] };
+  return {
+    urls: ports.map((port) => `http://127.0.0.1:${port}/`),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+      }),
+  };
+}
+
+/** One worker's decisions: its own two server processes (A/A, A/B), `count` A/A and `count` A/B decisions, alternating. */
 async function measure(count: number, worker: number): Promise<Measured> {
   const k6 = (await ensureK6(silentLogger)).path;
-  const servers: StartedServer[] = [];
-  const echo = async (delayMs: number, what: string) => {
-    const s = await startServer('echo', ['--delay-ms', String(delayMs)], what);
-    servers.push(s);
-    return `http://127.0.0.1:${s.port}/`;
+  const pairs: Pair[] = [];
+  const pair = async (delays: number[]) => {
+    const started = await startPair(delays);
+    pairs.push(started);
+    return started;
   };
   const tag = workerOut !== undefined ? `[worker ${worker + 1}] ` : '';
   try {
-    const aa1 = await echo(baseDelayMs, 'A/A arm 1');
-    const aa2 = await echo(baseDelayMs, 'A/A arm 2');
-    const base = await echo(baseDelayMs, 'A/B base');
+    const [aa1, aa2] = (await pair([baseDelayMs, baseDelayMs])).urls as [string, string];
     // Calibrate: a first guess of the head's extra delay is `effect` of the base's p50 as plain k6
     // measures it; then plain k6 measures the effect itself (interleaved pairs) and the delay is
     // scaled until it lands in the target window (onTarget). An injected 5 % of p50 had
     // measured +7 %: the servers' precise waits compete for the same two cores, so the delay added
-    // is not the latency added.
-    const baseP50 = await plainP50(k6, base, 5);
+    // is not the latency added. Base and head are one process, restarted with each new delay.
+    const probe = await pair([baseDelayMs]);
+    const baseP50 = await plainP50(k6, probe.urls[0]!, 5);
+    await probe.stop();
     let extraMs = aim() * baseP50;
-    let headServer = servers.length;
-    let head = await echo(baseDelayMs + extraMs, 'A/B head');
+    let abPair = await pair([baseDelayMs, baseDelayMs + extraMs]);
+    let [base, head] = abPair.urls as [string, string];
     const calibration: { extraMs: number; measured: number }[] = [];
     for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
       const measured = effectOf(await plainPairs(k6, base, head, CALIBRATION_PAIRS));
@@ -306,9 +335,9 @@ async function measure(count: number, worker: number): Promise<Measured> {
       );
       if (onTarget(measured) || round === CALIBRATION_ROUNDS - 1) break;
       extraMs *= aim() / Math.max(measured, effect / 4);
-      await servers[headServer]!.stop();
-      headServer = servers.length;
-      head = await echo(baseDelayMs + extraMs, 'A/B head');
+      await abPair.stop();
+      abPair = await pair([baseDelayMs, baseDelayMs + extraMs]);
+      [base, head] = abPair.urls as [string, string];
     }
     const aa: Decision[] = [];
     const ab: Decision[] = [];
@@ -333,9 +362,9 @@ async function measure(count: number, worker: number): Promise<Measured> {
           (mean < effect + TARGET_LOW - DRIFT_SLACK || mean > effect + TARGET_HIGH + DRIFT_SLACK)
         ) {
           extraMs *= aim() / Math.max(mean, effect / 4);
-          await servers[headServer]!.stop();
-          headServer = servers.length;
-          head = await echo(baseDelayMs + extraMs, 'A/B head');
+          await abPair.stop();
+          abPair = await pair([baseDelayMs, baseDelayMs + extraMs]);
+          [base, head] = abPair.urls as [string, string];
           lastRescale = checks;
           calibration.push({ extraMs, measured: mean });
           console.log(
@@ -352,7 +381,7 @@ async function measure(count: number, worker: number): Promise<Measured> {
     const historyAb = ab.map((d, i) => historyDecision(d, stored(i), i));
     return { baseP50, extraMs, calibration, aa, ab, historyAa, historyAb, checkPairs };
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all(pairs.map((p) => p.stop()));
   }
 }
 
