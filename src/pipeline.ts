@@ -14,6 +14,7 @@ import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/ty
 import { checkGroupsSupported, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
+import { findMode } from './results/modes.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
@@ -313,7 +314,7 @@ function trialRecord(t: Trial): RunResult['plan']['trials'][number] {
 }
 
 function modeEntry(result: RunResult, trial: Trial, description: string): ModeResult {
-  let entry = result.modes.find((m) => m.name === trial.mode.name && m.profile === trial.profile.name);
+  let entry = findMode(result, trial.mode.name, trial.profile.name);
   if (!entry) {
     entry = { name: trial.mode.name, profile: trial.profile.name, repetitions: [], target: description };
     if (trial.mode.mesh) entry.mesh = trial.mode.mesh;

@@ -17,6 +17,7 @@
 // Modes other than the baseline are compared relative to the baseline of their own run (per-block
 // ratios), which cancels job-to-job drift of the runner; the baseline is compared as is.
 import type { RunResult } from '../results/types.ts';
+import { findMode } from '../results/modes.ts';
 import type { Random } from '../util/random.ts';
 import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
@@ -80,13 +81,13 @@ export function runLevelValues(
   baseline: string,
   round?: number,
 ): number[] {
-  const modeResult = run.modes.find((m) => m.name === mode && m.profile === profile);
+  const modeResult = findMode(run, mode, profile);
   if (!modeResult) return [];
   const reps = validRepetitions(modeResult, round);
   if (basis === 'absolute') {
     return reps.map((r) => METRICS[metric].extract(r)).filter((v): v is number => v !== undefined);
   }
-  const baselineResult = run.modes.find((m) => m.name === baseline && m.profile === profile);
+  const baselineResult = findMode(run, baseline, profile);
   if (!baselineResult) return [];
   return pairByBlock(reps, validRepetitions(baselineResult, round), metric)
     .filter((p) => p.baseline > 0)
@@ -264,7 +265,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     threshold,
   };
   const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
-  const modeResult = candidate.modes.find((m) => m.name === mode && m.profile === profile);
+  const modeResult = findMode(candidate, mode, profile);
   const rounds = modeResult ? [...new Set(validRepetitions(modeResult).map(roundOf))].sort() : [];
   const candidateValues = runLevelValues(candidate, mode, profile, metric, basis, baseline);
   const what = `${mode} [${profile}] ${definition.label}`;

@@ -2,6 +2,7 @@
 // workload, platform and runner class. History is filtered by it, and `compare` refuses to
 // compare results whose keys differ, naming the fields.
 import type { RunResult } from '../results/types.ts';
+import { findMode } from '../results/modes.ts';
 
 export interface ScenarioKey {
   suite: string;
@@ -29,8 +30,8 @@ type Loose = Record<string, unknown>;
 export function scenarioKey(result: RunResult, mode: string, profile: string): ScenarioKey {
   const config = (result.config ?? {}) as Loose;
   const profileConfig = findProfile(config, profile);
-  const modeConfig = findMode(config, mode);
-  const modeResult = result.modes.find((m) => m.name === mode && m.profile === profile);
+  const modeConfig = modeConfigOf(config, mode);
+  const modeResult = findMode(result, mode, profile);
   return {
     suite: String(result.run?.suite ?? config.suite ?? 'default'),
     mode,
@@ -95,7 +96,7 @@ function findProfile(config: Loose, name: string): Loose | undefined {
   return list.find((p) => p.name === name) ?? (list.length === 1 ? list[0] : undefined);
 }
 
-function findMode(config: Loose, name: string): Loose | undefined {
+function modeConfigOf(config: Loose, name: string): Loose | undefined {
   const modes = Array.isArray(config.modes) ? config.modes : [];
   return modes.find((m): m is Loose => typeof m === 'object' && m !== null && (m as Loose).name === name);
 }
