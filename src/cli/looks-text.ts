@@ -2,6 +2,7 @@
 // where the run looks, and what the budget allows.
 import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
 import type { Config } from '../config/validate.ts';
+import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.ts';
 import type { LookPlan } from '../plan/looks.ts';
 import { formatEstimate } from './preset-summary.ts';
 
@@ -10,11 +11,57 @@ export function describeArms(config: Config): string[] {
   const ab = config.gates.ab;
   const fromBase = config.armsFromBase ? armsFromBaseLines(config.armsFromBase) : [];
   return fromBase.concat(
-    armPairs(config).map(
-      (p) =>
-        `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${ab.minEffectPct}% and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} over all looks)` : ' (gates.ab.enabled is false: measured, not gated)'}`,
-    ),
+    armPairs(config).flatMap((p) => [
+      `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${ab.minEffectPct}% and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} over all looks)` : ' (gates.ab.enabled is false: measured, not gated)'}`,
+      ...armDetails(config, p),
+    ]),
   );
+}
+
+/**
+ * Per arm, what it runs with where the two differ: its Istio revision (always: each is a control
+ * plane the run installs), then namespace labels and annotations, echo image, env, local settings.
+ */
+function armDetails(config: Config, pair: { base: string; head: string }): string[] {
+  const base = config.modes.find((m) => m.name === pair.base)!;
+  const head = config.modes.find((m) => m.name === pair.head)!;
+  const differing = (pick: (m: typeof base) => Record<string, unknown> | undefined) => {
+    const [b, h] = [pick(base) ?? {}, pick(head) ?? {}];
+    return [...new Set([...Object.keys(b), ...Object.keys(h)])].filter((k) => JSON.stringify(b[k]) !== JSON.stringify(h[k]));
+  };
+  const keys = {
+    labels: differing((m) => m.namespaceLabels),
+    annotations: differing((m) => m.namespaceAnnotations),
+    env: differing((m) => m.env),
+    local: differing((m) => m.local),
+  };
+  const details = (mode: typeof base): string => {
+    const parts: string[] = [];
+    const revision = istioRevisionOf(mode, config.kubernetes.istio);
+    if (revision) {
+      const set = Object.keys(revision.set).length;
+      parts.push(
+        `Istio revision ${revision.revision} (${revision.version}${revision.hub ? `, hub ${revision.hub}` : ''}${set > 0 ? `, ${set} --set value${set === 1 ? '' : 's'}` : ''})`,
+      );
+    }
+    const pairs = (what: string, values: Record<string, unknown> | undefined, names: string[]) =>
+      names.length > 0 &&
+      parts.push(`${what} ${names.map((k) => `${k}=${values?.[k] === undefined ? '(unset)' : String(values[k])}`).join(', ')}`);
+    pairs('namespace labels', mode.namespaceLabels, keys.labels);
+    pairs('namespace annotations', mode.namespaceAnnotations, keys.annotations);
+    if (base.echoImage !== head.echoImage) parts.push(`echo image ${mode.echoImage ?? config.kubernetes.images.echo}`);
+    if (base.serverManifests !== head.serverManifests)
+      parts.push(`server manifests ${mode.serverManifests ?? config.kubernetes.manifests.server ?? '(the built-in echo server)'}`);
+    pairs('env', mode.env, keys.env);
+    pairs('local', mode.local as Record<string, unknown> | undefined, keys.local);
+    if (base.url !== head.url && mode.url) parts.push(`url ${mode.url}`);
+    if (base.grpc !== head.grpc && mode.grpc) parts.push(`grpc ${mode.grpc}`);
+    return parts.join('; ');
+  };
+  return [base, head].flatMap((mode) => {
+    const text = details(mode);
+    return text ? [`  ${mode.arm!.side} arm ${mode.name}: ${text}`] : [];
+  });
 }
 
 export function describeLooks(config: Config, looks: LookPlan): string[] {
@@ -50,11 +97,16 @@ export function looksJson(config: Config, looks: LookPlan): Record<string, unkno
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function armPairs(config: Config): { of: string; base: string; head: string }[] {
+function armPairs(config: Config): { of: string; base: string; head: string; revisions?: { base: IstioRevision; head: IstioRevision } }[] {
   const of = [...new Set(config.modes.flatMap((m) => (m.arm ? [m.arm.of] : [])))];
-  return of.map((name) => ({
-    of: name,
-    base: config.modes.find((m) => m.arm?.of === name && m.arm.side === 'base')!.name,
-    head: config.modes.find((m) => m.arm?.of === name && m.arm.side === 'head')!.name,
-  }));
+  return of.map((name) => {
+    const [base, head] = (['base', 'head'] as const).map((side) => config.modes.find((m) => m.arm?.of === name && m.arm.side === side)!);
+    const revisions = [base!, head!].map((m) => istioRevisionOf(m, config.kubernetes.istio));
+    return {
+      of: name,
+      base: base!.name,
+      head: head!.name,
+      ...(revisions[0] && revisions[1] ? { revisions: { base: revisions[0], head: revisions[1] } } : {}),
+    };
+  });
 }

@@ -32,6 +32,31 @@ export function echoImageProblems(config: ParsedConfig, echoImage: string | unde
     : [];
 }
 
+/** A mode's or an arm's own server manifests at `path`: a cluster's, and never beside an echo image they would ignore. */
+export function serverManifestsProblems(
+  config: ParsedConfig,
+  serverManifests: string | undefined,
+  echoImage: string | undefined,
+  path: string,
+): ConfigProblem[] {
+  if (serverManifests === undefined) return [];
+  if (config.platform !== 'kind' && config.platform !== 'kubeconfig')
+    return [
+      {
+        path,
+        message: `does not apply to platform "${config.platform}": the local and endpoints platforms deploy nothing; server manifests are applied on kind and kubeconfig`,
+      },
+    ];
+  return echoImage !== undefined
+    ? [
+        {
+          path,
+          message: `is applied as written, so echoImage (${echoImage}) beside it would be ignored; set the image in ${serverManifests}, or remove one of the two`,
+        },
+      ]
+    : [];
+}
+
 export function platformProblems(config: ParsedConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const platform = config.platform;
@@ -65,6 +90,7 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
         'the tool deploys the workload in the cluster and finds its address itself; use platform endpoints to measure a gRPC address',
       );
     problems.push(...echoImageProblems(config, mode.echoImage, `${at}.echoImage`));
+    problems.push(...serverManifestsProblems(config, mode.serverManifests, mode.echoImage, `${at}.serverManifests`));
     if (!kubernetes && (mode.namespaceLabels || mode.namespaceAnnotations)) {
       notOn(
         mode.namespaceLabels ? 'namespaceLabels' : 'namespaceAnnotations',

@@ -5,8 +5,9 @@
 // one run cannot hold is compared with history as before, and the summary says which and why.
 // On kind/kubeconfig two arms are two namespaces of one cluster: they can differ in env, in
 // namespace labels and annotations (Linkerd's per-workload proxy settings) and in the echo server
-// image (a mode's echoImage, or kubernetes.images.echo for every mode), and never for an ambient
-// mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
+// image (a mode's echoImage, or kubernetes.images.echo for every mode), an istio-sidecar mode also
+// in its Istio control plane (its istio, or kubernetes.istio for every Istio mode: each arm its own
+// revision), and never for an ambient mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
 // (a PR that builds the app: inputs ab-base-image / ab-head-image). Works on the raw (merged, not
 // yet validated) objects; validation follows as for any config. Pure.
 import { clusterArmsRefusal } from './arms.ts';
@@ -44,13 +45,21 @@ type Raw = Record<string, unknown>;
 /** Why a mode that already has arms is left as written. */
 const OWN_ARMS = 'it has arms of its own (modes[].arms), which are run as written';
 
-/** What two arms can differ in on Kubernetes: their namespaces, the echo image and the k6 env (config/arms.ts). */
-const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations', 'echoImage'] as const;
+/** What two arms can differ in on Kubernetes: their namespaces, the echo image or server manifests, the Istio revision and the k6 env (config/arms.ts). */
+const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations', 'echoImage', 'serverManifests', 'istio'] as const;
+/** Istio's own image registry: what a base arm runs when only the head names a hub. */
+const ISTIO_HUB = 'docker.io/istio';
 
 /** Each side's kubernetes.images.echo as it runs (the default when unset): what a mode without its own echoImage runs. */
 export interface EchoImages {
   base: string;
   head: string;
+}
+
+/** Each side's kubernetes.istio as it runs (version, hub, set; defaults filled): what an Istio mode's control plane is. */
+export interface IstioSettings {
+  base: Raw;
+  head: Raw;
 }
 
 export function armsFromBase(
@@ -59,6 +68,7 @@ export function armsFromBase(
   source: string,
   platform?: unknown,
   echoImages?: EchoImages,
+  istio?: IstioSettings,
 ): { modes: unknown; summary: ArmsFromBase } {
   const summary: ArmsFromBase = { source, armed: [], history: [] };
   const kubernetes = platform === 'kind' || platform === 'kubeconfig';
@@ -68,11 +78,17 @@ export function armsFromBase(
   // as that, a PR that bumps kubernetes.images.echo arms every mode (base arm: the base's image).
   const withImage = (mode: Raw, image: string | undefined): Raw =>
     kubernetes && image !== undefined && mode.echoImage === undefined ? { ...mode, echoImage: image } : mode;
-  const bases = (Array.isArray(baseModes) ? baseModes.filter(isRecord) : []).map((b) => withImage(b, echoImages?.base));
+  // Likewise an Istio mode's control plane is its side's kubernetes.istio under the mode's own istio:
+  // a PR that upgrades Istio (version, hub or values) arms every istio-sidecar mode, each arm its
+  // own revision, and sends ambient modes to history with the reason.
+  const withIstio = (mode: Raw, settings: Raw | undefined): Raw =>
+    kubernetes && settings && isIstioMode(mode) ? { ...mode, istio: effectiveIstio(mode.istio, settings) } : mode;
+  const side = (mode: Raw, which: 'base' | 'head') => withIstio(withImage(mode, echoImages?.[which]), istio?.[which]);
+  const bases = (Array.isArray(baseModes) ? baseModes.filter(isRecord) : []).map((b) => side(b, 'base'));
   const modes = headModes.map((written) => {
     if (!isRecord(written) || typeof written.name !== 'string') return written;
     const name = written.name;
-    const head = withImage(written, echoImages?.head);
+    const head = side(written, 'head');
     if (head.arms !== undefined) {
       summary.history.push({ mode: name, reason: OWN_ARMS });
       return written;
@@ -156,8 +172,28 @@ export function armsFromImages(
   return { modes: armed, summary };
 }
 
+/** Whether a raw mode runs in Istio (its mesh, or its name when that is a mesh mode). */
+function isIstioMode(mode: Raw): boolean {
+  const mesh = typeof mode.mesh === 'string' ? mode.mesh : mode.name;
+  return mesh === 'istio-sidecar' || mesh === 'istio-ambient' || mesh === 'istio-waypoint';
+}
+
+/** A mode's Istio control plane as it would run: its own istio's fields over its side's kubernetes.istio (the name aside). */
+function effectiveIstio(own: unknown, settings: Raw): Raw {
+  const mode = isRecord(own) ? own : {};
+  return { version: mode.version ?? settings.version, hub: mode.hub ?? settings.hub ?? null, set: mode.set ?? settings.set ?? {} };
+}
+
 /** Sets the base arm's override of `key` into `out`, or says why an arm cannot express it. */
 function baseOverride(key: string, head: unknown, base: unknown, out: Raw): string | undefined {
+  if (key === 'istio') {
+    // The base arm's own revision with the base's settings; a hub only the head names is Istio's own for the base.
+    const b = isRecord(base) ? base : {};
+    const headHub = isRecord(head) ? head.hub : null;
+    const hub = b.hub ?? (headHub !== null ? ISTIO_HUB : null);
+    out.istio = { version: b.version, set: b.set, ...(hub !== null ? { hub } : {}) };
+    return undefined;
+  }
   if (key === 'local') {
     const h = isRecord(head) ? head : {};
     const b = isRecord(base) ? base : {};
@@ -228,7 +264,7 @@ function canonical(value: unknown): unknown {
 }
 
 function show(value: unknown): string {
-  if (value === undefined) return 'none';
+  if (value === undefined || value === null) return 'none';
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -3,7 +3,7 @@
 // expansion, and the problems that make a pair of arms meaningless or unrunnable. Pure.
 import { type ArmOverrides, type ArmSide, MESH_KINDS, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
-import { echoImageProblems } from './applicability.ts';
+import { echoImageProblems, serverManifestsProblems } from './applicability.ts';
 
 export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
 /** Mode names are at most 40 characters (they become namespace names on Kubernetes). */
@@ -18,11 +18,14 @@ export function expandArms(modes: readonly ModeSpec[]): ModeConfig[] {
   return modes.flatMap((mode): ModeConfig[] => {
     const { arms, ...rest } = mode;
     if (!arms) return [rest];
-    return ARM_SIDES.map((side) => applyArm(rest, arms[side] ?? {}, side));
+    // When either side (or the mode) names an Istio revision, both arms run under their own, so
+    // neither is measured against a control plane the other does not have.
+    const revisions = rest.istio !== undefined || ARM_SIDES.some((side) => arms[side]?.istio !== undefined);
+    return ARM_SIDES.map((side) => applyArm(rest, arms[side] ?? {}, side, revisions));
   });
 }
 
-function applyArm(mode: Omit<ModeSpec, 'arms'>, overrides: ArmOverrides, side: ArmSide): ModeConfig {
+function applyArm(mode: Omit<ModeSpec, 'arms'>, overrides: ArmOverrides, side: ArmSide, revisions: boolean): ModeConfig {
   const arm: ModeConfig = { ...mode, name: armName(mode.name, side), arm: { of: mode.name, side } };
   if (overrides.url !== undefined) arm.url = overrides.url;
   if (overrides.grpc !== undefined) arm.grpc = overrides.grpc;
@@ -31,6 +34,12 @@ function applyArm(mode: Omit<ModeSpec, 'arms'>, overrides: ArmOverrides, side: A
   if (overrides.namespaceLabels) arm.namespaceLabels = { ...mode.namespaceLabels, ...overrides.namespaceLabels };
   if (overrides.namespaceAnnotations) arm.namespaceAnnotations = { ...mode.namespaceAnnotations, ...overrides.namespaceAnnotations };
   if (overrides.echoImage !== undefined) arm.echoImage = overrides.echoImage;
+  if (overrides.serverManifests !== undefined) arm.serverManifests = overrides.serverManifests;
+  if (revisions) {
+    // The mode's revision name would be both arms': each arm's is its own (default mp-<arm>).
+    const { revision: _shared, ...shared } = mode.istio ?? {};
+    arm.istio = { ...shared, ...defined(overrides.istio ?? {}) };
+  }
   return arm;
 }
 
@@ -72,7 +81,7 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
           path: `${at}.arms`,
           message: `its ${side} arm runs as "${name}", the name of another mode; rename one of them`,
         });
-      problems.push(...overrideProblems(config, mode.arms[side], `${at}.arms.${side}`));
+      problems.push(...overrideProblems(config, mode, mode.arms[side], `${at}.arms.${side}`));
     }
     if (mode.local?.port !== undefined)
       problems.push({
@@ -80,17 +89,17 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
         message: `a mode with arms runs two servers at once, which cannot share port ${mode.local.port}; remove the fixed port`,
       });
     const [base, head] = expanded.filter((m) => m.arm?.of === mode.name);
-    if (base && head && sameSettings(base, head, config.kubernetes?.images?.echo))
+    if (base && head && sameSettings(base, head, config.kubernetes?.images?.echo, config.kubernetes?.istio))
       problems.push({
         path: `${at}.arms`,
-        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'echoImage, namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
+        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'echoImage, serverManifests, istio (an istio-sidecar mode), namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
       });
   });
   return problems;
 }
 
 /** The mesh a mode runs under on Kubernetes, as platform/kubernetes/mesh/modes.ts resolves it (undefined: the platform says). */
-function meshOf(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
+export function meshOf(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
   return mode.mesh ?? ((MESH_KINDS as readonly string[]).includes(mode.name) ? mode.name : undefined);
 }
 
@@ -112,11 +121,11 @@ const ENROLMENT_KEYS: Record<string, string> = {
   'istio.io/dataplane-mode': 'the mesh sets it (ambient enrols the namespace)',
   'linkerd.io/inject': 'the mesh sets it (linkerd enrols the namespace)',
   'istio.io/rev':
-    'two Istio revisions side by side (a second control plane installed per arm with istioctl install --revision) are not built: an arm labelled with a revision would have no control plane; compare Istio versions with history',
+    "the tool labels an arm's namespace with its own revision: give the arm istio: { version, hub, set } (and revision for its name), and it installs that control plane beside the run's",
 };
 
 /** Overrides that mean nothing on the run's platform, as the same fields on a mode would. */
-function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefined, at: string): ConfigProblem[] {
+function overrideProblems(config: ParsedConfig, mode: ModeSpec, overrides: ArmOverrides | undefined, at: string): ConfigProblem[] {
   if (!overrides) return [];
   const problems: ConfigProblem[] = [];
   const notOn = (field: string, why: string) =>
@@ -130,7 +139,7 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
   const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
   if (kubernetes) {
     const inCluster =
-      'the tool deploys the workload in the cluster; two arms differ in their echo server image (echoImage), their namespace (namespaceLabels, namespaceAnnotations) or env';
+      'the tool deploys the workload in the cluster; two arms differ in their echo server image (echoImage) or server manifests (serverManifests), their Istio revision (istio), their namespace (namespaceLabels, namespaceAnnotations) or env';
     if (overrides.url) notOn('url', inCluster);
     if (overrides.grpc) notOn('grpc', inCluster);
     if (overrides.local) notOn('local', inCluster);
@@ -144,14 +153,37 @@ function overrideProblems(config: ParsedConfig, overrides: ArmOverrides | undefi
       'namespaces exist only on the kind and kubeconfig platforms',
     );
   problems.push(...echoImageProblems(config, overrides.echoImage, `${at}.echoImage`));
+  // The arm runs its own or the mode's manifests and image: the two together are refused wherever the arm brings one.
+  if (overrides.serverManifests !== undefined || overrides.echoImage !== undefined)
+    problems.push(
+      ...serverManifestsProblems(
+        config,
+        overrides.serverManifests ?? mode.serverManifests,
+        overrides.echoImage ?? mode.echoImage,
+        `${at}.${overrides.serverManifests !== undefined ? 'serverManifests' : 'echoImage'}`,
+      ),
+    );
   return problems;
 }
 
-/** Whether two arms would run alike: unset local is no hops; an unset echo image is the run's. */
-function sameSettings(a: ModeConfig, b: ModeConfig, echoImage: string | undefined): boolean {
+/**
+ * Whether two arms would run alike: unset local is no hops; an unset echo image is the run's; an
+ * Istio revision is compared on what it installs (version, hub, values), not on its name.
+ */
+function sameSettings(
+  a: ModeConfig,
+  b: ModeConfig,
+  echoImage: string | undefined,
+  istio: ParsedConfig['kubernetes']['istio'] | undefined,
+): boolean {
   const settings = (m: ModeConfig) => {
     const { name: _name, arm: _arm, ...rest } = m;
-    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage });
+    const revision = rest.istio && {
+      version: rest.istio.version ?? istio?.version,
+      hub: rest.istio.hub ?? istio?.hub,
+      set: rest.istio.set ?? istio?.set,
+    };
+    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage, istio: revision });
   };
   return settings(a) === settings(b);
 }

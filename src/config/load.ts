@@ -9,7 +9,7 @@ import { registerConfigSecrets } from './public.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
 import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
 import { MESH_KINDS } from './schema.ts';
-import { pinnedWorkloadImage } from './sections/kubernetes.ts';
+import { istioSettingsSchema, pinnedWorkloadImage } from './sections/kubernetes.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 import { specialFileKind } from '../util/file-kind.ts';
@@ -104,10 +104,14 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
     const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
     const baseMerged = [sources.defaults ?? {}, basePreset, baseRaw ?? {}].reduce(mergeRaw, {}) as Record<string, unknown>;
-    const derived = armsFromBase(merged.modes, baseMerged.modes, label, merged.platform, {
-      base: echoImageOf(baseMerged),
-      head: echoImageOf(merged),
-    });
+    const derived = armsFromBase(
+      merged.modes,
+      baseMerged.modes,
+      label,
+      merged.platform,
+      { base: echoImageOf(baseMerged), head: echoImageOf(merged) },
+      { base: istioOf(baseMerged), head: istioOf(merged) },
+    );
     merged.modes = derived.modes;
     fromBase = derived.summary;
   }
@@ -139,6 +143,14 @@ function echoImageOf(raw: Record<string, unknown>): string {
   const kubernetes = raw.kubernetes as { images?: { echo?: unknown } } | undefined;
   const image = kubernetes?.images?.echo;
   return typeof image === 'string' ? image : FORTIO_IMAGE;
+}
+
+/** kubernetes.istio of a raw config with its defaults: what an Istio mode's control plane is unless it names its own. */
+function istioOf(raw: Record<string, unknown>): Record<string, unknown> {
+  const written = (raw.kubernetes as { istio?: unknown } | undefined)?.istio;
+  const parsed = istioSettingsSchema.safeParse(written ?? {});
+  // Invalid settings are reported by validation; compared as written meanwhile.
+  return parsed.success ? parsed.data : typeof written === 'object' && written !== null ? (written as Record<string, unknown>) : {};
 }
 
 /**

@@ -79,13 +79,42 @@ const labelsField = stringMap('namespaceLabels').describe(
 const echoImageField = pinnedWorkloadImage('echo server').describe(
   "this mode's echo server image (kind, kubeconfig), instead of kubernetes.images.echo: the workload under test, e.g. a new build of an app",
 );
+/**
+ * A mode's own Istio control plane: an Istio revision installed beside the run's (istioctl install
+ * --revision), the mode's namespace labelled istio.io/rev. How two arms of an istio-sidecar mode
+ * differ in Istio version, hub or values. Unset fields are kubernetes.istio's; `set` replaces
+ * kubernetes.istio.set when given.
+ */
+const istioRevisionField = z
+  .strictObject({
+    revision: text('istio.revision', 40)
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, {
+        error: (issue) => `expected a revision name of lowercase letters, digits and inner dashes, got ${describeValue(issue.input)}`,
+      })
+      .optional()
+      .describe("the revision's name (default mp-<mode>, e.g. mp-istio-sidecar-head)"),
+    version: text('istio.version', 40)
+      .regex(/^\d+\.\d+\.\d+$/, { error: (issue) => `expected an Istio version such as 1.29.2, got ${describeValue(issue.input)}` })
+      .optional()
+      .describe("this revision's Istio version (default kubernetes.istio.version): its istioctl installs it"),
+    hub: text('istio.hub').optional().describe("this revision's image registry (default kubernetes.istio.hub)"),
+    set: stringMap('istio.set').optional().describe("this revision's istioctl --set values, in place of kubernetes.istio.set"),
+  })
+  .describe(
+    "istio-sidecar modes on kind and kubeconfig: this mode's own Istio revision (istioctl install --revision), e.g. another Istio version beside the run's",
+  );
+const serverManifestsField = text('serverManifests').describe(
+  "this mode's own server manifests (multi-document YAML, kind and kubeconfig) in place of kubernetes.manifests.server or the built-in echo server, e.g. a new version of the app's Deployment; they must define the Service echo",
+);
 const annotationsField = stringMap('namespaceAnnotations').describe(
   "annotations put on the mode's namespace (kind, kubeconfig), beside the mesh's own enrolment, e.g. Linkerd's config.linkerd.io/proxy-cpu-limit",
 );
 
 /**
  * What one arm changes of its mode: the rest is the mode's own. Env, local, labels and annotations
- * merge key by key over the mode's; url, grpc and echoImage replace it. No port: both arms run at once.
+ * merge key by key over the mode's; url, grpc, echoImage and serverManifests replace it; istio's fields replace the
+ * mode's one by one, and when either arm has istio both run under their own revision. No port:
+ * both arms run at once.
  */
 export const armOverridesSchema = z
   .strictObject({
@@ -103,6 +132,8 @@ export const armOverridesSchema = z
     namespaceLabels: labelsField.optional(),
     namespaceAnnotations: annotationsField.optional(),
     echoImage: echoImageField.optional(),
+    serverManifests: serverManifestsField.optional(),
+    istio: istioRevisionField.optional(),
   })
   .describe("one arm's changes to its mode");
 
@@ -117,6 +148,8 @@ export const modeSchema = z
     namespaceLabels: labelsField.optional(),
     namespaceAnnotations: annotationsField.optional(),
     echoImage: echoImageField.optional(),
+    serverManifests: serverManifestsField.optional(),
+    istio: istioRevisionField.optional(),
     arms: z
       .strictObject({
         base: armOverridesSchema.optional().describe('what the base arm changes (default: nothing, the mode as written)'),

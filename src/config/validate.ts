@@ -12,6 +12,7 @@ import {
   type ParsedConfig,
 } from './schema.ts';
 import { armProblems, expandArms, resolveBaseline } from './arms.ts';
+import { istioRevisionProblems } from './istio-revisions.ts';
 import { budgetProblems } from './budget.ts';
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
@@ -247,7 +248,13 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
       message: `names no mode: got ${quote(config.baseline)}, expected one of ${baselineNames.map((n) => `"${n}"`).join(', ')}`,
     });
   }
-  problems.push(...platformProblems(config), ...k6LimitProblems(config), ...engineProblems(config), ...armProblems(config));
+  problems.push(
+    ...platformProblems(config),
+    ...k6LimitProblems(config),
+    ...engineProblems(config),
+    ...armProblems(config),
+    ...istioRevisionProblems(config),
+  );
   problems.push(...budgetProblems(config));
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {

@@ -27,6 +27,19 @@ export function preflightProblems(config: Config, cwd: string, cores = cpus().le
       if (problem) problems.push({ path: `${at}.rate`, message: `${profile.rate} rps ${problem}` });
     }
   });
+  // A mode's (an arm's) own server manifests, checked once per file.
+  const checked = new Set<string>();
+  for (const mode of config.modes) {
+    const file = mode.serverManifests;
+    if (file === undefined || checked.has(file)) continue;
+    checked.add(file);
+    const kind = fileKind(resolve(cwd, file));
+    if (kind !== 'file')
+      problems.push({
+        path: `modes (${mode.name}).serverManifests`,
+        message: `${kind === 'missing' ? 'does not exist' : 'is a directory, expected a YAML file'}: ${JSON.stringify(file)} (resolved to ${resolve(cwd, file)})`,
+      });
+  }
   const kubeconfig = config.kubernetes?.kubeconfig;
   if (config.platform === 'kubeconfig' && typeof kubeconfig === 'string' && fileKind(resolve(cwd, kubeconfig)) !== 'file') {
     problems.push({ path: 'kubernetes.kubeconfig', message: `is not a readable file: ${JSON.stringify(kubeconfig)}` });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { armsFromBase, armsFromImages } from '../../src/config/arms-from-base.ts';
 import { armsFromBaseLines } from '../../src/report/arms-from-base-text.ts';
 import { validateConfig } from '../../src/config/validate.ts';
+import { istioRevisions } from '../../src/config/istio-revisions.ts';
 
 const SOURCE = '--ab-base-config base.yaml';
 
@@ -171,6 +172,44 @@ test('in a cluster: a PR that bumps kubernetes.images.echo arms every mode that 
     armsFromBase(head.slice(0, 2), base.slice(0, 2), SOURCE, 'kind', { base: 'app:1.0.0', head: 'app:1.0.0' }).summary.armed,
     [],
   );
+});
+
+test("in a cluster: a PR that upgrades Istio arms every istio-sidecar mode with its own revision (base arm: the base's Istio); ambient modes go to history", () => {
+  const modes = [{ name: 'baseline' }, { name: 'istio-sidecar' }, { name: 'istio-ambient' }, { name: 'linkerd' }];
+  const istio = {
+    base: { version: '1.30.3', set: {} },
+    head: { version: '1.31.0', hub: 'mirror.test/istio', set: { 'values.pilot.env.X': '1' } },
+  };
+  const { modes: armed, summary } = armsFromBase(modes, modes, SOURCE, 'kind', { base: 'app:1', head: 'app:1' }, istio);
+  assert.deepEqual(summary.armed, [
+    {
+      mode: 'istio-sidecar',
+      differs: ['istio.version', 'istio.hub', 'istio.set'],
+      values: [
+        { base: '"1.30.3"', head: '"1.31.0"' },
+        { base: 'none', head: '"mirror.test/istio"' },
+        { base: '{}', head: '{"values.pilot.env.X":"1"}' },
+      ],
+    },
+  ]);
+  assert.deepEqual(
+    summary.history.map((h) => h.mode),
+    ['istio-ambient'],
+  );
+  assert.match(summary.history[0]!.reason, /one ztunnel per node/);
+  // The base arm installs the base's Istio (Istio's own hub, as the base had none); the head arm the run's.
+  const sidecar = (armed as { name: string; arms?: unknown }[]).find((m) => m.name === 'istio-sidecar');
+  assert.deepEqual(sidecar!.arms, { base: { istio: { version: '1.30.3', set: {}, hub: 'docker.io/istio' } }, head: {} });
+  const config = validateConfig({ platform: 'kind', modes: armed, load: { rate: 10 }, kubernetes: { istio: istio.head } });
+  assert.deepEqual(
+    istioRevisions(config.modes, config.kubernetes.istio).map((r) => [r.mode, r.version, r.hub, r.set]),
+    [
+      ['istio-sidecar-base', '1.30.3', 'docker.io/istio', {}],
+      ['istio-sidecar-head', '1.31.0', 'mirror.test/istio', { 'values.pilot.env.X': '1' }],
+    ],
+  );
+  // The same Istio on both sides: nothing is armed.
+  assert.deepEqual(armsFromBase(modes, modes, SOURCE, 'kind', undefined, { base: istio.head, head: istio.head }).summary.armed, []);
 });
 
 test('two images given outright (ab-head-image): every mode that can runs both; off a cluster it is unavailable, saying why', () => {

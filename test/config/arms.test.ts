@@ -7,6 +7,8 @@ import { buildPlan, extendPlan } from '../../src/plan/plan.ts';
 import { FIRST_AB_LOOK } from '../../src/config/budget.ts';
 import { MIN_AB_PAIRS } from '../../src/analysis/ab/design.ts';
 import { lookPlan } from '../../src/plan/looks.ts';
+import { istioRevisions } from '../../src/config/istio-revisions.ts';
+import { preflightProblems } from '../../src/load/preflight.ts';
 
 const local = (extra: Record<string, unknown> = {}, modes?: unknown[]) => ({
   platform: 'local',
@@ -149,14 +151,89 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     includes: ['cannot differ in one cluster', 'one ztunnel per node', 'compare "istio-ambient" with history'],
   },
   {
-    name: 'an Istio revision label on an arm (no second control plane)',
+    name: "an Istio revision label on an arm (the tool labels it with the arm's own revision)",
     raw: {
       platform: 'kubeconfig',
       modes: [{ name: 'istio-sidecar', arms: { head: { namespaceLabels: { 'istio.io/rev': 'canary' } } } }],
       load: { rate: 10 },
     },
     path: 'modes[0].arms.head.namespaceLabels.istio.io/rev',
-    includes: ['cannot differ between arms', 'istioctl install --revision', 'compare Istio versions with history'],
+    includes: ['cannot differ between arms', 'give the arm istio: { version, hub, set }'],
+  },
+  {
+    name: 'server manifests off a cluster',
+    raw: local({}, [{ name: 'm', arms: { head: { local: { hops: 1 }, serverManifests: 'v2.yaml' } } }]),
+    path: 'modes[0].arms.head.serverManifests',
+    includes: ['does not apply to platform "local"', 'applied on kind and kubeconfig'],
+  },
+  {
+    name: "an arm's server manifests beside the mode's echo image",
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'baseline', echoImage: 'app:1.0.0', arms: { head: { serverManifests: 'v2.yaml' } } }],
+      load: { rate: 10 },
+    },
+    path: 'modes[0].arms.head.serverManifests',
+    includes: ['is applied as written, so echoImage (app:1.0.0) beside it would be ignored', 'set the image in v2.yaml'],
+  },
+  {
+    name: 'an Istio revision off a cluster',
+    raw: local({}, [{ name: 'm', local: { hops: 1 }, arms: { head: { local: { hops: 2 }, istio: { version: '1.29.2' } } } }]),
+    path: 'modes[0].arms.head.istio',
+    includes: ['does not apply to platform "local"', 'control plane installed in the cluster'],
+  },
+  {
+    name: 'an Istio revision on a Linkerd mode',
+    raw: { platform: 'kind', modes: [{ name: 'linkerd', istio: { version: '1.29.2' } }], load: { rate: 10 } },
+    path: 'modes[0].istio',
+    includes: ['only an istio-sidecar mode runs under its own Istio revision', 'mesh linkerd'],
+  },
+  {
+    name: 'an Istio revision on an ambient mode',
+    raw: { platform: 'kind', modes: [{ name: 'istio-ambient', istio: { version: '1.29.2' } }], load: { rate: 10 } },
+    path: 'modes[0].istio',
+    includes: ['one ztunnel per node shared by every revision'],
+  },
+  {
+    name: 'two modes naming the same revision',
+    raw: {
+      platform: 'kind',
+      modes: [
+        { name: 'a', mesh: 'istio-sidecar', istio: { revision: 'canary' } },
+        { name: 'b', mesh: 'istio-sidecar', istio: { revision: 'canary', version: '1.29.2' } },
+      ],
+      load: { rate: 10 },
+    },
+    path: 'modes[1].istio.revision',
+    includes: ['revision "canary" is also a\'s'],
+  },
+  {
+    name: 'the revision "default"',
+    raw: { platform: 'kind', modes: [{ name: 'istio-sidecar', istio: { revision: 'default' } }], load: { rate: 10 } },
+    path: 'modes[0].istio.revision',
+    includes: ["the revision of the run's own Istio install"],
+  },
+  {
+    name: 'a revision name that is not a DNS label',
+    raw: { platform: 'kind', modes: [{ name: 'istio-sidecar', istio: { revision: 'Canary_1' } }], load: { rate: 10 } },
+    path: 'modes[0].istio.revision',
+    includes: ['lowercase letters, digits and inner dashes', '"Canary_1"'],
+  },
+  {
+    name: 'an Istio version that is not one',
+    raw: { platform: 'kind', modes: [{ name: 'istio-sidecar', arms: { head: { istio: { version: 'latest' } } } }], load: { rate: 10 } },
+    path: 'modes[0].arms.head.istio.version',
+    includes: ['an Istio version such as 1.29.2', '"latest"'],
+  },
+  {
+    name: "arms whose revisions install the same thing (the run's Istio written out)",
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'istio-sidecar', arms: { head: { istio: { version: '1.30.3' } } } }],
+      load: { rate: 10 },
+    },
+    path: 'modes[0].arms',
+    includes: ['the same settings', 'istio (an istio-sidecar mode)'],
   },
   {
     name: "an arm changing the mesh's enrolment",
@@ -292,6 +369,70 @@ test('the looks without arms start at minBlocks (the 3 repetitions runs always h
 test('plan.budget.maxBlocks below the first A/B look caps it: a run with arms and maxBlocks 4 looks once, at 4', () => {
   const looks = lookPlan(validateConfig(local({ plan: { budget: { maxBlocks: 4 } } })));
   assert.deepEqual([looks.looks, looks.maxBlocks], [[4], 4]);
+});
+
+test("an arm's own server manifests replace the mode's (or the built-in server); a missing file is named by plan's checks", () => {
+  const config = validateConfig({
+    platform: 'kind',
+    modes: [{ name: 'app', mesh: 'baseline', arms: { head: { serverManifests: 'k8s/app-v2.yaml' } } }],
+    load: { rate: 10 },
+  });
+  assert.deepEqual(
+    config.modes.map((m) => [m.name, m.serverManifests]),
+    [
+      ['app-base', undefined],
+      ['app-head', 'k8s/app-v2.yaml'],
+    ],
+  );
+  const found = preflightProblems(config, '/nonexistent-dir');
+  assert.deepEqual(
+    found.map((p) => p.path),
+    ['modes (app-head).serverManifests'],
+  );
+  assert.match(found[0]!.message, /does not exist: "k8s\/app-v2.yaml" \(resolved to \/nonexistent-dir\/k8s\/app-v2.yaml\)/);
+});
+
+test("two Istio revisions: when either arm names istio, both run under their own revision (mp-<arm> unless named), unset fields the run's", () => {
+  const config = validateConfig({
+    platform: 'kind',
+    modes: [
+      { name: 'baseline' },
+      {
+        name: 'istio-sidecar',
+        istio: { revision: 'shared', hub: 'mirror.test/istio' },
+        arms: { head: { istio: { version: '1.31.0', set: { 'values.pilot.env.X': '1' } } } },
+      },
+    ],
+    load: { rate: 10 },
+    kubernetes: { istio: { set: { 'values.global.logging.level': 'default:info' } } },
+  });
+  const revisions = istioRevisions(config.modes, config.kubernetes.istio);
+  assert.deepEqual(revisions, [
+    {
+      mode: 'istio-sidecar-base',
+      revision: 'mp-istio-sidecar-base',
+      version: '1.30.3',
+      hub: 'mirror.test/istio',
+      set: { 'values.global.logging.level': 'default:info' },
+    },
+    {
+      mode: 'istio-sidecar-head',
+      revision: 'mp-istio-sidecar-head',
+      version: '1.31.0',
+      hub: 'mirror.test/istio',
+      set: { 'values.pilot.env.X': '1' },
+    },
+  ]);
+  // A mode of its own (no arms) keeps its name; a mode without istio has no revision.
+  const own = validateConfig({
+    platform: 'kind',
+    modes: [{ name: 'baseline' }, { name: 'canary', mesh: 'istio-sidecar', istio: { revision: 'canary', version: '1.31.0' } }],
+    load: { rate: 10 },
+  });
+  assert.deepEqual(
+    istioRevisions(own.modes, own.kubernetes.istio).map((r) => [r.mode, r.revision, r.version]),
+    [['canary', 'canary', '1.31.0']],
+  );
 });
 
 test('arms in a cluster: a Linkerd mode whose arms differ in per-workload proxy annotations runs as two namespaces', () => {

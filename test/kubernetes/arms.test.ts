@@ -3,7 +3,8 @@
 // annotations (config.linkerd.io/proxy-cpu-limit) comes up as two namespaces, `<mode>-base` and
 // `<mode>-head`, each with its arm's annotation, its own echo server and client pod; a mode whose
 // head arm runs another echo image (a new build of the app) deploys each arm's server with its
-// own image; with kubernetes.images.registry every workload image, both arms' included, comes
+// own image, and one whose head arm runs the team's own server manifests applies them as written;
+// with kubernetes.images.registry every workload image of the built-in server, both arms' included, comes
 // from the mirror; `plan` shows both arms; `down` removes both and leaves someone else's namespace
 // alone. The mode is `existing`
 // (a mesh the cluster already runs): the Linkerd CLI cannot be downloaded here, and the namespace
@@ -53,6 +54,28 @@ test('arms in a cluster: two namespaces with each arm its own proxy annotation, 
   const suite = randomName('arms');
   const prefix = randomName('mp');
   const config = join(dir, 'mesh-perf.yaml');
+  // The head arm of "app" runs the team's own manifests (a new version of their Deployment).
+  writeFileSync(
+    join(dir, 'app-v2.yaml'),
+    `apiVersion: v1
+kind: Service
+metadata: { name: echo }
+spec:
+  selector: { app: echo }
+  ports: [{ name: http, port: 8080, targetPort: 8080 }]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: echo, labels: { version: v2 } }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: echo } }
+  template:
+    metadata: { labels: { app: echo, version: v2 } }
+    spec:
+      containers: [{ name: echo, image: example.test/team/app:2.0.0, ports: [{ containerPort: 8080 }] }]
+`,
+  );
   writeFileSync(
     config,
     `platform: kubeconfig
@@ -67,6 +90,10 @@ modes:
     arms:
       head:
         namespaceAnnotations: { "${CPU_LIMIT}": "2" }
+  - name: app
+    mesh: baseline
+    arms:
+      head: { serverManifests: ${join(dir, 'app-v2.yaml')} }
 load: { rate: 10 }
 kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
@@ -79,6 +106,8 @@ kubernetes:
   assert.equal(plan.code, 0, plan.stderr);
   assert.match(plan.stdout, /A\/B: meshed-head against meshed-base on p50/);
   assert.match(plan.stdout, /A\/B: baseline-head against baseline-base on p50/);
+  assert.match(plan.stdout, /head arm app-head: server manifests .*app-v2\.yaml/);
+  assert.match(plan.stdout, /base arm app-base: server manifests \(the built-in echo server\)/);
 
   assert.equal(
     (
@@ -115,13 +144,18 @@ kubernetes:
   assert.deepEqual(await echoImages('baseline-base'), ['mirror.example.test/hub/fortio/fortio:1.69.4']);
   assert.deepEqual(await echoImages('baseline-head'), ['mirror.example.test/hub/team/echo:2.0.0']);
   assert.deepEqual(await echoImages('meshed-head'), ['mirror.example.test/hub/fortio/fortio:1.69.4']);
-  for (const arm of ['baseline-base', 'baseline-head', 'meshed-base', 'meshed-head'])
+  // An arm's own manifests are applied as written (no mirror: the team's image, the team's labels).
+  assert.deepEqual(await echoImages('app-base'), ['mirror.example.test/hub/fortio/fortio:1.69.4']);
+  assert.deepEqual(await echoImages('app-head'), ['example.test/team/app:2.0.0']);
+  const v2 = await rawRequest(access, `/apis/apps/v1/namespaces/${prefix}-app-head/deployments/echo`);
+  assert.equal(JSON.parse(v2.body).metadata.labels.version, 'v2');
+  for (const arm of ['baseline-base', 'baseline-head', 'meshed-base', 'meshed-head', 'app-base', 'app-head'])
     for (const image of await images(`/api/v1/namespaces/${prefix}-${arm}/pods/mesh-perf-client`))
       assert.match(image, /^mirror\.example\.test\/hub\/grafana\/k6:/, `${arm}'s client`);
 
   const down = await cli(['down', '--config', config]);
   assert.equal(down.code, 0, down.stderr);
-  for (const side of ['meshed-base', 'meshed-head', 'baseline-base', 'baseline-head']) {
+  for (const side of ['meshed-base', 'meshed-head', 'baseline-base', 'baseline-head', 'app-base', 'app-head']) {
     const ns = await namespace(`${prefix}-${side}`);
     // Deleted, or still terminating: either way marked for deletion by down.
     assert.ok(ns.code === 404 || ns.found?.metadata.deletionTimestamp, `${side}: ${ns.code}`);

@@ -83,6 +83,19 @@ const ingressSchema = z
   })
   .describe("route every mode's traffic through Istio's ingress gateway (Gateway API); the client pod sends to the gateway's Service");
 
+/** kubernetes.istio: the run's Istio install, and what a mode's own revision (modes[].istio) leaves unset. */
+export const istioSettingsSchema = z
+  .strictObject({
+    version: text('kubernetes.istio.version', 40)
+      .regex(/^\d+\.\d+\.\d+$/)
+      .default('1.30.3'),
+    hub: text('kubernetes.istio.hub')
+      .optional()
+      .describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
+    set: stringMap('kubernetes.istio.set').default({}).describe('extra istioctl --set values'),
+  })
+  .prefault({});
+
 export const kubernetesSchema = z
   .strictObject({
     kubeconfig: text('kubernetes.kubeconfig').optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
@@ -111,17 +124,7 @@ export const kubernetesSchema = z
         keep: z.boolean().default(false).describe('leave the cluster running after the run'),
       })
       .prefault({}),
-    istio: z
-      .strictObject({
-        version: text('kubernetes.istio.version', 40)
-          .regex(/^\d+\.\d+\.\d+$/)
-          .default('1.30.3'),
-        hub: text('kubernetes.istio.hub')
-          .optional()
-          .describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
-        set: stringMap('kubernetes.istio.set').default({}).describe('extra istioctl --set values'),
-      })
-      .prefault({}),
+    istio: istioSettingsSchema,
     linkerd: z
       .strictObject({
         version: linkerdVersion('edge-26.9.1'),

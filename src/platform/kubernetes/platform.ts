@@ -8,9 +8,10 @@ import type { ModeConfig, MeshKind } from '../../config/schema.ts';
 import { parseDurationMs } from '../../config/duration.ts';
 import type { LoadRunner } from '../../load/types.ts';
 import { ensureGatewayApi } from './mesh/gateway-api.ts';
-import { applyWaypoint, installIstio, ISTIO_NAMESPACE, uninstallIstio } from './mesh/istio.ts';
+import { applyWaypoint, installIstio, ISTIO_NAMESPACE, refuseForeignRevisions, uninstallIstio } from './mesh/istio.ts';
 import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from './mesh/linkerd.ts';
 import { meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
+import { istioRevisions } from '../../config/istio-revisions.ts';
 import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
 import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
@@ -163,6 +164,13 @@ export class KubernetesPlatform implements Platform {
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (this.engine === 'k6-operator') await requireTestRunCrd(access);
     await this.checkClientFit(access);
+    // Modes with their own Istio revision: refused here, before anything is created, when the
+    // cluster's Istio is someone else's or a revision name is taken (mesh/istio.ts).
+    const revisions = istioRevisions(
+      this.placements.map((p) => p.mode),
+      this.k8s.istio,
+    );
+    if (revisions.length > 0) await refuseForeignRevisions(this.meshContext(), revisions);
     this.prepared = true; // from here on teardown has something to remove
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
@@ -170,7 +178,7 @@ export class KubernetesPlatform implements Platform {
     // The ingress is Istio's gateway: it needs the Gateway API CRDs and Istio, whatever the modes.
     if ([...kinds].some(needsGatewayApi) || ingress) this.gatewayApi = await ensureGatewayApi(mesh);
     if ([...kinds].some(usesIstio) || (ingress && !kinds.has('existing')))
-      this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint')));
+      this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint'), revisions));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
 
     log.phase('Workloads');
@@ -219,11 +227,16 @@ export class KubernetesPlatform implements Platform {
       ),
     );
     for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
-    // A mode with its own echo image (an A/B arm's, modes[].echoImage) gets the same server with it.
-    for (const p of this.placements) {
-      const server = p.mode.echoImage ? renderWorkload(this.context.config, this.cwd, undefined, p.mode.echoImage).server : workload.server;
-      await this.applier!.apply(server, { namespace: p.namespace, labels, signal: this.context.signal });
-    }
+    // A mode with its own echo image or server manifests (an A/B arm's, modes[].echoImage,
+    // modes[].serverManifests) gets its own server, and its own Deployments are what it waits for.
+    const servers = this.placements.map((p) =>
+      p.mode.echoImage || p.mode.serverManifests
+        ? renderWorkload(this.context.config, this.cwd, undefined, { echoImage: p.mode.echoImage, serverManifests: p.mode.serverManifests })
+            .server
+        : workload.server,
+    );
+    for (const [i, p] of this.placements.entries())
+      await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels, signal: this.context.signal });
     if (gatewayNamespace)
       for (const p of this.placements)
         await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], {
@@ -231,17 +244,18 @@ export class KubernetesPlatform implements Platform {
           labels,
           signal: this.context.signal,
         });
-    const deployments = workload.server.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!.name!);
     await Promise.all(
-      this.placements.flatMap((p) =>
-        deployments.map((name) =>
-          waitReady(
-            access,
-            rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined),
-            this.readyTimeoutMs,
-            this.context.signal,
+      this.placements.flatMap((p, i) =>
+        servers[i]!.filter((o) => o.kind === 'Deployment')
+          .map((o) => o.metadata!.name!)
+          .map((name) =>
+            waitReady(
+              access,
+              rolloutTarget('Deployment', p.namespace, name, name === 'echo' ? 'app=echo' : undefined),
+              this.readyTimeoutMs,
+              this.context.signal,
+            ),
           ),
-        ),
       ),
     );
     for (const p of this.placements) this.replicasOf.set(p.namespace, this.k8s.replicas);

@@ -71,15 +71,21 @@ export interface Workload {
 }
 
 /** `echoImage`: a mode's own (modes[].echoImage, an arm's), in place of kubernetes.images.echo. */
-export function renderWorkload(config: Config, cwd: string, dir = manifestsDir(), echoImage?: string): Workload {
-  const values = templateValues(config, echoImage);
-  const own = config.kubernetes.manifests;
+export function renderWorkload(
+  config: Config,
+  cwd: string,
+  dir = manifestsDir(),
+  /** A mode's own: its echo image (the built-in server with it), or its server manifests (in place of kubernetes.manifests.server). */
+  mode: { echoImage?: string; serverManifests?: string } = {},
+): Workload {
+  const values = templateValues(config, mode.echoImage);
+  const own = { ...config.kubernetes.manifests, ...(mode.serverManifests ? { server: mode.serverManifests } : {}) };
   const server = own.server
     ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server)
     : parseManifests(renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'), 'manifests/echo.yaml');
   if (!server.some((o) => o.kind === 'Service' && o.metadata?.name === ECHO_SERVICE)) {
     throw new UsageError(
-      `kubernetes.manifests.server (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`,
+      `${mode.serverManifests ? 'serverManifests' : 'kubernetes.manifests.server'} (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`,
     );
   }
   const client = own.client

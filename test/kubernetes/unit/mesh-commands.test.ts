@@ -8,6 +8,7 @@ import {
   goDuration,
   istioClientVersionArgs,
   istioInstallArgs,
+  istioRevisionInstallArgs,
   istioUninstallArgs,
   istioWaypointArgs,
   linkerdCheckArgs,
@@ -27,6 +28,51 @@ test('cluster flags: only what was given', () => {
   assert.deepEqual(clusterArgs({ kubeconfigPath: '/k' }), ['--kubeconfig', '/k']);
   assert.deepEqual(clusterArgs({ context: 'c' }), ['--context', 'c']);
   assert.deepEqual(clusterArgs(flags), ['--kubeconfig', '/tmp/kc', '--context', 'kind-mesh-perf']);
+});
+
+test("istioctl install of a mode's own revision: istiod only, under its name, no base chart (the run's CRDs stay), its values last", () => {
+  assert.deepEqual(
+    istioRevisionInstallArgs(flags, 'mp-istio-sidecar-head', {
+      hub: 'canary.test/istio',
+      proxy,
+      readinessTimeoutMs: 120_000,
+      extra: { 'values.global.proxy.resources.limits.cpu': '2000m' },
+    }),
+    [
+      'install',
+      '-y',
+      '--revision',
+      'mp-istio-sidecar-head',
+      '--set',
+      'profile=minimal',
+      '--set',
+      'components.base.enabled=false',
+      '--set',
+      'hub=canary.test/istio',
+      '--set',
+      'values.pilot.env.ENABLE_NATIVE_SIDECARS=true',
+      '--set',
+      'values.pilot.resources.requests.cpu=100m',
+      '--set',
+      'values.pilot.resources.requests.memory=256Mi',
+      '--set',
+      'values.global.proxy.resources.requests.cpu=20m',
+      '--set',
+      'values.global.proxy.resources.requests.memory=32Mi',
+      '--set',
+      'values.global.proxy.resources.limits.cpu=2000m',
+      '--set',
+      'values.global.proxy.resources.limits.memory=256Mi',
+      '--readiness-timeout',
+      '120s',
+      '--kubeconfig',
+      '/tmp/kc',
+      '--context',
+      'kind-mesh-perf',
+    ],
+  );
+  // Without a hub: istioctl's own (or the mirror, which the installer passes as the hub).
+  assert.ok(!istioRevisionInstallArgs({}, 'r', { proxy, readinessTimeoutMs: 1000, extra: {} }).some((a) => a.startsWith('hub=')));
 });
 
 test('Go durations are whole seconds, at least 1s', () => {

@@ -30,6 +30,15 @@ test("each mesh mode enrols its namespace the way the mesh documents, beside the
     },
   });
   assert.deepEqual(namespaceSetup(mode, 'existing'), own);
+  // A mode with its own Istio revision is enrolled by that revision's label alone (istio-injection would win over it).
+  assert.deepEqual(namespaceSetup({ ...mode, name: 'canary', istio: {} }, 'istio-sidecar').labels, {
+    team: 'perf',
+    'istio.io/rev': 'mp-canary',
+  });
+  assert.deepEqual(namespaceSetup({ ...mode, istio: { revision: 'blue' } }, 'istio-sidecar').labels, {
+    team: 'perf',
+    'istio.io/rev': 'blue',
+  });
   // The mesh's enrolment wins over a mode's own key: a mode stays in its mesh.
   assert.equal(
     namespaceSetup({ name: 'm', namespaceAnnotations: { 'linkerd.io/inject': 'disabled' } }, 'linkerd').annotations['linkerd.io/inject'],

@@ -74,6 +74,39 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
   return ['install', '-y', ...setArgs(values), '--readiness-timeout', goDuration(options.readinessTimeoutMs), ...clusterArgs(flags)];
 }
 
+/**
+ * One mode's own revision beside the run's install (config/istio-revisions.ts): istiod only
+ * (profile minimal) under the revision's name, without the base chart, so the CRDs and the default
+ * validator stay those of the run's install (a revision of an older Istio never rewrites CRDs a
+ * newer one installed). Proxies get the same requests/limits as every other mode's; the revision's
+ * own values last.
+ */
+export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, options: IstioInstallOptions): string[] {
+  const values: Record<string, string> = {
+    profile: 'minimal',
+    'components.base.enabled': 'false',
+    ...(options.hub ? { hub: options.hub } : {}),
+    'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
+    'values.pilot.resources.requests.cpu': '100m',
+    'values.pilot.resources.requests.memory': '256Mi',
+    'values.global.proxy.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
+    'values.global.proxy.resources.requests.memory': options.proxy.memory,
+    'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
+    'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    ...options.extra,
+  };
+  return [
+    'install',
+    '-y',
+    '--revision',
+    revision,
+    ...setArgs(values),
+    '--readiness-timeout',
+    goDuration(options.readinessTimeoutMs),
+    ...clusterArgs(flags),
+  ];
+}
+
 export function istioWaypointArgs(flags: ClusterFlags, namespace: string, timeoutMs: number): string[] {
   return [
     'waypoint',

@@ -1,5 +1,6 @@
 // Which mesh a mode uses and how its namespace is enrolled. Pure.
 import { MESH_KINDS, type MeshKind, type ModeConfig } from '../../../config/schema.ts';
+import { revisionName } from '../../../config/istio-revisions.ts';
 import { UsageError } from '../../../util/errors.ts';
 import type { MeshNamespaceSetup } from './types.ts';
 
@@ -36,12 +37,18 @@ export function namespaceSetup(mode: ModeConfig, kind: MeshKind): MeshNamespaceS
 }
 
 /** The keys that put a namespace in its mesh: a mode's own keys cannot change them (config/arms.ts refuses arms that try). */
-function meshEnrolment(mode: Pick<ModeConfig, 'namespaceLabels' | 'namespaceAnnotations'>, kind: MeshKind): MeshNamespaceSetup {
+function meshEnrolment(
+  mode: Pick<ModeConfig, 'name' | 'namespaceLabels' | 'namespaceAnnotations' | 'istio'>,
+  kind: MeshKind,
+): MeshNamespaceSetup {
   switch (kind) {
     case 'baseline':
       return { labels: {}, annotations: {} };
-    case 'istio-sidecar':
-      return { labels: { 'istio-injection': 'enabled' }, annotations: {} };
+    case 'istio-sidecar': {
+      // A mode with its own revision is injected by that control plane (istio-injection would win over it).
+      const revision = revisionName(mode);
+      return { labels: revision ? { 'istio.io/rev': revision } : { 'istio-injection': 'enabled' }, annotations: {} };
+    }
     case 'istio-ambient':
     case 'istio-waypoint':
       // The waypoint itself is enrolled (istio.io/use-waypoint) once it exists.
