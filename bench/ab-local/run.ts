@@ -361,12 +361,13 @@ async function measure(count: number, worker: number): Promise<Measured> {
           checks - lastRescale >= DRIFT_WINDOW &&
           (mean < effect + TARGET_LOW - DRIFT_SLACK || mean > effect + TARGET_HIGH + DRIFT_SLACK)
         ) {
+          // Recorded as the delay that measured `mean`, then rescaled.
+          calibration.push({ extraMs, measured: mean });
           extraMs *= aim() / Math.max(mean, effect / 4);
           await abPair.stop();
           abPair = await pair([baseDelayMs, baseDelayMs + extraMs]);
           [base, head] = abPair.urls as [string, string];
           lastRescale = checks;
-          calibration.push({ extraMs, measured: mean });
           console.log(
             `${tag}drift: plain k6 measured ${(100 * mean).toFixed(2)}% over the last ${recent.length} pairs; head delay now ${baseDelayMs} + ${extraMs.toFixed(3)} ms`,
           );
