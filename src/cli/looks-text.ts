@@ -40,8 +40,9 @@ function armDetails(config: Config, pair: { base: string; head: string }): strin
     const revision = istioRevisionOf(mode, config.kubernetes.istio);
     if (revision) {
       const set = Object.keys(revision.set).length;
+      const waypoint = (mode.mesh ?? mode.arm?.of ?? mode.name) === 'istio-waypoint';
       parts.push(
-        `Istio revision ${revision.revision} (${revision.version}${revision.hub ? `, hub ${revision.hub}` : ''}${set > 0 ? `, ${set} --set value${set === 1 ? '' : 's'}` : ''})`,
+        `Istio revision ${revision.revision} (${revision.version}${revision.hub ? `, hub ${revision.hub}` : ''}${set > 0 ? `, ${set} --set value${set === 1 ? '' : 's'}` : ''})${waypoint ? " for its waypoint (the ztunnel under both arms is the run's)" : ''}`,
       );
     }
     const pairs = (what: string, values: Record<string, unknown> | undefined, names: string[]) =>

@@ -5,9 +5,9 @@
 // one run cannot hold is compared with history as before, and the summary says which and why.
 // On kind/kubeconfig two arms are two namespaces of one cluster: they can differ in env, in
 // namespace labels and annotations (Linkerd's per-workload proxy settings) and in the echo server
-// image (a mode's echoImage, or kubernetes.images.echo for every mode), an istio-sidecar mode also
-// in its Istio control plane (its istio, or kubernetes.istio for every Istio mode: each arm its own
-// revision), and never for an ambient mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
+// image (a mode's echoImage, or kubernetes.images.echo for every mode), an istio-sidecar or
+// istio-waypoint mode also in its Istio control plane (its istio, or kubernetes.istio for every
+// Istio mode: each arm its own revision), and never for an istio-ambient mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
 // (a PR that builds the app: inputs ab-base-image / ab-head-image). Works on the raw (merged, not
 // yet validated) objects; validation follows as for any config. Pure.
 import { clusterArmsRefusal } from './arms.ts';
@@ -79,8 +79,8 @@ export function armsFromBase(
   const withImage = (mode: Raw, image: string | undefined): Raw =>
     kubernetes && image !== undefined && mode.echoImage === undefined ? { ...mode, echoImage: image } : mode;
   // Likewise an Istio mode's control plane is its side's kubernetes.istio under the mode's own istio:
-  // a PR that upgrades Istio (version, hub or values) arms every istio-sidecar mode, each arm its
-  // own revision, and sends ambient modes to history with the reason.
+  // a PR that upgrades Istio (version, hub or values) arms every istio-sidecar and istio-waypoint
+  // mode, each arm its own revision, and sends istio-ambient modes to history with the reason.
   const withIstio = (mode: Raw, settings: Raw | undefined): Raw =>
     kubernetes && settings && isIstioMode(mode) ? { ...mode, istio: effectiveIstio(mode.istio, settings) } : mode;
   const side = (mode: Raw, which: 'base' | 'head') => withIstio(withImage(mode, echoImages?.[which]), istio?.[which]);

@@ -92,7 +92,7 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
     if (base && head && sameSettings(base, head, config.kubernetes?.images?.echo, config.kubernetes?.istio))
       problems.push({
         path: `${at}.arms`,
-        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'echoImage, serverManifests, istio (an istio-sidecar mode), namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
+        message: `base and head have the same settings, so they would measure the same thing; give head the change under test (${kubernetes ? 'echoImage, serverManifests, istio (an istio-sidecar or istio-waypoint mode), namespaceAnnotations such as config.linkerd.io/proxy-cpu-limit, namespaceLabels or env' : 'url, grpc, env or local'})`,
       });
   });
   return problems;
@@ -106,12 +106,15 @@ export function meshOf(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefine
 /**
  * Why two arms of this mode cannot run side by side in one cluster, or undefined when they can.
  * Two arms are two namespaces of the same cluster: they can differ in what a namespace carries
- * (Linkerd's per-workload proxy annotations, labels, the k6 env), not in what the cluster has one of.
+ * (Linkerd's per-workload proxy annotations, labels, the k6 env, a waypoint's or sidecar's Istio
+ * revision), not in what the cluster has one of: an ambient mode's whole data plane is the
+ * ztunnel, one per node. A waypoint mode's L7 proxy is per namespace, so its arms can differ there
+ * (the ztunnel under both is the run's).
  */
 export function clusterArmsRefusal(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
   const mesh = meshOf(mode);
-  if (mesh === 'istio-ambient' || mesh === 'istio-waypoint')
-    return `two arms of an ambient mode cannot differ in one cluster: its data plane is one ztunnel per node, shared by every namespace; compare "${mode.name}" with history (remove arms), or A/B an istio-sidecar or linkerd mode`;
+  if (mesh === 'istio-ambient')
+    return `two arms of an ambient mode cannot differ in one cluster: its data plane is one ztunnel per node, shared by every namespace; compare "${mode.name}" with history (remove arms), or A/B an istio-sidecar, istio-waypoint or linkerd mode`;
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 // Istio revisions per mode: an istio-sidecar mode (or arm) with `istio` runs under its own control
 // plane, installed beside the run's with `istioctl install --revision`, its namespace labelled
-// istio.io/rev. This is how two arms differ in Istio version, hub or values in one cluster, the way
+// istio.io/rev; an istio-waypoint mode's waypoint is bound to its revision (the ztunnel under it
+// stays the run's: one per node). This is how two arms differ in Istio version, hub or values in one cluster, the way
 // Istio's own canary upgrades run two versions side by side. Here: each mode's effective revision
 // and the config problems that make one meaningless. Pure.
 import type { ConfigProblem } from './problem.ts';
@@ -45,7 +46,7 @@ export function istioRevisionOf(mode: Pick<ModeConfig, 'name' | 'istio'>, defaul
   };
 }
 
-/** Modes' and arms' `istio` that cannot run: off a cluster, outside istio-sidecar, a revision name taken twice. */
+/** Modes' and arms' `istio` that cannot run: off a cluster, outside istio-sidecar and istio-waypoint, a revision name taken twice. */
 export function istioRevisionProblems(config: ParsedConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const kubernetes = config.platform === 'kind' || config.platform === 'kubeconfig';
@@ -65,13 +66,14 @@ export function istioRevisionProblems(config: ParsedConfig): ConfigProblem[] {
     }
     const mesh = meshOf(mode);
     // Ambient modes with arms are refused at modes[i].arms already (one ztunnel per node).
-    if (mesh !== 'istio-sidecar' && !(mode.arms && (mesh === 'istio-ambient' || mesh === 'istio-waypoint')))
+    if (mesh === 'istio-ambient' && mode.arms) return;
+    if (mesh !== 'istio-sidecar' && mesh !== 'istio-waypoint')
       problems.push({
         path: paths[0]!,
         message:
-          mesh === 'istio-ambient' || mesh === 'istio-waypoint'
-            ? `only an istio-sidecar mode runs under its own Istio revision: "${mode.name}" is ambient, whose data plane is one ztunnel per node shared by every revision; compare Istio versions of an ambient mode with history`
-            : `only an istio-sidecar mode runs under its own Istio revision; "${mode.name}" is ${mesh ? `mesh ${mesh}` : 'not in a mesh (set mesh: istio-sidecar)'}`,
+          mesh === 'istio-ambient'
+            ? `only an istio-sidecar or istio-waypoint mode runs under its own Istio revision: "${mode.name}" is ambient, whose data plane is one ztunnel per node shared by every revision; compare Istio versions of an ambient mode with history`
+            : `only an istio-sidecar or istio-waypoint mode runs under its own Istio revision; "${mode.name}" is ${mesh ? `mesh ${mesh}` : 'not in a mesh (set mesh: istio-sidecar)'}`,
       });
   });
   // Two modes cannot share a revision: each is its own control plane, installed and removed with it.

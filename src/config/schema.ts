@@ -81,8 +81,8 @@ const echoImageField = pinnedWorkloadImage('echo server').describe(
 );
 /**
  * A mode's own Istio control plane: an Istio revision installed beside the run's (istioctl install
- * --revision), the mode's namespace labelled istio.io/rev. How two arms of an istio-sidecar mode
- * differ in Istio version, hub or values. Unset fields are kubernetes.istio's; `set` replaces
+ * --revision), the mode's namespace labelled istio.io/rev (a waypoint mode's waypoint bound to it).
+ * How two arms of an istio-sidecar or istio-waypoint mode differ in Istio version, hub or values. Unset fields are kubernetes.istio's; `set` replaces
  * kubernetes.istio.set when given.
  */
 const istioRevisionField = z
@@ -101,7 +101,7 @@ const istioRevisionField = z
     set: stringMap('istio.set').optional().describe("this revision's istioctl --set values, in place of kubernetes.istio.set"),
   })
   .describe(
-    "istio-sidecar modes on kind and kubeconfig: this mode's own Istio revision (istioctl install --revision), e.g. another Istio version beside the run's",
+    "istio-sidecar and istio-waypoint modes on kind and kubeconfig: this mode's own Istio revision (istioctl install --revision) for its sidecars or its waypoint, e.g. another Istio version beside the run's",
   );
 const serverManifestsField = text('serverManifests').describe(
   "this mode's own server manifests (multi-document YAML, kind and kubeconfig) in place of kubernetes.manifests.server or the built-in echo server, e.g. a new version of the app's Deployment; they must define the Service echo",

@@ -175,22 +175,29 @@ test('in a cluster: a PR that bumps kubernetes.images.echo arms every mode that 
 });
 
 test("in a cluster: a PR that upgrades Istio arms every istio-sidecar mode with its own revision (base arm: the base's Istio); ambient modes go to history", () => {
-  const modes = [{ name: 'baseline' }, { name: 'istio-sidecar' }, { name: 'istio-ambient' }, { name: 'linkerd' }];
+  const modes = [
+    { name: 'baseline' },
+    { name: 'istio-sidecar' },
+    { name: 'istio-ambient' },
+    { name: 'istio-waypoint' },
+    { name: 'linkerd' },
+  ];
   const istio = {
     base: { version: '1.30.3', set: {} },
     head: { version: '1.31.0', hub: 'mirror.test/istio', set: { 'values.pilot.env.X': '1' } },
   };
   const { modes: armed, summary } = armsFromBase(modes, modes, SOURCE, 'kind', { base: 'app:1', head: 'app:1' }, istio);
+  const istioChange = {
+    differs: ['istio.version', 'istio.hub', 'istio.set'],
+    values: [
+      { base: '"1.30.3"', head: '"1.31.0"' },
+      { base: 'none', head: '"mirror.test/istio"' },
+      { base: '{}', head: '{"values.pilot.env.X":"1"}' },
+    ],
+  };
   assert.deepEqual(summary.armed, [
-    {
-      mode: 'istio-sidecar',
-      differs: ['istio.version', 'istio.hub', 'istio.set'],
-      values: [
-        { base: '"1.30.3"', head: '"1.31.0"' },
-        { base: 'none', head: '"mirror.test/istio"' },
-        { base: '{}', head: '{"values.pilot.env.X":"1"}' },
-      ],
-    },
+    { mode: 'istio-sidecar', ...istioChange },
+    { mode: 'istio-waypoint', ...istioChange },
   ]);
   assert.deepEqual(
     summary.history.map((h) => h.mode),
@@ -206,6 +213,8 @@ test("in a cluster: a PR that upgrades Istio arms every istio-sidecar mode with 
     [
       ['istio-sidecar-base', '1.30.3', 'docker.io/istio', {}],
       ['istio-sidecar-head', '1.31.0', 'mirror.test/istio', { 'values.pilot.env.X': '1' }],
+      ['istio-waypoint-base', '1.30.3', 'docker.io/istio', {}],
+      ['istio-waypoint-head', '1.31.0', 'mirror.test/istio', { 'values.pilot.env.X': '1' }],
     ],
   );
   // The same Istio on both sides: nothing is armed.

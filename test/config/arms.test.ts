@@ -186,7 +186,7 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     name: 'an Istio revision on a Linkerd mode',
     raw: { platform: 'kind', modes: [{ name: 'linkerd', istio: { version: '1.29.2' } }], load: { rate: 10 } },
     path: 'modes[0].istio',
-    includes: ['only an istio-sidecar mode runs under its own Istio revision', 'mesh linkerd'],
+    includes: ['only an istio-sidecar or istio-waypoint mode runs under its own Istio revision', 'mesh linkerd'],
   },
   {
     name: 'an Istio revision on an ambient mode',
@@ -233,7 +233,7 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
       load: { rate: 10 },
     },
     path: 'modes[0].arms',
-    includes: ['the same settings', 'istio (an istio-sidecar mode)'],
+    includes: ['the same settings', 'istio (an istio-sidecar or istio-waypoint mode)'],
   },
   {
     name: "an arm changing the mesh's enrolment",
@@ -369,6 +369,31 @@ test('the looks without arms start at minBlocks (the 3 repetitions runs always h
 test('plan.budget.maxBlocks below the first A/B look caps it: a run with arms and maxBlocks 4 looks once, at 4', () => {
   const looks = lookPlan(validateConfig(local({ plan: { budget: { maxBlocks: 4 } } })));
   assert.deepEqual([looks.looks, looks.maxBlocks], [[4], 4]);
+});
+
+test('arms of a waypoint mode: each its own revision for its waypoint (the ztunnel is shared); an ambient mode still cannot have arms', () => {
+  const config = validateConfig({
+    platform: 'kind',
+    modes: [{ name: 'baseline' }, { name: 'istio-waypoint', arms: { head: { istio: { version: '1.30.4' } } } }],
+    load: { rate: 10 },
+  });
+  assert.deepEqual(
+    istioRevisions(config.modes, config.kubernetes.istio).map((r) => [r.mode, r.revision, r.version]),
+    [
+      ['istio-waypoint-base', 'mp-istio-waypoint-base', '1.30.3'],
+      ['istio-waypoint-head', 'mp-istio-waypoint-head', '1.30.4'],
+    ],
+  );
+  const ambient = problems({
+    platform: 'kind',
+    modes: [{ name: 'istio-ambient', arms: { head: { istio: { version: '1.30.4' } } } }],
+    load: { rate: 10 },
+  });
+  assert.deepEqual(
+    ambient.map((p) => p.path),
+    ['modes[0].arms'],
+  );
+  assert.match(ambient[0]!.message, /one ztunnel per node/);
 });
 
 test("an arm's own server manifests replace the mode's (or the built-in server); a missing file is named by plan's checks", () => {

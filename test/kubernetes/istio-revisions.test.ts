@@ -4,8 +4,10 @@
 // control plane (istioctl install --revision: istiod-<revision> with the arm's hub and values) and
 // each arm's namespace labelled istio.io/rev with its revision, so the real API server sends each
 // arm's pods to its own revision's injection webhook (an injector stand-in answers for the
-// emulated istiods and records which webhook was called for which namespace). `down` removes both
-// control planes and everything else up made. A revision name someone else's Istio already uses,
+// emulated istiods and records which webhook was called for which namespace). An istio-waypoint
+// mode's arms each get their own revision too, their waypoints applied with --revision over the
+// run's ztunnel (a waypoint stand-in deploys and programs them, as istiod would). `down` removes
+// every control plane and everything else up made. A revision name someone else's Istio already uses,
 // and an Istio in istio-system that is not mesh-perf's, are refused before anything is created.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { runCli } from '../support/cli.ts';
 import { type LocalCluster, startLocalCluster } from '../support/k8s/cluster.ts';
 import { randomName } from '../support/k8s/harness.ts';
 import { injectorStandIn } from '../support/k8s/injector-stand-in.ts';
+import { waypointStandIn } from '../support/k8s/waypoint-stand-in.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,7 +67,7 @@ async function snapshot(): Promise<Record<string, string[]>> {
   return out;
 }
 
-function writeConfig(name: string, suite: string, prefix: string): string {
+function writeConfig(name: string, suite: string, prefix: string, waypoints = false): string {
   const path = join(dir, name);
   writeFileSync(
     path,
@@ -77,7 +80,15 @@ modes:
         istio: { set: { "${LIMIT}": "1000m" } }
       head:
         istio: { hub: canary.example.test/istio, set: { "${LIMIT}": "2000m" } }
-load: { rate: 10 }
+${
+  waypoints
+    ? `  - name: istio-waypoint
+    arms:
+      head:
+        istio: { set: { "${LIMIT}": "2000m" } }
+`
+    : ''
+}load: { rate: 10 }
 kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
   namespacePrefix: ${prefix}
@@ -87,10 +98,12 @@ kubernetes:
   return path;
 }
 
-test('two Istio revisions side by side: each arm its own istiod and webhook; down removes both', { timeout: 900_000 }, async () => {
+test('Istio revisions side by side: each sidecar arm its own istiod and webhook, each waypoint arm its own waypoint revision; down removes all', {
+  timeout: 900_000,
+}, async () => {
   const suite = randomName('rev');
   const prefix = randomName('mp');
-  const config = writeConfig('revisions.yaml', suite, prefix);
+  const config = writeConfig('revisions.yaml', suite, prefix, true);
 
   const plan = await cli(['plan', '--config', config]);
   assert.equal(plan.code, 0, plan.stderr);
@@ -101,8 +114,14 @@ test('two Istio revisions side by side: each arm its own istiod and webhook; dow
     /head arm istio-sidecar-head: Istio revision mp-istio-sidecar-head \(1\.30\.3, hub canary\.example\.test\/istio, 1 --set value\)/,
   );
 
+  assert.match(
+    flat(plan.stdout),
+    /head arm istio-waypoint-head: Istio revision mp-istio-waypoint-head \(1\.30\.3, 1 --set value\) for its waypoint/,
+  );
+
   const before = await snapshot();
   const injector = await injectorStandIn(access, cluster.dir);
+  const waypoints = waypointStandIn(access, [`${prefix}-istio-waypoint-base`, `${prefix}-istio-waypoint-head`]);
   try {
     const up = await cli(['up', '--config', config]);
     assert.equal(up.code, 0, `${up.stderr}\n${up.stdout}`);
@@ -129,17 +148,30 @@ test('two Istio revisions side by side: each arm its own istiod and webhook; dow
     const called = (namespace: string) => [...new Set(injector.calls.filter((c) => c.namespace === namespace).map((c) => c.configuration))];
     assert.deepEqual(called(`${prefix}-istio-sidecar-base`), ['istio-sidecar-injector-mp-istio-sidecar-base']);
     assert.deepEqual(called(`${prefix}-istio-sidecar-head`), ['istio-sidecar-injector-mp-istio-sidecar-head']);
+    // Each waypoint arm: its own control plane, its waypoint bound to it by istioctl's --revision,
+    // its namespace ambient (the run's ztunnel) and using that waypoint.
+    for (const side of ['base', 'head']) {
+      const revision = `mp-istio-waypoint-${side}`;
+      const namespace = `${prefix}-istio-waypoint-${side}`;
+      assert.equal((await get(`/apis/apps/v1/namespaces/istio-system/deployments/istiod-${revision}`)).status, 200);
+      assert.equal(waypoints.gateways.get(namespace)?.metadata.labels['istio.io/rev'], revision, `${side} waypoint's revision`);
+      const ns = await get(`/api/v1/namespaces/${namespace}`);
+      assert.equal(ns.body.metadata.labels['istio.io/dataplane-mode'], 'ambient');
+      assert.equal(ns.body.metadata.labels['istio.io/use-waypoint'], 'waypoint');
+      assert.equal(ns.body.metadata.labels['istio.io/rev'], undefined, "an ambient namespace keeps the run's ztunnel");
+    }
 
     const down = await cli(['down', '--config', config]);
     assert.equal(down.code, 0, down.stderr);
     assert.match(down.stdout, /meshes: istio/);
-    for (const side of ['base', 'head']) {
-      assert.equal((await get(`/apis/apps/v1/namespaces/istio-system/deployments/istiod-mp-istio-sidecar-${side}`)).status, 404);
-      assert.equal((await get(`${WEBHOOKS}/istio-sidecar-injector-mp-istio-sidecar-${side}`)).status, 404);
+    for (const arm of ['istio-sidecar-base', 'istio-sidecar-head', 'istio-waypoint-base', 'istio-waypoint-head']) {
+      assert.equal((await get(`/apis/apps/v1/namespaces/istio-system/deployments/istiod-mp-${arm}`)).status, 404);
+      assert.equal((await get(`${WEBHOOKS}/istio-sidecar-injector-mp-${arm}`)).status, 404);
     }
     assert.deepEqual(await snapshot(), before, 'nothing up created is left');
   } finally {
     await injector.stop();
+    await waypoints.stop();
   }
 });
 

@@ -11,7 +11,7 @@ import { ensureGatewayApi } from './mesh/gateway-api.ts';
 import { applyWaypoint, installIstio, ISTIO_NAMESPACE, refuseForeignRevisions, uninstallIstio } from './mesh/istio.ts';
 import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from './mesh/linkerd.ts';
 import { meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
-import { istioRevisions } from '../../config/istio-revisions.ts';
+import { istioRevisions, revisionName } from '../../config/istio-revisions.ts';
 import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
 import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
@@ -226,7 +226,7 @@ export class KubernetesPlatform implements Platform {
         ),
       ),
     );
-    for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace);
+    for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace, revisionName(p.mode));
     // A mode with its own echo image or server manifests (an A/B arm's, modes[].echoImage,
     // modes[].serverManifests) gets its own server, and its own Deployments are what it waits for.
     const servers = this.placements.map((p) =>

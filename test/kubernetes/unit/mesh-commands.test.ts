@@ -46,6 +46,8 @@ test("istioctl install of a mode's own revision: istiod only, under its name, no
       '--set',
       'profile=minimal',
       '--set',
+      'values.profile=ambient',
+      '--set',
       'components.base.enabled=false',
       '--set',
       'hub=canary.test/istio',
@@ -174,6 +176,15 @@ test('istioctl waypoint, uninstall and version', () => {
     '/tmp/kc',
     '--context',
     'kind-mesh-perf',
+  ]);
+  // A waypoint mode with its own revision: the waypoint is bound to it.
+  assert.deepEqual(istioWaypointArgs({}, 'ns', 60_000, 'mp-istio-waypoint-head').slice(0, 6), [
+    'waypoint',
+    'apply',
+    '--namespace',
+    'ns',
+    '--revision',
+    'mp-istio-waypoint-head',
   ]);
   assert.deepEqual(istioUninstallArgs({}), ['uninstall', '--purge', '-y']);
   assert.deepEqual(istioClientVersionArgs(), ['version', '--remote=false', '--short']);

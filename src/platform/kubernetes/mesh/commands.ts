@@ -76,7 +76,7 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
 
 /**
  * One mode's own revision beside the run's install (config/istio-revisions.ts): istiod only
- * (profile minimal) under the revision's name, without the base chart, so the CRDs and the default
+ * (profile minimal, with the ambient values the run's istiod has) under the revision's name, without the base chart, so the CRDs and the default
  * validator stay those of the run's install (a revision of an older Istio never rewrites CRDs a
  * newer one installed). Proxies get the same requests/limits as every other mode's; the revision's
  * own values last.
@@ -84,6 +84,10 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
 export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, options: IstioInstallOptions): string[] {
   const values: Record<string, string> = {
     profile: 'minimal',
+    // The run's install is the ambient profile: its istiod runs with the ambient values (HBONE,
+    // PILOT_ENABLE_AMBIENT), so a revision's does too (without installing CNI or ztunnel again),
+    // and can deploy and program a waypoint.
+    'values.profile': 'ambient',
     'components.base.enabled': 'false',
     ...(options.hub ? { hub: options.hub } : {}),
     'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
@@ -107,12 +111,14 @@ export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, 
   ];
 }
 
-export function istioWaypointArgs(flags: ClusterFlags, namespace: string, timeoutMs: number): string[] {
+/** The namespace's waypoint, bound to a mode's own revision when it has one (its istiod deploys and programs it). */
+export function istioWaypointArgs(flags: ClusterFlags, namespace: string, timeoutMs: number, revision?: string): string[] {
   return [
     'waypoint',
     'apply',
     '--namespace',
     namespace,
+    ...(revision ? ['--revision', revision] : []),
     '--enroll-namespace',
     '--wait',
     '--waypoint-timeout',

@@ -177,12 +177,12 @@ export async function refuseForeignRevisions(context: MeshContext, revisions: re
   }
 }
 
-/** Deploys the namespace's waypoint and enrols the namespace; waits until it runs. */
-export async function applyWaypoint(context: MeshContext, namespace: string): Promise<void> {
+/** Deploys the namespace's waypoint (bound to the mode's own revision, if any) and enrols the namespace; waits until it runs. */
+export async function applyWaypoint(context: MeshContext, namespace: string, revision?: string): Promise<void> {
   const binary = await istioctl(context);
   await runCliChecked(
     binary,
-    istioWaypointArgs(context.flags, namespace, context.readyTimeoutMs),
+    istioWaypointArgs(context.flags, namespace, context.readyTimeoutMs, revision),
     { timeoutMs: context.readyTimeoutMs + 60_000, signal: context.signal, env: context.env },
     `waypoint for namespace ${namespace}`,
   );
