@@ -2,6 +2,7 @@
 // where the run looks, and what the budget allows.
 import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
 import type { Config } from '../config/validate.ts';
+import { meshOf } from '../config/arms.ts';
 import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.ts';
 import type { LookPlan } from '../plan/looks.ts';
 import { formatEstimate } from './preset-summary.ts';
@@ -22,7 +23,7 @@ export function describeArms(config: Config): string[] {
  * Per arm, what it runs with where the two differ: its Istio revision (always: each is a control
  * plane the run installs), then namespace labels and annotations, echo image, env, local settings.
  */
-function armDetails(config: Config, pair: { base: string; head: string }): string[] {
+function armDetails(config: Config, pair: ArmPair): string[] {
   const base = config.modes.find((m) => m.name === pair.base)!;
   const head = config.modes.find((m) => m.name === pair.head)!;
   const differing = (pick: (m: typeof base) => Record<string, unknown> | undefined) => {
@@ -37,10 +38,10 @@ function armDetails(config: Config, pair: { base: string; head: string }): strin
   };
   const details = (mode: typeof base): string => {
     const parts: string[] = [];
-    const revision = istioRevisionOf(mode, config.kubernetes.istio);
+    const revision = pair.revisions?.[mode.arm!.side];
     if (revision) {
       const set = Object.keys(revision.set).length;
-      const waypoint = (mode.mesh ?? mode.arm?.of ?? mode.name) === 'istio-waypoint';
+      const waypoint = meshOf(mode) === 'istio-waypoint';
       parts.push(
         `Istio revision ${revision.revision} (${revision.version}${revision.hub ? `, hub ${revision.hub}` : ''}${set > 0 ? `, ${set} --set value${set === 1 ? '' : 's'}` : ''})${waypoint ? " for its waypoint (the ztunnel under both arms is the run's)" : ''}`,
       );
@@ -98,7 +99,15 @@ export function looksJson(config: Config, looks: LookPlan): Record<string, unkno
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function armPairs(config: Config): { of: string; base: string; head: string; revisions?: { base: IstioRevision; head: IstioRevision } }[] {
+/** The arms of one mode, and their Istio revisions when they run under their own. */
+interface ArmPair {
+  of: string;
+  base: string;
+  head: string;
+  revisions?: { base: IstioRevision; head: IstioRevision };
+}
+
+function armPairs(config: Config): ArmPair[] {
   const of = [...new Set(config.modes.flatMap((m) => (m.arm ? [m.arm.of] : [])))];
   return of.map((name) => {
     const [base, head] = (['base', 'head'] as const).map((side) => config.modes.find((m) => m.arm?.of === name && m.arm.side === side)!);

@@ -11,6 +11,7 @@
 // (a PR that builds the app: inputs ab-base-image / ab-head-image). Works on the raw (merged, not
 // yet validated) objects; validation follows as for any config. Pure.
 import { clusterArmsRefusal } from './arms.ts';
+import { ISTIO_HUB } from './istio-revisions.ts';
 import type { ModeSpec } from './schema.ts';
 
 /** What `plan`, `run` and results say about the derivation. */
@@ -47,8 +48,6 @@ const OWN_ARMS = 'it has arms of its own (modes[].arms), which are run as writte
 
 /** What two arms can differ in on Kubernetes: their namespaces, the echo image or server manifests, the Istio revision and the k6 env (config/arms.ts). */
 const ARMABLE_IN_CLUSTER = ['env', 'namespaceLabels', 'namespaceAnnotations', 'echoImage', 'serverManifests', 'istio'] as const;
-/** Istio's own image registry: what a base arm runs when only the head names a hub. */
-const ISTIO_HUB = 'docker.io/istio';
 
 /** Each side's kubernetes.images.echo as it runs (the default when unset): what a mode without its own echoImage runs. */
 export interface EchoImages {
@@ -187,7 +186,7 @@ function effectiveIstio(own: unknown, settings: Raw): Raw {
 /** Sets the base arm's override of `key` into `out`, or says why an arm cannot express it. */
 function baseOverride(key: string, head: unknown, base: unknown, out: Raw): string | undefined {
   if (key === 'istio') {
-    // The base arm's own revision with the base's settings; a hub only the head names is Istio's own for the base.
+    // The base arm's own revision with the base's settings; a hub only the head names is Istio's own (ISTIO_HUB) for the base.
     const b = isRecord(base) ? base : {};
     const headHub = isRecord(head) ? head.hub : null;
     const hub = b.hub ?? (headHub !== null ? ISTIO_HUB : null);

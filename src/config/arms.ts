@@ -4,6 +4,7 @@
 import { type ArmOverrides, type ArmSide, MESH_KINDS, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
 import { echoImageProblems, serverManifestsProblems } from './applicability.ts';
+import { istioRevisionOf } from './istio-revisions.ts';
 
 export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
 /** Mode names are at most 40 characters (they become namespace names on Kubernetes). */
@@ -98,9 +99,13 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
   return problems;
 }
 
-/** The mesh a mode runs under on Kubernetes, as platform/kubernetes/mesh/modes.ts resolves it (undefined: the platform says). */
-export function meshOf(mode: Pick<ModeSpec, 'mesh' | 'name'>): string | undefined {
-  return mode.mesh ?? ((MESH_KINDS as readonly string[]).includes(mode.name) ? mode.name : undefined);
+/**
+ * The mesh a mode runs under on Kubernetes, as platform/kubernetes/mesh/modes.ts resolves it
+ * (undefined: the platform says): its mesh, else its name, or for an arm its mode's name.
+ */
+export function meshOf(mode: Pick<ModeConfig, 'mesh' | 'name' | 'arm'>): string | undefined {
+  const kind = (name: string | undefined) => (name !== undefined && (MESH_KINDS as readonly string[]).includes(name) ? name : undefined);
+  return mode.mesh ?? kind(mode.name) ?? kind(mode.arm?.of);
 }
 
 /**
@@ -181,12 +186,9 @@ function sameSettings(
 ): boolean {
   const settings = (m: ModeConfig) => {
     const { name: _name, arm: _arm, ...rest } = m;
-    const revision = rest.istio && {
-      version: rest.istio.version ?? istio?.version,
-      hub: rest.istio.hub ?? istio?.hub,
-      set: rest.istio.set ?? istio?.set,
-    };
-    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage, istio: revision });
+    const revision = istio && istioRevisionOf(m, istio);
+    const installs = revision && { version: revision.version, hub: revision.hub, set: revision.set };
+    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage, istio: installs });
   };
   return settings(a) === settings(b);
 }

@@ -12,7 +12,7 @@ import {
   type ParsedConfig,
 } from './schema.ts';
 import { armProblems, expandArms, resolveBaseline } from './arms.ts';
-import { istioRevisionProblems } from './istio-revisions.ts';
+import { istioRevisionProblems } from './istio-revision-problems.ts';
 import { budgetProblems } from './budget.ts';
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';

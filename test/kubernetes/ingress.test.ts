@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 import { clusterConfig, recordingLogger } from '../support/k8s/harness.ts';
+import { markGatewayProgrammed } from '../support/k8s/istiod-stand-in.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
@@ -100,25 +101,7 @@ function istiodStandIn(namespace: string): { stop: () => void; seen: Promise<{ g
         body: JSON.stringify(deployment),
       });
       assert.equal(created.status, 201, created.body);
-      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      const condition = (type: string) => ({
-        type,
-        status: 'True',
-        reason: type,
-        message: 'stand-in for istiod',
-        lastTransitionTime: now,
-        observedGeneration: gateway.metadata.generation,
-      });
-      const status = await rawRequest(
-        access,
-        `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}/status`,
-        {
-          method: 'PATCH',
-          contentType: 'application/merge-patch+json',
-          body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
-        },
-      );
-      assert.equal(status.status, 200, status.body);
+      await markGatewayProgrammed(access, namespace, GATEWAY_NAME, gateway.metadata.generation);
       return { gateway, secret, options };
     }
     throw new Error('stand-in stopped before the Gateway appeared');

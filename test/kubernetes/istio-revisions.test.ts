@@ -16,10 +16,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type ClusterAccess, loadAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
-import { CLUSTER_SCOPED_PATHS } from '../../src/platform/kubernetes/mesh/cleanup.ts';
 import { runCli } from '../support/cli.ts';
 import { type LocalCluster, startLocalCluster } from '../support/k8s/cluster.ts';
-import { randomName } from '../support/k8s/harness.ts';
+import { clusterSnapshot, randomName } from '../support/k8s/harness.ts';
 import { injectorStandIn } from '../support/k8s/injector-stand-in.ts';
 import { waypointStandIn } from '../support/k8s/waypoint-stand-in.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
@@ -53,18 +52,6 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 async function get(path: string): Promise<{ status: number; body?: Json }> {
   const response = await rawRequest(access, path);
   return response.status === 200 ? { status: 200, body: JSON.parse(response.body) } : { status: response.status };
-}
-
-async function names(path: string): Promise<string[]> {
-  const response = await rawRequest(access, path);
-  if (response.status === 404) return [];
-  return (JSON.parse(response.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
-}
-
-async function snapshot(): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = { namespaces: await names('/api/v1/namespaces') };
-  for (const path of CLUSTER_SCOPED_PATHS) out[path] = await names(path);
-  return out;
 }
 
 function writeConfig(name: string, suite: string, prefix: string, waypoints = false): string {
@@ -119,7 +106,7 @@ test('Istio revisions side by side: each sidecar arm its own istiod and webhook,
     /head arm istio-waypoint-head: Istio revision mp-istio-waypoint-head \(1\.30\.3, 1 --set value\) for its waypoint/,
   );
 
-  const before = await snapshot();
+  const before = await clusterSnapshot(access);
   const injector = await injectorStandIn(access, cluster.dir);
   const waypoints = waypointStandIn(access, [`${prefix}-istio-waypoint-base`, `${prefix}-istio-waypoint-head`]);
   try {
@@ -168,7 +155,7 @@ test('Istio revisions side by side: each sidecar arm its own istiod and webhook,
       assert.equal((await get(`/apis/apps/v1/namespaces/istio-system/deployments/istiod-mp-${arm}`)).status, 404);
       assert.equal((await get(`${WEBHOOKS}/istio-sidecar-injector-mp-${arm}`)).status, 404);
     }
-    assert.deepEqual(await snapshot(), before, 'nothing up created is left');
+    assert.deepEqual(await clusterSnapshot(access), before, 'nothing up created is left');
   } finally {
     await injector.stop();
     await waypoints.stop();
@@ -202,7 +189,7 @@ test("a revision name someone else's Istio uses, or someone else's istio-system:
     }),
   });
   assert.equal(created.status, 201, created.body);
-  const before = await snapshot();
+  const before = await clusterSnapshot(access);
   const webhookBefore = (await get(`${WEBHOOKS}/${theirs}`)).body;
 
   const up = await cli(['up', '--config', config]);
@@ -212,7 +199,7 @@ test("a revision name someone else's Istio uses, or someone else's istio-system:
     flat(up.stderr),
     /Istio revision "mp-istio-sidecar-head" \(istio-sidecar-head\) already exists in this cluster \(MutatingWebhookConfiguration istio-sidecar-injector-mp-istio-sidecar-head, not mesh-perf's\); nothing was changed/,
   );
-  assert.deepEqual(await snapshot(), before, 'nothing was created');
+  assert.deepEqual(await clusterSnapshot(access), before, 'nothing was created');
   assert.equal(
     (await get(`${WEBHOOKS}/${theirs}`)).body.metadata.resourceVersion,
     webhookBefore.metadata.resourceVersion,
@@ -227,10 +214,10 @@ test("a revision name someone else's Istio uses, or someone else's istio-system:
     body: JSON.stringify({ metadata: { name: 'istio-system' } }),
   });
   assert.equal(ns.status, 201, ns.body);
-  const foreign = await snapshot();
+  const foreign = await clusterSnapshot(access);
   const refused = await cli(['up', '--config', config]);
   assert.equal(refused.code, 3, `${refused.stderr}\n${refused.stdout}`);
   assert.match(flat(refused.stderr), /istio-system exists and is not mesh-perf's, so nothing was changed/);
-  assert.deepEqual(await snapshot(), foreign, 'nothing was created');
+  assert.deepEqual(await clusterSnapshot(access), foreign, 'nothing was created');
   assert.equal((await get('/api/v1/namespaces/istio-system')).body.metadata.labels?.['app.kubernetes.io/managed-by'], undefined);
 });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
-import { randomName } from '../support/k8s/harness.ts';
+import { clusterSnapshot, objectNames, randomName } from '../support/k8s/harness.ts';
 import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { CLUSTER_SCOPED_PATHS } from '../../src/platform/kubernetes/mesh/cleanup.ts';
@@ -58,19 +58,6 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-async function names(path: string): Promise<string[]> {
-  const response = await rawRequest(access, path);
-  if (response.status === 404) return [];
-  assert.equal(response.status, 200, `${path}: ${response.body.slice(0, 200)}`);
-  return (JSON.parse(response.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
-}
-
-async function snapshot(): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = { namespaces: await names('/api/v1/namespaces') };
-  for (const path of CLUSTER_SCOPED_PATHS) out[path] = await names(path);
-  return out;
-}
-
 async function get(path: string): Promise<any> {
   const response = await rawRequest(access, path);
   assert.equal(response.status, 200, `${path}: ${response.body.slice(0, 300)}`);
@@ -107,7 +94,7 @@ kubernetes:
     ).status,
     201,
   );
-  const before = await snapshot();
+  const before = await clusterSnapshot(access);
 
   const up = await cli(['up', '--config', config]);
   assert.equal(up.code, 0, up.stderr);
@@ -128,7 +115,7 @@ kubernetes:
   await get('/apis/apps/v1/namespaces/istio-system/daemonsets/istio-cni-node');
   const peer = await get('/apis/security.istio.io/v1/namespaces/istio-system/peerauthentications/default');
   assert.equal(peer.spec.mtls.mode, 'STRICT');
-  const webhooks = await names('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
+  const webhooks = await objectNames(access, '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
   assert.ok(
     webhooks.some((w) => w.startsWith('istio')),
     `webhooks: ${webhooks.join(', ')}`,
@@ -154,7 +141,7 @@ kubernetes:
     images.join('\n'),
   );
   for (const image of images) assert.match(image, /: mirror\.example\.test\/hub\//);
-  const grown = await snapshot();
+  const grown = await clusterSnapshot(access);
   assert.ok(
     grown['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length >
       before['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']!.length,
@@ -164,7 +151,7 @@ kubernetes:
   const down = await cli(['down', '--config', config]);
   assert.equal(down.code, 0, down.stderr);
   assert.match(down.stdout, /meshes: istio/);
-  assert.deepEqual(await snapshot(), before, 'nothing up created is left');
+  assert.deepEqual(await clusterSnapshot(access), before, 'nothing up created is left');
   assert.equal((await get('/api/v1/namespaces/payments')).metadata.name, 'payments');
 
   const again = await cli(['down', '--config', config]);
@@ -203,7 +190,7 @@ kubernetes:
   ingress: { replicas: 2, tls: true }
 `,
   );
-  const before = await snapshot();
+  const before = await clusterSnapshot(access);
   const ingressNs = `${prefix}-ingress`;
   const standIn = istiodStandIn(access, ingressNs, { service: true });
   const up = await cli(['up', '--config', config]);
@@ -227,7 +214,7 @@ kubernetes:
   const labelled = async () => {
     const found: string[] = [];
     for (const path of [...NAMESPACED_PATHS, ...CLUSTER_SCOPED_PATHS])
-      found.push(...(await names(`${path}?labelSelector=${encodeURIComponent(runLabel)}`)).map((n) => `${path}: ${n}`));
+      found.push(...(await objectNames(access, `${path}?labelSelector=${encodeURIComponent(runLabel)}`)).map((n) => `${path}: ${n}`));
     return found;
   };
   const beforeDown = await labelled();
@@ -242,6 +229,6 @@ kubernetes:
   assert.match(down.stdout, new RegExp(ingressNs));
   for (const path of made) assert.equal((await rawRequest(access, path)).status, 404, `${path} is gone`);
   assert.deepEqual(await labelled(), [], `nothing labelled ${runLabel} is left`);
-  assert.deepEqual(await snapshot(), before, 'nothing up created is left');
+  assert.deepEqual(await clusterSnapshot(access), before, 'nothing up created is left');
   for (const output of [up.stdout, up.stderr, down.stdout, down.stderr]) assert.doesNotMatch(output, /PRIVATE KEY|BEGIN CERTIFICATE/);
 });

@@ -56,28 +56,29 @@ export function istiodStandIn(access: ClusterAccess, namespace: string, options:
           spec: { type: 'ClusterIP', selector: labels, ports: [{ name: 'https', port: 443, targetPort: 443 }] },
         });
       }
-      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      const condition = (type: string) => ({
-        type,
-        status: 'True',
-        reason: type,
-        message: 'stand-in for istiod',
-        lastTransitionTime: now,
-        observedGeneration: gateway.metadata.generation,
-      });
-      const status = await rawRequest(
-        access,
-        `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}/status`,
-        {
-          method: 'PATCH',
-          contentType: 'application/merge-patch+json',
-          body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
-        },
-      );
-      assert.equal(status.status, 200, status.body);
+      await markGatewayProgrammed(access, namespace, GATEWAY_NAME, gateway.metadata.generation);
       return { gateway, secret, options: gatewayOptions };
     }
     throw new Error('stand-in stopped before the Gateway appeared');
   })();
   return { stop: () => (stopped = true), seen };
+}
+
+/** Sets a Gateway's Accepted and Programmed conditions, as istiod does once it has deployed it. */
+export async function markGatewayProgrammed(access: ClusterAccess, namespace: string, name: string, generation: number): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const condition = (type: string) => ({
+    type,
+    status: 'True',
+    reason: type,
+    message: 'stand-in for istiod',
+    lastTransitionTime: now,
+    observedGeneration: generation,
+  });
+  const status = await rawRequest(access, `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${name}/status`, {
+    method: 'PATCH',
+    contentType: 'application/merge-patch+json',
+    body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
+  });
+  assert.equal(status.status, 200, status.body);
 }

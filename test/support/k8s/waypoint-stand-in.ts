@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { rawRequest, type ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
 import { WAYPOINT_NAME } from '../../../src/platform/kubernetes/mesh/istio.ts';
+import { markGatewayProgrammed } from './istiod-stand-in.ts';
 
 type Json = any;
 
@@ -45,21 +46,7 @@ export function waypointStandIn(access: ClusterAccess, namespaces: readonly stri
       }),
     });
     assert.ok([201, 409].includes(created.status), created.body);
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const condition = (type: string) => ({
-      type,
-      status: 'True',
-      reason: type,
-      message: 'stand-in for istiod',
-      lastTransitionTime: now,
-      observedGeneration: gateway.metadata.generation,
-    });
-    const status = await rawRequest(access, `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${WAYPOINT_NAME}/status`, {
-      method: 'PATCH',
-      contentType: 'application/merge-patch+json',
-      body: JSON.stringify({ status: { conditions: [condition('Accepted'), condition('Programmed')] } }),
-    });
-    assert.equal(status.status, 200, status.body);
+    await markGatewayProgrammed(access, namespace, WAYPOINT_NAME, gateway.metadata.generation);
     gateways.set(namespace, gateway);
     return true;
   };

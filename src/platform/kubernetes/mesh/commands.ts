@@ -52,32 +52,43 @@ export function istioInstallArgs(flags: ClusterFlags, options: IstioInstallOptio
   const values: Record<string, string> = {
     profile: 'ambient',
     ...(options.hub ? { hub: options.hub } : {}),
-    'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
-    'values.pilot.resources.requests.cpu': '100m',
-    'values.pilot.resources.requests.memory': '256Mi',
+    ...istiodValues(),
     'values.ztunnel.resources.requests.cpu': '50m',
     'values.ztunnel.resources.requests.memory': '64Mi',
     'values.cni.resources.requests.cpu': '20m',
     'values.cni.resources.requests.memory': '32Mi',
-    'values.global.proxy.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
-    'values.global.proxy.resources.requests.memory': options.proxy.memory,
-    'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
-    'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    ...proxyValues('global.proxy', options.proxy),
     // Waypoints are proxies too: without these they keep Istio's 100m/128Mi, limits 2/1Gi
     // (global.waypoint.resources, configurable since Istio 1.24, istio/istio#51496).
-    'values.global.waypoint.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
-    'values.global.waypoint.resources.requests.memory': options.proxy.memory,
-    'values.global.waypoint.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
-    'values.global.waypoint.resources.limits.memory': options.proxy.memoryLimit,
+    ...proxyValues('global.waypoint', options.proxy),
     ...options.extra,
   };
   return ['install', '-y', ...setArgs(values), '--readiness-timeout', goDuration(options.readinessTimeoutMs), ...clusterArgs(flags)];
 }
 
+/** Every istiod mesh-perf installs (the run's and each revision's): native sidecars, requests lowered to fit a 4-vCPU runner. */
+function istiodValues(): Record<string, string> {
+  return {
+    'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
+    'values.pilot.resources.requests.cpu': '100m',
+    'values.pilot.resources.requests.memory': '256Mi',
+  };
+}
+
+/** The requests and limits of one kind of proxy (`global.proxy`, `global.waypoint`): the same for every mesh (resources.proxy). */
+function proxyValues(key: string, proxy: ContainerResources): Record<string, string> {
+  return {
+    [`values.${key}.resources.requests.cpu`]: cpuMillicores(proxy.cpu),
+    [`values.${key}.resources.requests.memory`]: proxy.memory,
+    [`values.${key}.resources.limits.cpu`]: cpuMillicores(proxy.cpuLimit),
+    [`values.${key}.resources.limits.memory`]: proxy.memoryLimit,
+  };
+}
+
 /**
  * One mode's own revision beside the run's install (config/istio-revisions.ts): istiod only
- * (profile minimal, with the ambient values the run's istiod has) under the revision's name, without the base chart, so the CRDs and the default
- * validator stay those of the run's install (a revision of an older Istio never rewrites CRDs a
+ * (profile minimal, with the ambient values the run's istiod has) under the revision's name,
+ * without the base chart, so the CRDs and the default validator stay those of the run's install (a revision of an older Istio never rewrites CRDs a
  * newer one installed). Proxies get the same requests/limits as every other mode's; the revision's
  * own values last.
  */
@@ -90,13 +101,8 @@ export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, 
     'values.profile': 'ambient',
     'components.base.enabled': 'false',
     ...(options.hub ? { hub: options.hub } : {}),
-    'values.pilot.env.ENABLE_NATIVE_SIDECARS': 'true',
-    'values.pilot.resources.requests.cpu': '100m',
-    'values.pilot.resources.requests.memory': '256Mi',
-    'values.global.proxy.resources.requests.cpu': cpuMillicores(options.proxy.cpu),
-    'values.global.proxy.resources.requests.memory': options.proxy.memory,
-    'values.global.proxy.resources.limits.cpu': cpuMillicores(options.proxy.cpuLimit),
-    'values.global.proxy.resources.limits.memory': options.proxy.memoryLimit,
+    ...istiodValues(),
+    ...proxyValues('global.proxy', options.proxy),
     ...options.extra,
   };
   return [

@@ -9,7 +9,7 @@ import { EnvironmentError } from '../../../util/errors.ts';
 import { rawRequest } from '../access.ts';
 import { COMPONENT, MANAGED_BY, MANAGER, readNamespace } from '../ownership.ts';
 import { rolloutTarget, waitReady } from '../wait.ts';
-import type { IstioRevision } from '../../../config/istio-revisions.ts';
+import { ISTIO_HUB, type IstioRevision } from '../../../config/istio-revisions.ts';
 import { istioClientVersionArgs, istioInstallArgs, istioRevisionInstallArgs, istioUninstallArgs, istioWaypointArgs } from './commands.ts';
 import { runCli, runCliChecked } from './run-cli.ts';
 import { claimSystemNamespace } from './system-namespace.ts';
@@ -18,8 +18,6 @@ import type { MeshContext, MeshInstallation } from './types.ts';
 
 export const ISTIO_NAMESPACE = 'istio-system';
 export const WAYPOINT_NAME = 'waypoint';
-/** Istio's own image registry (what istioctl uses without a hub). */
-const ISTIO_HUB = 'docker.io/istio';
 
 async function istioctl(context: MeshContext, version = context.config.kubernetes.istio.version): Promise<string> {
   return resolveTool('istioctl', version, context.log, context.env);
