@@ -89,7 +89,7 @@ function proxyValues(key: string, proxy: ContainerResources): Record<string, str
  * One mode's own revision beside the run's install (config/istio-revisions.ts): istiod only
  * (profile minimal, with the ambient values the run's istiod has) under the revision's name,
  * without the base chart, so the CRDs and the default validator stay those of the run's install (a revision of an older Istio never rewrites CRDs a
- * newer one installed). Proxies get the same requests/limits as every other mode's; the revision's
+ * newer one installed). Proxies and waypoints get the same requests/limits as every other mode's; the revision's
  * own values last.
  */
 export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, options: IstioInstallOptions): string[] {
@@ -103,6 +103,8 @@ export function istioRevisionInstallArgs(flags: ClusterFlags, revision: string, 
     ...(options.hub ? { hub: options.hub } : {}),
     ...istiodValues(),
     ...proxyValues('global.proxy', options.proxy),
+    // A waypoint mode's revision deploys its waypoint: the same resources as the run's waypoints.
+    ...proxyValues('global.waypoint', options.proxy),
     ...options.extra,
   };
   return [
