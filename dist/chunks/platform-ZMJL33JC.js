@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{m as a,n as b}from"./chunk-IJEGW57V.js";import"./chunk-BYXPTWSP.js";import"./chunk-4N3GGLQG.js";import"./chunk-WQGOIZ3C.js";import"./chunk-CBQCAAJR.js";import"./chunk-GL43SBBH.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
