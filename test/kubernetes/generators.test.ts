@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
-import { freePort } from '../../src/util/net.ts';
+import { freePortRun } from '../support/ports.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
@@ -50,7 +50,7 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   dir = mkdtempSync(join(tmpdir(), 'mesh-perf-k8s-generators-'));
-  apiPortBase = await freePort();
+  apiPortBase = await freePortRun(2);
 });
 
 after(async () => {

@@ -23,10 +23,14 @@ const oid = (dotted: string): Buffer => {
 const utf8 = (text: string) => der(0x0c, Buffer.from(text, 'utf8'));
 const time = (date: Date) => der(0x17, Buffer.from(`${date.toISOString().slice(2, 19).replace(/[-T:]/g, '')}Z`, 'ascii'));
 
-/** A positive serial: 16 random bytes with the top bit cleared. */
-function serial(): Buffer {
-  const bytes = randomBytes(16);
-  bytes[0] = bytes[0]! & 0x7f;
+/**
+ * A positive serial from 16 random bytes. DER wants an INTEGER's shortest form, so the first byte
+ * is kept in 0x01-0x7f: a top bit set would make it negative, and a leading 0x00 before a byte
+ * under 0x80 is padding OpenSSL refuses ("illegal padding"; one certificate in 256 did that).
+ */
+function serial(random: Buffer): Buffer {
+  const bytes = Buffer.from(random);
+  bytes[0] = bytes[0]! & 0x7f || 0x01;
   return der(0x02, bytes);
 }
 
@@ -35,8 +39,11 @@ export interface SelfSigned {
   keyPem: string;
 }
 
-/** Certificate for `names` (the first is the subject's CN, all are DNS subjectAltNames). */
-export function selfSignedCertificate(names: readonly string[], now = new Date(), days = 30): SelfSigned {
+/**
+ * Certificate for `names` (the first is the subject's CN, all are DNS subjectAltNames);
+ * `serialBytes` is for tests that need a given serial.
+ */
+export function selfSignedCertificate(names: readonly string[], now = new Date(), days = 30, serialBytes = randomBytes(16)): SelfSigned {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const algorithm = seq(oid('1.2.840.10045.4.3.2')); // ecdsa-with-SHA256
   const name = seq(set(seq(oid('2.5.4.3'), utf8(names[0]!))));
@@ -46,7 +53,7 @@ export function selfSignedCertificate(names: readonly string[], now = new Date()
   const extensions = der(0xa3, seq(seq(oid('2.5.29.17'), der(0x04, san))));
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))),
-    serial(),
+    serial(serialBytes),
     algorithm,
     name,
     seq(time(notBefore), time(notAfter)),

@@ -26,6 +26,20 @@ test('the self-signed certificate parses, is self-signed, names its hosts and ma
   assert.notEqual(selfSignedCertificate(['a']).certPem, selfSignedCertificate(['a']).certPem, 'a fresh key and serial each time');
 });
 
+test('serials in DER shortest form: random bytes starting 00 or 80+ still give a certificate OpenSSL reads', () => {
+  // 00 05 … was written as is (one certificate in 256): OpenSSL refused it, "illegal padding".
+  for (const first of [
+    [0x00, 0x05],
+    [0x00, 0x85],
+    [0x80, 0x00],
+    [0xff, 0xff],
+  ]) {
+    const random = Buffer.concat([Buffer.from(first), Buffer.alloc(14, 0x11)]);
+    const cert = new X509Certificate(selfSignedCertificate(['a'], new Date(), 30, random).certPem);
+    assert.match(cert.serialNumber, /^[1-7][0-9A-F]{31}$|^0[1-7][0-9A-F]{30}$/, `serial from ${random.toString('hex')}`);
+  }
+});
+
 test('HTTP gateway: class istio, pinned replicas through its options ConfigMap, routes only from this run', () => {
   const objects = gatewayObjects({ replicas: 10, tls: false }, 'mp-ingress', 'run-1') as any[];
   assert.deepEqual(
