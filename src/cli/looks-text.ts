@@ -5,6 +5,7 @@ import type { Config } from '../config/validate.ts';
 import { meshOf } from '../config/arms.ts';
 import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.ts';
 import type { LookPlan } from '../plan/looks.ts';
+import { gatewayName } from '../platform/kubernetes/ingress.ts';
 import { formatEstimate } from './preset-summary.ts';
 
 /** "A/B: proxy-head against proxy-base on p50: pass within 5.00%, fail at alpha 1% over all looks". */
@@ -45,17 +46,20 @@ function armDetails(config: Config, pair: ArmPair): string[] {
       parts.push(
         `Istio revision ${revision.revision} (${revision.version}${revision.hub ? `, hub ${revision.hub}` : ''}${set > 0 ? `, ${set} --set value${set === 1 ? '' : 's'}` : ''})${waypoint ? " for its waypoint (the ztunnel under both arms is the run's)" : ''}`,
       );
+      if ((config.platform === 'kind' || config.platform === 'kubeconfig') && config.kubernetes.ingress)
+        parts.push(`through its revision's own ingress gateway ${gatewayName(revision.revision)}`);
     }
-    const pairs = (what: string, values: Record<string, unknown> | undefined, names: string[]) =>
+    // An unset local delay or jitter is none at all; an unset label, annotation or env is absent.
+    const pairs = (what: string, values: Record<string, unknown> | undefined, names: string[], unset = '(unset)') =>
       names.length > 0 &&
-      parts.push(`${what} ${names.map((k) => `${k}=${values?.[k] === undefined ? '(unset)' : String(values[k])}`).join(', ')}`);
+      parts.push(`${what} ${names.map((k) => `${k}=${values?.[k] === undefined ? unset : String(values[k])}`).join(', ')}`);
     pairs('namespace labels', mode.namespaceLabels, keys.labels);
     pairs('namespace annotations', mode.namespaceAnnotations, keys.annotations);
     if (base.echoImage !== head.echoImage) parts.push(`echo image ${mode.echoImage ?? config.kubernetes.images.echo}`);
     if (base.serverManifests !== head.serverManifests)
       parts.push(`server manifests ${mode.serverManifests ?? config.kubernetes.manifests.server ?? '(the built-in echo server)'}`);
     pairs('env', mode.env, keys.env);
-    pairs('local', mode.local as Record<string, unknown> | undefined, keys.local);
+    pairs('local', mode.local as Record<string, unknown> | undefined, keys.local, 'none');
     if (base.url !== head.url && mode.url) parts.push(`url ${mode.url}`);
     if (base.grpc !== head.grpc && mode.grpc) parts.push(`grpc ${mode.grpc}`);
     return parts.join('; ');

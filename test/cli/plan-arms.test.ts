@@ -29,7 +29,7 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
       /A\/B: proxy-head against proxy-base on p50: pass when the change is shown under 5% and 0\.05 ms/m,
     );
     // What each arm runs with, where the two differ.
-    assert.match(stdout, /^ {2}base arm proxy-base: local delay=\(unset\)$/m);
+    assert.match(stdout, /^ {2}base arm proxy-base: local delay=none$/m);
     assert.match(stdout, /^ {2}head arm proxy-head: local delay=1ms$/m);
     // 3 modes × 6 blocks × 12 s = 216 s first; 2 arms × 12 s = 24 s a later block; (480 − 216) ÷ 24 = 11 more: 17 blocks, 8 m.
     // (plan wraps its notes at 100 columns)

@@ -19,12 +19,12 @@ import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 import { clusterConfig, recordingLogger } from '../support/k8s/harness.ts';
-import { markGatewayProgrammed } from '../support/k8s/istiod-stand-in.ts';
+import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import { selfSignedCertificate } from '../../src/platform/kubernetes/self-signed.ts';
-import { GATEWAY_DEPLOYMENT, GATEWAY_NAME, GATEWAY_OPTIONS, GATEWAY_TLS_SECRET } from '../../src/platform/kubernetes/ingress.ts';
+import { GATEWAY_NAME, GATEWAY_TLS_SECRET } from '../../src/platform/kubernetes/ingress.ts';
 import type { LoadProfile } from '../../src/config/validate.ts';
 import type { ModeConfig } from '../../src/config/schema.ts';
 
@@ -65,48 +65,6 @@ after(async () => {
 async function json(path: string): Promise<any> {
   const response = await rawRequest(access, path);
   return response.status === 200 ? JSON.parse(response.body) : undefined;
-}
-
-/** istiod's part, for a control plane whose istiod does not run (see the header). */
-function istiodStandIn(namespace: string): { stop: () => void; seen: Promise<{ gateway: any; secret: any; options: any }> } {
-  let stopped = false;
-  const seen = (async () => {
-    while (!stopped) {
-      const gateway = await json(`/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}`);
-      const options = await json(`/api/v1/namespaces/${namespace}/configmaps/${GATEWAY_OPTIONS}`);
-      if (!gateway || !options) {
-        await new Promise((r) => setTimeout(r, 200));
-        continue;
-      }
-      const secret = await json(`/api/v1/namespaces/${namespace}/secrets/${GATEWAY_TLS_SECRET}`);
-      const replicas = JSON.parse(options.data.deployment).spec.replicas as number;
-      const labels = { 'gateway.networking.k8s.io/gateway-name': GATEWAY_NAME, 'istio.io/gateway-name': GATEWAY_NAME };
-      const deployment = {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: {
-          name: GATEWAY_DEPLOYMENT,
-          labels,
-          ownerReferences: [{ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name: GATEWAY_NAME, uid: gateway.metadata.uid }],
-        },
-        spec: {
-          replicas,
-          selector: { matchLabels: labels },
-          template: { metadata: { labels }, spec: { containers: [{ name: 'istio-proxy', image: 'istio/proxyv2:standin' }] } },
-        },
-      };
-      const created = await rawRequest(access, `/apis/apps/v1/namespaces/${namespace}/deployments`, {
-        method: 'POST',
-        contentType: 'application/json',
-        body: JSON.stringify(deployment),
-      });
-      assert.equal(created.status, 201, created.body);
-      await markGatewayProgrammed(access, namespace, GATEWAY_NAME, gateway.metadata.generation);
-      return { gateway, secret, options };
-    }
-    throw new Error('stand-in stopped before the Gateway appeared');
-  })();
-  return { stop: () => (stopped = true), seen };
 }
 
 /** The platform, observed at the start of each trial: what the scaling left in the cluster. */
@@ -152,7 +110,7 @@ test('modes reach the workload through the gateway; profiles scale the echo pods
   const log = recordingLogger();
   const env = { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path };
   const ingressNs = `${config.kubernetes.namespacePrefix}-ingress`;
-  const standIn = istiodStandIn(ingressNs);
+  const standIn = istiodStandIn(access, ingressNs);
   let platform!: ObservedPlatform;
   let runId = '';
   const before = hits;

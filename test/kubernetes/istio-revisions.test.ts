@@ -7,7 +7,8 @@
 // emulated istiods and records which webhook was called for which namespace). An istio-waypoint
 // mode's arms each get their own revision too, their waypoints applied with --revision over the
 // run's ztunnel (a waypoint stand-in deploys and programs them, as istiod would). `down` removes
-// every control plane and everything else up made. A revision name someone else's Istio already uses,
+// every control plane and everything else up made. With kubernetes.ingress each arm enters through
+// its own revision's Gateway (labelled istio.io/rev; an istiod stand-in deploys each). A revision name someone else's Istio already uses,
 // and an Istio in istio-system that is not mesh-perf's, are refused before anything is created.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { runCli } from '../support/cli.ts';
 import { type LocalCluster, startLocalCluster } from '../support/k8s/cluster.ts';
 import { clusterSnapshot, randomName } from '../support/k8s/harness.ts';
 import { injectorStandIn } from '../support/k8s/injector-stand-in.ts';
+import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
 import { waypointStandIn } from '../support/k8s/waypoint-stand-in.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 
@@ -54,7 +56,7 @@ async function get(path: string): Promise<{ status: number; body?: Json }> {
   return response.status === 200 ? { status: 200, body: JSON.parse(response.body) } : { status: response.status };
 }
 
-function writeConfig(name: string, suite: string, prefix: string, waypoints = false): string {
+function writeConfig(name: string, suite: string, prefix: string, waypoints = false, ingress = false): string {
   const path = join(dir, name);
   writeFileSync(
     path,
@@ -80,17 +82,18 @@ kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
   namespacePrefix: ${prefix}
   readyTimeout: 2m
-`,
+${ingress ? '  ingress: { replicas: 1 }\n' : ''}`,
   );
   return path;
 }
 
-test('Istio revisions side by side: each sidecar arm its own istiod and webhook, each waypoint arm its own waypoint revision; down removes all', {
+test('Istio revisions side by side: each sidecar arm its own istiod and webhook, each waypoint arm its own waypoint revision, each arm its own ingress gateway; down removes all', {
   timeout: 900_000,
 }, async () => {
   const suite = randomName('rev');
   const prefix = randomName('mp');
-  const config = writeConfig('revisions.yaml', suite, prefix, true);
+  const config = writeConfig('revisions.yaml', suite, prefix, true, true);
+  const arms = ['istio-sidecar-base', 'istio-sidecar-head', 'istio-waypoint-base', 'istio-waypoint-head'];
 
   const plan = await cli(['plan', '--config', config]);
   assert.equal(plan.code, 0, plan.stderr);
@@ -105,13 +108,33 @@ test('Istio revisions side by side: each sidecar arm its own istiod and webhook,
     flat(plan.stdout),
     /head arm istio-waypoint-head: Istio revision mp-istio-waypoint-head \(1\.30\.3, 1 --set value\) for its waypoint/,
   );
+  assert.match(
+    flat(plan.stdout),
+    /base arm istio-sidecar-base: [^\n]*; through its revision's own ingress gateway mesh-perf-gateway-mp-istio-sidecar-base/,
+  );
 
   const before = await clusterSnapshot(access);
   const injector = await injectorStandIn(access, cluster.dir);
   const waypoints = waypointStandIn(access, [`${prefix}-istio-waypoint-base`, `${prefix}-istio-waypoint-head`]);
+  // Each arm enters through its own revision's Gateway, which that revision's istiod would deploy.
+  const gateways = arms.map((arm) => istiodStandIn(access, `${prefix}-ingress`, { gateway: `mesh-perf-gateway-mp-${arm}` }));
   try {
     const up = await cli(['up', '--config', config]);
     assert.equal(up.code, 0, `${up.stderr}\n${up.stdout}`);
+    assert.match(
+      flat(up.stdout),
+      /ingress gateway namespace \S+-ingress \(Gateways mesh-perf-gateway-mp-istio-sidecar-base, mesh-perf-gateway-mp-istio-sidecar-head, /,
+    );
+    for (const [i, arm] of arms.entries()) {
+      const { gateway } = await gateways[i]!.seen;
+      assert.equal(gateway.metadata.labels['istio.io/rev'], `mp-${arm}`, `${arm}'s Gateway is its revision's`);
+      const route = await get(`/apis/gateway.networking.k8s.io/v1/namespaces/${prefix}-${arm}/httproutes/mesh-perf-gateway-${arm}`);
+      assert.deepEqual(route.body.spec.parentRefs, [
+        { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: `mesh-perf-gateway-mp-${arm}`, namespace: `${prefix}-ingress` },
+      ]);
+    }
+    const noDefault = await get(`/apis/gateway.networking.k8s.io/v1/namespaces/${prefix}-ingress/gateways/mesh-perf-gateway`);
+    assert.equal(noDefault.status, 404, "no mode enters through the run's own gateway, so there is none");
     for (const [side, image, limit] of [
       ['base', /^docker\.io\/istio\/pilot:/, '1000m'],
       ['head', /^canary\.example\.test\/istio\/pilot:/, '2000m'],
@@ -151,12 +174,14 @@ test('Istio revisions side by side: each sidecar arm its own istiod and webhook,
     const down = await cli(['down', '--config', config]);
     assert.equal(down.code, 0, down.stderr);
     assert.match(down.stdout, /meshes: istio/);
-    for (const arm of ['istio-sidecar-base', 'istio-sidecar-head', 'istio-waypoint-base', 'istio-waypoint-head']) {
+    for (const arm of arms) {
       assert.equal((await get(`/apis/apps/v1/namespaces/istio-system/deployments/istiod-mp-${arm}`)).status, 404);
       assert.equal((await get(`${WEBHOOKS}/istio-sidecar-injector-mp-${arm}`)).status, 404);
     }
     assert.deepEqual(await clusterSnapshot(access), before, 'nothing up created is left');
   } finally {
+    for (const gateway of gateways) gateway.stop();
+    await Promise.allSettled(gateways.map((g) => g.seen));
     await injector.stop();
     await waypoints.stop();
   }

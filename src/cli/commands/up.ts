@@ -63,11 +63,16 @@ export const command: Command = {
     const namespaces = (environment.namespaces ?? {}) as Record<string, string>;
     context.stdout(`Deployed run ${runId} (suite "${config.suite}"):\n`);
     for (const [mode, namespace] of Object.entries(namespaces)) context.stdout(`  ${mode.padEnd(20)} namespace ${namespace}\n`);
-    const ingress = environment.ingress as { namespace: string; gateway: string; replicas: number; tls: boolean } | undefined;
-    if (ingress)
+    const ingress = environment.ingress as
+      | { namespace: string; gateway: string; gateways?: Record<string, string>; replicas: number; tls: boolean }
+      | undefined;
+    if (ingress) {
+      // Modes under their own Istio revision have their own Gateway (environment.ingress.gateways).
+      const gateways = [...new Set(Object.values(ingress.gateways ?? { all: ingress.gateway }))];
       context.stdout(
-        `  ${'ingress gateway'.padEnd(20)} namespace ${ingress.namespace} (Gateway ${ingress.gateway}, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS' : 'HTTP'})\n`,
+        `  ${'ingress gateway'.padEnd(20)} namespace ${ingress.namespace} (Gateway${gateways.length === 1 ? '' : 's'} ${gateways.join(', ')}, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}${gateways.length === 1 ? '' : ' each'}, ${ingress.tls ? 'HTTPS' : 'HTTP'})\n`,
       );
+    }
     context.stdout(`Remove everything with: mesh-perf down --config ${context.args.options.config}\n`);
     return 0;
   },

@@ -5,6 +5,9 @@
 // mode gets an HTTPRoute in its own namespace under the path prefix /<mode>, rewritten to /, so
 // baseline and meshed modes reach the same workload through the same gateway. The k6 client
 // runs in the gateway's namespace, outside any mesh, like the seeds' external load generators.
+// Modes under their own Istio revision (an A/B arm's `istio`) enter through their own Gateway,
+// `<gateway>-<revision>`, labelled istio.io/rev so that revision's istiod deploys it: each arm's
+// traffic crosses its own version's gateway proxy, as a canary upgrade of the gateway does.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { formatDuration } from '../../config/duration.ts';
 import { EnvironmentError } from '../../util/errors.ts';
@@ -31,13 +34,32 @@ export function ingressNamespace(prefix: string): string {
   return `${prefix}-ingress`;
 }
 
-/** The gateway's in-cluster address: what the client pod sends to. */
-export function gatewayUrl(namespace: string, tls: boolean, mode: string): string {
-  return `${tls ? 'https' : 'http'}://${GATEWAY_DEPLOYMENT}.${namespace}.svc.cluster.local/${mode}/`;
+/** The Gateway a mode enters through: the run's, or its Istio revision's own. */
+export function gatewayName(revision?: string): string {
+  return revision ? `${GATEWAY_NAME}-${revision}` : GATEWAY_NAME;
 }
 
-/** Gateway, its options ConfigMap and (for HTTPS) the TLS Secret, all in the ingress namespace. */
-export function gatewayObjects(settings: IngressSettings, namespace: string, runId: string): KubernetesObject[] {
+/** istiod's Deployment and Service for that Gateway. */
+function gatewayDeployment(revision?: string): string {
+  return `${gatewayName(revision)}-${GATEWAY_CLASS}`;
+}
+
+/** The gateway's in-cluster address: what the client pod sends to. */
+export function gatewayUrl(namespace: string, tls: boolean, mode: string, revision?: string): string {
+  return `${tls ? 'https' : 'http'}://${gatewayDeployment(revision)}.${namespace}.svc.cluster.local/${mode}/`;
+}
+
+/**
+ * The Gateways (one per revision in `revisions`, undefined being the run's own Istio), their
+ * options ConfigMap and (for HTTPS) one TLS Secret naming every gateway's host, all in the
+ * ingress namespace.
+ */
+export function gatewayObjects(
+  settings: IngressSettings,
+  namespace: string,
+  runId: string,
+  revisions: readonly (string | undefined)[] = [undefined],
+): KubernetesObject[] {
   const listener = settings.tls
     ? {
         name: 'https',
@@ -55,24 +77,35 @@ export function gatewayObjects(settings: IngressSettings, namespace: string, run
       // its gateway (minimum = maximum = 10).
       data: { deployment: JSON.stringify({ spec: { replicas: settings.replicas } }) },
     } as KubernetesObject,
-    {
-      apiVersion: GATEWAY_API,
-      kind: 'Gateway',
-      // A ClusterIP Service: the client is in the cluster, and on kind a LoadBalancer Service
-      // never gets an address, which would keep the Gateway from being Programmed.
-      metadata: { name: GATEWAY_NAME, annotations: { 'networking.istio.io/service-type': 'ClusterIP' } },
-      spec: {
-        gatewayClassName: GATEWAY_CLASS,
-        infrastructure: { parametersRef: { group: '', kind: 'ConfigMap', name: GATEWAY_OPTIONS } },
-        listeners: [{ ...listener, allowedRoutes: { namespaces: { from: 'Selector', selector: { matchLabels: { [RUN_ID]: runId } } } } }],
-      },
-    } as KubernetesObject,
+    ...revisions.map(
+      (revision) =>
+        ({
+          apiVersion: GATEWAY_API,
+          kind: 'Gateway',
+          // A ClusterIP Service: the client is in the cluster, and on kind a LoadBalancer Service
+          // never gets an address, which would keep the Gateway from being Programmed.
+          metadata: {
+            name: gatewayName(revision),
+            annotations: { 'networking.istio.io/service-type': 'ClusterIP' },
+            ...(revision ? { labels: { 'istio.io/rev': revision } } : {}),
+          },
+          spec: {
+            gatewayClassName: GATEWAY_CLASS,
+            infrastructure: { parametersRef: { group: '', kind: 'ConfigMap', name: GATEWAY_OPTIONS } },
+            listeners: [
+              { ...listener, allowedRoutes: { namespaces: { from: 'Selector', selector: { matchLabels: { [RUN_ID]: runId } } } } },
+            ],
+          },
+        }) as KubernetesObject,
+    ),
   ];
   if (settings.tls) {
-    const { certPem, keyPem } = selfSignedCertificate([
-      `${GATEWAY_DEPLOYMENT}.${namespace}.svc.cluster.local`,
-      `${GATEWAY_DEPLOYMENT}.${namespace}.svc`,
-    ]);
+    const { certPem, keyPem } = selfSignedCertificate(
+      revisions.flatMap((revision) => [
+        `${gatewayDeployment(revision)}.${namespace}.svc.cluster.local`,
+        `${gatewayDeployment(revision)}.${namespace}.svc`,
+      ]),
+    );
     objects.push({
       apiVersion: 'v1',
       kind: 'Secret',
@@ -84,14 +117,14 @@ export function gatewayObjects(settings: IngressSettings, namespace: string, run
   return objects;
 }
 
-/** The mode's route: /<mode>/… on the gateway → the echo Service of its namespace, prefix removed. */
-export function routeObject(mode: string, gatewayNamespace: string): KubernetesObject {
+/** The mode's route: /<mode>/… on its gateway → the echo Service of its namespace, prefix removed. */
+export function routeObject(mode: string, gatewayNamespace: string, revision?: string): KubernetesObject {
   return {
     apiVersion: GATEWAY_API,
     kind: 'HTTPRoute',
     metadata: { name: `${GATEWAY_NAME}-${mode}` },
     spec: {
-      parentRefs: [{ name: GATEWAY_NAME, namespace: gatewayNamespace }],
+      parentRefs: [{ name: gatewayName(revision), namespace: gatewayNamespace }],
       rules: [
         {
           matches: [{ path: { type: 'PathPrefix', value: `/${mode}` } }],
@@ -126,12 +159,14 @@ export async function waitGatewayReady(
   replicas: number,
   timeoutMs: number,
   signal?: AbortSignal,
+  revision?: string,
 ): Promise<void> {
   const started = Date.now();
+  const name = gatewayName(revision);
   const gateway: WaitTarget = {
     listPath: `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways`,
-    name: GATEWAY_NAME,
-    description: `Gateway ${GATEWAY_NAME} in namespace ${namespace}`,
+    name,
+    description: `Gateway ${name}${revision ? ` (Istio revision ${revision})` : ''} in namespace ${namespace}`,
     ready: gatewayProgrammed,
     namespace,
   };
@@ -140,13 +175,14 @@ export async function waitGatewayReady(
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new EnvironmentError(
-      `kubernetes.ingress: ${gateway.description} was not Programmed within ${formatDuration(timeoutMs)}.\n${await gatewayDiagnosis(access, namespace)}`,
+      `kubernetes.ingress: ${gateway.description} was not Programmed within ${formatDuration(timeoutMs)}.\n${await gatewayDiagnosis(access, namespace, name)}`,
     );
   }
-  const deployment = rolloutTarget('Deployment', namespace, GATEWAY_DEPLOYMENT, `gateway.networking.k8s.io/gateway-name=${GATEWAY_NAME}`);
+  const deploymentName = gatewayDeployment(revision);
+  const deployment = rolloutTarget('Deployment', namespace, deploymentName, `gateway.networking.k8s.io/gateway-name=${name}`);
   const scaled: WaitTarget = {
     ...deployment,
-    description: `Deployment ${GATEWAY_DEPLOYMENT} (istiod's deployment of Gateway ${GATEWAY_NAME}) in namespace ${namespace} with ${replicas} ready pod${replicas === 1 ? '' : 's'}`,
+    description: `Deployment ${deploymentName} (istiod's deployment of Gateway ${name}) in namespace ${namespace} with ${replicas} ready pod${replicas === 1 ? '' : 's'}`,
     ready: (d) => deployment.ready(d) && (d.spec as { replicas?: number } | undefined)?.replicas === replicas,
   };
   try {
@@ -157,14 +193,14 @@ export async function waitGatewayReady(
   }
 }
 
-async function gatewayDiagnosis(access: ClusterAccess, namespace: string): Promise<string> {
+async function gatewayDiagnosis(access: ClusterAccess, namespace: string, name: string): Promise<string> {
   const lines: string[] = [];
   const gatewayClass = await rawRequest(access, `/apis/${GATEWAY_API}/gatewayclasses/${GATEWAY_CLASS}`, { timeoutMs: 10_000 }).catch(
     () => undefined,
   );
   if (gatewayClass?.status === 404)
     lines.push(`  the cluster has no GatewayClass "${GATEWAY_CLASS}": is Istio's control plane running (istiod creates it)?`);
-  const found = await rawRequest(access, `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways/${GATEWAY_NAME}`, {
+  const found = await rawRequest(access, `/apis/${GATEWAY_API}/namespaces/${namespace}/gateways/${name}`, {
     timeoutMs: 10_000,
   }).catch(() => undefined);
   if (found?.status === 200) {
@@ -175,5 +211,5 @@ async function gatewayDiagnosis(access: ClusterAccess, namespace: string): Promi
       lines.push(`  condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
     if (conditions.length === 0) lines.push('  the Gateway has no status yet: nothing (istiod) has accepted it');
   }
-  return `${lines.join('\n')}\n${await describeNotReady(access, namespace, `gateway.networking.k8s.io/gateway-name=${GATEWAY_NAME}`)}`.trim();
+  return `${lines.join('\n')}\n${await describeNotReady(access, namespace, `gateway.networking.k8s.io/gateway-name=${name}`)}`.trim();
 }

@@ -29,7 +29,7 @@ import { operatorRunner } from './k6-operator/setup.ts';
 import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
-import { GATEWAY_NAME, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
+import { GATEWAY_NAME, gatewayName, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
 import { scaleEcho } from './scale.ts';
 import { clientObjects, clientPodName } from './clients.ts';
 import {
@@ -205,13 +205,14 @@ export class KubernetesPlatform implements Platform {
         { name: gatewayNamespace, suite: this.context.config.suite, runId: this.context.runId, labels: { [COMPONENT]: 'ingress' } },
         this.context.signal,
       );
-      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId), {
+      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId, this.gatewayRevisions()), {
         namespace: gatewayNamespace,
         labels,
         signal: this.context.signal,
       });
+      const names = this.gatewayRevisions().map((revision) => `${gatewayName(revision)}${revision ? ` (Istio revision ${revision})` : ''}`);
       log.info(
-        `ingress: Gateway mesh-perf-gateway (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`,
+        `ingress: Gateway${names.length === 1 ? '' : 's'} ${names.join(', ')} (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}${names.length === 1 ? '' : ' each'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`,
       );
     }
     // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
@@ -239,7 +240,7 @@ export class KubernetesPlatform implements Platform {
       await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels, signal: this.context.signal });
     if (gatewayNamespace)
       for (const p of this.placements)
-        await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace)], {
+        await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace, revisionName(p.mode))], {
           namespace: p.namespace,
           labels,
           signal: this.context.signal,
@@ -260,7 +261,11 @@ export class KubernetesPlatform implements Platform {
     );
     for (const p of this.placements) this.replicasOf.set(p.namespace, this.k8s.replicas);
     if (ingress && gatewayNamespace)
-      await waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal);
+      await Promise.all(
+        this.gatewayRevisions().map((revision) =>
+          waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal, revision),
+        ),
+      );
     log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
@@ -320,6 +325,14 @@ export class KubernetesPlatform implements Platform {
     return placement.namespace;
   }
 
+  /**
+   * The ingress Gateways, by Istio revision: the run's own (undefined) for modes without one, and
+   * one per mode with its own revision, so an A/B arm's traffic crosses its own version's gateway.
+   */
+  private gatewayRevisions(): (string | undefined)[] {
+    return [...new Set(this.placements.map((p) => revisionName(p.mode)))];
+  }
+
   /** Where a mode's client pods are: its own namespace, or the ingress gateway's. */
   private clientNamespaceOf(modeName: string): string {
     return this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : this.namespaceOf(modeName);
@@ -331,13 +344,13 @@ export class KubernetesPlatform implements Platform {
     const mesh = this.placements.find((p) => p.mode.name === mode.name)!.mesh;
     const ingress = this.k8s.ingress;
     if (ingress) {
-      const url = gatewayUrl(ingressNamespace(this.k8s.namespacePrefix), ingress.tls, mode.name);
+      const url = gatewayUrl(ingressNamespace(this.k8s.namespacePrefix), ingress.tls, mode.name, revisionName(mode));
       const address = this.targetOverride?.(mode.name, namespace) ?? { url };
       return {
         mode: mode.name,
         ...address,
         env: { ...mode.env },
-        description: `${mesh} via ingress gateway`,
+        description: `${mesh} via ingress gateway${revisionName(mode) ? ` ${gatewayName(revisionName(mode))}` : ''}`,
         ...(ingress.tls ? { insecureTls: true } : {}),
       };
     }
@@ -431,6 +444,10 @@ export class KubernetesPlatform implements Platform {
           ingress: {
             namespace: ingressNamespace(this.k8s.namespacePrefix),
             gateway: GATEWAY_NAME,
+            // Modes under their own Istio revision enter through that revision's own Gateway.
+            ...(this.gatewayRevisions().some(Boolean)
+              ? { gateways: Object.fromEntries(this.placements.map((p) => [p.mode.name, gatewayName(revisionName(p.mode))])) }
+              : {}),
             gatewayClassName: 'istio',
             replicas: ingress.replicas,
             tls: ingress.tls,

@@ -82,6 +82,34 @@ test("each mode's route sends /<mode>/… to its echo Service with the prefix re
   assert.deepEqual(rule.backendRefs, [{ name: 'echo', port: 8080 }]);
 });
 
+test("modes under their own Istio revision: that revision's own Gateway, routes and URLs; one certificate for all", () => {
+  const objects = gatewayObjects({ replicas: 2, tls: true }, 'mp-ingress', 'run-1', [undefined, 'mp-sidecar-head']) as any[];
+  const gateways = objects.filter((o) => o.kind === 'Gateway');
+  assert.deepEqual(
+    gateways.map((g) => [g.metadata.name, g.metadata.labels?.['istio.io/rev']]),
+    [
+      ['mesh-perf-gateway', undefined],
+      ['mesh-perf-gateway-mp-sidecar-head', 'mp-sidecar-head'],
+    ],
+    "the revision's istiod deploys its Gateway; the run's istiod the unlabelled one",
+  );
+  assert.ok(
+    gateways.every((g) => g.spec.infrastructure.parametersRef.name === 'mesh-perf-gateway-options'),
+    'one replica count for all',
+  );
+  assert.equal(objects.filter((o) => o.kind === 'Secret').length, 1);
+  const cert = new X509Certificate(Buffer.from(objects.find((o) => o.kind === 'Secret').data['tls.crt'], 'base64'));
+  assert.match(cert.subjectAltName!, /DNS:mesh-perf-gateway-istio\.mp-ingress\.svc\.cluster\.local/);
+  assert.match(cert.subjectAltName!, /DNS:mesh-perf-gateway-mp-sidecar-head-istio\.mp-ingress\.svc\.cluster\.local/);
+  assert.equal(
+    gatewayUrl('mp-ingress', true, 'sidecar-head', 'mp-sidecar-head'),
+    'https://mesh-perf-gateway-mp-sidecar-head-istio.mp-ingress.svc.cluster.local/sidecar-head/',
+  );
+  assert.deepEqual((routeObject('sidecar-head', 'mp-ingress', 'mp-sidecar-head') as any).spec.parentRefs, [
+    { name: 'mesh-perf-gateway-mp-sidecar-head', namespace: 'mp-ingress' },
+  ]);
+});
+
 test('a Gateway is ready when Programmed is True', () => {
   assert.equal(gatewayProgrammed({}), false);
   assert.equal(

@@ -4,7 +4,7 @@
 // the Gateway as istiod makes them, and sets the Gateway's Accepted and Programmed conditions.
 import assert from 'node:assert/strict';
 import { rawRequest, type ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
-import { GATEWAY_DEPLOYMENT, GATEWAY_NAME, GATEWAY_OPTIONS, GATEWAY_TLS_SECRET } from '../../../src/platform/kubernetes/ingress.ts';
+import { GATEWAY_NAME, GATEWAY_OPTIONS, GATEWAY_TLS_SECRET } from '../../../src/platform/kubernetes/ingress.ts';
 
 type Json = any;
 
@@ -14,7 +14,14 @@ export interface StandIn {
   seen: Promise<{ gateway: Json; secret: Json; options: Json }>;
 }
 
-export function istiodStandIn(access: ClusterAccess, namespace: string, options: { service?: boolean } = {}): StandIn {
+/** `gateway`: which Gateway to act on (an Istio revision's is `mesh-perf-gateway-<revision>`). */
+export function istiodStandIn(
+  access: ClusterAccess,
+  namespace: string,
+  options: { service?: boolean; gateway?: string } = {},
+): StandIn {
+  const name = options.gateway ?? GATEWAY_NAME;
+  const deploymentName = `${name}-istio`;
   const json = async (path: string): Promise<Json> => {
     const response = await rawRequest(access, path);
     return response.status === 200 ? JSON.parse(response.body) : undefined;
@@ -26,7 +33,7 @@ export function istiodStandIn(access: ClusterAccess, namespace: string, options:
   let stopped = false;
   const seen = (async () => {
     while (!stopped) {
-      const gateway = await json(`/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${GATEWAY_NAME}`);
+      const gateway = await json(`/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/gateways/${name}`);
       const gatewayOptions = await json(`/api/v1/namespaces/${namespace}/configmaps/${GATEWAY_OPTIONS}`);
       if (!gateway || !gatewayOptions) {
         await new Promise((r) => setTimeout(r, 200));
@@ -34,14 +41,14 @@ export function istiodStandIn(access: ClusterAccess, namespace: string, options:
       }
       const secret = await json(`/api/v1/namespaces/${namespace}/secrets/${GATEWAY_TLS_SECRET}`);
       const replicas = JSON.parse(gatewayOptions.data.deployment).spec.replicas as number;
-      const labels = { 'gateway.networking.k8s.io/gateway-name': GATEWAY_NAME, 'istio.io/gateway-name': GATEWAY_NAME };
+      const labels = { 'gateway.networking.k8s.io/gateway-name': name, 'istio.io/gateway-name': name };
       const ownerReferences = [
-        { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name: GATEWAY_NAME, uid: gateway.metadata.uid },
+        { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name, uid: gateway.metadata.uid },
       ];
       await create(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        metadata: { name: GATEWAY_DEPLOYMENT, labels, ownerReferences },
+        metadata: { name: deploymentName, labels, ownerReferences },
         spec: {
           replicas,
           selector: { matchLabels: labels },
@@ -52,11 +59,11 @@ export function istiodStandIn(access: ClusterAccess, namespace: string, options:
         await create(`/api/v1/namespaces/${namespace}/services`, {
           apiVersion: 'v1',
           kind: 'Service',
-          metadata: { name: GATEWAY_DEPLOYMENT, labels, ownerReferences },
+          metadata: { name: deploymentName, labels, ownerReferences },
           spec: { type: 'ClusterIP', selector: labels, ports: [{ name: 'https', port: 443, targetPort: 443 }] },
         });
       }
-      await markGatewayProgrammed(access, namespace, GATEWAY_NAME, gateway.metadata.generation);
+      await markGatewayProgrammed(access, namespace, name, gateway.metadata.generation);
       return { gateway, secret, options: gatewayOptions };
     }
     throw new Error('stand-in stopped before the Gateway appeared');
