@@ -7,7 +7,9 @@
 // namespace labels and annotations (Linkerd's per-workload proxy settings) and in the echo server
 // image (a mode's echoImage, or kubernetes.images.echo for every mode), an istio-sidecar or
 // istio-waypoint mode also in its Istio control plane (its istio, or kubernetes.istio for every
-// Istio mode: each arm its own revision), and never for an istio-ambient mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
+// Istio mode: each arm its own revision), in its server manifests (a mode's serverManifests or
+// kubernetes.manifests.server, compared by content at each commit), and never for an
+// istio-ambient mode (one ztunnel per node). armsFromImages makes the same arms from two images given outright
 // (a PR that builds the app: inputs ab-base-image / ab-head-image). Works on the raw (merged, not
 // yet validated) objects; validation follows as for any config. Pure.
 import { clusterArmsRefusal } from './arms.ts';
@@ -61,28 +63,55 @@ export interface IstioSettings {
   head: Raw;
 }
 
+/** Each side's kubernetes.manifests.server (unset: the built-in echo server), and names to show for copies. */
+export interface ServerManifests {
+  base: string | undefined;
+  head: string | undefined;
+  /**
+   * A file the base names whose content at the base commit differs from the checkout's is read
+   * into a copy, and the base's paths point there (github/pr-base-files.ts): so a PR that edits a
+   * manifests file in place arms its modes. Maps each copy to what to call it ("x.yaml at abc1234").
+   */
+  shown?: Record<string, string>;
+}
+
+/** What the head and the base run with beyond their modes: the platform and each side's run-wide settings. */
+export interface BaseSides {
+  platform?: unknown;
+  echoImages?: EchoImages;
+  istio?: IstioSettings;
+  servers?: ServerManifests;
+}
+
 export function armsFromBase(
   headModes: unknown,
   baseModes: unknown,
   source: string,
-  platform?: unknown,
-  echoImages?: EchoImages,
-  istio?: IstioSettings,
+  sides: BaseSides = {},
 ): { modes: unknown; summary: ArmsFromBase } {
+  const { platform, echoImages, istio, servers } = sides;
   const summary: ArmsFromBase = { source, armed: [], history: [] };
   const kubernetes = platform === 'kind' || platform === 'kubeconfig';
   const armable: readonly string[] = kubernetes ? ARMABLE_IN_CLUSTER : ARMABLE;
   if (!Array.isArray(headModes)) return { modes: headModes, summary };
   // On a cluster a mode runs its own echoImage or else its side's kubernetes.images.echo: compared
   // as that, a PR that bumps kubernetes.images.echo arms every mode (base arm: the base's image).
+  // (Not under server manifests, which name their own images.)
   const withImage = (mode: Raw, image: string | undefined): Raw =>
-    kubernetes && image !== undefined && mode.echoImage === undefined ? { ...mode, echoImage: image } : mode;
+    kubernetes && image !== undefined && mode.echoImage === undefined && mode.serverManifests === undefined
+      ? { ...mode, echoImage: image }
+      : mode;
   // Likewise an Istio mode's control plane is its side's kubernetes.istio under the mode's own istio:
   // a PR that upgrades Istio (version, hub or values) arms every istio-sidecar and istio-waypoint
   // mode, each arm its own revision, and sends istio-ambient modes to history with the reason.
   const withIstio = (mode: Raw, settings: Raw | undefined): Raw =>
     kubernetes && settings && isIstioMode(mode) ? { ...mode, istio: effectiveIstio(mode.istio, settings) } : mode;
-  const side = (mode: Raw, which: 'base' | 'head') => withIstio(withImage(mode, echoImages?.[which]), istio?.[which]);
+  // And its server is its own serverManifests or else its side's kubernetes.manifests.server.
+  const withServer = (mode: Raw, server: string | undefined): Raw =>
+    kubernetes && server !== undefined && mode.serverManifests === undefined ? { ...mode, serverManifests: server } : mode;
+  const side = (mode: Raw, which: 'base' | 'head') =>
+    withIstio(withImage(withServer(mode, servers?.[which]), echoImages?.[which]), istio?.[which]);
+  const shown = (value: unknown) => show(typeof value === 'string' && servers?.shown?.[value] ? servers.shown[value] : value);
   const bases = (Array.isArray(baseModes) ? baseModes.filter(isRecord) : []).map((b) => side(b, 'base'));
   const modes = headModes.map((written) => {
     if (!isRecord(written) || typeof written.name !== 'string') return written;
@@ -102,7 +131,7 @@ export function armsFromBase(
     if (fixed.length > 0) {
       summary.history.push({
         mode: name,
-        reason: `its ${fixed.join(', ')} changed (${fixed.map((k) => `${show(base[k])} → ${show(head[k])}`).join('; ')}), which two arms of one run cannot differ in`,
+        reason: `its ${fixed.join(', ')} changed (${fixed.map((k) => `${shown(base[k])} → ${shown(head[k])}`).join('; ')}), which two arms of one run cannot differ in`,
       });
       return written;
     }
@@ -124,7 +153,7 @@ export function armsFromBase(
     summary.armed.push({
       mode: name,
       differs,
-      values: differs.map((path) => ({ base: show(at(base, path)), head: show(at(head, path)) })),
+      values: differs.map((path) => ({ base: shown(at(base, path)), head: shown(at(head, path)) })),
     });
     return { ...written, arms: { base: overrides, head: {} } };
   });

@@ -41,7 +41,15 @@ export interface ConfigSources {
    * Another config (a PR's base commit's) to run A/B against: each mode whose arm-able settings
    * differ from the base's runs as two arms (config/arms-from-base.ts). `label` names it in messages.
    */
-  abBase?: { file: string; label: string };
+  abBase?: {
+    file: string;
+    label: string;
+    /**
+     * Copies of files the base names (server manifests) as they are at the base commit, where
+     * they differ from the checkout's: path as the base names it → the copy and what to call it.
+     */
+    files?: Record<string, { copy: string; label: string }>;
+  };
   /**
    * Two echo images to A/B outright (a PR that builds the app): every mode that can runs as two
    * arms, head with `head`, base with `base` (default: the image it runs now). Takes the place of
@@ -98,20 +106,22 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     merged.modes = derived.modes;
     fromBase = derived.summary;
   } else if (sources.abBase) {
-    const { file, label } = sources.abBase;
-    const baseRaw = (await readRawConfig(file, label, sources.signal)) as Record<string, unknown>;
+    const { file, label, files } = sources.abBase;
+    const baseRaw = withBaseFiles((await readRawConfig(file, label, sources.signal)) as Record<string, unknown>, files);
     // The base's modes as it would run them: its preset's, then its file's.
     const basePresetName = typeof baseRaw?.preset === 'string' ? baseRaw.preset : (presetOverride?.value ?? sources.defaults?.preset);
     const basePreset = typeof basePresetName === 'string' ? presetConfig(basePresetName, label) : {};
     const baseMerged = [sources.defaults ?? {}, basePreset, baseRaw ?? {}].reduce(mergeRaw, {}) as Record<string, unknown>;
-    const derived = armsFromBase(
-      merged.modes,
-      baseMerged.modes,
-      label,
-      merged.platform,
-      { base: echoImageOf(baseMerged), head: echoImageOf(merged) },
-      { base: istioOf(baseMerged), head: istioOf(merged) },
-    );
+    const derived = armsFromBase(merged.modes, baseMerged.modes, label, {
+      platform: merged.platform,
+      echoImages: { base: echoImageOf(baseMerged), head: echoImageOf(merged) },
+      istio: { base: istioOf(baseMerged), head: istioOf(merged) },
+      servers: {
+        base: serverManifestsOf(baseMerged),
+        head: serverManifestsOf(merged),
+        shown: Object.fromEntries(Object.values(files ?? {}).map((f) => [f.copy, f.label])),
+      },
+    });
     merged.modes = derived.modes;
     fromBase = derived.summary;
   }
@@ -143,6 +153,35 @@ function echoImageOf(raw: Record<string, unknown>): string {
   const kubernetes = raw.kubernetes as { images?: { echo?: unknown } } | undefined;
   const image = kubernetes?.images?.echo;
   return typeof image === 'string' ? image : FORTIO_IMAGE;
+}
+
+/** kubernetes.manifests.server of a raw config: the server of every mode without its own. */
+function serverManifestsOf(raw: Record<string, unknown>): string | undefined {
+  const server = (raw.kubernetes as { manifests?: { server?: unknown } } | undefined)?.manifests?.server;
+  return typeof server === 'string' ? server : undefined;
+}
+
+/**
+ * The base's raw config with each server manifests path it names (kubernetes.manifests.server,
+ * modes[].serverManifests, their arms') pointing at the copy of that file as the base commit has
+ * it, where one was made (github/pr-base-files.ts).
+ */
+function withBaseFiles(raw: Record<string, unknown>, files: Record<string, { copy: string }> | undefined): Record<string, unknown> {
+  if (!files || typeof raw !== 'object' || raw === null) return raw;
+  const copy = structuredClone(raw);
+  const swap = (holder: unknown, key: string) => {
+    if (typeof holder !== 'object' || holder === null) return;
+    const record = holder as Record<string, unknown>;
+    const value = record[key];
+    if (typeof value === 'string' && files[value]) record[key] = files[value].copy;
+  };
+  swap((copy.kubernetes as Record<string, unknown> | undefined)?.manifests, 'server');
+  for (const mode of Array.isArray(copy.modes) ? copy.modes : []) {
+    swap(mode, 'serverManifests');
+    const arms = (mode as { arms?: unknown } | null)?.arms;
+    if (typeof arms === 'object' && arms !== null) for (const arm of Object.values(arms)) swap(arm, 'serverManifests');
+  }
+  return copy;
 }
 
 /** kubernetes.istio of a raw config with its defaults: what an Istio mode's control plane is unless it names its own. */

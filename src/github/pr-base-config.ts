@@ -5,13 +5,14 @@
 // When the base cannot be had (the commit not fetchable, the file absent there, or not a valid
 // config) the run goes on with history only and says why, naming the file and the commit.
 // Inputs ab-head-image / ab-base-image make the arms from two echo images instead (imageArms).
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { ArmsFromBase } from '../config/arms-from-base.ts';
 import { loadConfig } from '../config/load.ts';
+import type { Config } from '../config/validate.ts';
+import { type BaseFiles, baseServerManifests } from './pr-base-files.ts';
+import { type Git, runGit } from './run-git.ts';
 import { messageOf, UsageError } from '../util/errors.ts';
 import { registerSecret } from '../util/redact.ts';
 import type { GitHubEvent } from './event.ts';
@@ -25,30 +26,16 @@ export const AB_BASE_NONE = 'none';
 /** Where the base config comes from, for loadConfig; or why there is none (a run goes on with history). */
 export type BaseConfig =
   /** `remove` deletes the temporary copy read from git, once loaded (a config may hold credentials). */
-  | { kind: 'file'; file: string; label: string; remove?: () => Promise<void> }
+  | {
+      kind: 'file';
+      file: string;
+      label: string;
+      remove?: () => Promise<void>;
+      /** Server manifests as the base commit has them, where they differ from the checkout's (pr-base-files.ts). */
+      baseFiles?: BaseFiles;
+    }
   | { kind: 'unavailable'; summary: ArmsFromBase }
   | { kind: 'none' };
-
-/** Runs git in `cwd`; stdout, or throws with git's stderr. */
-export type Git = (args: string[], cwd: string) => Promise<string>;
-
-const execFileAsync = promisify(execFile);
-
-export const runGit: Git = async (args, cwd) => {
-  try {
-    const { stdout } = await execFileAsync('git', args, {
-      cwd,
-      timeout: 120_000,
-      maxBuffer: 16 * 1024 * 1024,
-      // Never wait for a password prompt: a job has no one to answer it.
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-    });
-    return stdout;
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(stderr ? lastLines(stderr, 3) : messageOf(error));
-  }
-};
 
 export interface BaseConfigRequest {
   /** The input's value ('' counts as the default, pr-base). */
@@ -105,16 +92,18 @@ export async function baseConfigFor(request: BaseConfigRequest): Promise<BaseCon
   const file = join(dir, 'base-config.yaml');
   const remove = () => rm(dir, { recursive: true, force: true });
   await writeFile(file, text, { mode: 0o600 });
+  let baseConfig: Config;
   try {
     // The base is judged as a config on its own first: one that does not validate makes no arms.
-    await loadConfig({ file, fileLabel: source });
+    baseConfig = await loadConfig({ file, fileLabel: source });
   } catch (error) {
     await remove();
     if (error instanceof UsageError)
       return unavailable(source, `${path} at commit ${short} is not a valid config: ${firstTwoLines(messageOf(error))}`);
     throw error;
   }
-  return { kind: 'file', file, label: source, remove };
+  const baseFiles = await baseServerManifests(git, sha, request.cwd, baseConfig);
+  return { kind: 'file', file, label: source, remove, ...(baseFiles ? { baseFiles } : {}) };
 }
 
 /** The base commit in the local repository: present already (fetch-depth 0), else fetched by id. */
@@ -140,10 +129,6 @@ function authArgs(token: string | undefined, serverUrl: string | undefined): str
 
 function unavailable(source: string, why: string): BaseConfig {
   return { kind: 'unavailable', summary: { source, armed: [], history: [], unavailable: why } };
-}
-
-function lastLines(text: string, count: number): string {
-  return text.split('\n').slice(-count).join(' ').replace(/\s+/g, ' ');
 }
 
 /** The head of a multi-line message ("x has 2 problems:" and the first), as one line. */

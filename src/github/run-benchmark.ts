@@ -32,6 +32,7 @@ import { type ActionInputs, readActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
 import { type BaseConfig, baseConfigFor, imageArms } from './pr-base-config.ts';
+import type { BaseFiles } from './pr-base-files.ts';
 import { reportToGitHub } from './report.ts';
 import { type SecretFile, writeSecretFile } from './secret-file.ts';
 
@@ -66,6 +67,8 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
   process.once('SIGTERM', onSignal);
   let kubeconfig: SecretFile | undefined;
   let kubeconfigItem: CleanupItem | undefined;
+  let baseFiles: BaseFiles | undefined;
+  let baseFilesItem: CleanupItem | undefined;
   try {
     if (inputs.kubeconfig) {
       if (inputs.overrides['kubeconfig-file'])
@@ -99,9 +102,17 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         overrideOrigin: 'input',
         localDemoModes: true,
         check: (c) => preflightProblems(c, process.cwd()),
-        ...(base.kind === 'file' ? { abBase: { file: base.file, label: base.label } } : {}),
+        ...(base.kind === 'file'
+          ? { abBase: { file: base.file, label: base.label, ...(base.baseFiles ? { files: base.baseFiles.files } : {}) } }
+          : {}),
         ...(images ? { abImages: images } : {}),
       }).finally(() => (base.kind === 'file' ? base.remove?.() : undefined));
+      // The base arm deploys its copies of the base's server manifests: kept until the run is over.
+      if (base.kind === 'file' && base.baseFiles) {
+        baseFiles = base.baseFiles;
+        baseFilesItem = { kind: 'path', path: baseFiles.dir, description: "the PR base's server manifests" };
+        cleanup.add(baseFilesItem);
+      }
       if (base.kind === 'unavailable') loaded.armsFromBase = base.summary;
       if (loaded.armsFromBase) for (const line of armsFromBaseLines(loaded.armsFromBase)) core.info(line);
       core.info(
@@ -189,6 +200,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     if (kubeconfig && kubeconfigItem) {
       await kubeconfig.remove();
       cleanup.done(kubeconfigItem);
+    }
+    if (baseFiles && baseFilesItem) {
+      await baseFiles.remove();
+      cleanup.done(baseFilesItem);
     }
   }
 }

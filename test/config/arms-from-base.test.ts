@@ -109,7 +109,7 @@ test('in a cluster: Linkerd proxy annotations make two arms; an ambient mode and
     { name: 'istio-ambient', namespaceLabels: { team: 'b' } },
     { name: 'baseline', env: { PATH_SUFFIX: '/a' }, url: 'http://x/' },
   ];
-  const { modes, summary } = armsFromBase(head, base, SOURCE, 'kind');
+  const { modes, summary } = armsFromBase(head, base, SOURCE, { platform: 'kind' });
   assert.deepEqual(summary.armed, [
     { mode: 'linkerd', differs: ['namespaceAnnotations.config.linkerd.io/proxy-cpu-limit'], values: [{ base: '"1"', head: '"2"' }] },
   ]);
@@ -147,7 +147,7 @@ test('in a cluster: a PR that bumps kubernetes.images.echo arms every mode that 
     { name: 'istio-ambient' },
     { name: 'pinned', mesh: 'existing', echoImage: 'app:1.1.0' },
   ];
-  const { modes, summary } = armsFromBase(head, base, SOURCE, 'kind', { base: 'app:1.0.0', head: 'app:2.0.0' });
+  const { modes, summary } = armsFromBase(head, base, SOURCE, { platform: 'kind', echoImages: { base: 'app:1.0.0', head: 'app:2.0.0' } });
   assert.deepEqual(summary.armed, [
     { mode: 'baseline', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:2.0.0"' }] },
     { mode: 'linkerd', differs: ['echoImage'], values: [{ base: '"app:1.0.0"', head: '"app:2.0.0"' }] },
@@ -169,7 +169,39 @@ test('in a cluster: a PR that bumps kubernetes.images.echo arms every mode that 
   );
   // The same images: nothing differs, nothing is armed.
   assert.deepEqual(
-    armsFromBase(head.slice(0, 2), base.slice(0, 2), SOURCE, 'kind', { base: 'app:1.0.0', head: 'app:1.0.0' }).summary.armed,
+    armsFromBase(head.slice(0, 2), base.slice(0, 2), SOURCE, { platform: 'kind', echoImages: { base: 'app:1.0.0', head: 'app:1.0.0' } })
+      .summary.armed,
+    [],
+  );
+});
+
+test("in a cluster: server manifests edited in place (the base's copy differs) arm every mode that runs them; an image change under them arms nothing", () => {
+  const copy = '/runner/tmp/mesh-perf-pr-base-files-x/1-server.yaml';
+  const modes = [{ name: 'baseline' }, { name: 'linkerd' }, { name: 'own', mesh: 'existing', serverManifests: 'own.yaml' }];
+  const servers = { base: copy, head: 'server.yaml', shown: { [copy]: 'server.yaml at abc1234' } };
+  const { modes: armed, summary } = armsFromBase(modes, modes, SOURCE, {
+    platform: 'kubeconfig',
+    echoImages: { base: 'app:1', head: 'app:2' },
+    servers,
+  });
+  assert.deepEqual(summary.armed, [
+    { mode: 'baseline', differs: ['serverManifests'], values: [{ base: '"server.yaml at abc1234"', head: '"server.yaml"' }] },
+    { mode: 'linkerd', differs: ['serverManifests'], values: [{ base: '"server.yaml at abc1234"', head: '"server.yaml"' }] },
+  ]);
+  // The base arm deploys the base's copy; the head arm runs the mode as written (the checkout's file).
+  assert.deepEqual(
+    (armed as { name: string; arms?: unknown }[]).map((m) => [m.name, m.arms]),
+    [
+      ['baseline', { base: { serverManifests: copy }, head: {} }],
+      ['linkerd', { base: { serverManifests: copy }, head: {} }],
+      ['own', undefined],
+    ],
+  );
+  // The same file at both commits: the images differ, but server manifests name their own.
+  const same = { base: 'server.yaml', head: 'server.yaml' };
+  assert.deepEqual(
+    armsFromBase(modes, modes, SOURCE, { platform: 'kubeconfig', echoImages: { base: 'app:1', head: 'app:2' }, servers: same }).summary
+      .armed,
     [],
   );
 });
@@ -186,7 +218,11 @@ test("in a cluster: a PR that upgrades Istio arms every istio-sidecar mode with 
     base: { version: '1.30.3', set: {} },
     head: { version: '1.31.0', hub: 'mirror.test/istio', set: { 'values.pilot.env.X': '1' } },
   };
-  const { modes: armed, summary } = armsFromBase(modes, modes, SOURCE, 'kind', { base: 'app:1', head: 'app:1' }, istio);
+  const { modes: armed, summary } = armsFromBase(modes, modes, SOURCE, {
+    platform: 'kind',
+    echoImages: { base: 'app:1', head: 'app:1' },
+    istio,
+  });
   const istioChange = {
     differs: ['istio.version', 'istio.hub', 'istio.set'],
     values: [
@@ -218,7 +254,10 @@ test("in a cluster: a PR that upgrades Istio arms every istio-sidecar mode with 
     ],
   );
   // The same Istio on both sides: nothing is armed.
-  assert.deepEqual(armsFromBase(modes, modes, SOURCE, 'kind', undefined, { base: istio.head, head: istio.head }).summary.armed, []);
+  assert.deepEqual(
+    armsFromBase(modes, modes, SOURCE, { platform: 'kind', istio: { base: istio.head, head: istio.head } }).summary.armed,
+    [],
+  );
 });
 
 test('two images given outright (ab-head-image): every mode that can runs both; off a cluster it is unavailable, saying why', () => {

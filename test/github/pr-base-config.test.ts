@@ -6,7 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -84,6 +85,64 @@ test('a PR that changes a mode: the base commit is fetched into a depth-1 checko
     assert.match(armsFromBaseLines(loaded.armsFromBase!)[0]!, /mode proxy runs as two arms, base and head \(local\.delay "0ms" → "1ms"\)/);
   } finally {
     await rm(repo.dir, { recursive: true, force: true });
+  }
+});
+
+test("server manifests edited in place: the base arm deploys the base commit's copy, removed after the run; an unchanged file makes no arms", async () => {
+  const kindConfig = `platform: kind
+modes:
+  - name: baseline
+  - name: linkerd
+load: { rate: 50, duration: 1s, warmup: 0s }
+kubernetes:
+  manifests: { server: deploy/server.yaml }
+`;
+  const server = (replicas: number) => `apiVersion: v1\nkind: Service\nmetadata: { name: echo }\n# replicas ${replicas}\n`;
+  const repo = await repository(
+    { 'mesh-perf.yaml': kindConfig, 'deploy/server.yaml': server(1) },
+    { 'mesh-perf.yaml': kindConfig, 'deploy/server.yaml': server(2) },
+  );
+  try {
+    const base = await baseConfigFor({ input: '', event: prEvent(repo.baseSha), configFile: 'mesh-perf.yaml', cwd: repo.work });
+    assert.equal(base.kind, 'file', JSON.stringify(base));
+    if (base.kind !== 'file') return;
+    const copy = base.baseFiles?.files['deploy/server.yaml'];
+    assert.ok(copy, 'the edited file has a copy as the base has it');
+    assert.equal(await readFile(copy.copy, 'utf8'), server(1));
+    assert.equal(copy.label, `deploy/server.yaml at ${repo.baseSha.slice(0, 7)}`);
+    const loaded = await loadConfig({
+      file: join(repo.work, 'mesh-perf.yaml'),
+      abBase: { file: base.file, label: base.label, files: base.baseFiles!.files },
+    });
+    assert.deepEqual(
+      loaded.modes.map((m) => [m.name, m.serverManifests]),
+      [
+        ['baseline-base', copy.copy],
+        ['baseline-head', undefined],
+        ['linkerd-base', copy.copy],
+        ['linkerd-head', undefined],
+      ],
+    );
+    assert.match(
+      armsFromBaseLines(loaded.armsFromBase!)[0]!,
+      new RegExp(
+        `mode baseline runs as two arms, base and head \\(serverManifests "deploy/server\\.yaml at ${repo.baseSha.slice(0, 7)}" → "deploy/server\\.yaml"\\)`,
+      ),
+    );
+    await base.baseFiles!.remove();
+    assert.equal(existsSync(base.baseFiles!.dir), false);
+  } finally {
+    await rm(repo.dir, { recursive: true, force: true });
+  }
+  const unchanged = await repository(
+    { 'mesh-perf.yaml': kindConfig, 'deploy/server.yaml': server(1) },
+    { 'mesh-perf.yaml': kindConfig, 'deploy/server.yaml': server(1), 'README.md': 'x' },
+  );
+  try {
+    const base = await baseConfigFor({ input: '', event: prEvent(unchanged.baseSha), configFile: 'mesh-perf.yaml', cwd: unchanged.work });
+    assert.equal(base.kind === 'file' && base.baseFiles, undefined, 'nothing to copy');
+  } finally {
+    await rm(unchanged.dir, { recursive: true, force: true });
   }
 });
 
