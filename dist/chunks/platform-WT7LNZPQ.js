@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{m as a,n as b}from"./chunk-SBSHSCHZ.js";import"./chunk-BYXPTWSP.js";import"./chunk-4N3GGLQG.js";import"./chunk-QZPYQZM3.js";import"./chunk-5SCBU35Z.js";import"./chunk-GL43SBBH.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
