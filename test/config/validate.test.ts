@@ -168,3 +168,17 @@ test('a list of load profiles gets distinct names', () => {
   );
   assert.throws(() => validateConfig(with_((c) => (c.load = [{ rate: 20 }, { rate: 20 }]))), /duplicate load profile name "20rps"/);
 });
+
+test('on a cluster a mode needs a mesh, or a name that is one: said with the config (exit 2), not by the platform mid-run', () => {
+  const cluster = (modes: unknown[]) => ({ platform: 'kind', modes, load: { rate: 10 } });
+  assert.throws(
+    () => validateConfig(cluster([{ name: 'baseline' }, { name: 'app', arms: { head: { echoImage: 'example.test/app:2' } } }])),
+    (error: ConfigError) =>
+      error.problems.length === 1 &&
+      error.problems[0]!.path === 'modes[1].mesh' &&
+      /required on platform "kind" for mode "app".*expected one of baseline, istio-sidecar/.test(error.problems[0]!.message),
+  );
+  // Named after its mesh, or given one: fine; off a cluster a mode needs none.
+  validateConfig(cluster([{ name: 'linkerd' }, { name: 'app', mesh: 'existing' }]));
+  validateConfig({ platform: 'local', modes: [{ name: 'app' }], load: { rate: 10 } });
+});

@@ -6,7 +6,8 @@
 // own image, and one whose head arm runs the team's own server manifests applies them as written;
 // with kubernetes.images.registry every workload image of the built-in server, both arms' included, comes
 // from the mirror; `plan` shows both arms; `down` removes both and leaves someone else's namespace
-// alone. The mode is `existing`
+// alone; an arm whose image cannot be pulled stops the run with exit 3 naming the pod and the
+// image, and the run removes what it created. The mode is `existing`
 // (a mesh the cluster already runs): the Linkerd CLI cannot be downloaded here, and the namespace
 // setup is the same code for every mesh (unit-tested per mesh in platform-pieces.test.ts).
 
@@ -19,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { type ClusterAccess, loadAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
 import { runCli } from '../support/cli.ts';
 import { type LocalCluster, startLocalCluster } from '../support/k8s/cluster.ts';
-import { randomName } from '../support/k8s/harness.ts';
+import { clusterSnapshot, randomName } from '../support/k8s/harness.ts';
+import { NEVER_READY_ANNOTATION } from '../support/k8s/kwok-config.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const CPU_LIMIT = 'config.linkerd.io/proxy-cpu-limit';
@@ -161,4 +163,63 @@ kubernetes:
     assert.ok(ns.code === 404 || ns.found?.metadata.deletionTimestamp, `${side}: ${ns.code}`);
   }
   assert.equal((await namespace('payments')).code, 200, 'a namespace that is not ours survives');
+});
+
+test('an arm whose image cannot be pulled: the run stops within the readiness timeout, exit 3 naming the pod and the image, and removes everything it created', {
+  timeout: 300_000,
+}, async () => {
+  const suite = randomName('pull');
+  const prefix = randomName('mp');
+  const config = join(dir, 'unpullable.yaml');
+  // The head arm's own Deployment: its pods carry the annotation that makes the emulated kubelet
+  // report ImagePullBackOff, as a real one does for an image the cluster cannot pull.
+  writeFileSync(
+    join(dir, 'app-broken.yaml'),
+    `apiVersion: v1
+kind: Service
+metadata: { name: echo }
+spec:
+  selector: { app: echo }
+  ports: [{ name: http, port: 8080, targetPort: 8080 }]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: echo }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: echo } }
+  template:
+    metadata: { labels: { app: echo }, annotations: { ${NEVER_READY_ANNOTATION}: "true" } }
+    spec:
+      containers: [{ name: echo, image: registry.invalid/team/app:broken, ports: [{ containerPort: 8080 }] }]
+`,
+  );
+  writeFileSync(
+    config,
+    `platform: kubeconfig
+suite: ${suite}
+modes:
+  - name: app
+    mesh: baseline
+    arms:
+      head: { serverManifests: ${join(dir, 'app-broken.yaml')} }
+load: { rate: 10, duration: 2s, warmup: 0s }
+kubernetes:
+  kubeconfig: ${cluster.kubeconfigPath}
+  namespacePrefix: ${prefix}
+  readyTimeout: 30s
+`,
+  );
+  const before = await clusterSnapshot(access);
+  const started = Date.now();
+  const run = await cli(['run', '--config', config, '--out', join(dir, 'unpullable-out')]);
+  const seconds = (Date.now() - started) / 1000;
+  assert.equal(run.code, 3, `${run.stderr}\n${run.stdout}`);
+  const said = run.stderr.replace(/\s+/g, ' ');
+  assert.match(said, new RegExp(`in namespace ${prefix}-app-head did not become ready within 30s`), 'names the arm');
+  assert.match(said, /pod echo-[a-z0-9]+-[a-z0-9]+: Pending/, 'names the pod');
+  assert.match(said, /ImagePullBackOff/);
+  assert.match(said, /registry\.invalid\/team\/app:broken/, 'names the image');
+  assert.ok(seconds < 150, `stopped within the readiness timeout and the cleanup (${seconds.toFixed(0)} s)`);
+  assert.deepEqual(await clusterSnapshot(access), before, 'nothing the run created is left');
 });
