@@ -3,8 +3,8 @@
 // reused, modified or deleted.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError } from '../../util/errors.ts';
-import { rawRequest, type ClusterAccess } from './access.ts';
-import { apiError } from './api-errors.ts';
+import type { ClusterAccess } from './access.ts';
+import { DELETED, getJson, listJson, sendJson } from './api-json.ts';
 
 export const MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const MANAGER = 'mesh-perf';
@@ -28,14 +28,12 @@ interface NamespaceView {
 }
 
 export async function readNamespace(access: ClusterAccess, name: string): Promise<NamespaceView | undefined> {
-  const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { timeoutMs: 15_000 });
-  if (response.status === 404) return undefined;
-  if (response.status !== 200)
-    throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-      verb: 'get',
-      resource: `namespaces/${name}`,
-    });
-  return JSON.parse(response.body) as NamespaceView;
+  return getJson<NamespaceView>(
+    access,
+    `/api/v1/namespaces/${name}`,
+    { verb: 'get', resource: `namespaces/${name}` },
+    { timeoutMs: 15_000 },
+  );
 }
 
 export type Ownership =
@@ -100,18 +98,13 @@ export async function claimNamespace(
             annotations: request.annotations ?? {},
           },
         };
-        const response = await rawRequest(access, '/api/v1/namespaces', {
-          method: 'POST',
-          body: JSON.stringify(body),
-          contentType: 'application/json',
-          timeoutMs: 15_000,
-        });
+        const response = await sendJson(
+          access,
+          '/api/v1/namespaces',
+          { verb: 'create', resource: 'namespaces' },
+          { method: 'POST', body: JSON.stringify(body), contentType: 'application/json', timeoutMs: 15_000, ok: [201, 409] },
+        );
         if (response.status === 409) continue; // created concurrently: re-check who owns it
-        if (response.status !== 201)
-          throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-            verb: 'create',
-            resource: 'namespaces',
-          });
         return 'created';
       }
     }
@@ -125,17 +118,12 @@ async function patchNamespace(access: ClusterAccess, request: NamespaceRequest):
   const patch = {
     metadata: { labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} },
   };
-  const response = await rawRequest(access, `/api/v1/namespaces/${request.name}`, {
-    method: 'PATCH',
-    body: JSON.stringify(patch),
-    contentType: 'application/merge-patch+json',
-    timeoutMs: 15_000,
-  });
-  if (response.status !== 200)
-    throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-      verb: 'patch',
-      resource: `namespaces/${request.name}`,
-    });
+  await sendJson(
+    access,
+    `/api/v1/namespaces/${request.name}`,
+    { verb: 'patch', resource: `namespaces/${request.name}` },
+    { method: 'PATCH', body: JSON.stringify(patch), contentType: 'application/merge-patch+json', timeoutMs: 15_000, ok: [200] },
+  );
 }
 
 /** Deletes namespaces matching the selector (only ours: the selector always includes managed-by) and waits until they are gone. */
@@ -147,19 +135,20 @@ export async function deleteNamespaces(
 ): Promise<string[]> {
   if (!selector.includes(`${MANAGED_BY}=${MANAGER}`))
     throw new Error(`refusing to delete namespaces by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
-  const list = await rawRequest(access, `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`, { timeoutMs: 15_000 });
-  if (list.status !== 200)
-    throw apiError(Object.assign(new Error(list.body), { code: list.status, body: list.body }), { verb: 'list', resource: 'namespaces' });
-  const names = (JSON.parse(list.body) as { items: NamespaceView[] }).items.map((n) => n.metadata.name);
-  for (const name of names) {
-    const response = await rawRequest(access, `/api/v1/namespaces/${name}`, { method: 'DELETE', timeoutMs: 15_000 });
-    if (response.status !== 200 && response.status !== 202 && response.status !== 404) {
-      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-        verb: 'delete',
-        resource: `namespaces/${name}`,
-      });
-    }
-  }
+  const listed = await listJson<NamespaceView>(
+    access,
+    `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`,
+    { verb: 'list', resource: 'namespaces' },
+    { timeoutMs: 15_000 },
+  );
+  const names = (listed ?? []).map((n) => n.metadata.name);
+  for (const name of names)
+    await sendJson(
+      access,
+      `/api/v1/namespaces/${name}`,
+      { verb: 'delete', resource: `namespaces/${name}` },
+      { method: 'DELETE', timeoutMs: 15_000, ok: DELETED },
+    );
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
     while ((await readNamespace(access, name)) !== undefined) {

@@ -3,20 +3,18 @@
 // itself needs a cluster-wide permission many users lack). The controller's image, when the
 // user may list Deployments, is recorded with the results.
 import { EnvironmentError } from '../../../util/errors.ts';
-import { rawRequest, type ClusterAccess } from '../access.ts';
-import { apiError } from '../api-errors.ts';
+import type { ClusterAccess } from '../access.ts';
+import { getJson, listJson } from '../api-json.ts';
 import { installHint, K6_OPERATOR_VERSION, TESTRUN_API, TESTRUN_CRD } from './version.ts';
 
 export async function requireTestRunCrd(access: ClusterAccess): Promise<void> {
-  const response = await rawRequest(access, `/apis/${TESTRUN_API}`, { timeoutMs: 15_000 });
-  if (response.status === 404) throw missing(access);
-  if (response.status !== 200)
-    throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-      verb: 'get',
-      resource: `/apis/${TESTRUN_API}`,
-    });
-  const resources = (JSON.parse(response.body) as { resources?: { name: string }[] }).resources ?? [];
-  if (!resources.some((r) => r.name === 'testruns')) throw missing(access);
+  const discovery = await getJson<{ resources?: { name: string }[] }>(
+    access,
+    `/apis/${TESTRUN_API}`,
+    { verb: 'get', resource: `/apis/${TESTRUN_API}` },
+    { timeoutMs: 15_000 },
+  );
+  if (!discovery?.resources?.some((r) => r.name === 'testruns')) throw missing(access);
 }
 
 function missing(access: ClusterAccess): EnvironmentError {
@@ -36,23 +34,18 @@ export interface OperatorFacts {
 export async function operatorFacts(access: ClusterAccess): Promise<OperatorFacts> {
   const facts: OperatorFacts = { pinnedVersion: K6_OPERATOR_VERSION };
   try {
-    const response = await rawRequest(
+    const items = await listJson<{ spec?: { template?: { spec?: { containers?: { name: string; image: string }[] } } } }>(
       access,
       `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent('app.kubernetes.io/name=k6-operator')}`,
-      {
-        timeoutMs: 15_000,
-        attempts: 2,
-      },
+      { verb: 'list', resource: 'deployments.apps' },
+      { timeoutMs: 15_000, attempts: 2 },
     );
-    if (response.status !== 200) return facts;
-    const items = (
-      JSON.parse(response.body) as { items: { spec?: { template?: { spec?: { containers?: { name: string; image: string }[] } } } }[] }
-    ).items;
-    const containers = items.flatMap((d) => d.spec?.template?.spec?.containers ?? []);
+    const containers = (items ?? []).flatMap((d) => d.spec?.template?.spec?.containers ?? []);
     const manager = containers.find((c) => c.name === 'manager') ?? containers[0];
     if (manager) facts.controllerImage = manager.image;
   } catch {
-    // Unreachable now means the run fails elsewhere with a better message.
+    // Refused or unreachable: the facts go without the image (a run that cannot reach the API
+    // server fails elsewhere with a better message).
   }
   return facts;
 }

@@ -15,7 +15,7 @@ import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from '../../../l
 import { EnvironmentError, UsageError } from '../../../util/errors.ts';
 import type { Logger } from '../../../util/log.ts';
 import { rawRequest, type ClusterAccess } from '../access.ts';
-import { apiError } from '../api-errors.ts';
+import { getJson, listJson, sendJson } from '../api-json.ts';
 import { execInPod, type PodRef } from '../exec.ts';
 import { podState } from '../wait.ts';
 import { buildTestRun, OPERATOR_CR_LABEL, OPERATOR_RUNNER_LABEL, RAW_NAME, RUNNER_CONTAINER, type RunnerPlacement } from './testrun.ts';
@@ -199,18 +199,12 @@ class TestRunWatch {
   }
 
   async create(resource: string, path: string, body: unknown): Promise<void> {
-    const response = await rawRequest(this.options.access, path, {
-      method: 'POST',
-      body: JSON.stringify(body),
-      contentType: 'application/json',
-      timeoutMs: 15_000,
-    });
-    if (response.status !== 201)
-      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-        verb: 'create',
-        resource,
-        namespace: this.namespace,
-      });
+    await sendJson(
+      this.options.access,
+      path,
+      { verb: 'create', resource, namespace: this.namespace },
+      { method: 'POST', body: JSON.stringify(body), contentType: 'application/json', timeoutMs: 15_000, ok: [201] },
+    );
   }
 
   /** Every runner's end in instance order, or undefined when cancelled. */
@@ -262,32 +256,27 @@ class TestRunWatch {
   }
 
   private async stage(): Promise<string> {
-    const response = await rawRequest(this.options.access, this.testRunPath(this.name), { timeoutMs: 15_000 });
-    if (response.status === 404)
-      throw new EnvironmentError(`${this.describe()} was deleted while the repetition ran (by someone else, or spec.cleanup)`);
-    if (response.status !== 200)
-      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-        verb: 'get',
-        resource: `testruns.k6.io/${this.name}`,
-        namespace: this.namespace,
-      });
-    const stage = (JSON.parse(response.body) as { status?: { stage?: string } }).status?.stage ?? '';
+    const testRun = await getJson<{ status?: { stage?: string } }>(
+      this.options.access,
+      this.testRunPath(this.name),
+      { verb: 'get', resource: `testruns.k6.io/${this.name}`, namespace: this.namespace },
+      { timeoutMs: 15_000 },
+    );
+    if (!testRun) throw new EnvironmentError(`${this.describe()} was deleted while the repetition ran (by someone else, or spec.cleanup)`);
+    const stage = testRun.status?.stage ?? '';
     if (stage && this.stages.at(-1) !== stage) this.stages.push(stage);
     return stage;
   }
 
   private async pods(): Promise<PodView[]> {
     const selector = encodeURIComponent(`${OPERATOR_CR_LABEL}=${this.name}`);
-    const response = await rawRequest(this.options.access, `/api/v1/namespaces/${this.namespace}/pods?labelSelector=${selector}`, {
-      timeoutMs: 15_000,
-    });
-    if (response.status !== 200)
-      throw apiError(Object.assign(new Error(response.body), { code: response.status, body: response.body }), {
-        verb: 'list',
-        resource: 'pods',
-        namespace: this.namespace,
-      });
-    return (JSON.parse(response.body) as { items: PodView[] }).items;
+    const pods = await listJson<PodView>(
+      this.options.access,
+      `/api/v1/namespaces/${this.namespace}/pods?labelSelector=${selector}`,
+      { verb: 'list', resource: 'pods', namespace: this.namespace },
+      { timeoutMs: 15_000 },
+    );
+    return pods ?? [];
   }
 
   /** Runner pods by instance (Job `<name>-<k>` runs instance k-1); the newest pod of a Job wins. */
