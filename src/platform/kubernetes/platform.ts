@@ -42,7 +42,7 @@ import {
 } from './placement.ts';
 import { chooseGenerators, type GeneratorCapacity } from '../../load/ceiling.ts';
 import { collectRawSamples, RAW_CSV_METRICS } from '../../load/raw-samples.ts';
-import type { LoadProfile } from '../../config/validate.ts';
+import type { Config, LoadProfile } from '../../config/validate.ts';
 
 export interface ModePlacement {
   mode: ModeConfig;
@@ -148,12 +148,19 @@ export class KubernetesPlatform implements Platform {
       flags: { kubeconfigPath: this.access.kubeconfigPath, context: this.k8s.context },
       log: this.context.log,
       signal: this.context.signal,
-      ownerLabels: ownerLabels(this.context.config.suite, this.context.runId),
+      ownerLabels: this.ownLabels,
       readyTimeoutMs: this.readyTimeoutMs,
       env: this.env,
     };
   }
 
+  /**
+   * Brings the run up as named steps, in this order because each needs the one before: the
+   * cluster checked (nothing created until every refusal has had its say), the meshes installed,
+   * the namespaces claimed, the ingress gateways and routes (kubernetes.ingress), the k6 clients
+   * (placed before the echo pods, which avoid their nodes), the waypoints, the servers; then the
+   * waits. teardown removes what any of them made, found by the run's labels.
+   */
   async prepare(): Promise<void> {
     const log = this.context.log;
     this.placements = placeModes(this.context.config.modes, this.k8s.namespacePrefix);
@@ -172,79 +179,118 @@ export class KubernetesPlatform implements Platform {
     );
     if (revisions.length > 0) await refuseForeignRevisions(this.meshContext(), revisions);
     this.prepared = true; // from here on teardown has something to remove
+    await this.installMeshes(revisions);
+
+    log.phase('Workloads');
+    await this.claimNamespaces(access);
+    await this.applyIngress();
+    await this.startClients(access);
+    const mesh = this.meshContext();
+    for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace, revisionName(p.mode));
+    await this.startServers(access);
+    const ingress = this.ingress;
+    if (ingress)
+      await Promise.all(
+        this.gatewayRevisions().map((revision) =>
+          waitGatewayReady(access, ingress.namespace, ingress.settings.replicas, this.readyTimeoutMs, this.context.signal, revision),
+        ),
+      );
+    log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
+  }
+
+  /** kubernetes.ingress and the namespace of its gateways and client; undefined without one. */
+  private get ingress(): { settings: NonNullable<Config['kubernetes']['ingress']>; namespace: string } | undefined {
+    const settings = this.k8s.ingress;
+    return settings ? { settings, namespace: ingressNamespace(this.k8s.namespacePrefix) } : undefined;
+  }
+
+  private get ownLabels(): Record<string, string> {
+    return ownerLabels(this.context.config.suite, this.context.runId);
+  }
+
+  /** The Gateway API CRDs, Istio (with each mode's own revision) and Linkerd, as the modes need them. */
+  private async installMeshes(revisions: ReturnType<typeof istioRevisions>): Promise<void> {
     const mesh = this.meshContext();
     const kinds = new Set(this.placements.map((p) => p.mesh));
-    const ingress = this.k8s.ingress;
+    const ingress = this.ingress !== undefined;
     // The ingress is Istio's gateway: it needs the Gateway API CRDs and Istio, whatever the modes.
     if ([...kinds].some(needsGatewayApi) || ingress) this.gatewayApi = await ensureGatewayApi(mesh);
     if ([...kinds].some(usesIstio) || (ingress && !kinds.has('existing')))
       this.meshes.push(await installIstio(mesh, kinds.has('istio-ambient') || kinds.has('istio-waypoint'), revisions));
     if (kinds.has('linkerd')) this.meshes.push(await installLinkerd(mesh));
+  }
 
-    log.phase('Workloads');
+  /** Each mode's namespace, enrolled in its mesh, and the ingress gateway's. */
+  private async claimNamespaces(access: ClusterAccess): Promise<void> {
+    const owner = { suite: this.context.config.suite, runId: this.context.runId };
     for (const p of this.placements) {
       const setup = namespaceSetup(p.mode, p.mesh);
       await claimNamespace(
         access,
-        {
-          name: p.namespace,
-          suite: this.context.config.suite,
-          runId: this.context.runId,
-          labels: { ...setup.labels, [MODE]: p.mode.name },
-          annotations: setup.annotations,
-        },
+        { name: p.namespace, ...owner, labels: { ...setup.labels, [MODE]: p.mode.name }, annotations: setup.annotations },
         this.context.signal,
       );
     }
-    const workload = this.workload;
-    const labels = ownerLabels(this.context.config.suite, this.context.runId);
-    const gatewayNamespace = ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
-    if (ingress && gatewayNamespace) {
-      await claimNamespace(
-        access,
-        { name: gatewayNamespace, suite: this.context.config.suite, runId: this.context.runId, labels: { [COMPONENT]: 'ingress' } },
-        this.context.signal,
-      );
-      await this.applier!.apply(gatewayObjects(ingress, gatewayNamespace, this.context.runId, this.gatewayRevisions()), {
-        namespace: gatewayNamespace,
+    const ingress = this.ingress;
+    if (ingress)
+      await claimNamespace(access, { name: ingress.namespace, ...owner, labels: { [COMPONENT]: 'ingress' } }, this.context.signal);
+  }
+
+  /** The ingress Gateways (one per Istio revision the modes use) and each mode's HTTPRoute on its own. */
+  private async applyIngress(): Promise<void> {
+    const ingress = this.ingress;
+    if (!ingress) return;
+    const { settings, namespace } = ingress;
+    const labels = this.ownLabels;
+    const revisions = this.gatewayRevisions();
+    await this.applier!.apply(gatewayObjects(settings, namespace, this.context.runId, revisions), {
+      namespace,
+      labels,
+      signal: this.context.signal,
+    });
+    for (const p of this.placements)
+      await this.applier!.apply([routeObject(p.mode.name, namespace, revisionName(p.mode))], {
+        namespace: p.namespace,
         labels,
         signal: this.context.signal,
       });
-      const names = this.gatewayRevisions().map((revision) => `${gatewayName(revision)}${revision ? ` (Istio revision ${revision})` : ''}`);
-      log.info(
-        `ingress: Gateway${names.length === 1 ? '' : 's'} ${names.join(', ')} (gatewayClassName istio, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}${names.length === 1 ? '' : ' each'}, ${ingress.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${gatewayNamespace}`,
-      );
-    }
-    // With an ingress, one client outside any mesh sends every mode's traffic to the gateway.
-    const clientNamespaces = gatewayNamespace ? [gatewayNamespace] : this.placements.map((p) => p.namespace);
-    // Clients first: echo pods avoid nodes with a client, so clients must be placed before them.
+    const names = revisions.map((revision) => `${gatewayName(revision)}${revision ? ` (Istio revision ${revision})` : ''}`);
+    this.context.log.info(
+      `ingress: Gateway${names.length === 1 ? '' : 's'} ${names.join(', ')} (gatewayClassName istio, ${settings.replicas} pod${settings.replicas === 1 ? '' : 's'}${names.length === 1 ? '' : ' each'}, ${settings.tls ? 'HTTPS, self-signed certificate' : 'HTTP'}) in ${namespace}`,
+    );
+  }
+
+  /** The k6 client pods, ready: in each mode's namespace, or, with an ingress, one set outside any mesh in the gateway's. */
+  private async startClients(access: ClusterAccess): Promise<void> {
+    const workload = this.workload!;
+    const ingress = this.ingress;
+    const namespaces = ingress ? [ingress.namespace] : this.placements.map((p) => p.namespace);
     const clients = clientObjects(workload.client, workload.clientPod, this.clientCount);
-    for (const namespace of clientNamespaces) await this.applier!.apply(clients, { namespace, labels, signal: this.context.signal });
+    for (const namespace of namespaces)
+      await this.applier!.apply(clients, { namespace, labels: this.ownLabels, signal: this.context.signal });
     await Promise.all(
-      clientNamespaces.flatMap((namespace) =>
+      namespaces.flatMap((namespace) =>
         Array.from({ length: this.clientCount }, (_, index) =>
           waitReady(access, podTarget(namespace, clientPodName(workload.clientPod, index)), this.readyTimeoutMs, this.context.signal),
         ),
       ),
     );
-    for (const p of this.placements) if (p.mesh === 'istio-waypoint') await applyWaypoint(mesh, p.namespace, revisionName(p.mode));
-    // A mode with its own echo image or server manifests (an A/B arm's, modes[].echoImage,
-    // modes[].serverManifests) gets its own server, and its own Deployments are what it waits for.
+  }
+
+  /**
+   * Each mode's server, ready. A mode with its own echo image or server manifests (an A/B arm's,
+   * modes[].echoImage, modes[].serverManifests) gets its own, and its own Deployments are what it
+   * waits for.
+   */
+  private async startServers(access: ClusterAccess): Promise<void> {
     const servers = this.placements.map((p) =>
       p.mode.echoImage || p.mode.serverManifests
         ? renderWorkload(this.context.config, this.cwd, undefined, { echoImage: p.mode.echoImage, serverManifests: p.mode.serverManifests })
             .server
-        : workload.server,
+        : this.workload!.server,
     );
     for (const [i, p] of this.placements.entries())
-      await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels, signal: this.context.signal });
-    if (gatewayNamespace)
-      for (const p of this.placements)
-        await this.applier!.apply([routeObject(p.mode.name, gatewayNamespace, revisionName(p.mode))], {
-          namespace: p.namespace,
-          labels,
-          signal: this.context.signal,
-        });
+      await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels: this.ownLabels, signal: this.context.signal });
     await Promise.all(
       this.placements.flatMap((p, i) =>
         servers[i]!.filter((o) => o.kind === 'Deployment')
@@ -260,13 +306,6 @@ export class KubernetesPlatform implements Platform {
       ),
     );
     for (const p of this.placements) this.replicasOf.set(p.namespace, this.k8s.replicas);
-    if (ingress && gatewayNamespace)
-      await Promise.all(
-        this.gatewayRevisions().map((revision) =>
-          waitGatewayReady(access, gatewayNamespace, ingress.replicas, this.readyTimeoutMs, this.context.signal, revision),
-        ),
-      );
-    log.info(`ready: ${this.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   }
 
   /**
@@ -335,23 +374,23 @@ export class KubernetesPlatform implements Platform {
 
   /** Where a mode's client pods are: its own namespace, or the ingress gateway's. */
   private clientNamespaceOf(modeName: string): string {
-    return this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : this.namespaceOf(modeName);
+    return this.ingress?.namespace ?? this.namespaceOf(modeName);
   }
 
   target(mode: ModeConfig): ModeTarget {
     const namespace = this.namespaceOf(mode.name);
     const host = `${ECHO_SERVICE}.${namespace}.svc.cluster.local`;
     const mesh = this.placements.find((p) => p.mode.name === mode.name)!.mesh;
-    const ingress = this.k8s.ingress;
+    const ingress = this.ingress;
     if (ingress) {
-      const url = gatewayUrl(ingressNamespace(this.k8s.namespacePrefix), ingress.tls, mode.name, revisionName(mode));
+      const url = gatewayUrl(ingress.namespace, ingress.settings.tls, mode.name, revisionName(mode));
       const address = this.targetOverride?.(mode.name, namespace) ?? { url };
       return {
         mode: mode.name,
         ...address,
         env: { ...mode.env },
         description: `${mesh} via ingress gateway${revisionName(mode) ? ` ${gatewayName(revisionName(mode))}` : ''}`,
-        ...(ingress.tls ? { insecureTls: true } : {}),
+        ...(ingress.settings.tls ? { insecureTls: true } : {}),
       };
     }
     const address = this.targetOverride?.(mode.name, namespace) ?? {
@@ -388,7 +427,7 @@ export class KubernetesPlatform implements Platform {
     if (!this.access || !this.workload) throw new EnvironmentError('the Kubernetes platform was not prepared');
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
-    const gatewayNamespace = this.k8s.ingress ? ingressNamespace(this.k8s.namespacePrefix) : undefined;
+    const gatewayNamespace = this.ingress?.namespace;
     const clientNamespace = (mode: string | undefined) => gatewayNamespace ?? this.namespaceOf(mode ?? first);
     const inPod = new InClusterK6Runner(
       this.access,
@@ -428,7 +467,7 @@ export class KubernetesPlatform implements Platform {
       intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
       modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
-      ...(this.k8s.ingress ? { gatewayNamespaces: [ingressNamespace(this.k8s.namespacePrefix)] } : {}),
+      ...(this.ingress ? { gatewayNamespaces: [this.ingress.namespace] } : {}),
       log: this.context.log,
       warnedTooShort: this.warnedTooShort,
       clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
@@ -437,20 +476,20 @@ export class KubernetesPlatform implements Platform {
 
   async environment(): Promise<Record<string, unknown>> {
     if (!this.access) return { platform: this.name };
-    const ingress = this.k8s.ingress;
+    const ingress = this.ingress;
     // Where the traffic entered (never the certificate: only the Secret's name).
     const gateway = ingress
       ? {
           ingress: {
-            namespace: ingressNamespace(this.k8s.namespacePrefix),
+            namespace: ingress.namespace,
             gateway: GATEWAY_NAME,
             // Modes under their own Istio revision enter through that revision's own Gateway.
             ...(this.gatewayRevisions().some(Boolean)
               ? { gateways: Object.fromEntries(this.placements.map((p) => [p.mode.name, gatewayName(revisionName(p.mode))])) }
               : {}),
             gatewayClassName: 'istio',
-            replicas: ingress.replicas,
-            tls: ingress.tls,
+            replicas: ingress.settings.replicas,
+            tls: ingress.settings.tls,
           },
         }
       : {};
