@@ -15,11 +15,7 @@ export interface StandIn {
 }
 
 /** `gateway`: which Gateway to act on (an Istio revision's is `mesh-perf-gateway-<revision>`). */
-export function istiodStandIn(
-  access: ClusterAccess,
-  namespace: string,
-  options: { service?: boolean; gateway?: string } = {},
-): StandIn {
+export function istiodStandIn(access: ClusterAccess, namespace: string, options: { service?: boolean; gateway?: string } = {}): StandIn {
   const name = options.gateway ?? GATEWAY_NAME;
   const deploymentName = `${name}-istio`;
   const json = async (path: string): Promise<Json> => {
@@ -42,9 +38,7 @@ export function istiodStandIn(
       const secret = await json(`/api/v1/namespaces/${namespace}/secrets/${GATEWAY_TLS_SECRET}`);
       const replicas = JSON.parse(gatewayOptions.data.deployment).spec.replicas as number;
       const labels = { 'gateway.networking.k8s.io/gateway-name': name, 'istio.io/gateway-name': name };
-      const ownerReferences = [
-        { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name, uid: gateway.metadata.uid },
-      ];
+      const ownerReferences = [{ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name, uid: gateway.metadata.uid }];
       await create(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
