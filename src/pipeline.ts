@@ -11,7 +11,7 @@ import type { Analysis, StoppingRecord } from './results/analysis.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
-import { checkGroupsSupported, runRepetition } from './load/engine.ts';
+import { decideGenerators, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { findMode } from './results/modes.ts';
@@ -94,7 +94,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     });
     await platform.prepare();
     const runner = platform.loadRunner();
-    checkGroupsSupported(config.profiles, runner);
+    const generators = decideGenerators(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
 
@@ -102,9 +102,10 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
     const started = Date.now();
+    const measuring: Measuring = { platform, result, extraFiles, generators, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
-      await runTrial(trial, plan, platform, result, extraFiles, deps);
+      await runTrial(trial, plan, measuring);
     }
     if (deps.reference) {
       try {
@@ -115,7 +116,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
         comparisonSkipped = error as MeshPerfError;
       }
     }
-    decision = await measureUntilDecided(config, looks, plan, platform, result, extraFiles, reference, deps, started);
+    decision = await measureUntilDecided(config, looks, plan, measuring, reference, started);
   } catch (error) {
     failure = error as Error;
     result.run.aborted = messageOf(error);
@@ -175,15 +176,20 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   return { result: published, outDir, files, error: failure, ...(comparisonSkipped ? { comparisonSkipped } : {}) };
 }
 
-async function runTrial(
-  trial: Trial,
-  plan: Plan,
-  platform: Platform,
-  result: RunResult,
-  extraFiles: Record<string, string>,
-  deps: PipelineDeps,
-): Promise<void> {
-  await platform.beforeTrial?.(trial.mode, trial.profile);
+/** What every trial of a run measures with: the prepared platform, the result it adds to, and each profile's k6 count. */
+interface Measuring {
+  platform: Platform;
+  result: RunResult;
+  extraFiles: Record<string, string>;
+  /** k6 instances per profile name (decideGenerators, once the platform had prepared). */
+  generators: ReadonlyMap<string, number>;
+  deps: PipelineDeps;
+}
+
+async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
+  const { platform, result, extraFiles, deps } = measuring;
+  const generators = measuring.generators.get(trial.profile.name) ?? 1;
+  await platform.beforeTrial?.(trial.mode, trial.profile, generators);
   const base = platform.target(trial.mode);
   // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
@@ -193,7 +199,10 @@ async function runTrial(
   sampler?.start(trial.mode.name);
   let run;
   try {
-    run = await runRepetition(trial, target, platform.loadRunner(), (p) => deps.log.progress(format(p)), deps.signal, deps.cwd);
+    run = await runRepetition(trial, target, platform.loadRunner(), (p) => deps.log.progress(format(p)), deps.signal, {
+      generators,
+      ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
+    });
   } catch (error) {
     await sampler?.stop(0).catch(() => undefined); // stop sampling a repetition that produced nothing
     throw error;
@@ -231,13 +240,11 @@ async function measureUntilDecided(
   config: Config,
   looks: LookPlan,
   plan: Plan,
-  platform: Platform,
-  result: RunResult,
-  extraFiles: Record<string, string>,
+  measuring: Measuring,
   reference: RunResult[],
-  deps: PipelineDeps,
   started: number,
 ): Promise<LookDecision> {
+  const { result, deps } = measuring;
   const elapsedS = () => (Date.now() - started) / 1000;
   const stop = (index: number, reason: StoppingRecord['reason']): LookDecision => ({
     look: { index, final: true },
@@ -295,7 +302,7 @@ async function measureUntilDecided(
     const extended: Plan = { ...plan, trials };
     for (const trial of next) {
       if (deps.signal.aborted) break;
-      await runTrial(trial, extended, platform, result, extraFiles, deps);
+      await runTrial(trial, extended, measuring);
     }
   }
 }

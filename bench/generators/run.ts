@@ -77,7 +77,9 @@ async function repetition(url: string, rate: number, seconds: number, generators
     load: { rate, duration: `${seconds}s`, warmup: '2s', repetitions: 1, generators },
   });
   const trial = buildPlan(config, 1).trials[0]!;
-  const run = await runRepetition(trial, { mode: 'bench', url, env: {}, description: '' }, via, () => {}, new AbortController().signal);
+  const run = await runRepetition(trial, { mode: 'bench', url, env: {}, description: '' }, via, () => {}, new AbortController().signal, {
+    generators,
+  });
   return run.repetition;
 }
 

@@ -64,16 +64,17 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
   return { files: script.files, entry: script.entry, args: [], env, summaryFile: SUMMARY_FILE, expectedSeconds };
 }
 
+/** One repetition as `load.generators` k6 instances: the count decideGenerators gave the trial's profile. */
 export async function runRepetition(
   trial: Trial,
   target: ModeTarget,
   runner: LoadRunner,
   onProgress: (p: K6Progress) => void,
   signal: AbortSignal,
-  cwd = process.cwd(),
+  load: { generators: number; cwd?: string },
 ): Promise<RepetitionRun> {
-  const invocation = buildInvocation(trial, target, cwd);
-  const generators = generatorCount(trial, runner);
+  const invocation = buildInvocation(trial, target, load.cwd ?? process.cwd());
+  const generators = load.generators;
   if (generators > 1) return runGroupRepetition(trial, invocation, generators, runner, onProgress, signal);
   const startedAt = new Date().toISOString();
   let outcome;
@@ -107,26 +108,26 @@ export async function runRepetition(
 }
 
 /**
- * Refuses, before any load, profiles that need a group of k6 instances from a runner that runs
- * one process per repetition.
+ * How many k6 instances run each profile's repetitions, decided once per run, after the platform
+ * has prepared and so can say where instances can run (runner.capacity): load.generators, with
+ * "auto" resolved against that capacity. Every trial of a profile then runs that many. A runner
+ * that starts one process per repetition refuses a count above 1 here, before any load.
  */
-export function checkGroupsSupported(profiles: readonly Trial['profile'][], runner: LoadRunner): void {
-  if (runner.runGroup) return;
+export function decideGenerators(profiles: readonly Trial['profile'][], runner: LoadRunner): ReadonlyMap<string, number> {
+  const capacity = runner.capacity?.();
+  const counts = new Map<string, number>();
   for (const profile of profiles) {
-    const count = generatorCount({ profile }, runner);
-    if (count > 1) throw noGroupRunner(count, profile);
+    const count = chooseGenerators(profile, capacity).count;
+    if (count > 1 && !runner.runGroup) throw noGroupRunner(count, profile);
+    counts.set(profile.name, count);
   }
+  return counts;
 }
 
 function noGroupRunner(count: number, profile: Trial['profile']): UsageError {
   return new UsageError(
     `load.generators asks for ${count} k6 instances (profile "${profile.name}"), but this platform runs one k6 process per repetition; set load.generators: 1`,
   );
-}
-
-/** k6 instances for this trial's profile: load.generators, "auto" resolved with the runner's capacity. */
-function generatorCount(trial: Pick<Trial, 'profile'>, runner: LoadRunner): number {
-  return chooseGenerators(trial.profile, runner.capacity?.()).count;
 }
 
 /** The file each instance of a group writes its raw samples to (`--out csv`), beside its script. */

@@ -56,8 +56,11 @@ export interface Platform {
   resourceSampler(): ResourceSampler | undefined;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;
-  /** Called before each trial: a platform that scales per load profile does it here. */
-  beforeTrial?(mode: ModeConfig, profile: LoadProfile): Promise<void>;
+  /**
+   * Called before each trial, with the k6 instances it runs as (the pipeline's decision for its
+   * profile): a platform that scales per load profile does it here.
+   */
+  beforeTrial?(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void>;
   /** Removes what prepare created. Safe to call twice and after a failed prepare. */
   teardown(options?: TeardownOptions): Promise<void>;
 }

@@ -71,8 +71,8 @@ async function json(path: string): Promise<any> {
 class ObservedPlatform extends KubernetesPlatform {
   readonly atTrialStart: { mode: string; profile: string; ready: number; endpoints: number; routes: string[] }[] = [];
 
-  override async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
-    await super.beforeTrial(mode, profile);
+  override async beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
+    await super.beforeTrial(mode, profile, generators);
     const namespace = this.namespaceOf(mode.name);
     const echo = await json(`/apis/apps/v1/namespaces/${namespace}/deployments/echo`);
     const slices = await json(

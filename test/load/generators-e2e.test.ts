@@ -96,7 +96,7 @@ test('two processes: one merged, valid repetition, each with half the schedule, 
     const url = `http://127.0.0.1:${echo.port}/`;
     const target = { mode: 'a', url, env: {}, description: 'a' };
     const trial = trialFor(url, { rate: 300, duration: '3s', warmup: '1s', generators: 2 });
-    const run = await runRepetition(trial, target, k6(), noProgress, new AbortController().signal);
+    const run = await runRepetition(trial, target, k6(), noProgress, new AbortController().signal, { generators: 2 });
     const rep = run.repetition;
     assert.ok(rep.valid, rep.invalidReasons.join('; '));
     const [one, two] = rep.instances!;
@@ -213,7 +213,7 @@ test('cancelling a group stops every process: the run says cancelled, nothing is
     const trial = trialFor(url, { rate: 100, duration: '20s', warmup: '1s', generators: 2 });
     const controller = new AbortController();
     const target = { mode: 'a', url, env: { MESH_PERF_TEST_MARK: marker }, description: 'a' };
-    const running = runRepetition(trial, target, k6(), noProgress, controller.signal);
+    const running = runRepetition(trial, target, k6(), noProgress, controller.signal, { generators: 2 });
     while (k6Pids(marker).length < 2) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 2000));
     const started = Date.now();

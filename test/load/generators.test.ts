@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chooseGenerators, machineCapacity, RPS_PER_K6_PROCESS } from '../../src/load/ceiling.ts';
 import { executionSegments, segmentArgs } from '../../src/load/segments.ts';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
-import { checkGroupsSupported, groupInvocations } from '../../src/load/engine.ts';
+import { decideGenerators, groupInvocations } from '../../src/load/engine.ts';
 import { USER_WRAPPER } from '../../src/load/user-script.ts';
 import { UsageError } from '../../src/util/errors.ts';
 
@@ -89,7 +89,7 @@ test('bad load.generators: named with its value and what was expected', () => {
   );
 });
 
-test('a runner that runs one process per repetition refuses a profile that needs several, before any load', () => {
+test('generators are decided once per profile; a runner that runs one process per repetition refuses a profile that needs several, before any load', () => {
   const single = { version: async () => '1.4.2', run: async () => ({ exitCode: 0, extraFiles: {}, stderrTail: '' }) };
   const config = validateConfig({
     platform: 'endpoints',
@@ -97,7 +97,7 @@ test('a runner that runs one process per repetition refuses a profile that needs
     load: [{ rate: 100 }, { name: 'split', rate: 100, generators: 2 }],
   });
   assert.throws(
-    () => checkGroupsSupported(config.profiles, single),
+    () => decideGenerators(config.profiles, single),
     (error: Error) =>
       error instanceof UsageError &&
       error.message ===
@@ -109,7 +109,14 @@ test('a runner that runs one process per repetition refuses a profile that needs
     modes: [{ name: 'a', url: 'http://127.0.0.1:1/' }],
     load: { rate: 9000, generators: 'auto' },
   });
-  checkGroupsSupported(auto.profiles, single);
+  assert.deepEqual([...decideGenerators(auto.profiles, single)], [['9000rps', 1]]);
+  // With a capacity, auto splits the rate: what every trial of that profile then runs as.
+  const group = {
+    ...single,
+    runGroup: async () => [],
+    capacity: () => ({ instances: 4, rpsPerInstance: 4000, totalRps: 16000, describe: '4 nodes' }),
+  };
+  assert.deepEqual([...decideGenerators(auto.profiles, group)], [['9000rps', 3]]);
 });
 
 test("a group's instances narrow k6's system tags to those our scripts read; a user's script keeps k6's defaults", () => {

@@ -38,7 +38,9 @@ test('HTTPS with the self-signed certificate: verified by default, skipped for t
     const trial = buildPlan(config, 1).trials[0]!;
     const signal = new AbortController().signal;
 
-    const verified = await runRepetition(trial, { mode: 'gw', url, env: {}, description: 'gateway' }, runner, () => {}, signal);
+    const verified = await runRepetition(trial, { mode: 'gw', url, env: {}, description: 'gateway' }, runner, () => {}, signal, {
+      generators: 1,
+    });
     assert.equal(served, 0, 'k6 verifies certificates unless told otherwise: no request may reach the server');
     assert.equal(verified.repetition.failures, verified.repetition.requests);
 
@@ -48,6 +50,7 @@ test('HTTPS with the self-signed certificate: verified by default, skipped for t
       runner,
       () => {},
       signal,
+      { generators: 1 },
     );
     assert.equal(repetition.failures, 0, JSON.stringify(repetition.statusCounts));
     assert.ok(repetition.requests >= 35, `${repetition.requests} requests`);

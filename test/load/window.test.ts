@@ -35,6 +35,7 @@ test('the measured window of a real k6 run: one warm-up after the first request,
       new LocalK6Runner(join(localK6Dir(), 'k6')),
       () => {},
       new AbortController().signal,
+      { generators: 1 },
     );
     const window = run.window!;
     assert.ok(window, 'the summary places the window');

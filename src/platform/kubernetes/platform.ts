@@ -22,7 +22,7 @@ import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './acces
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
-import { loadEngineOf } from '../../config/engine-checks.ts';
+import { type LoadEngine, loadEngineOf } from '../../config/engine-checks.ts';
 import { deleteLabelledTestRuns } from './k6-operator/cleanup.ts';
 import { operatorFacts, requireTestRunCrd } from './k6-operator/crd.ts';
 import { operatorRunner } from './k6-operator/setup.ts';
@@ -102,6 +102,12 @@ export class KubernetesPlatform implements Platform {
   private tornDown = false;
   /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
   private readonly warnedTooShort = new Set<string>();
+  private readonly k6ApiPortBase?: number;
+  private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
+  private readonly cwd: string;
+  private readonly env: NodeJS.ProcessEnv;
+  /** in-pod k6 or k6-operator: one engine for every profile of a run (config/engine-checks.ts). */
+  private readonly engine: LoadEngine;
 
   constructor(
     private readonly context: PlatformContext,
@@ -112,14 +118,8 @@ export class KubernetesPlatform implements Platform {
     this.env = options.env ?? process.env;
     this.targetOverride = options.targetOverride;
     this.k6ApiPortBase = options.k6ApiPortBase;
+    this.engine = loadEngineOf(context.config.profiles);
   }
-
-  private readonly k6ApiPortBase?: number;
-
-  private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
-
-  private readonly cwd: string;
-  private readonly env: NodeJS.ProcessEnv;
 
   private get k8s() {
     return this.context.config.kubernetes;
@@ -400,13 +400,15 @@ export class KubernetesPlatform implements Platform {
     return { mode: mode.name, ...address, env: { ...mode.env }, description: mesh };
   }
 
-  /** Scales the trial's mode to its profile's pod count and waits until the new pods take traffic. */
-  async beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
+  /**
+   * Scales the trial's mode to its profile's pod count and waits until the new pods take traffic;
+   * notes how many client pods the trial's k6 instances use, for the client group's usage.
+   */
+  async beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
     if (!this.access) return;
     const namespace = this.namespaceOf(mode.name);
     // Under k6-operator the runner pods (no client index) are the client group; the client pod idles.
-    const instances = this.capacity ? chooseGenerators(profile, this.capacity).count : 1;
-    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.engine === 'k6-operator' ? 0 : instances);
+    this.clientsInUse.set(this.clientNamespaceOf(mode.name), this.engine === 'k6-operator' ? 0 : generators);
     const want = profile.replicas ?? this.k8s.replicas;
     if (this.replicasOf.get(namespace) === want) return;
     this.context.log.info(`scaling ${mode.name} to ${want} echo pod${want === 1 ? '' : 's'} for profile ${profile.name}`);
@@ -454,10 +456,6 @@ export class KubernetesPlatform implements Platform {
       ...(this.capacity ? { capacity: this.capacity } : {}),
     });
     return this.operatorRunner;
-  }
-
-  private get engine() {
-    return loadEngineOf(this.context.config.profiles);
   }
 
   resourceSampler(): ResourceSampler | undefined {

@@ -222,8 +222,8 @@ export class KindPlatform implements Platform {
   }
 
   /** Scaling per load profile happens in the cluster, as on the kubeconfig platform. */
-  beforeTrial(mode: ModeConfig, profile: LoadProfile): Promise<void> {
-    return this.ready.beforeTrial(mode, profile);
+  beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
+    return this.ready.beforeTrial(mode, profile, generators);
   }
 
   loadRunner(): LoadRunner {
