@@ -22,7 +22,7 @@ const K8S_SECONDS = {
   'test/kubernetes/up-down.test.ts': 167,
   'test/kubernetes/run-results.test.ts': 166,
   'test/kubernetes/control-plane.test.ts': 144,
-  'test/kubernetes/arms.test.ts': 160,
+  'test/kubernetes/arms.test.ts': 200,
   'test/kubernetes/istio-revisions.test.ts': 290,
   'test/kubernetes/scaling.test.ts': 30,
   'test/kubernetes/linkerd-detect.test.ts': 10,

@@ -52,14 +52,14 @@ async function namespace(name: string): Promise<{ code: number; found?: Namespac
   return response.status === 200 ? { code: 200, found: JSON.parse(response.body) as Namespace } : { code: response.status };
 }
 
-test('arms in a cluster: two namespaces with each arm its own proxy annotation, both removed by down', { timeout: 600_000 }, async () => {
-  const suite = randomName('arms');
-  const prefix = randomName('mp');
-  const config = join(dir, 'mesh-perf.yaml');
-  // The head arm of "app" runs the team's own manifests (a new version of their Deployment).
-  writeFileSync(
-    join(dir, 'app-v2.yaml'),
-    `apiVersion: v1
+/**
+ * A team's own server manifests, as an arm's serverManifests: the Service echo (what every mode's
+ * client targets) and a Deployment echo with `image`, `labels` on it and its pods, and `annotations`
+ * on its pods.
+ */
+function serverManifests(image: string, labels: Record<string, string>, annotations: Record<string, string> = {}): string {
+  const podLabels = JSON.stringify({ app: 'echo', ...labels });
+  return `apiVersion: v1
 kind: Service
 metadata: { name: echo }
 spec:
@@ -68,16 +68,23 @@ spec:
 ---
 apiVersion: apps/v1
 kind: Deployment
-metadata: { name: echo, labels: { version: v2 } }
+metadata: { name: echo, labels: ${JSON.stringify(labels)} }
 spec:
   replicas: 1
   selector: { matchLabels: { app: echo } }
   template:
-    metadata: { labels: { app: echo, version: v2 } }
+    metadata: { labels: ${podLabels}, annotations: ${JSON.stringify(annotations)} }
     spec:
-      containers: [{ name: echo, image: example.test/team/app:2.0.0, ports: [{ containerPort: 8080 }] }]
-`,
-  );
+      containers: [{ name: echo, image: ${image}, ports: [{ containerPort: 8080 }] }]
+`;
+}
+
+test('arms in a cluster: two namespaces with each arm its own proxy annotation, both removed by down', { timeout: 600_000 }, async () => {
+  const suite = randomName('arms');
+  const prefix = randomName('mp');
+  const config = join(dir, 'mesh-perf.yaml');
+  // The head arm of "app" runs the team's own manifests (a new version of their Deployment).
+  writeFileSync(join(dir, 'app-v2.yaml'), serverManifests('example.test/team/app:2.0.0', { version: 'v2' }));
   writeFileSync(
     config,
     `platform: kubeconfig
@@ -166,7 +173,7 @@ kubernetes:
 });
 
 test('an arm whose image cannot be pulled: the run stops within the readiness timeout, exit 3 naming the pod and the image, and removes everything it created', {
-  timeout: 300_000,
+  timeout: 480_000,
 }, async () => {
   const suite = randomName('pull');
   const prefix = randomName('mp');
@@ -175,24 +182,7 @@ test('an arm whose image cannot be pulled: the run stops within the readiness ti
   // report ImagePullBackOff, as a real one does for an image the cluster cannot pull.
   writeFileSync(
     join(dir, 'app-broken.yaml'),
-    `apiVersion: v1
-kind: Service
-metadata: { name: echo }
-spec:
-  selector: { app: echo }
-  ports: [{ name: http, port: 8080, targetPort: 8080 }]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: echo }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: echo } }
-  template:
-    metadata: { labels: { app: echo }, annotations: { ${NEVER_READY_ANNOTATION}: "true" } }
-    spec:
-      containers: [{ name: echo, image: registry.invalid/team/app:broken, ports: [{ containerPort: 8080 }] }]
-`,
+    serverManifests('registry.invalid/team/app:broken', {}, { [NEVER_READY_ANNOTATION]: 'true' }),
   );
   writeFileSync(
     config,
@@ -207,7 +197,7 @@ load: { rate: 10, duration: 2s, warmup: 0s }
 kubernetes:
   kubeconfig: ${cluster.kubeconfigPath}
   namespacePrefix: ${prefix}
-  readyTimeout: 30s
+  readyTimeout: 90s
 `,
   );
   const before = await clusterSnapshot(access);
@@ -216,10 +206,10 @@ kubernetes:
   const seconds = (Date.now() - started) / 1000;
   assert.equal(run.code, 3, `${run.stderr}\n${run.stdout}`);
   const said = run.stderr.replace(/\s+/g, ' ');
-  assert.match(said, new RegExp(`in namespace ${prefix}-app-head did not become ready within 30s`), 'names the arm');
+  assert.match(said, new RegExp(`in namespace ${prefix}-app-head did not become ready within 90s`), 'names the arm');
   assert.match(said, /pod echo-[a-z0-9]+-[a-z0-9]+: Pending/, 'names the pod');
   assert.match(said, /ImagePullBackOff/);
   assert.match(said, /registry\.invalid\/team\/app:broken/, 'names the image');
-  assert.ok(seconds < 150, `stopped within the readiness timeout and the cleanup (${seconds.toFixed(0)} s)`);
+  assert.ok(seconds < 330, `stopped within the readiness timeout and the cleanup (${seconds.toFixed(0)} s)`);
   assert.deepEqual(await clusterSnapshot(access), before, 'nothing the run created is left');
 });
