@@ -196,7 +196,10 @@ load: { rate: 200, duration: 6s, warmup: 1s, repetitions: 1, generators: 2 }
       assert.equal(results.verdict, 'invalid');
       assert.equal(rep.valid, false);
       assert.ok(rep.invalidReasons.includes('k6 process 2 of 2 exited with code 137 (killed by SIGKILL)'), rep.invalidReasons.join('\n'));
-      assert.ok(rep.invalidReasons.includes('k6 process 1 of 2 was stopped because k6 process 2 of 2 died'), rep.invalidReasons.join('\n'));
+      assert.ok(
+        rep.invalidReasons.includes('k6 process 1 of 2 was stopped because k6 process 2 of 2 died (exit code 137)'),
+        rep.invalidReasons.join('\n'),
+      );
       assert.deepEqual(rep.instances[1].problems.slice(0, 2), ['exited with code 137 (killed by SIGKILL)', 'wrote no summary']);
       assert.match(result.stderr, /k6 process 2 of 2 exited with code 137/);
     });

@@ -1,24 +1,19 @@
-// One repetition as N k6 instances, one per client pod of the mode (load.generators). Each pod
-// gets the files and starts `k6 run --paused` with its own execution segment; once every
-// instance reports status PausedBeforeRun (k6 has initialized its VUs and executors), all are
-// resumed at once with `k6 resume`, so no instance starts its measured scenario before the
-// others are ready. Their REST APIs listen on 127.0.0.1:<6565 + index>: in a real cluster each
-// pod has its own network namespace, but under kwok every "pod" is a process on one host. The
-// summaries come back with `cat`; the raw samples are filtered to the metrics the merge reads
-// (grep), compressed and base64-encoded in the pod, since the exec stream carries text.
+// One repetition as N k6 instances, one per client pod of the mode (load.generators): the pod
+// adapter of the group protocol (load/k6-group.ts). Each pod gets the files and runs `k6 run
+// --paused` with its own execution segment; `k6 status` and `k6 resume` in the pod speak to its
+// REST API on 127.0.0.1:<6565 + index> (in a real cluster each pod has its own network
+// namespace; under kwok every "pod" is a process on one host, so the ports differ). Progress
+// comes from k6's output lines. The summaries come back with `cat`; the raw samples are filtered
+// to the metrics the merge reads (grep), compressed and base64-encoded in the pod, since the exec
+// stream carries text.
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
+import { type GroupAdapter, K6_PAUSED_BEFORE_RUN, runK6Group as runGroup } from '../../load/k6-group.ts';
 import type { K6Invocation, K6Outcome, K6Progress } from '../../load/types.ts';
 import type { RawSamples } from '../../load/raw-samples.ts';
 import type { ExecResult, PodRef } from './exec.ts';
-import { EnvironmentError } from '../../util/errors.ts';
 
-/** k6's ExecutionStatusPausedBeforeRun (lib/execution.go, k6 1.4.2): VUs and executors initialized, waiting for resume. */
-export const K6_PAUSED_BEFORE_RUN = 4;
 const API_PORT_BASE = 6565;
-/** How long the instances may take to initialize their VUs before the group gives up. */
-const READY_TIMEOUT_MS = 120_000;
 const POLL_MS = 250;
 
 /** Reads an instance's raw-samples CSV: which metrics to keep, and the parser. */
@@ -78,19 +73,6 @@ export function decodeRawFetch(stdout: string): string {
   return gunzipSync(Buffer.from(stdout.replace(/\s+/g, ''), 'base64')).toString('utf8');
 }
 
-interface Running {
-  slot: GroupSlot;
-  done: Promise<unknown>;
-  finished?: ExecResult | Error;
-  /** Set when the group stopped this instance because of another, or of the run. */
-  stoppedBecause?: string;
-  iterations: number;
-  elapsedS: number;
-}
-
-/** k6's normal ends: 0, or 99 when the script's own thresholds failed. */
-const NORMAL_EXITS = new Set([0, 99]);
-
 export async function runK6Group(
   deps: GroupDeps,
   invocations: readonly K6Invocation[],
@@ -98,144 +80,59 @@ export async function runK6Group(
   signal: AbortSignal,
   parseProgress: (line: string) => { elapsedS: number; iterations: number } | undefined,
 ): Promise<K6Outcome[]> {
-  const count = invocations.length;
   const base = deps.apiPortBase ?? API_PORT_BASE;
-  const slots: GroupSlot[] = invocations.map((invocation, i) => {
-    const index = invocation.instance?.index ?? i;
-    const pod = deps.podFor(invocation.env.MESH_PERF_MODE, index);
-    return {
-      invocation,
-      pod,
-      workDir: `${deps.workRoot}/${randomBytes(6).toString('hex')}`,
-      port: base + index,
-      where: `k6 ${index + 1} of ${count} in pod ${pod.namespace}/${pod.pod}`,
-    };
-  });
-  const totalS = Math.max(...invocations.map((i) => i.expectedSeconds));
-  const running: Running[] = [];
-  const stopAll = (because: string) =>
-    Promise.all(
-      running
-        .filter((r) => !r.finished)
-        .map((r) => {
-          r.stoppedBecause ??= because;
-          return deps.interrupt(r.slot.pod, r.slot.workDir);
-        }),
-    );
-  const onAbort = () => void stopAll('the run was cancelled');
-  try {
-    await Promise.all(
-      slots.map(async (slot) => {
-        for (const [name, content] of Object.entries(slot.invocation.files))
-          await deps.upload(slot.pod, `${slot.workDir}/${name}`, content, signal);
-      }),
-    );
-    signal.addEventListener('abort', onAbort, { once: true });
-    let died: string | undefined;
-    for (const slot of slots) {
-      const entry: Running = { slot, done: Promise.resolve(), iterations: 0, elapsedS: 0 };
-      const started = deps.start(slot, instanceArgs(slot.invocation, slot.port), (line) => {
-        const progress = parseProgress(line);
-        if (!progress) return;
-        entry.iterations = progress.iterations;
-        entry.elapsedS = progress.elapsedS;
-        onProgress({
-          elapsedS: Math.max(...running.map((r) => r.elapsedS)),
-          totalS,
-          requests: running.reduce((sum, r) => sum + r.iterations, 0),
-        });
-      });
-      entry.done = started
-        .then(
-          (result) => result,
-          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-        )
-        .then((finished) => {
-          entry.finished = finished;
-          // One instance dying makes the repetition invalid: the others need not run it out.
-          if (entry.stoppedBecause || died !== undefined) return;
-          if (!(finished instanceof Error) && NORMAL_EXITS.has(finished.exitCode)) return;
-          died = `${slot.where} ${finished instanceof Error ? `failed: ${finished.message}` : `died (exit code ${finished.exitCode})`}`;
-          void stopAll(died);
-        });
-      running.push(entry);
-    }
-    const stuck = await waitAllPaused(deps, running, signal, () => died);
-    if (stuck) {
-      await stopAll(stuck);
-      await Promise.all(running.map((r) => r.done));
-      throw new EnvironmentError(`${stuck}; they were stopped`);
-    }
-    if (died === undefined && !signal.aborted) await Promise.all(running.map((r) => resume(deps, r.slot, stopAll)));
-    await Promise.all(running.map((r) => r.done));
-    return await Promise.all(
-      running.map(async (r) => {
-        const finished = r.finished!;
-        const result: ExecResult =
-          finished instanceof Error ? { exitCode: 255, stdout: '', stderr: `${r.slot.where}: ${finished.message}` } : finished;
-        const outcome = await deps.collect(r.slot, result);
-        outcome.where = r.slot.where;
-        if (r.stoppedBecause) outcome.stoppedBecause = r.stoppedBecause;
-        if (deps.raw && r.slot.invocation.rawFile && outcome.summary) {
-          const raw = await fetchRaw(deps, r.slot, deps.raw);
-          if (raw instanceof Error) outcome.stderrTail = `${outcome.stderrTail}\n${raw.message}`.trim();
-          else outcome.raw = raw;
-        }
-        return outcome;
-      }),
-    );
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    // Whatever went wrong above, no k6 of the group outlives it.
-    await stopAll('the group ended');
-    await Promise.all(running.map((r) => r.done));
-    await Promise.all(slots.map((slot) => deps.exec(slot.pod, ['rm', '-rf', slot.workDir], 30_000).catch(() => undefined)));
-  }
-}
-
-/**
- * Polls every instance until all are paused before the run. Returns early (undefined) when one
- * died or the run was cancelled, which the caller sees; returns which instances are stuck when
- * they did not finish initializing in time.
- */
-async function waitAllPaused(
-  deps: GroupDeps,
-  running: Running[],
-  signal: AbortSignal,
-  died: () => string | undefined,
-): Promise<string | undefined> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  const ready = new Set<Running>();
-  while (ready.size < running.length) {
-    if (signal.aborted || died() !== undefined) return undefined;
-    if (Date.now() > deadline)
-      return `${running
-        .filter((r) => !ready.has(r))
-        .map((r) => r.slot.where)
-        .join(', ')} did not finish initializing its VUs within ${READY_TIMEOUT_MS / 1000} s`;
-    await Promise.all(
-      running
-        .filter((r) => !ready.has(r) && !r.finished)
-        .map(async (r) => {
-          const answer = await deps
-            .exec(r.slot.pod, ['k6', 'status', '--address', `127.0.0.1:${r.slot.port}`], 15_000)
-            .catch(() => undefined);
-          const status = answer?.exitCode === 0 ? parseK6Status(answer.stdout) : undefined;
-          if (status?.paused && status.status === K6_PAUSED_BEFORE_RUN) ready.add(r);
-        }),
-    );
-    if (ready.size < running.length) await sleep(POLL_MS);
-  }
-  return undefined;
-}
-
-async function resume(deps: GroupDeps, slot: GroupSlot, stopAll: (because: string) => Promise<unknown>): Promise<void> {
-  const result = await deps
-    .exec(slot.pod, ['k6', 'resume', '--address', `127.0.0.1:${slot.port}`], 15_000)
-    .catch((error: Error) => ({ exitCode: 255, stdout: '', stderr: error.message }));
-  // One instance left paused would hold the others' repetition short: stop them all.
-  if (result.exitCode !== 0)
-    await stopAll(`${slot.where} could not be resumed: ${result.stderr.trim().split('\n').pop() ?? `exit ${result.exitCode}`}`);
+  const adapter: GroupAdapter<GroupSlot, ExecResult> = {
+    pollMs: POLL_MS,
+    async prepare(invocation, i, count, signal) {
+      const index = invocation.instance?.index ?? i;
+      const pod = deps.podFor(invocation.env.MESH_PERF_MODE, index);
+      const slot: GroupSlot = {
+        invocation,
+        pod,
+        workDir: `${deps.workRoot}/${randomBytes(6).toString('hex')}`,
+        port: base + index,
+        where: `k6 ${index + 1} of ${count} in pod ${pod.namespace}/${pod.pod}`,
+      };
+      for (const [name, content] of Object.entries(invocation.files)) await deps.upload(pod, `${slot.workDir}/${name}`, content, signal);
+      return slot;
+    },
+    where: (slot) => slot.where,
+    start(slot, report) {
+      const ended = deps
+        .start(slot, instanceArgs(slot.invocation, slot.port), (line) => {
+          const progress = parseProgress(line);
+          if (progress) report(progress);
+        })
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      return { launched: Promise.resolve(), ended };
+    },
+    async pausedBeforeRun(slot) {
+      const answer = await deps.exec(slot.pod, ['k6', 'status', '--address', `127.0.0.1:${slot.port}`], 15_000);
+      const status = answer.exitCode === 0 ? parseK6Status(answer.stdout) : undefined;
+      return status?.paused === true && status.status === K6_PAUSED_BEFORE_RUN;
+    },
+    async resume(slot) {
+      const result = await deps.exec(slot.pod, ['k6', 'resume', '--address', `127.0.0.1:${slot.port}`], 15_000);
+      if (result.exitCode !== 0) throw new Error(result.stderr.trim().split('\n').pop() || `exit ${result.exitCode}`);
+    },
+    stop: (slot) => deps.interrupt(slot.pod, slot.workDir),
+    async collect(slot, end) {
+      const result: ExecResult = end instanceof Error ? { exitCode: 255, stdout: '', stderr: `${slot.where}: ${end.message}` } : end;
+      const outcome = await deps.collect(slot, result);
+      if (deps.raw && slot.invocation.rawFile && outcome.summary) {
+        const raw = await fetchRaw(deps, slot, deps.raw);
+        if (raw instanceof Error) outcome.stderrTail = `${outcome.stderrTail}\n${raw.message}`.trim();
+        else outcome.raw = raw;
+      }
+      return outcome;
+    },
+    cleanup: (slot) =>
+      deps
+        .exec(slot.pod, ['rm', '-rf', slot.workDir], 30_000)
+        .then(() => undefined)
+        .catch(() => undefined),
+  };
+  return runGroup(adapter, invocations, onProgress, signal);
 }
 
 async function fetchRaw(deps: GroupDeps, slot: GroupSlot, reader: RawReader): Promise<RawSamples | Error> {

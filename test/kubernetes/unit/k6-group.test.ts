@@ -7,13 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  decodeRawFetch,
-  instanceArgs,
-  K6_PAUSED_BEFORE_RUN,
-  parseK6Status,
-  rawFetchCommand,
-} from '../../../src/platform/kubernetes/k6-group.ts';
+import { decodeRawFetch, instanceArgs, parseK6Status, rawFetchCommand } from '../../../src/platform/kubernetes/k6-group.ts';
+import { K6_PAUSED_BEFORE_RUN } from '../../../src/load/k6-group.ts';
 import type { K6Invocation } from '../../../src/load/types.ts';
 
 test('k6 status: paused before the run (captured from k6 1.4.2 `k6 run --paused`, then `k6 status`)', () => {
