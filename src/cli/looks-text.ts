@@ -2,7 +2,7 @@
 // where the run looks, and what the budget allows.
 import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
 import type { Config } from '../config/validate.ts';
-import { meshOf } from '../config/arms.ts';
+import { meshOf } from '../config/schema.ts';
 import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.ts';
 import type { LookPlan } from '../plan/looks.ts';
 import { gatewayName } from '../platform/kubernetes/ingress.ts';

@@ -2,7 +2,7 @@
 // validation and then either be ignored (`mesh: istio-sidecar` on local ran as a direct
 // connection and passed) or fail only after the run had started; now they are config errors
 // naming the field and the platform. Pure.
-import { type LoadProfileConfig, MESH_KINDS, type ParsedConfig } from './schema.ts';
+import { type LoadProfileConfig, MESH_KINDS, meshOf, type ParsedConfig } from './schema.ts';
 import { parseDurationMs } from './duration.ts';
 import type { ConfigProblem } from './problem.ts';
 
@@ -84,7 +84,7 @@ export function platformProblems(config: ParsedConfig): ConfigProblem[] {
       notOn('local', 'it describes servers the local platform starts; on endpoints set url (or grpc) for each mode');
     // On a cluster each mode is deployed in a mesh: its mesh, or the mesh it is named after. Said
     // here, with the config, rather than by the platform after the run has started.
-    if (kubernetes && !mode.mesh && !(MESH_KINDS as readonly string[]).includes(mode.name))
+    if (kubernetes && meshOf(mode) === undefined)
       problems.push({
         path: `${at}.mesh`,
         message: `is required on platform "${platform}" for mode "${mode.name}" (its name is not a mesh); expected one of ${MESH_KINDS.join(', ')}`,

@@ -1,7 +1,7 @@
 // A/B arms: a mode with `arms` runs as two modes, `<name>-base` and `<name>-head`, each the mode
 // with its side's overrides applied, in the same randomized blocks of the same run. Here: the
 // expansion, and the problems that make a pair of arms meaningless or unrunnable. Pure.
-import { type ArmOverrides, type ArmSide, MESH_KINDS, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
+import { type ArmOverrides, type ArmSide, meshOf, type ModeConfig, type ModeSpec, type ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
 import { echoImageProblems, serverManifestsProblems } from './applicability.ts';
 import { istioRevisionOf } from './istio-revisions.ts';
@@ -97,15 +97,6 @@ export function armProblems(config: ParsedConfig): ConfigProblem[] {
       });
   });
   return problems;
-}
-
-/**
- * The mesh a mode runs under on Kubernetes, as platform/kubernetes/mesh/modes.ts resolves it
- * (undefined: the platform says): its mesh, else its name, or for an arm its mode's name.
- */
-export function meshOf(mode: Pick<ModeConfig, 'mesh' | 'name' | 'arm'>): string | undefined {
-  const kind = (name: string | undefined) => (name !== undefined && (MESH_KINDS as readonly string[]).includes(name) ? name : undefined);
-  return mode.mesh ?? kind(mode.name) ?? kind(mode.arm?.of);
 }
 
 /**

@@ -1,10 +1,10 @@
 // The config problems that make a mode's (or an arm's) own Istio revision meaningless: off a
 // cluster, on a mode whose data plane is not per namespace, a revision name taken twice or
 // `default`. Pure.
-import { armName, ARM_SIDES, expandArms, meshOf } from './arms.ts';
+import { armName, ARM_SIDES, expandArms } from './arms.ts';
 import { istioRevisionOf } from './istio-revisions.ts';
 import type { ConfigProblem } from './problem.ts';
-import type { ParsedConfig } from './schema.ts';
+import { meshOf, type ParsedConfig } from './schema.ts';
 
 /** Modes' and arms' `istio` that cannot run: off a cluster, outside istio-sidecar and istio-waypoint, a revision name taken twice. */
 export function istioRevisionProblems(config: ParsedConfig): ConfigProblem[] {

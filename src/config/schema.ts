@@ -343,4 +343,13 @@ export interface ArmRef {
 export type ModeConfig = Omit<ModeSpec, 'arms'> & { arm?: ArmRef };
 export type LoadProfileConfig = z.output<typeof loadProfileSchema>;
 export type MeshKind = (typeof MESH_KINDS)[number];
+
+/**
+ * The mesh a mode runs under on Kubernetes: its mesh, else its name when that is a mesh, or for
+ * an arm its mode's name. undefined: none, which a cluster refuses (config/applicability.ts).
+ */
+export function meshOf(mode: Pick<ModeConfig, 'mesh' | 'name' | 'arm'>): MeshKind | undefined {
+  const kind = (name: string | undefined) => MESH_KINDS.find((k) => k === name);
+  return mode.mesh ?? kind(mode.name) ?? kind(mode.arm?.of);
+}
 export type PlatformName = (typeof PLATFORMS)[number];

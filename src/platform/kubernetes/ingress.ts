@@ -18,11 +18,11 @@ import { describeNotReady, rolloutTarget, waitReady, type WaitTarget } from './w
 import { ECHO_HTTP_PORT, ECHO_SERVICE } from './workloads.ts';
 
 export const GATEWAY_NAME = 'mesh-perf-gateway';
-/** istiod names what it deploys for a Gateway `<gateway>-<class>`. */
-export const GATEWAY_DEPLOYMENT = `${GATEWAY_NAME}-istio`;
+export const GATEWAY_CLASS = 'istio';
+/** istiod names what it deploys for a Gateway `<gateway>-<class>`: the run's gateway's. */
+export const GATEWAY_DEPLOYMENT = gatewayDeployment();
 export const GATEWAY_OPTIONS = `${GATEWAY_NAME}-options`;
 export const GATEWAY_TLS_SECRET = `${GATEWAY_NAME}-tls`;
-export const GATEWAY_CLASS = 'istio';
 const GATEWAY_API = 'gateway.networking.k8s.io/v1';
 
 export interface IngressSettings {
@@ -39,7 +39,7 @@ export function gatewayName(revision?: string): string {
   return revision ? `${GATEWAY_NAME}-${revision}` : GATEWAY_NAME;
 }
 
-/** istiod's Deployment and Service for that Gateway. */
+/** istiod's Deployment and Service for that Gateway (`<gateway>-<class>`). */
 function gatewayDeployment(revision?: string): string {
   return `${gatewayName(revision)}-${GATEWAY_CLASS}`;
 }

@@ -24,15 +24,14 @@ async function istioctl(context: MeshContext, version = context.config.kubernete
 }
 
 /**
- * Installs Istio (or adopts the cluster's), then each mode's own revision beside it. Revisions are
- * checked first, so a refusal leaves the cluster as it was.
+ * Installs Istio (or adopts the cluster's), then each mode's own revision beside it. The caller
+ * has run refuseForeignRevisions before creating anything, so a refusal leaves the cluster as it was.
  */
 export async function installIstio(
   context: MeshContext,
   ambient: boolean,
   revisions: readonly IstioRevision[] = [],
 ): Promise<MeshInstallation> {
-  if (revisions.length > 0) await refuseForeignRevisions(context, revisions);
   const state = await claimSystemNamespace(context, ISTIO_NAMESPACE, 'istio', 'istiod');
   if (state === 'existing-mesh') {
     const version = await istiodVersion(context);

@@ -1,14 +1,13 @@
 // Which mesh a mode uses and how its namespace is enrolled. Pure.
-import { MESH_KINDS, type MeshKind, type ModeConfig } from '../../../config/schema.ts';
+import { MESH_KINDS, type MeshKind, meshOf, type ModeConfig } from '../../../config/schema.ts';
 import { revisionName } from '../../../config/istio-revisions.ts';
 import { UsageError } from '../../../util/errors.ts';
 import type { MeshNamespaceSetup } from './types.ts';
 
+/** The mode's mesh (config/schema.ts meshOf); validation refuses a cluster mode without one, this is the guard. */
 export function meshKindOf(mode: ModeConfig, index = 0): MeshKind {
-  if (mode.mesh) return mode.mesh;
-  if ((MESH_KINDS as readonly string[]).includes(mode.name)) return mode.name as MeshKind;
-  // An arm of a mode named after its mesh (linkerd → linkerd-base, linkerd-head) is in that mesh.
-  if (mode.arm && (MESH_KINDS as readonly string[]).includes(mode.arm.of)) return mode.arm.of as MeshKind;
+  const kind = meshOf(mode);
+  if (kind) return kind;
   throw new UsageError(
     `modes[${index}].mesh: mode "${mode.name}" needs a mesh on the kind/kubeconfig platforms; set mesh to one of ${MESH_KINDS.join(', ')}`,
   );
