@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-OFYFV2WR.js";import"./chunk-GXRPIDKZ.js";import"./chunk-KWJUVVZG.js";import"./chunk-57ZMDNRP.js";import"./chunk-QZPYQZM3.js";import"./chunk-Y76UC73J.js";import"./chunk-GL43SBBH.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
