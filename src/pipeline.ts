@@ -7,7 +7,9 @@ import type { Config } from './config/validate.ts';
 import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
-import type { Analysis, StoppingRecord } from './results/analysis.ts';
+import type { StoppingRecord } from './results/analysis.ts';
+import type { AnalysisEvidence } from './results/evidence.ts';
+import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
 import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
@@ -138,14 +140,15 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     config.profiles.findIndex((p) => p.name === m.profile) * 1000 + config.modes.findIndex((c) => c.name === m.name);
   result.modes.sort((a, b) => order(a) - order(b));
   try {
-    result.analysis = analyzeRun(result, {
+    // The analysis hands over evidence; report/ words it into the stored analysis, once.
+    const evidence = analyzeRun(result, {
       config,
       reference,
       ...(comparisonSkipped ? { referenceUnavailable: messageOf(comparisonSkipped) } : {}),
       look: decision?.look ?? { index: 0, final: true },
       design: decision?.design ?? looks.design,
     });
-    if (decision) result.analysis.stopping = decision.stopping;
+    result.analysis = wordAnalysis(decision ? { ...evidence, stopping: decision.stopping } : evidence);
   } catch (error) {
     log.warn(`analysis failed: ${messageOf(error)}`);
   }
@@ -308,12 +311,12 @@ async function measureUntilDecided(
 }
 
 /** A gate that measuring more could settle is still open: an A/B or regression gate left inconclusive. */
-function undecided(analysis: Analysis): boolean {
+function undecided(analysis: AnalysisEvidence): boolean {
   return analysis.gates.some((g) => (g.kind === 'ab' || g.kind === 'regression') && !g.reportOnly && g.decision === 'inconclusive');
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {
-  return { verdict: decision.verdict, verdictReasons: decision.reasons.map((r) => r.message) };
+  return { verdict: decision.verdict, verdictReasons: verdictReasonsText(decision.reasons) };
 }
 
 function trialRecord(t: Trial): RunResult['plan']['trials'][number] {

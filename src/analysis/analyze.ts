@@ -10,15 +10,21 @@ import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from './bootstrap.ts';
 import type { AnalysisContext } from './context.ts';
 import { parseGateExpression, type GateExpression } from '../gates/expression.ts';
 import type { MetricId } from '../results/metric-ids.ts';
-import { METRICS, OVERHEAD_METRICS, SUMMARY_METRICS } from '../results/metrics.ts';
-import { mdeSentence } from './format.ts';
+import { OVERHEAD_METRICS, SUMMARY_METRICS } from '../results/metrics.ts';
 import { computeOverhead } from './overhead.ts';
 import { evaluateErrorGate } from './error-gate.ts';
 import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
 import { evaluateOverheadBudget, evaluateThreshold, modesInScope } from './thresholds.ts';
-import type { Analysis, GateResult, ModeSummary, OverheadEstimate, ReferenceExclusion } from '../results/analysis.ts';
+import type { ModeSummary, OverheadEstimate } from '../results/analysis.ts';
+import type {
+  AnalysisEvidence,
+  AnalysisNote,
+  DetectabilityEvidence,
+  GateEvidence,
+  ReferenceExclusionEvidence,
+} from '../results/evidence.ts';
 import { decideVerdict } from './verdict.ts';
 import { abDesignFor, armsOf } from './ab/arms.ts';
 import type { SequentialDesign } from './ab/design.ts';
@@ -45,7 +51,7 @@ export interface AnalyzeOptions {
 
 export type RegressionBasis = 'auto' | 'absolute' | 'relative';
 
-export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis {
+export function analyzeRun(result: RunResult, options: AnalyzeOptions): AnalysisEvidence {
   const { config } = options;
   const regression = config.gates.regression;
   const context: AnalysisContext = {
@@ -56,7 +62,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   };
   const baseline = result.baseline || config.baseline;
   const expressions = parseAll([...config.gates.thresholds, ...config.gates.overhead]);
-  const notes: string[] = [];
+  const notes: AnalysisNote[] = [];
 
   const metrics = new Set<MetricId>([...SUMMARY_METRICS, ...expressions.map((e) => e.metric)]);
   if (regression.enabled) for (const s of regression.statistics) metrics.add(s);
@@ -73,17 +79,15 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     }
   }
   if (result.modes.length > 1 && !result.modes.some((m) => m.name === baseline)) {
-    notes.push(`baseline mode "${baseline}" is not in this run; overheads were not computed`);
+    notes.push({ code: 'baseline-not-in-run', baseline });
   }
 
-  const gates: GateResult[] = [];
+  const gates: GateEvidence[] = [];
   for (const expression of expressions) {
     const targets = modesInScope(expression, result.modes, baseline);
     for (const unknown of unknownScopeNames(expression, result)) notes.push(unknown);
     if (targets.length === 0) {
-      notes.push(
-        `gate "${expression.text}" applies to no mode of this run${expression.kind === 'overhead' ? ' (overhead budgets skip the baseline mode)' : ''}`,
-      );
+      notes.push({ code: 'gate-applies-to-no-mode', gate: expression.text, overhead: expression.kind === 'overhead' });
       continue;
     }
     for (const mode of targets) {
@@ -93,7 +97,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       }
       const base = findMode(result, baseline, mode.profile);
       if (!base) {
-        notes.push(`gate "${expression.text}" skipped for ${mode.name}: baseline "${baseline}" has no ${mode.profile} profile in this run`);
+        notes.push({ code: 'baseline-lacks-profile', gate: expression.text, mode: mode.name, baseline, profile: mode.profile });
         continue;
       }
       const known = overheads.find((o) => o.mode === mode.name && o.profile === mode.profile && o.metric === expression.metric);
@@ -101,16 +105,16 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     }
   }
 
-  let reference: Analysis['reference'];
+  let reference: AnalysisEvidence['reference'];
   if (regression.enabled) {
     const history = options.reference ?? [];
     if (options.referenceUnavailable) {
-      notes.push(`comparison with past runs skipped (${options.referenceUnavailable}): the regression gate was not applied`);
+      notes.push({ code: 'reference-unavailable', why: options.referenceUnavailable });
     } else if (history.length === 0) {
-      notes.push('no reference runs: the regression gate was not applied (first run of this scenario, or no history configured)');
+      notes.push({ code: 'no-reference-runs' });
     } else {
       const used = new Set<string>();
-      const excluded = new Map<string, ReferenceExclusion>();
+      const excluded = new Map<string, ReferenceExclusionEvidence>();
       const basisSetting: RegressionBasis = regression.basis;
       const anyModeRelative = result.modes.some((m) => basisFor(basisSetting, m, result, baseline) === 'relative');
       for (const mode of result.modes) {
@@ -124,7 +128,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
           regression.window,
         );
         for (const r of selection.runs) used.add(r.run.id);
-        for (const x of selection.excluded) excluded.set(`${x.runId}:${x.reason}`, x);
+        for (const x of selection.excluded) excluded.set(JSON.stringify(x), x);
         for (const metric of regression.statistics) {
           gates.push(
             evaluateRegression(
@@ -148,12 +152,8 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       }
       reference = { runIds: [...used], excluded: [...excluded.values()] };
       if (used.size === 0)
-        notes.push(
-          excluded.size > 0
-            ? `none of the ${history.length} reference runs matches this run's scenario key; see reference.excluded`
-            : // Only this run itself, or runs without its modes: reference.excluded would be empty.
-              `none of the ${history.length} reference runs can be compared: they are this run itself or lack its modes`,
-        );
+        // Only this run itself, or runs without its modes: reference.excluded would be empty.
+        notes.push({ code: excluded.size > 0 ? 'reference-none-matches' : 'reference-none-comparable', runs: history.length });
     }
   }
 
@@ -169,7 +169,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   for (const { gate } of ab) gates.push(gate);
 
   const decided = decideVerdict(result, gates);
-  const detectability = detectabilityLines(summaries, [
+  const detectability = detectabilityOf(summaries, [
     ...new Set<MetricId>([...(regression.enabled ? regression.statistics : ['p50' as const]), ...expressions.map((e) => e.metric)]),
   ]);
   const rounds = [...new Set(result.modes.flatMap((m) => m.repetitions.map(roundOf)))].sort((a, b) => a - b);
@@ -185,7 +185,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
     overheads,
     gates,
     verdict: decided.verdict,
-    verdictReasons: decided.reasons.map((r) => r.message),
+    verdictReasons: decided.reasons,
     modesToExtend: modesToExtend(result, gates, ab, decided.verdict, decided.modesToConfirm, baseline, options.look),
     ...(ab.length > 0 ? { ab: { gates: ab.map((a) => a.evidence) } } : {}),
     ...(reference ? { reference } : {}),
@@ -216,9 +216,9 @@ function evaluateAbGates(result: RunResult, config: Config, options: AnalyzeOpti
  */
 function modesToExtend(
   result: RunResult,
-  gates: readonly GateResult[],
+  gates: readonly GateEvidence[],
   ab: readonly ReturnType<typeof evaluateAbGate>[],
-  verdict: Analysis['verdict'],
+  verdict: AnalysisEvidence['verdict'],
   toConfirm: readonly string[],
   baseline: string,
   look: AnalyzeOptions['look'],
@@ -239,17 +239,17 @@ function modesToExtend(
   return [...out];
 }
 
-/** MDE sentences for the statistics the gates look at (relative metrics only: latency, cost). */
-function detectabilityLines(summaries: readonly ModeSummary[], metrics: readonly MetricId[]): string[] {
-  const lines: string[] = [];
+/** The MDE of each statistic the gates look at (relative metrics only: latency, cost). */
+function detectabilityOf(summaries: readonly ModeSummary[], metrics: readonly MetricId[]): DetectabilityEvidence[] {
+  const out: DetectabilityEvidence[] = [];
   for (const summary of summaries) {
     for (const metric of metrics) {
       const stat = summary.statistics[metric];
       if (!stat || stat.unit === 'fraction') continue;
-      lines.push(`${summary.mode} [${summary.profile}]: ${mdeSentence(stat.mde, METRICS[metric].label, stat.n)}`);
+      out.push({ mode: summary.mode, profile: summary.profile, metric, mde: stat.mde, n: stat.n });
     }
   }
-  return lines;
+  return out;
 }
 
 function parseAll(texts: readonly string[]): GateExpression[] {
@@ -279,11 +279,11 @@ export function selectReference(
   profile: string,
   baseline: string | undefined,
   window: number,
-): { runs: RunResult[]; excluded: ReferenceExclusion[] } {
+): { runs: RunResult[]; excluded: ReferenceExclusionEvidence[] } {
   const key = scenarioKey(current, mode, profile);
   const baseKey = baseline ? scenarioKey(current, baseline, profile) : undefined;
   const runs: RunResult[] = [];
-  const excluded: ReferenceExclusion[] = [];
+  const excluded: ReferenceExclusionEvidence[] = [];
   const newestFirst = [...history].sort((a, b) => String(b.run?.startedAt ?? '').localeCompare(String(a.run?.startedAt ?? '')));
   for (const past of newestFirst) {
     const id = past.run?.id ?? '(no id)';
@@ -292,18 +292,18 @@ export function selectReference(
     if (!modeResult) continue;
     const differences = diffScenarioKeys(key, scenarioKey(past, mode, profile));
     if (differences.length > 0) {
-      excluded.push({ runId: id, reason: `${mode} [${profile}]: ${differences.map((d) => `${d.field} ${d.b} ≠ ${d.a}`).join('; ')}` });
+      excluded.push({ runId: id, mode, profile, why: 'scenario', differences: differences.map(({ field, a, b }) => ({ field, a, b })) });
       continue;
     }
     if (baseKey && baseline) {
       const pastBaseline = findMode(past, baseline, profile);
       if (!pastBaseline || !sameScenario(baseKey, scenarioKey(past, baseline, profile))) {
-        excluded.push({ runId: id, reason: `${mode} [${profile}]: baseline "${baseline}" missing or measured differently` });
+        excluded.push({ runId: id, mode, profile, why: 'baseline', baseline });
         continue;
       }
     }
     if (!modeResult.repetitions.some((r) => r.valid)) {
-      excluded.push({ runId: id, reason: `${mode} [${profile}]: no valid repetition` });
+      excluded.push({ runId: id, mode, profile, why: 'no-valid' });
       continue;
     }
     if (runs.length < window) runs.push(past);
@@ -311,14 +311,13 @@ export function selectReference(
   return { runs, excluded };
 }
 
-function unknownScopeNames(expression: GateExpression, result: RunResult): string[] {
-  const out: string[] = [];
-  const modes = new Set(result.modes.map((m) => m.name));
-  const profiles = new Set(result.modes.map((m) => m.profile));
-  for (const m of expression.scope.modes ?? [])
-    if (!modes.has(m)) out.push(`gate "${expression.text}" names mode "${m}", which is not in this run (modes: ${[...modes].join(', ')})`);
-  for (const p of expression.scope.profiles ?? [])
-    if (!profiles.has(p))
-      out.push(`gate "${expression.text}" names profile "${p}", which is not in this run (profiles: ${[...profiles].join(', ')})`);
+function unknownScopeNames(expression: GateExpression, result: RunResult): AnalysisNote[] {
+  const out: AnalysisNote[] = [];
+  const modes = [...new Set(result.modes.map((m) => m.name))];
+  const profiles = [...new Set(result.modes.map((m) => m.profile))];
+  for (const name of expression.scope.modes ?? [])
+    if (!modes.includes(name)) out.push({ code: 'gate-names-unknown-mode', gate: expression.text, name, known: modes });
+  for (const name of expression.scope.profiles ?? [])
+    if (!profiles.includes(name)) out.push({ code: 'gate-names-unknown-profile', gate: expression.text, name, known: profiles });
   return out;
 }

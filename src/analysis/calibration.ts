@@ -9,8 +9,7 @@ import { UsageError } from '../util/errors.ts';
 import { bootstrapInterval } from './bootstrap.ts';
 import type { AnalysisContext } from './context.ts';
 import { streamFor } from './context.ts';
-import { coefficientOfVariation, median, standardDeviation } from './descriptive.ts';
-import { finiteOrNull, formatNumber, formatPercent } from './format.ts';
+import { coefficientOfVariation, finiteOrNull, median, standardDeviation } from './descriptive.ts';
 import { mannWhitneyGreater, minimumAttainableP } from './mann-whitney.ts';
 import { pairedMde, repetitionsFor, twoSampleMde } from './mde.ts';
 import type { MetricId, Unit } from '../results/metric-ids.ts';
@@ -75,6 +74,9 @@ export interface Calibration {
   advice: string[];
 }
 
+/** The calibration's figures; report/calibration-words.ts adds the advice. */
+export type CalibrationEvidence = Omit<Calibration, 'falseAlarmsUnmeasurable' | 'advice'>;
+
 /**
  * For `mesh-perf calibrate` and `calibrate: true`: the config's mode (default the baseline)
  * measured as two modes, `<name>` and `<name>-aa`, at least 10 blocks, nothing gated or published.
@@ -107,7 +109,7 @@ export function calibrationConfig(config: Config, modeName?: string, repetitions
 const DEFAULT_STATISTICS: MetricId[] = ['p50', 'p90', 'p99', 'mean', 'max'];
 const BOUND_RESAMPLES = 400;
 
-export function analyzeCalibration(result: RunResult, options: CalibrationOptions = {}): Calibration {
+export function analyzeCalibration(result: RunResult, options: CalibrationOptions = {}): CalibrationEvidence {
   const [nameA, nameB] = options.modes ?? [
     result.modes[0]?.name ?? '',
     result.modes.find((m) => m.name !== result.modes[0]?.name)?.name ?? '',
@@ -167,8 +169,6 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
       repetitionsForTarget: cv === null ? null : finiteOrNull(repetitionsFor(targetMde, cv, alpha)),
     });
   }
-  const unmeasurable = statistics.some((s) => s.falseDifferenceRate === null) ? unmeasurableSentence(subsetSize, alpha) : undefined;
-  const advice = advise(statistics, subsetSize, alpha, targetMde);
   return {
     modes: [nameA, nameB],
     profile,
@@ -178,24 +178,7 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
     alpha,
     targetMde,
     statistics,
-    ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurable } : {}),
-    advice,
   };
-}
-
-/** Subsets of k blocks a side reach alpha from this k on; calibration needs twice as many blocks. */
-function smallestReachingSubset(alpha: number): number {
-  let k = 1;
-  while (minimumAttainableP(k, k) > alpha) k++;
-  return k;
-}
-
-function unmeasurableSentence(k: number, alpha: number): string {
-  const enough = smallestReachingSubset(alpha);
-  return (
-    `false alarms cannot be measured: with ${k} against ${k} repetitions the rank test's smallest p is ${minimumAttainableP(k, k).toFixed(3)} > alpha ${alpha}, ` +
-    `so no comparison could ever be flagged; calibrate with at least ${2 * enough} repetitions (${enough} against ${enough})`
-  );
 }
 
 /**
@@ -241,35 +224,4 @@ function falseDifferenceRates(
     }
   }
   return { gate: flagged / trials, statistical: significant / trials };
-}
-
-function advise(statistics: readonly CalibrationStatistic[], k: number, alpha: number, target: number): string[] {
-  const lines: string[] = [];
-  for (const s of statistics) {
-    const label = METRICS[s.metric].label;
-    const at = s.mdeByRepetitions.find((m) => m.repetitions === 5)?.mde;
-    const parts = [`${label}: run-to-run CV ${s.cv === null ? 'unknown' : formatPercent(s.cv, false)}`];
-    parts.push(
-      at === null || at === undefined
-        ? 'no change is detectable with 5 repetitions'
-        : `with 5 repetitions changes under ${formatPercent(at, false)} are not detectable`,
-    );
-    if (s.repetitionsForTarget !== null)
-      parts.push(`${s.repetitionsForTarget} repetitions per run reach a ${formatPercent(target, false)} MDE`);
-    if (s.overheadFloor.difference !== null) {
-      parts.push(`overheads under ${formatNumber(s.overheadFloor.difference, s.unit)} are indistinguishable from zero at ${k} blocks`);
-    }
-    lines.push(`${parts.join('; ')}.`);
-    if (s.offset.ci && (s.offset.ci.low > 0 || s.offset.ci.high < 0)) {
-      lines.push(
-        `${label}: the two identical modes differ by ${formatPercent(s.offset.value)} (CI excludes 0): something other than the mesh separates them (order in the block, port, process placement); find it before trusting overhead figures.`,
-      );
-    }
-    if (s.statisticalRate !== null && s.statisticalRate > 2 * alpha) {
-      lines.push(
-        `${label}: identical modes look different in ${formatPercent(s.statisticalRate, false)} of comparisons (expected about ${formatPercent(alpha, false)}): the repetitions are not independent (drift, warm-up, bursts); add warm-up or pauses, or gate on a steadier statistic.`,
-      );
-    }
-  }
-  return lines;
 }

@@ -47,3 +47,8 @@ export function coefficientOfVariation(values: readonly number[]): number | unde
   if (m === 0) return undefined;
   return standardDeviation(values) / Math.abs(m);
 }
+
+/** JSON has no Infinity or NaN: undetectable MDEs and similar are stored as null. */
+export function finiteOrNull(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
+}

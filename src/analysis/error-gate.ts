@@ -6,14 +6,14 @@
 // that listed no gate said "No gates configured" about a run this gate had passed.
 import type { LoadProfile } from '../config/validate.ts';
 import type { ModeResult } from '../results/types.ts';
-import { formatCauses, formatErrorRate, sumCauses } from '../results/errors.ts';
+import { sumCauses } from '../results/errors.ts';
 import { pooledErrorRate } from './summary.ts';
-import type { GateResult } from '../results/analysis.ts';
+import type { GateEvidence } from '../results/evidence.ts';
 
 export const ERROR_GATE = 'load.maxErrorRate';
 export const DEFAULT_MAX_ERROR_RATE = 0.01;
 
-export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, 'maxErrorRate'> | undefined): GateResult | undefined {
+export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, 'maxErrorRate'> | undefined): GateEvidence | undefined {
   const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
   const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
   // Nothing ran: validity says so, and there was nothing for this gate to judge.
@@ -21,11 +21,6 @@ export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, '
   const limit = profile?.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
   const rate = pooledErrorRate(mode.repetitions);
   const decision = rate > limit ? 'fail' : 'pass';
-  const where = `${mode.name} [${mode.profile}]`;
-  const line =
-    decision === 'fail'
-      ? `${where}: ${formatErrorRate(rate)} of requests failed (${failures} of ${requests}), above ${ERROR_GATE} ${formatErrorRate(limit)}: ${formatCauses(sumCauses(mode.repetitions))}`
-      : `${where}: error rate ${formatErrorRate(rate)}, ${ERROR_GATE} ${formatErrorRate(limit)} → pass`;
   return {
     kind: 'threshold',
     gate: ERROR_GATE,
@@ -35,8 +30,8 @@ export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, '
     measure: 'value',
     unit: 'fraction',
     value: { value: rate },
-    threshold: `≤ ${formatErrorRate(limit)}`,
+    limit: { op: '<=', value: limit },
     decision,
-    line,
+    errors: { failures, requests, causes: sumCauses(mode.repetitions) },
   };
 }

@@ -2,6 +2,18 @@
 // one value per repetition and runs have 3–10 repetitions, too few for a bootstrap to mean much;
 // the order-statistic interval states its exact coverage instead (3 repetitions: 75%, 5: 93.8%).
 
+/**
+ * Below this many values an interval of the median is not a 95% CI: the percentile bootstrap of a
+ * median of 2–5 values returns [min, max] of them, which covers the true median only
+ * 1 − 2·0.5ⁿ of the time (n = 3: 75%).
+ */
+export const MIN_VALUES_FOR_MEDIAN_CI = 6;
+
+/** Real coverage of [min, max] of n values for their distribution's median. */
+export function rangeCoverage(n: number): number {
+  return 1 - 2 * 0.5 ** n;
+}
+
 export interface MedianInterval {
   median: number;
   low: number;

@@ -6,7 +6,7 @@ import { bootstrapInterval, bootstrapTwoSampleInterval, withCi } from './bootstr
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
-import { finiteOrNull } from './format.ts';
+import { finiteOrNull } from './descriptive.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';

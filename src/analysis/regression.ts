@@ -23,14 +23,15 @@ import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted, withC
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
 import { normalQuantile, studentTCdf } from './distributions.ts';
-import { finiteOrNull, formatEstimate, formatLimit, formatPercent, formatSigned, mdeSentence } from './format.ts';
+import { finiteOrNull } from './descriptive.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { repetitionsFor, runToRunMde, twoSampleMde } from './mde.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
 import { pairByBlock } from './overhead.ts';
 import { roundOf, validRepetitions } from './summary.ts';
-import type { Estimate, GateResult, JobToJobSpread, RegressionEvidence, RoundEvidence, RunToRunCheck } from '../results/analysis.ts';
+import type { Estimate, JobToJobSpread, RegressionEvidence, RoundEvidence, RunToRunCheck } from '../results/analysis.ts';
+import type { GateEvidence, ReportOnlyReason } from '../results/evidence.ts';
 
 export interface RegressionSettings {
   minEffectPct: number;
@@ -249,11 +250,11 @@ function runToRunCheck(candidateMedian: number, referenceRuns: readonly (readonl
   return { runs: k, spread, t, p: 1 - studentTCdf(t, k - 1) };
 }
 
-export function evaluateRegression(input: RegressionInput, context: AnalysisContext): GateResult {
+export function evaluateRegression(input: RegressionInput, context: AnalysisContext): GateEvidence {
   const { candidate, mode, profile, metric, basis, baseline, references, settings } = input;
   const definition = METRICS[metric];
   const unitIsMs = definition.unit === 'ms';
-  const threshold = `≥ +${settings.minEffectPct}%${unitIsMs ? ` and ≥ +${formatLimit(settings.minEffectMs, 'ms')}` : ''} within the ${Math.round((1 - settings.alpha) * 100)}% upper bound, with p ≤ ${settings.alpha}`;
+  const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
   const base = {
     kind: 'regression' as const,
     gate: `regression ${definition.label}`,
@@ -262,19 +263,14 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     metric,
     measure: 'change' as const,
     unit: 'relative' as const,
-    threshold,
+    ...(basis === 'relative' ? { baseline } : {}),
+    regression: { ...settings, referenceRuns: referenceRuns.length, minRunsForAbsolute: MIN_RUNS_FOR_ABSOLUTE },
   };
-  const referenceRuns = references.map((r) => runLevelValues(r, mode, profile, metric, basis, baseline)).filter((v) => v.length > 0);
   const modeResult = findMode(candidate, mode, profile);
   const rounds = modeResult ? [...new Set(validRepetitions(modeResult).map(roundOf))].sort() : [];
   const candidateValues = runLevelValues(candidate, mode, profile, metric, basis, baseline);
-  const what = `${mode} [${profile}] ${definition.label}`;
   if (candidateValues.length === 0 || referenceRuns.length === 0) {
-    const note =
-      candidateValues.length === 0
-        ? `no valid ${basis === 'relative' ? `pair of ${mode} and ${baseline}` : ''} repetitions in this run`
-        : 'no comparable reference run';
-    return { ...base, decision: 'skipped', note, line: `${what} vs reference: skipped, ${note}` };
+    return { ...base, decision: 'skipped', skip: candidateValues.length === 0 ? 'no-candidate-values' : 'no-reference-run' };
   }
   const absoluteScale = absoluteMedian(candidate, mode, profile, metric);
   const stream = [mode, profile, metric];
@@ -300,8 +296,8 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     });
     evidence.rounds.push(roundEvidence('pooled', candidateValues.length, pooled));
   }
-  const note = reportOnlyNote(input, basis, referenceRuns.length);
-  const reportOnly = note !== undefined;
+  const reportOnlyReason = reportOnlyReasonOf(input, basis, referenceRuns.length);
+  const reportOnly = reportOnlyReason !== undefined;
   const regressed = pooled.significant && pooled.practical && !reportOnly;
   const pendingConfirmation = regressed && input.confirm && rounds.length <= 1;
   const undecided = !regressed && !reportOnly && (cannotReachAlpha(pooled, settings.alpha) || (pooled.practical && !pooled.significant));
@@ -309,29 +305,17 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
   const settle = undecided
     ? repetitionsToSettle(pooled.cv, candidateValues.length, pooled.change.value, settings.minEffectPct / 100, settings.alpha)
     : undefined;
-  let line = regressionLine(
-    what,
-    evidence,
-    pooled,
-    definition.unit,
-    threshold,
-    reportOnly ? 'not gated' : decision,
-    pendingConfirmation,
-    baseline,
-    settings.alpha,
-    settle,
-  );
-  if (note) line = `${line} [${note}]`;
   return {
-    ...(note ? { note, reportOnly: true } : {}),
+    ...(reportOnlyReason ? { reportOnlyReason, reportOnly: true } : {}),
     ...base,
     value: pooled.change,
     decision,
     ...(pendingConfirmation ? { pendingConfirmation } : {}),
     ...(settle !== undefined ? { repetitionsToSettle: settle } : {}),
     ...(Number.isNaN(pooled.mde) ? {} : { mde: finiteOrNull(pooled.mde) }),
+    mdeN: Math.min(...pooled.sizes),
+    sizes: pooled.sizes,
     evidence,
-    line,
   };
 }
 
@@ -359,13 +343,10 @@ export function repetitionsToSettle(
 }
 
 /** Why raw values are reported but not gated here, or undefined when they are gated. */
-function reportOnlyNote(input: RegressionInput, basis: 'absolute' | 'relative', referenceRuns: number): string | undefined {
+function reportOnlyReasonOf(input: RegressionInput, basis: 'absolute' | 'relative', referenceRuns: number): ReportOnlyReason | undefined {
   if (basis !== 'absolute' || input.gateAbsoluteAcrossJobs) return undefined;
-  if (input.baselineOfRelativeModes) {
-    return "report only: the baseline's raw values move with the runner from job to job, which the other modes' ratios to it cancel (set gates.regression.basis: absolute on a dedicated machine to gate them)";
-  }
-  if (referenceRuns >= MIN_RUNS_FOR_ABSOLUTE) return undefined;
-  return `report only: ${referenceRuns} reference run${referenceRuns === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`;
+  if (input.baselineOfRelativeModes) return 'baseline-of-relative-modes';
+  return referenceRuns >= MIN_RUNS_FOR_ABSOLUTE ? undefined : 'few-reference-runs';
 }
 
 function roundEvidence(round: number | 'pooled', n: number, side: SideEvidence): RoundEvidence {
@@ -388,71 +369,4 @@ function finiteBound(bound: number): { changeBound?: number } {
 
 function absoluteMedian(run: RunResult, mode: string, profile: string, metric: MetricId): number {
   return median(runLevelValues(run, mode, profile, metric, 'absolute', mode));
-}
-
-function regressionLine(
-  what: string,
-  evidence: RegressionEvidence,
-  side: SideEvidence,
-  unit: ReturnType<typeof unitOf>,
-  threshold: string,
-  decision: 'pass' | 'fail' | 'inconclusive' | 'not gated',
-  pending: boolean,
-  baseline: string,
-  alpha: number,
-  settle: number | null | undefined,
-): string {
-  const valueUnit = evidence.basis === 'relative' ? 'ratio' : unit;
-  const runs = evidence.reference.runIds.length;
-  const basisText = evidence.basis === 'relative' ? ` (÷ ${baseline}, per block)` : '';
-  const tests = [`Mann–Whitney p=${formatP(side.mannWhitney.p)}`];
-  if (side.runToRun) tests.push(`run-to-run p=${formatP(side.runToRun.p)} over ${side.runToRun.runs} runs`);
-  else if (runs < 3) tests.push(`run-to-run spread not estimable from ${runs} reference run${runs === 1 ? '' : 's'}`);
-  const rounds = evidence.rounds
-    ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)} p=${formatP(r.p)}`).join(', ')}`
-    : '';
-  const verdict =
-    decision === 'not gated'
-      ? `not gated (${side.significant && side.practical ? 'would be a regression' : 'no regression'})`
-      : pending
-        ? 'regression, pending confirmation re-run'
-        : decision === 'fail'
-          ? 'fail (regression)'
-          : decision === 'inconclusive'
-            ? `inconclusive (${inconclusiveWhy(side, alpha)}; ${settle === null || settle === undefined ? 'the noise is unknown, so no number of repetitions can be given' : `about ${settle} repetitions per side would settle it`})`
-            : evidence.change.value < 0
-              ? 'pass (no slowdown)'
-              : 'pass';
-  const why =
-    decision === 'pass' && side.practical && !side.significant
-      ? ' (not statistically significant)'
-      : decision === 'pass' && side.significant && !side.practical
-        ? ` (significant, but at most ${formatPercent(side.changeBound)} with ${Math.round((1 - alpha) * 100)}% confidence, under the practical minimum)`
-        : '';
-  const spread = side.jobToJob;
-  const tauText =
-    spread.supportsTargets === false && spread.tau !== null
-      ? `; job-to-job spread τ ${formatPercent(spread.tau, false)} over ${spread.runs} stored runs is too large for ≤ 1% false alarms and 90% detection of the minimum against them (needs τ·√(1 + 1/k) ≤ ${formatPercent(spread.targetSe, false)}): compare head with base in one run (modes[].arms)`
-      : '';
-  return (
-    `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
-    `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
-    `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
-    `${mdeSentence(Number.isNaN(side.mde) ? undefined : side.mde, what.split(' ').pop()!, Math.min(...side.sizes))}${tauText}`
-  );
-}
-
-function inconclusiveWhy(side: SideEvidence, alpha: number): string {
-  if (cannotReachAlpha(side, alpha)) {
-    return `with ${side.sizes[0]} vs ${side.sizes[1]} repetitions the smallest possible p is ${formatP(side.mannWhitney.minimumP)} > ${alpha}, so this comparison cannot reach significance`;
-  }
-  return `not statistically significant, but the change may reach the practical minimum: up to ${formatPercent(side.changeBound)} with ${Math.round((1 - alpha) * 100)}% confidence`;
-}
-
-function unitOf(metric: MetricId) {
-  return METRICS[metric].unit;
-}
-
-function formatP(p: number): string {
-  return p < 0.001 ? '<0.001' : p.toFixed(3);
 }

@@ -79,11 +79,6 @@ export function compareScenarios(a: RunResult, b: RunResult): ScenarioComparison
   return out;
 }
 
-/** "load: open 1000 rps × 10s (a) vs open 2000 rps × 10s (b)". */
-export function explainDifferences(differences: readonly KeyDifference[], labelA = 'baseline', labelB = 'candidate'): string[] {
-  return differences.map((d) => `${d.field}: ${d.a} (${labelA}) vs ${d.b} (${labelB})`);
-}
-
 function findProfile(config: Loose, name: string): Loose | undefined {
   const profiles = Array.isArray(config.profiles)
     ? config.profiles

@@ -5,7 +5,7 @@ import { bootstrapInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { coefficientOfVariation, median } from './descriptive.ts';
 import { twoSampleMde } from './mde.ts';
-import { finiteOrNull } from './format.ts';
+import { finiteOrNull } from './descriptive.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS, metricValues } from '../results/metrics.ts';
 import type { ModeSummary, RoundCount, StatisticSummary } from '../results/analysis.ts';

@@ -6,13 +6,13 @@ import { bootstrapInterval, bootstrapStatistic, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
 import { median } from './descriptive.ts';
 import { compare, inScope, type GateExpression } from '../gates/expression.ts';
-import { formatEstimate, formatLimit, formatNumber, formatPercent, mdeSentence } from './format.ts';
 import { METRICS } from '../results/metrics.ts';
 import { computeOverhead } from './overhead.ts';
 import { pooledErrorRate, summarizeStatistic, validRepetitions } from './summary.ts';
-import type { Estimate, GateResult, OverheadEstimate } from '../results/analysis.ts';
+import type { Estimate, OverheadEstimate } from '../results/analysis.ts';
+import type { GateEvidence } from '../results/evidence.ts';
 
-export function evaluateThreshold(expression: GateExpression, mode: ModeResult, context: AnalysisContext): GateResult {
+export function evaluateThreshold(expression: GateExpression, mode: ModeResult, context: AnalysisContext): GateEvidence {
   const reps = validRepetitions(mode);
   const metric = METRICS[expression.metric];
   const unit = expression.measure === 'fraction-of-target' ? 'fraction' : metric.unit;
@@ -24,17 +24,13 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
     metric: expression.metric,
     measure: expression.measure,
     unit,
-    threshold: `${expression.op} ${formatLimit(expression.limit, unit)}`,
+    limit: { op: expression.op, value: expression.limit },
   };
   const values = measureValues(expression, reps);
   if (values.length === 0) {
-    const note =
-      expression.measure === 'fraction-of-target'
-        ? 'no valid repetition with a target rate (closed-model or script profiles have none)'
-        : reps.length === 0
-          ? 'no valid repetition to judge'
-          : `no ${metric.label} was measured (resource figures come from Kubernetes platforms)`;
-    return { ...base, decision: 'skipped', note, line: `${label(mode, metric.label)}: skipped, ${note} (gate ${expression.text})` };
+    const skip =
+      expression.measure === 'fraction-of-target' ? 'no-target-rate' : reps.length === 0 ? 'no-valid-repetition' : 'not-measured';
+    return { ...base, decision: 'skipped', skip };
   }
   const random = streamFor(context, 'threshold', expression.text, mode.name, mode.profile);
   const options = { random, resamples: context.resamples, level: context.level };
@@ -52,10 +48,14 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
   const summary = summarizeStatistic(reps, expression.metric, context, 'threshold-mde', mode.name, mode.profile);
   const mde = summary?.mde;
   const decision = passed ? 'pass' : 'fail';
-  const line =
-    `${label(mode, metric.label + (expression.measure === 'fraction-of-target' ? ' ÷ target' : ''))}: ${formatEstimate(value, unit)}` +
-    `, threshold ${base.threshold} → ${decision}${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeSentence(mde, metric.label, summary?.n)}`;
-  return { ...base, value, decision, ...(marginal ? { marginal } : {}), ...(mde !== undefined ? { mde } : {}), line };
+  return {
+    ...base,
+    value,
+    decision,
+    ...(marginal ? { marginal } : {}),
+    ...(mde !== undefined ? { mde } : {}),
+    ...(summary ? { mdeN: summary.n } : {}),
+  };
 }
 
 function measureValues(expression: GateExpression, reps: readonly Repetition[]): number[] {
@@ -77,12 +77,11 @@ export function evaluateOverheadBudget(
   baseline: ModeResult,
   context: AnalysisContext,
   known?: OverheadEstimate,
-): GateResult {
+): GateEvidence {
   const metric = METRICS[expression.metric];
   const overhead = known ?? computeOverhead(mode, baseline, expression.metric, context);
-  const unit: GateResult['unit'] =
+  const unit: GateEvidence['unit'] =
     expression.measure === 'difference' ? metric.unit : expression.measure === 'ratio' ? 'ratio' : 'relative';
-  const what = `overhead${expression.measure === 'ratio' ? '_ratio' : ''}.${metric.label} vs ${baseline.name}`;
   const base = {
     kind: 'overhead' as const,
     gate: expression.text,
@@ -91,7 +90,8 @@ export function evaluateOverheadBudget(
     metric: expression.metric,
     measure: expression.measure,
     unit,
-    threshold: `${expression.op} ${formatLimit(expression.limit, unit)}`,
+    limit: { op: expression.op, value: expression.limit },
+    baseline: baseline.name,
   };
   const value: Estimate | undefined =
     expression.measure === 'difference'
@@ -100,30 +100,18 @@ export function evaluateOverheadBudget(
         ? overhead?.ratio
         : overhead?.ratio && shift(overhead.ratio, -1);
   if (!overhead || !value || !Number.isFinite(value.value)) {
-    const note = overhead
-      ? `${baseline.name}'s ${metric.label} is 0, so no ratio exists`
-      : `no valid repetitions of both ${mode.name} and ${baseline.name} with ${metric.label}`;
-    return { ...base, decision: 'skipped', note, line: `${label(mode, what)}: skipped, ${note}` };
+    return { ...base, decision: 'skipped', skip: overhead ? 'baseline-zero' : 'no-pairs' };
   }
   const passed = compare(value.value, expression.op, expression.limit);
   const marginal = value.ci !== undefined && value.ci.low <= expression.limit && expression.limit <= value.ci.high;
   const decision = passed ? 'pass' : 'fail';
-  const pairing = overhead.paired ? `paired over ${overhead.pairs} blocks` : 'unpaired: too few blocks pair up';
-  const mdeText = overhead.mde
-    ? overhead.mde.difference !== null
-      ? `with this noise, overheads under ${formatNumber(overhead.mde.difference, metric.unit)}${overhead.mde.relative !== null ? ` (${formatPercent(overhead.mde.relative, false)})` : ''} on ${metric.label} are not distinguishable from zero`
-      : mdeSentence(null, metric.label)
-    : mdeSentence(undefined, metric.label);
-  const line =
-    `${label(mode, what)}: ${formatEstimate(value, unit, true)} (${pairing}), threshold ${base.threshold} → ${decision}` +
-    `${marginal ? ' (marginal: the CI crosses the limit)' : ''}; ${mdeText}`;
   return {
     ...base,
     value,
     decision,
     ...(marginal ? { marginal } : {}),
     ...(overhead.mde ? { mde: overhead.mde.relative, mdeAbsolute: overhead.mde.difference } : {}),
-    line,
+    pairing: { paired: overhead.paired, pairs: overhead.pairs },
   };
 }
 
@@ -136,8 +124,4 @@ function shift(estimate: Estimate, by: number): Estimate {
   return estimate.ci
     ? { value: estimate.value + by, ci: { ...estimate.ci, low: estimate.ci.low + by, high: estimate.ci.high + by } }
     : { value: estimate.value + by };
-}
-
-function label(mode: ModeResult, what: string): string {
-  return `${mode.name} [${mode.profile}] ${what}`;
 }

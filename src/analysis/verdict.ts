@@ -13,31 +13,10 @@
 import type { RunResult, Verdict } from '../results/types.ts';
 import { EXIT, type ExitCode } from '../util/errors.ts';
 import { roundOf } from './summary.ts';
-import type { GateResult } from '../results/analysis.ts';
+import type { GateEvidence, VerdictEffect, VerdictReason } from '../results/evidence.ts';
 import { ERROR_GATE } from './error-gate.ts';
 
-/** What a reason makes of the run. */
-export type VerdictEffect = 'invalid' | 'fail' | 'inconclusive';
-
-export type VerdictReasonKind =
-  | 'aborted'
-  | 'missing-repetitions'
-  | 'invalid-repetition'
-  | 'no-valid-repetition'
-  | 'script-threshold'
-  | 'gate';
-
-export interface VerdictReason {
-  kind: VerdictReasonKind;
-  effect: VerdictEffect;
-  /** Absent for run-wide reasons (aborted, missing repetitions). */
-  mode?: string;
-  profile?: string;
-  /** One line, as results.json's verdictReasons and every report show it. */
-  message: string;
-  /** The gate this reason comes from (kind "gate"). */
-  gate?: GateResult;
-}
+export type { VerdictEffect, VerdictReason } from '../results/evidence.ts';
 
 export interface VerdictDecision {
   verdict: Verdict;
@@ -56,10 +35,10 @@ const MAX_INVALID_LINES = 10;
  * The verdict of a run. `gates` are the analysis's decisions; without them (analysis failed or
  * absent) only validity and the script's own thresholds decide.
  */
-export function decideVerdict(result: RunResult, gates: readonly GateResult[] = []): VerdictDecision {
+export function decideVerdict(result: RunResult, gates: readonly GateEvidence[] = []): VerdictDecision {
   const reasons = [...invalidReasons(result), ...scriptThresholdReasons(result), ...gateReasons(gates)];
   const has = (effect: VerdictEffect) => reasons.some((r) => r.effect === effect);
-  const errorsFailed = reasons.some((r) => r.gate?.gate === ERROR_GATE && r.effect === 'fail');
+  const errorsFailed = reasons.some((r) => r.kind === 'gate' && r.gate.gate === ERROR_GATE && r.effect === 'fail');
   const verdict: Verdict = errorsFailed
     ? 'fail'
     : has('invalid')
@@ -92,44 +71,34 @@ export function exitCodeFor(verdict: Verdict, inconclusive: InconclusivePolicy =
   }
 }
 
-/** One sentence for a non-zero exit (setFailed, the CLI's last line); undefined for exit 0. */
-export function exitMessage(verdict: Verdict, reasons: readonly string[], inconclusive: InconclusivePolicy = 'warn'): string | undefined {
-  const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
-  if (exitCodeFor(verdict, inconclusive) === EXIT.pass) return undefined;
-  if (verdict === 'fail') return `mesh-perf: gate failed${why}`;
-  if (verdict === 'inconclusive') return `mesh-perf: inconclusive, and gates.regression.inconclusive is "fail"${why}`;
-  return `mesh-perf: the run is invalid and was not compared${why}`;
-}
-
 function invalidReasons(result: RunResult): VerdictReason[] {
   const out: VerdictReason[] = [];
-  const invalid = (kind: VerdictReasonKind, message: string, where: { mode?: string; profile?: string } = {}) =>
-    out.push({ kind, effect: 'invalid', ...where, message });
-  if (result.run?.aborted) invalid('aborted', `run ended early: ${result.run.aborted}`);
+  if (result.run?.aborted) out.push({ kind: 'aborted', effect: 'invalid', why: result.run.aborted });
   const planned = result.plan?.trials?.length ?? 0;
   const done = result.modes.reduce((n, m) => n + m.repetitions.length, 0);
-  if (done < planned) invalid('missing-repetitions', `${planned - done} of ${planned} planned repetitions did not run`);
+  if (done < planned) out.push({ kind: 'missing-repetitions', effect: 'invalid', missing: planned - done, planned });
   let total = 0;
   for (const mode of result.modes) {
     for (const r of mode.repetitions) {
       if (r.valid) continue;
       total++;
       if (total > MAX_INVALID_LINES) continue;
-      const why = r.invalidReasons?.length ? r.invalidReasons.join('; ') : 'marked invalid';
-      invalid(
-        'invalid-repetition',
-        `invalid repetition: ${mode.name} [${mode.profile}] trial ${r.trial} (block ${r.block}, round ${roundOf(r)}): ${why}`,
-        { mode: mode.name, profile: mode.profile },
-      );
+      out.push({
+        kind: 'invalid-repetition',
+        effect: 'invalid',
+        mode: mode.name,
+        profile: mode.profile,
+        trial: r.trial,
+        block: r.block,
+        round: roundOf(r),
+        why: r.invalidReasons ?? [],
+      });
     }
   }
-  if (total > MAX_INVALID_LINES) invalid('invalid-repetition', `… and ${total - MAX_INVALID_LINES} more invalid repetitions`);
+  if (total > MAX_INVALID_LINES) out.push({ kind: 'more-invalid-repetitions', effect: 'invalid', more: total - MAX_INVALID_LINES });
   for (const mode of result.modes) {
     if (mode.repetitions.length > 0 && mode.repetitions.some((r) => r.valid)) continue;
-    invalid('no-valid-repetition', `${mode.name} [${mode.profile}] has no valid repetition; nothing about it can be compared`, {
-      mode: mode.name,
-      profile: mode.profile,
-    });
+    out.push({ kind: 'no-valid-repetition', effect: 'invalid', mode: mode.name, profile: mode.profile });
   }
   return out;
 }
@@ -140,11 +109,11 @@ function scriptThresholdReasons(result: RunResult): VerdictReason[] {
   for (const mode of result.modes) {
     for (const rep of mode.repetitions) {
       for (const [metric, exprs] of Object.entries(rep.scriptThresholds ?? {})) {
-        for (const [expr, ok] of Object.entries(exprs)) {
-          const message = `script threshold failed: ${mode.name}: ${metric} ${expr}`;
-          if (ok || seen.has(message)) continue;
-          seen.add(message);
-          out.push({ kind: 'script-threshold', effect: 'fail', mode: mode.name, profile: mode.profile, message });
+        for (const [expression, ok] of Object.entries(exprs)) {
+          const key = JSON.stringify([mode.name, metric, expression]);
+          if (ok || seen.has(key)) continue;
+          seen.add(key);
+          out.push({ kind: 'script-threshold', effect: 'fail', mode: mode.name, profile: mode.profile, metric, expression });
         }
       }
     }
@@ -152,9 +121,9 @@ function scriptThresholdReasons(result: RunResult): VerdictReason[] {
   return out;
 }
 
-function gateReasons(gates: readonly GateResult[]): VerdictReason[] {
+function gateReasons(gates: readonly GateEvidence[]): VerdictReason[] {
   return gates.flatMap((gate): VerdictReason[] => {
     if (gate.reportOnly || (gate.decision !== 'fail' && gate.decision !== 'inconclusive')) return [];
-    return [{ kind: 'gate', effect: gate.decision, mode: gate.mode, profile: gate.profile, message: gate.line, gate }];
+    return [{ kind: 'gate', effect: gate.decision, mode: gate.mode, profile: gate.profile, gate }];
   });
 }

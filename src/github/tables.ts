@@ -1,6 +1,7 @@
 // Markdown pieces the job summary and the PR comment share: the verdict line, the results table,
 // the gate table, the invalid-repetition table. Pure.
-import { MIN_VALUES_FOR_MEDIAN_CI, smallSampleIntervalNote } from '../analysis/format.ts';
+import { MIN_VALUES_FOR_MEDIAN_CI } from '../analysis/median-interval.ts';
+import { smallSampleIntervalNote } from '../report/detectability-words.ts';
 import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';

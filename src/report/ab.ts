@@ -2,7 +2,7 @@
 // within 5.00% → pass (14 blocks, 4 m 10 s)". Every output leads with these lines, and the pipeline's
 // progress heading per look says the same figures; the change and the reason are the gate's own
 // words (analysis/ab/words.ts), the blocks and wall time are added here. Pure.
-import { abChangeText, abReasonText } from '../analysis/ab/words.ts';
+import { abChangeText, abReasonText } from './ab-words.ts';
 import type { AbGateEvidence, StoppingRecord } from '../results/analysis.ts';
 
 /** Which gate a line is about: the mode, and its profile when the run has several. */

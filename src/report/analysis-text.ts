@@ -1,7 +1,8 @@
 // Plain-text renderings of a comparison and of a calibration, for `mesh-perf compare` and
 // `mesh-perf calibrate`. Pure: strings in, strings out.
 import type { Calibration } from '../analysis/calibration.ts';
-import { formatEstimate, formatNumber, formatPercent, medianIntervalLabel, smallSampleIntervalNote } from '../analysis/format.ts';
+import { formatEstimate, formatNumber, formatPercent } from './numbers.ts';
+import { medianIntervalLabel, smallSampleIntervalNote } from './detectability-words.ts';
 import { METRICS } from '../results/metrics.ts';
 import { alignTable, fitColumns } from '../util/text-table.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';

@@ -1,7 +1,7 @@
 // Cells and lines the terminal table and summary.md share, read from the run's view (view.ts):
 // milliseconds, rates, errors, overheads, invalid repetitions. Pure.
-import { formatInterval, medianIntervalLabel } from '../analysis/format.ts';
-import { ms, msWithUnit, NONE, rps, signedMs, signedPercent, sizePercent } from './numbers.ts';
+import { medianIntervalLabel } from './detectability-words.ts';
+import { formatInterval, ms, msWithUnit, NONE, rps, signedMs, signedPercent, sizePercent } from './numbers.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { GateView, ModeView, RunView } from './view.ts';
 

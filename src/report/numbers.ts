@@ -1,9 +1,7 @@
 // The numbers every output prints, one rule per kind of figure, so a value reads the same in the
 // terminal, summary.md, the job summary, the PR comment, report.html and the gate lines: three
-// significant digits (analysis/format.ts's rule, which the gate lines the analysis writes use;
-// it moves here when the analysis hands over evidence instead of sentences), ASCII signs, "—"
-// where there is no figure. Pure.
-import { formatPercent, significant } from '../analysis/format.ts';
+// significant digits, ASCII signs, "—" where there is no figure. Pure.
+import type { Estimate, Interval, Unit } from '../results/analysis.ts';
 
 /** What a cell shows where there is no figure (an en dash would read as a range). */
 export const NONE = '—';
@@ -57,4 +55,65 @@ export function count(value: number): string {
   let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return value < 0 ? `-${out}` : out;
+}
+
+/** Three significant digits, no exponent; enough for run-level statistics. */
+export function significant(value: number, digits = 3): string {
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : value < 0 ? '-∞' : 'n/a';
+  if (value === 0) return '0';
+  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  const decimals = Math.max(0, digits - 1 - magnitude);
+  return value.toFixed(Math.min(decimals, 6));
+}
+
+/** A configured limit as the user wrote it: no padding zeros ("0.05 ms", not "0.0500 ms"). */
+export function formatLimit(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  return formatNumber(value, unit)
+    .replace(/(\.\d*?)0+(?=\D|$)/, '$1')
+    .replace(/\.(?=\D|$)/, '');
+}
+
+export function formatNumber(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  switch (unit) {
+    case 'ms':
+      return `${significant(value)} ms`;
+    case 'rps':
+      return `${Math.abs(value) >= 100 ? Math.round(value).toLocaleString('en-US') : significant(value)} rps`;
+    case 'fraction':
+      return `${significant(value * 100)}%`;
+    case 'millicores':
+      return `${significant(value)}m`;
+    case 'MiB':
+      return `${significant(value)} MiB`;
+    case 'ratio':
+      return `×${significant(value)}`;
+    case 'relative':
+      return formatPercent(value);
+  }
+}
+
+export function formatSigned(value: number, unit: Unit | 'ratio' | 'relative'): string {
+  const text = formatNumber(value, unit);
+  return value > 0 && unit !== 'ratio' && unit !== 'relative' ? `+${text}` : text;
+}
+
+/** Signed percentage of a relative change: 0.1 → "+10.0%". */
+export function formatPercent(relative: number, signed = true): string {
+  if (!Number.isFinite(relative)) return relative > 0 ? '∞' : 'n/a';
+  const pct = relative * 100;
+  const text = Math.abs(pct) >= 100 ? pct.toFixed(0) : Math.abs(pct) >= 10 ? pct.toFixed(1) : pct.toFixed(2);
+  return `${signed && pct > 0 ? '+' : ''}${text}%`;
+}
+
+export function formatInterval(ci: Interval | undefined, unit: Unit | 'ratio' | 'relative', signed = false): string {
+  if (!ci) return '';
+  const show = signed ? formatSigned : formatNumber;
+  return `[${show(ci.low, unit)}, ${show(ci.high, unit)}]`;
+}
+
+/** "1.23 ms [1.20 ms, 1.31 ms]" (no interval when there is none). */
+export function formatEstimate(estimate: Estimate, unit: Unit | 'ratio' | 'relative', signed = false): string {
+  const show = signed ? formatSigned : formatNumber;
+  const ci = formatInterval(estimate.ci, unit, signed);
+  return ci ? `${show(estimate.value, unit)} ${ci}` : show(estimate.value, unit);
 }

@@ -10,7 +10,7 @@
 // repetitions with its order-statistic interval, which states its exact coverage.
 
 import { median } from '../analysis/descriptive.ts';
-import { medianIntervalLabel, smallSampleIntervalNote } from '../analysis/format.ts';
+import { medianIntervalLabel, smallSampleIntervalNote } from './detectability-words.ts';
 import { type MedianInterval, medianInterval } from '../analysis/median-interval.ts';
 import type { AbGateEvidence, Analysis, GateResult, OverheadEstimate, StatisticSummary, StoppingRecord } from '../results/analysis.ts';
 import { sumCauses } from '../results/errors.ts';

@@ -1,5 +1,6 @@
 // The Analysis value: what the analysis stage adds to a run (results.json "analysis"), and what
-// the reports, the PR comment and the exit code are built from.
+// the reports, the PR comment and the exit code are built from. analyzeRun returns its evidence
+// (./evidence.ts); report/analysis-words.ts adds the words stored here (lines, notes, reasons).
 import type { MetricId, Unit } from './metric-ids.ts';
 
 export type { MetricId, Unit } from './metric-ids.ts';
@@ -267,7 +268,7 @@ export interface GateResult {
   reportOnly?: boolean;
   /** Inconclusive gates: repetitions per side that would settle it, from the MDE (null: none would). */
   repetitionsToSettle?: number | null;
-  /** The verdict line: metric, value with CI, reference, threshold, decision, MDE. */
+  /** The verdict line: metric, value with CI, reference, threshold, decision, MDE (worded by report/gate-words.ts). */
   line: string;
   /** Why it was skipped, when it was. */
   note?: string;

@@ -3,15 +3,15 @@
 // fast; the statistical acceptance over thousands of histories is test/analysis/ab-acceptance.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { finalAt, lookSchedule, sequentialDesign, spendingBoundaries } from '../../src/analysis/ab/design.ts';
 import { estimate } from '../../src/analysis/ab/estimators.ts';
 import { evaluateAbGate, signedRankReach } from '../../src/analysis/ab/gate.ts';
 import { normalQuantile } from '../../src/analysis/distributions.ts';
+import { wordGate } from '../../src/report/gate-words.ts';
 import { migrateResults } from '../../src/results/migrate.ts';
 import { resultsSchema } from '../../src/results/schema.ts';
 import { RESULTS_SCHEMA_VERSION, type RunResult } from '../../src/results/types.ts';
-import { syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from './synthetic.ts';
 
 const config = testConfig({}, ['m-base', 'm-head']);
 const settings = config.gates.ab;
@@ -96,7 +96,7 @@ test('pass: head within the practical minimum, shown at the second look despite 
   assert.equal(gate.kind, 'ab');
   assert.equal(gate.decision, 'pass');
   assert.match(
-    gate.line,
+    wordGate(gate).line,
     /^m head vs base \[1000rps\]: p50 \+\d\.\d+% \[(-∞|[-+][\d.]+%), \+[\d.]+%\], within 5\.00% → pass \(9 blocks\)$/,
   );
   assert.equal(evidence.perBlock.length, 9);
@@ -109,7 +109,7 @@ test('fail: head 15 % slower is significant at the first look that can reach the
   assert.equal(evidence.reason, 'slower');
   assert.ok(evidence.change.low > 0.1, `low ${evidence.change.low}`);
   assert.ok(evidence.p < evidence.nominalAlpha);
-  assert.match(gate.line, /slower \(p [\d.e-]+ ≤ [\d.e-]+\), not shown within 5\.00% → fail \(12 blocks\)/);
+  assert.match(wordGate(gate).line, /slower \(p [\d.e-]+ ≤ [\d.e-]+\), not shown within 5\.00% → fail \(12 blocks\)/);
   const t = evaluateAbGate({
     ...inputFor(9, 0.15),
     settings: { ...settings, estimator: 'trimmed-mean' },
@@ -137,7 +137,10 @@ test('inconclusive: the budget runs out, with the blocks that would settle it; a
   assert.equal(last.evidence.reason, 'budget-spent');
   assert.ok(typeof last.evidence.blocksToSettle === 'number' && last.evidence.blocksToSettle > 6, String(last.evidence.blocksToSettle));
   assert.equal(signedRankReach(0.01), 7, 'Hodges–Lehmann cannot fail below 7 blocks at 1 % (2⁻⁶ = 1.6 %)');
-  assert.match(last.gate.line, /not settled within the budget; about \d+ paired blocks would settle it → inconclusive \(6 blocks\)$/);
+  assert.match(
+    wordGate(last.gate).line,
+    /not settled within the budget; about \d+ paired blocks would settle it → inconclusive \(6 blocks\)$/,
+  );
   const interim = gateAt(6, 0.03, { index: 0, final: false }, noisy);
   assert.equal(interim.evidence.reason, 'continue');
   assert.equal(interim.evidence.blocksToSettle, undefined);
@@ -149,24 +152,24 @@ test('analyzeRun: arms give analysis.ab and an "ab" gate; an interim look lists 
     base,
     base.map((b, i) => b * 1.03 * Math.exp(wobble[i]! * 5)),
   );
-  const interim = analyzeRun(run, { config, look: { index: 0, final: false }, design, resamples: 50 });
+  const interim = analyzeWorded(run, { config, look: { index: 0, final: false }, design, resamples: 50 });
   assert.equal(interim.ab?.gates.length, 1);
   assert.equal(interim.ab!.gates[0]!.reason, 'continue');
   assert.deepEqual(interim.modesToExtend.sort(), ['m-base', 'm-head']);
   assert.equal(interim.gates.filter((g) => g.kind === 'ab').length, 1);
   assert.equal(interim.verdict, 'inconclusive');
-  const last = analyzeRun(run, { config, look: { index: 0, final: true }, design, resamples: 50 });
+  const last = analyzeWorded(run, { config, look: { index: 0, final: true }, design, resamples: 50 });
   assert.deepEqual(last.modesToExtend, []);
   assert.equal(last.ab!.gates[0]!.reason, 'budget-spent');
   // Without a look (repetitions: N): one fixed look at the run's 6 blocks.
-  const fixed = analyzeRun(run, { config, resamples: 50 });
+  const fixed = analyzeWorded(run, { config, resamples: 50 });
   assert.equal(fixed.ab!.gates[0]!.looks, 1);
   assert.deepEqual(fixed.modesToExtend, []);
   const written: RunResult = JSON.parse(JSON.stringify({ ...run, analysis: interim }));
   assert.equal(resultsSchema.safeParse(written).success, true, 'the A/B evidence fits the results schema');
   const statistics = testConfig({ gates: { ab: { statistics: ['p50', 'p99'] } } }, ['m-base', 'm-head']);
   assert.deepEqual(
-    analyzeRun(run, { config: statistics, resamples: 50 }).ab!.gates.map((g) => g.statistic),
+    analyzeWorded(run, { config: statistics, resamples: 50 }).ab!.gates.map((g) => g.statistic),
     ['p50', 'p99'],
   );
 });
@@ -177,7 +180,7 @@ test('an arm whose every request fails: the error gate fails the run naming the 
     mode === 'm-head' ? { ...spec, failures: spec.requests ?? 10_000, invalidReason: 'every request failed' } : spec,
   );
   for (const rep of run.modes[1]!.repetitions) rep.latencyMs = null;
-  const analysis = analyzeRun(run, { config, resamples: 50 });
+  const analysis = analyzeWorded(run, { config, resamples: 50 });
   const ab = analysis.ab!.gates[0]!;
   assert.equal(ab.decision, 'inconclusive');
   assert.equal(ab.reason, 'arm-invalid');
@@ -194,7 +197,7 @@ test('an arm whose repetitions held the rate but whose every request failed (no 
   const base = drift.slice(0, 6);
   const run = armsRun(base, base, (mode, _i, spec) => (mode === 'm-head' ? { ...spec, failures: spec.requests ?? 10_000 } : spec));
   for (const rep of run.modes[1]!.repetitions) rep.latencyMs = null;
-  const interim = analyzeRun(run, { config, look: { index: 0, final: false }, design, resamples: 50 });
+  const interim = analyzeWorded(run, { config, look: { index: 0, final: false }, design, resamples: 50 });
   assert.equal(interim.ab!.gates[0]!.reason, 'arm-invalid');
   assert.deepEqual(interim.modesToExtend, [], 'more blocks cannot pair an arm without latency');
   assert.equal(interim.verdict, 'fail');
@@ -202,7 +205,7 @@ test('an arm whose repetitions held the rate but whose every request failed (no 
 
 test('results schema v3 files migrate to v4: modesToConfirm becomes modesToExtend', () => {
   const run = armsRun(drift.slice(0, 6), drift.slice(0, 6));
-  const analysis = analyzeRun(run, { config, resamples: 50 });
+  const analysis = analyzeWorded(run, { config, resamples: 50 });
   const { modesToExtend: _new, ab: _ab, ...v3Analysis } = analysis;
   for (const m of run.modes) delete m.arm;
   const v3 = { ...run, schemaVersion: 3, analysis: { ...v3Analysis, modesToConfirm: ['sidecar'] } };

@@ -2,11 +2,11 @@
 // confirmation rounds, reference selection by scenario key, determinism.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import type { GateResult } from '../../src/results/analysis.ts';
 import { ERROR_GATE } from '../../src/analysis/error-gate.ts';
+import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { seededRandom } from '../../src/util/random.ts';
-import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 
 /** The gates the config asked for, without the error gate every mode gets (test/analysis/error-gate.test.ts). */
 const configured = (analysis: { gates: GateResult[] }) => analysis.gates.filter((g) => g.gate !== ERROR_GATE);
@@ -22,7 +22,7 @@ function only(gates: GateResult[], predicate: (g: GateResult) => boolean): GateR
 test('absolute thresholds: pass and fail on the median, each line with value, CI, threshold, decision and MDE', () => {
   const config = testConfig({ gates: { thresholds: ['p(95) < 250ms', 'mode=sidecar: p(95) < 1.9ms'] } });
   const run = syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.1) } });
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   assert.equal(analysis.gates.filter((g) => g.gate === 'p(95) < 250ms').length, 2, 'unscoped threshold applies to every mode');
   const failed = only(analysis.gates, (g) => g.gate.startsWith('mode=sidecar'));
   assert.equal(failed.decision, 'fail');
@@ -40,7 +40,7 @@ test('error_rate is failures ÷ requests over the run, so one bad repetition cou
     levels: { baseline: steady },
     tweak: (_mode, index, spec) => (index === 2 ? { ...spec, failures: 500, requests: 10_000 } : spec),
   });
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   const gate = only(analysis.gates, (g) => g.gate === 'error_rate < 0.5%');
   assert.equal(
     only(analysis.gates, (g) => g.gate === 'load.maxErrorRate').decision,
@@ -55,7 +55,7 @@ test('error_rate is failures ÷ requests over the run, so one bad repetition cou
 test('achieved_rps >= 99% compares achieved with target per repetition', () => {
   const config = testConfig({ gates: { thresholds: ['achieved_rps >= 99%', 'achieved_rps >= 99.9%'] } }, ['baseline']);
   const run = syntheticRun({ config, levels: { baseline: steady }, tweak: (_m, _i, spec) => ({ ...spec, achievedRps: 995 }) });
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   assert.deepEqual(
     configured(analysis).map((g) => g.decision),
     ['pass', 'fail'],
@@ -68,7 +68,7 @@ test('overhead budgets are paired by block: drift shared by both modes cancels',
   const baseline = drift.map((d) => 1 * d);
   const sidecar = drift.map((d, i) => 1 * d + 0.3 + [0.01, -0.01, 0.02, 0, -0.02][i]!);
   const config = testConfig({ gates: { overhead: ['overhead.p50 < 0.2ms', 'overhead.p50 < 0.5ms', 'overhead_ratio.p50 < 2'] } });
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline, sidecar } }), { config });
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline, sidecar } }), { config });
   const p50 = analysis.overheads.find((o) => o.mode === 'sidecar' && o.metric === 'p50')!;
   assert.equal(p50.paired, true);
   assert.equal(p50.pairs, 5);
@@ -97,7 +97,7 @@ test('an invalid repetition makes the verdict invalid even when every gate passe
     levels: { baseline: steady, sidecar: steady },
     tweak: (mode, index, spec) => (mode === 'sidecar' && index === 3 ? { ...spec, invalidReason: '12 dropped iterations' } : spec),
   });
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   assert.ok(analysis.gates.every((g) => g.decision === 'pass'));
   assert.equal(analysis.verdict, 'invalid');
   assert.match(
@@ -115,7 +115,7 @@ test('resource gates: evaluated from per-repetition resources, skipped with a no
     levels: { baseline: steady, sidecar: steady },
     tweak: (mode, _i, spec) => ({ ...spec, cpuMillicores: mode === 'sidecar' ? 300 : 100 }),
   });
-  const analysis = analyzeRun(withResources, { config });
+  const analysis = analyzeWorded(withResources, { config });
   const sidecarCpu = only(configured(analysis), (g) => g.kind === 'threshold' && g.mode === 'sidecar');
   assert.equal(sidecarCpu.value!.value, 300, 'client (k6) usage is not counted');
   assert.equal(sidecarCpu.decision, 'fail');
@@ -123,7 +123,7 @@ test('resource gates: evaluated from per-repetition resources, skipped with a no
   assert.equal(overhead.value!.value, 200);
   assert.equal(overhead.decision, 'fail');
 
-  const without = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
+  const without = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
   assert.ok(configured(without).every((g) => g.decision === 'skipped'));
   assert.match(configured(without)[0]!.note!, /no cpu_per_1000rps was measured/);
   assert.equal(without.verdict, 'pass');
@@ -134,7 +134,7 @@ test('a gate scoped to a mode the run does not have is reported, not silently pa
   // config (compare) can still meet one, and analysis must say so rather than pass it silently.
   const config = testConfig();
   config.gates.thresholds = ['mode=linkrd: p(99) < 5ms'];
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
   assert.match(analysis.notes.join('\n'), /names mode "linkrd", which is not in this run \(modes: baseline, sidecar\)/);
 });
 
@@ -157,7 +157,7 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   const reference = history(10, 5);
   const random = seededRandom(99);
   const levels = { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.3 * 1.2, 0.03) };
-  const first = analyzeRun(syntheticRun({ config, levels, id: 'candidate' }), { config, reference });
+  const first = analyzeWorded(syntheticRun({ config, levels, id: 'candidate' }), { config, reference });
   const gate = only(first.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar');
   assert.equal(gate.decision, 'fail');
   assert.equal(gate.pendingConfirmation, true);
@@ -176,7 +176,7 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   );
   assert.match(gate.line, /with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
 
-  const confirmed = analyzeRun(
+  const confirmed = analyzeWorded(
     syntheticRun({
       config,
       levels,
@@ -209,9 +209,9 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
   const config = testConfig();
   const reference = history(10, 6);
   const fluke = { baseline: [1, 1, 1, 1, 1], sidecar: [1.42, 1.41, 1.43, 1.42, 1.41] }; // +9 %
-  const first = analyzeRun(syntheticRun({ config, levels: fluke, id: 'candidate' }), { config, reference });
+  const first = analyzeWorded(syntheticRun({ config, levels: fluke, id: 'candidate' }), { config, reference });
   assert.deepEqual(first.modesToExtend, ['sidecar']);
-  const second = analyzeRun(
+  const second = analyzeWorded(
     syntheticRun({ config, levels: fluke, id: 'candidate', round2: { baseline: [1, 1, 1, 1, 1], sidecar: [1.29, 1.3, 1.31, 1.3, 1.29] } }),
     {
       config,
@@ -234,13 +234,13 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
 test('regression: without confirmation the first round decides; faster is never a regression', () => {
   const config = testConfig({ gates: { regression: { confirm: false } } });
   const reference = history(10, 7);
-  const slower = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 1.25) } }), {
+  const slower = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 1.25) } }), {
     config,
     reference,
   });
   assert.deepEqual(slower.modesToExtend, []);
   assert.equal(slower.verdict, 'fail');
-  const faster = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 0.7) } }), {
+  const faster = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3 * 0.7) } }), {
     config,
     reference,
   });
@@ -251,7 +251,10 @@ test('regression: without confirmation the first round decides; faster is never 
 test("regression: the baseline's own raw values are reported, not gated, when other modes are judged against it; basis: absolute or a baseline-only run gates them", () => {
   const reference = history(10, 9);
   const slowRunner = { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) }; // the whole job 30 % slower
-  const auto = analyzeRun(syntheticRun({ config: testConfig(), levels: slowRunner, id: 'candidate' }), { config: testConfig(), reference });
+  const auto = analyzeWorded(syntheticRun({ config: testConfig(), levels: slowRunner, id: 'candidate' }), {
+    config: testConfig(),
+    reference,
+  });
   const baselineGate = only(auto.gates, (g) => g.kind === 'regression' && g.mode === 'baseline');
   assert.equal(baselineGate.decision, 'pass');
   assert.equal(baselineGate.reportOnly, true);
@@ -267,12 +270,12 @@ test("regression: the baseline's own raw values are reported, not gated, when ot
   assert.equal(auto.verdict, 'pass');
 
   const dedicated = testConfig({ gates: { regression: { basis: 'absolute' } } });
-  const gated = analyzeRun(syntheticRun({ config: dedicated, levels: slowRunner, id: 'candidate' }), { config: dedicated, reference });
+  const gated = analyzeWorded(syntheticRun({ config: dedicated, levels: slowRunner, id: 'candidate' }), { config: dedicated, reference });
   assert.equal(only(gated.gates, (g) => g.kind === 'regression' && g.mode === 'baseline').decision, 'fail');
 
   const alone = testConfig({}, ['baseline']);
   const aloneReference = reference.map((r) => ({ ...r, modes: r.modes.filter((m) => m.name === 'baseline') }));
-  const single = analyzeRun(syntheticRun({ config: alone, levels: { baseline: slowRunner.baseline }, id: 'candidate' }), {
+  const single = analyzeWorded(syntheticRun({ config: alone, levels: { baseline: slowRunner.baseline }, id: 'candidate' }), {
     config: alone,
     reference: aloneReference,
   });
@@ -287,7 +290,7 @@ test('regression: reference runs of another scenario are excluded and say which 
   const config = testConfig();
   const reference = history(4, 8);
   const other = syntheticRun({ config, id: 'other-runner', runnerClass: 'linux-x64-16c', levels: { baseline: steady, sidecar: steady } });
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3) } }), {
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((l) => l * 1.3) } }), {
     config,
     reference: [...reference, other],
   });
@@ -300,7 +303,7 @@ test('regression: reference runs of another scenario are excluded and say which 
 
 test('regression: no reference means no regression gate, said in the notes', () => {
   const config = testConfig();
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
   assert.deepEqual(configured(analysis), []);
   assert.match(analysis.notes.join('\n'), /no reference runs: the regression gate was not applied/);
 });
@@ -308,8 +311,8 @@ test('regression: no reference means no regression gate, said in the notes', () 
 test('the analysis is deterministic for a results file and survives a JSON round trip unchanged', () => {
   const config = testConfig({ gates: { thresholds: ['p(99) < 10ms'], overhead: ['overhead.p99 < 2ms'] } });
   const run = syntheticRun({ config, levels: { baseline: steady.slice(0, 2), sidecar: steady.slice(0, 2) } });
-  const a = analyzeRun(run, { config, reference: history(3, 9) });
-  const b = analyzeRun(run, { config, reference: history(3, 9) });
+  const a = analyzeWorded(run, { config, reference: history(3, 9) });
+  const b = analyzeWorded(run, { config, reference: history(3, 9) });
   assert.deepEqual(a, b);
   assert.deepEqual(JSON.parse(JSON.stringify(a)), a, 'no NaN or Infinity that JSON would turn into null');
   assert.equal(a.summaries[0]!.statistics.p50!.mde, null, 'two repetitions cannot reach alpha: MDE null, not Infinity');
@@ -318,12 +321,39 @@ test('the analysis is deterministic for a results file and survives a JSON round
 
 test('error_rate at 0 in every valid repetition: the MDE sentence says 0/0, not "fewer than two valid repetitions"', () => {
   const config = testConfig({ gates: { thresholds: ['error_rate < 1%'] } }, ['baseline']);
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady } }), { config });
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline: steady } }), { config });
   const gate = only(configured(analysis), () => true);
   assert.equal(gate.decision, 'pass');
   assert.match(gate.line, /; no MDE for error_rate: it is 0 in all 5 repetitions, so a relative change cannot be sized$/);
   assert.doesNotMatch(gate.line, /fewer than two valid repetitions/);
   // With one valid repetition the old sentence is still the true one.
-  const one = analyzeRun(syntheticRun({ config, levels: { baseline: [1] } }), { config });
+  const one = analyzeWorded(syntheticRun({ config, levels: { baseline: [1] } }), { config });
   assert.match(only(configured(one), () => true).line, /MDE unknown for error_rate \(fewer than two valid repetitions\)$/);
+});
+
+test('the analysis hands over codes, not sentences: skips, report-only reasons, notes and exclusions', () => {
+  const config = testConfig({ gates: { thresholds: ['cpu_per_1000rps < 250m'] } });
+  config.gates.thresholds.push('mode=linkrd: p(99) < 5ms'); // as a results file judged with another config meets it
+  const reference = history(2, 8);
+  const other = syntheticRun({ config, id: 'other-runner', runnerClass: 'linux-x64-16c', levels: { baseline: steady, sidecar: steady } });
+  const evidence = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), {
+    config,
+    reference: [...reference, other],
+  });
+  const cpu = evidence.gates.filter((g) => g.metric === 'cpuPer1000Rps');
+  assert.deepEqual(
+    cpu.map((g) => [g.decision, g.skip, g.limit]),
+    cpu.map(() => ['skipped', 'not-measured', { op: '<', value: 250 }]),
+  );
+  assert.ok(evidence.gates.every((g) => !('line' in g) && !('note' in g) && !('threshold' in g)));
+  const baselineRegression = evidence.gates.find((g) => g.kind === 'regression' && g.mode === 'baseline')!;
+  assert.equal(baselineRegression.reportOnlyReason, 'baseline-of-relative-modes');
+  assert.deepEqual(evidence.notes, [
+    { code: 'gate-names-unknown-mode', gate: 'mode=linkrd: p(99) < 5ms', name: 'linkrd', known: ['baseline', 'sidecar'] },
+    { code: 'gate-applies-to-no-mode', gate: 'mode=linkrd: p(99) < 5ms', overhead: false },
+  ]);
+  const excluded = evidence.reference!.excluded.find((x) => x.runId === 'other-runner')!;
+  assert.equal(excluded.why, 'scenario');
+  assert.deepEqual(excluded.differences, [{ field: 'runnerClass', a: 'linux-x64-2c', b: 'linux-x64-16c' }]);
+  assert.ok(evidence.detectability.every((d) => typeof d.metric === 'string' && typeof d.n === 'number'));
 });

@@ -1,11 +1,16 @@
 // The pure A/A calibration analysis on synthetic runs of known noise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeCalibration } from '../../src/analysis/calibration.ts';
+import { analyzeCalibration as analyzeCalibrationEvidence, type CalibrationOptions } from '../../src/analysis/calibration.ts';
+import { wordCalibration } from '../../src/report/calibration-words.ts';
 import { repetitionsFor } from '../../src/analysis/mde.ts';
 import { renderCalibration } from '../../src/report/analysis-text.ts';
 import { seededRandom } from '../../src/util/random.ts';
+import type { RunResult } from '../../src/results/types.ts';
 import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
+
+/** The calibration as `mesh-perf calibrate` prints it: figures and advice. */
+const analyzeCalibration = (run: RunResult, options?: CalibrationOptions) => wordCalibration(analyzeCalibrationEvidence(run, options));
 
 function aa(seed: number, blocks: number, cv: number, offset = 0) {
   const random = seededRandom(seed);

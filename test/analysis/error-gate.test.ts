@@ -2,16 +2,15 @@
 // counted over every repetition (valid or not), with the mode, the rate and the top causes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { ERROR_GATE } from '../../src/analysis/error-gate.ts';
-import { syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from './synthetic.ts';
 
 const steady = [1.0, 1.02, 0.98, 1.01, 0.99];
-const errorGates = (analysis: ReturnType<typeof analyzeRun>) => analysis.gates.filter((g) => g.gate === ERROR_GATE);
+const errorGates = (analysis: ReturnType<typeof analyzeWorded>) => analysis.gates.filter((g) => g.gate === ERROR_GATE);
 
 test('no failed request: the error gate is listed as passed for every mode, and the run passes', () => {
   const config = testConfig({}, ['baseline', 'sidecar']);
-  const analysis = analyzeRun(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
+  const analysis = analyzeWorded(syntheticRun({ config, levels: { baseline: steady, sidecar: steady } }), { config });
   assert.deepEqual(
     errorGates(analysis).map((g) => [g.mode, g.decision, g.threshold, g.line]),
     [
@@ -32,7 +31,7 @@ test('above the default 1%: fail, naming the mode, the rate and the top causes',
   });
   for (const rep of run.modes.find((m) => m.name === 'sidecar')!.repetitions)
     rep.errorCauses = { 'HTTP 503': 290, 'connection reset': 7, timeout: 3 };
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   const gate = errorGates(analysis).find((g) => g.mode === 'sidecar');
   assert.deepEqual(
     errorGates(analysis).map((g) => [g.mode, g.decision]),
@@ -58,14 +57,14 @@ test('maxErrorRate 0 allows no failed request at all; exactly the limit passes',
     levels: { baseline: steady },
     tweak: (_m, i, spec) => (i === 0 ? { ...spec, failures: 1 } : spec),
   });
-  assert.equal(analyzeRun(one, { config: zero }).verdict, 'fail');
+  assert.equal(analyzeWorded(one, { config: zero }).verdict, 'fail');
   const half = testConfig({ load: { rate: 1000, duration: '10s', repetitions: 5, maxErrorRate: 0.5 } }, ['baseline']);
   const at = syntheticRun({
     config: half,
     levels: { baseline: steady },
     tweak: (_m, _i, spec) => ({ ...spec, failures: 5000, requests: 10_000 }),
   });
-  assert.equal(errorGates(analyzeRun(at, { config: half }))[0]!.decision, 'pass');
+  assert.equal(errorGates(analyzeWorded(at, { config: half }))[0]!.decision, 'pass');
 });
 
 test('failures that also made repetitions invalid still fail the run (fail, not invalid)', () => {
@@ -80,7 +79,7 @@ test('failures that also made repetitions invalid still fail the run (fail, not 
       invalidReason: '12 dropped iterations: 10000 requests timed out',
     }),
   });
-  const analysis = analyzeRun(run, { config });
+  const analysis = analyzeWorded(run, { config });
   assert.equal(errorGates(analysis)[0]!.decision, 'fail');
   assert.equal(analysis.verdict, 'fail');
 });

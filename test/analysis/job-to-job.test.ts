@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evidenceFor, jobToJobSpread, targetStandardError } from '../../src/analysis/regression.ts';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
-import { syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from './synthetic.ts';
 
 const settings = { minEffectPct: 5, minEffectMs: 0.05, alpha: 0.05 };
 const context = { seed: 1, resamples: 400, level: 0.95, alpha: 0.05 };
@@ -45,7 +44,7 @@ test('the regression line and evidence say when τ is too large for the targets,
     }),
   );
   const run = syntheticRun({ config, id: 'now', levels: { baseline: [1, 1.01, 0.99, 1, 1.005] } });
-  const gate = analyzeRun(run, { config, reference, resamples: 100 }).gates.find((g) => g.kind === 'regression')!;
+  const gate = analyzeWorded(run, { config, reference, resamples: 100 }).gates.find((g) => g.kind === 'regression')!;
   assert.equal(gate.evidence?.jobToJob?.runs, 5);
   assert.equal(gate.evidence?.jobToJob?.supportsTargets, false);
   assert.match(gate.line, /job-to-job spread τ [\d.]+% over 5 stored runs is too large/);

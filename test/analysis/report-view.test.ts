@@ -1,16 +1,15 @@
 // CIs and verdict lines in the terminal table and summary.md, from the analysis block.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
-import { syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from './synthetic.ts';
 import { buildRunView } from '../../src/report/view.ts';
 
 function analyzed() {
   const config = testConfig({ gates: { thresholds: ['p(95) < 2ms'], overhead: ['overhead.p50 < 0.2ms'] } });
   const run = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.31, 1.29] } });
-  run.analysis = analyzeRun(run, { config });
+  run.analysis = analyzeWorded(run, { config });
   run.verdict = run.analysis.verdict;
   run.verdictReasons = run.analysis.verdictReasons;
   return run;
@@ -46,7 +45,7 @@ test('without an analysis block both renderers keep their plain tables', () => {
 test('with fewer than 6 repetitions the interval is labelled the range of the repetitions, with what it really covers, never "95% CI"', () => {
   const config = testConfig();
   const run = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98], sidecar: [1.3, 1.33, 1.28] } });
-  run.analysis = analyzeRun(run, { config });
+  run.analysis = analyzeWorded(run, { config });
   const three = `${renderTerminalTable(buildRunView(run))}\n${renderSummaryMarkdown(buildRunView(run))}`;
   // The bootstrap interval of a median of 3 is exactly [min, max].
   assert.equal(run.analysis.summaries[0]!.statistics.p50!.ci!.low, 0.98);
@@ -60,7 +59,7 @@ test('with fewer than 6 repetitions the interval is labelled the range of the re
   assert.doesNotMatch(three, /95% CI|95% bootstrap/);
   assert.match(renderTerminalTable(buildRunView(analyzed())), /With 5 repetitions .* covers the true median 93\.8% of the time/);
   const six = syntheticRun({ config, levels: { baseline: [1, 1.02, 0.98, 1, 1.01, 0.99], sidecar: [1.3, 1.33, 1.28, 1.3, 1.31, 1.29] } });
-  six.analysis = analyzeRun(six, { config });
+  six.analysis = analyzeWorded(six, { config });
   const sixText = renderTerminalTable(buildRunView(six));
   assert.doesNotMatch(sixText, /covers the true median/);
   assert.match(sixText, /mode\s+p50\s+p50 95% CI\s+p90/);

@@ -1,10 +1,9 @@
 // The analysis block as written to results.json validates against its zod schema.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { analysisSchema } from '../../src/results/analysis-schema.ts';
 import { seededRandom } from '../../src/util/random.ts';
-import { drawLevels, syntheticRun, testConfig } from './synthetic.ts';
+import { analyzeWorded, drawLevels, syntheticRun, testConfig } from './synthetic.ts';
 
 test('analyses with thresholds, overheads, skipped gates, regression rounds and exclusions validate after a JSON round trip', () => {
   const random = seededRandom(12);
@@ -24,7 +23,7 @@ test('analyses with thresholds, overheads, skipped gates, regression rounds and 
     levels: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.6, 0.03) },
     round2: { baseline: drawLevels(random, 5, 1, 0.03), sidecar: drawLevels(random, 5, 1.6, 0.03) },
   });
-  const analysis = analyzeRun(candidate, { config, reference });
+  const analysis = analyzeWorded(candidate, { config, reference });
   assert.ok(
     analysis.gates.some((g) => g.evidence?.rounds) &&
       analysis.gates.some((g) => g.decision === 'skipped') &&
@@ -32,6 +31,6 @@ test('analyses with thresholds, overheads, skipped gates, regression rounds and 
   );
   const parsed = analysisSchema.safeParse(JSON.parse(JSON.stringify(analysis)));
   assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3)));
-  const few = analyzeRun(syntheticRun({ config, levels: { baseline: [1, 1.1], sidecar: [1.3, 1.4] } }), { config });
+  const few = analyzeWorded(syntheticRun({ config, levels: { baseline: [1, 1.1], sidecar: [1.3, 1.4] } }), { config });
   assert.ok(analysisSchema.safeParse(JSON.parse(JSON.stringify(few))).success, 'null MDEs validate');
 });

@@ -4,6 +4,9 @@
 import { validateConfig, type Config } from '../../src/config/validate.ts';
 import { RESULTS_SCHEMA_VERSION, type ModeResult, type Repetition, type RunResult } from '../../src/results/types.ts';
 import type { Random } from '../../src/util/random.ts';
+import { analyzeRun, type AnalyzeOptions } from '../../src/analysis/analyze.ts';
+import type { Analysis } from '../../src/results/analysis.ts';
+import { wordAnalysis } from '../../src/report/analysis-words.ts';
 
 /** Standard normal draw (Box–Muller). */
 export function gaussian(random: Random): number {
@@ -143,4 +146,9 @@ export function syntheticRun(spec: RunSpec): RunResult {
     baseline: config.baseline,
     modes,
   };
+}
+
+/** analyzeRun's evidence worded as results.json stores it (what the front ends do, pipeline.ts). */
+export function analyzeWorded(result: RunResult, options: AnalyzeOptions): Analysis {
+  return wordAnalysis(analyzeRun(result, options));
 }

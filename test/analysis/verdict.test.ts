@@ -2,7 +2,8 @@
 // confirmation and inconclusive decided in one place, and the one verdict → exit code map.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideVerdict, exitCodeFor, exitMessage } from '../../src/analysis/verdict.ts';
+import { decideVerdict, exitCodeFor, type VerdictReason } from '../../src/analysis/verdict.ts';
+import { exitMessage, verdictReasonText } from '../../src/report/verdict-words.ts';
 import type { GateResult } from '../../src/results/analysis.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { verdictOutcome } from '../../src/github/run-benchmark.ts';
@@ -11,6 +12,9 @@ import { syntheticRun, testConfig } from './synthetic.ts';
 const levels = { baseline: [1, 1, 1], sidecar: [1.3, 1.3, 1.3] };
 const run = (tweak?: Parameters<typeof syntheticRun>[0]['tweak']): RunResult =>
   syntheticRun({ config: testConfig(), levels, ...(tweak ? { tweak } : {}) });
+
+/** A reason in words; a gate's reason is the stored line of the gates below. */
+const text = (reason: VerdictReason) => verdictReasonText(reason, (r) => (r.gate as GateResult).line);
 
 function gate(decision: GateResult['decision'], extra: Partial<GateResult> = {}): GateResult {
   return {
@@ -71,9 +75,11 @@ test('script thresholds fail the run once per mode and expression; aborted and u
       effect: 'fail',
       mode: 'sidecar',
       profile: '1000rps',
-      message: 'script threshold failed: sidecar: http_req_duration p(95)<1',
+      metric: 'http_req_duration',
+      expression: 'p(95)<1',
     },
   ]);
+  assert.equal(text(failed.reasons[0]!), 'script threshold failed: sidecar: http_req_duration p(95)<1');
 
   const aborted = run();
   aborted.run.aborted = 'cancelled';
@@ -81,7 +87,7 @@ test('script thresholds fail the run once per mode and expression; aborted and u
   const invalid = decideVerdict(aborted, [gate('inconclusive')]);
   assert.equal(invalid.verdict, 'invalid');
   assert.deepEqual(
-    invalid.reasons.map((r) => `${r.effect}: ${r.message}`),
+    invalid.reasons.map((r) => `${r.effect}: ${text(r)}`),
     [
       'invalid: run ended early: cancelled',
       'invalid: 1 of 7 planned repetitions did not run',
@@ -97,7 +103,7 @@ test('a mode without valid repetitions is named; more than ten invalid repetitio
     tweak: (_mode, _i, spec) => ({ ...spec, invalidReason: 'dropped iterations' }),
   });
   const decided = decideVerdict(result);
-  const messages = decided.reasons.map((r) => r.message);
+  const messages = decided.reasons.map(text);
   assert.equal(messages.filter((m) => m.startsWith('invalid repetition: ')).length, 10);
   assert.ok(messages.includes('… and 5 more invalid repetitions'), messages.join('\n'));
   assert.ok(messages.includes('baseline [1000rps] has no valid repetition; nothing about it can be compared'));

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { readUntrustedResults } from '../../src/github/untrusted-results.ts';
 import { join } from 'node:path';
 import type { RunResult } from '../../src/results/types.ts';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildRunView as viewRun } from '../../src/report/view.ts';
 import { tableRows } from '../../src/github/tables.ts';
@@ -17,7 +16,7 @@ import { renderJobSummary } from '../../src/github/job-summary.ts';
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/github/comment-body.ts';
 import { annotationsFor } from '../../src/github/annotations.ts';
 import { median } from '../../src/analysis/descriptive.ts';
-import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'results-local-pass.json');
 const load = (): RunResult => JSON.parse(readFileSync(FIXTURE, 'utf8')) as RunResult;
@@ -32,7 +31,7 @@ function analyzed(thresholds: string[] = ['p(50) < 0.0001ms'], overhead: string[
     load: { rate: 50, duration: '2s', repetitions: 2 },
     gates: { thresholds, overhead },
   });
-  const analysis = analyzeRun(result, { config, resamples: 200 });
+  const analysis = analyzeWorded(result, { config, resamples: 200 });
   result.analysis = analysis;
   result.verdict = analysis.verdict;
   result.verdictReasons = analysis.verdictReasons;
@@ -72,7 +71,7 @@ test('without an analysis block the view falls back to medians and ranges over v
 
 test('with the analysis block the view shows its confidence intervals, overheads and gate decisions', () => {
   const result = analyzed();
-  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  const analysis = result.analysis as ReturnType<typeof analyzeWorded>;
   const view = viewRun(result);
   assert.ok(view.analysis);
   const hop = view.modes.find((m) => m.mode === 'one-hop')!;
@@ -109,7 +108,7 @@ test('annotations: one error per failed gate, one warning per invalid repetition
   rep.invalidReasons = ['3 dropped iterations'];
   const view = viewRun(result);
   const list = annotationsFor(view);
-  const failed = (result.analysis as ReturnType<typeof analyzeRun>).gates.filter((g) => g.decision === 'fail');
+  const failed = (result.analysis as ReturnType<typeof analyzeWorded>).gates.filter((g) => g.decision === 'fail');
   assert.ok(failed.length >= 2);
   assert.equal(list.filter((a) => a.level === 'error').length, failed.length);
   assert.equal(list.filter((a) => a.level === 'warning').length, 1);
@@ -132,7 +131,7 @@ test("annotations: a comparison that is reported, not gated, but would be a regr
     id: 'candidate',
     levels: { baseline: steady.map((l) => l * 1.3), sidecar: steady.map((l) => l * 1.3 * 1.3) },
   });
-  const analysis = analyzeRun(result, { config, reference, resamples: 200 });
+  const analysis = analyzeWorded(result, { config, reference, resamples: 200 });
   result.analysis = analysis;
   result.verdict = analysis.verdict;
   result.verdictReasons = analysis.verdictReasons;
@@ -160,7 +159,7 @@ test('a fail verdict without gate details still gets one error per reason', () =
 test('failed analysis gates and failed k6 script thresholds each get one error', () => {
   const result = analyzed(['p(50) < 0.0001ms']);
   result.verdictReasons = [...result.verdictReasons, 'script threshold failed: direct: http_req_duration p(50)<1'];
-  const failed = (result.analysis as ReturnType<typeof analyzeRun>).gates.filter((g) => g.decision === 'fail').length;
+  const failed = (result.analysis as ReturnType<typeof analyzeWorded>).gates.filter((g) => g.decision === 'fail').length;
   assert.equal(annotationsFor(viewRun(result)).filter((a) => a.level === 'error').length, failed + 1);
 });
 
@@ -181,7 +180,7 @@ test('the comment body carries its marker once and escapes what comes from resul
 
 test('a body over the comment limit folds its details and links to the job summary', () => {
   const result = analyzed();
-  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  const analysis = result.analysis as ReturnType<typeof analyzeWorded>;
   const gate = analysis.gates[0]!;
   analysis.gates = Array.from({ length: 600 }, (_, i) => ({ ...gate, gate: `p(50) < ${i}ms` }));
   const view = viewRun(result);
@@ -207,7 +206,7 @@ test('hundreds of mode rows keep the comment under the limit by cutting the tabl
 
 test('the job summary stays under 1 MiB by dropping optional sections with a note', () => {
   const result = analyzed();
-  const analysis = result.analysis as ReturnType<typeof analyzeRun>;
+  const analysis = result.analysis as ReturnType<typeof analyzeWorded>;
   analysis.gates = Array.from({ length: 8_000 }, (_, i) => ({ ...analysis.gates[0]!, gate: `p(50) < ${i}ms` }));
   const summary = renderJobSummary({ view: viewRun(result), links: {} });
   const bytes = Buffer.byteLength(summary);
@@ -265,7 +264,7 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
     load: { rate: 50, duration: '2s', repetitions: 2 },
   });
   // Two repetitions against two: the regression gate cannot reach p ≤ 0.05.
-  const analysis = analyzeRun(result, { config, reference: [reference], resamples: 200 });
+  const analysis = analyzeWorded(result, { config, reference: [reference], resamples: 200 });
   result.analysis = analysis;
   result.verdict = analysis.verdict;
   result.verdictReasons = analysis.verdictReasons;

@@ -2,17 +2,16 @@
 // as invalid, and none of its own gate decisions may read as a pass either.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { renderComment } from '../../src/github/comment-body.ts';
 import { reconcileWithConclusion } from '../../src/github/run-conclusion.ts';
 import { buildRunView } from '../../src/report/view.ts';
-import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 function passingRun() {
   const config = testConfig({}, ['baseline', 'sidecar']);
   const steady = [1, 1.01, 0.99, 1.02, 0.98];
   const result = syntheticRun({ config, levels: { baseline: steady, sidecar: steady.map((v) => v + 0.3) } });
-  result.analysis = analyzeRun(result, { config });
+  result.analysis = analyzeWorded(result, { config });
   result.verdict = result.analysis.verdict;
   result.verdictReasons = result.analysis.verdictReasons;
   return result;

@@ -3,13 +3,12 @@
 // the outcome per mode (the report used to say "No gates configured.").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { buildRunView } from '../../src/report/view.ts';
 import { renderJobSummary } from '../../src/github/job-summary.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
 import { renderTerminalTable } from '../../src/report/terminal.ts';
-import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 function judged(failures: Record<string, number>) {
   const config = testConfig({}, ['baseline', 'sidecar']);
@@ -20,7 +19,7 @@ function judged(failures: Record<string, number>) {
     levels: { baseline: steady, sidecar: steady.map((v) => v + 0.3) },
     tweak: (mode, _i, spec) => ({ ...spec, failures: failures[mode] ?? 0, requests: 10_000 }),
   });
-  result.analysis = analyzeRun(result, { config });
+  result.analysis = analyzeWorded(result, { config });
   result.verdict = result.analysis.verdict;
   result.verdictReasons = result.analysis.verdictReasons;
   return result;

@@ -2,12 +2,12 @@
 // the same HTML draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildReportChartData, SPECTRUM_MAX_X } from '../../src/report/html/chart-data.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 import { buildRunView } from '../../src/report/view.ts';
+import { analyzeWorded } from '../analysis/synthetic.ts';
 
 const CHART_STUB = 'window.Chart = function () {};';
 
@@ -65,7 +65,7 @@ test('with an analysis block the report shows its bootstrap intervals and each g
     },
     'test',
   );
-  result.analysis = analyzeRun(result, { config, resamples: 200 });
+  result.analysis = analyzeWorded(result, { config, resamples: 200 });
   const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: CHART_STUB } });
   // 5 repetitions: the analysis's interval of the median is their range, and the note says so.
   assert.match(

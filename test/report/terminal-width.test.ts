@@ -3,12 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { renderTerminalTable, wrap } from '../../src/report/terminal.ts';
 import { visibleWidth } from '../../src/util/text-table.ts';
 import { terminalWidth } from '../../src/cli/terminal-width.ts';
 import type { RunResult } from '../../src/results/types.ts';
-import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 import { buildRunView } from '../../src/report/view.ts';
 
 // A real `mesh-perf demo` run (captured on a loaded 2-core machine: invalid repetitions, long notes).
@@ -26,7 +25,7 @@ function analysedDemo(): RunResult {
     config,
     levels: { direct: [0.41, 0.43, 0.42, 0.44, 0.4, 0.42], 'one-proxy-hop': [1.03, 1.06, 1.05, 1.04, 1.07, 1.02] },
   });
-  run.analysis = analyzeRun(run, { config });
+  run.analysis = analyzeWorded(run, { config });
   run.verdict = run.analysis.verdict;
   run.verdictReasons = run.analysis.verdictReasons;
   return run;

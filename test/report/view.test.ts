@@ -3,10 +3,9 @@
 // shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun } from '../../src/analysis/analyze.ts';
 import { medianInterval } from '../../src/analysis/median-interval.ts';
 import { buildRunView, findRow } from '../../src/report/view.ts';
-import { syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 
 function run() {
   const config = testConfig({ gates: { overhead: ['overhead.p50 < 0.5ms'] } });
@@ -50,7 +49,7 @@ test('without an analysis: medians over valid repetitions with their order-stati
 
 test("with an analysis: its statistics and bootstrap intervals where it has them, the view's own for the rest", () => {
   const { config, result } = run();
-  result.analysis = analyzeRun(result, { config });
+  result.analysis = analyzeWorded(result, { config });
   const view = buildRunView(result);
   const sidecar = findRow(view, 'sidecar', '1000rps')!;
   const stat = result.analysis.summaries.find((s) => s.mode === 'sidecar')!.statistics.p50!;

@@ -8,12 +8,12 @@
 //                 minimum (a real slowdown shown smaller than the minimum passes);
 //   inconclusive  neither: "continue" while looks remain, "budget-spent" at the last one, with the
 //                 paired blocks that would settle it at this noise.
-// Evidence is numbers and codes; the words are made in one place (words.ts).
+// Evidence is numbers and codes; the words are made in one place (report/ab-words.ts).
 import type { AbGateSettings } from '../../config/sections/gates.ts';
-import type { AbGateEvidence, GateResult } from '../../results/analysis.ts';
+import type { AbGateEvidence } from '../../results/analysis.ts';
+import type { GateEvidence } from '../../results/evidence.ts';
 import type { MetricId } from '../../results/metric-ids.ts';
 import { METRICS } from '../../results/metrics.ts';
-import { abGateLine, abThresholdText } from './words.ts';
 import type { ModeResult } from '../../results/types.ts';
 import { median } from '../descriptive.ts';
 import { normalQuantile } from '../distributions.ts';
@@ -38,7 +38,7 @@ export interface AbGateInput {
 const POWER = 0.8;
 const UNBOUNDED = 50;
 
-export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; gate: GateResult } {
+export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; gate: GateEvidence } {
   const { settings, statistic } = input;
   const look = Math.min(input.look.index, input.design.looks.length - 1);
   const final = input.look.final || look === input.design.looks.length - 1;
@@ -158,7 +158,7 @@ export function signedRankReach(level: number): number {
   return n;
 }
 
-function gateResult(evidence: AbGateEvidence): GateResult {
+function gateResult(evidence: AbGateEvidence): GateEvidence {
   return {
     kind: 'ab',
     gate: `ab ${METRICS[evidence.statistic].label}`,
@@ -168,9 +168,8 @@ function gateResult(evidence: AbGateEvidence): GateResult {
     measure: 'change',
     unit: 'relative',
     value: { value: evidence.change.value, ci: { low: evidence.change.low, high: evidence.change.high, level: evidence.change.level } },
-    threshold: abThresholdText(evidence),
     decision: evidence.decision,
     ...(evidence.mde === null ? {} : { mde: evidence.mde }),
-    line: abGateLine(evidence),
+    ab: evidence,
   };
 }

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { analyzeCalibration, calibrationConfig, type Calibration } from '../../analysis/calibration.ts';
 import { renderCalibration } from '../../report/analysis-text.ts';
+import { wordCalibration } from '../../report/calibration-words.ts';
 import { runPipeline } from '../../pipeline.ts';
 import { EXIT, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Command } from '../command.ts';
@@ -44,14 +45,16 @@ export const command: Command = {
       throw outcome.error instanceof MeshPerfError ? outcome.error : new MeshPerfError(outcome.error.message, EXIT.environment);
     const regression = loaded.gates.regression;
     const calibrations: Calibration[] = config.profiles.map((profile) =>
-      analyzeCalibration(outcome.result, {
-        modes: [a, b],
-        profile: profile.name,
-        alpha: regression.alpha,
-        minEffectPct: regression.minEffectPct,
-        minEffectMs: regression.minEffectMs,
-        targetMde,
-      }),
+      wordCalibration(
+        analyzeCalibration(outcome.result, {
+          modes: [a, b],
+          profile: profile.name,
+          alpha: regression.alpha,
+          minEffectPct: regression.minEffectPct,
+          minEffectMs: regression.minEffectMs,
+          targetMde,
+        }),
+      ),
     );
     if (context.args.switches.has('json')) context.stdout(`${JSON.stringify(calibrations, null, 2)}\n`);
     else for (const calibration of calibrations) context.stdout(`\n${renderCalibration(calibration)}`);

@@ -8,7 +8,8 @@ import { specialFileKind } from '../../util/file-kind.ts';
 import { join, resolve } from 'node:path';
 import { analyzeRun } from '../../analysis/analyze.ts';
 import { exitCodeFor } from '../../analysis/verdict.ts';
-import { compareScenarios, explainDifferences } from '../../analysis/scenario.ts';
+import { explainDifferences, wordAnalysis } from '../../report/analysis-words.ts';
+import { compareScenarios } from '../../analysis/scenario.ts';
 import { renderComparison } from '../../report/analysis-text.ts';
 import { loadConfig } from '../../config/load.ts';
 import { validateConfig, type Config } from '../../config/validate.ts';
@@ -66,7 +67,7 @@ export const command: Command = {
       ? (await loadConfig({ file: resolve(context.cwd, context.args.options.config) })).gates
       : undefined;
     const config = comparisonConfig(candidate, gates);
-    const analysis = analyzeRun(candidate, { config, reference: [baseline] });
+    const analysis = wordAnalysis(analyzeRun(candidate, { config, reference: [baseline] }));
     if (context.args.switches.has('json')) context.stdout(`${JSON.stringify(analysis, null, 2)}\n`);
     else {
       // Verdict and gate lines run to hundreds of characters: wrapped at the terminal's width

@@ -2,8 +2,8 @@
 // vocabulary for the gate's own line (verdict reasons, gate tables) and the line every output leads
 // with (report/ab.ts adds the blocks and wall time), so the two never word one result apart.
 // Percentages as every other gate writes them (formatPercent). Pure.
-import type { AbGateEvidence } from '../../results/analysis.ts';
-import { formatPercent } from '../format.ts';
+import type { AbGateEvidence } from '../results/analysis.ts';
+import { formatPercent } from './numbers.ts';
 
 /**
  * A bound the estimator cannot give at a look's level is stored as e^±50 − 1 (JSON has no
