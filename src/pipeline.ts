@@ -12,7 +12,8 @@ import type { AnalysisEvidence } from './results/evidence.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
-import type { Platform, PlatformFactory, ResourceLifecycle } from './platform/types.ts';
+import type { Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
+import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
@@ -104,7 +105,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
       `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
     const started = Date.now();
-    const measuring: Measuring = { platform, result, extraFiles, generators, deps };
+    const sampler = platform.resourceSampler();
+    const measuring: Measuring = { platform, runner, sampler, result, extraFiles, generators, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, measuring);
@@ -182,6 +184,9 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
 /** What every trial of a run measures with: the prepared platform, the result it adds to, and each profile's k6 count. */
 interface Measuring {
   platform: Platform;
+  /** Asked of the platform once, after prepare: every trial runs k6 and samples resources through them. */
+  runner: LoadRunner;
+  sampler: ResourceSampler | undefined;
   result: RunResult;
   extraFiles: Record<string, string>;
   /** k6 instances per profile name (decideGenerators, once the platform had prepared). */
@@ -190,19 +195,18 @@ interface Measuring {
 }
 
 async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
-  const { platform, result, extraFiles, deps } = measuring;
+  const { platform, runner, sampler, result, extraFiles, deps } = measuring;
   const generators = measuring.generators.get(trial.profile.name) ?? 1;
   await platform.beforeTrial?.(trial.mode, trial.profile, generators);
   const base = platform.target(trial.mode);
   // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
-  const sampler = platform.resourceSampler();
   const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.planned}`;
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);
   sampler?.start(trial.mode.name);
   let run;
   try {
-    run = await runRepetition(trial, target, platform.loadRunner(), (p) => deps.log.progress(format(p)), deps.signal, {
+    run = await runRepetition(trial, target, runner, (p) => deps.log.progress(format(p)), deps.signal, {
       generators,
       ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     });

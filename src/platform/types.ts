@@ -50,9 +50,12 @@ export interface Platform {
   /** Creates or connects to everything the modes need. Throws EnvironmentError on failure. */
   prepare(): Promise<void>;
   target(mode: ModeConfig): ModeTarget;
-  /** Runs k6 where this platform wants it: a local process or a pod. */
+  /** Runs k6 where this platform wants it: a local process or a pod. Asked once, after prepare. */
   loadRunner(): LoadRunner;
-  /** Present when the platform can measure proxies and control planes. */
+  /**
+   * Present when the platform can measure proxies and control planes. Asked once, after prepare;
+   * the one sampler is started and stopped around every repetition of the run.
+   */
   resourceSampler(): ResourceSampler | undefined;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;

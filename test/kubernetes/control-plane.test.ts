@@ -289,6 +289,28 @@ test('resource metrics path: kubelet /metrics/resource through the node proxy, g
   assert.equal(byGroup.client!.memoryMiBPer1000Rps, Math.round((byGroup.client!.memoryMiB.avg / 0.5) * 1000) / 1000);
 });
 
+test('one sampler serves every repetition of a run: a window too short for CPU is said once per mode, not once per repetition', async () => {
+  const { namespace } = await deployWorkload(1);
+  const log = recordingLogger();
+  const sampler = new KubeletResourceSampler(access, {
+    intervalMs: 300,
+    modeNamespaces: { baseline: namespace, sidecar: namespace },
+    meshNamespaces: [],
+    log,
+  });
+  for (const mode of ['baseline', 'baseline', 'sidecar', 'sidecar']) {
+    sampler.start(mode);
+    await new Promise((r) => setTimeout(r, 900));
+    // A measured window of 50 ms holds no two kubelet samples.
+    const now = Date.now();
+    await sampler.stop(500, { startMs: now - 50, endMs: now });
+  }
+  const tooShort = log.lines.filter((l) => l.includes('held fewer than the two kubelet samples'));
+  assert.equal(tooShort.length, 2, log.lines.join('\n'));
+  assert.match(tooShort[0]!, /mode baseline: the measured window \(0\.1 s\)/);
+  assert.match(tooShort[1]!, /mode sidecar: /);
+});
+
 test('a node whose kubelet never answers is named in a warning; the other nodes still give usage', async () => {
   const { namespace } = await deployWorkload(1);
   // A node object no kwok serves: its address leads to a closed port, so the node proxy fails.

@@ -98,10 +98,11 @@ export class KubernetesPlatform implements Platform {
   private clientsInUse = new Map<string, number>();
   private prepared = false;
   /** One for the run: it caches the k6 version. */
-  private operatorRunner?: LoadRunner;
+  /** Built once, on first ask after prepare: every trial runs k6 and samples resources through them. */
+  private runner?: LoadRunner;
+  private sampler?: ResourceSampler;
   private tornDown = false;
   /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
-  private readonly warnedTooShort = new Set<string>();
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
   private readonly cwd: string;
@@ -426,6 +427,11 @@ export class KubernetesPlatform implements Platform {
   }
 
   loadRunner(): LoadRunner {
+    this.runner ??= this.buildRunner();
+    return this.runner;
+  }
+
+  private buildRunner(): LoadRunner {
     if (!this.access || !this.workload) throw new EnvironmentError('the Kubernetes platform was not prepared');
     const workload = this.workload;
     const first = this.placements[0]!.mode.name;
@@ -445,7 +451,7 @@ export class KubernetesPlatform implements Platform {
       },
     );
     if (this.engine !== 'k6-operator') return inPod;
-    this.operatorRunner ??= operatorRunner({
+    return operatorRunner({
       access: this.access,
       config: this.context.config,
       runId: this.context.runId,
@@ -455,21 +461,20 @@ export class KubernetesPlatform implements Platform {
       version: () => inPod.version(),
       ...(this.capacity ? { capacity: this.capacity } : {}),
     });
-    return this.operatorRunner;
   }
 
   resourceSampler(): ResourceSampler | undefined {
     if (!this.access) return undefined;
     const meshNamespaces = this.meshes.map((m) => m.namespace);
-    return new KubeletResourceSampler(this.access, {
+    this.sampler ??= new KubeletResourceSampler(this.access, {
       intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
       modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
       ...(this.ingress ? { gatewayNamespaces: [this.ingress.namespace] } : {}),
       log: this.context.log,
-      warnedTooShort: this.warnedTooShort,
       clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
     });
+    return this.sampler;
   }
 
   async environment(): Promise<Record<string, unknown>> {

@@ -24,11 +24,6 @@ export interface SamplerOptions {
   gatewayNamespaces?: string[];
   log: Logger;
   /**
-   * Modes already warned about a window too short for CPU, shared by a run's samplers (one per
-   * repetition), so a run of many short repetitions says it once per mode.
-   */
-  warnedTooShort?: Set<string>;
-  /**
    * How many of a mode's client pods the current trial's k6 instances use (load.generators of its
    * profile). A mode has as many client pods as its largest profile needs; the idle ones are left
    * out of the client group, which sums the pods that sent the load.
@@ -44,8 +39,11 @@ export class KubeletResourceSampler implements ResourceSampler {
   private nodes: string[] = [];
   private podLabels = new Map<string, Record<string, string>>();
   private failures: string[] = [];
-  private warned = false;
-  private silentNodesWarned = new Set<string>();
+  // One sampler serves every repetition of a run (start … stop per repetition): each warning below
+  // is said once per mode (or node), not once per repetition.
+  private readonly unavailableWarned = new Set<string>();
+  private readonly tooShortWarned = new Set<string>();
+  private readonly silentNodesWarned = new Set<string>();
   /** Nodes whose kubelet answered at least once during the current mode. */
   private answeredNodes = new Set<string>();
 
@@ -75,8 +73,8 @@ export class KubeletResourceSampler implements ResourceSampler {
     await this.inFlight;
     await this.scrapeOnce();
     if (this.scrapes.length < 2) {
-      if (!this.warned) {
-        this.warned = true;
+      if (!this.unavailableWarned.has(this.mode!)) {
+        this.unavailableWarned.add(this.mode!);
         const why = this.failures[0] ? `: ${this.failures[0]}` : '';
         this.options.log.warn(
           `resource metrics unavailable for mode ${this.mode} (fewer than two kubelet scrapes succeeded${why}); CPU/memory are left out of the results`,
@@ -108,9 +106,8 @@ export class KubeletResourceSampler implements ResourceSampler {
 
   /** A window too short for two kubelet refreshes gives no CPU figure: say so, and how long would. */
   private warnTooShort(groups: string[], window?: MeasuredWindow): void {
-    const warned = this.options.warnedTooShort;
-    if (warned?.has(this.mode!)) return;
-    warned?.add(this.mode!);
+    if (this.tooShortWarned.has(this.mode!)) return;
+    this.tooShortWarned.add(this.mode!);
     const seconds = window ? ` (${((window.endMs - window.startMs) / 1000).toFixed(1)} s)` : '';
     const minimum = minimumCpuWindowMs(this.options.intervalMs) / 1000;
     this.options.log.warn(
