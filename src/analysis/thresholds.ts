@@ -16,16 +16,7 @@ export function evaluateThreshold(expression: GateExpression, mode: ModeResult, 
   const reps = validRepetitions(mode);
   const metric = METRICS[expression.metric];
   const unit = expression.measure === 'fraction-of-target' ? 'fraction' : metric.unit;
-  const base = {
-    kind: 'threshold' as const,
-    gate: expression.text,
-    mode: mode.name,
-    profile: mode.profile,
-    metric: expression.metric,
-    measure: expression.measure,
-    unit,
-    limit: { op: expression.op, value: expression.limit },
-  };
+  const base = gateOf(expression, mode, unit);
   const values = measureValues(expression, reps);
   if (values.length === 0) {
     const skip =
@@ -82,17 +73,7 @@ export function evaluateOverheadBudget(
   const overhead = known ?? computeOverhead(mode, baseline, expression.metric, context);
   const unit: GateEvidence['unit'] =
     expression.measure === 'difference' ? metric.unit : expression.measure === 'ratio' ? 'ratio' : 'relative';
-  const base = {
-    kind: 'overhead' as const,
-    gate: expression.text,
-    mode: mode.name,
-    profile: mode.profile,
-    metric: expression.metric,
-    measure: expression.measure,
-    unit,
-    limit: { op: expression.op, value: expression.limit },
-    baseline: baseline.name,
-  };
+  const base = { ...gateOf(expression, mode, unit), baseline: baseline.name };
   const value: Estimate | undefined =
     expression.measure === 'difference'
       ? overhead?.difference
@@ -124,4 +105,18 @@ function shift(estimate: Estimate, by: number): Estimate {
   return estimate.ci
     ? { value: estimate.value + by, ci: { ...estimate.ci, low: estimate.ci.low + by, high: estimate.ci.high + by } }
     : { value: estimate.value + by };
+}
+
+/** What every decision of a configured gate carries: which gate, on what, against which limit. */
+function gateOf(expression: GateExpression, mode: ModeResult, unit: GateEvidence['unit']) {
+  return {
+    kind: expression.kind,
+    gate: expression.text,
+    mode: mode.name,
+    profile: mode.profile,
+    metric: expression.metric,
+    measure: expression.measure,
+    unit,
+    limit: { op: expression.op, value: expression.limit },
+  };
 }
