@@ -97,12 +97,10 @@ export class KubernetesPlatform implements Platform {
   /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
   private clientsInUse = new Map<string, number>();
   private prepared = false;
-  /** One for the run: it caches the k6 version. */
   /** Built once, on first ask after prepare: every trial runs k6 and samples resources through them. */
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
   private tornDown = false;
-  /** Modes whose repetitions were too short for a CPU figure, warned about once per run. */
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
   private readonly cwd: string;
