@@ -3,12 +3,14 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { cachedToolPath } from '../../src/tools/cache.ts';
-import { freePort } from '../../src/util/net.ts';
+import { freePortRun } from './ports.ts';
 
 export const FORTIO = cachedToolPath('fortio', '1.66.0');
 
 export async function startFortio(): Promise<{ grpcPort: number; httpPort: number; stop: () => Promise<void> }> {
-  const [httpPort, grpcPort] = [await freePort(), await freePort()];
+  // Named to fortio ahead of its bind: below the ephemeral range (./ports.ts).
+  const httpPort = await freePortRun(2);
+  const grpcPort = httpPort + 1;
   const child = spawn(
     FORTIO,
     ['server', '-http-port', `127.0.0.1:${httpPort}`, '-grpc-port', `127.0.0.1:${grpcPort}`, '-redirect-port', 'disabled'],

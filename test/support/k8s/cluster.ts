@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'node:https';
-import { freePort } from '../../../src/util/net.ts';
+import { freePortRun } from '../ports.ts';
 import { kubeconfigYaml, makePki, type Pki } from './certs.ts';
 import { k8sBinaries, localK6Dir } from './tools.ts';
 import { kwokConfigYaml, type ContainerUsage } from './kwok-config.ts';
@@ -79,13 +79,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
   try {
     const pki = await makePki(dir);
-    const [etcdPort, etcdPeer, apiPort, cmPort, schedPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
+    // Below the ephemeral range (test/support/ports.ts): the scheduler binds its port seconds after
+    // it was found free, and an ephemeral one can be taken meanwhile by any outgoing connection of
+    // the other lanes' API clients (CI 16b: "bind: address already in use").
+    const first = await freePortRun(5);
+    const [etcdPort, etcdPeer, apiPort, cmPort, schedPort] = [first, first + 1, first + 2, first + 3, first + 4];
     await startChild('etcd', bins.etcd, [
       '--name=local',
       `--data-dir=${join(dir, 'etcd')}`,
@@ -157,7 +155,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       const nodeName = `kwok-node-${i}`;
       nodes.push(nodeName);
       await createNode(server, pki, nodeName);
-      const kubeletPort = await freePort();
+      const kubeletPort = await freePortRun(1);
       const configPath = join(dir, `kwok-${i}.yaml`);
       const execPath = `${localK6Dir()}:/usr/local/bin:/usr/bin:/bin`;
       await writeFile(configPath, kwokConfigYaml({ nodeName, execWorkDir, execPath, usage: options.usage ?? DEFAULT_USAGE }));

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawRequest, type ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
 import { operatorSegment } from '../../../src/platform/kubernetes/k6-operator/testrun.ts';
-import { freePort } from '../../../src/util/net.ts';
+import { freePortRun } from '../ports.ts';
 import { localK6Dir } from './tools.ts';
 
 /** How far the stand-in takes a TestRun. */
@@ -166,7 +166,7 @@ export class OperatorStandIn {
     const runners: RunnerProcess[] = [];
     for (let k = 1; k <= n; k++) {
       const pod = pods.get(k)!;
-      const port = await freePort();
+      const port = await freePortRun(1); // named to k6 ahead of its bind: below the ephemeral range
       // As the kubelet does with a container command: $$ is a literal $ (runnerArgs escapes $( so).
       const command = commands[k - 1]!.map((arg) => arg.replaceAll('$$', '$')).map((arg) =>
         arg === `/test/${script.file ?? 'test.js'}`
