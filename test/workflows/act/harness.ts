@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { cachedToolPath } from '../../../src/tools/cache.ts';
-import { freePort } from '../../../src/util/net.ts';
+import { freePortRun } from '../../support/ports.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const ACT_VERSION = '0.2.89-job-workflow.1';
@@ -205,7 +205,7 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
     '--artifact-server-addr',
     '127.0.0.1',
     '--artifact-server-port',
-    String(await freePort()),
+    String(await freePortRun(1)), // act binds it later: below the ephemeral range (test/support/ports.ts)
     '--action-cache-path',
     join(world.dir, 'act-cache'),
     '--use-new-action-cache',
