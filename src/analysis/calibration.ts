@@ -75,7 +75,13 @@ export interface Calibration {
 }
 
 /** The calibration's figures; report/calibration-words.ts adds the advice. */
-export type CalibrationEvidence = Omit<Calibration, 'falseAlarmsUnmeasurable' | 'advice'>;
+export interface CalibrationEvidence extends Omit<Calibration, 'falseAlarmsUnmeasurable' | 'advice'> {
+  /**
+   * Present when false alarms could not be measured: the rank test's smallest p at subsetSize
+   * against subsetSize (above alpha), and the subset size per side that would reach alpha.
+   */
+  unmeasurable?: { minimumP: number; enoughPerSide: number };
+}
 
 /**
  * For `mesh-perf calibrate` and `calibrate: true`: the config's mode (default the baseline)
@@ -178,7 +184,17 @@ export function analyzeCalibration(result: RunResult, options: CalibrationOption
     alpha,
     targetMde,
     statistics,
+    ...(statistics.some((s) => s.falseDifferenceRate === null)
+      ? { unmeasurable: { minimumP: minimumAttainableP(subsetSize, subsetSize), enoughPerSide: smallestReachingSubset(alpha) } }
+      : {}),
   };
+}
+
+/** Subsets of k blocks a side reach alpha from this k on; calibration needs twice as many blocks. */
+function smallestReachingSubset(alpha: number): number {
+  let k = 1;
+  while (minimumAttainableP(k, k) > alpha) k++;
+  return k;
 }
 
 /**

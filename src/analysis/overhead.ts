@@ -4,9 +4,8 @@
 import type { ModeResult, Repetition } from '../results/types.ts';
 import { bootstrapInterval, bootstrapTwoSampleInterval, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
-import { median, standardDeviation } from './descriptive.ts';
+import { finiteOrNull, median, standardDeviation } from './descriptive.ts';
 import { pairedMde } from './mde.ts';
-import { finiteOrNull } from './descriptive.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS } from '../results/metrics.ts';
 import { roundOf, validRepetitions } from './summary.ts';

@@ -21,9 +21,8 @@ import { findMode } from '../results/modes.ts';
 import type { Random } from '../util/random.ts';
 import { bootstrapInterval, bootstrapTwoSampleEstimates, intervalOfSorted, withCi } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
-import { coefficientOfVariation, mean, median, standardDeviation } from './descriptive.ts';
+import { coefficientOfVariation, finiteOrNull, mean, median, standardDeviation } from './descriptive.ts';
 import { normalQuantile, studentTCdf } from './distributions.ts';
-import { finiteOrNull } from './descriptive.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import { repetitionsFor, runToRunMde, twoSampleMde } from './mde.ts';
 import type { MetricId } from '../results/metric-ids.ts';
@@ -264,7 +263,7 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     measure: 'change' as const,
     unit: 'relative' as const,
     ...(basis === 'relative' ? { baseline } : {}),
-    regression: { ...settings, referenceRuns: referenceRuns.length, minRunsForAbsolute: MIN_RUNS_FOR_ABSOLUTE },
+    regression: { ...settings, referenceRuns: referenceRuns.length },
   };
   const modeResult = findMode(candidate, mode, profile);
   const rounds = modeResult ? [...new Set(validRepetitions(modeResult).map(roundOf))].sort() : [];
@@ -313,7 +312,6 @@ export function evaluateRegression(input: RegressionInput, context: AnalysisCont
     ...(pendingConfirmation ? { pendingConfirmation } : {}),
     ...(settle !== undefined ? { repetitionsToSettle: settle } : {}),
     ...(Number.isNaN(pooled.mde) ? {} : { mde: finiteOrNull(pooled.mde) }),
-    mdeN: Math.min(...pooled.sizes),
     sizes: pooled.sizes,
     evidence,
   };

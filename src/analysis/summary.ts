@@ -3,9 +3,8 @@
 import type { ModeResult, Repetition } from '../results/types.ts';
 import { bootstrapInterval } from './bootstrap.ts';
 import { type AnalysisContext, streamFor } from './context.ts';
-import { coefficientOfVariation, median } from './descriptive.ts';
+import { coefficientOfVariation, finiteOrNull, median } from './descriptive.ts';
 import { twoSampleMde } from './mde.ts';
-import { finiteOrNull } from './descriptive.ts';
 import type { MetricId } from '../results/metric-ids.ts';
 import { METRICS, metricValues } from '../results/metrics.ts';
 import type { ModeSummary, RoundCount, StatisticSummary } from '../results/analysis.ts';

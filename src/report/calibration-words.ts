@@ -1,33 +1,25 @@
 // The calibration's advice, in words: what the figures of an A/A run (analysis/calibration.ts) mean
 // for this machine and what to do about them. Pure.
 import type { Calibration, CalibrationEvidence, CalibrationStatistic } from '../analysis/calibration.ts';
-import { minimumAttainableP } from '../analysis/mann-whitney.ts';
 import { METRICS } from '../results/metrics.ts';
 import { formatNumber, formatPercent } from './numbers.ts';
 
 /** The printed calibration: its figures, why false alarms could not be measured (when so), and advice. */
-export function wordCalibration(evidence: CalibrationEvidence): Calibration {
-  const unmeasurable = evidence.statistics.some((s) => s.falseDifferenceRate === null)
-    ? unmeasurableSentence(evidence.subsetSize, evidence.alpha)
-    : undefined;
+export function wordCalibration({ unmeasurable, ...evidence }: CalibrationEvidence): Calibration {
   return {
     ...evidence,
-    ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurable } : {}),
+    ...(unmeasurable ? { falseAlarmsUnmeasurable: unmeasurableSentence(evidence.subsetSize, evidence.alpha, unmeasurable) } : {}),
     advice: advise(evidence.statistics, evidence.subsetSize, evidence.alpha, evidence.targetMde),
   };
 }
 
-/** Subsets of k blocks a side reach alpha from this k on; calibration needs twice as many blocks. */
-function smallestReachingSubset(alpha: number): number {
-  let k = 1;
-  while (minimumAttainableP(k, k) > alpha) k++;
-  return k;
-}
-
-function unmeasurableSentence(k: number, alpha: number): string {
-  const enough = smallestReachingSubset(alpha);
+function unmeasurableSentence(
+  k: number,
+  alpha: number,
+  { minimumP, enoughPerSide: enough }: { minimumP: number; enoughPerSide: number },
+): string {
   return (
-    `false alarms cannot be measured: with ${k} against ${k} repetitions the rank test's smallest p is ${minimumAttainableP(k, k).toFixed(3)} > alpha ${alpha}, ` +
+    `false alarms cannot be measured: with ${k} against ${k} repetitions the rank test's smallest p is ${minimumP.toFixed(3)} > alpha ${alpha}, ` +
     `so no comparison could ever be flagged; calibrate with at least ${2 * enough} repetitions (${enough} against ${enough})`
   );
 }

@@ -2,6 +2,7 @@
 // it was skipped or only reported. The analysis hands over numbers and codes (GateEvidence); this
 // is the one place they become sentences, stored with the gate in results.json. Pure.
 import { ERROR_GATE } from '../analysis/error-gate.ts';
+import { MIN_RUNS_FOR_ABSOLUTE } from '../analysis/regression.ts';
 import type { GateResult, RegressionEvidence } from '../results/analysis.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { GateEvidence, GateSkip } from '../results/evidence.ts';
@@ -26,7 +27,8 @@ export function wordGate(gate: GateEvidence): GateResult {
     ...stored
   } = gate;
   const note = noteOf(gate);
-  const worded: GateResult = { ...stored, threshold: thresholdText(gate), line: lineOf(gate, note), ...(note ? { note } : {}) };
+  const threshold = thresholdText(gate);
+  const worded: GateResult = { ...stored, threshold, line: lineOf(gate, threshold, note), ...(note ? { note } : {}) };
   return inStoredOrder(worded, gate.errors || gate.ab ? VALUE_FIRST : gate.kind === 'regression' && !gate.skip ? REGRESSION : LIMIT);
 }
 
@@ -77,8 +79,7 @@ function noteOf(gate: GateEvidence): string | undefined {
     return "report only: the baseline's raw values move with the runner from job to job, which the other modes' ratios to it cancel (set gates.regression.basis: absolute on a dedicated machine to gate them)";
   if (gate.reportOnlyReason === 'few-reference-runs') {
     const runs = gate.regression?.referenceRuns ?? 0;
-    const needed = gate.regression?.minRunsForAbsolute;
-    return `report only: ${runs} reference run${runs === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${needed} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`;
+    return `report only: ${runs} reference run${runs === 1 ? '' : 's'} cannot show how far absolute values move from job to job; gated from ${MIN_RUNS_FOR_ABSOLUTE} reference runs on (or set gates.regression.basis: absolute on a dedicated machine)`;
   }
   return undefined;
 }
@@ -103,17 +104,16 @@ function skipNote(gate: GateEvidence, skip: GateSkip): string {
   }
 }
 
-function lineOf(gate: GateEvidence, note: string | undefined): string {
+function lineOf(gate: GateEvidence, threshold: string, note: string | undefined): string {
   if (gate.ab) return abGateLine(gate.ab);
   const where = `${gate.mode} [${gate.profile}]`;
   const label = METRICS[gate.metric].label;
   if (gate.errors) return errorGateLine(gate, where);
   if (gate.kind === 'regression') {
     if (gate.skip) return `${where} ${label} vs reference: skipped, ${note}`;
-    const line = regressionLine(gate, `${where} ${label}`);
+    const line = regressionLine(gate, `${where} ${label}`, threshold);
     return note ? `${line} [${note}]` : line;
   }
-  const threshold = thresholdText(gate);
   const marginal = gate.marginal ? ' (marginal: the CI crosses the limit)' : '';
   if (gate.kind === 'overhead') {
     const what = `${where} overhead${gate.measure === 'ratio' ? '_ratio' : ''}.${label} vs ${gate.baseline}`;
@@ -150,7 +150,7 @@ function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
-function regressionLine(gate: GateEvidence, what: string): string {
+function regressionLine(gate: GateEvidence, what: string, threshold: string): string {
   const evidence = gate.evidence!;
   const { alpha } = gate.regression!;
   const sizes = gate.sizes!;
@@ -188,8 +188,8 @@ function regressionLine(gate: GateEvidence, what: string): string {
   return (
     `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
     `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
-    `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${thresholdText(gate)} → ${verdict}${why}; ` +
-    `${mdeSentence(gate.mde, METRICS[gate.metric].label, gate.mdeN)}${jobToJobText(evidence)}`
+    `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
+    `${mdeSentence(gate.mde, METRICS[gate.metric].label, Math.min(...sizes))}${jobToJobText(evidence)}`
   );
 }
 

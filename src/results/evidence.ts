@@ -36,14 +36,14 @@ export interface GateEvidence extends Omit<GateResult, 'threshold' | 'line' | 'n
   reportOnlyReason?: ReportOnlyReason;
   /** Overhead budgets and relative regressions: the mode they are judged against. */
   baseline?: string;
-  /** Valid values behind the MDE (it reads differently when there are fewer than two). */
+  /** Thresholds: valid values behind the MDE (it reads differently when there are fewer than two; regressions: the smaller of `sizes`). */
   mdeN?: number;
   /** Overhead budgets: blocks paired, or unpaired medians when too few pair up. */
   pairing?: { paired: boolean; pairs: number };
   /** The error gate: the pooled counts and their causes. */
   errors?: { failures: number; requests: number; causes: [string, number][] };
   /** Regressions: the practical minimum and the test level as configured. */
-  regression?: { minEffectPct: number; minEffectMs: number; alpha: number; referenceRuns: number; minRunsForAbsolute: number };
+  regression?: { minEffectPct: number; minEffectMs: number; alpha: number; referenceRuns: number };
   /** Regressions: values compared, this run's and the pooled reference's. */
   sizes?: [number, number];
   /** A/B gates: their own evidence. */
