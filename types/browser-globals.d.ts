@@ -9,8 +9,10 @@ interface Window {
   /** The dashboard's render counter and last render, for the browser tests. */
   __meshPerfRenders?: number;
   __meshPerfRendered?: unknown;
-  /** The suite index a data/<suite>.js file assigns. */
-  meshPerfData?: unknown;
+  /** Each suite's index shards and change points as assets/store-data.js gathers them. */
+  meshPerfData?: any;
+  /** The run page's file name, read by assets/store-data.js to link runs. */
+  meshPerfRunPage?: string;
 }
 
 // The scripts read <select> and <input> values through getElementById, which is typed

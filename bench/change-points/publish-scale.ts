@@ -18,11 +18,11 @@ const src = resolve(values.src);
 const { planPublish } = (await import(
   pathToFileURL(`${src}/history/publish-plan.ts`).href
 )) as typeof import('../../src/history/publish-plan.ts');
-const { INDEX_SCHEMA_VERSION } = (await import(
-  pathToFileURL(`${src}/history/suite-index.ts`).href
-)) as typeof import('../../src/history/suite-index.ts');
+// A planner from before history layout 2 reads a layout-1 store, and has no site scripts.
+const layout2 = 'serializeShard' in (await import(pathToFileURL(`${src}/history/suite-index.ts`).href));
+const scripts = layout2 ? await (await import(pathToFileURL(`${src}/site/scripts.ts`).href)).loadSiteScripts() : undefined;
 const days = Number(values.days);
-const files = buildScaleStore({ ...SCALE_SHAPE, days }, INDEX_SCHEMA_VERSION);
+const files = buildScaleStore({ ...SCALE_SHAPE, days }, layout2 ? 2 : 1);
 const start = Date.UTC(2023, 0, 1, 2, 0, 0) + days * 86_400_000;
 const runs = Array.from({ length: SCALE_SHAPE.suites }, (_, s) =>
   buildRunResult({
@@ -39,7 +39,7 @@ const cpu: number[] = [];
 for (let i = 0; i < Number(values.loads); i++) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '' });
+  const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '', scripts });
   times.push(performance.now() - t0);
   const c = process.cpuUsage(c0);
   cpu.push((c.user + c.system) / 1000);

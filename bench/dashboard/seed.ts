@@ -7,6 +7,7 @@ import { rename } from 'node:fs/promises';
 import { Git } from '../../src/history/git/git.ts';
 import { GitSession } from '../../src/history/git/session.ts';
 import { planPublish } from '../../src/history/publish-plan.ts';
+import { loadSiteScripts } from '../../src/site/scripts.ts';
 import { DEFAULT_TIMELINE_RETENTION, parseTimelineRetention } from '../../src/history/retention.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { buildRunResult, DEFAULT_MODES } from '../../test/support/results-fixture.ts';
@@ -58,6 +59,7 @@ export async function seedBranch(target: string, shape: SeedShape, chartJs: stri
   const started = performance.now();
   const git = new Git();
   const session = await GitSession.open(git, target, 'gh-pages', { partial: false });
+  const scripts = await loadSiteScripts();
   let moved = false;
   try {
     let head: string | undefined;
@@ -68,6 +70,7 @@ export async function seedBranch(target: string, shape: SeedShape, chartJs: stri
         storeLabel: target,
         now: new Date(runs[0]!.run.startedAt),
         chartJs,
+        scripts,
         ...(timelineRetention ? { timelineRetention } : {}),
       });
       const staging = session.stage();

@@ -17,6 +17,8 @@ import type { Retention } from './retention.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
 import type { HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
 import { makeDirectory } from '../util/make-directory.ts';
+import { loadSiteScripts } from '../site/scripts.ts';
+import type { SiteScripts } from '../site/pages.ts';
 
 export const LOCK_DIR = '.mesh-perf.lock';
 const STALE_LOCK_MS = 10 * 60_000;
@@ -28,6 +30,8 @@ export interface DirectoryStoreOptions {
   /** How long per-second timelines stay in stored runs; undefined keeps them. */
   timelineRetention?: Retention;
   chartJs: () => Promise<string>;
+  /** The run page's and dashboard's scripts (default: site/scripts.ts). */
+  scripts?: () => Promise<SiteScripts>;
   log?: Logger;
   now?: () => Date;
   /** How long to wait for another writer's lock. */
@@ -56,13 +60,13 @@ export class DirectoryStore implements ResultStore {
   }
 
   async publish(results: RunResult[]): Promise<PublishOutcome> {
-    const chartJs = await this.options.chartJs();
+    const options = await this.planOptions();
     // Input errors must not leave an empty store folder behind.
     for (const result of results) suiteDir(result.run.suite);
     await this.ensureRoot();
     return this.withLock(async () => {
       const tree = new DirectoryTree(this.root);
-      const plan = await planPublish(tree, results, { ...this.planOptions(), chartJs });
+      const plan = await planPublish(tree, results, options);
       const sink = new DirectorySink(this.root);
       for (const [path, text] of plan.changes.writes) await sink.write(path, text);
       for (const path of plan.changes.deletes) await sink.remove(path);
@@ -80,7 +84,7 @@ export class DirectoryStore implements ResultStore {
 
   /** Re-renders reports, indexes and the dashboard in place. */
   async rebuild(): Promise<RebuildSummary> {
-    const chartJs = await this.options.chartJs();
+    const options = await this.planOptions();
     await this.ensureRoot();
     return this.withLock(async () => {
       // Stage everything first so a damaged run file found half-way leaves the store untouched.
@@ -89,7 +93,7 @@ export class DirectoryStore implements ResultStore {
         write: async (path, text) => void staged.set(path, text),
         remove: async (path) => void staged.set(path, null),
       };
-      const summary = await rebuildStore(new DirectoryTree(this.root), { ...this.planOptions(), chartJs }, sink);
+      const summary = await rebuildStore(new DirectoryTree(this.root), options, sink);
       const out = new DirectorySink(this.root);
       for (const [path, text] of staged) await (text === null ? out.remove(path) : out.write(path, text));
       return summary;
@@ -98,15 +102,16 @@ export class DirectoryStore implements ResultStore {
 
   /** Writes the store as a static site elsewhere, reports re-rendered. */
   async exportSite(sink: ChangeSink): Promise<RebuildSummary> {
-    const chartJs = await this.options.chartJs();
-    return rebuildStore(new DirectoryTree(this.root), { ...this.planOptions(), chartJs, includeAll: true }, sink);
+    return rebuildStore(new DirectoryTree(this.root), { ...(await this.planOptions()), includeAll: true }, sink);
   }
 
-  private planOptions() {
+  private async planOptions() {
     return {
       storeLabel: this.describe(),
       adopt: this.options.adopt ?? false,
       now: (this.options.now ?? (() => new Date()))(),
+      chartJs: await this.options.chartJs(),
+      scripts: await (this.options.scripts ?? loadSiteScripts)(),
       ...(this.options.retention ? { retention: this.options.retention } : {}),
       ...(this.options.timelineRetention ? { timelineRetention: this.options.timelineRetention } : {}),
     };

@@ -1,13 +1,20 @@
-// Where things live in a results store (a gh-pages branch or a directory). One file per run,
-// sharded by suite and year, so a publish adds files instead of rewriting one growing blob;
-// a small per-suite index carries what the dashboard and the gate need without reading runs.
+// Where things live in a results store (a gh-pages branch or a directory), layout 2. A publish adds
+// a run's two files and rewrites only this month's index shard of its suite: nothing that grows
+// with the history is rewritten every day, so each day's commit adds tens of KiB to git history.
 //
-//   mesh-perf.json                        store marker: kind, schemaVersion, suites
-//   index.html, assets/chart.umd.min.js   the dashboard (works from file:// and Pages)
-//   data/<suite>.js                       the suite index wrapped for <script> loading (file://)
-//   runs/<suite>/index.json               the per-suite index
-//   runs/<suite>/<year>/<stamp>-<id>.json one run (results.json as published; the id without its own stamp)
-//   runs/<suite>/<year>/<stamp>-<id>.html its report
+//   mesh-perf.json                           store marker: kind, schemaVersion (= layout), suites and their months
+//   index.html                               the dashboard (reads the index shards in the browser)
+//   run.html                                 every run's report: run.html#run=<suite>/<year>/<stamp>-<id>
+//   assets/                                  Chart.js, the report's stylesheet and chart script, the run page's script
+//   runs/<suite>/index/<yyyy-mm>.js          the suite's index, one shard per month (UTC) of run starts
+//   runs/<suite>/change-points.js            the change points of the suite's series (found at publish)
+//   runs/<suite>/<year>/<stamp>-<id>.js      one run's body (stored-run.ts: gzip, base64, in a script)
+//   runs/<suite>/<year>/<stamp>-<id>.tl.js   its per-second timelines, or a stub once history.keepTimelines drops them
+//   runs/<suite>/<year>/<stamp>-<id>.html    only in stores converted from layout 1: a redirect to the run's page
+//
+// Every data file is a script that hands its content to window.meshPerfStore, so the pages read
+// them the same way from a Pages site and from a checkout opened with file:// (where fetch() of
+// local files is refused).
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 
@@ -15,13 +22,19 @@ export const MARKER_FILE = 'mesh-perf.json';
 export const DASHBOARD_FILE = 'index.html';
 /** Where the dashboard goes when an adopted branch already has its own index.html. */
 export const ADOPTED_DASHBOARD_FILE = 'mesh-perf-dashboard.html';
+export const RUN_PAGE_FILE = 'run.html';
+/** Where the run page goes when an adopted branch already has its own run.html. */
+export const ADOPTED_RUN_PAGE_FILE = 'mesh-perf-run.html';
 export const GENERATOR_META = '<meta name="generator" content="mesh-perf">';
 export const CHARTJS_ASSET = 'assets/chart.umd.min.js';
 export const REPORT_CSS_ASSET = 'assets/report.css';
 export const REPORT_JS_ASSET = 'assets/report.js';
+/** The run page's script: reads a run's files and renders its report with report.html's renderer. */
+export const RUN_PAGE_JS_ASSET = 'assets/run-page.js';
+/** The dashboard's reader of index shards and change points. */
+export const STORE_DATA_JS_ASSET = 'assets/store-data.js';
 export const NOJEKYLL_FILE = '.nojekyll';
 export const RUNS_DIR = 'runs';
-export const DATA_DIR = 'data';
 
 /** Suite names become folder names: keep them to a portable, URL-safe alphabet. */
 export function suiteDir(suite: string): string {
@@ -37,12 +50,23 @@ export function suiteRoot(suite: string): string {
   return `${RUNS_DIR}/${suiteDir(suite)}`;
 }
 
-export function suiteIndexPath(suite: string): string {
-  return `${suiteRoot(suite)}/index.json`;
+/** The month (UTC) a run start falls in, "2025-01": the index shard that lists it. */
+export function monthOf(startedAt: string): string {
+  return new Date(Date.parse(startedAt)).toISOString().slice(0, 7);
 }
 
-export function suiteDataPath(suite: string): string {
-  return `${DATA_DIR}/${suiteDir(suite)}.js`;
+export function shardPath(suite: string, month: string): string {
+  return `${suiteRoot(suite)}/index/${month}.js`;
+}
+
+/** The month of a shard path under runs/<suite>/index/, or undefined for any other path. */
+export function shardMonth(path: string, suite: string): string | undefined {
+  const match = /^(\d{4}-\d{2})\.js$/.exec(path.slice(`${suiteRoot(suite)}/index/`.length));
+  return path.startsWith(`${suiteRoot(suite)}/index/`) && match ? match[1] : undefined;
+}
+
+export function changePointsPath(suite: string): string {
+  return `${suiteRoot(suite)}/change-points.js`;
 }
 
 /** "2025-01-15T03:00:00.000Z" → "20250115T030000Z": sorts by time, no ':' (Windows checkouts). */
@@ -76,12 +100,32 @@ export function runBasePath(result: RunResult): string {
   return `${suiteRoot(result.run.suite)}/${year}/${compactStamp(result.run.startedAt)}-${rest}`;
 }
 
+/** The run's body file. */
 export function runFilePath(result: RunResult): string {
-  return `${runBasePath(result)}.json`;
+  return `${runBasePath(result)}.js`;
 }
 
-export function reportPathFor(runFile: string): string {
-  return runFile.replace(/\.json$/, '.html');
+/** The timelines file beside a body file. */
+export function timelinesPathFor(runFile: string): string {
+  return runFile.replace(/\.js$/, '.tl.js');
+}
+
+/** Where layout 1 kept the run's report: a redirect to the run page once converted. */
+export function legacyReportPathFor(runFile: string): string {
+  return runFile.replace(/\.js$/, '.html');
+}
+
+/** "runs/a/2025/x.js" → "a/2025/x": what the run page's URL names. */
+export function runKeyOf(runFile: string): string {
+  return runFile.slice(`${RUNS_DIR}/`.length).replace(/\.js$/, '');
+}
+
+/** The run page's URL for a run, relative to the store root. */
+export function runPageHref(runFile: string, runPage: string = RUN_PAGE_FILE): string {
+  return `${runPage}#run=${runKeyOf(runFile)
+    .split('/')
+    .map((part) => encodeURIComponent(part))
+    .join('/')}`;
 }
 
 /** Relative URL from a file's folder back to the store root ("runs/a/2025/x.html" → "../../../"). */
@@ -90,8 +134,8 @@ export function relativeRoot(path: string): string {
   return depth === 0 ? './' : '../'.repeat(depth);
 }
 
-/** True for run files (not indexes) under runs/<suite>/. */
+/** True for run bodies (not timelines, shards or redirects) under runs/<suite>/. */
 export function isRunFile(path: string, suite: string): boolean {
   const root = `${suiteRoot(suite)}/`;
-  return path.startsWith(root) && /^\d{4}\/[^/]+\.json$/.test(path.slice(root.length));
+  return path.startsWith(root) && /^\d{4}\/[^/]+\.js$/.test(path.slice(root.length)) && !path.endsWith('.tl.js');
 }

@@ -1,6 +1,8 @@
 // mesh-perf.json at the store root: says "this branch/folder is a mesh-perf history" (so we never
-// write into somebody else's branch by accident) and lists the suites for the dashboard. Pure.
-export const MARKER_SCHEMA_VERSION = 1;
+// write into somebody else's branch by accident), which layout it holds (its schemaVersion: 1 for
+// the layout before index shards, legacy-layout.ts; 2 for layout.ts) and lists the suites for the
+// dashboard, with the months their index shards cover. Pure.
+export const MARKER_SCHEMA_VERSION = 2;
 export const MARKER_KIND = 'mesh-perf-history';
 
 export interface SuiteSummaryInfo {
@@ -11,6 +13,8 @@ export interface SuiteSummaryInfo {
   profiles: string[];
   modes: string[];
   branches: string[];
+  /** Months with an index shard ("2025-01"), oldest first (layout 2). */
+  months?: string[];
 }
 
 export interface StoreMarker {
@@ -18,6 +22,8 @@ export interface StoreMarker {
   kind: typeof MARKER_KIND;
   /** Dashboard page when index.html belongs to somebody else (an adopted Pages site). */
   dashboard?: string;
+  /** Run page when run.html belongs to somebody else (an adopted Pages site). */
+  runPage?: string;
   suites: SuiteSummaryInfo[];
 }
 
@@ -25,7 +31,8 @@ export function emptyMarker(): StoreMarker {
   return { schemaVersion: MARKER_SCHEMA_VERSION, kind: MARKER_KIND, suites: [] };
 }
 
-export type MarkerParse = { ok: true; marker: StoreMarker } | { ok: false; reason: string };
+/** storedVersion: the layout the store holds (1: legacy-layout.ts, converted on the next write). */
+export type MarkerParse = { ok: true; marker: StoreMarker; storedVersion: number } | { ok: false; reason: string };
 
 export function parseMarker(text: string): MarkerParse {
   let raw: unknown;
@@ -48,7 +55,7 @@ export function parseMarker(text: string): MarkerParse {
     };
   }
   if (!Array.isArray(doc.suites)) return { ok: false, reason: 'has no "suites" list' };
-  return { ok: true, marker: { ...(doc as unknown as StoreMarker), schemaVersion: MARKER_SCHEMA_VERSION } };
+  return { ok: true, marker: { ...(doc as unknown as StoreMarker), schemaVersion: MARKER_SCHEMA_VERSION }, storedVersion: version };
 }
 
 export function serializeMarker(marker: StoreMarker): string {

@@ -1,42 +1,45 @@
-// Turns "these runs go into the store" into one set of file changes: run files, their reports,
-// the suite indexes (checked against the stored runs, then pruned by retention), the dashboard
-// and the store marker. The git backend re-runs this on a fresh fetch after a rejected push, so
-// it is a merge of records keyed by run id, never a textual rebase. Pure apart from reading the
-// StoreTree it is given.
-import { parseResultsJson } from '../results/migrate.ts';
+// Turns "these runs go into the store" into one set of file changes: each run's body and
+// timelines, the index shards they fall in (checked against the stored runs, then pruned by
+// retention), the change points, the pages and the store marker. The git backend re-runs this on
+// a fresh fetch after a rejected push, so it is a merge of records keyed by run id, never a
+// textual rebase. A store still in layout 1 is converted in the same change (rebuild-plan.ts).
+// Pure apart from reading the StoreTree it is given.
 import type { RunResult } from '../results/types.ts';
 import { buildRunView } from '../report/view.ts';
 import { UsageError } from '../util/errors.ts';
 import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
 import {
-  CHARTJS_ASSET,
   DASHBOARD_FILE,
+  legacyReportPathFor,
   MARKER_FILE,
   NOJEKYLL_FILE,
-  reportPathFor,
+  RUN_PAGE_FILE,
   runFilePath,
-  suiteDataPath,
+  shardPath,
+  changePointsPath,
   suiteDir,
-  suiteIndexPath,
-  RUNS_DIR,
+  timelinesPathFor,
 } from './layout.ts';
-import { emptyMarker, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
-import { compactTimelines } from './compact-timelines.ts';
+import { emptyMarker, MARKER_SCHEMA_VERSION, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
 import {
   dashboardFileFor,
-  renderRunReportForStore,
+  renderChangePointsFile,
+  renderRunPage,
   renderSiteShell,
-  renderSuiteDataFile,
-  reportAssets,
+  runPageFileFor,
+  siteAssets,
   suiteSummaryOf,
+  type SiteScripts,
 } from '../site/pages.ts';
-import { loadSuiteState, type SuiteState } from './suite-state.ts';
-import { indexEntryFor, serializeIndex } from './suite-index.ts';
+import { bodiesWithoutTimelines, loadSuiteState, type SuiteState } from './suite-state.ts';
+import { byMonth, indexEntryFor, serializeShard } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
 import { changePointsMadeBy } from './change-point-gate.ts';
 import { suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
+import { NO_TIMELINES, packRun, unpackRun } from './stored-run.ts';
+import { canonical, storedNumbers } from './run-codec.ts';
 
 export interface PlanOptions {
   /** Shown in errors, without credentials. */
@@ -49,6 +52,8 @@ export interface PlanOptions {
   now: Date;
   /** Chart.js source, vendored as assets/chart.umd.min.js. */
   chartJs: string;
+  /** The run page's and the dashboard's bundled scripts (site/scripts.ts). */
+  scripts: SiteScripts;
 }
 
 export interface PublishPlan {
@@ -56,36 +61,56 @@ export interface PublishPlan {
   added: string[];
   unchanged: string[];
   pruned: string[];
-  /** Runs rewritten without their per-second timelines (timeline retention). */
+  /** Runs whose per-second timelines were dropped (timeline retention). */
   compacted: string[];
   /** Change points that the runs of this publish made appear (slowdowns and speed-ups). */
   newChangePoints: SuiteChangePoint[];
   warnings: string[];
 }
 
-/** Files as we would store them: compact JSON, floats to 6 significant digits (well under noise). */
-export function serializeRun(result: RunResult): string {
-  return `${JSON.stringify(result, (_key, value: unknown) =>
-    typeof value === 'number' && !Number.isInteger(value) && Number.isFinite(value) ? Number(value.toPrecision(6)) : value,
-  )}\n`;
-}
-
-export async function readMarker(tree: StoreTree, storeLabel: string, adopt: boolean): Promise<StoreMarker> {
+/** The marker and the layout the store holds (1: legacy-layout.ts, to convert; 2: layout.ts). */
+export async function readMarker(tree: StoreTree, storeLabel: string, adopt: boolean): Promise<{ marker: StoreMarker; layout: number }> {
   const text = await tree.read(MARKER_FILE);
   if (text === undefined) {
     const existing = (await tree.list('')).filter((p) => p !== NOJEKYLL_FILE);
     if (existing.length > 0 && !adopt) throw new StoreNotAdoptedError(storeLabel, existing);
-    return emptyMarker();
+    return { marker: emptyMarker(), layout: MARKER_SCHEMA_VERSION };
   }
   const parsed = parseMarker(text);
   if (!parsed.ok) throw new StoreCorruptError(storeLabel, MARKER_FILE, parsed.reason);
-  return parsed.marker;
+  return { marker: parsed.marker, layout: parsed.storedVersion };
+}
+
+/** Where the pages go (moved aside on an adopted branch that has its own). */
+export async function pagesOf(tree: StoreTree, marker: StoreMarker): Promise<{ dashboard: string; runPage: string }> {
+  const dashboard = await dashboardFileFor(tree, marker);
+  if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
+  const runPage = await runPageFileFor(tree, marker);
+  if (runPage !== RUN_PAGE_FILE) marker.runPage = runPage;
+  return { dashboard, runPage };
 }
 
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
-  const marker = await readMarker(tree, options.storeLabel, options.adopt ?? false);
-  const dashboard = await dashboardFileFor(tree, marker);
-  if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
+  const { marker, layout } = await readMarker(tree, options.storeLabel, options.adopt ?? false);
+  if (layout < MARKER_SCHEMA_VERSION) {
+    // Imported here: the converter plans with this module too.
+    const { convertLegacyStore } = await import('./rebuild-plan.ts');
+    const converted = await convertLegacyStore(tree, options);
+    const plan = await planPublish(converted.tree, runs, options);
+    const changes = converted.changes;
+    for (const path of plan.changes.deletes) {
+      changes.writes.delete(path);
+      changes.deletes.add(path);
+    }
+    for (const [path, text] of plan.changes.writes) {
+      changes.deletes.delete(path);
+      changes.writes.set(path, text);
+    }
+    plan.changes = await dropUnchanged(changes, tree);
+    plan.warnings.unshift(...converted.warnings);
+    return plan;
+  }
+  const pages = await pagesOf(tree, marker);
   const plan: PublishPlan = {
     changes: emptyChanges(),
     added: [],
@@ -111,58 +136,37 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   for (const result of incoming) {
     const state = states.get(result.run.suite)!;
     const file = runFilePath(result);
-    const text = serializeRun(result);
-    const blob = gitBlobId(text);
+    const packed = packRun(result);
+    const blob = gitBlobId(packed.body);
     const previous = state.index.runs.find((e) => e.id === result.run.id);
     if (previous && previous.file === file && previous.blob === blob) {
       plan.unchanged.push(file);
       continue;
     }
     if (previous && previous.file !== file) {
-      plan.changes.deletes.add(previous.file);
-      plan.changes.deletes.add(previous.report);
+      for (const path of [previous.file, timelinesPathFor(previous.file), legacyReportPathFor(previous.file)])
+        plan.changes.deletes.add(path);
     }
-    const report = reportPathFor(file);
     // Read back as every reader of the store will read it: a run the results schema refuses is
-    // refused here, naming the file and the field, before it is stored. The report is rendered
+    // refused here, naming the file and the field, before it is stored; the index entry is made
     // from this stored form, so a later rebuild from the branch gives the same bytes.
-    const stored = parseResultsJson(text, file);
-    plan.changes.writes.set(file, text);
-    const view = buildRunView(stored);
-    plan.changes.writes.set(report, renderRunReportForStore(view, report, dashboard));
-    state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(view, file, report, blob)];
+    const stored = unpackRun(packed.body, file, { text: packed.timelines, path: timelinesPathFor(file) });
+    plan.changes.writes.set(file, packed.body);
+    plan.changes.writes.set(timelinesPathFor(file), packed.timelines);
+    plan.changes.deletes.delete(file);
+    state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(buildRunView(stored), file, blob)];
+    state.files.set(file, blob);
     state.indexChanged = true;
     plan.added.push(file);
   }
 
   for (const state of states.values()) {
-    for (const [path, result] of state.reread) {
-      const report = reportPathFor(path);
-      if (!plan.changes.writes.has(report))
-        plan.changes.writes.set(report, renderRunReportForStore(buildRunView(result), report, dashboard));
+    // A body without its timelines file would make its page load a missing script.
+    for (const file of bodiesWithoutTimelines(state)) {
+      if (!plan.changes.writes.has(timelinesPathFor(file))) plan.changes.writes.set(timelinesPathFor(file), NO_TIMELINES);
     }
     if (options.retention) prune(state, options.retention, options.now, plan);
-    if (options.timelineRetention) {
-      const pending = new Map(incoming.filter((r) => r.run.suite === state.suite).map((r) => [runFilePath(r), r]));
-      for (const c of await compactTimelines(
-        tree,
-        state.index,
-        options.timelineRetention,
-        options.now,
-        options.storeLabel,
-        serializeRun,
-        pending,
-      )) {
-        plan.changes.writes.set(c.entry.file, c.text);
-        plan.changes.writes.set(
-          c.entry.report,
-          renderRunReportForStore(buildRunView(parseResultsJson(c.text, c.entry.file)), c.entry.report, dashboard),
-        );
-        state.index.runs = state.index.runs.map((e) => (e.id === c.entry.id ? c.entry : e));
-        state.indexChanged = true;
-        plan.compacted.push(c.entry.file);
-      }
-    }
+    if (options.timelineRetention) dropTimelines(state, options.timelineRetention, options.now, plan);
     if (state.indexChanged) {
       const changes = suiteChangePoints(state.index.runs);
       const added = new Set(
@@ -172,9 +176,10 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       writeSuite(state, plan.changes, changes);
     }
   }
-  const shell = siteShellChanges(await tree.list(`${RUNS_DIR}/`), marker, [...states.values()], options);
+  const shell = siteShellChanges(marker, [...states.values()], options, pages);
   for (const [path, text] of shell.writes) plan.changes.writes.set(path, text);
-  return finalize(plan, tree);
+  plan.changes = await dropUnchanged(plan.changes, tree);
+  return plan;
 }
 
 function prune(state: SuiteState, retention: Retention, now: Date, plan: PublishPlan): void {
@@ -182,10 +187,11 @@ function prune(state: SuiteState, retention: Retention, now: Date, plan: Publish
   if (removed.length === 0) return;
   const gone = new Set(removed.map((e) => e.id));
   for (const entry of removed) {
-    plan.changes.writes.delete(entry.file);
-    plan.changes.writes.delete(entry.report);
-    plan.changes.deletes.add(entry.file);
-    plan.changes.deletes.add(entry.report);
+    for (const path of [entry.file, timelinesPathFor(entry.file), legacyReportPathFor(entry.file)]) {
+      plan.changes.writes.delete(path);
+      plan.changes.deletes.add(path);
+    }
+    state.files.delete(entry.file);
     plan.pruned.push(entry.file);
   }
   state.index.runs = state.index.runs.filter((e) => !gone.has(e.id));
@@ -193,40 +199,61 @@ function prune(state: SuiteState, retention: Retention, now: Date, plan: Publish
   plan.warnings.push(`retention (${describeRetention(retention)}) removed ${removed.length} run(s) of suite ${state.suite}`);
 }
 
-export function writeSuite(state: SuiteState, changes: StoreChanges, changePoints?: SuiteChangePoints): void {
-  changes.writes.set(suiteIndexPath(state.suite), serializeIndex(state.index));
-  changes.writes.set(suiteDataPath(state.suite), renderSuiteDataFile(state.index, changePoints));
+/** Past the timeline retention a run's timelines file becomes the stub; its body stays as it is. */
+function dropTimelines(state: SuiteState, retention: Retention, now: Date, plan: PublishPlan): void {
+  const stub = gitBlobId(NO_TIMELINES);
+  for (const entry of prunedEntries(state.index.runs, retention, now)) {
+    const path = timelinesPathFor(entry.file);
+    const pending = plan.changes.writes.get(path);
+    const holds = pending !== undefined ? pending !== NO_TIMELINES : (state.timelines.get(path) ?? stub) !== stub;
+    if (!holds) continue;
+    plan.changes.writes.set(path, NO_TIMELINES);
+    plan.compacted.push(entry.file);
+  }
 }
 
-/** Marker, dashboard page, Chart.js asset, .nojekyll: rewritten so they describe every suite. */
-export function siteShellChanges(runPaths: string[], marker: StoreMarker, states: SuiteState[], options: PlanOptions): StoreChanges {
+/** The suite's shards (one per month that has runs; emptied months deleted) and its change points. */
+export function writeSuite(
+  state: SuiteState,
+  changes: StoreChanges,
+  changePoints: SuiteChangePoints = suiteChangePoints(state.index.runs),
+): void {
+  const months = byMonth(state.index.runs);
+  for (const [month, entries] of months)
+    changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
+  for (const month of state.months) if (!months.has(month)) changes.deletes.add(shardPath(state.suite, month));
+  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints));
+}
+
+/** Marker, dashboard, run page, assets, .nojekyll: rewritten so they describe every suite. */
+export function siteShellChanges(
+  marker: StoreMarker,
+  states: readonly SuiteState[],
+  options: PlanOptions,
+  pages: { dashboard: string; runPage: string },
+): StoreChanges {
   const changes = emptyChanges();
   const suites = new Map(marker.suites.map((s) => [s.name, s]));
   for (const state of states) {
     if (state.index.runs.length > 0) suites.set(state.suite, suiteSummaryOf(state.index));
     else suites.delete(state.suite);
   }
-  // Suites found on disk but missing from an adopted or older marker still get listed.
-  for (const path of runPaths) {
-    const match = new RegExp(`^${RUNS_DIR}/([^/]+)/index\\.json$`).exec(path);
-    if (match && !suites.has(match[1]!)) suites.set(match[1]!, { name: match[1]!, runs: 0, profiles: [], modes: [], branches: [] });
-  }
-  const next: StoreMarker = { ...marker, suites: [...suites.values()] };
+  const next: StoreMarker = { ...marker, schemaVersion: MARKER_SCHEMA_VERSION, suites: [...suites.values()] };
   changes.writes.set(MARKER_FILE, serializeMarker(next));
-  changes.writes.set(next.dashboard ?? DASHBOARD_FILE, renderSiteShell(next));
-  changes.writes.set(CHARTJS_ASSET, options.chartJs);
-  for (const [path, text] of reportAssets()) changes.writes.set(path, text);
+  changes.writes.set(pages.dashboard, renderSiteShell(next, pages.runPage));
+  changes.writes.set(pages.runPage, renderRunPage(pages.dashboard));
+  for (const [path, text] of siteAssets(options.chartJs, options.scripts)) changes.writes.set(path, text);
   changes.writes.set(NOJEKYLL_FILE, '');
   return changes;
 }
 
 /** Drops writes whose content is already stored, so an idempotent publish makes no commit. */
-async function finalize(plan: PublishPlan, tree: StoreTree): Promise<PublishPlan> {
-  for (const [path, text] of plan.changes.writes) {
-    if ((await tree.blob(path)) === gitBlobId(text)) plan.changes.writes.delete(path);
+export async function dropUnchanged(changes: StoreChanges, tree: StoreTree): Promise<StoreChanges> {
+  for (const [path, text] of changes.writes) {
+    if ((await tree.blob(path)) === gitBlobId(text)) changes.writes.delete(path);
   }
-  for (const path of plan.changes.deletes) if ((await tree.blob(path)) === undefined) plan.changes.deletes.delete(path);
-  return plan;
+  for (const path of changes.deletes) if ((await tree.blob(path)) === undefined) changes.deletes.delete(path);
+  return changes;
 }
 
 function dedupeIncoming(runs: RunResult[]): RunResult[] {
@@ -234,7 +261,7 @@ function dedupeIncoming(runs: RunResult[]): RunResult[] {
   for (const run of runs) {
     const key = `${run.run.suite}\u0000${run.run.id}`;
     const seen = byKey.get(key);
-    if (seen && serializeRun(seen) !== serializeRun(run)) {
+    if (seen && canonical(storedNumbers(seen)) !== canonical(storedNumbers(run))) {
       throw new UsageError(
         `two results files carry run id ${JSON.stringify(run.run.id)} of suite ${run.run.suite} with different content; publish them separately or fix the ids`,
       );

@@ -1,17 +1,22 @@
-// The compact per-suite index: one line per run with what the dashboard draws and what base
-// lookups filter on (branch, commit, event, runner class), plus the git blob id of the run file
-// so a publish can tell, without reading every run, which files changed since they were indexed.
-// Runs are kept oldest first, one per line, so each publish appends a line and git deltas stay
-// small. Pure.
+// The per-suite index: one entry per run with what the dashboard draws and what base lookups
+// filter on (branch, commit, event, runner class), plus the git blob id of the run's body so a
+// publish can tell, without reading every run, which files changed since they were indexed.
+// Stored in shards, one per month of run starts (layout.ts): a day's publish rewrites only the
+// newest shard, one run per line so the rewrite is a one-line diff. The dashboard reads the same
+// shards in the browser and draws from them. Pure.
 import type { Verdict } from '../results/types.ts';
 import type { RunView, SummaryStat } from '../report/view.ts';
+import { monthOf } from './layout.ts';
+import { jsonScript, parseJsonScript } from './store-scripts.ts';
 
-/** 2: modes carry the overhead ratio, CPU per 1000 rps and error rate; runs their versions (change points). */
-export const INDEX_SCHEMA_VERSION = 2;
+/** 3: sharded by month, modes as arrays (INDEX_FIGURES), no achieved rps, no report path (the run page is one). */
+export const INDEX_SCHEMA_VERSION = 3;
 export const INDEX_KIND = 'mesh-perf-suite-index';
 export const INDEX_CI_LEVEL = 0.95;
 /** The statistics the dashboard can plot; the rest stay in the run files. */
 export const INDEX_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const satisfies readonly SummaryStat[];
+/** Figures of a mode with an interval, in the order a stored mode lists them; then the error rate. */
+const INDEX_FIGURES = [...INDEX_STATS, 'ratio', 'cpu'] as const;
 
 /** [median, low, high] over repetitions. */
 export type Triple = [number, number, number];
@@ -21,10 +26,10 @@ export interface IndexModeEntry {
   n: number;
   valid: number;
   /**
-   * Latency statistics (ms) and achieved rps; `ratio`: p50 as a ratio to the same run's baseline;
-   * `cpu`: CPU millicores per 1000 rps; `err`: error rate (a single value: [rate, rate, rate]).
+   * Latency statistics (ms); `ratio`: p50 as a ratio to the same run's baseline; `cpu`: CPU
+   * millicores per 1000 rps; `err`: error rate (a single value: [rate, rate, rate]).
    */
-  s: Partial<Record<SummaryStat | 'rps' | 'ratio' | 'cpu' | 'err', Triple>>;
+  s: Partial<Record<(typeof INDEX_FIGURES)[number] | 'err', Triple>>;
 }
 
 /** What a change point lists as changed between two runs. */
@@ -37,13 +42,11 @@ export interface IndexEnvironment {
 
 export interface IndexEntry {
   id: string;
-  /** Run file, relative to the store root. */
+  /** The run's body file, relative to the store root (its page: layout.ts runPageHref). */
   file: string;
-  /** Run report, relative to the store root. */
-  report: string;
-  /** Git blob id of the run file as stored. */
+  /** Git blob id of the body file as stored. */
   blob: string;
-  /** schemaVersion of the run file (older files are migrated on read). */
+  /** schemaVersion of the run (older runs are migrated on read). */
   v: number;
   startedAt: string;
   verdict: Verdict;
@@ -51,35 +54,32 @@ export interface IndexEntry {
   branch?: string;
   event?: string;
   pr?: number;
-  /** A PR's base commit (pull_request.base.sha); entries written before schema 5 call it mergeBase. */
+  /** A PR's base commit (pull_request.base.sha). */
   baseSha?: string;
   baseRef?: string;
   repository?: string;
   platform: string;
   runnerClass?: string;
   invalidReps: number;
-  /** False once the per-second timelines were dropped from the stored run (timeline retention). */
-  tl?: boolean;
   baseline: string;
   env?: IndexEnvironment;
   /** profile → mode → figures. */
   modes: Record<string, Record<string, IndexModeEntry>>;
 }
 
+/** A suite's index in memory: every shard's entries together. */
 export interface SuiteIndex {
-  schemaVersion: number;
-  kind: typeof INDEX_KIND;
   suite: string;
   ciLevel: number;
   runs: IndexEntry[];
 }
 
 export function emptyIndex(suite: string): SuiteIndex {
-  return { schemaVersion: INDEX_SCHEMA_VERSION, kind: INDEX_KIND, suite, ciLevel: INDEX_CI_LEVEL, runs: [] };
+  return { suite, ciLevel: INDEX_CI_LEVEL, runs: [] };
 }
 
-/** The dashboard's entry of one run, from the run's view (the one the report beside it renders). */
-export function indexEntryFor(view: RunView, file: string, report: string, blob: string): IndexEntry {
+/** The dashboard's entry of one run, from the run's view (the one its page renders). */
+export function indexEntryFor(view: RunView, file: string, blob: string): IndexEntry {
   const modes: IndexEntry['modes'] = {};
   const triple = (f: { value: number; low: number; high: number }): Triple => [sig(f.value), sig(f.low), sig(f.high)];
   for (const row of view.modes) {
@@ -88,7 +88,6 @@ export function indexEntryFor(view: RunView, file: string, report: string, blob:
       const figure = row.latency[stat];
       if (figure) s[stat] = triple(figure);
     }
-    if (row.achievedRps) s.rps = triple(row.achievedRps);
     const ratio = row.overhead.p50?.ratio;
     if (ratio) s.ratio = triple(ratio);
     if (row.cpuPer1000Rps) s.cpu = triple(row.cpuPer1000Rps);
@@ -99,14 +98,12 @@ export function indexEntryFor(view: RunView, file: string, report: string, blob:
   const entry: IndexEntry = {
     id: view.run.id,
     file,
-    report,
     blob,
     v: view.schemaVersion,
     startedAt: view.run.startedAt,
     verdict: view.verdict,
     platform: view.run.platform,
     invalidReps: view.invalid.length,
-    tl: hasTimelines(view),
     baseline: view.baseline,
     modes,
   };
@@ -151,28 +148,82 @@ export function sortEntries(entries: IndexEntry[]): IndexEntry[] {
   return decorated.map((d) => d.e);
 }
 
-/** One run per line: appends stay one-line diffs. */
-export function serializeIndex(index: SuiteIndex): string {
-  const head = JSON.stringify({ schemaVersion: index.schemaVersion, kind: index.kind, suite: index.suite, ciLevel: index.ciLevel });
-  const runs = sortEntries(index.runs).map((r) => JSON.stringify(r));
-  return `${head.slice(0, -1)},"runs":[${runs.length ? `\n${runs.join(',\n')}\n` : ''}]}\n`;
+/** Entries by the month their run started in, months in order. */
+export function byMonth(entries: readonly IndexEntry[]): Map<string, IndexEntry[]> {
+  const months = new Map<string, IndexEntry[]>();
+  for (const entry of entries) {
+    const month = monthOf(entry.startedAt);
+    let list = months.get(month);
+    if (!list) months.set(month, (list = []));
+    list.push(entry);
+  }
+  return new Map([...months].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-export type IndexParse = { ok: true; index: SuiteIndex; storedVersion: number } | { ok: false; reason: string };
+/** A stored mode: [n, valid, then each of INDEX_FIGURES as median, low, high (or one null), then the error rate or null]. */
+type StoredMode = (number | null)[];
 
-/** Validates an index file; a newer schemaVersion is an error (we would lose what we cannot read). */
-export function parseIndex(text: string, expectedSuite: string): IndexParse {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
+function storeMode(mode: IndexModeEntry): StoredMode {
+  const out: StoredMode = [mode.n, mode.valid];
+  for (const figure of INDEX_FIGURES) {
+    const t = mode.s[figure];
+    if (t) out.push(t[0], t[1], t[2]);
+    else out.push(null);
   }
+  out.push(mode.s.err ? mode.s.err[0] : null);
+  return out;
+}
+
+function readMode(stored: StoredMode): IndexModeEntry | undefined {
+  if (!Array.isArray(stored) || typeof stored[0] !== 'number' || typeof stored[1] !== 'number') return undefined;
+  const s: IndexModeEntry['s'] = {};
+  let at = 2;
+  for (const figure of INDEX_FIGURES) {
+    const value = stored[at];
+    if (value === null) {
+      at += 1;
+      continue;
+    }
+    const [low, high] = [stored[at + 1], stored[at + 2]];
+    if (typeof value !== 'number' || typeof low !== 'number' || typeof high !== 'number') return undefined;
+    s[figure] = [value, low, high];
+    at += 3;
+  }
+  const err = stored[at];
+  if (err === undefined || (err !== null && typeof err !== 'number') || at + 1 !== stored.length) return undefined;
+  if (typeof err === 'number') s.err = [err, err, err];
+  return { n: stored[0], valid: stored[1], s };
+}
+
+/** An index shard: the runs of one month of a suite, oldest first, one per line. */
+export function serializeShard(suite: string, month: string, entries: readonly IndexEntry[], ciLevel = INDEX_CI_LEVEL): string {
+  const head = JSON.stringify({ schemaVersion: INDEX_SCHEMA_VERSION, kind: INDEX_KIND, suite, month, ciLevel });
+  const lines = sortEntries([...entries]).map((e) => {
+    const { modes, ...rest } = e;
+    const stored: Record<string, Record<string, StoredMode>> = {};
+    for (const [profile, byMode] of Object.entries(modes)) {
+      stored[profile] = Object.fromEntries(Object.entries(byMode).map(([mode, m]) => [mode, storeMode(m)]));
+    }
+    return JSON.stringify({ ...rest, modes: stored });
+  });
+  return jsonScript('index', `${head.slice(0, -1)},"runs":[${lines.length ? `\n${lines.join(',\n')}\n` : ''}]}`);
+}
+
+export type ShardParse = { ok: true; entries: IndexEntry[]; ciLevel: number } | { ok: false; reason: string };
+
+/** Validates a shard; a newer schemaVersion is an error (we would lose what we cannot read). */
+export function parseShard(text: string, suite: string, month: string): ShardParse {
+  const parsed = parseJsonScript(text, 'index');
+  return parsed.ok ? readShard(parsed.value, suite, month) : parsed;
+}
+
+/** A shard's document (as its script hands it to a page, or parsed from its text), checked and decoded. */
+export function readShard(raw: unknown, suite: string, month: string): ShardParse {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'is not a JSON object' };
   const doc = raw as Record<string, unknown>;
   const version = doc.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)}, expected 1..${INDEX_SCHEMA_VERSION})` };
+    return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)}, expected ${INDEX_SCHEMA_VERSION})` };
   }
   if (version > INDEX_SCHEMA_VERSION) {
     return {
@@ -180,32 +231,46 @@ export function parseIndex(text: string, expectedSuite: string): IndexParse {
       reason: `has schemaVersion ${version}, newer than this mesh-perf understands (${INDEX_SCHEMA_VERSION}); upgrade mesh-perf`,
     };
   }
+  if (version < INDEX_SCHEMA_VERSION) return { ok: false, reason: `has schemaVersion ${version}; shards start at ${INDEX_SCHEMA_VERSION}` };
   if (doc.kind !== INDEX_KIND) return { ok: false, reason: `has kind ${JSON.stringify(doc.kind)}, expected "${INDEX_KIND}"` };
-  if (doc.suite !== expectedSuite)
-    return { ok: false, reason: `belongs to suite ${JSON.stringify(doc.suite)}, expected "${expectedSuite}"` };
+  if (doc.suite !== suite) return { ok: false, reason: `belongs to suite ${JSON.stringify(doc.suite)}, expected "${suite}"` };
+  if (doc.month !== month) return { ok: false, reason: `is for month ${JSON.stringify(doc.month)}, expected "${month}" (its file name)` };
   if (!Array.isArray(doc.runs)) return { ok: false, reason: 'has no "runs" list' };
+  const entries: IndexEntry[] = [];
   for (const [i, run] of doc.runs.entries()) {
-    const r = run as Partial<IndexEntry> | null;
+    const r = run as Partial<IndexEntry> & { modes?: Record<string, Record<string, StoredMode>> };
+    const malformed = { ok: false as const, reason: `has a malformed entry at runs[${i}] (expected id, file, blob, startedAt, modes)` };
     if (
       !r ||
       typeof r.id !== 'string' ||
       typeof r.file !== 'string' ||
       typeof r.blob !== 'string' ||
       typeof r.startedAt !== 'string' ||
-      typeof r.modes !== 'object'
+      Number.isNaN(Date.parse(r.startedAt)) ||
+      typeof r.modes !== 'object' ||
+      r.modes === null
     ) {
-      return { ok: false, reason: `has a malformed entry at runs[${i}] (expected id, file, blob, startedAt, modes)` };
+      return malformed;
     }
+    if (monthOf(r.startedAt) !== month)
+      return { ok: false, reason: `lists run ${r.id}, which started in ${monthOf(r.startedAt)}, not ${month}` };
+    const modes: IndexEntry['modes'] = {};
+    for (const [profile, byMode] of Object.entries(r.modes)) {
+      if (typeof byMode !== 'object' || byMode === null) return malformed;
+      modes[profile] = {};
+      for (const [mode, stored] of Object.entries(byMode)) {
+        const entry = readMode(stored);
+        if (!entry) return { ok: false, reason: `has a malformed mode ${profile} · ${mode} at runs[${i}]` };
+        modes[profile]![mode] = entry;
+      }
+    }
+    entries.push({ ...(r as IndexEntry), modes });
   }
-  return { ok: true, index: { ...(doc as unknown as SuiteIndex), schemaVersion: INDEX_SCHEMA_VERSION }, storedVersion: version };
+  return { ok: true, entries, ciLevel: typeof doc.ciLevel === 'number' ? doc.ciLevel : INDEX_CI_LEVEL };
 }
 
 /** Five significant digits: far below run-to-run noise, and the index stays small. */
 export function sig(value: number): number {
   if (!Number.isFinite(value) || value === 0) return value;
   return Number(value.toPrecision(5));
-}
-
-function hasTimelines(view: RunView): boolean {
-  return view.modes.some((m) => m.records.some((r) => r.timeline.length > 0));
 }

@@ -1,38 +1,10 @@
 // Reads a results.json of any known schema version and returns the current shape. Each step
-// migrates one version to the next, so old history stays readable forever.
+// migrates one version to the next (migrate-steps.ts), so old history stays readable forever.
 import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.ts';
 import { resultsSchema } from './schema.ts';
+import { migrateDocument } from './migrate-steps.ts';
 import { UsageError } from '../util/errors.ts';
 import { redactInPlace } from '../util/redact.ts';
-
-type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
-
-/** MIGRATIONS[v] turns a version-v document into version v+1. */
-const MIGRATIONS: Record<number, Migration> = {
-  // v2 gives "analysis" a shape (src/results/analysis.ts). Version 1 never defined one, so an old
-  // block is dropped; it is recomputed from the repetitions, which every version keeps.
-  1: ({ analysis: _dropped, ...rest }) => rest,
-  // v3 adds the verdict and gate decision "inconclusive"; every v2 document is a valid v3 one.
-  2: (doc) => doc,
-  // v4 measures until decided: the analysis's modesToConfirm (a one-off confirmation round) became
-  // modesToExtend (modes that need more blocks at the next look); A/B gates and the stopping record
-  // are new and optional.
-  3: (doc) => {
-    const analysis = doc.analysis as Record<string, unknown> | undefined;
-    if (!analysis || typeof analysis !== 'object') return doc;
-    const { modesToConfirm, ...rest } = analysis;
-    return { ...doc, analysis: { ...rest, modesToExtend: rest.modesToExtend ?? modesToConfirm ?? [] } };
-  },
-  // v5 names a PR's base commit for what it is: run.git.mergeBase was GitHub's
-  // pull_request.base.sha (the base branch's tip when the event fired), never `git merge-base`.
-  4: (doc) => {
-    const run = doc.run as Record<string, unknown> | undefined;
-    const git = run && typeof run === 'object' ? (run.git as Record<string, unknown> | undefined) : undefined;
-    if (!git || typeof git !== 'object' || !('mergeBase' in git)) return doc;
-    const { mergeBase, ...rest } = git;
-    return { ...doc, run: { ...run, git: { ...rest, ...(rest.baseSha === undefined ? { baseSha: mergeBase } : {}) } } };
-  },
-};
 
 export class ResultsFormatError extends UsageError {
   constructor(
@@ -62,11 +34,9 @@ export function migrateResults(raw: unknown, path: string): RunResult {
       `has schemaVersion ${version}, newer than this mesh-perf understands (${RESULTS_SCHEMA_VERSION}); upgrade mesh-perf to read it`,
     );
   }
-  for (let v = version; v < RESULTS_SCHEMA_VERSION; v++) {
-    const step = MIGRATIONS[v];
-    if (!step) throw new ResultsFormatError(path, `schemaVersion ${v} has no migration to ${v + 1}`);
-    doc = { ...step(doc), schemaVersion: v + 1 };
-  }
+  const migrated = migrateDocument(doc);
+  if (typeof migrated === 'string') throw new ResultsFormatError(path, migrated);
+  doc = migrated;
   if (!Array.isArray(doc.modes) || typeof doc.run !== 'object') {
     throw new ResultsFormatError(path, 'is missing "modes" or "run"; it does not look like a mesh-perf results file');
   }

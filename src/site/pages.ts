@@ -1,63 +1,140 @@
-// The static site inside a history store: the dashboard page, the per-suite data scripts and one
-// report per run, all linking with relative URLs so the same files work on a Pages site and from
-// a local checkout (file://). Pure.
-import type { RunView } from '../report/view.ts';
-import { renderDashboardHtml, renderSuiteData } from './dashboard/render.ts';
-import { renderHtmlReport } from '../report/html/render.ts';
+// The static site inside a history store: the dashboard page, the one run page, their shared
+// assets and the change-points data file, all linking with relative URLs so the same files work
+// on a Pages site and from a local checkout (file://). No page is stored per run: the run page
+// renders any run from its stored files in the browser (src/browser/run-page.ts). Pure.
+import { renderDashboardHtml } from './dashboard/render.ts';
+import { renderRunPageHtml } from './run-page/render.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
+  ADOPTED_RUN_PAGE_FILE,
   CHARTJS_ASSET,
   DASHBOARD_FILE,
-  DATA_DIR,
   GENERATOR_META,
-  relativeRoot,
   REPORT_CSS_ASSET,
   REPORT_JS_ASSET,
+  RUN_PAGE_FILE,
+  RUN_PAGE_JS_ASSET,
+  runPageHref,
+  RUNS_DIR,
+  STORE_DATA_JS_ASSET,
+  relativeRoot,
 } from '../history/layout.ts';
 import { REPORT_CLIENT_JS } from '../report/html/client.ts';
 import { BASE_CSS } from '../report/html/styles.ts';
+import { escapeHtml as e } from '../report/html/escape.ts';
 import type { StoreTree } from '../history/tree.ts';
 import type { StoreMarker, SuiteSummaryInfo } from '../history/marker.ts';
-import type { SuiteIndex } from '../history/suite-index.ts';
-import { suiteChangePoints, type SuiteChangePoints } from '../history/change-points.ts';
+import { byMonth, sortEntries, type IndexEntry, type SuiteIndex } from '../history/suite-index.ts';
+import { ANALYSED_RUNS, type SuiteChangePoints } from '../history/change-points.ts';
+import { jsonScript } from '../history/store-scripts.ts';
 
-export function renderRunReportForStore(view: RunView, reportPath: string, dashboardFile: string = DASHBOARD_FILE): string {
-  const root = relativeRoot(reportPath);
-  return renderHtmlReport(view, {
-    chartJs: { src: `${root}${CHARTJS_ASSET}` },
-    assets: { css: `${root}${REPORT_CSS_ASSET}`, js: `${root}${REPORT_JS_ASSET}` },
-    dashboardHref: `${root}${dashboardFile}#suite=${encodeURIComponent(view.run.suite)}`,
-    // The dashboard finds the change point this run falls after (computed when it loads, so the
-    // link stays right as later runs add change points).
-    changePointHref: `${root}${dashboardFile}#suite=${encodeURIComponent(view.run.suite)}&after=${encodeURIComponent(view.run.id)}`,
-  });
+/** The browser bundles a store carries (site/scripts.ts builds or reads them). */
+export interface SiteScripts {
+  runPage: string;
+  storeData: string;
 }
 
 /** index.html, unless an adopted branch has its own: then the dashboard moves aside. */
 export async function dashboardFileFor(tree: StoreTree, marker: StoreMarker): Promise<string> {
   if (marker.dashboard) return marker.dashboard;
-  const existing = await tree.read(DASHBOARD_FILE);
-  return existing !== undefined && !existing.includes(GENERATOR_META) ? ADOPTED_DASHBOARD_FILE : DASHBOARD_FILE;
+  return (await foreignPage(tree, DASHBOARD_FILE)) ? ADOPTED_DASHBOARD_FILE : DASHBOARD_FILE;
 }
 
-export function renderSiteShell(marker: StoreMarker): string {
-  return renderDashboardHtml({ marker, chartJsSrc: CHARTJS_ASSET, dataPrefix: `${DATA_DIR}/` });
+/** run.html, unless an adopted branch has its own. */
+export async function runPageFileFor(tree: StoreTree, marker: StoreMarker): Promise<string> {
+  if (marker.runPage) return marker.runPage;
+  return (await foreignPage(tree, RUN_PAGE_FILE)) ? ADOPTED_RUN_PAGE_FILE : RUN_PAGE_FILE;
 }
 
-/** Shared files of the run reports in a store. */
-export function reportAssets(): Map<string, string> {
+async function foreignPage(tree: StoreTree, path: string): Promise<boolean> {
+  const existing = await tree.read(path);
+  return existing !== undefined && !existing.includes(GENERATOR_META);
+}
+
+export function renderSiteShell(marker: StoreMarker, runPage: string = RUN_PAGE_FILE): string {
+  return renderDashboardHtml({
+    marker,
+    chartJsSrc: CHARTJS_ASSET,
+    storeDataSrc: STORE_DATA_JS_ASSET,
+    runsPrefix: `${RUNS_DIR}/`,
+    runPage,
+  });
+}
+
+export function renderRunPage(dashboard: string = DASHBOARD_FILE): string {
+  return renderRunPageHtml({
+    dashboard,
+    runsPrefix: `${RUNS_DIR}/`,
+    chartJsSrc: CHARTJS_ASSET,
+    cssHref: REPORT_CSS_ASSET,
+    reportJsSrc: REPORT_JS_ASSET,
+    runPageJsSrc: RUN_PAGE_JS_ASSET,
+  });
+}
+
+/** Shared files of the pages in a store. */
+export function siteAssets(chartJs: string, scripts: SiteScripts): Map<string, string> {
   return new Map([
+    [CHARTJS_ASSET, chartJs],
     [REPORT_CSS_ASSET, BASE_CSS],
     [REPORT_JS_ASSET, REPORT_CLIENT_JS],
+    [RUN_PAGE_JS_ASSET, scripts.runPage],
+    [STORE_DATA_JS_ASSET, scripts.storeData],
   ]);
 }
 
-export function renderSuiteDataFile(index: SuiteIndex, changes: SuiteChangePoints = suiteChangePoints(index.runs)): string {
-  return renderSuiteData(index, changes);
+/**
+ * runs/<suite>/change-points.js: the change points the dashboard lists and marks, found at publish
+ * over the whole index (too much work for a page load), with the body file of every run they name
+ * (the dashboard links runs it has not loaded) and the branch it shows by default.
+ */
+export function renderChangePointsFile(index: SuiteIndex, changes: SuiteChangePoints): string {
+  const files: Record<string, string> = {};
+  const byId = new Map(index.runs.map((r) => [r.id, r.file]));
+  for (const cp of changes.changePoints) {
+    for (const id of [cp.before, cp.after, ...cp.segments.flatMap((s) => [s.from, s.to])]) {
+      const file = byId.get(id);
+      if (file) files[id] = file;
+    }
+  }
+  const doc = {
+    suite: index.suite,
+    analysedRuns: ANALYSED_RUNS,
+    mainBranch: mainBranchOf(index.runs),
+    changePoints: changes.changePoints,
+    // Series too short to split, said on the page rather than drawn as "no change".
+    unsplit: changes.series
+      .filter((s) => s.skipped)
+      .map((s) => ({ branch: s.branch, profile: s.profile, mode: s.mode, metric: s.metric, reason: s.skipped })),
+    files,
+  };
+  return jsonScript('changePoints', JSON.stringify(doc));
+}
+
+/** The branch with the most runs not from a pull request: the one whose change points the dashboard shows first. */
+function mainBranchOf(runs: readonly IndexEntry[]): string {
+  const counts = new Map<string, number>();
+  for (const r of runs) if (r.pr === undefined) counts.set(r.branch ?? '', (counts.get(r.branch ?? '') ?? 0) + 1);
+  let best = '';
+  let most = -1;
+  for (const [branch, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (n > most) [best, most] = [branch, n];
+  }
+  return best;
+}
+
+/** Where a layout-1 store had a run's report: a redirect to the run page, so old links still open the run. */
+export function renderRunRedirect(runFile: string, redirectPath: string, runPage: string): string {
+  const href = `${relativeRoot(redirectPath)}${runPageHref(runFile, runPage)}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">${GENERATOR_META}<meta http-equiv="refresh" content="0; url=${e(href)}"><link rel="icon" href="data:,"><title>mesh-perf run</title>
+<script>location.replace(${JSON.stringify(href).replace(/</g, '\\u003c')});</script></head>
+<body><p>This run's report moved to <a href="${e(href)}">${e(href)}</a>.</p></body></html>
+`;
 }
 
 export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
-  const runs = index.runs;
+  const runs = sortEntries([...index.runs]);
   const profiles = new Set<string>();
   const modes = new Set<string>();
   const branches = new Set<string>();
@@ -68,17 +145,17 @@ export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
     }
     if (run.branch) branches.add(run.branch);
   }
-  const sortedStarts = runs.map((r) => r.startedAt).sort();
   const summary: SuiteSummaryInfo = {
     name: index.suite,
     runs: runs.length,
     profiles: [...profiles].sort(),
     modes: [...modes],
     branches: [...branches].sort(),
+    months: [...byMonth(runs).keys()],
   };
-  if (sortedStarts.length) {
-    summary.first = sortedStarts[0]!;
-    summary.last = sortedStarts[sortedStarts.length - 1]!;
+  if (runs.length) {
+    summary.first = runs[0]!.startedAt;
+    summary.last = runs[runs.length - 1]!.startedAt;
   }
   return summary;
 }

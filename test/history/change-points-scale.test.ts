@@ -5,14 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planPublish } from '../../src/history/publish-plan.ts';
-import { INDEX_SCHEMA_VERSION } from '../../src/history/suite-index.ts';
+import { loadSiteScripts } from '../../src/site/scripts.ts';
 import { buildRunResult, DEFAULT_MODES } from '../support/results-fixture.ts';
 import { buildScaleStore, MemoryTree, SCALE_SHAPE } from './support/scale-store.ts';
 
 const BUDGET_S = 90;
 
 test(`3 years × 20 scenarios: one day's publish with change points takes under ${BUDGET_S} s`, { timeout: 300_000 }, async () => {
-  const files = buildScaleStore(SCALE_SHAPE, INDEX_SCHEMA_VERSION);
+  const files = buildScaleStore(SCALE_SHAPE);
+  const scripts = await loadSiteScripts();
   const start = Date.UTC(2023, 0, 1, 2, 0, 0) + SCALE_SHAPE.days * 86_400_000;
   const runs = Array.from({ length: SCALE_SHAPE.suites }, (_, s) =>
     buildRunResult({
@@ -25,10 +26,10 @@ test(`3 years × 20 scenarios: one day's publish with change points takes under 
     }),
   );
   const started = performance.now();
-  const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '' });
+  const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '', scripts });
   const seconds = (performance.now() - started) / 1000;
   assert.equal(plan.added.length, SCALE_SHAPE.suites);
-  const data = plan.changes.writes.get('data/suite-1.js')!;
+  const data = plan.changes.writes.get('runs/suite-1/change-points.js')!;
   assert.match(data, /"changePoints":\[/);
   assert.ok(seconds < BUDGET_S, `${seconds.toFixed(1)} s`);
   console.log(`# publish into 3 years × 20 scenarios: ${seconds.toFixed(1)} s`);

@@ -13,6 +13,8 @@ import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { tempDir } from './support/git-repo.ts';
 import { runCli } from './support/mesh-perf-cli.ts';
 import { STEP_AT, steppedRuns } from './support/stepped-runs.ts';
+import { folderStore, readIndex, storedRunPage } from './support/store-files.ts';
+import { layoutOneFolder } from './support/layout-1-fixture.ts';
 import { buildRunView } from '../../src/report/view.ts';
 
 test('a store with a known step: the change point at the right run, what changed, and the reference window after it', {
@@ -43,7 +45,7 @@ test('a store with a known step: the change point at the right run, what changed
   assert.equal(found.changePoints.filter((cp) => cp.mode === 'baseline' && cp.metric === 'p50').length, 0);
 
   // The dashboard's data file carries them.
-  const data = await readFile(join(root, 'data', 'nightly.js'), 'utf8');
+  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8');
   assert.match(data, /"changePoints":\[\{/);
   assert.ok(data.includes(`"after":"${runs[STEP_AT]!.run.id}"`));
 
@@ -56,11 +58,9 @@ test('a store with a known step: the change point at the right run, what changed
   assert.equal(base.window.leftOut, 20 - (40 - STEP_AT));
 
   // A run's page links to the change point it follows.
-  const index = JSON.parse(await readFile(join(root, 'runs', 'nightly', 'index.json'), 'utf8')) as {
-    runs: { id: string; report: string }[];
-  };
-  const report = index.runs.find((e) => e.id === runs[35]!.run.id)!.report;
-  const page = await readFile(join(root, report), 'utf8');
+  const index = await readIndex(folderStore(root), 'nightly');
+  const file = index.runs.find((e) => e.id === runs[35]!.run.id)!.file;
+  const page = await storedRunPage(folderStore(root), file);
   assert.ok(page.includes(`#suite=nightly&amp;after=${encodeURIComponent(runs[35]!.run.id)}`), 'link to the change point');
   assert.match(page, /change point it follows/);
 });
@@ -125,15 +125,13 @@ test('publishing the runs that complete a step raises the change-point gate line
 
 test('bad input: too-short series are said, missing statistics skipped, duplicate run ids counted once', () => {
   const runs = steppedRuns(5);
-  const entries = runs.map((r, i) =>
-    indexEntryFor(buildRunView(r), `runs/nightly/2025/${i}.json`, `runs/nightly/2025/${i}.html`, String(i)),
-  );
+  const entries = runs.map((r, i) => indexEntryFor(buildRunView(r), `runs/nightly/2025/${i}.js`, String(i)));
   const short = suiteChangePoints(entries);
   const sidecar = short.series.find((s) => s.mode === 'istio-sidecar' && s.metric === 'ratio')!;
   assert.equal(sidecar.skipped, '5 runs, too few to split (needs 6)');
   assert.deepEqual(short.changePoints, []);
 
-  const long = steppedRuns(40).map((r, i) => indexEntryFor(buildRunView(r), `f${i}.json`, `f${i}.html`, String(i)));
+  const long = steppedRuns(40).map((r, i) => indexEntryFor(buildRunView(r), `f${i}.js`, String(i)));
   // A run without p99 for the sidecar, and the same run id stored twice.
   delete long[10]!.modes['1000rps']!['istio-sidecar']!.s.p99;
   long.push({ ...long[20]!, file: 'dup.json' });
@@ -149,12 +147,12 @@ test('bad input: too-short series are said, missing statistics skipped, duplicat
   );
 });
 
-test('an index written before change points (v1) is re-read once, so older runs get the new figures', { timeout: 120_000 }, async () => {
+test('a layout-1 store whose index was written before change points (v1) is converted, every run re-read: older runs get the new figures', {
+  timeout: 120_000,
+}, async () => {
   const dir = await tempDir('index-v1');
-  const root = join(dir, 'history');
+  const root = await layoutOneFolder(dir);
   const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
-  const runs = steppedRuns(4);
-  await store.publish(runs.slice(0, 3));
   const path = join(root, 'runs', 'nightly', 'index.json');
   const old = JSON.parse(await readFile(path, 'utf8')) as {
     schemaVersion: number;
@@ -166,11 +164,12 @@ test('an index written before change points (v1) is re-read once, so older runs 
     for (const modes of Object.values(run.modes)) for (const mode of Object.values(modes)) delete mode.s.ratio;
   }
   await writeFile(path, JSON.stringify(old));
-  await store.publish(runs.slice(3));
-  const index = JSON.parse(await readFile(path, 'utf8')) as typeof old;
-  assert.equal(index.schemaVersion, 2);
-  assert.equal(index.runs.length, 4);
-  for (const run of index.runs) {
+  await store.publish(steppedRuns(40).slice(38));
+  const index = await readIndex(folderStore(root), 'nightly');
+  assert.equal(index.schemaVersion, 3);
+  assert.equal(index.runs.length, old.runs.length + 2);
+  // Every run but the pull request's (the stepped runs record their Kubernetes and Istio versions).
+  for (const run of index.runs.filter((r) => r.pr === undefined)) {
     assert.ok(run.modes['1000rps']!['istio-sidecar']!.s.ratio, 'ratio back');
     assert.ok(run.env, 'versions back');
   }
@@ -184,12 +183,13 @@ test('a corrupted index stops change points and the reference lookup loudly, nam
   const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
   const runs = steppedRuns(8);
   await store.publish(runs.slice(0, 7));
-  const path = join(root, 'runs', 'nightly', 'index.json');
-  await writeFile(path, '{"schemaVersion":2,');
-  const data = await readFile(join(root, 'data', 'nightly.js'), 'utf8');
-  await assert.rejects(store.changePoints('nightly', 'main'), /runs\/nightly\/index\.json.*not valid JSON/s);
-  await assert.rejects(findBase(store, 'nightly', { branch: 'main' }, 10), /runs\/nightly\/index\.json/);
-  await assert.rejects(store.publish(runs.slice(7)), /runs\/nightly\/index\.json/);
-  assert.equal(await readFile(path, 'utf8'), '{"schemaVersion":2,');
-  assert.equal(await readFile(join(root, 'data', 'nightly.js'), 'utf8'), data);
+  const path = join(root, 'runs', 'nightly', 'index', '2025-01.js');
+  const damaged = 'meshPerfStore.index({"schemaVersion":3,);\n';
+  await writeFile(path, damaged);
+  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8');
+  await assert.rejects(store.changePoints('nightly', 'main'), /runs\/nightly\/index\/2025-01\.js.*not valid JSON/s);
+  await assert.rejects(findBase(store, 'nightly', { branch: 'main' }, 10), /runs\/nightly\/index\/2025-01\.js/);
+  await assert.rejects(store.publish(runs.slice(7)), /runs\/nightly\/index\/2025-01\.js/);
+  assert.equal(await readFile(path, 'utf8'), damaged);
+  assert.equal(await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8'), data);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { buildDailyRuns } from '../support/results-fixture.ts';
 import { bareRepo, branchFiles, commitCount, git, showFile, tempDir } from './support/git-repo.ts';
 import { envWithout, runCli } from './support/mesh-perf-cli.ts';
+import { gitStore, readIndex } from './support/store-files.ts';
 
 test('8 concurrent publish processes: all 8 runs present, index lists exactly those 8, no duplicates, history intact', {
   timeout: 600_000,
@@ -29,11 +30,13 @@ test('8 concurrent publish processes: all 8 runs present, index lists exactly th
     for (const [i, o] of outcomes.entries()) assert.equal(o.code, 0, `publisher ${i} failed: ${o.stderr}`);
     const attempts = outcomes.map((o) => JSON.parse(o.stdout).attempts as number);
 
-    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    const index = await readIndex(gitStore(remote), 'nightly');
     const ids = index.runs.map((r: { id: string }) => r.id).sort();
     assert.deepEqual(ids, runs.map((r) => r.run.id).sort(), 'the index lists exactly the 8 runs');
     assert.equal(new Set(ids).size, 8, 'no duplicates');
-    const runFiles = (await branchFiles(remote, 'gh-pages')).filter((f) => /^runs\/nightly\/\d{4}\/.*\.json$/.test(f));
+    const runFiles = (await branchFiles(remote, 'gh-pages')).filter(
+      (f) => /^runs\/nightly\/\d{4}\/.*\.js$/.test(f) && !f.endsWith('.tl.js'),
+    );
     assert.equal(runFiles.length, 8);
     assert.equal(await commitCount(remote, 'gh-pages'), 8, 'one commit per publisher, none lost or squashed');
     const parents = (await git(remote, 'rev-list', '--parents', 'refs/heads/gh-pages'))

@@ -11,6 +11,7 @@ import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { MeshPerfError } from '../../src/util/errors.ts';
 import { buildDailyRuns } from '../support/results-fixture.ts';
 import { bareRepo, tempDir } from './support/git-repo.ts';
+import { folderStore, readIndex } from './support/store-files.ts';
 
 async function files(root: string, rel = ''): Promise<string[]> {
   const out: string[] = [];
@@ -39,9 +40,9 @@ test('directory store: publish, list newest first, idempotent republish, concurr
       runs.map((r) => r.run.id).reverse(),
     );
     const all = await files(root);
-    assert.equal(all.filter((f) => /^runs\/local\/2025\/.*\.json$/.test(f)).length, 6);
+    assert.equal(all.filter((f) => /^runs\/local\/2025\/.*\.js$/.test(f) && !f.endsWith('.tl.js')).length, 6);
     assert.ok(!all.some((f) => f.includes('.tmp-') || f.includes('.lock')), all.join('\n'));
-    const index = JSON.parse(await readFile(join(root, 'runs/local/index.json'), 'utf8'));
+    const index = await readIndex(folderStore(root), 'local');
     assert.equal(index.runs.length, 6);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -55,7 +56,7 @@ test('directory store: a damaged run file stops publish (exit 3, file named) and
     const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
     const [a, b] = buildDailyRuns(2, { suite: 'local' });
     await store.publish([a!]);
-    const runFile = (await files(root)).find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
+    const runFile = (await files(root)).find((f) => f.endsWith('.js') && !f.endsWith('.tl.js') && f.includes('/2025/'))!;
     await writeFile(join(root, runFile), '{"truncated":');
     const before = await files(root);
     await assert.rejects(
@@ -126,8 +127,8 @@ test('keepTimelines "none": runs are stored without per-second timelines from th
       Number(run!.modes[0]!.repetitions[0]!.latencyMs!.p99.toPrecision(6)),
       'run-level figures stay (stored to 6 significant digits)',
     );
-    const index = JSON.parse(await readFile(join(root, 'runs/local/index.json'), 'utf8'));
-    assert.equal(index.runs[0].tl, false);
+    const index = await readIndex(folderStore(root), 'local');
+    assert.equal(index.runs[0]!.tl, false);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -8,10 +8,20 @@ import { findBase } from '../../src/history/lookup.ts';
 import { parseRetention } from '../../src/history/retention.ts';
 import { INDEX_SCHEMA_VERSION } from '../../src/history/suite-index.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
-import { RESULTS_SCHEMA_VERSION } from '../../src/results/types.ts';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from '../../src/results/types.ts';
+import { packedScript } from '../../src/history/store-scripts.ts';
+import { gzipSync } from 'node:zlib';
+
+/** A run file whose content is `json` as it is (damaged on purpose). */
+const packedJson = (json: string) => packedScript('run', 1, gzipSync(json).toString('base64'));
 import { MeshPerfError } from '../../src/util/errors.ts';
 import { buildDailyRuns, buildRunResult } from '../support/results-fixture.ts';
 import { bareRepo, branchFiles, branchHead, commitCount, git, pushFiles, showFile, tempDir } from './support/git-repo.ts';
+import { gitStore, readIndex, readStoredRun, storedBodyText, storedRunPage } from './support/store-files.ts';
+
+/** Run bodies and their timelines files on a branch (layout 2: runs/<suite>/<year>/<name>.js and .tl.js). */
+const isBody = (f: string) => /^runs\/[^/]+\/\d{4}\/.*\.js$/.test(f) && !f.endsWith('.tl.js');
+const isTimelines = (f: string) => /^runs\/[^/]+\/\d{4}\/.*\.tl\.js$/.test(f);
 
 function store(url: string, extra: Partial<ConstructorParameters<typeof GitBranchStore>[0]> = {}): GitBranchStore {
   return new GitBranchStore({ url, branch: 'gh-pages', chartJs: loadChartJsSource, ...extra });
@@ -43,17 +53,25 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
     assert.ok(outcome.commit);
     assert.equal(await branchHead(remote, 'gh-pages'), outcome.commit);
     const files = await branchFiles(remote, 'gh-pages');
-    for (const f of ['.nojekyll', 'assets/chart.umd.min.js', 'data/nightly.js', 'index.html', 'mesh-perf.json', 'runs/nightly/index.json'])
+    for (const f of [
+      '.nojekyll',
+      'assets/chart.umd.min.js',
+      'runs/nightly/change-points.js',
+      'index.html',
+      'run.html',
+      'mesh-perf.json',
+      'runs/nightly/index/2025-01.js',
+    ])
       assert.ok(files.includes(f), f);
-    assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.json$/.test(f)).length, 4);
-    assert.equal(files.filter((f) => /^runs\/nightly\/2025\/.*\.html$/.test(f)).length, 4);
-    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    assert.equal(files.filter((f) => isBody(f) && f.startsWith('runs/nightly/2025/')).length, 4);
+    assert.equal(files.filter((f) => isTimelines(f) && f.startsWith('runs/nightly/2025/')).length, 4);
+    const index = await readIndex(gitStore(remote), 'nightly');
     assert.equal(index.schemaVersion, INDEX_SCHEMA_VERSION);
     assert.deepEqual(
       index.runs.map((r: { id: string }) => r.id),
       runs.map((r) => r.run.id),
     );
-    const runFile = JSON.parse(await showFile(remote, 'gh-pages', index.runs[0].file));
+    const runFile = await readStoredRun(gitStore(remote), index.runs[0]!.file);
     assert.equal(runFile.schemaVersion, RESULTS_SCHEMA_VERSION);
 
     const latest = await s.list({ suite: 'nightly', branch: 'main', limit: 2 });
@@ -121,7 +139,7 @@ test('against a server that allows partial clone (as GitHub does): publish, list
     );
     assert.equal(listed[0]!.modes.length, runs[2]!.modes.length, 'run files are read in full through lazy fetches');
     const files = await branchFiles(remote, 'gh-pages');
-    const runFile = files.find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
+    const runFile = files.find((f) => isBody(f) && f.includes('/2025/'))!;
     await pushFiles(remote, 'gh-pages', { [runFile]: 'garbage' });
     await assert.rejects(
       store(remote).publish(buildDailyRuns(1, { suite: 'nightly', start: new Date(Date.UTC(2025, 3, 1)) })),
@@ -162,9 +180,9 @@ test('retention prunes run files and compacts the index in the same commit', { t
     assert.equal(outcome.pruned.length, 3);
     assert.equal(await commitCount(remote, 'gh-pages'), before + 1);
     const files = await branchFiles(remote, 'gh-pages');
-    assert.equal(files.filter((f) => f.endsWith('.json') && f.includes('/2025/')).length, 3);
-    assert.equal(files.filter((f) => f.endsWith('.html') && f.includes('/2025/')).length, 3);
-    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    assert.equal(files.filter((f) => isBody(f) && f.includes('/2025/')).length, 3);
+    assert.equal(files.filter((f) => isTimelines(f) && f.includes('/2025/')).length, 3);
+    const index = await readIndex(gitStore(remote), 'nightly');
     assert.deepEqual(
       index.runs.map((r: { id: string }) => r.id),
       runs.slice(3).map((r) => r.run.id),
@@ -184,21 +202,21 @@ test('timeline retention stores older runs without per-second timelines, in the 
     const runs = buildDailyRuns(4, { suite: 'nightly', durationS: 10 });
     const s = store(remote, { timelineRetention: parseRetention('2runs') });
     for (const run of runs) await s.publish([run]);
-    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    const index = await readIndex(gitStore(remote), 'nightly');
     assert.deepEqual(
       index.runs.map((r: { tl: boolean }) => r.tl),
       [false, false, true, true],
     );
     for (const [i, entry] of index.runs.entries()) {
-      const stored = JSON.parse(await showFile(remote, 'gh-pages', entry.file));
+      const stored = await readStoredRun(gitStore(remote), entry.file);
       const points = stored.modes.flatMap((m: { repetitions: { timeline: unknown[] }[] }) => m.repetitions.map((r) => r.timeline.length));
       assert.deepEqual([...new Set(points)], [i < 2 ? 0 : 10], `run ${i}`);
       assert.equal(
-        stored.modes[0].repetitions[0].latencyMs!.p50,
+        stored.modes[0]!.repetitions[0]!.latencyMs!.p50,
         runs[i]!.modes[0]!.repetitions[0]!.latencyMs!.p50,
         'run-level figures stay',
       );
-      const report = await showFile(remote, 'gh-pages', entry.report);
+      const report = await storedRunPage(gitStore(remote), entry.file);
       assert.equal(report.includes('No per-second timeline in this copy'), i < 2, `report ${i}`);
     }
     assert.equal(await commitCount(remote, 'gh-pages'), 4, 'compaction rides along with the publish commits');
@@ -218,23 +236,24 @@ test('a corrupted run file, index or marker on the branch stops publish with exi
     const [a, b, c] = buildDailyRuns(3, { suite: 'nightly' });
     await store(remote).publish([a!, b!]);
     const files = await branchFiles(remote, 'gh-pages');
-    const runFile = files.find((f) => f.endsWith('.json') && f.includes('/2025/'))!;
+    const runFile = files.find((f) => isBody(f) && f.includes('/2025/'))!;
+    const shard = 'runs/nightly/index/2025-01.js';
 
     const damages: { path: string; content: string; expect: RegExp }[] = [
-      { path: runFile, content: '{"schemaVersion": 1, "modes": [', expect: /not valid JSON/ },
+      { path: runFile, content: packedJson('{"schemaVersion": 1, "modes": ['), expect: /not valid JSON/ },
       {
         path: runFile,
-        content: JSON.stringify({ ...a, schemaVersion: RESULTS_SCHEMA_VERSION + 1 }),
+        content: storedBodyText({ ...a!, schemaVersion: RESULTS_SCHEMA_VERSION + 1 }),
         expect: /newer than this mesh-perf understands/,
       },
       {
-        path: 'runs/nightly/index.json',
-        content: '{"schemaVersion":1,"kind":"mesh-perf-suite-index","suite":"nightly","runs":[',
+        path: shard,
+        content: 'meshPerfStore.index({"schemaVersion":3,"kind":"mesh-perf-suite-index","suite":"nightly","runs":[);\n',
         expect: /not valid JSON/,
       },
       {
-        path: 'runs/nightly/index.json',
-        content: JSON.stringify({ schemaVersion: 99, kind: 'mesh-perf-suite-index', suite: 'nightly', runs: [] }),
+        path: shard,
+        content: `meshPerfStore.index(${JSON.stringify({ schemaVersion: 99, kind: 'mesh-perf-suite-index', suite: 'nightly', month: '2025-01', runs: [] })});\n`,
         expect: /schemaVersion 99/,
       },
       { path: 'mesh-perf.json', content: 'not json;', expect: /not valid JSON/ },
@@ -263,7 +282,7 @@ test('a deleted index is rebuilt from the run files; a run file edited by hand i
     await store(remote).publish(runs.slice(0, 2));
     const work = await tempDir('clone');
     await git(work, 'clone', '--quiet', '--branch', 'gh-pages', remote, '.');
-    await git(work, 'rm', '--quiet', 'runs/nightly/index.json');
+    await git(work, 'rm', '-r', '--quiet', 'runs/nightly/index');
     await git(work, 'commit', '--quiet', '-m', 'drop index');
     await git(work, 'push', '--quiet', 'origin', 'gh-pages');
     await rm(work, { recursive: true, force: true });
@@ -272,19 +291,19 @@ test('a deleted index is rebuilt from the run files; a run file edited by hand i
       outcome.warnings.some((w) => w.includes('rebuilding it from the run files')),
       outcome.warnings.join('\n'),
     );
-    const index = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
+    const index = await readIndex(gitStore(remote), 'nightly');
     assert.deepEqual(
       index.runs.map((r: { id: string }) => r.id),
       runs.map((r) => r.run.id),
     );
 
-    const edited = { ...runs[0]!, verdict: 'fail', verdictReasons: ['marked failed by hand'] };
-    await pushFiles(remote, 'gh-pages', { [index.runs[0].file]: JSON.stringify(edited) }, 'hand edit');
+    const edited = { ...runs[0]!, verdict: 'fail', verdictReasons: ['marked failed by hand'] } as RunResult;
+    await pushFiles(remote, 'gh-pages', { [index.runs[0]!.file]: storedBodyText(edited) }, 'hand edit');
     const [d] = buildDailyRuns(1, { suite: 'nightly', start: new Date(Date.UTC(2025, 5, 1)) });
     await store(remote).publish([d!]);
-    const reindexed = JSON.parse(await showFile(remote, 'gh-pages', 'runs/nightly/index.json'));
-    assert.equal(reindexed.runs[0].verdict, 'fail', 'the edited run file was re-read and re-indexed');
-    assert.match(await showFile(remote, 'gh-pages', index.runs[0].report), /marked failed by hand/, 'and its report re-rendered');
+    const reindexed = await readIndex(gitStore(remote), 'nightly');
+    assert.equal(reindexed.runs[0]!.verdict, 'fail', 'the edited run file was re-read and re-indexed');
+    assert.match(await storedRunPage(gitStore(remote), index.runs[0]!.file), /marked failed by hand/, 'and its report re-rendered');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -7,8 +7,7 @@ import { MeshPerfError } from '../../src/util/errors.ts';
 function entry(id: string, startedAt: string): IndexEntry {
   return {
     id,
-    file: `runs/s/2025/${id}.json`,
-    report: `runs/s/2025/${id}.html`,
+    file: `runs/s/2025/${id}.js`,
     blob: 'x',
     v: 1,
     startedAt,

@@ -9,6 +9,7 @@ import { newRunId } from '../../src/pipeline.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 import { tempDir } from './support/git-repo.ts';
+import { folderStore, readIndex } from './support/store-files.ts';
 
 const startedAt = new Date(Date.UTC(2026, 10, 23, 8, 53, 41, 250));
 
@@ -16,7 +17,7 @@ async function runFiles(root: string): Promise<string[]> {
   return (await readdir(join(root, 'runs/s/2026'))).sort();
 }
 
-test('a run with a mesh-perf id is stored as <stamp>-<random>.json/.html, one timestamp', async () => {
+test('a run with a mesh-perf id is stored as <stamp>-<random>.js/.tl.js, one timestamp', async () => {
   const dir = await tempDir('run-names');
   try {
     const root = join(dir, 'store');
@@ -25,7 +26,7 @@ test('a run with a mesh-perf id is stored as <stamp>-<random>.json/.html, one ti
     const run = buildRunResult({ suite: 's', startedAt, id });
     await new DirectoryStore({ root, chartJs: loadChartJsSource }).publish([run]);
     const random = id.slice('20261123T085341Z-'.length);
-    assert.deepEqual(await runFiles(root), [`20261123T085341Z-${random}.html`, `20261123T085341Z-${random}.json`]);
+    assert.deepEqual(await runFiles(root), [`20261123T085341Z-${random}.js`, `20261123T085341Z-${random}.tl.js`]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -40,24 +41,20 @@ test('a run stored under the old doubled name is moved, not duplicated, when pub
     const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
     await store.publish([run]);
     // Rewrite the store as an earlier version left it.
-    const [html, json] = await runFiles(root);
-    const old = (name: string) => `20261123T085341Z-${id}${name.slice(name.lastIndexOf('.'))}`;
-    await rename(join(root, 'runs/s/2026', json!), join(root, 'runs/s/2026', old(json!)));
-    await rename(join(root, 'runs/s/2026', html!), join(root, 'runs/s/2026', old(html!)));
-    const indexPath = join(root, 'runs/s/index.json');
-    const index = JSON.parse(await readFile(indexPath, 'utf8')) as { runs: { file: string; report: string }[] };
-    for (const entry of index.runs) {
-      entry.file = `runs/s/2026/${old(json!)}`;
-      entry.report = `runs/s/2026/${old(html!)}`;
-    }
-    await writeFile(indexPath, JSON.stringify(index));
+    const [body, timelines] = await runFiles(root);
+    const old = (name: string) => `20261123T085341Z-${id}${name.slice(name.indexOf('.'))}`;
+    await rename(join(root, 'runs/s/2026', body!), join(root, 'runs/s/2026', old(body!)));
+    await rename(join(root, 'runs/s/2026', timelines!), join(root, 'runs/s/2026', old(timelines!)));
+    const indexPath = join(root, 'runs/s/index/2026-11.js');
+    const index = await readFile(indexPath, 'utf8');
+    await writeFile(indexPath, index.replaceAll(`runs/s/2026/${body}`, `runs/s/2026/${old(body!)}`));
     const changed = { ...run, verdictReasons: [...run.verdictReasons, 'republished'] };
     await store.publish([changed]);
-    assert.deepEqual(await runFiles(root), [html, json]);
-    const after = JSON.parse(await readFile(indexPath, 'utf8')) as { runs: { file: string }[] };
+    assert.deepEqual(await runFiles(root), [body, timelines]);
+    const after = await readIndex(folderStore(root), 's');
     assert.deepEqual(
       after.runs.map((e) => e.file),
-      [`runs/s/2026/${json}`],
+      [`runs/s/2026/${body}`],
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -9,6 +9,8 @@ import { DirectoryStore } from '../../src/history/directory-store.ts';
 import { EXIT, exitCodeOf } from '../../src/util/errors.ts';
 import { buildDailyRuns } from '../support/results-fixture.ts';
 import { tempDir } from './support/git-repo.ts';
+import { storedBodyText } from './support/store-files.ts';
+import { readBody } from '../../src/history/stored-run.ts';
 
 const chartJs = async () => '/* chart.js */';
 
@@ -25,7 +27,7 @@ test('publish refuses a run the results schema refuses, naming its file and the 
   await assert.rejects(store.publish([good!, bad!]), (error: Error) => {
     assert.match(
       error.message,
-      new RegExp(`runs/nightly/[^ ]*${suffixOf(bad!.run.id)}[^ ]*\\.json: field modes\\.0\\.repetitions\\.0\\.achievedRps: `),
+      new RegExp(`runs/nightly/[^ ]*${suffixOf(bad!.run.id)}[^ ]*\\.js: field modes\\.0\\.repetitions\\.0\\.achievedRps: `),
     );
     assert.equal(exitCodeOf(error), EXIT.usage);
     return true;
@@ -38,10 +40,12 @@ test('rebuild stops at a stored run file that no longer matches the schema, nami
   const runs = buildDailyRuns(2, { suite: 'nightly' });
   const store = new DirectoryStore({ root, chartJs });
   await store.publish(runs);
-  const file = (await filesUnder(join(root, 'runs', 'nightly'))).find((f) => f.endsWith('.json') && f.includes(suffixOf(runs[1]!.run.id)))!;
-  const stored = JSON.parse(await readFile(file, 'utf8'));
-  stored.modes[0].repetitions[0].valid = 'yes';
-  await writeFile(file, JSON.stringify(stored));
+  const file = (await filesUnder(join(root, 'runs', 'nightly'))).find(
+    (f) => f.endsWith('.js') && !f.endsWith('.tl.js') && f.includes(suffixOf(runs[1]!.run.id)),
+  )!;
+  const stored = readBody(await readFile(file, 'utf8'), file);
+  (stored.modes[0]!.repetitions[0] as unknown as Record<string, unknown>).valid = 'yes';
+  await writeFile(file, storedBodyText(stored));
   await assert.rejects(store.rebuild(), (error: Error) => {
     const relative = file.slice(root.length + 1);
     assert.ok(error.message.includes(`${relative} field modes.0.repetitions.0.valid: `), error.message);

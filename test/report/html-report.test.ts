@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildReportChartData, SPECTRUM_MAX_X } from '../../src/report/html/chart-data.ts';
 import { renderHtmlReport } from '../../src/report/html/render.ts';
+import { renderReportPage } from '../../src/report/html/page.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 import { buildRunView } from '../../src/report/view.ts';
 import { analyzeWorded } from '../analysis/synthetic.ts';
@@ -41,12 +42,13 @@ test('report is one self-contained file: Chart.js inline, data embedded safely, 
 });
 
 test('store copies reference a shared Chart.js and link back to the dashboard', () => {
-  const html = renderHtmlReport(buildRunView(buildRunResult()), {
-    chartJs: { src: '../../../assets/chart.umd.min.js' },
-    dashboardHref: '../../../index.html#suite=default',
+  const html = renderReportPage(buildRunView(buildRunResult()), {
+    chartJs: { src: 'assets/chart.umd.min.js' },
+    client: { src: 'assets/report.js' },
+    dashboardHref: 'index.html#suite=default',
   });
-  assert.match(html, /<script src="\.\.\/\.\.\/\.\.\/assets\/chart\.umd\.min\.js"><\/script>/);
-  assert.match(html, /href="\.\.\/\.\.\/\.\.\/index\.html#suite=default"/);
+  assert.match(html, /<script src="assets\/chart\.umd\.min\.js"><\/script>/);
+  assert.match(html, /href="index\.html#suite=default"/);
 });
 
 test('without an analysis block the report says so and shows order-statistic intervals', () => {
@@ -98,7 +100,7 @@ test('chart data: spectrum on 1/(1-q), per-repetition timelines, resources only 
 });
 
 test('a run stored without timelines says so instead of drawing an empty chart', async () => {
-  const { withoutTimelines } = await import('../../src/history/compact-timelines.ts');
+  const { withoutTimelines } = await import('../../src/history/run-codec.ts');
   const html = renderHtmlReport(buildRunView(withoutTimelines(buildRunResult())), { chartJs: { inline: CHART_STUB } });
   assert.match(html, /No per-second timeline in this copy/);
   assert.ok(!html.includes('id="timeline-0"'));

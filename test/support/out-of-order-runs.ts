@@ -1,8 +1,8 @@
 // Runs published out of order, and the dashboard data a store wrote for a suite: shared by the
 // publish-order test and its Chromium check.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
+import { parseShard } from '../../src/history/suite-index.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { buildDailyRuns } from './results-fixture.ts';
 
@@ -12,9 +12,18 @@ export function outOfOrderBatches(): RunResult[][] {
   return [runs.slice(9), runs.slice(1, 9).reverse(), [runs[0]!]];
 }
 
+/**
+ * The dashboard's data of a suite as the store holds them: every index shard's runs in stored
+ * order, months in order (the page draws lines and bands in this order).
+ */
 export async function suiteData(site: string, suite: string): Promise<{ runs: { id: string; startedAt: string }[] }> {
-  const sandbox = { window: {} as { meshPerfData?: Record<string, unknown> } };
-  runInNewContext(await readFile(join(site, 'data', `${suite}.js`), 'utf8'), sandbox);
-  // Through JSON: the vm's arrays are of another realm, which deepStrictEqual tells apart.
-  return JSON.parse(JSON.stringify(sandbox.window.meshPerfData![suite])) as { runs: { id: string; startedAt: string }[] };
+  const dir = join(site, 'runs', suite, 'index');
+  const runs: { id: string; startedAt: string }[] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    const month = name.replace(/\.js$/, '');
+    const parsed = parseShard(await readFile(join(dir, name), 'utf8'), suite, month);
+    if (!parsed.ok) throw new Error(`${name} ${parsed.reason}`);
+    runs.push(...parsed.entries.map((e) => ({ id: e.id, startedAt: e.startedAt })));
+  }
+  return { runs };
 }

@@ -1,6 +1,6 @@
-// `mesh-perf report`: rebuilds the dashboard and every run report of a history store (in place,
-// or as a static site in --out), or renders one run's report.html and exports from its
-// results.json.
+// `mesh-perf report`: rebuilds a history store (in place, converting an older layout in one
+// commit, or as a static site in --out): every run read and stored again, the index, change points
+// and pages; or renders one run's report.html and exports from its results.json.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +28,7 @@ const FORMATS: Record<string, (view: RunView) => string> = {
 
 export const command: Command = {
   name: 'report',
-  summary: 'Rebuild the dashboard and run reports of a history store, or render one run',
+  summary: 'Rebuild the dashboard and index of a history store (converting an older layout), or render one run',
   usage: 'report --store GIT-URL|DIR [--branch gh-pages] [--out DIR] | report --results FILE|DIR [--out DIR] [--format csv|md|txt]',
   options: [
     { name: 'store', value: 'URL|DIR', description: 'history store to rebuild (git URL/repository or folder)' },
@@ -89,7 +89,7 @@ async function reportStore(context: CommandContext): Promise<number> {
     const summary = await store.exportSite(new DirectorySink(out));
     for (const warning of summary.warnings) context.log.warn(warning);
     context.stdout(
-      `${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.reports} reports, dashboard ${join(out, 'index.html')} (${seconds(started)})\n`,
+      `${out}: ${summary.runs} runs in ${summary.suites.length} suite(s), dashboard ${join(out, 'index.html')}, each run's report at ${join(out, 'run.html')}#run=… (${seconds(started)})\n`,
     );
     context.stdout(changePointLines(summary.changePoints));
     return 0;
@@ -99,8 +99,9 @@ async function reportStore(context: CommandContext): Promise<number> {
   const summary = 'summary' in outcome ? outcome.summary : outcome;
   for (const warning of summary.warnings) context.log.warn(warning);
   const commit = 'commit' in outcome && outcome.commit ? `, commit ${outcome.commit.slice(0, 12)}` : '';
+  const converted = summary.converted ? `, converted from history layout 1 (old run report addresses now redirect to run.html#run=…)` : '';
   context.stdout(
-    `${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${commit} (${seconds(started)})\n`,
+    `${store.describe()}: ${summary.runs} runs in ${summary.suites.length} suite(s), ${summary.written} file(s) rewritten${converted}${commit} (${seconds(started)})\n`,
   );
   context.stdout(changePointLines(summary.changePoints));
   return 0;

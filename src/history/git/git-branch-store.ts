@@ -17,6 +17,8 @@ import { Git, GitCommandError, type GitCredentials } from './git.ts';
 import { redactText } from '../../util/redact.ts';
 import { backoffDelayMs } from './backoff.ts';
 import { GitSession } from './session.ts';
+import { loadSiteScripts } from '../../site/scripts.ts';
+import type { SiteScripts } from '../../site/pages.ts';
 
 export interface GitBranchStoreOptions {
   url: string;
@@ -29,6 +31,8 @@ export interface GitBranchStoreOptions {
   timelineRetention?: Retention;
   /** Chart.js source for the dashboard asset and reports. */
   chartJs: () => Promise<string>;
+  /** The run page's and dashboard's scripts (default: site/scripts.ts). */
+  scripts?: () => Promise<SiteScripts>;
   log?: Logger;
   now?: () => Date;
   maxAttempts?: number;
@@ -71,9 +75,9 @@ export class GitBranchStore implements ResultStore {
   }
 
   async publish(results: RunResult[]): Promise<PublishOutcome> {
-    const chartJs = await this.options.chartJs();
+    const options = await this.planOptions();
     return this.writeWithRetry(true, async (tree, staging) => {
-      const plan = await planPublish(tree, results, this.planOptions(chartJs));
+      const plan = await planPublish(tree, results, { ...options, now: (this.options.now ?? (() => new Date()))() });
       for (const [path, text] of plan.changes.writes) await staging.write(path, text);
       for (const path of plan.changes.deletes) await staging.remove(path);
       return {
@@ -94,13 +98,15 @@ export class GitBranchStore implements ResultStore {
 
   /** Re-renders the dashboard, data files and every run report on the branch. */
   async rebuild(): Promise<PublishOutcome & { summary: RebuildSummary }> {
-    const chartJs = await this.options.chartJs();
+    const options = await this.planOptions();
     let summary: RebuildSummary | undefined;
     const result = await this.writeWithRetry(false, async (tree, staging) => {
-      summary = await rebuildStore(tree, this.planOptions(chartJs), staging);
+      summary = await rebuildStore(tree, options, staging);
       return {
         changed: summary.written > 0 || summary.pruned.length > 0,
-        message: `mesh-perf: rebuild dashboard and ${summary.reports} run reports\n`,
+        message: summary.converted
+          ? `mesh-perf: convert the history to layout 2 (${summary.converted} runs; old report addresses redirect to run.html)\n`
+          : `mesh-perf: rebuild the dashboard, index and ${summary.runs} runs\n`,
         outcome: {
           attempts: 0,
           added: [],
@@ -116,20 +122,21 @@ export class GitBranchStore implements ResultStore {
 
   /** Writes the branch as a static site into a sink (for `mesh-perf report --out`), reports re-rendered. */
   async exportSite(sink: ChangeSink): Promise<RebuildSummary> {
-    const chartJs = await this.options.chartJs();
+    const options = await this.planOptions();
     return this.withSession(false, async (session) => {
       const head = await this.step(() => session.fetch());
       const tree = session.tree(head);
-      return this.step(() => rebuildStore(tree, { ...this.planOptions(chartJs), includeAll: true }, sink));
+      return this.step(() => rebuildStore(tree, { ...options, includeAll: true }, sink));
     });
   }
 
-  private planOptions(chartJs: string) {
+  private async planOptions() {
     return {
       storeLabel: this.describe(),
       adopt: this.options.adopt ?? false,
       now: (this.options.now ?? (() => new Date()))(),
-      chartJs,
+      chartJs: await this.options.chartJs(),
+      scripts: await (this.options.scripts ?? loadSiteScripts)(),
       ...(this.options.retention ? { retention: this.options.retention } : {}),
       ...(this.options.timelineRetention ? { timelineRetention: this.options.timelineRetention } : {}),
     };

@@ -1,8 +1,8 @@
 // @ts-check
-// The dashboard's browser script (plain ES2019, no bundler). It reads the per-suite index that
-// data/<suite>.js assigns to window.meshPerfData, and draws one chart per load profile: per mode
-// the run medians as a line and their intervals as a band. Filters live in the URL hash, so a
-// view can be linked.
+// The dashboard's browser script (plain ES2019, no bundler). It loads a suite's index shards (the
+// months the chosen range needs) and its change points as scripts; assets/store-data.js decodes
+// them into window.meshPerfData. It draws one chart per load profile: per mode the run medians as
+// a line and their intervals as a band. Filters live in the URL hash, so a view can be linked.
 (function () {
   'use strict';
   var config = JSON.parse(document.getElementById('mesh-perf-config').textContent);
@@ -10,6 +10,7 @@
   Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
   window.meshPerfData = window.meshPerfData || {};
+  window.meshPerfRunPage = config.runPage;
   window.__meshPerfRenders = 0;
 
   var INVALID = '#9a6700';
@@ -47,13 +48,53 @@
   function day(ms) { return new Date(ms).toISOString().slice(0, 10); }
   function commitUrl(entry) { return entry.repository && entry.sha ? 'https://github.com/' + entry.repository + '/commit/' + entry.sha : null; }
 
-  function loadSuite(name, done) {
-    if (window.meshPerfData[name]) return done(window.meshPerfData[name]);
-    var script = document.createElement('script');
-    script.src = config.dataPrefix + encodeURIComponent(name) + '.js';
-    script.onload = function () { done(window.meshPerfData[name]); };
-    script.onerror = function () { status('Could not load ' + script.src + '.'); };
-    document.head.appendChild(script);
+  function suiteInfo(name) { return config.suites.filter(function (s) { return s.name === name; })[0]; }
+  function monthOf(ms) { return new Date(ms).toISOString().slice(0, 7); }
+  var requested = {};
+  // Loads the shards of `name` from the month of `fromMs` on (all of them when undefined), and its
+  // change points, each file once; then calls done with the suite's data.
+  function loadSuite(name, fromMs, done) {
+    var info = suiteInfo(name) || { months: [] };
+    var base = config.runsPrefix + encodeURIComponent(name) + '/';
+    var sources = (info.months || []).filter(function (m) { return fromMs === undefined || m >= monthOf(fromMs); })
+      .map(function (m) { return shardSource(name, m); });
+    sources.push(base + 'change-points.js');
+    var pending = 0, failed = false;
+    function finish() {
+      if (pending > 0 || failed) return;
+      var data = window.meshPerfData[name];
+      if (data && data.errors.length) status('Could not read ' + data.errors.join('; ') + '.');
+      done(data);
+    }
+    sources.forEach(function (src) {
+      if (requested[src]) return;
+      requested[src] = true;
+      pending++;
+      var script = document.createElement('script');
+      script.src = src;
+      script.onload = function () { pending--; finish(); };
+      script.onerror = function () { failed = true; status('Could not load ' + src + '.'); };
+      document.head.appendChild(script);
+    });
+    finish();
+  }
+  function shardSource(name, month) { return config.runsPrefix + encodeURIComponent(name) + '/index/' + month + '.js'; }
+  function everything(name) {
+    return ((suiteInfo(name) || {}).months || []).every(function (m) { return requested[shardSource(name, m)]; });
+  }
+  // The earliest start the view needs: the range back from the newest run of the chosen branch
+  // (all history for "all").
+  function neededFrom(data) {
+    var days = Number(state.range || '365');
+    if (days <= 0) return undefined;
+    var info = suiteInfo(state.suite);
+    var newest = info && info.last ? Date.parse(info.last) : Date.now();
+    if (state.branch && data) {
+      var own = data.runs.filter(function (r) { return r.branch === state.branch; });
+      if (own.length) newest = Date.parse(own[own.length - 1].startedAt);
+      else return undefined;
+    }
+    return newest - days * 86400000;
   }
 
   // In order of first appearance: modes keep the order the runs list them in (as in run reports).
@@ -96,15 +137,22 @@
 
   function selectSuite(name) {
     state.suite = name;
-    loadSuite(name, function (index) {
+    loadSuite(name, neededFrom(window.meshPerfData[name]), function (index) {
       if (!index) { status('No data for suite ' + name + '.'); return; }
+      // The run a change-point link names may be older than the range: load every month once.
+      if (state.after && !everything(name) && !index.runs.some(function (r) { return r.id === state.after; })) {
+        return loadSuite(name, undefined, function () { selectSuite(name); });
+      }
       suite = index;
       var runs = index.runs;
-      suite.profiles = keysOf(runs, function (r) { return Object.keys(r.modes); }).sort();
-      suite.modeNames = keysOf(runs, function (r) {
+      var info = suiteInfo(name) || {};
+      suite.profiles = info.profiles || keysOf(runs, function (r) { return Object.keys(r.modes); }).sort();
+      suite.modeNames = info.modes || keysOf(runs, function (r) {
         var out = []; Object.keys(r.modes).forEach(function (p) { out = out.concat(Object.keys(r.modes[p])); }); return out;
       });
-      suite.branches = keysOf(runs, function (r) { return [r.branch]; }).sort();
+      suite.branches = info.branches || keysOf(runs, function (r) { return [r.branch]; }).sort();
+      suite.total = info.runs || runs.length;
+      suite.files = index.files || {};
       suite.changePoints = index.changePoints || [];
       suite.unsplit = index.unsplit || [];
       suite.analysedRuns = index.analysedRuns;
@@ -148,7 +196,16 @@
     return runs;
   }
 
+  // Draws the view, first loading the months a wider range or another branch needs.
   function render() {
+    var from = neededFrom(suite);
+    var info = suiteInfo(suite.suite) || { months: [] };
+    var missing = (info.months || []).filter(function (m) { return !requested[shardSource(suite.suite, m)] && (from === undefined || m >= monthOf(from)); });
+    if (missing.length) { loadSuite(suite.suite, from, function () { render(); }); return; }
+    draw();
+  }
+
+  function draw() {
     writeHash();
     charts.forEach(function (c) { c.destroy(); });
     charts = [];
@@ -159,7 +216,7 @@
     var byCommit = state.axis === 'commit';
     var hidden = (state.hide || '').split(',');
     var profiles = state.profile ? [state.profile] : suite.profiles;
-    status(runs.length + ' of ' + suite.runs.length + ' runs of suite ' + suite.suite +
+    status(runs.length + ' of ' + suite.total + ' runs of suite ' + suite.suite +
       (runs.length ? ' (' + day(Date.parse(runs[0].startedAt)) + ' … ' + day(Date.parse(runs[runs.length - 1].startedAt)) + ')' : ''));
     profiles.forEach(function (profile, pi) {
       var figure = document.createElement('figure');
@@ -188,6 +245,7 @@
   // the branch with the most runs.
   function changePointBranch() {
     if (state.branch) return state.branch;
+    if (suite.mainBranch !== undefined) return suite.mainBranch;
     var counts = {}, best = '', most = -1;
     suite.runs.forEach(function (r) { if (r.pr === undefined) counts[r.branch || ''] = (counts[r.branch || ''] || 0) + 1; });
     Object.keys(counts).sort().forEach(function (b) { if (counts[b] > most) { most = counts[b]; best = b; } });
@@ -329,7 +387,6 @@
       cell(url ? link(url, (r.sha || '').slice(0, 7)) : (r.sha || '').slice(0, 7));
       var links = cell('');
       links.appendChild(link(r.report, 'report'));
-      links.appendChild(link(r.file, 'json'));
       body.appendChild(tr);
     });
   }
@@ -358,7 +415,15 @@
       tr.id = cpId(cp);
       if (cp === current) tr.className = 'cp-current';
       function cell(content, cls) { var td = document.createElement('td'); td.className = cls || 'text'; if (typeof content === 'string') td.textContent = content; else td.appendChild(content); tr.appendChild(td); return td; }
-      function runLink(id) { var r = byId[id]; if (!r) return document.createTextNode(id); var a = document.createElement('a'); a.href = r.report; a.textContent = r.sha ? r.sha.slice(0, 7) : r.startedAt.slice(0, 10); a.title = id; return a; }
+      function runLink(id) {
+        var r = byId[id], file = r ? r.file : suite.files[id];
+        if (!file) return document.createTextNode(id);
+        var a = document.createElement('a');
+        a.href = r ? r.report : config.runPage + '#run=' + file.replace(/^runs\//, '').replace(/\.js$/, '').split('/').map(encodeURIComponent).join('/');
+        a.textContent = r ? (r.sha ? r.sha.slice(0, 7) : r.startedAt.slice(0, 10)) : id;
+        a.title = id;
+        return a;
+      }
       cell(cp.afterStartedAt.slice(0, 10));
       cell(cp.profile + ' · ' + cp.mode + ' · ' + (cp.metric === 'ratio' ? 'p50 / baseline' : cp.metric === 'err' ? 'errors' : cp.metric === 'cpu' ? 'CPU/1000 rps' : cp.metric));
       var size = cell(cpSize(cp), 'num'); if (cp.slower) size.classList.add('cp-slower');

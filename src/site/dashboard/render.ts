@@ -1,9 +1,8 @@
-// The trend dashboard (index.html at the root of the history store) and the per-suite data files
-// it loads. Data arrive through <script src> rather than fetch(), so the page works the same from
-// a Pages site and from a checkout opened with file://. Pure.
-import { ANALYSED_RUNS, type SuiteChangePoints } from '../../history/change-points.ts';
+// The trend dashboard (index.html at the root of the history store). It reads a suite's index
+// shards (as many months as the chosen range needs) and its change points through <script src>
+// rather than fetch(), so the page works the same from a Pages site and from a checkout opened
+// with file://; assets/store-data.js decodes them (history/suite-index.ts, bundled). Pure.
 import type { StoreMarker } from '../../history/marker.ts';
-import { sortEntries, type SuiteIndex } from '../../history/suite-index.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
 import { PALETTE } from '../../report/html/colors.ts';
 import { pageHead } from '../../report/html/head.ts';
@@ -14,8 +13,12 @@ export interface DashboardOptions {
   marker: StoreMarker;
   /** URL of Chart.js relative to index.html. */
   chartJsSrc: string;
-  /** URL of a suite's data file relative to index.html. */
-  dataPrefix: string;
+  /** URL of the shard reader (assets/store-data.js). */
+  storeDataSrc: string;
+  /** URL of the runs folder ("runs/"): shards at <suite>/index/<month>.js, change points at <suite>/change-points.js. */
+  runsPrefix: string;
+  /** The run page: a run's link is <runPage>#run=<suite>/<year>/<name>. */
+  runPage: string;
   title?: string;
 }
 
@@ -31,7 +34,7 @@ export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
 
 export function renderDashboardHtml(options: DashboardOptions): string {
   const title = options.title ?? 'mesh-perf trends';
-  const config = { suites: options.marker.suites, dataPrefix: options.dataPrefix, palette: PALETTE };
+  const config = { suites: options.marker.suites, runsPrefix: options.runsPrefix, runPage: options.runPage, palette: PALETTE };
   const styles = `<style>${BASE_CSS}
 .modes label { margin-right: 10px; color: var(--fg); }
 #runs td.text a { margin-right: 8px; }
@@ -61,30 +64,9 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 </main>
 <script type="application/json" id="mesh-perf-config">${jsonForScript(config)}</script>
 <script src="${e(options.chartJsSrc)}"></script>
+<script src="${e(options.storeDataSrc)}"></script>
 <script>${DASHBOARD_CLIENT_JS}</script>
 </body>
 </html>
 `;
-}
-
-/**
- * data/<suite>.js: the suite index as a script, so file:// pages can load it. Runs oldest first,
- * whatever order they were published in: the charts draw lines and bands in data order.
- */
-export function renderSuiteData(index: SuiteIndex, changes?: SuiteChangePoints): string {
-  const sorted = {
-    ...index,
-    runs: sortEntries(index.runs),
-    ...(changes
-      ? {
-          changePoints: changes.changePoints,
-          analysedRuns: ANALYSED_RUNS,
-          // Series too short to split, said on the page rather than drawn as "no change".
-          unsplit: changes.series
-            .filter((s) => s.skipped)
-            .map((s) => ({ branch: s.branch, profile: s.profile, mode: s.mode, metric: s.metric, reason: s.skipped })),
-        }
-      : {}),
-  };
-  return `(window.meshPerfData = window.meshPerfData || {})[${JSON.stringify(index.suite)}] = ${JSON.stringify(sorted)};\n`;
 }

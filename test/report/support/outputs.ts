@@ -52,7 +52,7 @@ export function renderAll(result: RunResult): Map<string, string> {
       'report.html',
       renderHtmlReport(buildRunView(result), { chartJs: { src: 'chart.umd.min.js' }, assets: { css: 'report.css', js: 'report.js' } }),
     ],
-    ['index-entry.json', `${JSON.stringify(indexEntryFor(buildRunView(result), 'runs/x/run.json', 'runs/x/run.html', 'blob'), null, 2)}\n`],
+    ['index-entry.json', `${JSON.stringify(indexEntryFor(buildRunView(result), 'runs/x/run.js', 'blob'), null, 2)}\n`],
     ['export.csv', renderCsv(buildRunView(result))],
     ['export.md', renderMarkdownTable(buildRunView(result))],
     ['export.txt', renderTextTable(buildRunView(result))],
