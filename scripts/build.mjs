@@ -28,6 +28,16 @@ const entries = {
 const entryPoints = {};
 for (const [name, path] of Object.entries(entries)) if (await exists(join(root, path))) entryPoints[name] = join(root, path);
 
+// The scripts a history store carries (run page, dashboard data reader): bundled for browsers
+// first, then handed to the CLI bundle as text, as Chart.js is. Same options as src/site/scripts.ts.
+const { tsImport: importTs } = await import('tsx/esm/api');
+const { SITE_SCRIPT_BUILD, SITE_SCRIPT_ENTRIES } = await importTs(pathToFileURL(join(root, 'src/site/scripts.ts')).href, import.meta.url);
+const siteScripts = {};
+for (const [name, entry] of Object.entries(SITE_SCRIPT_ENTRIES)) {
+  const result = await build({ ...SITE_SCRIPT_BUILD, entryPoints: [join(root, 'src', entry)], absWorkingDir: root });
+  siteScripts[name] = result.outputFiles[0].text;
+}
+
 const dist = join(outRoot, 'dist');
 await rm(dist, { recursive: true, force: true });
 const built = await build({
@@ -50,7 +60,10 @@ const built = await build({
     // The browser scripts are .js files beside their renderers; the bundle carries their text.
     __MESH_PERF_REPORT_CLIENT__: JSON.stringify(await readFile(join(root, 'src/report/html/client.js'), 'utf8')),
     __MESH_PERF_DASHBOARD_CLIENT__: JSON.stringify(await readFile(join(root, 'src/site/dashboard/client.js'), 'utf8')),
+    __MESH_PERF_SITE_SCRIPTS__: JSON.stringify(JSON.stringify(siteScripts)),
   },
+  // Only imported when the site scripts above are not defined (development under tsx).
+  external: ['esbuild'],
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: {
     js: "import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);",

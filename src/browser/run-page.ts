@@ -51,9 +51,7 @@ async function readRun(): Promise<RunResult> {
     doc = withTimelines(doc, points) ?? doc;
   }
   if (typeof doc.schemaVersion !== 'number') throw new Error('the run file holds no schemaVersion');
-  const migrated = migrateDocument(doc as unknown as Record<string, unknown>);
-  if (typeof migrated === 'string') throw new Error(migrated);
-  return migrated as unknown as RunResult;
+  return migrateDocument(doc as unknown as Record<string, unknown>) as unknown as RunResult;
 }
 
 async function main(): Promise<void> {

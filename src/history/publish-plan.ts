@@ -7,54 +7,19 @@
 import type { RunResult } from '../results/types.ts';
 import { buildRunView } from '../report/view.ts';
 import { UsageError } from '../util/errors.ts';
-import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
-import {
-  DASHBOARD_FILE,
-  legacyReportPathFor,
-  MARKER_FILE,
-  NOJEKYLL_FILE,
-  RUN_PAGE_FILE,
-  runFilePath,
-  shardPath,
-  changePointsPath,
-  suiteDir,
-  timelinesPathFor,
-} from './layout.ts';
-import { emptyMarker, MARKER_SCHEMA_VERSION, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
+import { legacyReportPathFor, runFilePath, suiteDir, timelinesPathFor } from './layout.ts';
+import { MARKER_SCHEMA_VERSION } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import {
-  dashboardFileFor,
-  renderChangePointsFile,
-  renderRunPage,
-  renderSiteShell,
-  runPageFileFor,
-  siteAssets,
-  suiteSummaryOf,
-  type SiteScripts,
-} from '../site/pages.ts';
 import { bodiesWithoutTimelines, loadSuiteState, type SuiteState } from './suite-state.ts';
-import { byMonth, indexEntryFor, serializeShard } from './suite-index.ts';
+import { indexEntryFor } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
 import { changePointsMadeBy } from './change-point-gate.ts';
-import { suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
+import { suiteChangePoints, type SuiteChangePoint } from './change-points.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
+import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './store-shell.ts';
+import { convertLegacyStore } from './rebuild-plan.ts';
 import { NO_TIMELINES, packRun, unpackRun } from './stored-run.ts';
 import { canonical, storedNumbers } from './run-codec.ts';
-
-export interface PlanOptions {
-  /** Shown in errors, without credentials. */
-  storeLabel: string;
-  /** Write into a non-empty branch/folder that has no marker. */
-  adopt?: boolean;
-  retention?: Retention;
-  /** How long per-second timelines stay; undefined keeps them forever. */
-  timelineRetention?: Retention;
-  now: Date;
-  /** Chart.js source, vendored as assets/chart.umd.min.js. */
-  chartJs: string;
-  /** The run page's and the dashboard's bundled scripts (site/scripts.ts). */
-  scripts: SiteScripts;
-}
 
 export interface PublishPlan {
   changes: StoreChanges;
@@ -68,33 +33,11 @@ export interface PublishPlan {
   warnings: string[];
 }
 
-/** The marker and the layout the store holds (1: legacy-layout.ts, to convert; 2: layout.ts). */
-export async function readMarker(tree: StoreTree, storeLabel: string, adopt: boolean): Promise<{ marker: StoreMarker; layout: number }> {
-  const text = await tree.read(MARKER_FILE);
-  if (text === undefined) {
-    const existing = (await tree.list('')).filter((p) => p !== NOJEKYLL_FILE);
-    if (existing.length > 0 && !adopt) throw new StoreNotAdoptedError(storeLabel, existing);
-    return { marker: emptyMarker(), layout: MARKER_SCHEMA_VERSION };
-  }
-  const parsed = parseMarker(text);
-  if (!parsed.ok) throw new StoreCorruptError(storeLabel, MARKER_FILE, parsed.reason);
-  return { marker: parsed.marker, layout: parsed.storedVersion };
-}
-
-/** Where the pages go (moved aside on an adopted branch that has its own). */
-export async function pagesOf(tree: StoreTree, marker: StoreMarker): Promise<{ dashboard: string; runPage: string }> {
-  const dashboard = await dashboardFileFor(tree, marker);
-  if (dashboard !== DASHBOARD_FILE) marker.dashboard = dashboard;
-  const runPage = await runPageFileFor(tree, marker);
-  if (runPage !== RUN_PAGE_FILE) marker.runPage = runPage;
-  return { dashboard, runPage };
-}
+export type { PlanOptions };
 
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
   const { marker, layout } = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   if (layout < MARKER_SCHEMA_VERSION) {
-    // Imported here: the converter plans with this module too.
-    const { convertLegacyStore } = await import('./rebuild-plan.ts');
     const converted = await convertLegacyStore(tree, options);
     const plan = await planPublish(converted.tree, runs, options);
     const changes = converted.changes;
@@ -210,50 +153,6 @@ function dropTimelines(state: SuiteState, retention: Retention, now: Date, plan:
     plan.changes.writes.set(path, NO_TIMELINES);
     plan.compacted.push(entry.file);
   }
-}
-
-/** The suite's shards (one per month that has runs; emptied months deleted) and its change points. */
-export function writeSuite(
-  state: SuiteState,
-  changes: StoreChanges,
-  changePoints: SuiteChangePoints = suiteChangePoints(state.index.runs),
-): void {
-  const months = byMonth(state.index.runs);
-  for (const [month, entries] of months)
-    changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
-  for (const month of state.months) if (!months.has(month)) changes.deletes.add(shardPath(state.suite, month));
-  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints));
-}
-
-/** Marker, dashboard, run page, assets, .nojekyll: rewritten so they describe every suite. */
-export function siteShellChanges(
-  marker: StoreMarker,
-  states: readonly SuiteState[],
-  options: PlanOptions,
-  pages: { dashboard: string; runPage: string },
-): StoreChanges {
-  const changes = emptyChanges();
-  const suites = new Map(marker.suites.map((s) => [s.name, s]));
-  for (const state of states) {
-    if (state.index.runs.length > 0) suites.set(state.suite, suiteSummaryOf(state.index));
-    else suites.delete(state.suite);
-  }
-  const next: StoreMarker = { ...marker, schemaVersion: MARKER_SCHEMA_VERSION, suites: [...suites.values()] };
-  changes.writes.set(MARKER_FILE, serializeMarker(next));
-  changes.writes.set(pages.dashboard, renderSiteShell(next, pages.runPage));
-  changes.writes.set(pages.runPage, renderRunPage(pages.dashboard));
-  for (const [path, text] of siteAssets(options.chartJs, options.scripts)) changes.writes.set(path, text);
-  changes.writes.set(NOJEKYLL_FILE, '');
-  return changes;
-}
-
-/** Drops writes whose content is already stored, so an idempotent publish makes no commit. */
-export async function dropUnchanged(changes: StoreChanges, tree: StoreTree): Promise<StoreChanges> {
-  for (const [path, text] of changes.writes) {
-    if ((await tree.blob(path)) === gitBlobId(text)) changes.writes.delete(path);
-  }
-  for (const path of changes.deletes) if ((await tree.blob(path)) === undefined) changes.deletes.delete(path);
-  return changes;
 }
 
 function dedupeIncoming(runs: RunResult[]): RunResult[] {

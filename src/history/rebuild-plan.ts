@@ -13,7 +13,7 @@ import { StoreCorruptError } from './errors.ts';
 import { legacyReportPathFor, runFilePath, RUNS_DIR, suiteDir, timelinesPathFor } from './layout.ts';
 import { isLegacyRunFile, LEGACY_DATA_DIR, legacyIndexPath, legacyReportOf, parseLegacyIndex, type LegacyEntry } from './legacy-layout.ts';
 import { describeRetention, prunedEntries } from './retention.ts';
-import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './publish-plan.ts';
+import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './store-shell.ts';
 import { renderRunRedirect } from '../site/pages.ts';
 import { loadSuiteState, type SuiteState } from './suite-state.ts';
 import { suiteChangePoints, type SuiteChangePoint } from './change-points.ts';

@@ -32,13 +32,13 @@ const MIGRATIONS: Record<number, Migration> = {
   },
 };
 
-/** The document at the current schema version, or why it cannot be (an unknown version). */
-export function migrateDocument(raw: Record<string, unknown>): Record<string, unknown> | string {
+/** The document at the current schema version; throws when a version has no step (an unknown version). */
+export function migrateDocument(raw: Record<string, unknown>): Record<string, unknown> {
   let doc = raw;
   const version = doc.schemaVersion as number;
   for (let v = version; v < RESULTS_SCHEMA_VERSION; v++) {
     const step = MIGRATIONS[v];
-    if (!step) return `schemaVersion ${v} has no migration to ${v + 1}`;
+    if (!step) throw new Error(`schemaVersion ${v} has no migration to ${v + 1}`);
     doc = { ...step(doc), schemaVersion: v + 1 };
   }
   return doc;

@@ -34,9 +34,11 @@ export function migrateResults(raw: unknown, path: string): RunResult {
       `has schemaVersion ${version}, newer than this mesh-perf understands (${RESULTS_SCHEMA_VERSION}); upgrade mesh-perf to read it`,
     );
   }
-  const migrated = migrateDocument(doc);
-  if (typeof migrated === 'string') throw new ResultsFormatError(path, migrated);
-  doc = migrated;
+  try {
+    doc = migrateDocument(doc);
+  } catch (error) {
+    throw new ResultsFormatError(path, (error as Error).message);
+  }
   if (!Array.isArray(doc.modes) || typeof doc.run !== 'object') {
     throw new ResultsFormatError(path, 'is missing "modes" or "run"; it does not look like a mesh-perf results file');
   }

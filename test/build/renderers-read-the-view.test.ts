@@ -29,10 +29,10 @@ const FRONT_ENDS = new Set([
   'cli/run-and-report.ts', // the terminal table
   'cli/commands/report.ts', // `mesh-perf report --results`
   'github/report.ts', // job summary, PR comment, annotations, outputs
-  'history/publish-plan.ts', // a published run's report.html and dashboard entry
+  'history/publish-plan.ts', // a published run's dashboard entry
   'history/rebuild-plan.ts', // `mesh-perf report --store`
   'history/suite-state.ts', // dashboard entries re-read from the store
-  'history/compact-timelines.ts', // a run's entry after its timelines are dropped
+  'browser/run-page-html.ts', // a stored run's page, rendered in the browser from its files
 ]);
 
 const renderers = () => [

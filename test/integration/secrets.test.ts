@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../../src/platform/processes.ts';
 import { runCli, withTempDir, type CliResult } from '../support/cli.ts';
+import { readableText } from '../history/support/store-files.ts';
 
 const exec = promisify(execFile);
 
@@ -59,7 +60,8 @@ async function storeContents(repo: string): Promise<{ name: string; text: string
     const type = (await exec('git', ['cat-file', '-t', sha!], { cwd: repo })).stdout.trim();
     if (type !== 'blob') continue;
     const blob = await exec('git', ['cat-file', 'blob', sha!], { cwd: repo, maxBuffer: 64 << 20 });
-    out.push({ name: `store:${path.join(' ')}`, text: blob.stdout });
+    // Run files are compressed: searched as the run page and the CLI read them.
+    out.push({ name: `store:${path.join(' ')}`, text: readableText(path.join(' '), blob.stdout) });
   }
   return out;
 }
@@ -150,7 +152,7 @@ test('no planted secret reaches results, reports, exports, the terminal or the p
 
       for (const file of await filesUnder(dir)) {
         if (file.includes('store.git') || file.endsWith('.yaml')) continue; // the store is read through git below; the inputs hold the secrets
-        outputs.push({ name: file.slice(dir.length + 1), text: await readFile(file, 'utf8') });
+        outputs.push({ name: file.slice(dir.length + 1), text: readableText(file, await readFile(file, 'utf8')) });
       }
       outputs.push(...(await storeContents(join(dir, 'store.git'))));
       assert.ok(outputs.some((o) => o.name.endsWith('results.json')) && outputs.some((o) => o.name.startsWith('store:runs/')));

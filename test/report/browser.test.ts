@@ -201,7 +201,7 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
           links.join(' '),
         );
         assert.ok(
-          links.some((h) => /^runs\/weekly\/2025\/.*\.html$/.test(h ?? '')),
+          links.some((h) => /^run\.html#run=weekly\/2025\/[^/]+$/.test(h ?? '')),
           links.join(' '),
         );
 

@@ -70,7 +70,7 @@ test('report --store rebuilds the branch in place (one commit) or exports it as 
     const site = join(dir, 'site');
     const exported = await cli(['report', '--store', remote, '--out', site], dir);
     assert.equal(exported.code, 0, exported.stderr);
-    assert.match(exported.stdout, /3 runs in 1 suite\(s\), 3 reports/);
+    assert.match(exported.stdout, /3 runs in 1 suite\(s\), dashboard .*index\.html, each run's report at .*run\.html#run=/);
     const files = await branchFiles(remote, 'gh-pages');
     for (const f of files) assert.ok(await exists(join(site, f)), `exported ${f}`);
 
@@ -79,8 +79,8 @@ test('report --store rebuilds the branch in place (one commit) or exports it as 
     assert.equal(noop.code, 0, noop.stderr);
     assert.equal(await branchHead(remote, 'gh-pages'), untouched, 'nothing to rebuild: no commit');
 
-    // A report deleted by hand comes back with the next rebuild.
-    const report = files.find((f) => f.endsWith('.html') && f.startsWith('runs/'))!;
+    // The run page (every run's report) deleted by hand comes back with the next rebuild.
+    const report = files.find((f) => f === 'run.html')!;
     const work = await tempDir('clone');
     await git(work, 'clone', '--quiet', '--branch', 'gh-pages', remote, '.');
     await git(work, 'rm', '--quiet', report);
