@@ -81,6 +81,8 @@ const E2E = [
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
+  'test/history/layout-conversion.test.ts',
+  'test/history/run-page.test.ts',
   'test/integration/ab-arms.test.ts',
   'test/integration/cli-errors.test.ts',
   'test/integration/demo.test.ts',
@@ -217,6 +219,8 @@ const BROWSER = [
   'test/report/dashboard-order.test.ts',
   'test/report/narrow-viewport.test.ts',
   'test/report/whiskers.test.ts',
+  'test/history/layout-conversion.test.ts',
+  'test/history/run-page.test.ts',
 ];
 
 /** The tools a test file needs that are not installed, each with how to get it. */

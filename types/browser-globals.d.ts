@@ -6,6 +6,8 @@ declare const Chart: any;
 interface Window {
   /** Set once the report's charts are drawn. */
   __meshPerfReady?: boolean;
+  /** When the report's first screen (and the charts on it) was drawn. */
+  __meshPerfFirstScreen?: number;
   /** The dashboard's render counter and last render, for the browser tests. */
   __meshPerfRenders?: number;
   __meshPerfRendered?: unknown;

@@ -61,10 +61,12 @@ async function main(): Promise<void> {
     status('No run named in this address. Open a run from the trend dashboard (its points and the latest runs link here).');
     return;
   }
+  performance.mark('mesh-perf:start');
   const chart = loadScript(config.chartJs);
   const base = `${config.runs}${key.split('/').map(encodeURIComponent).join('/')}`;
   try {
     await Promise.all([loadScript(`${base}.js`), loadScript(`${base}.tl.js`)]);
+    performance.mark('mesh-perf:loaded');
   } catch (error) {
     status(`Run ${key} is not in this history (${(error as Error).message}): retention may have removed it.`);
     return;
@@ -78,15 +80,19 @@ async function main(): Promise<void> {
     status(`Run ${key} could not be read: ${(error as Error).message}`);
     return;
   }
+  performance.mark('mesh-perf:decoded');
   const page = new DOMParser().parseFromString(html, 'text/html');
   // The report's scripts run once the charts' data are in the page, Chart.js first; the parsed
   // copies would not run.
   for (const script of page.querySelectorAll('script:not([type="application/json"])')) script.remove();
   document.title = page.title;
   document.body.replaceWith(document.adoptNode(page.body));
+  performance.mark('mesh-perf:inserted');
   await chart;
+  performance.mark('mesh-perf:chartjs');
   await loadScript(config.reportJs);
-  window.__meshPerfRendered = performance.now();
+  // The report's first screen is drawn (report.js draws the charts below it after the page paints).
+  window.__meshPerfRendered = window.__meshPerfFirstScreen ?? performance.now();
 }
 
 main().catch((error: unknown) => status(`The run page failed: ${(error as Error).message}`));

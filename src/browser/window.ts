@@ -10,6 +10,8 @@ declare global {
     __meshPerfRendered?: number;
     /** Set by the report's chart script once the charts are drawn. */
     __meshPerfReady?: boolean;
+    /** Set by the report's chart script when the first screen's charts are drawn. */
+    __meshPerfFirstScreen?: number;
   }
 }
 

@@ -145,23 +145,41 @@
       }
     });
   }
-  (data.ab || []).forEach(function (g, i) { abChart('ab-' + i, g); });
-
+  // Charts in page order, each a task: the ones on the first screen are drawn at once, the rest
+  // one by one after the page has painted (a report with a dozen profiles holds 70 charts, drawn
+  // in one go they kept the whole page blank for a second).
+  var tasks = [];
+  (data.ab || []).forEach(function (g, i) { tasks.push(['ab-' + i, function () { abChart('ab-' + i, g); }]); });
   data.profiles.forEach(function (p, i) {
-    spectrum('spectrum-' + i, p.spectrum);
-    bars('bars-' + i, p.bars, 'latency (ms), median over repetitions');
-    if (p.overhead) bars('overhead-' + i, p.overhead, 'overhead vs ' + p.overhead.baseline + ' (ms)');
-    var select = document.getElementById('timeline-stat-' + i);
-    var chart = canvas('timeline-' + i) ? timeline('timeline-' + i, p.timeline, select ? select.value : 'p99') : null;
-    if (select && chart) select.addEventListener('change', function () {
-      chart.data.datasets = p.timeline.map(function (s) { return timelineDataset(s, select.value); });
-      chart.options.scales.y.title.text = select.value + ' latency (ms)';
-      chart.update();
-    });
+    tasks.push(['spectrum-' + i, function () { spectrum('spectrum-' + i, p.spectrum); }]);
+    tasks.push(['bars-' + i, function () { bars('bars-' + i, p.bars, 'latency (ms), median over repetitions'); }]);
+    if (p.overhead) tasks.push(['overhead-' + i, function () { bars('overhead-' + i, p.overhead, 'overhead vs ' + p.overhead.baseline + ' (ms)'); }]);
+    tasks.push(['timeline-' + i, function () {
+      var select = document.getElementById('timeline-stat-' + i);
+      var chart = canvas('timeline-' + i) ? timeline('timeline-' + i, p.timeline, select ? select.value : 'p99') : null;
+      if (select && chart) select.addEventListener('change', function () {
+        chart.data.datasets = p.timeline.map(function (s) { return timelineDataset(s, select.value); });
+        chart.options.scales.y.title.text = select.value + ' latency (ms)';
+        chart.update();
+      });
+    }]);
     if (p.resources) {
-      resources('cpu-' + i, p.resources, 'cpu', 'CPU (millicores, average)');
-      resources('memory-' + i, p.resources, 'memory', 'memory (MiB, average)');
+      tasks.push(['cpu-' + i, function () { resources('cpu-' + i, p.resources, 'cpu', 'CPU (millicores, average)'); }]);
+      tasks.push(['memory-' + i, function () { resources('memory-' + i, p.resources, 'memory', 'memory (MiB, average)'); }]);
     }
   });
-  window.__meshPerfReady = true;
+  function onFirstScreen(id) {
+    var el = canvas(id);
+    return !el || el.getBoundingClientRect().top < window.innerHeight;
+  }
+  while (tasks.length && onFirstScreen(tasks[0][0])) tasks.shift()[1]();
+  window.__meshPerfFirstScreen = performance.now();
+  function next() {
+    if (!tasks.length) { window.__meshPerfReady = true; return; }
+    tasks.shift()[1]();
+    setTimeout(next, 0);
+  }
+  // Printing draws what is left at once.
+  window.addEventListener('beforeprint', function () { while (tasks.length) tasks.shift()[1](); window.__meshPerfReady = true; });
+  setTimeout(next, 0);
 })();
