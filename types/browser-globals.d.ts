@@ -6,8 +6,9 @@ declare const Chart: any;
 interface Window {
   /** Set once the report's charts are drawn. */
   __meshPerfReady?: boolean;
-  /** When the report's first screen (and the charts on it) was drawn. */
+  /** When the report's first screen (and the charts on it) was drawn, and when every chart was. */
   __meshPerfFirstScreen?: number;
+  __meshPerfDrawn?: number;
   /** The dashboard's render counter and last render, for the browser tests. */
   __meshPerfRenders?: number;
   __meshPerfRendered?: unknown;

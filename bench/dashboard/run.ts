@@ -1,24 +1,39 @@
-// Benchmark: a history store holding 3 years of daily runs × 20 scenarios.
-//   - how big the gh-pages branch gets (checked-out site, packed git history, largest file)
-//   - how long `mesh-perf report` takes to rebuild it (export to a folder, and in place)
-//   - how long the dashboard takes to first render in headless Chromium, beside the time to
-//     load an empty page in the same browser, from file:// and over HTTP
+// Benchmark: a history store holding 3 years of daily runs × 20 scenarios, in today's layout
+// (layout 2: one run page, compact run files, monthly index shards) beside the layout before it
+// (layout 1: a JSON file and an HTML report per run, one index per suite rewritten daily, the
+// dashboard's data beside it), each seeded by its own code in this same run: layout 1 by the
+// source tree of the commit before layout 2 (--before, default LAYOUT_1_COMMIT, unpacked with
+// `git archive`), loaded into this process beside this tree's code. Figures with their ratio:
+//   - how big the branch gets: checked-out site by kind of file, git history (loose, after gc),
+//     what a day's publish adds to the history (the thin pack of that day's commit), largest file
+//   - CPU and wall time of publishing one more day into the 3-year branch
+//   - rebuilding: exporting the site (`mesh-perf report --out`), rebuilding in place, and
+//     converting the layout-1 branch to layout 2 (`mesh-perf report --store`), in this process
+//   - first render in headless Chromium of the dashboard and of a run's page, beside an empty
+//     page, from file:// and over HTTP
 // Usage: node --import tsx bench/dashboard/run.ts [--days 1095] [--suites 5] [--profiles 4]
-//        [--modes 5] [--repetitions 3] [--duration 30] [--keep-timelines 30d] [--loads 5] [--keep]
-import { execFile, spawn } from 'node:child_process';
-import { writeFile, rm, mkdir } from 'node:fs/promises';
+//        [--modes 5] [--repetitions 3] [--duration 30] [--keep-timelines 30d] [--loads 5]
+//        [--before <commit>] [--keep]
+// CPU-heavy for an hour or more (two 3-year branches are seeded); it drives no network load.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
+import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
+import { DirectorySink } from '../../src/history/directory-store.ts';
+import { parseTimelineRetention } from '../../src/history/retention.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
-import { launchBrowser, type BrowserSession } from '../../test/support/browser.ts';
+import { launchBrowser } from '../../test/support/browser.ts';
 import { tempDir } from '../../test/history/support/git-repo.ts';
 import { startStaticServer } from '../../test/report/support/static-server.ts';
-import { describeShape, seedBranch, type SeedShape } from './seed.ts';
+import { branchSize, commitPackBytes, dailyPackBytes, git, kib, measured, median, mib, renderTimes, repoBytes, type BranchSize } from './measure.ts';
+import { describeShape, runsOfDay, seedBranch, type SeedShape } from './seed.ts';
 
-const exec = promisify(execFile);
+/** The last commit whose code writes layout 1. */
+const LAYOUT_1_COMMIT = '00649c2';
 const ROOT = join(import.meta.dirname, '..', '..');
+const exec = promisify(execFile);
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +45,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     loads: { type: 'string', default: '5' },
     'keep-timelines': { type: 'string', default: '30d' },
+    before: { type: 'string', default: LAYOUT_1_COMMIT },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -42,163 +58,178 @@ const shape: SeedShape = {
   durationS: Number(values.duration),
   keepTimelines: values['keep-timelines'],
 };
+const loads = Number(values.loads);
+const timelineRetention = parseTimelineRetention(shape.keepTimelines ?? '30d');
 
-function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  return (await exec('git', args, { cwd, maxBuffer: 1024 * 1024 * 1024 })).stdout;
-}
-
-async function timed(args: string[]): Promise<{ seconds: number; stdout: string }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve({ seconds: (performance.now() - started) / 1000, stdout })
-        : reject(new Error(`mesh-perf ${args.join(' ')} exited ${code}`)),
-    );
-  });
-}
-
-async function branchSizes(remote: string) {
-  const listing = await git(remote, 'ls-tree', '-r', '-l', 'refs/heads/gh-pages');
-  const kinds: Record<string, { files: number; bytes: number }> = {};
-  let largest = { path: '', bytes: 0 };
-  let total = 0;
-  for (const line of listing.split('\n')) {
-    if (!line) continue;
-    const [meta, path] = line.split('\t') as [string, string];
-    const bytes = Number(meta.trim().split(/\s+/)[3]);
-    const kind = /^runs\/[^/]+\/\d{4}\/.*\.json$/.test(path)
-      ? 'run files (.json)'
-      : /^runs\/[^/]+\/\d{4}\/.*\.html$/.test(path)
-        ? 'run reports (.html)'
-        : path.endsWith('index.json')
-          ? 'suite indexes'
-          : path.startsWith('data/')
-            ? 'dashboard data (.js)'
-            : 'dashboard, assets, marker';
-    kinds[kind] ??= { files: 0, bytes: 0 };
-    kinds[kind]!.files++;
-    kinds[kind]!.bytes += bytes;
-    total += bytes;
-    if (bytes > largest.bytes) largest = { path, bytes };
-  }
-  return { kinds, total, largest };
-}
-
-async function packedKiB(repo: string): Promise<number> {
-  const out = await git(repo, 'count-objects', '-v');
-  const get = (key: string) => Number(/^(\S+): (\d+)$/m.test(out) ? (new RegExp(`^${key}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0) : 0);
-  return get('size-pack') + get('size');
-}
-
-async function firstRender(browser: BrowserSession, url: string, loads: number, marker: 'rendered' | 'load'): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < loads; i++) {
-    const { page, errors } = await browser.newPage();
-    await page.goto(url, { waitUntil: 'load' });
-    const ms =
-      marker === 'rendered'
-        ? await page
-            .waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered, undefined, {
-              timeout: 60_000,
-            })
-            .then((h) => h.jsonValue() as Promise<number>)
-        : await page.evaluate(() => {
-            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-            return nav.loadEventEnd || performance.now();
-          });
-    if (errors.length) throw new Error(`${url}: ${errors.join('; ')}`);
-    times.push(ms);
-    await page.close();
-  }
-  return times;
-}
+const ratio = (after: number, before: number) => (before > 0 ? `×${(after / before).toFixed(after / before < 0.1 ? 3 : 2)}` : '–');
+const row = (label: string, before: string, after: string, r: string) => console.log(`| ${label} | ${before} | ${after} | ${r} |`);
+const progress = (label: string) => (day: number) => process.stderr.write(`${label}: seeded ${day}/${shape.days} days\r`);
 
 const dir = await tempDir('bench-dashboard');
-const loads = Number(values.loads);
 try {
-  console.log(`# mesh-perf dashboard benchmark\nshape: ${describeShape(shape)}\nwork dir: ${dir}\n`);
-  const remote = join(dir, 'history.git');
-  const seedSeconds = await seedBranch(remote, shape, await loadChartJsSource(), (day) =>
-    process.stderr.write(`seeded ${day}/${shape.days} days\r`),
-  );
+  console.log(`# mesh-perf dashboard benchmark\nshape: ${describeShape(shape)}\nlayout 1 written by ${values.before}; work dir: ${dir}\n`);
+  // Layout 1's code, as that commit had it, beside this tree (its own imports resolve inside it).
+  const oldTree = join(dir, 'layout-1-code');
+  await mkdir(oldTree);
+  const archive = await exec('git', ['archive', '--format=tar', values.before!], { cwd: ROOT, encoding: 'buffer', maxBuffer: 512 << 20 });
+  await new Promise<void>((resolve, reject) => execFile('tar', ['-x', '-C', oldTree], (e) => (e ? reject(e) : resolve())).stdin!.end(archive.stdout));
+  await exec('ln', ['-s', join(ROOT, 'node_modules'), join(oldTree, 'node_modules')]);
+  const old = {
+    seed: (await import(pathToFileURL(join(oldTree, 'bench/dashboard/seed.ts')).href)) as { seedBranch: typeof seedBranch },
+    store: (await import(pathToFileURL(join(oldTree, 'src/history/git/git-branch-store.ts')).href)) as { GitBranchStore: typeof GitBranchStore },
+    sink: (await import(pathToFileURL(join(oldTree, 'src/history/directory-store.ts')).href)) as { DirectorySink: typeof DirectorySink },
+  };
+  const chartJs = await loadChartJsSource();
+
+  const before = join(dir, 'layout-1.git');
+  const after = join(dir, 'layout-2.git');
+  const seededBefore = await measured(() => old.seed.seedBranch(before, shape, chartJs, progress('layout 1')));
   process.stderr.write('\n');
-  const commits = Number((await git(remote, 'rev-list', '--count', 'refs/heads/gh-pages')).trim());
+  const seededAfter = await measured(() => seedBranch(after, shape, chartJs, progress('layout 2')));
+  process.stderr.write('\n');
+  const commits = Number((await git(after, 'rev-list', '--count', 'refs/heads/gh-pages')).trim());
 
-  const sizes = await branchSizes(remote);
-  const looseKiB = await packedKiB(remote);
-  const gcStarted = performance.now();
-  await git(remote, 'gc', '--quiet');
-  const gcSeconds = (performance.now() - gcStarted) / 1000;
-  const gcKiB = await packedKiB(remote);
-  console.log(`## Branch size after ${commits} daily commits (seeding took ${seedSeconds.toFixed(0)} s)`);
-  console.log('| part | files | bytes |\n|---|---:|---:|');
-  for (const [kind, v] of Object.entries(sizes.kinds)) console.log(`| ${kind} | ${v.files} | ${mib(v.bytes)} |`);
-  console.log(
-    `| **checked-out site (what Pages serves)** | ${Object.values(sizes.kinds).reduce((a, v) => a + v.files, 0)} | **${mib(sizes.total)}** |`,
+  // ---- sizes
+  const sizes: Record<string, BranchSize> = { before: await branchSize(before), after: await branchSize(after) };
+  const loose = { before: await repoBytes(before), after: await repoBytes(after) };
+  // Before gc: a thin pack of loose objects is deltified against the day before afresh (after gc,
+  // pack-objects reuses the packed form, where git keeps the newest version whole).
+  const daily = { before: await dailyPackBytes(before, 30), after: await dailyPackBytes(after, 30) };
+  const gcTime: Record<string, number> = {};
+  for (const [name, repo] of [['before', before], ['after', after]] as const) {
+    gcTime[name] = (await measured(() => git(repo, 'gc', '--quiet'))).wall;
+  }
+  const packed = { before: await repoBytes(before), after: await repoBytes(after) };
+  console.log(`## Branch after ${commits} daily commits (seeding: layout 1 ${seededBefore.wall.toFixed(0)} s, layout 2 ${seededAfter.wall.toFixed(0)} s)`);
+  console.log('| part | layout 1 (files, bytes) | layout 2 (files, bytes) | ratio |\n|---|---:|---:|---:|');
+  const kinds = new Set([...sizes.before!.kinds.keys(), ...sizes.after!.kinds.keys()]);
+  const cell = (s: BranchSize, kind: string) => {
+    const k = s.kinds.get(kind);
+    return k ? `${k.files} · ${mib(k.bytes)}` : '–';
+  };
+  for (const kind of kinds) row(kind, cell(sizes.before!, kind), cell(sizes.after!, kind), ratio(sizes.after!.kinds.get(kind)?.bytes ?? 0, sizes.before!.kinds.get(kind)?.bytes ?? 0));
+  row(
+    '**checked-out site (what Pages serves)**',
+    `${sizes.before!.files} · **${mib(sizes.before!.total)}**`,
+    `${sizes.after!.files} · **${mib(sizes.after!.total)}**`,
+    ratio(sizes.after!.total, sizes.before!.total),
   );
-  console.log(`| git history, every object zlib-compressed on its own (no deltas) | | ${mib(looseKiB * 1024)} |`);
-  console.log(
-    `| **git history after \`git gc\`** (what a clone downloads; gc took ${gcSeconds.toFixed(0)} s) | | **${mib(gcKiB * 1024)}** |`,
+  row('git history, every object zlib-compressed on its own (no deltas)', mib(loose.before), mib(loose.after), ratio(loose.after, loose.before));
+  row(
+    `**git history after \`git gc\`** (what a clone downloads; gc took ${gcTime.before!.toFixed(0)} s / ${gcTime.after!.toFixed(0)} s)`,
+    `**${mib(packed.before)}**`,
+    `**${mib(packed.after)}**`,
+    ratio(packed.after, packed.before),
   );
-  console.log(`| largest file: ${sizes.largest.path} | 1 | ${mib(sizes.largest.bytes)} |\n`);
+  row(
+    '**history a daily publish adds** (thin pack of the day, median of the last 30 days; min–max)',
+    `**${kib(median(daily.before))}** (${kib(Math.min(...daily.before))}–${kib(Math.max(...daily.before))})`,
+    `**${kib(median(daily.after))}** (${kib(Math.min(...daily.after))}–${kib(Math.max(...daily.after))})`,
+    ratio(median(daily.after), median(daily.before)),
+  );
+  row('largest file', `${sizes.before!.largest.path} · ${mib(sizes.before!.largest.bytes)}`, `${sizes.after!.largest.path} · ${mib(sizes.after!.largest.bytes)}`, ratio(sizes.after!.largest.bytes, sizes.before!.largest.bytes));
+  console.log('');
 
-  const cliStart = await timed(['--help']);
-  const site = join(dir, 'site');
-  const exportRun = await timed(['report', '--store', remote, '--out', site]);
-  const rebuildRun = await timed(['report', '--store', remote]);
-  console.log('## `mesh-perf report`');
-  console.log('| command | wall time |\n|---|---:|');
-  console.log(`| \`mesh-perf --help\` (process start, reference) | ${cliStart.seconds.toFixed(1)} s |`);
-  console.log(
-    `| \`mesh-perf report --store <repo> --out <dir>\` (fetch, re-render every report, write the site) | ${exportRun.seconds.toFixed(1)} s |`,
+  // ---- converting layout 1 to layout 2 (a copy of the layout-1 branch)
+  const converted = join(dir, 'converted.git');
+  await cp(before, converted, { recursive: true });
+  const convertedHead = (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim();
+  const conversion = await measured(() =>
+    new GitBranchStore({ url: converted, branch: 'gh-pages', chartJs: loadChartJsSource, ...(timelineRetention ? { timelineRetention } : {}), now: () => lastDay() }).rebuild(),
   );
-  console.log(
-    `| \`mesh-perf report --store <repo>\` (rebuild in place; nothing changed, no commit) | ${rebuildRun.seconds.toFixed(1)} s |\n`,
-  );
+  const convertedSize = await branchSize(converted);
+  const conversionPack = await commitPackBytes(converted, (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim());
+  if ((await git(converted, 'rev-list', '--count', `${convertedHead}..refs/heads/gh-pages`)).trim() !== '1') throw new Error('the conversion was not one commit');
 
-  await mkdir(join(site, 'bench'), { recursive: true });
+  // ---- one more day into each 3-year branch
+  const nextDay = runsOfDay(shape, shape.days);
+  const storeOf = (Store: typeof GitBranchStore, url: string) =>
+    new Store({ url, branch: 'gh-pages', chartJs: loadChartJsSource, ...(timelineRetention ? { timelineRetention } : {}), now: () => new Date(nextDay[0]!.run.startedAt) });
+  const publishBefore = await measured(() => storeOf(old.store.GitBranchStore, before).publish(nextDay));
+  const publishAfter = await measured(() => storeOf(GitBranchStore, after).publish(nextDay));
+  // The day's push: objects the publish wrote (loose in the bare repository) against the day before.
+  const dayPack = {
+    before: await commitPackBytes(before, (await git(before, 'rev-parse', 'refs/heads/gh-pages')).trim()),
+    after: await commitPackBytes(after, (await git(after, 'rev-parse', 'refs/heads/gh-pages')).trim()),
+  };
+  console.log('## Publishing one more day (5 runs) into the 3-year branch, in this process (git fetch, plan, commit, push to a local bare repository)');
+  console.log('| | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
+  row('**CPU time** (this process and its git processes)', `**${publishBefore.cpu.toFixed(2)} s**`, `**${publishAfter.cpu.toFixed(2)} s**`, ratio(publishAfter.cpu, publishBefore.cpu));
+  row('wall time', `${publishBefore.wall.toFixed(2)} s`, `${publishAfter.wall.toFixed(2)} s`, ratio(publishAfter.wall, publishBefore.wall));
+  row('history it added (thin pack)', kib(dayPack.before), kib(dayPack.after), ratio(dayPack.after, dayPack.before));
+  console.log('');
+
+  // ---- rebuilding
+  const siteBefore = join(dir, 'site-1');
+  const siteAfter = join(dir, 'site-2');
+  const exportBefore = await measured(() => storeOf(old.store.GitBranchStore, before).exportSite(new old.sink.DirectorySink(siteBefore)));
+  const exportAfter = await measured(() => storeOf(GitBranchStore, after).exportSite(new DirectorySink(siteAfter)));
+  const rebuildBefore = await measured(() => storeOf(old.store.GitBranchStore, before).rebuild());
+  const rebuildAfter = await measured(() => storeOf(GitBranchStore, after).rebuild());
+  console.log('## Rebuilding (`mesh-perf report`), in this process (the CLI adds its start, about 1.5 s under tsx)');
+  console.log('| | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
+  row(
+    '**export the site** (`report --store <repo> --out <dir>`: read every run, write every file)',
+    `**${exportBefore.wall.toFixed(1)} s** (CPU ${exportBefore.cpu.toFixed(1)} s)`,
+    `**${exportAfter.wall.toFixed(1)} s** (CPU ${exportAfter.cpu.toFixed(1)} s)`,
+    ratio(exportAfter.wall, exportBefore.wall),
+  );
+  row(
+    '**rebuild in place** (`report --store <repo>`: every run read and checked; nothing changed, no commit)',
+    `**${rebuildBefore.wall.toFixed(1)} s** (CPU ${rebuildBefore.cpu.toFixed(1)} s)`,
+    `**${rebuildAfter.wall.toFixed(1)} s** (CPU ${rebuildAfter.cpu.toFixed(1)} s)`,
+    ratio(rebuildAfter.wall, rebuildBefore.wall),
+  );
+  row(
+    `**convert layout 1 to layout 2** (\`report --store <repo>\` with this version: ${conversion.value.summary.converted} runs, one commit)`,
+    '',
+    `**${conversion.wall.toFixed(1)} s** (CPU ${conversion.cpu.toFixed(1)} s)`,
+    '',
+  );
+  row('converted branch: checked-out site · history the conversion commit adds', '', `${mib(convertedSize.total)} · ${mib(conversionPack)}`, '');
+  console.log('');
+
+  // ---- pages in Chromium
+  await mkdir(join(dir, 'bench'), { recursive: true });
   await writeFile(
-    join(site, 'bench', 'empty.html'),
+    join(dir, 'bench', 'empty.html'),
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>\n',
   );
-  const server = await startStaticServer(site);
+  const newest = await runFiles(siteAfter, 'suite-1', 1);
+  const older = await runFiles(siteAfter, 'suite-1', 200);
+  const server = await startStaticServer(dir);
   const browser = await launchBrowser();
   try {
-    const rows: [string, number[]][] = [];
+    console.log(`## Pages in headless Chromium (${loads} loads each, fresh page; ms since navigation start, median (min–max))`);
+    console.log('| page | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
+    const fmt = (t: number[]) => `${median(t).toFixed(0)} ms (${Math.min(...t).toFixed(0)}–${Math.max(...t).toFixed(0)})`;
     for (const [where, base] of [
-      ['file://', `${pathToFileURL(site).href}/`],
+      ['file://', `${pathToFileURL(dir).href}/`],
       ['http (127.0.0.1)', server.url],
     ] as const) {
-      rows.push([`empty page, ${where}`, await firstRender(browser, `${base}bench/empty.html`, loads, 'load')]);
-      rows.push([`dashboard first render (default: 1 year), ${where}`, await firstRender(browser, `${base}index.html`, loads, 'rendered')]);
-      rows.push([
-        `dashboard first render (range: all), ${where}`,
-        await firstRender(browser, `${base}index.html#range=0`, loads, 'rendered'),
-      ]);
+      const empty = await renderTimes(browser, `${base}bench/empty.html`, loads, 'load');
+      row(`empty page, ${where}`, fmt(empty), fmt(empty), '');
+      for (const [label, hash] of [
+        ['dashboard first render (default: 1 year)', ''],
+        ['dashboard first render (range: all)', '#range=0'],
+      ] as const) {
+        const b = await renderTimes(browser, `${base}site-1/index.html${hash}`, loads, '__meshPerfRendered');
+        const a = await renderTimes(browser, `${base}site-2/index.html${hash}`, loads, '__meshPerfRendered');
+        row(`${label}, ${where}`, fmt(b), fmt(a), ratio(median(a), median(b)));
+      }
+      for (const [label, key] of [
+        ['newest run (timelines kept)', newest],
+        ['a run 200 days old (timelines dropped)', older],
+      ] as const) {
+        // Layout 1's stored report draws every chart before DOMContentLoaded; layout 2's run page
+        // says when its first screen is drawn, then draws the charts below it.
+        const b = await renderTimes(browser, `${base}site-1/runs/${key}.html`, loads, 'dcl');
+        const first = await renderTimes(browser, `${base}site-2/run.html#run=${key}`, loads, '__meshPerfRendered');
+        const all = await renderTimes(browser, `${base}site-2/run.html#run=${key}`, loads, '__meshPerfDrawn');
+        row(`run page, ${label}: first screen, ${where}`, fmt(b), fmt(first), ratio(median(first), median(b)));
+        row(`run page, ${label}: every chart drawn, ${where}`, fmt(b), fmt(all), ratio(median(all), median(b)));
+      }
     }
-    console.log(`## Dashboard in headless Chromium (${loads} loads each, fresh page; ms since navigation start)`);
-    console.log('| page | median | min | max |\n|---|---:|---:|---:|');
-    for (const [label, times] of rows)
-      console.log(
-        `| ${label} | ${median(times).toFixed(0)} ms | ${Math.min(...times).toFixed(0)} ms | ${Math.max(...times).toFixed(0)} ms |`,
-      );
   } finally {
     await browser.close();
     await server.close();
@@ -206,4 +237,19 @@ try {
 } finally {
   if (values.keep) console.log(`\nkept ${dir}`);
   else await rm(dir, { recursive: true, force: true });
+}
+
+/** The start of the last seeded day (what "now" is for the conversion's timeline retention). */
+function lastDay(): Date {
+  return new Date(runsOfDay(shape, shape.days - 1)[0]!.run.startedAt);
+}
+
+/** "suite/<year>/<name>" of the run `back` runs before the newest of a suite in an exported site. */
+async function runFiles(site: string, suite: string, back: number): Promise<string> {
+  const years = (await readdir(join(site, 'runs', suite))).filter((y) => /^\d{4}$/.test(y)).sort();
+  const names: string[] = [];
+  for (const year of years) {
+    for (const f of (await readdir(join(site, 'runs', suite, year))).sort()) if (f.endsWith('.js') && !f.endsWith('.tl.js')) names.push(`${suite}/${year}/${f.replace(/\.js$/, '')}`);
+  }
+  return names[Math.max(0, names.length - back)]!;
 }

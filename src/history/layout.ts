@@ -6,15 +6,18 @@
 //   index.html                               the dashboard (reads the index shards in the browser)
 //   run.html                                 every run's report: run.html#run=<suite>/<year>/<stamp>-<id>
 //   assets/                                  Chart.js, the report's stylesheet and chart script, the run page's script
-//   runs/<suite>/index/<yyyy-mm>.js          the suite's index, one shard per month (UTC) of run starts
-//   runs/<suite>/change-points.js            the change points of the suite's series (found at publish)
+//   runs/<suite>/index/<yyyy-mm>.<suite>.js  the suite's index, one shard per month (UTC) of run starts
+//   runs/<suite>/change-points.<suite>.js    the change points of the suite's series (found at publish)
 //   runs/<suite>/<year>/<stamp>-<id>.js      one run's body (stored-run.ts: gzip, base64, in a script)
 //   runs/<suite>/<year>/<stamp>-<id>.tl.js   its per-second timelines, or a stub once history.keepTimelines drops them
 //   runs/<suite>/<year>/<stamp>-<id>.html    only in stores converted from layout 1: a redirect to the run's page
 //
 // Every data file is a script that hands its content to window.meshPerfStore, so the pages read
 // them the same way from a Pages site and from a checkout opened with file:// (where fetch() of
-// local files is refused).
+// local files is refused). A suite's rewritten files end in the suite's name: git pairs a file
+// with its earlier version for deltas by a hash of a path's last 16 characters, and with
+// "index/2025-01.js" in every suite a day's shard of one suite was stored whole (13 KiB instead
+// of a 2 KiB delta).
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 
@@ -56,17 +59,19 @@ export function monthOf(startedAt: string): string {
 }
 
 export function shardPath(suite: string, month: string): string {
-  return `${suiteRoot(suite)}/index/${month}.js`;
+  return `${suiteRoot(suite)}/index/${month}.${suite}.js`;
 }
 
 /** The month of a shard path under runs/<suite>/index/, or undefined for any other path. */
 export function shardMonth(path: string, suite: string): string | undefined {
-  const match = /^(\d{4}-\d{2})\.js$/.exec(path.slice(`${suiteRoot(suite)}/index/`.length));
-  return path.startsWith(`${suiteRoot(suite)}/index/`) && match ? match[1] : undefined;
+  const prefix = `${suiteRoot(suite)}/index/`;
+  if (!path.startsWith(prefix) || !path.endsWith(`.${suite}.js`)) return undefined;
+  const month = path.slice(prefix.length, -`.${suite}.js`.length);
+  return /^\d{4}-\d{2}$/.test(month) ? month : undefined;
 }
 
 export function changePointsPath(suite: string): string {
-  return `${suiteRoot(suite)}/change-points.js`;
+  return `${suiteRoot(suite)}/change-points.${suite}.js`;
 }
 
 /** "2025-01-15T03:00:00.000Z" → "20250115T030000Z": sorts by time, no ':' (Windows checkouts). */

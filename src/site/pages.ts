@@ -84,7 +84,7 @@ export function siteAssets(chartJs: string, scripts: SiteScripts): Map<string, s
 }
 
 /**
- * runs/<suite>/change-points.js: the change points the dashboard lists and marks, found at publish
+ * runs/<suite>/change-points.<suite>.js: the change points the dashboard lists and marks, found at publish
  * over the whole index (too much work for a page load), with the body file of every run they name
  * (the dashboard links runs it has not loaded) and the branch it shows by default.
  */

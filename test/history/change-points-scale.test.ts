@@ -29,7 +29,7 @@ test(`3 years × 20 scenarios: one day's publish with change points takes under 
   const plan = await planPublish(new MemoryTree(files), runs, { storeLabel: 'memory', now: new Date(start), chartJs: '', scripts });
   const seconds = (performance.now() - started) / 1000;
   assert.equal(plan.added.length, SCALE_SHAPE.suites);
-  const data = plan.changes.writes.get('runs/suite-1/change-points.js')!;
+  const data = plan.changes.writes.get('runs/suite-1/change-points.suite-1.js')!;
   assert.match(data, /"changePoints":\[/);
   assert.ok(seconds < BUDGET_S, `${seconds.toFixed(1)} s`);
   console.log(`# publish into 3 years × 20 scenarios: ${seconds.toFixed(1)} s`);

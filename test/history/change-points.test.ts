@@ -45,7 +45,7 @@ test('a store with a known step: the change point at the right run, what changed
   assert.equal(found.changePoints.filter((cp) => cp.mode === 'baseline' && cp.metric === 'p50').length, 0);
 
   // The dashboard's data file carries them.
-  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8');
+  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.nightly.js'), 'utf8');
   assert.match(data, /"changePoints":\[\{/);
   assert.ok(data.includes(`"after":"${runs[STEP_AT]!.run.id}"`));
 
@@ -183,13 +183,13 @@ test('a corrupted index stops change points and the reference lookup loudly, nam
   const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
   const runs = steppedRuns(8);
   await store.publish(runs.slice(0, 7));
-  const path = join(root, 'runs', 'nightly', 'index', '2025-01.js');
+  const path = join(root, 'runs', 'nightly', 'index', '2025-01.nightly.js');
   const damaged = 'meshPerfStore.index({"schemaVersion":3,);\n';
   await writeFile(path, damaged);
-  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8');
-  await assert.rejects(store.changePoints('nightly', 'main'), /runs\/nightly\/index\/2025-01\.js.*not valid JSON/s);
-  await assert.rejects(findBase(store, 'nightly', { branch: 'main' }, 10), /runs\/nightly\/index\/2025-01\.js/);
-  await assert.rejects(store.publish(runs.slice(7)), /runs\/nightly\/index\/2025-01\.js/);
+  const data = await readFile(join(root, 'runs', 'nightly', 'change-points.nightly.js'), 'utf8');
+  await assert.rejects(store.changePoints('nightly', 'main'), /runs\/nightly\/index\/2025-01\.nightly\.js.*not valid JSON/s);
+  await assert.rejects(findBase(store, 'nightly', { branch: 'main' }, 10), /runs\/nightly\/index\/2025-01\.nightly\.js/);
+  await assert.rejects(store.publish(runs.slice(7)), /runs\/nightly\/index\/2025-01\.nightly\.js/);
   assert.equal(await readFile(path, 'utf8'), damaged);
-  assert.equal(await readFile(join(root, 'runs', 'nightly', 'change-points.js'), 'utf8'), data);
+  assert.equal(await readFile(join(root, 'runs', 'nightly', 'change-points.nightly.js'), 'utf8'), data);
 });

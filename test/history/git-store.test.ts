@@ -56,11 +56,11 @@ test('publish creates the branch with runs, index, reports and dashboard; list a
     for (const f of [
       '.nojekyll',
       'assets/chart.umd.min.js',
-      'runs/nightly/change-points.js',
+      'runs/nightly/change-points.nightly.js',
       'index.html',
       'run.html',
       'mesh-perf.json',
-      'runs/nightly/index/2025-01.js',
+      'runs/nightly/index/2025-01.nightly.js',
     ])
       assert.ok(files.includes(f), f);
     assert.equal(files.filter((f) => isBody(f) && f.startsWith('runs/nightly/2025/')).length, 4);
@@ -237,7 +237,7 @@ test('a corrupted run file, index or marker on the branch stops publish with exi
     await store(remote).publish([a!, b!]);
     const files = await branchFiles(remote, 'gh-pages');
     const runFile = files.find((f) => isBody(f) && f.includes('/2025/'))!;
-    const shard = 'runs/nightly/index/2025-01.js';
+    const shard = 'runs/nightly/index/2025-01.nightly.js';
 
     const damages: { path: string; content: string; expect: RegExp }[] = [
       { path: runFile, content: packedJson('{"schemaVersion": 1, "modes": ['), expect: /not valid JSON/ },

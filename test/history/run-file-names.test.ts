@@ -45,7 +45,7 @@ test('a run stored under the old doubled name is moved, not duplicated, when pub
     const old = (name: string) => `20261123T085341Z-${id}${name.slice(name.indexOf('.'))}`;
     await rename(join(root, 'runs/s/2026', body!), join(root, 'runs/s/2026', old(body!)));
     await rename(join(root, 'runs/s/2026', timelines!), join(root, 'runs/s/2026', old(timelines!)));
-    const indexPath = join(root, 'runs/s/index/2026-11.js');
+    const indexPath = join(root, 'runs/s/index/2026-11.s.js');
     const index = await readFile(indexPath, 'utf8');
     await writeFile(indexPath, index.replaceAll(`runs/s/2026/${body}`, `runs/s/2026/${old(body!)}`));
     const changed = { ...run, verdictReasons: [...run.verdictReasons, 'republished'] };

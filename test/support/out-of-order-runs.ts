@@ -20,7 +20,7 @@ export async function suiteData(site: string, suite: string): Promise<{ runs: { 
   const dir = join(site, 'runs', suite, 'index');
   const runs: { id: string; startedAt: string }[] = [];
   for (const name of (await readdir(dir)).sort()) {
-    const month = name.replace(/\.js$/, '');
+    const month = name.slice(0, 7);
     const parsed = parseShard(await readFile(join(dir, name), 'utf8'), suite, month);
     if (!parsed.ok) throw new Error(`${name} ${parsed.reason}`);
     runs.push(...parsed.entries.map((e) => ({ id: e.id, startedAt: e.startedAt })));

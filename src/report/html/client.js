@@ -175,7 +175,7 @@
   while (tasks.length && onFirstScreen(tasks[0][0])) tasks.shift()[1]();
   window.__meshPerfFirstScreen = performance.now();
   function next() {
-    if (!tasks.length) { window.__meshPerfReady = true; return; }
+    if (!tasks.length) { window.__meshPerfDrawn = performance.now(); window.__meshPerfReady = true; return; }
     tasks.shift()[1]();
     setTimeout(next, 0);
   }

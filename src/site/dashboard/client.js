@@ -58,7 +58,7 @@
     var base = config.runsPrefix + encodeURIComponent(name) + '/';
     var sources = (info.months || []).filter(function (m) { return fromMs === undefined || m >= monthOf(fromMs); })
       .map(function (m) { return shardSource(name, m); });
-    sources.push(base + 'change-points.js');
+    sources.push(base + 'change-points.' + encodeURIComponent(name) + '.js');
     var pending = 0, failed = false;
     function finish() {
       if (pending > 0 || failed) return;
@@ -78,7 +78,7 @@
     });
     finish();
   }
-  function shardSource(name, month) { return config.runsPrefix + encodeURIComponent(name) + '/index/' + month + '.js'; }
+  function shardSource(name, month) { var n = encodeURIComponent(name); return config.runsPrefix + n + '/index/' + month + '.' + n + '.js'; }
   function everything(name) {
     return ((suiteInfo(name) || {}).months || []).every(function (m) { return requested[shardSource(name, m)]; });
   }

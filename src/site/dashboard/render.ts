@@ -15,7 +15,7 @@ export interface DashboardOptions {
   chartJsSrc: string;
   /** URL of the shard reader (assets/store-data.js). */
   storeDataSrc: string;
-  /** URL of the runs folder ("runs/"): shards at <suite>/index/<month>.js, change points at <suite>/change-points.js. */
+  /** URL of the runs folder ("runs/"): shards at <suite>/index/<month>.<suite>.js, change points at <suite>/change-points.<suite>.js. */
   runsPrefix: string;
   /** The run page: a run's link is <runPage>#run=<suite>/<year>/<name>. */
   runPage: string;

@@ -41,7 +41,7 @@ export async function readIndex(
   const runs: IndexEntry[] = [];
   let schemaVersion = 0;
   for (const path of files) {
-    const match = new RegExp(`^runs/${suite}/index/(\\d{4}-\\d{2})\\.js$`).exec(path);
+    const match = new RegExp(`^runs/${suite}/index/(\\d{4}-\\d{2})\\.${suite}\\.js$`).exec(path);
     if (!match) continue;
     const text = await store.read(path);
     const parsed = parseShard(text, suite, match[1]!);
