@@ -80,8 +80,11 @@ export async function repoBytes(repo: string): Promise<number> {
  */
 export async function commitPackBytes(repo: string, commit: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', ['pack-objects', '--revs', '--thin', '--stdout', '-q'], { cwd: repo, encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout.length),
+    const child = execFile(
+      'git',
+      ['pack-objects', '--revs', '--thin', '--stdout', '-q'],
+      { cwd: repo, encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout.length)),
     );
     child.stdin!.end(`${commit}\n^${commit}^\n`);
   });

@@ -27,7 +27,19 @@ import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { launchBrowser } from '../../test/support/browser.ts';
 import { tempDir } from '../../test/history/support/git-repo.ts';
 import { startStaticServer } from '../../test/report/support/static-server.ts';
-import { branchSize, commitPackBytes, dailyPackBytes, git, kib, measured, median, mib, renderTimes, repoBytes, type BranchSize } from './measure.ts';
+import {
+  branchSize,
+  commitPackBytes,
+  dailyPackBytes,
+  git,
+  kib,
+  measured,
+  median,
+  mib,
+  renderTimes,
+  repoBytes,
+  type BranchSize,
+} from './measure.ts';
 import { describeShape, runsOfDay, seedBranch, type SeedShape } from './seed.ts';
 
 /** The last commit whose code writes layout 1. */
@@ -72,11 +84,15 @@ try {
   const oldTree = join(dir, 'layout-1-code');
   await mkdir(oldTree);
   const archive = await exec('git', ['archive', '--format=tar', values.before!], { cwd: ROOT, encoding: 'buffer', maxBuffer: 512 << 20 });
-  await new Promise<void>((resolve, reject) => execFile('tar', ['-x', '-C', oldTree], (e) => (e ? reject(e) : resolve())).stdin!.end(archive.stdout));
+  await new Promise<void>((resolve, reject) =>
+    execFile('tar', ['-x', '-C', oldTree], (e) => (e ? reject(e) : resolve())).stdin!.end(archive.stdout),
+  );
   await exec('ln', ['-s', join(ROOT, 'node_modules'), join(oldTree, 'node_modules')]);
   const old = {
     seed: (await import(pathToFileURL(join(oldTree, 'bench/dashboard/seed.ts')).href)) as { seedBranch: typeof seedBranch },
-    store: (await import(pathToFileURL(join(oldTree, 'src/history/git/git-branch-store.ts')).href)) as { GitBranchStore: typeof GitBranchStore },
+    store: (await import(pathToFileURL(join(oldTree, 'src/history/git/git-branch-store.ts')).href)) as {
+      GitBranchStore: typeof GitBranchStore;
+    },
     sink: (await import(pathToFileURL(join(oldTree, 'src/history/directory-store.ts')).href)) as { DirectorySink: typeof DirectorySink },
   };
   const chartJs = await loadChartJsSource();
@@ -96,25 +112,41 @@ try {
   // pack-objects reuses the packed form, where git keeps the newest version whole).
   const daily = { before: await dailyPackBytes(before, 30), after: await dailyPackBytes(after, 30) };
   const gcTime: Record<string, number> = {};
-  for (const [name, repo] of [['before', before], ['after', after]] as const) {
+  for (const [name, repo] of [
+    ['before', before],
+    ['after', after],
+  ] as const) {
     gcTime[name] = (await measured(() => git(repo, 'gc', '--quiet'))).wall;
   }
   const packed = { before: await repoBytes(before), after: await repoBytes(after) };
-  console.log(`## Branch after ${commits} daily commits (seeding: layout 1 ${seededBefore.wall.toFixed(0)} s, layout 2 ${seededAfter.wall.toFixed(0)} s)`);
+  console.log(
+    `## Branch after ${commits} daily commits (seeding: layout 1 ${seededBefore.wall.toFixed(0)} s, layout 2 ${seededAfter.wall.toFixed(0)} s)`,
+  );
   console.log('| part | layout 1 (files, bytes) | layout 2 (files, bytes) | ratio |\n|---|---:|---:|---:|');
   const kinds = new Set([...sizes.before!.kinds.keys(), ...sizes.after!.kinds.keys()]);
   const cell = (s: BranchSize, kind: string) => {
     const k = s.kinds.get(kind);
     return k ? `${k.files} · ${mib(k.bytes)}` : '–';
   };
-  for (const kind of kinds) row(kind, cell(sizes.before!, kind), cell(sizes.after!, kind), ratio(sizes.after!.kinds.get(kind)?.bytes ?? 0, sizes.before!.kinds.get(kind)?.bytes ?? 0));
+  for (const kind of kinds)
+    row(
+      kind,
+      cell(sizes.before!, kind),
+      cell(sizes.after!, kind),
+      ratio(sizes.after!.kinds.get(kind)?.bytes ?? 0, sizes.before!.kinds.get(kind)?.bytes ?? 0),
+    );
   row(
     '**checked-out site (what Pages serves)**',
     `${sizes.before!.files} · **${mib(sizes.before!.total)}**`,
     `${sizes.after!.files} · **${mib(sizes.after!.total)}**`,
     ratio(sizes.after!.total, sizes.before!.total),
   );
-  row('git history, every object zlib-compressed on its own (no deltas)', mib(loose.before), mib(loose.after), ratio(loose.after, loose.before));
+  row(
+    'git history, every object zlib-compressed on its own (no deltas)',
+    mib(loose.before),
+    mib(loose.after),
+    ratio(loose.after, loose.before),
+  );
   row(
     `**git history after \`git gc\`** (what a clone downloads; gc took ${gcTime.before!.toFixed(0)} s / ${gcTime.after!.toFixed(0)} s)`,
     `**${mib(packed.before)}**`,
@@ -127,7 +159,12 @@ try {
     `**${kib(median(daily.after))}** (${kib(Math.min(...daily.after))}–${kib(Math.max(...daily.after))})`,
     ratio(median(daily.after), median(daily.before)),
   );
-  row('largest file', `${sizes.before!.largest.path} · ${mib(sizes.before!.largest.bytes)}`, `${sizes.after!.largest.path} · ${mib(sizes.after!.largest.bytes)}`, ratio(sizes.after!.largest.bytes, sizes.before!.largest.bytes));
+  row(
+    'largest file',
+    `${sizes.before!.largest.path} · ${mib(sizes.before!.largest.bytes)}`,
+    `${sizes.after!.largest.path} · ${mib(sizes.after!.largest.bytes)}`,
+    ratio(sizes.after!.largest.bytes, sizes.before!.largest.bytes),
+  );
   console.log('');
 
   // ---- converting layout 1 to layout 2 (a copy of the layout-1 branch)
@@ -135,16 +172,29 @@ try {
   await cp(before, converted, { recursive: true });
   const convertedHead = (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim();
   const conversion = await measured(() =>
-    new GitBranchStore({ url: converted, branch: 'gh-pages', chartJs: loadChartJsSource, ...(timelineRetention ? { timelineRetention } : {}), now: () => lastDay() }).rebuild(),
+    new GitBranchStore({
+      url: converted,
+      branch: 'gh-pages',
+      chartJs: loadChartJsSource,
+      ...(timelineRetention ? { timelineRetention } : {}),
+      now: () => lastDay(),
+    }).rebuild(),
   );
   const convertedSize = await branchSize(converted);
   const conversionPack = await commitPackBytes(converted, (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim());
-  if ((await git(converted, 'rev-list', '--count', `${convertedHead}..refs/heads/gh-pages`)).trim() !== '1') throw new Error('the conversion was not one commit');
+  if ((await git(converted, 'rev-list', '--count', `${convertedHead}..refs/heads/gh-pages`)).trim() !== '1')
+    throw new Error('the conversion was not one commit');
 
   // ---- one more day into each 3-year branch
   const nextDay = runsOfDay(shape, shape.days);
   const storeOf = (Store: typeof GitBranchStore, url: string) =>
-    new Store({ url, branch: 'gh-pages', chartJs: loadChartJsSource, ...(timelineRetention ? { timelineRetention } : {}), now: () => new Date(nextDay[0]!.run.startedAt) });
+    new Store({
+      url,
+      branch: 'gh-pages',
+      chartJs: loadChartJsSource,
+      ...(timelineRetention ? { timelineRetention } : {}),
+      now: () => new Date(nextDay[0]!.run.startedAt),
+    });
   const publishBefore = await measured(() => storeOf(old.store.GitBranchStore, before).publish(nextDay));
   const publishAfter = await measured(() => storeOf(GitBranchStore, after).publish(nextDay));
   // The day's push: objects the publish wrote (loose in the bare repository) against the day before.
@@ -152,9 +202,16 @@ try {
     before: await commitPackBytes(before, (await git(before, 'rev-parse', 'refs/heads/gh-pages')).trim()),
     after: await commitPackBytes(after, (await git(after, 'rev-parse', 'refs/heads/gh-pages')).trim()),
   };
-  console.log('## Publishing one more day (5 runs) into the 3-year branch, in this process (git fetch, plan, commit, push to a local bare repository)');
+  console.log(
+    '## Publishing one more day (5 runs) into the 3-year branch, in this process (git fetch, plan, commit, push to a local bare repository)',
+  );
   console.log('| | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
-  row('**CPU time** (this process and its git processes)', `**${publishBefore.cpu.toFixed(2)} s**`, `**${publishAfter.cpu.toFixed(2)} s**`, ratio(publishAfter.cpu, publishBefore.cpu));
+  row(
+    '**CPU time** (this process and its git processes)',
+    `**${publishBefore.cpu.toFixed(2)} s**`,
+    `**${publishAfter.cpu.toFixed(2)} s**`,
+    ratio(publishAfter.cpu, publishBefore.cpu),
+  );
   row('wall time', `${publishBefore.wall.toFixed(2)} s`, `${publishAfter.wall.toFixed(2)} s`, ratio(publishAfter.wall, publishBefore.wall));
   row('history it added (thin pack)', kib(dayPack.before), kib(dayPack.after), ratio(dayPack.after, dayPack.before));
   console.log('');
@@ -186,7 +243,12 @@ try {
     `**${conversion.wall.toFixed(1)} s** (CPU ${conversion.cpu.toFixed(1)} s)`,
     '',
   );
-  row('converted branch: checked-out site · history the conversion commit adds', '', `${mib(convertedSize.total)} · ${mib(conversionPack)}`, '');
+  row(
+    'converted branch: checked-out site · history the conversion commit adds',
+    '',
+    `${mib(convertedSize.total)} · ${mib(conversionPack)}`,
+    '',
+  );
   console.log('');
 
   // ---- pages in Chromium
@@ -249,7 +311,8 @@ async function runFiles(site: string, suite: string, back: number): Promise<stri
   const years = (await readdir(join(site, 'runs', suite))).filter((y) => /^\d{4}$/.test(y)).sort();
   const names: string[] = [];
   for (const year of years) {
-    for (const f of (await readdir(join(site, 'runs', suite, year))).sort()) if (f.endsWith('.js') && !f.endsWith('.tl.js')) names.push(`${suite}/${year}/${f.replace(/\.js$/, '')}`);
+    for (const f of (await readdir(join(site, 'runs', suite, year))).sort())
+      if (f.endsWith('.js') && !f.endsWith('.tl.js')) names.push(`${suite}/${year}/${f.replace(/\.js$/, '')}`);
   }
   return names[Math.max(0, names.length - back)]!;
 }

@@ -10,16 +10,10 @@
 // Pure.
 import { suiteRoot } from './layout.ts';
 
-/** The marker's schemaVersion of layout 1. */
-export const LEGACY_LAYOUT = 1;
 export const LEGACY_DATA_DIR = 'data';
 
 export function legacyIndexPath(suite: string): string {
   return `${suiteRoot(suite)}/index.json`;
-}
-
-export function legacyDataPath(suite: string): string {
-  return `${LEGACY_DATA_DIR}/${suite}.js`;
 }
 
 /** True for layout 1's run files (not its index) under runs/<suite>/. */

@@ -47,11 +47,7 @@ async function suiteEntries(
   return { entries: (await loadSuiteState(tree, suiteDir(suite), storeLabel)).index.runs, legacy: false };
 }
 
-/** Matching index entries, newest first. */
-export async function queryEntries(tree: StoreTree, query: HistoryQuery, storeLabel: string): Promise<IndexEntry[]> {
-  return (await queryIndex(tree, query, storeLabel)).entries;
-}
-
+/** Matching index entries, newest first, and whether the store is in layout 1. */
 async function queryIndex(tree: StoreTree, query: HistoryQuery, storeLabel: string): Promise<{ entries: IndexEntry[]; legacy: boolean }> {
   const suite = await suiteEntries(tree, query.suite, storeLabel);
   if (!suite) return { entries: [], legacy: false };

@@ -2,9 +2,6 @@
 // loads them with <script src>, which works from file:// where fetch() of a local file does not,
 // and the CLI reads the same text by taking the call apart. Pure.
 
-/** What each kind of data file hands to the page. */
-export type StoreScriptKind = 'run' | 'timelines' | 'index' | 'changePoints';
-
 export const STORE_GLOBAL = 'meshPerfStore';
 
 /** A compressed payload (base64 of gzip) with its format version; null when there is none. */

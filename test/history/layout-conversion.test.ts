@@ -16,7 +16,10 @@ import { startStaticServer } from '../report/support/static-server.ts';
 import { branchFiles, commitCount, tempDir } from './support/git-repo.ts';
 import { layoutOneRepo } from './support/layout-1-fixture.ts';
 import { runCli } from './support/mesh-perf-cli.ts';
-import { folderStore, readIndex } from './support/store-files.ts';
+import { folderStore, gitStore, readIndex } from './support/store-files.ts';
+import { steppedRuns } from './support/stepped-runs.ts';
+import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
+import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 
 const exec = promisify(execFile);
 
@@ -144,12 +147,13 @@ test('report --store converts a layout-1 branch in one commit: same series and c
       }
     }
 
-    // Every old run report address opens that run's page, from a checkout and from a Pages site.
-    for (const [where, base] of [
-      ['file', `${pathToFileURL(after).href}/`],
-      ['http', `${server.url}after/`],
+    // Every old run report address opens that run's page from a checkout; a sample of them from a
+    // Pages site (the same redirect).
+    for (const [where, base, reports] of [
+      ['file', `${pathToFileURL(after).href}/`, oldReports],
+      ['http', `${server.url}after/`, oldReports.filter((_, i) => i % 7 === 0)],
     ] as const) {
-      for (const report of oldReports) {
+      for (const report of reports) {
         const { page, errors } = await browser.newPage();
         await page.goto(`${base}${report}`);
         await page.waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered, undefined, {
@@ -167,4 +171,34 @@ test('report --store converts a layout-1 branch in one commit: same series and c
     await browser.close();
     await server.close();
   }
+});
+
+test('a layout-1 branch: lookups read it as it is; the next publish converts it in its own commit', { timeout: 300_000 }, async () => {
+  const dir = await tempDir('layout-1-publish');
+  const repo = await layoutOneRepo(dir);
+  const head = (await exec('git', ['rev-parse', 'refs/heads/gh-pages'], { cwd: repo })).stdout.trim();
+  const commits = await commitCount(repo, 'gh-pages');
+  const store = new GitBranchStore({ url: repo, branch: 'gh-pages', chartJs: loadChartJsSource });
+  const latest = await store.list({ suite: 'nightly', branch: 'main', limit: 3 });
+  assert.equal(latest.length, 3);
+  assert.ok(latest.every((r) => r.run.suite === 'nightly' && r.run.git.branch === 'main' && r.modes.length > 0));
+  const steps = await store.changePoints('nightly', 'main');
+  assert.ok(
+    steps.changePoints.some((cp) => cp.mode === 'istio-sidecar' && cp.metric === 'ratio'),
+    'change points from the layout-1 index',
+  );
+  assert.equal((await exec('git', ['rev-parse', 'refs/heads/gh-pages'], { cwd: repo })).stdout.trim(), head, 'reading converts nothing');
+
+  const next = steppedRuns(40)[39]!;
+  const outcome = await store.publish([next]);
+  assert.equal(outcome.added.length, 1);
+  assert.match(outcome.warnings.join('\n'), /converted the store to history layout 2 \(\d+ runs/);
+  assert.equal(await commitCount(repo, 'gh-pages'), commits + 1, 'conversion and the new run in one commit');
+  const marker = JSON.parse((await exec('git', ['show', 'gh-pages:mesh-perf.json'], { cwd: repo })).stdout);
+  assert.equal(marker.schemaVersion, 2);
+  const files = await branchFiles(repo, 'gh-pages');
+  assert.ok(!files.some((f) => f.startsWith('data/') || /\.json$/.test(f.replace('mesh-perf.json', ''))), 'no layout-1 file left');
+  const index = await readIndex(gitStore(repo), 'nightly');
+  assert.equal(index.runs.at(-1)!.id, next.run.id);
+  assert.equal((await store.list({ suite: 'nightly', branch: 'main', limit: 1 }))[0]!.run.id, next.run.id);
 });
