@@ -10,7 +10,7 @@ import { UsageError } from '../util/errors.ts';
 import { legacyReportPathFor, runFilePath, suiteDir, timelinesPathFor } from './layout.ts';
 import { MARKER_SCHEMA_VERSION } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { bodiesWithoutTimelines, loadSuiteState, type SuiteState } from './suite-state.ts';
+import { bodiesWithoutTimelines, loadSuiteState, markDirty, type SuiteState } from './suite-state.ts';
 import { indexEntryFor } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
 import { changePointsMadeBy } from './change-point-gate.ts';
@@ -99,7 +99,8 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     plan.changes.deletes.delete(file);
     state.index.runs = [...state.index.runs.filter((e) => e.id !== result.run.id), indexEntryFor(buildRunView(stored), file, blob)];
     state.files.set(file, blob);
-    state.indexChanged = true;
+    if (previous) markDirty(state, previous.startedAt);
+    markDirty(state, stored.run.startedAt);
     plan.added.push(file);
   }
 
@@ -135,10 +136,10 @@ function prune(state: SuiteState, retention: Retention, now: Date, plan: Publish
       plan.changes.deletes.add(path);
     }
     state.files.delete(entry.file);
+    markDirty(state, entry.startedAt);
     plan.pruned.push(entry.file);
   }
   state.index.runs = state.index.runs.filter((e) => !gone.has(e.id));
-  state.indexChanged = true;
   plan.warnings.push(`retention (${describeRetention(retention)}) removed ${removed.length} run(s) of suite ${state.suite}`);
 }
 

@@ -133,6 +133,8 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
       }
     }
     state.index.runs = entries;
+    // Every shard is written again (its bytes compared with the stored one's before it is).
+    state.dirty = 'all';
     const changes = suiteChangePoints(state.index.runs);
     summary.changePoints.push(...changes.changePoints.map((cp) => ({ ...cp, suite })));
     const suiteFiles = emptyChanges();
@@ -257,7 +259,17 @@ async function legacySuiteState(tree: StoreTree, suite: string, storeLabel: stri
     if (!seen || e.file > seen.file) byId.set(e.id, e);
   }
   index.runs = [...byId.values()];
-  return { suite, index, files: new Map(), timelines: new Map(), months: new Set(), reread: new Map(), indexChanged: true, warnings };
+  return {
+    suite,
+    index,
+    files: new Map(),
+    timelines: new Map(),
+    months: new Set(),
+    reread: new Map(),
+    indexChanged: true,
+    dirty: 'all',
+    warnings,
+  };
 }
 
 function stub(id: string, file: string, startedAt: string): IndexEntry {

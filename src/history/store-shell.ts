@@ -57,15 +57,20 @@ export async function pagesOf(tree: StoreTree, marker: StoreMarker): Promise<{ d
   return { dashboard, runPage };
 }
 
-/** The suite's shards (one per month that has runs; emptied months deleted) and its change points. */
+/**
+ * The suite's shards that changed (state.dirty; a month left without runs is deleted) and its
+ * change points. Shards of other months stay as they are: a day's publish rewrites one.
+ */
 export function writeSuite(
   state: SuiteState,
   changes: StoreChanges,
   changePoints: SuiteChangePoints = suiteChangePoints(state.index.runs),
 ): void {
   const months = byMonth(state.index.runs);
-  for (const [month, entries] of months)
-    changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
+  for (const [month, entries] of months) {
+    if (state.dirty === 'all' || state.dirty.has(month) || !state.months.has(month))
+      changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
+  }
   for (const month of state.months) if (!months.has(month)) changes.deletes.add(shardPath(state.suite, month));
   changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints));
 }

@@ -7,7 +7,7 @@ import type { RunResult } from '../results/types.ts';
 import { buildRunView } from '../report/view.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
-import { isRunFile, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
+import { isRunFile, monthOf, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
 import { StoredFileError, unpackRun } from './stored-run.ts';
 import { emptyIndex, indexEntryFor, parseShard, type IndexEntry, type SuiteIndex } from './suite-index.ts';
 import type { StoreTree } from './tree.ts';
@@ -23,8 +23,10 @@ export interface SuiteState {
   months: Set<string>;
   /** Runs that had to be read while checking (changed or unindexed bodies), without timelines. */
   reread: Map<string, RunResult>;
-  /** True when the stored shards differ from the checked index and must be rewritten. */
+  /** True when the checked index differs from the stored shards. */
   indexChanged: boolean;
+  /** Months whose shard must be rewritten (entries added, dropped, re-read); 'all' when every shard is. */
+  dirty: Set<string> | 'all';
   warnings: string[];
 }
 
@@ -66,6 +68,7 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
   const warnings: string[] = [];
   const index = emptyIndex(suite);
   let indexChanged = false;
+  const dirty = new Set<string>();
   const shardTexts = await tree.readMany([...shards.keys()]);
   for (const [path, month] of shards) {
     const text = shardTexts.get(path);
@@ -84,9 +87,12 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
   const kept: IndexEntry[] = [];
   for (const entry of index.runs) {
     if (files.get(entry.file) === entry.blob) kept.push(entry);
-    else if (!files.has(entry.file)) {
-      warnings.push(`${entry.file} is listed in the index of suite ${suite} but missing; dropping it from the index`);
-      indexChanged = true;
+    else {
+      dirty.add(monthOf(entry.startedAt));
+      if (!files.has(entry.file)) {
+        warnings.push(`${entry.file} is listed in the index of suite ${suite} but missing; dropping it from the index`);
+        indexChanged = true;
+      }
     }
   }
   const stale = [...files].filter(([path, blob]) => byFile.get(path)?.blob !== blob).map(([path]) => path);
@@ -96,6 +102,7 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
       if (result.run.suite !== suite) warnings.push(`${path} says suite ${JSON.stringify(result.run.suite)} but is filed under "${suite}"`);
       reread.set(path, result);
       kept.push(indexEntryFor(buildRunView(result), path, files.get(path)!));
+      dirty.add(monthOf(result.run.startedAt));
       indexChanged = true;
     }
   }
@@ -107,8 +114,15 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     months: new Set(shards.values()),
     reread,
     indexChanged,
+    dirty,
     warnings,
   };
+}
+
+/** Marks the shard of `startedAt`'s month for rewriting. */
+export function markDirty(state: SuiteState, startedAt: string): void {
+  if (state.dirty !== 'all') state.dirty.add(monthOf(startedAt));
+  state.indexChanged = true;
 }
 
 /** Bodies without a timelines file beside them (the run page loads one for every run). */
