@@ -13,10 +13,16 @@
 //     page, from file:// and over HTTP
 // Usage: node --import tsx bench/dashboard/run.ts [--days 1095] [--suites 5] [--profiles 4]
 //        [--modes 5] [--repetitions 3] [--duration 30] [--keep-timelines 30d] [--loads 5]
-//        [--before <commit>] [--keep]
-// CPU-heavy for an hour or more (two 3-year branches are seeded); it drives no network load.
+//        [--before <commit>] [--before-repo <path>] [--keep]
+// CPU-heavy for hours (two 3-year branches are seeded; layout 1's code takes most of it, about
+// 5 h on a loaded 2-vCPU VM); it drives no network load. --before-repo takes the layout-1 branch
+// that another run of this bench is seeding with the same shape and --before (its
+// <work dir>/history.git, or layout-1.git): this run seeds layout 2 meanwhile, then waits for that
+// path to appear and hard-links it in at once (before the other run's gc packs it), so both
+// branches are measured here, loose as seeded, while layout 1 is seeded once.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -24,6 +30,7 @@ import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
 import { DirectorySink } from '../../src/history/directory-store.ts';
 import { parseTimelineRetention } from '../../src/history/retention.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
+import { loadSiteScripts } from '../../src/site/scripts.ts';
 import { launchBrowser } from '../../test/support/browser.ts';
 import { tempDir } from '../../test/history/support/git-repo.ts';
 import { startStaticServer } from '../../test/report/support/static-server.ts';
@@ -58,6 +65,7 @@ const { values } = parseArgs({
     loads: { type: 'string', default: '5' },
     'keep-timelines': { type: 'string', default: '30d' },
     before: { type: 'string', default: LAYOUT_1_COMMIT },
+    'before-repo': { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -96,13 +104,29 @@ try {
     sink: (await import(pathToFileURL(join(oldTree, 'src/history/directory-store.ts')).href)) as { DirectorySink: typeof DirectorySink },
   };
   const chartJs = await loadChartJsSource();
+  // The page scripts are bundled now, from the sources as this run started.
+  await loadSiteScripts();
 
   const before = join(dir, 'layout-1.git');
   const after = join(dir, 'layout-2.git');
-  const seededBefore = await measured(() => old.seed.seedBranch(before, shape, chartJs, progress('layout 1')));
-  process.stderr.write('\n');
+  let seedingBefore = 'seeded by another run';
+  if (!values['before-repo']) {
+    const seeded = await measured(() => old.seed.seedBranch(before, shape, chartJs, progress('layout 1')));
+    seedingBefore = `${seeded.wall.toFixed(0)} s`;
+    process.stderr.write('\n');
+  }
   const seededAfter = await measured(() => seedBranch(after, shape, chartJs, progress('layout 2')));
   process.stderr.write('\n');
+  if (values['before-repo']) {
+    const source = values['before-repo'];
+    while (!existsSync(join(source, 'refs'))) {
+      process.stderr.write(`waiting for ${source}\r`);
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
+    await exec('cp', ['-al', source, before]);
+    const days = Number((await git(before, 'rev-list', '--count', 'refs/heads/gh-pages')).trim());
+    if (days !== shape.days) throw new Error(`${source} holds ${days} daily commits, not ${shape.days}`);
+  }
   const commits = Number((await git(after, 'rev-list', '--count', 'refs/heads/gh-pages')).trim());
 
   // ---- sizes
@@ -120,7 +144,7 @@ try {
   }
   const packed = { before: await repoBytes(before), after: await repoBytes(after) };
   console.log(
-    `## Branch after ${commits} daily commits (seeding: layout 1 ${seededBefore.wall.toFixed(0)} s, layout 2 ${seededAfter.wall.toFixed(0)} s)`,
+    `## Branch after ${commits} daily commits (seeding: layout 1 ${seedingBefore}, layout 2 ${seededAfter.wall.toFixed(0)} s)`,
   );
   console.log('| part | layout 1 (files, bytes) | layout 2 (files, bytes) | ratio |\n|---|---:|---:|---:|');
   const kinds = new Set([...sizes.before!.kinds.keys(), ...sizes.after!.kinds.keys()]);
@@ -169,7 +193,7 @@ try {
 
   // ---- converting layout 1 to layout 2 (a copy of the layout-1 branch)
   const converted = join(dir, 'converted.git');
-  await cp(before, converted, { recursive: true });
+  await exec('cp', ['-al', before, converted]);
   const convertedHead = (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim();
   const conversion = await measured(() =>
     new GitBranchStore({

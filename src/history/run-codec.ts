@@ -221,6 +221,11 @@ function columnsOf(reps: readonly Repetition[], runStart: string): RepetitionCol
     columns.latency = Object.fromEntries(LATENCY_STATS.map((s) => [s, column(reps.map((r) => r.latencyMs?.[s] ?? null))]));
     fields.delete('latencyMs');
   }
+  // Status counts that say only "every successful request was a 200" are implied by the counts.
+  if (reps.every((r) => canonical(r.statusCounts) === canonical(okStatuses(r)))) {
+    columns.statusCounts200 = true;
+    fields.delete('statusCounts');
+  }
   for (const field of fields) {
     columns[field] = column(reps.map((r) => (r as unknown as Record<string, unknown>)[field] ?? null));
   }
@@ -230,7 +235,7 @@ function columnsOf(reps: readonly Repetition[], runStart: string): RepetitionCol
 function repetitionsOf(columns: RepetitionColumns, runStart: string | undefined): Repetition[] {
   const n = columns.n;
   const start = runStart === undefined ? NaN : Date.parse(runStart);
-  const { n: _n, startMs, latency, ...fields } = columns;
+  const { n: _n, startMs, latency, statusCounts200, ...fields } = columns;
   const out: Record<string, unknown>[] = Array.from({ length: n }, () => ({}));
   for (const [field, col] of Object.entries(fields)) {
     const values = expand(col, n);
@@ -247,8 +252,15 @@ function repetitionsOf(columns: RepetitionColumns, runStart: string | undefined)
       out[i]!.latencyMs = byStat[0]![i] === null ? null : Object.fromEntries(LATENCY_STATS.map((s, k) => [s, byStat[k]![i] as number]));
     }
   }
+  if (statusCounts200 === true) for (const r of out) r.statusCounts = okStatuses(r as { requests?: unknown; failures?: unknown });
   for (const r of out) r.timeline = [];
   return out as unknown as Repetition[];
+}
+
+/** {"200": requests − failures}, or {} when none succeeded: the status counts of a repetition whose every success was a 200. */
+function okStatuses(r: { requests?: unknown; failures?: unknown }): Record<string, number> {
+  const ok = Number(r.requests) - Number(r.failures);
+  return ok > 0 ? { '200': ok } : {};
 }
 
 function isLatency(value: unknown): boolean {
