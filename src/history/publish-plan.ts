@@ -19,7 +19,7 @@ import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tr
 import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './store-shell.ts';
 import { convertLegacyStore } from './rebuild-plan.ts';
 import { NO_TIMELINES, packRun, unpackRun } from './stored-run.ts';
-import { canonical, storedNumbers } from './run-codec.ts';
+import { sameJson, storedNumbers } from './run-codec.ts';
 
 export interface PublishPlan {
   changes: StoreChanges;
@@ -161,7 +161,7 @@ function dedupeIncoming(runs: RunResult[]): RunResult[] {
   for (const run of runs) {
     const key = `${run.run.suite}\u0000${run.run.id}`;
     const seen = byKey.get(key);
-    if (seen && canonical(storedNumbers(seen)) !== canonical(storedNumbers(run))) {
+    if (seen && !sameJson(storedNumbers(seen), storedNumbers(run))) {
       throw new UsageError(
         `two results files carry run id ${JSON.stringify(run.run.id)} of suite ${run.run.suite} with different content; publish them separately or fix the ids`,
       );

@@ -56,13 +56,21 @@ const OPTIONAL_FIELDS = new Set(['errorCauses', 'failedLatencyMs', 'iterationMs'
 /** Five significant digits more than any figure is worth, and one less than doubles print. */
 export const STORED_DIGITS = 6;
 
-/** A results value as stored: floats to 6 significant digits, everything else as it is. */
+/** A results value as stored (a copy, as JSON would carry it): floats to 6 significant digits, everything else as it is. */
 export function storedNumbers<T>(value: T): T {
-  return JSON.parse(
-    JSON.stringify(value, (_key, v: unknown) =>
-      typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(v.toPrecision(STORED_DIGITS)) : v,
-    ),
-  ) as T;
+  return copyRounded(value) as T;
+}
+
+function copyRounded(v: unknown): unknown {
+  if (typeof v === 'number') return !Number.isInteger(v) && Number.isFinite(v) ? Number(v.toPrecision(STORED_DIGITS)) : v;
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : copyRounded(x)));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[key];
+    if (x !== undefined && typeof x !== 'function') out[key] = copyRounded(x);
+  }
+  return out;
 }
 
 /** The body of a run (timelines left out), checked to decode back to `result` without them. */
@@ -88,7 +96,7 @@ export function encodeBody(result: RunResult): StoredBody {
   if (Object.keys(more).length > 0) body.more = more;
   // Mode-level fields a newer schema adds would be lost by the columns above: store such runs whole.
   const decoded = decodeBody(body);
-  return canonical(decoded) === canonical(withoutTimelines(result)) ? body : { ...wholeBody(result) };
+  return sameJson(decoded, withoutTimelines(result)) ? body : { ...wholeBody(result) };
 }
 
 /** A body that stores the run's modes as they are (still without timelines). */
@@ -171,7 +179,7 @@ function planOf(result: RunResult): StoredBody['plan'] {
     return list.every((n, i) => n === i + 1) ? null : list;
   });
   const plan: StoredBody['plan'] = { seed, order };
-  if (canonical(impliedTrials(result.modes, unrun, numbers)) !== canonical(trials)) return { ...plan, trials };
+  if (!sameJson(impliedTrials(result.modes, unrun, numbers), trials)) return { ...plan, trials };
   if (unrun.length > 0) plan.unrun = unrun;
   if (numbers.some((n) => n !== null)) plan.numbers = numbers;
   return plan;
@@ -200,7 +208,7 @@ function columnsOrAsIs(reps: readonly Repetition[], runStart: string): Repetitio
   const columns = columnsOf(reps, runStart);
   const back = repetitionsOf(columns, runStart);
   const strip = (list: readonly Repetition[]) => list.map((r) => ({ ...r, timeline: [] }));
-  return canonical(back) === canonical(strip(reps)) ? columns : strip(reps);
+  return sameJson(back, strip(reps)) ? columns : strip(reps);
 }
 
 /**
@@ -222,7 +230,7 @@ function columnsOf(reps: readonly Repetition[], runStart: string): RepetitionCol
     fields.delete('latencyMs');
   }
   // Status counts that say only "every successful request was a 200" are implied by the counts.
-  if (reps.every((r) => canonical(r.statusCounts) === canonical(okStatuses(r)))) {
+  if (reps.every((r) => sameJson(r.statusCounts, okStatuses(r)))) {
     columns.statusCounts200 = true;
     fields.delete('statusCounts');
   }
@@ -280,6 +288,25 @@ function expand(col: unknown, n: number): unknown[] {
   if (Array.isArray(col)) return col;
   if (typeof col === 'object' && col !== null && 'all' in col) return Array.from({ length: n }, () => (col as { all: unknown }).all);
   return Array.from({ length: n }, () => null);
+}
+
+/** Whether two values are the same JSON document, whatever the order of their keys (undefined keys are absent). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const y = b as unknown[];
+    if (a.length !== y.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, y[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
+  if (keys.length !== Object.keys(y).filter((k) => y[k] !== undefined).length) return false;
+  for (const k of keys) if (!sameJson(x[k], y[k])) return false;
+  return true;
 }
 
 /** JSON with keys sorted at every level: compares two documents regardless of key order. */

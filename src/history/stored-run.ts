@@ -132,10 +132,10 @@ export function unpackRun(body: string, bodyPath: string, timelines?: { text: st
 }
 
 /**
- * A stored run read back and stored again as this version stores it (`mesh-perf report --store`):
- * the body's bytes stay when its content would not change (gzip output can differ between zlib
- * versions: recompressing would rewrite every file for nothing), its timelines stay unless they
- * are dropped now. `result` is the run with its timelines.
+ * A stored run read back (and checked) for `mesh-perf report --store`: its files stay as they are
+ * (a body in this version's format is what this version writes; recompressing would rewrite every
+ * file for nothing), but its timelines become the stub once they are dropped. `result` is the run
+ * with its timelines.
  */
 export function restoreRun(
   body: string,
@@ -144,21 +144,12 @@ export function restoreRun(
   keepTimelines: boolean,
 ): { result: RunResult; body: string; timelines: string } {
   const result = unpackRun(body, bodyPath, timelines);
-  const json = JSON.stringify(encodeBody(storedForm(result)));
-  const same = bodyJson(body) === json;
   const kept = keepTimelines && hasTimelines(result);
   return {
     result: kept ? result : withoutTimelines(result),
-    body: same ? body : packedScript('run', RUN_FORMAT, gzip(json)),
+    body,
     timelines: kept && timelines ? timelines.text : NO_TIMELINES,
   };
-}
-
-/** The JSON inside a body file (already checked by unpackRun). */
-function bodyJson(text: string): string | undefined {
-  const parsed = parsePackedScript(text, 'run');
-  if (!parsed.ok || parsed.value.base64 === null) return undefined;
-  return gunzipSync(Buffer.from(parsed.value.base64, 'base64')).toString('utf8');
 }
 
 function gzip(text: string): string {

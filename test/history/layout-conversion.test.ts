@@ -36,8 +36,8 @@ async function checkout(repo: string, dir: string): Promise<string> {
 
 interface DashboardView {
   status: string;
-  /** Per chart: its datasets, each a label and its points (x, y and the interval where there is one). */
-  charts: { id: string; datasets: { label: string; points: (number | null)[][] }[] }[];
+  /** Per chart: its datasets, each a label and its points (x, y, the interval where there is one, invalid). */
+  charts: { id: string; datasets: { label: string; points: (number | boolean | null)[][] }[] }[];
   changePoints: string[];
   note: string;
 }
@@ -55,10 +55,13 @@ async function dashboardOf(browser: BrowserSession, url: string): Promise<Dashbo
       const chart = Chart.getChart(canvas);
       return {
         id: canvas.id,
-        datasets: chart.data.datasets.map((d: any) => ({
-          label: d.label,
-          points: d.data.map((p: any) => [p.x, p.y, p.lo ?? null, p.hi ?? null]),
-        })),
+        // The series (a cross drawn over an invalid run's point is not one; the point says it is invalid).
+        datasets: chart.data.datasets
+          .filter((d: any) => !d.mark)
+          .map((d: any) => ({
+            label: d.label,
+            points: d.data.map((p: any) => [p.x, p.y, p.lo ?? null, p.hi ?? null, p.invalid ?? null]),
+          })),
       };
     });
     return {

@@ -137,15 +137,20 @@ test('run report and dashboard in Chromium, from file:// and over HTTP', { timeo
         assert.match((await page.locator('#status').textContent()) ?? '', /40 of 40 runs of suite nightly/);
         await page.screenshot({ path: join(ARTIFACTS, `dashboard-${where}.png`), fullPage: true });
 
-        // The invalid run is drawn with a different point style.
+        // The invalid run is drawn with a different point style: a cross over its point of the line.
         const styles = await page.evaluate((invalidId) => {
           const chart = (window as unknown as { Chart: { getChart(c: unknown): any } }).Chart.getChart(document.getElementById('trend-0'));
-          const index = chart.data.datasets.findIndex((d: any) => d.label === 'linkerd');
-          const meta = chart.getDatasetMeta(index);
-          return chart.data.datasets[index].data.map((p: any, i: number) => ({
-            invalid: p.run.id === invalidId,
-            style: meta.data[i].options.pointStyle,
-          }));
+          const out: { invalid: boolean; style: string }[] = [];
+          for (const label of ['linkerd invalid', 'linkerd']) {
+            const index = chart.data.datasets.findIndex((d: any) => d.label === label);
+            if (index < 0) continue;
+            const meta = chart.getDatasetMeta(index);
+            chart.data.datasets[index].data.forEach((p: any, i: number) => {
+              if (label === 'linkerd invalid' || p.run.id !== invalidId)
+                out.push({ invalid: p.run.id === invalidId, style: meta.data[i].options.pointStyle });
+            });
+          }
+          return out;
         }, runs[10]!.run.id);
         assert.deepEqual(
           [...new Set(styles.filter((s: { invalid: boolean }) => s.invalid).map((s: { style: string }) => s.style))],

@@ -205,7 +205,11 @@
     draw();
   }
 
+  // The charts on the first screen are drawn at once with the tables, the others one by one after
+  // the page has painted (each is a few dozen milliseconds at a year of daily runs).
+  var generation = 0;
   function draw() {
+    var drawing = ++generation;
     writeHash();
     charts.forEach(function (c) { c.destroy(); });
     charts = [];
@@ -218,7 +222,7 @@
     var profiles = state.profile ? [state.profile] : suite.profiles;
     status(runs.length + ' of ' + suite.total + ' runs of suite ' + suite.suite +
       (runs.length ? ' (' + day(Date.parse(runs[0].startedAt)) + ' … ' + day(Date.parse(runs[runs.length - 1].startedAt)) + ')' : ''));
-    profiles.forEach(function (profile, pi) {
+    var pending = profiles.map(function (profile, pi) {
       var figure = document.createElement('figure');
       var caption = document.createElement('figcaption');
       caption.className = 'chart-title';
@@ -233,12 +237,23 @@
       figure.appendChild(caption);
       figure.appendChild(box);
       container.appendChild(figure);
-      charts.push(trendChart(canvas, runs, profile, stat, byCommit, hidden));
+      return function () { charts.push(trendChart(canvas, runs, profile, stat, byCommit, hidden)); };
     });
+    var inView = container.querySelectorAll('canvas');
+    while (pending.length && inView[profiles.length - pending.length].getBoundingClientRect().top < window.innerHeight) pending.shift()();
     renderTable(runs);
     renderChangePoints(runs);
-    window.__meshPerfRenders += 1;
     window.__meshPerfRendered = performance.now();
+    (function next() {
+      if (drawing !== generation) return;
+      if (!pending.length) {
+        window.__meshPerfRenders += 1;
+        window.__meshPerfDrawn = performance.now();
+        return;
+      }
+      pending.shift()();
+      setTimeout(next, 0);
+    })();
   }
 
   // Change points are found per branch (pull-request runs left out): the chosen branch's, else
@@ -318,11 +333,14 @@
         borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false });
       datasets.push({ band: true, label: mode + ' high', data: points.map(function (p) { return { x: p.x, y: p.hi }; }),
         borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: '-1', backgroundColor: c + '2e' });
+      // One look for every point of the line (Chart.js then resolves the points' options once, not
+      // per point: a third of a year's chart); invalid runs get crosses drawn over them.
       datasets.push({ label: mode, data: points, borderColor: c, backgroundColor: c, borderWidth: 1.5, tension: 0, pointHitRadius: 5,
-        pointStyle: function (ctx) { var p = ctx.raw; return p && p.invalid ? 'crossRot' : 'circle'; },
-        pointRadius: function (ctx) { var p = ctx.raw; return p && p.invalid ? 6 : (points.length > 200 ? 1.5 : 3); },
-        pointBorderColor: function (ctx) { var p = ctx.raw; return p && p.invalid ? INVALID : c; },
-        pointBorderWidth: function (ctx) { var p = ctx.raw; return p && p.invalid ? 2 : 1; } });
+        pointStyle: 'circle', pointRadius: points.length > 200 ? 1.5 : 3, pointBorderColor: c, pointBorderWidth: 1 });
+      var invalid = points.filter(function (p) { return p.invalid; });
+      if (invalid.length) datasets.push({ band: true, mark: true, label: mode + ' invalid', data: invalid, showLine: false,
+        pointStyle: 'crossRot', pointRadius: 6, pointBorderColor: INVALID, pointBorderWidth: 2, backgroundColor: INVALID, borderColor: INVALID,
+        pointHitRadius: 0 });
       datasets = datasets.concat(changePointDatasets(profile, stat, mode, c, xOf));
       pointsOf(profile, stat).forEach(function (cp) {
         if (cp.mode === mode && xOf[cp.after] !== undefined) marks.push({ x: xOf[cp.after], color: c, label: (cp.size >= 0 ? '▲ ' : '▼ ') + (cp.size * 100).toFixed(0) + '%' });
