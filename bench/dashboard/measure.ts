@@ -92,7 +92,7 @@ export async function commitPackBytes(repo: string, commit: string): Promise<num
 
 /** History added by each of the last `days` commits of the branch, oldest first. */
 export async function dailyPackBytes(repo: string, days: number, ref = 'refs/heads/gh-pages'): Promise<number[]> {
-  const commits = (await git(repo, 'rev-list', `--max-count=${days}`, ref)).trim().split('\n').reverse();
+  const commits = (await git(repo, 'rev-list', '--min-parents=1', `--max-count=${days}`, ref)).trim().split('\n').reverse();
   const out: number[] = [];
   for (const c of commits) out.push(await commitPackBytes(repo, c));
   return out;
