@@ -20,10 +20,11 @@
 // <work dir>/history.git, or layout-1.git): this run seeds layout 2 meanwhile, then waits for that
 // path to appear and hard-links it in at once (before the other run's gc packs it), so both
 // branches are measured here, loose as seeded, while layout 1 is seeded once.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { GitBranchStore } from '../../src/history/git/git-branch-store.ts';
@@ -192,12 +193,21 @@ try {
   console.log('');
 
   // ---- converting layout 1 to layout 2 (a copy of the layout-1 branch)
+  // From here on the branches are served by `git daemon` as a remote (filters and fetches by object
+  // id allowed, as GitHub allows them): a publish fetches trees only and the blobs it reads, and the
+  // CPU measured is the publisher's (this process and its git clients), not the server's.
   const converted = join(dir, 'converted.git');
   await exec('cp', ['-al', before, converted]);
+  for (const repo of [before, after, converted]) {
+    await git(repo, 'config', 'uploadpack.allowFilter', 'true');
+    await git(repo, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
+  }
+  const daemon = await startDaemon(dir);
+  const served = (repo: string) => `${daemon.url}${basename(repo)}`;
   const convertedHead = (await git(converted, 'rev-parse', 'refs/heads/gh-pages')).trim();
   const conversion = await measured(() =>
     new GitBranchStore({
-      url: converted,
+      url: served(converted),
       branch: 'gh-pages',
       chartJs: loadChartJsSource,
       ...(timelineRetention ? { timelineRetention } : {}),
@@ -227,7 +237,7 @@ try {
     after: await commitPackBytes(after, (await git(after, 'rev-parse', 'refs/heads/gh-pages')).trim()),
   };
   console.log(
-    '## Publishing one more day (5 runs) into the 3-year branch, in this process (git fetch, plan, commit, push to a local bare repository)',
+    '## Publishing one more day (5 runs) into the 3-year branch, in this process (git fetch, plan, commit, push to the branch served by git daemon on 127.0.0.1)',
   );
   console.log('| | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
   row(
@@ -247,6 +257,7 @@ try {
   const exportAfter = await measured(() => storeOf(GitBranchStore, after).exportSite(new DirectorySink(siteAfter)));
   const rebuildBefore = await measured(() => storeOf(old.store.GitBranchStore, before).rebuild());
   const rebuildAfter = await measured(() => storeOf(GitBranchStore, after).rebuild());
+  daemon.stop();
   console.log('## Rebuilding (`mesh-perf report`), in this process (the CLI adds its start, about 1.5 s under tsx)');
   console.log('| | layout 1 | layout 2 | ratio |\n|---|---:|---:|---:|');
   row(
@@ -343,4 +354,30 @@ async function runFiles(site: string, suite: string, back: number): Promise<stri
       if (f.endsWith('.js') && !f.endsWith('.tl.js')) names.push(`${suite}/${year}/${f.replace(/\.js$/, '')}`);
   }
   return names[Math.max(0, names.length - back)]!;
+}
+
+/** `git daemon` serving every repository under `root` (push allowed), on a free port of 127.0.0.1. */
+async function startDaemon(root: string): Promise<{ url: string; stop(): void }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(
+    'git',
+    ['daemon', '--reuseaddr', '--listen=127.0.0.1', `--port=${port}`, `--base-path=${root}`, '--export-all', '--enable=receive-pack', root],
+    {
+      stdio: 'ignore',
+    },
+  );
+  for (let i = 0; i < 100; i++) {
+    try {
+      await exec('git', ['ls-remote', `git://127.0.0.1:${port}/layout-2.git`]);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url: `git://127.0.0.1:${port}/`, stop: () => void child.kill() };
 }

@@ -7,7 +7,18 @@
 import type { RunResult } from '../results/types.ts';
 import { buildRunView } from '../report/view.ts';
 import { UsageError } from '../util/errors.ts';
-import { legacyReportPathFor, runFilePath, suiteDir, timelinesPathFor } from './layout.ts';
+import {
+  ADOPTED_DASHBOARD_FILE,
+  ADOPTED_RUN_PAGE_FILE,
+  DASHBOARD_FILE,
+  legacyReportPathFor,
+  MARKER_FILE,
+  RUN_PAGE_FILE,
+  runFilePath,
+  RUNS_DIR,
+  suiteDir,
+  timelinesPathFor,
+} from './layout.ts';
 import { MARKER_SCHEMA_VERSION } from './marker.ts';
 import { describeRetention, prunedEntries, type Retention } from './retention.ts';
 import { bodiesWithoutTimelines, loadSuiteState, markDirty, type SuiteState } from './suite-state.ts';
@@ -36,6 +47,13 @@ export interface PublishPlan {
 export type { PlanOptions };
 
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
+  // What a publish reads (the marker, the pages, the index of each suite it adds to), in one
+  // request from a partial clone.
+  if (tree.prefetch) {
+    const suites = [...new Set(runs.map((r) => r.run.suite))];
+    const shards = (await Promise.all(suites.map((s) => tree.list(`${RUNS_DIR}/${s}/index/`)))).flat();
+    await tree.prefetch([MARKER_FILE, DASHBOARD_FILE, RUN_PAGE_FILE, ADOPTED_DASHBOARD_FILE, ADOPTED_RUN_PAGE_FILE, ...shards]);
+  }
   const { marker, layout } = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   if (layout < MARKER_SCHEMA_VERSION) {
     const converted = await convertLegacyStore(tree, options);

@@ -12,6 +12,8 @@ export interface StoreTree {
   read(path: string): Promise<string | undefined>;
   /** Reads many files; backends may batch. */
   readMany(paths: string[]): Promise<Map<string, string>>;
+  /** Gets files that will be read soon in one request, where reading each costs a round trip (a partial clone). */
+  prefetch?(paths: string[]): Promise<void>;
 }
 
 export interface StoreChanges {

@@ -30,6 +30,9 @@ export class GitSession {
     try {
       await git.run(['init', '--quiet', '--bare', dir], { cwd: dir });
       await git.run(['remote', 'add', 'origin', url], { cwd: dir });
+      // A throwaway repository: no housekeeping after each fetch.
+      await git.run(['config', 'maintenance.auto', 'false'], { cwd: dir });
+      await git.run(['config', 'gc.auto', '0'], { cwd: dir });
       if (options.partial) {
         await git.run(['config', 'remote.origin.promisor', 'true'], { cwd: dir });
         await git.run(['config', 'remote.origin.partialclonefilter', 'blob:none'], { cwd: dir });
@@ -70,7 +73,7 @@ export class GitSession {
   }
 
   tree(commit: string | undefined): StoreTree {
-    return new GitCommitTree(this.git, this.dir, commit);
+    return new GitCommitTree(this.git, this.dir, commit, this.partial);
   }
 
   /** Collects file writes as blobs in this repository, for one commit. */
@@ -169,11 +172,14 @@ export function isRaceRejection(stderr: string): boolean {
 /** Files of one commit, read through ls-tree and cat-file (blobs fetched on demand in partial clones). */
 export class GitCommitTree implements StoreTree {
   private files: Promise<Map<string, string>> | undefined;
+  /** Blobs fetched into this partial clone so far. */
+  private readonly fetched = new Set<string>();
 
   constructor(
     private readonly git: Git,
     private readonly dir: string,
     private readonly commit: string | undefined,
+    private readonly partial = false,
   ) {}
 
   private listing(): Promise<Map<string, string>> {
@@ -211,6 +217,7 @@ export class GitCommitTree implements StoreTree {
     const wanted = paths.filter((p) => listing.has(p));
     const out = new Map<string, string>();
     if (wanted.length === 0) return out;
+    if (this.partial) await this.fetchBlobs(wanted.map((p) => listing.get(p)!));
     const { stdout } = await this.git.runRaw(['cat-file', '--batch'], {
       cwd: this.dir,
       input: wanted.map((p) => `${listing.get(p)}\n`).join(''),
@@ -226,5 +233,41 @@ export class GitCommitTree implements StoreTree {
       offset = newline + 1 + size + 1;
     }
     return out;
+  }
+
+  async prefetch(paths: string[]): Promise<void> {
+    if (!this.partial) return;
+    const listing = await this.listing();
+    await this.fetchBlobs(paths.filter((p) => listing.has(p)).map((p) => listing.get(p)!));
+  }
+
+  /**
+   * Fetches the blobs a read needs in one request, as git's own lazy fetch does for one object at
+   * a time (`cat-file` asks the promisor remote per missing object: a publish reading a suite's
+   * 36 index shards made 36 round trips). A server that refuses leaves them to the lazy fetch.
+   */
+  private async fetchBlobs(oids: string[]): Promise<void> {
+    const missing = [...new Set(oids)].filter((oid) => !this.fetched.has(oid));
+    if (missing.length === 0) return;
+    try {
+      await this.git.run(
+        [
+          '-c',
+          'fetch.negotiationAlgorithm=noop',
+          'fetch',
+          'origin',
+          '--quiet',
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--recurse-submodules=no',
+          '--filter=blob:none',
+          '--stdin',
+        ],
+        { cwd: this.dir, input: `${missing.join('\n')}\n` },
+      );
+      for (const oid of missing) this.fetched.add(oid);
+    } catch {
+      // cat-file fetches what is still missing, one object at a time.
+    }
   }
 }
