@@ -81,6 +81,7 @@ const E2E = [
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
+  'test/history/dashboard-months.test.ts',
   'test/history/layout-conversion.test.ts',
   'test/history/run-page.test.ts',
   'test/integration/ab-arms.test.ts',
@@ -219,6 +220,7 @@ const BROWSER = [
   'test/report/dashboard-order.test.ts',
   'test/report/narrow-viewport.test.ts',
   'test/report/whiskers.test.ts',
+  'test/history/dashboard-months.test.ts',
   'test/history/layout-conversion.test.ts',
   'test/history/run-page.test.ts',
 ];
