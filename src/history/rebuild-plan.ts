@@ -265,7 +265,6 @@ async function legacySuiteState(tree: StoreTree, suite: string, storeLabel: stri
     files: new Map(),
     timelines: new Map(),
     months: new Set(),
-    reread: new Map(),
     indexChanged: true,
     dirty: 'all',
     warnings,

@@ -11,7 +11,7 @@
 //    to run noise), integers as they are.
 // Encoding is checked by decoding: whatever does not come back exactly is stored as it was, so the
 // stored form never loses a field a future results schema adds. Pure: no I/O, no compression (see
-// stored-files.ts); the browser's run page decodes with this same module.
+// stored-run.ts); the browser's run page decodes with this same module.
 import type { ModeResult, PlannedTrialRecord, Repetition, RunResult, TimelinePoint } from '../results/types.ts';
 import { LATENCY_STATS } from '../results/types.ts';
 
@@ -53,7 +53,7 @@ export interface RepetitionColumns {
 /** Fields a Repetition may leave out (the schema's optional ones): null in a column means absent. */
 const OPTIONAL_FIELDS = new Set(['errorCauses', 'failedLatencyMs', 'iterationMs', 'scriptThresholds', 'resources', 'instances']);
 
-/** Five significant digits more than any figure is worth, and one less than doubles print. */
+/** Significant digits of a stored float: as results were always stored, far below run-to-run noise. */
 export const STORED_DIGITS = 6;
 
 /** A results value as stored (a copy, as JSON would carry it): floats to 6 significant digits, everything else as it is. */
@@ -117,7 +117,7 @@ function wholeBody(result: RunResult): StoredBody {
   return body;
 }
 
-/** The run document a body holds, every repetition's timeline empty (stored-files.ts adds them back). */
+/** The run document a body holds, every repetition's timeline empty (stored-run.ts adds them back). */
 export function decodeBody(body: StoredBody): RunResult {
   const { schemaVersion, verdict, verdictReasons, run, config, baseline, plan, modes, analysis, more } = body;
   const outModes: ModeResult[] = (modes ?? []).map((m) => {

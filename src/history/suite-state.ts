@@ -21,8 +21,6 @@ export interface SuiteState {
   timelines: Map<string, string>;
   /** Months that have a shard now. */
   months: Set<string>;
-  /** Runs that had to be read while checking (changed or unindexed bodies), without timelines. */
-  reread: Map<string, RunResult>;
   /** True when the checked index differs from the stored shards. */
   indexChanged: boolean;
   /** Months whose shard must be rewritten (entries added, dropped, re-read); 'all' when every shard is. */
@@ -96,11 +94,9 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     }
   }
   const stale = [...files].filter(([path, blob]) => byFile.get(path)?.blob !== blob).map(([path]) => path);
-  const reread = new Map<string, RunResult>();
   if (stale.length > 0) {
     for (const [path, result] of await readRuns(tree, stale, storeLabel)) {
       if (result.run.suite !== suite) warnings.push(`${path} says suite ${JSON.stringify(result.run.suite)} but is filed under "${suite}"`);
-      reread.set(path, result);
       kept.push(indexEntryFor(buildRunView(result), path, files.get(path)!));
       dirty.add(monthOf(result.run.startedAt));
       indexChanged = true;
@@ -112,7 +108,6 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     files,
     timelines,
     months: new Set(shards.values()),
-    reread,
     indexChanged,
     dirty,
     warnings,

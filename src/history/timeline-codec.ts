@@ -3,7 +3,7 @@
 // a handful of requests, so its own sampling error is several times that); times (to the
 // millisecond), request and failure counts exactly. Columns of small integers (a value's distance
 // from its column's median, zigzag varints) compress to about a third of the same numbers as text.
-// Pure; stored-files.ts compresses the bytes.
+// Pure; stored-run.ts compresses the bytes.
 import type { TimelinePoint } from '../results/types.ts';
 
 const FORMAT = 1;
