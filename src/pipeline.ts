@@ -12,7 +12,7 @@ import type { AnalysisEvidence } from './results/evidence.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
-import type { ModeRecord, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
+import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
@@ -107,7 +107,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     );
     const started = Date.now();
     const sampler = platform.resourceSampler();
-    const measuring: Measuring = { platform, runner, sampler, records, result, extraFiles, generators, deps };
+    const probe = platform.pathProbe?.();
+    const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, measuring);
@@ -188,6 +189,8 @@ interface Measuring {
   /** Asked of the platform once, after prepare: every trial runs k6 and samples resources through them. */
   runner: LoadRunner;
   sampler: ResourceSampler | undefined;
+  /** Reads the proxies' counters around each repetition (the path evidence), when the platform can. */
+  probe: PathProbe | undefined;
   /** What the platform records per mode (mTLS policy, enrolment), merged into each mode's results entry. */
   records: Record<string, ModeRecord>;
   result: RunResult;
@@ -198,7 +201,7 @@ interface Measuring {
 }
 
 async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
-  const { platform, runner, sampler, result, extraFiles, deps } = measuring;
+  const { platform, runner, sampler, probe, result, extraFiles, deps } = measuring;
   const generators = measuring.generators.get(trial.profile.name) ?? 1;
   await platform.beforeTrial?.(trial.mode, trial.profile, generators);
   const base = platform.target(trial.mode);
@@ -206,6 +209,8 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
   const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.planned}`;
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);
+  // The proxies' counters before the load: their increase is the repetition's path evidence.
+  await probe?.start(trial.mode.name);
   sampler?.start(trial.mode.name);
   let run;
   try {
@@ -223,6 +228,8 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
     const usage = await sampler.stop(run.repetition.achievedRps, run.window);
     if (usage.length > 0) run.repetition.resources = usage;
   }
+  const path = await probe?.stop(trial.mode.name);
+  if (path) run.repetition.path = path;
   modeEntry(result, trial, target.description, measuring.records[trial.mode.name]).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(

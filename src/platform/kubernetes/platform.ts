@@ -12,13 +12,14 @@ import { applyWaypoint, installIstio, ISTIO_NAMESPACE, refuseForeignRevisions, u
 import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from './mesh/linkerd.ts';
 import { ingressPath, INGRESS_USE_WAYPOINT, meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
 import { modeMtlsPolicies } from './mesh/mtls-policy.ts';
+import { ProxyPathProbe } from './mesh/path-probe.ts';
 import { istioRevisions, revisionName } from '../../config/istio-revisions.ts';
 import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
 import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { ModeRecord, Platform, PlatformContext, ResourceSampler } from '../types.ts';
+import type { ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler } from '../types.ts';
 import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
@@ -115,6 +116,7 @@ export class KubernetesPlatform implements Platform {
   /** Built once, on first ask after prepare: every trial runs k6 and samples resources through them. */
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
+  private probe?: PathProbe;
   private tornDown = false;
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
@@ -535,6 +537,25 @@ export class KubernetesPlatform implements Platform {
       clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
     });
     return this.sampler;
+  }
+
+  pathProbe(): PathProbe | undefined {
+    if (!this.access) return undefined;
+    const ingress = this.ingress;
+    this.probe ??= new ProxyPathProbe(this.access, {
+      log: this.context.log,
+      modes: Object.fromEntries(
+        this.placements.map((p) => [
+          p.mode.name,
+          {
+            kind: p.mesh,
+            namespace: p.namespace,
+            ...(ingress ? { gateway: { namespace: ingress.namespace, name: this.gatewayOf(p.mode.name) } } : {}),
+          },
+        ]),
+      ),
+    });
+    return this.probe;
   }
 
   /** Per mode: the mutual TLS policy in force for its server (read from the cluster), and its namespace's enrolment. */
