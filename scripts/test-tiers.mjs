@@ -24,7 +24,7 @@ const K8S_SECONDS = {
   'test/kubernetes/control-plane.test.ts': 144,
   'test/kubernetes/arms.test.ts': 200,
   'test/kubernetes/istio-revisions.test.ts': 290,
-  'test/kubernetes/mesh-paths.test.ts': 400,
+  'test/kubernetes/mesh-paths.test.ts': 500,
   'test/kubernetes/scaling.test.ts': 30,
   'test/kubernetes/linkerd-detect.test.ts': 10,
   'test/kubernetes/unreachable.test.ts': 10,

@@ -411,7 +411,8 @@ spec:
     ],
     load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1, generators: 2, engine: 'k6-operator' },
     out: join(dir, 'run'),
-    kubernetes: { readyTimeout: '45s', manifests: { client: join(dir, 'client.yaml') } },
+    // The fixed code waits only for kwok here (a loaded machine can take its time); the old one never.
+    kubernetes: { readyTimeout: '90s', manifests: { client: join(dir, 'client.yaml') } },
   });
   const namespaceOf = (mode: string) => `${config.kubernetes.namespacePrefix}-${mode}`;
   const standIns = ['a', 'b'].map((mode) => new OperatorStandIn(access, namespaceOf(mode)));

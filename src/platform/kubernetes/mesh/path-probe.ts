@@ -2,8 +2,10 @@
 // cross (proxy-counters.ts says which and how), through the API server's pod proxy
 // (/api/v1/namespaces/NS/pods/NAME:PORT/proxy/PATH): no Prometheus needed, the same access the
 // run already has (plus "get" on pods/proxy). The increase is the repetition's path evidence
-// (results: repetitions[].path). With an ambient mode in the run, ztunnel is read for every mode:
-// a mode outside ambient (the baseline) must leave its counters where they were.
+// (results: repetitions[].path). Every mode also reads the proxies the run's other modes bring
+// that could have captured it (ztunnel with an ambient mode in the run; an injected istio-proxy or
+// linkerd-proxy on its own echo pods with a sidecar or Linkerd mode): a mode outside them (the
+// baseline) must leave them uncounted, or have none.
 import type { MeshKind } from '../../../config/schema.ts';
 import type { PathEvidence, ProxyKind } from '../../../results/types.ts';
 import type { Logger } from '../../../util/log.ts';
@@ -56,13 +58,19 @@ export class ProxyPathProbe {
   private problems: string[] = [];
   private echoSelectors = new Map<string, string>();
   private readonly warned = new Set<string>();
-  private readonly ambient: boolean;
+  /** The mesh proxies some mode of the run brings, that could capture any mode's pods. */
+  private readonly shared: ProxyKind[];
 
   constructor(
     private readonly access: ClusterAccess,
     private readonly options: PathProbeOptions,
   ) {
-    this.ambient = Object.values(options.modes).some((m) => m.kind === 'istio-ambient' || m.kind === 'istio-waypoint');
+    const kinds = new Set(Object.values(options.modes).map((m) => m.kind));
+    this.shared = [
+      ...(kinds.has('istio-ambient') || kinds.has('istio-waypoint') ? (['ztunnel'] as const) : []),
+      ...(kinds.has('istio-sidecar') ? (['sidecar'] as const) : []),
+      ...(kinds.has('linkerd') ? (['linkerd-proxy'] as const) : []),
+    ];
   }
 
   /** Reads the counters of the mode's proxies: the baseline the repetition's increase is measured from. */
@@ -104,8 +112,7 @@ export class ProxyPathProbe {
   /** The proxy kinds read for a mode, and where their pods are. */
   private async proxyPods(target: PathProbeMode): Promise<ProxyPods[]> {
     if (target.kind === 'existing') return [];
-    const kinds = new Set<ProxyKind>(expectedProxies(target.kind, target.gateway !== undefined));
-    if (this.ambient) kinds.add('ztunnel');
+    const kinds = new Set<ProxyKind>([...expectedProxies(target.kind, target.gateway !== undefined), ...this.shared]);
     const out: ProxyPods[] = [];
     for (const proxy of kinds) {
       switch (proxy) {
