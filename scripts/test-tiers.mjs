@@ -16,7 +16,7 @@ export const TIERS = ['unit', 'e2e', 'k8s'];
  */
 const K8S_SECONDS = {
   'test/kubernetes/ingress.test.ts': 363,
-  'test/kubernetes/k6-operator.test.ts': 312,
+  'test/kubernetes/k6-operator.test.ts': 420,
   'test/kubernetes/generators.test.ts': 238,
   'test/kubernetes/resource-window.test.ts': 180,
   'test/kubernetes/up-down.test.ts': 167,
