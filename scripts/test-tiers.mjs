@@ -26,6 +26,7 @@ const K8S_SECONDS = {
   'test/kubernetes/arms.test.ts': 200,
   'test/kubernetes/istio-revisions.test.ts': 290,
   'test/kubernetes/scaling.test.ts': 30,
+  'test/kubernetes/single-node.test.ts': 40,
   'test/kubernetes/linkerd-detect.test.ts': 10,
   'test/kubernetes/unreachable.test.ts': 10,
 };
