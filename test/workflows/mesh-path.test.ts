@@ -61,7 +61,7 @@ test('each way a mode ran without its proxies is named: missing containers, no C
   assert.deepEqual(meshPathProblems(r, ['linkerd', 'istio-waypoint', 'istio-ambient', 'istio-sidecar'], { cpuPer1000: true }), [
     'mode linkerd [200rps] repetition 4: no sidecar containers in its resources',
     'mode istio-waypoint [200rps] repetition 2: waypoint reported no CPU (samples 0)',
-    'mode istio-ambient [200rps] repetition 3: ztunnel has no CPU per 1000 rps (is the measured window at least 30 s?)',
+    'mode istio-ambient [200rps] repetition 3: ztunnel has no CPU per 1000 rps (is the measured window at least 60 s?)',
     'mode istio-sidecar: not in the results',
   ]);
   // Without --cpu-per-1000 a short window is fine; invalid repetitions are not judged, but a mode needs one valid.
