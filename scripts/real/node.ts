@@ -3,12 +3,13 @@
 //   node --import tsx scripts/real/node.ts run -- node dist/cli.js run --config real.yaml
 //   node --import tsx scripts/real/node.ts mesh-perf -- run --config real.yaml --out DIR
 //       (the product inside the node; modes the node cannot run are refused first, exit 2)
+//   node --import tsx scripts/real/node.ts check     (the refusals alone: components, leftovers, range)
 //   node --import tsx scripts/real/node.ts status | down
 // The kubeconfig is printed by up; it reaches the API server only from inside the node
 // (`run -- kubectl --kubeconfig … get pods -A`).
 import { spawnSync } from 'node:child_process';
 import { ACTIONS } from '../../test/support/real/actions/index.ts';
-import { RealNodeRefusal } from '../../test/support/real/actions/preflight.ts';
+import { preflight, RealNodeRefusal } from '../../test/support/real/actions/preflight.ts';
 import { refuseUnsupported, runProduct } from '../../test/support/real/product.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
 import { paths } from '../../test/support/real/layout.ts';
@@ -28,6 +29,11 @@ async function main(): Promise<number> {
         `real node up in ${((Date.now() - started) / 1000).toFixed(1)} s (${node.timings.map((t) => `${t.action} ${t.seconds.toFixed(1)}`).join(', ')})`,
       );
       log(`kubeconfig: ${paths.kubeconfig()} (from inside the node: scripts/real/node.ts run -- …)`);
+      return 0;
+    }
+    case 'check': {
+      await preflight.up(new NodeContext(log));
+      log('the real node can start here');
       return 0;
     }
     case 'down': {
@@ -72,7 +78,7 @@ async function main(): Promise<number> {
       return result.code;
     }
     default:
-      process.stderr.write('usage: scripts/real/node.ts up | down | status | run -- COMMAND... | mesh-perf -- ARGS...\n');
+      process.stderr.write('usage: scripts/real/node.ts up | check | down | status | run -- COMMAND... | mesh-perf -- ARGS...\n');
       return 2;
   }
 }

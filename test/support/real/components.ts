@@ -1,7 +1,7 @@
 // The real-node tier's components (scripts/real/components.mjs holds the list, shared with
 // scripts/test-tiers.mjs): a component's path, or an error naming the command that builds it.
 // @ts-expect-error a plain JS module without types
-import { components as allComponents, missingComponents as missing, prebuilt as prebuiltList } from '../../../scripts/real/components.mjs';
+import { components as allComponents, missingComponents as missing } from '../../../scripts/real/components.mjs';
 
 export interface Component {
   name: string;
@@ -11,16 +11,8 @@ export interface Component {
   how: string;
 }
 
-export interface Prebuilt {
-  name: string;
-  version: string;
-  sha256: string;
-  repository: string;
-}
-
 export const components = (): Component[] => allComponents();
 export const missingComponents = (): Component[] => missing();
-export const prebuilt = (): Prebuilt[] => prebuiltList();
 
 export function componentPath(name: string): string {
   const component = components().find((c) => c.name === name);

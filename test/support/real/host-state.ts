@@ -39,6 +39,8 @@ export interface HostSnapshot {
   links: string[];
   netns: string[];
   iptablesChains: string[];
+  /** nftables tables (iptables-nft's and any other). */
+  nftTables: string[];
   mounts: string[];
   cniFiles: string[];
   cgroups: string[];
@@ -60,6 +62,7 @@ export function hostSnapshot(): HostSnapshot {
       .sort(),
     netns: tryRun('ip', ['netns', 'list']).split('\n').filter(Boolean).sort(),
     iptablesChains: chains.sort(),
+    nftTables: tryRun('nft', ['list', 'tables']).split('\n').filter(Boolean).sort(),
     mounts: readFileSync('/proc/self/mountinfo', 'utf8')
       .split('\n')
       .filter(Boolean)

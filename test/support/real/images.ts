@@ -16,7 +16,7 @@ export function withLibraries(binary: string, dest = binary): LayerEntry[] {
   const out: LayerEntry[] = [{ kind: 'file', path: dest, from: binary }];
   let listing = '';
   try {
-    listing = execFileSync('ldd', [binary], { encoding: 'utf8' });
+    listing = execFileSync('ldd', [binary], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return out; // "not a dynamic executable"
   }
@@ -41,13 +41,20 @@ export const imageRefs = {
   coredns: () => `${LOCAL_REGISTRY}/coredns/coredns:${componentVersion('coredns')}`,
   istio: (name: string) => `${LOCAL_REGISTRY}/istio/${name}:${istioTag()}`,
 };
+/** Istio's charts add "-<variant>" to the tag when global.variant is set (e.g. distroless): both names are served. */
+const istioAliases = (name: string) => [`${imageRefs.istio(name)}-distroless`];
 
 function specs(): ImageSpec[] {
-  const iptables = [
-    ...['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'].flatMap((n) => [
-      `/usr/sbin/${n}-nft`,
-      `/usr/sbin/${n}-legacy`,
-    ]),
+  // Debian's iptables: two multi-call binaries that act by the name they are called as, so every
+  // name Istio's CNI agent may call is a symlink (the plain names to nft, as on the node).
+  const names = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
+  const link = (name: string, multi: string): LayerEntry => ({ kind: 'symlink', path: `/usr/sbin/${name}`, target: multi });
+  const iptables: LayerEntry[] = [
+    ...withLibraries('/usr/sbin/xtables-nft-multi'),
+    ...withLibraries('/usr/sbin/xtables-legacy-multi'),
+    ...names.map((n) => link(n, 'xtables-nft-multi')),
+    ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-nft'), 'xtables-nft-multi')),
+    ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-legacy'), 'xtables-legacy-multi')),
   ];
   const xtables = '/usr/lib/x86_64-linux-gnu/xtables';
   return [
@@ -56,7 +63,8 @@ function specs(): ImageSpec[] {
       ref: imageRefs.echo(),
       entrypoint: ['/usr/bin/fortio'],
       entries: [
-        { kind: 'file', path: '/usr/bin/fortio', from: componentPath('fortio') },
+        // The test tools' builds (scripts/install-test-tools.sh) link glibc: it comes along.
+        ...withLibraries(componentPath('fortio'), '/usr/bin/fortio'),
         { kind: 'dir', path: '/var/lib/fortio', mode: 0o1777 },
       ],
     },
@@ -65,30 +73,33 @@ function specs(): ImageSpec[] {
       entrypoint: ['/usr/bin/k6'],
       env: ['PATH=/usr/bin:/bin', 'HOME=/tmp'],
       entries: [
-        { kind: 'file', path: '/usr/bin/k6', from: componentPath('k6') },
+        ...withLibraries(componentPath('k6'), '/usr/bin/k6'),
         { kind: 'file', path: '/bin/busybox', from: componentPath('busybox') },
         ...BUSYBOX_APPLETS.map((a): LayerEntry => ({ kind: 'symlink', path: `/bin/${a}`, target: 'busybox' })),
       ],
     },
-    { ref: imageRefs.coredns(), entrypoint: ['/coredns'], entries: [{ kind: 'file', path: '/coredns', from: componentPath('coredns') }] },
+    { ref: imageRefs.coredns(), entrypoint: ['/coredns'], entries: withLibraries(componentPath('coredns'), '/coredns') },
     {
       ref: imageRefs.istio('pilot'),
+      aliases: istioAliases('pilot'),
       entrypoint: ['/usr/local/bin/pilot-discovery'],
       user: '1337:1337',
-      entries: [{ kind: 'file', path: '/usr/local/bin/pilot-discovery', from: componentPath('pilot-discovery') }],
+      entries: withLibraries(componentPath('pilot-discovery'), '/usr/local/bin/pilot-discovery'),
     },
     {
       ref: imageRefs.istio('install-cni'),
+      aliases: istioAliases('install-cni'),
       entrypoint: ['/usr/local/bin/install-cni'],
       entries: unique([
         { kind: 'file', path: '/usr/local/bin/install-cni', from: componentPath('install-cni') },
         { kind: 'file', path: '/opt/cni/bin/istio-cni', from: componentPath('istio-cni') },
-        ...iptables.flatMap((bin) => withLibraries(realpathSync(bin), bin)),
+        ...iptables,
         ...readdirSync(xtables).flatMap((f) => withLibraries(join(xtables, f))),
       ]),
     },
     {
       ref: imageRefs.istio('ztunnel'),
+      aliases: istioAliases('ztunnel'),
       entrypoint: ['/usr/local/bin/ztunnel'],
       entries: withLibraries(componentPath('ztunnel'), '/usr/local/bin/ztunnel'),
     },

@@ -14,6 +14,8 @@ export type LayerEntry =
 export interface ImageSpec {
   /** Full reference, e.g. mesh-perf.local/fortio/fortio:1.66.0. */
   ref: string;
+  /** More names for the same image (another tag). */
+  aliases?: string[];
   entrypoint: string[];
   entries: LayerEntry[];
   env?: string[];
@@ -126,20 +128,17 @@ export function ociArchive(spec: ImageSpec): { archive: Buffer; digest: string }
       layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: sha256(layer), size: layer.length }],
     }),
   );
-  const tag = spec.ref.slice(spec.ref.lastIndexOf(':') + 1);
   const index = Buffer.from(
     JSON.stringify({
       schemaVersion: 2,
       mediaType: 'application/vnd.oci.image.index.v1+json',
-      manifests: [
-        {
-          mediaType: 'application/vnd.oci.image.manifest.v1+json',
-          digest: sha256(manifest),
-          size: manifest.length,
-          platform: { architecture: 'amd64', os: 'linux' },
-          annotations: { 'io.containerd.image.name': spec.ref, 'org.opencontainers.image.ref.name': tag },
-        },
-      ],
+      manifests: [spec.ref, ...(spec.aliases ?? [])].map((ref) => ({
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        digest: sha256(manifest),
+        size: manifest.length,
+        platform: { architecture: 'amd64', os: 'linux' },
+        annotations: { 'io.containerd.image.name': ref, 'org.opencontainers.image.ref.name': ref.slice(ref.lastIndexOf(':') + 1) },
+      })),
     }),
   );
   const blob = (data: Buffer) => ({ path: `blobs/sha256/${sha256(data).slice(7)}`, type: '0' as const, mode: 0o644, data });

@@ -74,8 +74,9 @@ export const apiServer: Action = {
     await node.waitFor('kube-apiserver ready', () => apiReady(node), 90_000, ['kube-apiserver']);
   },
   async down(node) {
-    // The API server can take >10 s on SIGTERM (the recipe's note); it is inside the node, so nothing leaks meanwhile.
-    await node.stop('kube-apiserver', 15_000);
+    // The API server can take >10 s on SIGTERM (the recipe's note); it is inside the node and its
+    // state is thrown away, so 5 s, then SIGKILL.
+    await node.stop('kube-apiserver', 5000);
   },
 };
 
