@@ -200,7 +200,7 @@ test("ztunnel's CPU per 1000 rps is non-zero in the ambient mode and attributed 
   );
 });
 
-test('a second node is refused by name while this one is up', async () => {
+test('a second node is refused by name while this one is up, and this one is left running', async () => {
   const second = new NodeContext(() => {});
   await assert.rejects(up(ACTIONS, second), (error: Error) => {
     assert.ok(error instanceof RealNodeRefusal);
@@ -208,6 +208,8 @@ test('a second node is refused by name while this one is up', async () => {
     assert.match(error.message, /scripts\/real\/node\.ts down/);
     return true;
   });
+  // Refused, not taken down: this node still answers.
+  assert.match(await kubectl(node, ['get', 'node', NODE_NAME, '-o', 'name']), /node\/mesh-perf-real/);
 });
 
 test('down leaves the machine as it was: no process, bridge, netns, iptables chain or nftables table, CNI file, mount or cgroup; 0 packets to 198.18.0.0/15 on the host', async () => {

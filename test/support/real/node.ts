@@ -140,16 +140,25 @@ export function readRecord(): NodeRecord | undefined {
   }
 }
 
-/** Runs the actions in order; on a failure undoes those done, in reverse, and rethrows. */
+/**
+ * Runs the actions in order; on a failure undoes, in reverse, those this call started (the failed
+ * one included: it may have done half), and rethrows. A refusal undoes nothing: the node another
+ * run left up is refused by name, never taken down by this one.
+ */
 export async function up(actions: readonly Action[], node: NodeContext): Promise<void> {
+  const begun: Action[] = [];
   for (const action of actions) {
     const started = Date.now();
     node.log(`▶ ${action.name}`);
+    begun.push(action);
     try {
       await action.up(node);
     } catch (error) {
-      node.log(`✖ ${action.name}: ${(error as Error).message.split('\n')[0]}; undoing what was done`);
-      await down(actions, node).catch((undo: Error) => node.log(`  undo: ${undo.message}`));
+      const undo = begun.filter((a) => a.down);
+      if (undo.length > 0) {
+        node.log(`✖ ${action.name}: ${(error as Error).message.split('\n')[0]}; undoing what was done`);
+        await down(undo, node).catch((e: Error) => node.log(`  undo: ${e.message}`));
+      }
       throw error;
     }
     node.timings.push({ action: action.name, seconds: (Date.now() - started) / 1000 });

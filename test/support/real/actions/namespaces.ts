@@ -12,7 +12,7 @@
 //           HostToContainer view of /run/netns)
 // Its network namespace starts with a loopback only; network.ts adds the bridge. No interface
 // joins it to the host's: nothing inside can reach off the machine.
-import { readlinkSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -21,10 +21,29 @@ import { NODE_NAME, paths, stateDir } from '../layout.ts';
 import type { Action } from '../node.ts';
 import { alive, childOf, commandLine, spawnLogged } from '../processes.ts';
 import { makeCgroups, removeCgroups } from './cgroups.ts';
-import { nodeProcesses } from '../host-state.ts';
+import { type NodeNamespaces, nodeProcesses } from '../host-state.ts';
 
 /** The init's command line carries this, so a recycled pid is never taken for the node. */
 export const initMarker = () => `mesh-perf-real-init ${stateDir()}`;
+
+/**
+ * Inits of nodes of this state directory that are running, found by their marker: a node whose
+ * record was lost (a killed run's, overwritten) is still found, refused and taken down by its pid.
+ */
+export function runningInits(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => commandLine(pid) === initMarker());
+}
+
+function namespacesOf(pid: number): NodeNamespaces | undefined {
+  try {
+    return { net: readlinkSync(`/proc/${pid}/ns/net`), pid: readlinkSync(`/proc/${pid}/ns/pid`), mnt: readlinkSync(`/proc/${pid}/ns/mnt`) };
+  } catch {
+    return undefined;
+  }
+}
 
 const SETUP = `set -euo pipefail
 mount -t tmpfs -o mode=0755 mesh-perf-node /run
@@ -65,16 +84,15 @@ export const namespaces: Action = {
       await sleep(50);
     }
     if (!commandLine(init).includes(initMarker())) throw new Error('the node init did not start pause');
-    node.record.namespaces = {
-      net: readlinkSync(`/proc/${init}/ns/net`),
-      pid: readlinkSync(`/proc/${init}/ns/pid`),
-      mnt: readlinkSync(`/proc/${init}/ns/mnt`),
-    };
+    node.record.namespaces = namespacesOf(init);
     node.save();
   },
   async down(node) {
-    const { init, namespaces: ns } = node.record;
-    if (init && alive(init) && commandLine(init).includes(initMarker())) {
+    const recorded =
+      node.record.init && alive(node.record.init) && commandLine(node.record.init) === initMarker() ? node.record.init : undefined;
+    const init = recorded ?? runningInits()[0];
+    const ns = node.record.namespaces ?? (init ? namespacesOf(init) : undefined);
+    if (init) {
       process.kill(init, 'SIGTERM');
       for (let i = 0; i < 200 && alive(init); i++) await sleep(50);
       if (alive(init)) process.kill(init, 'SIGKILL');
