@@ -116,7 +116,7 @@ test('ci.yml runs Linkerd and ambient + waypoint on kind, each checking its prox
     const modes = (action.with?.modes ?? '').split(',');
     for (const m of modes) if (m in PROXY_GROUPS && check?.run?.includes(` ${m}`)) covered.add(m);
     // The CPU figure needs a 60 s window.
-    if (check?.run?.includes('--cpu-per-1000')) assert.equal(action.with?.duration, '30s');
+    if (check?.run?.includes('--cpu-per-1000')) assert.equal(action.with?.duration, '60s');
   }
   for (const m of ['linkerd', 'istio-ambient', 'istio-waypoint']) assert.ok(covered.has(m), `no kind e2e job asserts ${m}'s proxies`);
 });
