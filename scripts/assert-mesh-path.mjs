@@ -14,7 +14,7 @@
 //
 // CPU above zero, what this checked before, cannot tell: ztunnel runs on every node and an idle
 // waypoint burns some, so a gateway that skipped the waypoint or a pod ambient never captured
-// passed. With --cpu-per-1000 each proxy group must also report CPU per 1000 rps (a 30 s window).
+// passed. With --cpu-per-1000 each proxy group must also report CPU per 1000 rps (a 60 s window).
 //
 //   node scripts/assert-mesh-path.mjs results.json linkerd istio-waypoint [--cpu-per-1000]
 import { readFileSync } from 'node:fs';
@@ -104,7 +104,7 @@ function cpuProblems(row, rep, where) {
     const usage = (rep.resources ?? []).filter((u) => u.group === group);
     if (usage.length === 0) problems.push(`${where}: no ${group} containers in its resources`);
     else if (!usage.some((u) => typeof u.cpuPer1000Rps === 'number' && u.cpuPer1000Rps > 0))
-      problems.push(`${where}: ${group} has no CPU per 1000 rps (is the measured window at least 30 s?)`);
+      problems.push(`${where}: ${group} has no CPU per 1000 rps (is the measured window at least 60 s?)`);
   }
   return problems;
 }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { CLIENT_INDEX } from '../../../src/platform/kubernetes/resources/groups.ts';
+import { CLIENT_INDEX, CLIENT_NAME } from '../../../src/platform/kubernetes/resources/groups.ts';
 import { clientObjects, clientPodName, spreadTerms } from '../../../src/platform/kubernetes/clients.ts';
 import {
   clientFitProblem,
@@ -14,6 +14,7 @@ import {
   runnerFitProblem,
   schedulableNodes,
   type NodeView,
+  withoutClientAvoidance,
 } from '../../../src/platform/kubernetes/placement.ts';
 import { chooseGenerators, RPS_PER_K6_PROCESS, rateCeiling } from '../../../src/load/ceiling.ts';
 import { parseManifests } from '../../../src/platform/kubernetes/apply.ts';
@@ -204,4 +205,33 @@ test("k6-operator's runners: N runners need N nodes besides those their mode's e
   assert.equal(nodesReservedForEcho(config('k6-operator', 3)), 3);
   assert.equal(clusterLoadCapacity(nodes(5), 2000, 200, 3).instances, 2);
   assert.match(clusterLoadCapacity(nodes(5), 2000, 200, 3).describe, /\(3 kept for the echo server\)/);
+});
+
+test('a single-node cluster: the echo server loses only its rule against client nodes; other rules and objects stay', () => {
+  const { server } = workload();
+  type DeploymentShape = KubernetesObject & {
+    spec: { template: { spec: { affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] } } } } };
+  };
+  const echo = server.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  // The built-in manifest keeps the echo pods off client nodes: on one node they would never schedule.
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  const shared = withoutClientAvoidance(server, CLIENT_NAME);
+  const sharedEcho = shared.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  assert.equal(sharedEcho.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, undefined);
+  assert.deepEqual(
+    shared.filter((o) => o.kind !== 'Deployment'),
+    server.filter((o) => o.kind !== 'Deployment'),
+  );
+  // The input is not changed (it is the run's one rendered workload).
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  // A user's own anti-affinity term stays.
+  const own = structuredClone(echo);
+  own.spec.template.spec.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.push({
+    topologyKey: 'kubernetes.io/hostname',
+    labelSelector: { matchLabels: { app: 'database' } },
+  });
+  const [kept] = withoutClientAvoidance([own], CLIENT_NAME) as DeploymentShape[];
+  assert.deepEqual(kept!.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, [
+    { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'database' } } },
+  ]);
 });

@@ -40,6 +40,19 @@ test('ztunnel: connections into the namespace as its destination reported them, 
   assert.deepEqual(ztunnelTraffic(fixture('ztunnel.txt'), 'mp-baseline'), []);
 });
 
+test("a real ztunnel's /metrics (captured on the real-node tier, test/fixtures/ztunnel/): the ambient namespace's connections, bytes, mTLS and client identity; none for the baseline", () => {
+  const real = readFileSync(join(import.meta.dirname, '../../fixtures/ztunnel/metrics.txt'), 'utf8');
+  const series = ztunnelTraffic(real, 'mesh-perf-istio-ambient');
+  // The destination's series only (the source-side one is the client's ztunnel's).
+  assert.deepEqual(
+    series.map((s) => [s.count, s.bytes, s.mtls, s.peer]),
+    [[200, 2730210, true, 'spiffe://cluster.local/ns/mesh-perf-istio-ambient/sa/default']],
+  );
+  assert.deepEqual(ztunnelTraffic(real, 'mesh-perf-baseline'), []);
+  const rose = trafficIncrease('ztunnel', new Map(), new Map([['ztunnel-x', series]]));
+  assert.deepEqual([rose.count, rose.mtls, rose.plaintext, rose.bytesReceived], [200, 200, 0, 2730210]);
+});
+
 test("Envoy: a sidecar's inbound (reporter destination), a waypoint's, a gateway's outbound (reporter source)", () => {
   const sidecar = envoyTraffic(fixture('envoy-sidecar.txt'), 'mp-sidecar', 'destination');
   assert.deepEqual(
