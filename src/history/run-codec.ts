@@ -51,7 +51,7 @@ export interface RepetitionColumns {
 }
 
 /** Fields a Repetition may leave out (the schema's optional ones): null in a column means absent. */
-const OPTIONAL_FIELDS = new Set(['errorCauses', 'failedLatencyMs', 'iterationMs', 'scriptThresholds', 'resources', 'instances']);
+const OPTIONAL_FIELDS = new Set(['errorCauses', 'failedLatencyMs', 'iterationMs', 'scriptThresholds', 'resources', 'instances', 'path']);
 
 /** Significant digits of a stored float: as results were always stored, far below run-to-run noise. */
 export const STORED_DIGITS = 6;
@@ -85,16 +85,15 @@ export function encodeBody(result: RunResult): StoredBody {
     baseline,
     plan: planOf(result),
     modes: modes.map((m) => {
-      const stored: StoredMode = { name: m.name, profile: m.profile, reps: columnsOrAsIs(m.repetitions, run.startedAt) };
-      if (m.mesh !== undefined) stored.mesh = m.mesh;
-      if (m.target !== undefined) stored.target = m.target;
-      if (m.arm !== undefined) stored.arm = m.arm;
-      return stored;
+      // Mode fields other than the repetitions (mesh, target, arm, mtls, enrolment, and any a
+      // newer schema adds) are stored as they are; decodeBody spreads them back.
+      const { name, profile, repetitions, ...fields } = m;
+      return { name, profile, ...fields, reps: columnsOrAsIs(repetitions, run.startedAt) } as StoredMode;
     }),
   };
   if (analysis !== undefined) body.analysis = analysis;
   if (Object.keys(more).length > 0) body.more = more;
-  // Mode-level fields a newer schema adds would be lost by the columns above: store such runs whole.
+  // Whatever the columns above cannot carry back exactly: store such runs whole.
   const decoded = decodeBody(body);
   return sameJson(decoded, withoutTimelines(result)) ? body : { ...wholeBody(result) };
 }

@@ -9,7 +9,7 @@ import { canonical, decodeBody, encodeBody, withoutTimelines } from '../../src/h
 import { packedScript } from '../../src/history/store-scripts.ts';
 import { NO_TIMELINES, packRun, readTimelines, restoreRun, storedForm, StoredFileError, unpackRun } from '../../src/history/stored-run.ts';
 import { packTimelines, storedLatency, unpackTimelines } from '../../src/history/timeline-codec.ts';
-import type { RunResult, TimelinePoint } from '../../src/results/types.ts';
+import type { ModeResult, RunResult, TimelinePoint } from '../../src/results/types.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 import { loadStored, STORED_RUNS } from '../report/support/outputs.ts';
 
@@ -104,8 +104,26 @@ test('shapes the columns do not hold are stored as they are: a plan that is not 
   latency.p9999 = 50;
   (newer as unknown as Record<string, unknown>).comment = 'a top-level field of a newer schema';
   const stored = encodeBody(storedForm(newer));
-  assert.ok(Array.isArray(stored.modes[1]!.reps), 'a mode with a field the columns do not know is stored as it is');
+  assert.equal((stored.modes[1] as unknown as Record<string, unknown>).note, 'a mode field of a newer schema', 'kept beside the columns');
+  assert.ok(!Array.isArray(stored.modes[1]!.reps), 'a mode field does not stop its repetitions being columns');
   assert.equal(canonical(decodeBody(JSON.parse(JSON.stringify(stored)))), canonical(withoutTimelines(storedForm(newer))));
+});
+
+test('schema 6 cluster facts (a mode\'s mTLS policy and enrolment, a repetition\'s path evidence) keep the columns and read back', () => {
+  const run = buildRunResult({ modes: ['baseline', 'istio-ambient'] });
+  const [baseline, ambient] = run.modes as [ModeResult, ModeResult];
+  baseline.mtls = { mode: 'none', source: 'no mesh' };
+  ambient.mtls = { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' };
+  ambient.enrolment = { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} };
+  ambient.repetitions[1]!.path = {
+    proxies: [{ proxy: 'ztunnel', pods: 2, unit: 'connections', count: 12, mtls: 12, plaintext: 0, bytesReceived: 34567, peers: ['spiffe://cluster.local/ns/load/sa/k6'] }],
+  };
+  const stored = encodeBody(storedForm(run));
+  assert.ok(stored.modes.every((m) => !Array.isArray(m.reps)), 'repetitions stay columns');
+  const back = roundTrip(run);
+  assert.equal(canonical(back), canonical(storedForm(run)));
+  assert.deepEqual(back.modes[1]!.enrolment, ambient.enrolment);
+  assert.equal(back.modes[1]!.repetitions[0]!.path, undefined, 'no path evidence stays absent');
 });
 
 test('damaged run and timelines files are named with what is wrong', () => {
