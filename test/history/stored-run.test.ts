@@ -109,17 +109,31 @@ test('shapes the columns do not hold are stored as they are: a plan that is not 
   assert.equal(canonical(decodeBody(JSON.parse(JSON.stringify(stored)))), canonical(withoutTimelines(storedForm(newer))));
 });
 
-test('schema 6 cluster facts (a mode\'s mTLS policy and enrolment, a repetition\'s path evidence) keep the columns and read back', () => {
+test("schema 6 cluster facts (a mode's mTLS policy and enrolment, a repetition's path evidence) keep the columns and read back", () => {
   const run = buildRunResult({ modes: ['baseline', 'istio-ambient'] });
   const [baseline, ambient] = run.modes as [ModeResult, ModeResult];
   baseline.mtls = { mode: 'none', source: 'no mesh' };
   ambient.mtls = { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' };
   ambient.enrolment = { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} };
   ambient.repetitions[1]!.path = {
-    proxies: [{ proxy: 'ztunnel', pods: 2, unit: 'connections', count: 12, mtls: 12, plaintext: 0, bytesReceived: 34567, peers: ['spiffe://cluster.local/ns/load/sa/k6'] }],
+    proxies: [
+      {
+        proxy: 'ztunnel',
+        pods: 2,
+        unit: 'connections',
+        count: 12,
+        mtls: 12,
+        plaintext: 0,
+        bytesReceived: 34567,
+        peers: ['spiffe://cluster.local/ns/load/sa/k6'],
+      },
+    ],
   };
   const stored = encodeBody(storedForm(run));
-  assert.ok(stored.modes.every((m) => !Array.isArray(m.reps)), 'repetitions stay columns');
+  assert.ok(
+    stored.modes.every((m) => !Array.isArray(m.reps)),
+    'repetitions stay columns',
+  );
   const back = roundTrip(run);
   assert.equal(canonical(back), canonical(storedForm(run)));
   assert.deepEqual(back.modes[1]!.enrolment, ambient.enrolment);
