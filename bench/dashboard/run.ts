@@ -459,5 +459,7 @@ async function startDaemon(root: string): Promise<{ url: string; stop(): void }>
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+  // A run that fails part-way leaves no daemon behind.
+  process.once('exit', () => child.kill());
   return { url: `git://127.0.0.1:${port}/`, stop: () => void child.kill() };
 }
