@@ -11,6 +11,8 @@ let exitHookInstalled = false;
 
 export interface StartedServer {
   port: number;
+  /** The server process's id, which tells one instance from the next. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ export async function startServer(role: 'echo' | 'proxy', args: string[], label:
     await stopChild(child);
     throw error;
   });
-  return { port, stop: () => stopChild(child) };
+  return { port, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

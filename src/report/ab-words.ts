@@ -31,7 +31,8 @@ export function abMinimumText(e: Pick<AbGateEvidence, 'minimum' | 'minEffect' | 
 
 /** The gate's limit, as the gate tables show it. */
 export function abThresholdText(e: AbGateEvidence): string {
-  return `< +${formatPercent(e.minEffect, false)} or < +${ms(e.minEffectMs)}; fail at p ≤ ${formatP(e.nominalAlpha)} (this look)`;
+  const family = (e.family ?? 1) > 1 ? `, its share of one alpha over ${e.family} gates` : '';
+  return `< +${formatPercent(e.minEffect, false)} or < +${ms(e.minEffectMs)}; fail at p ≤ ${formatP(e.nominalAlpha)} (this look${family})`;
 }
 
 /** "p50 +0.80% [-1.20%, +2.90%]": the change head ÷ base − 1 with its interval at this look. */
@@ -49,9 +50,11 @@ export function abReasonText(e: AbGateEvidence): string {
     case 'within-minimum':
       return `within ${minimum}`;
     case 'slower':
-      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}), not shown within ${minimum}`;
+      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}${(e.family ?? 1) > 1 ? `, 1/${Math.round(1 / (e.alphaShare ?? 1))} of the run's alpha over ${e.family} A/B gates` : ''}), not shown within ${minimum}`;
     case 'budget-spent':
       return `not settled within the budget${settleText(e.blocksToSettle)}`;
+    case 'run-stopped':
+      return 'not settled when another gate failed the run';
     case 'too-few-blocks':
       return `${e.pairs} paired block${e.pairs === 1 ? '' : 's'}, too few for an interval`;
     case 'arm-invalid':
