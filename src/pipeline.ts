@@ -9,7 +9,6 @@ import { stepAfterLook } from './plan/stopping.ts';
 import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, placeLooks, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
 import type { StoppingRecord } from './results/analysis.ts';
-import type { AnalysisEvidence } from './results/evidence.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
@@ -51,6 +50,8 @@ export interface PipelineDeps {
   git?: Partial<GitInfo>;
   /** Told what the platform creates and removes outside this process (the action's post step). */
   lifecycle?: ResourceLifecycle;
+  /** Milliseconds now, for the time budget's pace (tests hand in a clock; default Date.now). */
+  clock?: () => number;
 }
 
 export interface PipelineOutcome {
@@ -105,7 +106,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     log.phase(
       `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
-    const started = Date.now();
+    const started = (deps.clock ?? Date.now)();
     const sampler = platform.resourceSampler();
     const measuring: Measuring = { platform, runner, sampler, result, extraFiles, generators, deps };
     for (const trial of plan.trials) {
@@ -259,7 +260,8 @@ async function measureUntilDecided(
 ): Promise<LookDecision> {
   const { result, deps } = measuring;
   let looks = planned;
-  const elapsedS = () => (Date.now() - started) / 1000;
+  const now = deps.clock ?? Date.now;
+  const elapsedS = () => (now() - started) / 1000;
   const stop = (index: number, reason: StoppingRecord['reason']): LookDecision => ({
     look: { index, final: true, ...(reason === 'decided' ? {} : { stoppedBy: reason }) },
     design: designAt(looks, index, true),
@@ -313,7 +315,8 @@ async function measureUntilDecided(
     // The looks ahead, placed where the time budget ends at the pace measured so far.
     const nominalSoFar = trials.reduce((sum, t) => sum + repetitionSeconds(t.profile), 0);
     const pace = nominalSoFar > 0 ? Math.max(1, elapsedS() / nominalSoFar) : 1;
-    const blockS = extendPlan(config, { ...plan, trials }, modes, 1, index + 2).reduce((sum, t) => sum + repetitionSeconds(t.profile), 0) * pace;
+    const blockS =
+      extendPlan(config, { ...plan, trials }, modes, 1, index + 2).reduce((sum, t) => sum + repetitionSeconds(t.profile), 0) * pace;
     const leftS = config.plan.budget.maxDurationMs / 1000 - elapsedS();
     const placed = placeLooks(looks, index, blockS > 0 ? leftS / blockS : Number.POSITIVE_INFINITY);
     if (placed !== looks) {

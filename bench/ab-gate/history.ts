@@ -37,7 +37,13 @@ export interface RunOutcome {
 }
 
 /** One run of `shifts.length` gated modes through the design's looks. */
-export function runHistory(random: Random, model: NoiseModel, config: Config, design: SequentialDesign, shifts: readonly number[]): RunOutcome {
+export function runHistory(
+  random: Random,
+  model: NoiseModel,
+  config: Config,
+  design: SequentialDesign,
+  shifts: readonly number[],
+): RunOutcome {
   const last = design.looks.length - 1;
   const data = drawRun(random, model, shifts.length, design.looks[last]!, shifts);
   const blocks = shifts.map(() => design.looks[0]!);

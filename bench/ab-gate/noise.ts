@@ -98,7 +98,8 @@ export function drawRun(random: Random, model: NoiseModel, modes: number, blocks
       // Which arm runs first in the block: base always (fixed), or either (randomized).
       const first = model.order === 'fixed' || random() < 0.5 ? 0 : 1;
       const levels = [0, 1].map((side) => {
-        let log = drift + (side === first ? 0 : -model.secondFaster) + (model.rho > 0 ? indepSd : armSd) * gaussian(random) + offsets[side]!;
+        let log =
+          drift + (side === first ? 0 : -model.secondFaster) + (model.rho > 0 ? indepSd : armSd) * gaussian(random) + offsets[side]!;
         if (model.instances === 'fresh') log += instanceSd * gaussian(random);
         if (side === 1 && model.rho > 0) log += ar;
         return log;

@@ -52,7 +52,14 @@ export interface Case {
 }
 
 const CASES: Case[] = [
-  { id: 'outliers', label: 'r 5% + 5% outlier blocks', model: { ...QUIET, r: 0.05, outliers: 0.05 }, statistic: 'p50', minimum: 5, kind: 'acceptance' },
+  {
+    id: 'outliers',
+    label: 'r 5% + 5% outlier blocks',
+    model: { ...QUIET, r: 0.05, outliers: 0.05 },
+    statistic: 'p50',
+    minimum: 5,
+    kind: 'acceptance',
+  },
   {
     id: 'offset',
     label: 'arm offset τ 1%, r 3.5% (local: a fresh server per block)',
@@ -245,6 +252,8 @@ if (only === 'all' || only === 'coverage') {
         const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
         rows.push([name, label, String(blocks), pct(c.twoSided), pct(c.upper), pct(c.lower), pct(c.lowerTiny)]);
       }
-  console.log(`\nCoverage of the true change, ${samples} samples per row: the pass side's bound and the fail side's (nominal 90 / 95 / 99 / 99.9 %)\n`);
+  console.log(
+    `\nCoverage of the true change, ${samples} samples per row: the pass side's bound and the fail side's (nominal 90 / 95 / 99 / 99.9 %)\n`,
+  );
   console.log(alignTable(rows, (c) => c < 2));
 }

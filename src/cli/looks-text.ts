@@ -17,7 +17,10 @@ export function describeArms(config: Config): string[] {
   const pairs = armPairs(config);
   const family = abFamilySize(config);
   const over = family > 1 ? `over all looks and this run's ${family} A/B gates, Holm` : 'over all looks';
-  const minimum = ab.statistics.map((s) => `${s} ${minEffectPctOf(ab, s)}%`).join(', ');
+  const minimum =
+    ab.statistics.length === 1
+      ? `${minEffectPctOf(ab, ab.statistics[0]!)}%`
+      : ab.statistics.map((s) => `${minEffectPctOf(ab, s)}% on ${s}`).join(', ');
   return fromBase.concat(
     pairs.flatMap((p) => [
       `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${minimum} and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} ${over})` : ' (gates.ab.enabled is false: measured, not gated)'}`,

@@ -20,19 +20,20 @@ export const MIN_ARM_PODS = 2;
 const QUANTILE: Record<AbStatistic, number> = { p50: 0.5, p90: 0.9, p99: 0.99 };
 
 /** Requests one repetition of a profile is expected to hold, or undefined when the config cannot say (a user's script). */
-export function requestsPerRepetition(profile: LoadProfileConfig, arms: boolean): { requests: number; rate: number; seconds: number } | undefined {
+export function requestsPerRepetition(
+  profile: LoadProfileConfig,
+  arms: boolean,
+): { requests: number; rate: number; seconds: number } | undefined {
   const seconds = (parseDurationMs(repetitionLength(profile, arms).duration) ?? 0) / 1000;
   if (profile.script !== undefined) return undefined;
   const rate =
-    profile.model === 'closed'
-      ? (profile.vus ?? 0) / ((parseDurationMs(profile.expectedLatency) ?? 50) / 1000)
-      : (profile.rate ?? 0);
+    profile.model === 'closed' ? (profile.vus ?? 0) / ((parseDurationMs(profile.expectedLatency) ?? 50) / 1000) : (profile.rate ?? 0);
   return rate > 0 ? { requests: rate * seconds, rate, seconds } : undefined;
 }
 
 /** Requests a repetition needs for a statistic's quantile to hold TAIL_REQUESTS beyond it. */
 export function requestsFor(statistic: AbStatistic): number {
-  return Math.ceil(TAIL_REQUESTS / (1 - QUANTILE[statistic]));
+  return Math.round(TAIL_REQUESTS / (1 - QUANTILE[statistic]));
 }
 
 export function abGateProblems(config: ParsedConfig): ConfigProblem[] {

@@ -290,13 +290,19 @@ export const BUDGET_DEFAULTS = { minBlocks: 3, maxBlocks: 27, maxDuration: '8m' 
 export const AB_BUDGET_DEFAULTS = { maxBlocks: 40, maxDuration: '12m' } as const;
 
 /** plan.budget.maxBlocks as written, else its default (more with arms). */
-export function maxBlocksOf(config: { plan: { budget: { maxBlocks?: number | undefined } }; modes: readonly { arms?: unknown }[] }): number {
+export function maxBlocksOf(config: {
+  plan: { budget: { maxBlocks?: number | undefined } };
+  modes: readonly { arms?: unknown }[];
+}): number {
   const arms = config.modes.some((m) => m.arms !== undefined);
   return config.plan.budget.maxBlocks ?? (arms ? AB_BUDGET_DEFAULTS.maxBlocks : BUDGET_DEFAULTS.maxBlocks);
 }
 
 /** plan.budget.maxDuration as written, else its default (longer with arms). */
-export function maxDurationOf(config: { plan: { budget: { maxDuration?: string | undefined } }; modes: readonly { arms?: unknown }[] }): string {
+export function maxDurationOf(config: {
+  plan: { budget: { maxDuration?: string | undefined } };
+  modes: readonly { arms?: unknown }[];
+}): string {
   const arms = config.modes.some((m) => m.arms !== undefined);
   return config.plan.budget.maxDuration ?? (arms ? AB_BUDGET_DEFAULTS.maxDuration : BUDGET_DEFAULTS.maxDuration);
 }

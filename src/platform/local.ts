@@ -99,7 +99,9 @@ export class LocalPlatform implements Platform {
       url: `http://127.0.0.1:${chain.port}/`,
       env: mode.env ?? {},
       description: describe(local.hops, local.delay),
-      ...(mode.arm ? { server: `echo pid ${chain.servers[0]!.pid}${local.hops > 0 ? ` behind ${local.hops} hop${local.hops > 1 ? 's' : ''}` : ''}` } : {}),
+      ...(mode.arm
+        ? { server: `echo pid ${chain.servers[0]!.pid}${local.hops > 0 ? ` behind ${local.hops} hop${local.hops > 1 ? 's' : ''}` : ''}` }
+        : {}),
     });
   }
 

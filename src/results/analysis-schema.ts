@@ -100,7 +100,7 @@ const abGate = z.object({
   reason: z.enum(['slower', 'within-minimum', 'budget-spent', 'run-stopped', 'too-few-blocks', 'arm-invalid', 'continue']),
   look: z.number().int(),
   looks: z.number().int(),
-  family: z.number().int().optional().describe("A/B gates of the run sharing its alpha (Holm)"),
+  family: z.number().int().optional().describe('A/B gates of the run sharing its alpha (Holm)'),
   alphaShare: z.number().optional().describe("share of the run's alpha this gate spent at this look"),
   dependence: z.number().optional().describe('variance factor for dependent blocks (1: independent)'),
   blocksToSettle: nullableNumber.optional(),

@@ -10,6 +10,8 @@ import { runPipeline } from '../../src/pipeline.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { silentLogger } from '../../src/util/log.ts';
+import { seededRandom } from '../../src/util/random.ts';
+import { gaussian } from '../analysis/synthetic.ts';
 import { withTempDir } from '../support/cli.ts';
 import { REPLAY_LOAD, replayPlatform } from '../support/replay-platform.ts';
 
@@ -97,5 +99,53 @@ test('cancelled after the first repetition: no more load, partial results say ca
     assert.equal(replay.calls.at(-1), 'teardown');
     assert.equal(outcome.result.verdict, 'invalid');
     assert.match(outcome.result.verdictReasons.join(' '), /cancelled/);
+  });
+});
+
+test('a run slower than its nominal pace: the looks the time cannot reach move to where it ends, and the results say which were planned', async () => {
+  await withTempDir(async (dir) => {
+    // Each repetition takes twice its nominal 4 s on the clock the pipeline reads (k6's start-up,
+    // a busy machine); the head arm's p50 wanders ±12 % around the base's, so no look decides early.
+    let clockMs = 0;
+    const r = seededRandom(5);
+    const replay = replayPlatform({
+      jitter: (mode) => (mode === 'svc-head' ? Math.exp(0.12 * gaussian(r)) : 1),
+      afterRun: () => {
+        clockMs += 8_000;
+      },
+    });
+    const logged: string[] = [];
+    const log = { ...silentLogger, info: (line: string) => logged.push(line), phase: (line: string) => logged.push(line) };
+    const outcome = await runPipeline(
+      validateConfig({
+        platform: 'local',
+        out: 'out',
+        modes: [{ name: 'svc', arms: { head: { env: { SIDE: 'head' } } } }],
+        load: REPLAY_LOAD,
+        // 10 blocks × 2 arms × 8 s = 160 s; 200 s left hold 12 more blocks of 16 s: looks 10, 20, 22.
+        plan: { seed: 3, budget: { maxDuration: '6m' } },
+      }),
+      { log, signal: new AbortController().signal, cwd: dir, platform: replay.factory, clock: () => clockMs },
+    );
+    assert.equal(outcome.error, undefined);
+    const stopping = outcome.result.analysis!.stopping!;
+    assert.deepEqual(stopping.plannedLooks, [10, 20, 30, 40], JSON.stringify(stopping));
+    assert.deepEqual(stopping.looks, [10, 20, 22]);
+    assert.equal(stopping.reason, 'budget-time');
+    assert.equal(stopping.blocks, 22);
+    const gate = outcome.result.analysis!.ab!.gates[0]!;
+    assert.equal(gate.reason, 'budget-spent', 'undecided at the moved last look');
+    assert.equal(gate.pairs, 22);
+    assert.ok(
+      logged.some((l) =>
+        /at the measured pace \(2\.00 × nominal\) plan\.budget\.maxDuration 6m holds 22 blocks; looks now 10, 20, 22/.test(l),
+      ),
+      logged.join('\n'),
+    );
+    const summary = await readFile(join(outcome.outDir, 'summary.md'), 'utf8');
+    assert.match(
+      summary,
+      /stopped at look 3 of 3: plan\.budget\.maxDuration held no more blocks at the measured pace; looks planned at 10, 20, 30, 40 blocks, the time budget at the measured pace held 10, 20, 22/,
+    );
   });
 });

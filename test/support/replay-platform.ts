@@ -19,6 +19,8 @@ export interface ReplayOptions {
   prepareError?: Error;
   /** Called after each repetition with its count so far (e.g. to abort the run). */
   afterRun?: (runs: number) => void;
+  /** A further latency factor per repetition (noise between blocks): mode and the run's count so far. */
+  jitter?: (mode: string, runs: number) => number;
 }
 
 export interface Replay {
@@ -37,7 +39,8 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       calls.push(`run:${mode}`);
       runs += 1;
       options.afterRun?.(runs);
-      return { exitCode: 0, summary: scaled(options.slowdown?.[mode] ?? 1), extraFiles: {}, stderrTail: '' };
+      const factor = (options.slowdown?.[mode] ?? 1) * (options.jitter?.(mode, runs) ?? 1);
+      return { exitCode: 0, summary: scaled(factor), extraFiles: {}, stderrTail: '' };
     },
   };
   const factory: PlatformFactory = () => {

@@ -41,6 +41,8 @@ export interface SequentialDesign {
   passZ: number[];
   alpha: number;
   confidence: number;
+  /** The design whose first `looks` boundaries this one keeps (finalAt, relookAfter): its levels at any share too. */
+  derivedFrom?: { design: SequentialDesign; looks: number };
 }
 
 /** Fewest paired blocks any interval of the gate is computed from. */
@@ -73,20 +75,31 @@ function withSpending(
   failSpent: number[],
   passSpent: number[],
   settings: Pick<AbDesignSettings, 'alpha' | 'confidence'>,
+  /** A design whose first `kept.looks` boundaries these looks keep verbatim (the integration's grid moves them by 10⁻³ otherwise). */
+  kept?: { design: SequentialDesign; looks: number },
 ): SequentialDesign {
   const fractions = looks.map((n) => n / looks[looks.length - 1]!);
-  const failZ = boundariesFromSpending(
-    fractions,
-    failSpent.map((s) => s * settings.alpha),
+  const keep = (computed: number[], previous: number[] | undefined) =>
+    kept && previous ? [...previous.slice(0, kept.looks), ...computed.slice(kept.looks)] : computed;
+  const failZ = keep(
+    boundariesFromSpending(
+      fractions,
+      failSpent.map((s) => s * settings.alpha),
+    ),
+    kept?.design.failZ,
   );
-  const passZ = boundariesFromSpending(
-    fractions,
-    passSpent.map((s) => s * (1 - settings.confidence)),
+  const passZ = keep(
+    boundariesFromSpending(
+      fractions,
+      passSpent.map((s) => s * (1 - settings.confidence)),
+    ),
+    kept?.design.passZ,
   );
   return {
     looks,
     failSpent,
     passSpent,
+    ...(kept ? { derivedFrom: kept } : {}),
     failZ,
     passZ,
     failAlpha: failZ.map(tail),
@@ -107,7 +120,10 @@ export function finalAt(design: SequentialDesign, index: number): SequentialDesi
   let found = byIndex.get(index);
   if (!found) {
     const keep = (spent: number[]) => spent.slice(0, index + 1).map((s, i) => (i === index ? 1 : s));
-    found = withSpending(design.looks.slice(0, index + 1), keep(design.failSpent), keep(design.passSpent), design);
+    found = withSpending(design.looks.slice(0, index + 1), keep(design.failSpent), keep(design.passSpent), design, {
+      design,
+      looks: index,
+    });
     byIndex.set(index, found);
   }
   return found;
@@ -133,7 +149,10 @@ export function relookAfter(design: SequentialDesign, index: number, later: read
     out[out.length - 1] = 1;
     return out;
   };
-  return withSpending(looks, spend(design.failSpent, FAIL_SPENDING), spend(design.passSpent, PASS_SPENDING), design);
+  return withSpending(looks, spend(design.failSpent, FAIL_SPENDING), spend(design.passSpent, PASS_SPENDING), design, {
+    design,
+    looks: index + 1,
+  });
 }
 
 const shareLevels = new WeakMap<SequentialDesign, Map<number, number[]>>();
@@ -153,6 +172,8 @@ export function failLevels(design: SequentialDesign, share: number): number[] {
       fractions,
       design.failSpent.map((s) => s * share * design.alpha),
     ).map(tail);
+    const parent = design.derivedFrom;
+    if (parent) levels = [...failLevels(parent.design, share).slice(0, parent.looks), ...levels.slice(parent.looks)];
     byShare.set(share, levels);
   }
   return levels;

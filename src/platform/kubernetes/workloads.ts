@@ -134,7 +134,10 @@ export function renderWorkload(
   const values = templateValues(config, mode.echoImage);
   const own = { ...config.kubernetes.manifests, ...(mode.serverManifests ? { server: mode.serverManifests } : {}) };
   const builtIn = () => {
-    const objects = parseManifests(renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'), 'manifests/echo.yaml');
+    const objects = parseManifests(
+      renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'),
+      'manifests/echo.yaml',
+    );
     return mode.arm ? objects.map((o) => spreadWithOtherArm(o, mode.arm!)) : objects;
   };
   const server = own.server ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server) : builtIn();
