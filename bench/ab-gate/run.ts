@@ -3,6 +3,7 @@
 // cluster has (noise.ts): outlier blocks, instance offsets, dependent blocks, trends, bursty tails.
 //   nice -n 19 npx tsx bench/ab-gate/run.ts [--histories 10000] [--only acceptance|design|coverage]
 //       [--cases a,b] [--out results.jsonl]
+//   npx tsx bench/ab-gate/run.ts --from results.jsonl   (an --out file as the docs' markdown table)
 // Every run has 3 modes with arms (3 A/B gates sharing the run's 1 % alpha), the default design
 // (looks at 10/20/30/40 blocks). Per case:
 //   A/A   every mode unchanged: per-run false fails (any gate failed), per-run conclusive pass
@@ -221,7 +222,38 @@ function table(rows: Row[]): string {
   );
 }
 
-if (only === 'all' || only === 'acceptance' || only === 'design') {
+/** The rows of an earlier run (--out's file) as the markdown tables docs/methodology-statistics.md carries. */
+function markdown(rows: Row[]): string {
+  const pct = (p: Proportion, digits = 2) => `${(100 * p.rate).toFixed(digits)}% [${(100 * p.low).toFixed(digits)}, ${(100 * p.high).toFixed(digits)}]`;
+  const byCase = new Map<string, Row[]>();
+  for (const r of rows) byCase.set(r.case, [...(byCase.get(r.case) ?? []), r]);
+  const lines = [
+    '| case | clean runs failed (any gate) | clean runs passed (every gate) | +minimum caught | "within" said at +minimum | ×2 failed at look 1 | 2×minimum failed by look 2 | blocks clean / +min | load minutes (3 modes) clean / +min |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const [, own] of byCase) {
+    const v = (name: Row['variant']) => own.find((r) => r.variant === name);
+    const aa = v('A/A');
+    const ab = v('+min');
+    const doubled = v('×2');
+    const twice = v('2×min');
+    if (!aa || !ab) continue;
+    lines.push(
+      `| ${aa.label} | ${pct(aa.fail)} | ${pct(aa.pass)} | ${pct(ab.fail)} | ${pct(ab.pass)} | ${doubled ? pct(doubled.firstLook, 1) : '—'} | ${twice ? pct(twice.bySecond, 1) : '—'} | ${aa.meanBlocks.toFixed(1)} / ${ab.meanBlocks.toFixed(1)} | ${aa.meanMinutes.toFixed(1)} / ${ab.meanMinutes.toFixed(1)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const from = arg('from', '');
+if (from) {
+  const { readFileSync } = await import('node:fs');
+  const rows = readFileSync(from, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Row);
+  console.log(markdown(rows));
+} else if (only === 'all' || only === 'acceptance' || only === 'design') {
   const cases = CASES.filter((c) => (only === 'all' || c.kind === only) && (picked === '' || picked.split(',').includes(c.id)));
   const rows: Row[] = [];
   cases.forEach((c, i) => {
@@ -239,7 +271,7 @@ if (only === 'all' || only === 'acceptance' || only === 'design') {
   console.log(table(rows));
 }
 
-if (only === 'all' || only === 'coverage') {
+if (!from && (only === 'all' || only === 'coverage')) {
   const samples = Math.min(histories, 4000);
   const rows = [['estimator', 'noise', 'blocks', '90% two-sided', '95% upper', '99% lower (fail side)', '0.1% lower (fail side)']];
   for (const name of AB_ESTIMATORS)
