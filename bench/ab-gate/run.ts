@@ -1,7 +1,7 @@
 // Benchmark (not a test): the A/B gate on synthetic runs of known distribution, through the
 // product's own decisions look by look and its final re-analysis (history.ts), under the noise a
 // cluster has (noise.ts): outlier blocks, instance offsets, dependent blocks, trends, bursty tails.
-//   nice -n 19 npx tsx bench/ab-gate/run.ts [--histories 10000] [--only acceptance|design|coverage]
+//   nice -n 19 npx tsx bench/ab-gate/run.ts [--histories 10000] [--only acceptance|design|coverage|history|tau]
 //       [--cases a,b] [--out results.jsonl]
 //   npx tsx bench/ab-gate/run.ts --from results.jsonl   (an --out file as the docs' markdown table)
 // Every run has 3 modes with arms (3 A/B gates sharing the run's 1 % alpha), the default design
@@ -26,6 +26,7 @@ import { percentWithInterval, type Proportion, wilson } from '../support/interva
 import { armsConfig, runHistory } from './history.ts';
 import { type NoiseModel, QUIET } from './noise.ts';
 import { coverage } from './simulate.ts';
+import { historyGateTable } from './history-gate.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -289,3 +290,5 @@ if (!from && (only === 'all' || only === 'coverage')) {
   );
   console.log(alignTable(rows, (c) => c < 2));
 }
+
+if (!from && (only === 'history' || only === 'tau')) console.log(historyGateTable(only, histories));

@@ -170,11 +170,11 @@ const generatorsError = (issue: { input?: unknown }) =>
 
 /**
  * The default repetition: 30 s + 5 s warm-up, as published mesh benchmarks measure. A run with arms
- * measures 6 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s the 8-minute budget
- * holds 6 blocks of two arms, before the A/B gate's interval can decide anything (its first useful
- * look is at 9 blocks). At 8 s a repetition, the 8 minutes hold the 27 blocks (with a baseline mode
- * in the first 6) that bench/ab-gate needs at r 5 % per block with outlier blocks (+5 % caught 92.6 %
- * at 27 blocks, 90 % at 24, 76.5 % at 18); a clean run decides in 11–14 blocks on average.
+ * measures 6 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s its 12-minute budget
+ * would hold 10 blocks of two arms, the A/B gate's first look and nothing after. At 8 s a repetition,
+ * the 12 minutes hold the 40 blocks (with a baseline mode in the first 10) that bench/ab-gate needs
+ * at r 5 % per block with outlier blocks and three gated modes; a clean run decides in about 20
+ * blocks on average (docs/methodology-statistics.md).
  */
 export const REPETITION_DEFAULTS = { duration: '30s', warmup: '5s', abDuration: '6s', abWarmup: '2s' } as const;
 

@@ -91,9 +91,10 @@ const minEffectPct = z
 
 /**
  * gates.ab: head against base measured side by side in the same run (modes[].arms). Per gated
- * statistic the per-block log(head ÷ base) is the estimate; fail = significantly slower at alpha
- * (spent over the looks, O'Brien–Fleming type) and not shown under the practical minimum;
- * pass = the upper bound (confidence, also spent over the looks) under the practical minimum.
+ * statistic the per-block log(head ÷ base) is the estimate; fail = significantly slower at this
+ * gate's share of the run's alpha (spent over the looks as α·t², shared by every A/B gate of the
+ * run, Holm) and not shown under the practical minimum; pass = the upper bound (confidence, also
+ * spent over the looks) under the practical minimum.
  */
 export const abSchema = z
   .strictObject({
@@ -108,7 +109,7 @@ export const abSchema = z
       .union([minEffectPct, z.strictObject({ p50: minEffectPct.optional(), p90: minEffectPct.optional(), p99: minEffectPct.optional() })])
       .default(AB_DEFAULTS.minEffectPct)
       .describe(
-        'practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter); one for every statistic, or per statistic ({ p50: 5, p99: 20 }: a tail is noisier, mesh-perf plan says the smallest change the budget can decide), 5 where unset',
+        'practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter); one for every statistic, or per statistic ({ p50: 5, p99: 30 }: a tail is noisier, mesh-perf plan says the smallest change the budget can decide), 5 where unset',
       ),
     minEffectMs: z
       .number()
