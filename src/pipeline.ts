@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from './config/validate.ts';
 import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { stepAfterLook } from './plan/stopping.ts';
-import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, placeLooks, repetitionSeconds } from './plan/looks.ts';
+import { firstLookConfig, type LookPlan, lookPlan, modesForNextLook, placeLooks, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
 import type { StoppingRecord } from './results/analysis.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
@@ -264,7 +264,9 @@ async function measureUntilDecided(
   const elapsedS = () => (now() - started) / 1000;
   const stop = (index: number, reason: StoppingRecord['reason']): LookDecision => ({
     look: { index, final: true, ...(reason === 'decided' ? {} : { stoppedBy: reason }) },
-    design: designAt(looks, index, true),
+    // The design as run, not truncated here: a gate decided at this look keeps its decision, one
+    // still undecided spends what is left (evaluateAbGate's final look does the truncation).
+    design: looks.design,
     stopping: {
       reason,
       blocks: looks.looks[index]!,

@@ -78,7 +78,16 @@ export function historyGateTable(mode: 'history' | 'tau', histories: number): st
     for (const storedRuns of [1, 10]) {
       const aa = judge({ ...noise, shift: 0 }, storedRuns, 300 + i);
       const ab = judge({ ...noise, shift: 0.05 }, storedRuns, 400 + i);
-      rows.push([label, String(repetitions), String(storedRuns), pct(aa.pass), pct(aa.fail), pct(aa.inconclusive), pct(ab.fail), pct(ab.pass)]);
+      rows.push([
+        label,
+        String(repetitions),
+        String(storedRuns),
+        pct(aa.pass),
+        pct(aa.fail),
+        pct(aa.inconclusive),
+        pct(ab.fail),
+        pct(ab.pass),
+      ]);
     }
   });
   return `History gate (${repetitions} repetitions, per-block ratio to the baseline against stored runs, confirmation round included, job-to-job drift τ ${pct(tau)} of the ratio), ${histories} histories per cell\n\n${alignTable(rows)}`;

@@ -225,7 +225,8 @@ function table(rows: Row[]): string {
 
 /** The rows of an earlier run (--out's file) as the markdown tables docs/methodology-statistics.md carries. */
 function markdown(rows: Row[]): string {
-  const pct = (p: Proportion, digits = 2) => `${(100 * p.rate).toFixed(digits)}% [${(100 * p.low).toFixed(digits)}, ${(100 * p.high).toFixed(digits)}]`;
+  const pct = (p: Proportion, digits = 2) =>
+    `${(100 * p.rate).toFixed(digits)}% [${(100 * p.low).toFixed(digits)}, ${(100 * p.high).toFixed(digits)}]`;
   const byCase = new Map<string, Row[]>();
   for (const r of rows) byCase.set(r.case, [...(byCase.get(r.case) ?? []), r]);
   const lines = [

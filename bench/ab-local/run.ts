@@ -29,7 +29,7 @@
 // machine's jitter per block, so the per-block spread the gate meets here is larger than at the
 // default, not smaller: its false fails and "within" statements are measured under more noise
 // than a user's run has, and so is the catch rate. (A 1 s warm-up doubled a block's time.)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -84,6 +84,8 @@ type Line =
       wallS: number;
       loadBefore: number;
       loadAfter: number;
+      /** The product's commit the decision was made with (a piece reads the code once, at its start). */
+      code: string;
     };
 
 const PLAIN_K6 = `import http from 'k6/http';
@@ -106,6 +108,17 @@ function append(line: Line): void {
 }
 
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+
+/** The commit this piece runs (with "+" when the working tree differs from it). */
+function codeVersion(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+  try {
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', 'src') === '' ? '' : '+'}`;
+  } catch {
+    return 'unknown';
+  }
+}
+const CODE = codeVersion();
 
 /** Plain k6's p50 of one URL for `seconds`, after a warm-up as long as the pipeline's. */
 async function plainP50(k6: string, dir: string, url: string): Promise<number> {
@@ -195,6 +208,7 @@ async function decide(kind: 'aa' | 'ab', extraMs: number, seed: number): Promise
       wallS: Math.round((Date.now() - started) / 100) / 10,
       loadBefore,
       loadAfter: load1(),
+      code: CODE,
     };
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -297,7 +311,10 @@ function summary(): void {
     decisions.filter((d) => d.loadBefore > quiet || d.loadAfter > quiet),
     `busy (load > ${quiet})`,
   );
-  console.log(`${file}: ${decisions.length} decisions, ${rate} rps, ${durationS} s after ${warmupS} s per repetition\n`);
+  const versions = [...new Set(decisions.map((d) => d.code))];
+  console.log(
+    `${file}: ${decisions.length} decisions, ${rate} rps, ${durationS} s after ${warmupS} s per repetition; made with ${versions.map((v) => `${v} (${decisions.filter((d) => d.code === v).length})`).join(', ')}\n`,
+  );
   console.log(alignTable(rows, (c) => c < 2));
   if (pairs.length > 1) {
     const n = pairs.length;

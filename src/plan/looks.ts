@@ -3,7 +3,7 @@
 // looks; the time budget caps the blocks it may plan for. Pure: `plan` prints it, the pipeline runs it.
 import type { Config } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
-import { finalAt, relookAfter, sequentialDesign, type SequentialDesign } from '../analysis/ab/design.ts';
+import { relookAfter, sequentialDesign, type SequentialDesign } from '../analysis/ab/design.ts';
 import { firstLookOf } from '../config/budget.ts';
 
 /** Blocks between looks of a run without arms (its history gates' confirmation rounds). */
@@ -94,11 +94,6 @@ export function placeLooks(plan: LookPlan, index: number, fit: number): LookPlan
   const later = [...planned.filter((n) => n < end), ...(end > here ? [end] : [])];
   const design = plan.fixed ? plan.design : relookAfter(plan.design, Math.min(index, plan.design.looks.length - 1), later);
   return { ...plan, looks: [...plan.looks.slice(0, index + 1), ...later], design, maxBlocks: end, limit: 'time' };
-}
-
-/** The design as analysed at look `index`: cut short there when measuring stops early (time). */
-export function designAt(plan: LookPlan, index: number, final: boolean): SequentialDesign {
-  return final && !plan.fixed ? finalAt(plan.design, Math.min(index, plan.design.looks.length - 1)) : plan.design;
 }
 
 /**

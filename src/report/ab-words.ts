@@ -19,8 +19,9 @@ function ms(value: number): string {
   return `${Number(value.toPrecision(3))} ms`;
 }
 
-/** "0.0031", "0.01", "1.2e-7": two significant digits, exponent below 0.0001. */
+/** "0.0031", "0.01", "1.2e-7": two significant digits, exponent below 0.0001; "<1e-12" below that (a t tail there is 0 in floating point). */
 function formatP(p: number): string {
+  if (p < 1e-12) return '<1e-12';
   return p < 1e-4 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
 }
 

@@ -201,7 +201,7 @@ export interface AbGateEvidence {
   change: { value: number; low: number; high: number; level: number };
   /** Upper bound of the change at this look's pass boundary (the pass statement's figure). */
   upperBound: number;
-  /** One-sided p of "head slower than base" at a fixed sample (compare with `nominalAlpha`). */
+  /** One-sided p of "head slower than base" on the fail side's statistic (fails when ≤ `nominalAlpha`, unless shown within the minimum). */
   p: number;
   /** This look's fail boundary as a nominal one-sided p (the alpha this look spends). */
   nominalAlpha: number;

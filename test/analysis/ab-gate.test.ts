@@ -155,7 +155,8 @@ test('fail: a doubling and a 15 % slowdown fail at the first look (10 blocks), w
     assert.equal(evidence.reason, 'slower');
     assert.ok(evidence.change.low > shift / 2, `low ${evidence.change.low}`);
     assert.ok(Math.abs(evidence.nominalAlpha - 0.01 / 16) < 1e-9, 'the first look spends α·(10/40)²');
-    assert.match(wordGate(gate).line, /slower \(p [\d.e-]+ ≤ [\d.e-]+\), not shown within 5\.00% → fail \(10 blocks\)/);
+    assert.match(wordGate(gate).line, /slower \(p (<1e-12|[\d.e-]+) ≤ [\d.e-]+\), not shown within 5\.00% → fail \(10 blocks\)/);
+    assert.ok(evidence.p <= evidence.nominalAlpha, 'the p shown is the fail side’s: at most the level it failed at');
   }
 });
 

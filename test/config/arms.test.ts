@@ -346,7 +346,11 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
   },
   {
     name: 'a load profile scaling arms to one pod',
-    raw: { platform: 'kind', modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }], load: [{ rate: 10, replicas: 1 }] },
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }],
+      load: [{ rate: 10, replicas: 1 }],
+    },
     path: 'load[0].replicas',
     includes: ['expected at least 2, got 1'],
   },

@@ -146,7 +146,10 @@ kubernetes:
     const deployment = JSON.parse(echo.body) as { spec: { replicas: number; template: { spec: PodTemplate } } };
     assert.equal(deployment.spec.replicas, 2, `the ${side} arm's pods`);
     assert.equal(deployment.spec.template.spec.topologySpreadConstraints?.[0]?.topologyKey, 'kubernetes.io/hostname');
-    assert.match(JSON.stringify(deployment.spec.template.spec.affinity?.podAffinity), new RegExp(`"mesh-perf.dev/arm":"${side === 'base' ? 'head' : 'base'}"`));
+    assert.match(
+      JSON.stringify(deployment.spec.template.spec.affinity?.podAffinity),
+      new RegExp(`"mesh-perf.dev/arm":"${side === 'base' ? 'head' : 'base'}"`),
+    );
   }
   // Both arms' pods stand on the same nodes. (Spreading one per node is a preference: echo pods
   // refuse the nodes of client pods, which leaves one of this cluster's two nodes.)

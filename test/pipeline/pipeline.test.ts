@@ -149,3 +149,42 @@ test('a run slower than its nominal pace: the looks the time cannot reach move t
     );
   });
 });
+
+test('three modes with arms share one alpha, and the final re-analysis keeps the decisions of the look that ended the run', async () => {
+  await withTempDir(async (dir) => {
+    const r = seededRandom(11);
+    const replay = replayPlatform({
+      slowdown: { 'a-head': 1.3 },
+      jitter: (mode) => (mode.endsWith('-head') ? Math.exp(0.04 * gaussian(r)) : 1),
+    });
+    const arms = { head: { env: { SIDE: 'head' } } };
+    const outcome = await runPipeline(
+      validateConfig({
+        platform: 'local',
+        out: 'out',
+        modes: [
+          { name: 'a', arms },
+          { name: 'b', arms },
+          { name: 'c', arms },
+        ],
+        load: REPLAY_LOAD,
+        plan: { seed: 4 },
+      }),
+      { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory },
+    );
+    const analysis = outcome.result.analysis!;
+    assert.equal(analysis.stopping!.look, 0, 'decided at the first look');
+    const [a, b, c] = analysis.ab!.gates;
+    assert.deepEqual([a!.decision, b!.decision, c!.decision], ['fail', 'pass', 'pass']);
+    assert.equal(a!.family, 3);
+    assert.equal(a!.alphaShare, 1 / 3);
+    // 12 minutes hold 30 blocks of six 4 s arms (10 × 6 × 4 s, then 20 × 24 s): looks 10, 20, 30,
+    // and the first look's level at a third of 1 % is 0.01/3 × (10/30)². Spending everything at the
+    // look that ended the run would have shown 0.01/3 and judged the gates at it.
+    assert.deepEqual(analysis.stopping!.looks, [10, 20, 30]);
+    assert.ok(Math.abs(a!.nominalAlpha - 0.01 / 3 / 9) < 1e-9, String(a!.nominalAlpha));
+    assert.ok(a!.p <= a!.nominalAlpha);
+    assert.equal(outcome.result.verdict, 'fail');
+    assert.match(analysis.verdictReasons.join('\n'), /a head vs base \[200rps\]: .*1\/3 of the run's alpha over 3 A\/B gates/);
+  });
+});

@@ -23,8 +23,6 @@ export interface LocationEstimate {
   df: number;
   /** The q-quantile of the centre's confidence distribution: a lower bound at level 1 − q for small q. */
   bound(q: number): number;
-  /** One-sided p of "centre > 0" at a fixed sample. */
-  pGreater: number;
 }
 
 const TRIM = 0.2;
@@ -43,7 +41,6 @@ function tBased(n: number, center: number, se: number, df: number): LocationEsti
     se: safeSe,
     df,
     bound: (q) => (safeSe > 0 ? center + studentTQuantile(q, df) * safeSe : center),
-    pGreater: safeSe > 0 ? 1 - studentTCdf(center / safeSe, df) : center > 0 ? 0 : 1,
   };
 }
 
@@ -84,19 +81,12 @@ function hodgesLehmann(values: readonly number[]): LocationEstimate {
     if (k < 1) return q < 0.5 ? -Infinity : Infinity;
     return q < 0.5 ? walsh[Math.min(m, k) - 1]! : walsh[m - Math.min(m, k)]!;
   };
-  // Signed-rank statistic of the values (midranks for ties), normal approximation with continuity.
-  const nonzero = values.filter((v) => v !== 0);
-  const ranks = midranks(nonzero.map(Math.abs));
-  const wPlus = nonzero.reduce((s, v, i) => s + (v > 0 ? ranks[i]! : 0), 0);
-  const k = nonzero.length;
-  const sdW = Math.sqrt((k * (k + 1) * (2 * k + 1)) / 24);
-  const pGreater = sdW > 0 ? 1 - normalCdf((wPlus - (k * (k + 1)) / 4 - 0.5) / sdW) : 1;
   // A standard-error analogue (half the 68 % interval, from the normal approximation's positions,
   // which move smoothly with n): the scale of the fail side's bound (scaledBound), the MDE and the
   // blocks-to-settle figures.
   const at = (q: number) => walsh[Math.min(m - 1, Math.max(0, Math.round(m / 2 + normalQuantile(q) * sdRank)))]!;
   const se = (at(normalCdf(1)) - at(normalCdf(-1))) / 2;
-  return { n, center, se, df: Infinity, bound, pGreater };
+  return { n, center, se, df: Infinity, bound };
 }
 
 /** Values up to which the signed-rank distribution is computed exactly (1,830 sums at 60). */
@@ -132,18 +122,6 @@ function exactRank(n: number, tail: number): number {
   return t + 1;
 }
 
-function midranks(values: readonly number[]): number[] {
-  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
-  const ranks = new Array<number>(values.length);
-  for (let i = 0; i < order.length; ) {
-    let j = i;
-    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
-    for (let x = i; x <= j; x++) ranks[order[x]![1]] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
-  return ranks;
-}
-
 /**
  * The fail side's bound at level q under `dependence`: the centre plus the t quantile times the
  * estimator's standard error, widened by the dependence factor. For Hodges–Lehmann the standard
@@ -158,6 +136,18 @@ export function scaledBound(e: LocationEstimate, q: number, dependence: Dependen
   if (!(e.se > 0)) return e.center;
   const df = effectiveDf(Number.isFinite(e.df) ? e.df : e.n - 1, dependence.factor);
   return e.center + referenceQuantile(q, df) * e.se * Math.sqrt(dependence.factor);
+}
+
+/**
+ * One-sided p of "slower" on the fail side's statistic: the centre over its standard error (widened
+ * by the dependence factor) on the same t reference scaledBound uses, so p ≤ a level exactly when
+ * the scaled bound at that level is above 0.
+ */
+export function scaledP(e: LocationEstimate, dependence: Dependence): number {
+  if (!(e.se > 0)) return e.center > 0 ? 0 : 1;
+  const df = effectiveDf(Number.isFinite(e.df) ? e.df : e.n - 1, dependence.factor);
+  const t = e.center / (e.se * Math.sqrt(dependence.factor));
+  return Number.isFinite(df) ? 1 - studentTCdf(t, df) : 1 - normalCdf(t);
 }
 
 /**

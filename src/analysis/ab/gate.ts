@@ -22,7 +22,7 @@ import { pairByBlock } from '../overhead.ts';
 import { validRepetitions } from '../summary.ts';
 import { failLevels, finalAt, MIN_AB_PAIRS, type SequentialDesign } from './design.ts';
 import { type Dependence, effectiveDf, INDEPENDENT } from './dependence.ts';
-import { estimate, referenceQuantile, scaledBound, widenedBound } from './estimators.ts';
+import { estimate, referenceQuantile, scaledBound, scaledP, widenedBound } from './estimators.ts';
 import { minEffectPctOf } from '../../config/sections/gates.ts';
 
 export interface AbGateInput {
@@ -147,7 +147,7 @@ function judge(input: AbGateInput, finalLook: boolean): { evidence: AbGateEviden
       ...common,
       change: { value: Math.expm1(e.center), low: Math.expm1(lower), high: Math.expm1(upper), level: 1 - failAlpha - passAlpha },
       upperBound: Math.expm1(upper),
-      p: e.pGreater,
+      p: scaledP(e, dependence),
       decision,
       reason,
       ...(reason === 'budget-spent'

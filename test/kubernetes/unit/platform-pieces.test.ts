@@ -176,7 +176,11 @@ test('workload manifests render with the configured images, replicas and request
 });
 
 test("an A/B arm's built-in echo server: 2 pods by default, one per node, preferring the nodes of the other arm's pods", () => {
-  const arms = validateConfig({ platform: 'kubeconfig', modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }], load: { rate: 10 } });
+  const arms = validateConfig({
+    platform: 'kubeconfig',
+    modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }],
+    load: { rate: 10 },
+  });
   assert.equal(arms.kubernetes.replicas, 2, 'each arm on two pods unless kubernetes.replicas says more');
   assert.equal(config().kubernetes.replicas, 1, 'without arms, one as before');
   type Spec = {
@@ -185,10 +189,18 @@ test("an A/B arm's built-in echo server: 2 pods by default, one per node, prefer
       template: {
         metadata: { labels: Record<string, string> };
         spec: {
-          topologySpreadConstraints: { topologyKey: string; whenUnsatisfiable: string; labelSelector: { matchLabels: Record<string, string> } }[];
+          topologySpreadConstraints: {
+            topologyKey: string;
+            whenUnsatisfiable: string;
+            labelSelector: { matchLabels: Record<string, string> };
+          }[];
           affinity: {
             podAntiAffinity: unknown;
-            podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: { podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } } }[] };
+            podAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: {
+                podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } };
+              }[];
+            };
           };
         };
       };
@@ -205,7 +217,8 @@ test("an A/B arm's built-in echo server: 2 pods by default, one per node, prefer
   const [spread] = pod.spec.topologySpreadConstraints;
   assert.deepEqual([spread!.topologyKey, spread!.whenUnsatisfiable], ['kubernetes.io/hostname', 'ScheduleAnyway']);
   assert.equal(spread!.labelSelector.matchLabels['mesh-perf.dev/arm'], 'head', 'its own pods spread');
-  const toward = pod.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]!.podAffinityTerm.labelSelector.matchLabels;
+  const toward =
+    pod.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]!.podAffinityTerm.labelSelector.matchLabels;
   assert.deepEqual(toward, { 'mesh-perf.dev/arm-of': 'app', 'mesh-perf.dev/arm': 'base' }, 'toward the other arm');
   assert.ok(pod.spec.affinity.podAntiAffinity, 'still apart from the client pods');
   // A team's own server manifests are applied as written.
