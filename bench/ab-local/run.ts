@@ -8,10 +8,10 @@
 //   A/B  the head's delay larger so that plain k6 measures +--effect % (5 % by default, aimed at
 //        +5.2 %: just past the practical minimum, where the gate's answer is hardest).
 // The change is calibrated by plain k6 (the 6-line constant-arrival-rate script of
-// bench/harness-fidelity) against echo servers started exactly as the local platform starts
-// them (src/platform/processes.ts), base and head alternately, a fresh pair of processes for every
-// pair of measurements as the pipeline has for every block; checked again every 5 decisions and
-// rescaled when the pooled checks leave the target.
+// bench/harness-fidelity) against echo servers started and warmed exactly as the local platform
+// does it (src/platform/processes.ts), base and head alternately, a fresh pair of processes for
+// every pair of measurements as the pipeline has for every block; checked again every 5 decisions
+// and rescaled when the pooled checks leave the target.
 //
 // It runs in pieces, for a shared machine: each piece appends every calibration, check and
 // decision to a JSON-lines file as it happens, and stops after --minutes (default 14); run each
@@ -36,7 +36,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
-import { startServer } from '../../src/platform/processes.ts';
+import { startServer, warmServer } from '../../src/platform/processes.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
@@ -139,7 +139,7 @@ async function plainP50(k6: string, dir: string, url: string): Promise<number> {
 
 /**
  * `count` pairs of plain-k6 p50s, base and head alternately, each pair against a fresh base and a
- * fresh head echo process started as the local platform starts them: log(head ÷ base) per pair.
+ * fresh head echo process started and warmed as the local platform does it: log(head ÷ base) per pair.
  */
 async function plainPairs(k6: string, extraMs: number, count: number): Promise<number[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ab-local-plain-'));
@@ -150,6 +150,9 @@ async function plainPairs(k6: string, extraMs: number, count: number): Promise<n
       const base = await startServer('echo', ['--delay-ms', String(baseDelayMs)], 'plain-k6 base echo');
       const head = await startServer('echo', ['--delay-ms', String(baseDelayMs + extraMs)], 'plain-k6 head echo');
       try {
+        // Warmed as the local platform warms an arm's server of a block.
+        const signal = new AbortController().signal;
+        await Promise.all([warmServer(base.port, signal), warmServer(head.port, signal)]);
         const urls = [`http://127.0.0.1:${base.port}/`, `http://127.0.0.1:${head.port}/`];
         const headFirst = i % 2 === 1;
         const first = await plainP50(k6, dir, urls[headFirst ? 1 : 0]!);

@@ -5,7 +5,7 @@
 // process per arm made that difference a persistent offset between the arms that no number of
 // blocks averages out (bench/ab-gate: at a 1 % offset, "within 5 %" said at a true +5 % in 9 % of
 // runs against 5 % nominal). A new process per block makes it block-to-block noise, which the
-// interval carries. A fresh chain is warmed before its block measures it (warmChain): a node
+// interval carries. A fresh chain is warmed before its block measures it (warmServer): a node
 // process answers its first requests while it compiles them, at 10–100 times its later latency
 // (an e2e A/A run saw p50 104 ms from a 5 ms server and dropped iterations), which is start-up,
 // not the server.
@@ -16,11 +16,10 @@ import { LocalK6Runner } from '../load/local-runner.ts';
 import type { LoadRunner } from '../load/types.ts';
 import { ensureK6 } from '../tools/k6.ts';
 import { checkRateCeiling } from '../load/ceiling.ts';
-import { get } from 'node:http';
 import { cpus } from 'node:os';
 import type { ModeTarget } from '../load/types.ts';
 import type { Platform, PlatformContext } from './types.ts';
-import { startServer, type StartedServer } from './processes.ts';
+import { startServer, type StartedServer, warmServer } from './processes.ts';
 
 /** One mode's echo server and its proxy hops, outermost last. */
 interface Chain {
@@ -45,7 +44,7 @@ export class LocalPlatform implements Platform {
     for (const mode of this.context.config.modes) {
       const chain = await this.startChain(mode, 0);
       // An arm's every block is measured on a fresh, warmed chain: the first one too.
-      if (mode.arm) await warmChain(chain.port, this.context.signal);
+      if (mode.arm) await warmServer(chain.port, this.context.signal);
       const local = mode.local ?? { hops: 0 };
       const fresh = mode.arm ? ', a fresh server process for every block' : '';
       this.context.log.info(`${mode.name}: ${describe(local.hops, local.delay)} on 127.0.0.1:${chain.port}${fresh}`);
@@ -67,7 +66,7 @@ export class LocalPlatform implements Platform {
     await current?.servers.reduceRight((done, s) => done.then(() => s.stop()), Promise.resolve());
     this.chains.delete(mode.name);
     const chain = await this.startChain(mode, block);
-    await warmChain(chain.port, this.context.signal);
+    await warmServer(chain.port, this.context.signal);
   }
 
   private async startChain(mode: ModeConfig, block: number): Promise<Chain> {
@@ -136,25 +135,6 @@ export class LocalPlatform implements Platform {
     this.chains.clear();
     await Promise.all(servers.map((s) => s.stop()));
   }
-}
-
-/** Requests a fresh chain answers before its block: enough for node to have compiled its paths. */
-const WARM_REQUESTS = 60;
-const WARM_CONCURRENCY = 4;
-
-/** Sends WARM_REQUESTS GETs through a fresh chain, WARM_CONCURRENCY at a time; errors are the block's to report. */
-async function warmChain(port: number, signal: AbortSignal): Promise<void> {
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const request = get({ host: '127.0.0.1', port, path: '/', agent: false, signal }, (response) => {
-        response.resume();
-        response.on('end', resolve);
-        response.on('error', () => resolve());
-      });
-      request.on('error', () => resolve());
-    });
-  for (let sent = 0; sent < WARM_REQUESTS && !signal.aborted; sent += WARM_CONCURRENCY)
-    await Promise.all(Array.from({ length: WARM_CONCURRENCY }, one));
 }
 
 function describe(hops: number, delay: string | undefined): string {

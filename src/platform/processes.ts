@@ -1,6 +1,7 @@
 // Starts the local platform's server processes and guarantees they stop: on teardown, on
 // error, on Ctrl-C, and (because each child exits when its stdin closes) even if we are killed.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { echoCommand } from '../echo/entry.ts';
 import { EnvironmentError } from '../util/errors.ts';
@@ -68,4 +69,27 @@ function installExitHook(): void {
   process.once('exit', () => {
     for (const child of live) child.kill('SIGKILL');
   });
+}
+
+/** Requests a fresh server answers before it is measured: enough for node to have compiled its paths. */
+const WARM_REQUESTS = 60;
+const WARM_CONCURRENCY = 4;
+
+/**
+ * Sends WARM_REQUESTS GETs to a fresh server (or the outermost proxy of a chain), WARM_CONCURRENCY at
+ * a time; errors are left to the measurement to report. The local platform warms each A/B arm's
+ * server of a block this way, and bench/ab-local its plain-k6 references.
+ */
+export async function warmServer(port: number, signal: AbortSignal): Promise<void> {
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const request = get({ host: '127.0.0.1', port, path: '/', agent: false, signal }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+        response.on('error', () => resolve());
+      });
+      request.on('error', () => resolve());
+    });
+  for (let sent = 0; sent < WARM_REQUESTS && !signal.aborted; sent += WARM_CONCURRENCY)
+    await Promise.all(Array.from({ length: WARM_CONCURRENCY }, one));
 }
