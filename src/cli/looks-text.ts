@@ -39,7 +39,7 @@ export function abFamilySize(config: Config): number {
 function instancesLine(config: Config): string {
   switch (config.platform) {
     case 'local':
-      return "Instances: each arm's echo server (and its proxy hops) is started afresh for every block, so one server process's offset varies from block to block and is in the interval, not taken for the change";
+      return "Instances: each arm's echo server (and its proxy hops) is started afresh for every block and warmed before it is measured, so one server process's offset varies from block to block and is in the interval, not taken for the change";
     case 'kind':
     case 'kubeconfig':
       return `Instances: each arm runs ${config.kubernetes.replicas} echo pods (kubernetes.replicas), spread over the same nodes as the other arm's; every repetition spreads its requests over them, so one pod's offset is averaged over ${config.kubernetes.replicas}, not estimated`;
