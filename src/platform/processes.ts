@@ -74,6 +74,7 @@ function installExitHook(): void {
 /** Requests a fresh server answers before it is measured: enough for node to have compiled its paths. */
 const WARM_REQUESTS = 60;
 const WARM_CONCURRENCY = 4;
+const WARM_TIMEOUT_MS = 5_000;
 
 /**
  * Sends WARM_REQUESTS GETs to a fresh server (or the outermost proxy of a chain), WARM_CONCURRENCY at
@@ -83,13 +84,16 @@ const WARM_CONCURRENCY = 4;
 export async function warmServer(port: number, signal: AbortSignal): Promise<void> {
   const one = () =>
     new Promise<void>((resolve) => {
-      const request = get({ host: '127.0.0.1', port, path: '/', agent: false, signal }, (response) => {
+      const request = get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
         response.resume();
         response.on('end', resolve);
         response.on('error', () => resolve());
       });
       request.on('error', () => resolve());
+      // A server that does not answer is the block's to find; warming gives up on it.
+      request.setTimeout(WARM_TIMEOUT_MS, () => request.destroy());
     });
+  // The signal is checked between batches, not handed to each request (an abort listener apiece).
   for (let sent = 0; sent < WARM_REQUESTS && !signal.aborted; sent += WARM_CONCURRENCY)
     await Promise.all(Array.from({ length: WARM_CONCURRENCY }, one));
 }
