@@ -63,7 +63,7 @@ const AIM = (TARGET_LOW + TARGET_HIGH) / 2;
 const CALIBRATION_PAIRS = 40;
 const CHECK_EVERY = 5;
 const CHECK_PAIRS = 4;
-/** Rescale when the last DRIFT_PAIRS check pairs' mean leaves the target by more than DRIFT_SLACK. */
+/** Rescale when the last DRIFT_PAIRS check pairs' median leaves the target by more than DRIFT_SLACK and two standard errors. */
 const DRIFT_PAIRS = 20;
 const DRIFT_SLACK = 0.002;
 
@@ -299,7 +299,9 @@ async function piece(): Promise<void> {
         .flatMap((l) => l.pairs)
         .slice(-DRIFT_PAIRS);
       const measured = pairsEffect(recent);
-      if (recent.length >= DRIFT_PAIRS && (measured < TARGET_LOW - DRIFT_SLACK || measured > TARGET_HIGH + DRIFT_SLACK)) {
+      // Off by more than two of its own standard errors (and the slack): noise alone would rarely say so.
+      const off = Math.max(DRIFT_SLACK, 2 * medianSe(recent));
+      if (recent.length >= DRIFT_PAIRS && (measured < TARGET_LOW - off || measured > TARGET_HIGH + off)) {
         const next = round3(extraMs * (AIM / Math.max(measured, effect / 4)));
         append({ type: 'calibration', at: new Date().toISOString(), extraMs: next, pairs: [], load: load1(), accepted: true });
         console.log(`drift: plain k6 ${(100 * measured).toFixed(2)}% over ${recent.length} pairs; head now +${next.toFixed(3)} ms`);
