@@ -54,8 +54,8 @@ const UNBOUNDED = 50;
  * The gate at its look. A final look that is not the design's last (measuring stopped early: the
  * time budget, another gate failing the run) first judges at the look's own boundaries: a gate
  * that decided there keeps that decision (the run's final re-analysis must not turn a fail into a
- * pass by loosening the pass side, which spending everything left at an early look did: +5 %
- * caught 94.4 % instead of 96.1 % in bench/ab-gate); only a gate still undecided spends what is
+ * pass by loosening the pass side, which spending everything left at an early look can do:
+ * test/analysis/ab-gate.test.ts finds such a gate); only a gate still undecided spends what is
  * left (finalAt).
  */
 export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; gate: GateEvidence } {
