@@ -45,7 +45,7 @@ export function meshPathProblems(result, modes, options = {}) {
           else if (!usage.some((u) => u.samples > 0 && u.cpuMillicores.avg > 0))
             problems.push(`${where}: ${group} reported no CPU (samples ${usage.map((u) => u.samples).join('/')})`);
           else if (options.cpuPer1000 && !usage.some((u) => typeof u.cpuPer1000Rps === 'number' && u.cpuPer1000Rps > 0))
-            problems.push(`${where}: ${group} has no CPU per 1000 rps (is the measured window at least 30 s?)`);
+            problems.push(`${where}: ${group} has no CPU per 1000 rps (is the measured window at least 60 s?)`);
         }
       }
     }

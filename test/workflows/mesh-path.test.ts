@@ -61,7 +61,7 @@ test('each way a mode ran without its proxies is named: missing containers, no C
   assert.deepEqual(meshPathProblems(r, ['linkerd', 'istio-waypoint', 'istio-ambient', 'istio-sidecar'], { cpuPer1000: true }), [
     'mode linkerd [200rps] repetition 4: no sidecar containers in its resources',
     'mode istio-waypoint [200rps] repetition 2: waypoint reported no CPU (samples 0)',
-    'mode istio-ambient [200rps] repetition 3: ztunnel has no CPU per 1000 rps (is the measured window at least 30 s?)',
+    'mode istio-ambient [200rps] repetition 3: ztunnel has no CPU per 1000 rps (is the measured window at least 60 s?)',
     'mode istio-sidecar: not in the results',
   ]);
   // Without --cpu-per-1000 a short window is fine; invalid repetitions are not judged, but a mode needs one valid.
@@ -115,8 +115,8 @@ test('ci.yml runs Linkerd and ambient + waypoint on kind, each checking its prox
     const check = steps.find((s) => s.run?.startsWith('node scripts/assert-mesh-path.mjs'));
     const modes = (action.with?.modes ?? '').split(',');
     for (const m of modes) if (m in PROXY_GROUPS && check?.run?.includes(` ${m}`)) covered.add(m);
-    // The CPU figure needs a 30 s window.
-    if (check?.run?.includes('--cpu-per-1000')) assert.equal(action.with?.duration, '30s');
+    // The CPU figure needs a 60 s window.
+    if (check?.run?.includes('--cpu-per-1000')) assert.equal(action.with?.duration, '60s');
   }
   for (const m of ['linkerd', 'istio-ambient', 'istio-waypoint']) assert.ok(covered.has(m), `no kind e2e job asserts ${m}'s proxies`);
 });

@@ -92,3 +92,38 @@ export function clusterLoadCapacity(
 function formatCores(millicores: number): string {
   return millicores % 1000 === 0 ? String(millicores / 1000) : `${millicores}m`;
 }
+
+interface PodTemplateView {
+  spec?: {
+    template?: {
+      spec?: {
+        affinity?: {
+          podAntiAffinity?: {
+            requiredDuringSchedulingIgnoredDuringExecution?: { labelSelector?: { matchLabels?: Record<string, string> } }[];
+          };
+        };
+      };
+    };
+  };
+}
+
+/**
+ * The server objects without the built-in echo server's rule that keeps it off client nodes
+ * (manifests/echo.yaml: a required anti-affinity to mesh-perf-client pods), for a cluster with a
+ * single schedulable node, where that rule can never hold and the echo pods would stay Pending
+ * until readyTimeout. Only that term goes; a user's own rules stay. Returns copies.
+ */
+export function withoutClientAvoidance<T extends { kind?: string }>(objects: readonly T[], clientName: string): T[] {
+  return objects.map((object) => {
+    if (object.kind !== 'Deployment') return object;
+    const copy = structuredClone(object) as T & PodTemplateView;
+    const anti = copy.spec?.template?.spec?.affinity?.podAntiAffinity;
+    const terms = anti?.requiredDuringSchedulingIgnoredDuringExecution;
+    if (!anti || !terms) return object;
+    const kept = terms.filter((t) => t.labelSelector?.matchLabels?.['app.kubernetes.io/name'] !== clientName);
+    if (kept.length === terms.length) return object;
+    if (kept.length > 0) anti.requiredDuringSchedulingIgnoredDuringExecution = kept;
+    else delete anti.requiredDuringSchedulingIgnoredDuringExecution;
+    return copy;
+  });
+}

@@ -39,7 +39,9 @@ import {
   schedulableNodes,
   type NodeView,
   type SchedulableNode,
+  withoutClientAvoidance,
 } from './placement.ts';
+import { CLIENT_NAME } from './resources/groups.ts';
 import { chooseGenerators, type GeneratorCapacity } from '../../load/ceiling.ts';
 import { collectRawSamples, RAW_CSV_METRICS } from '../../load/raw-samples.ts';
 import type { Config, LoadProfile } from '../../config/validate.ts';
@@ -97,6 +99,8 @@ export class KubernetesPlatform implements Platform {
   /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
   private clientsInUse = new Map<string, number>();
   private prepared = false;
+  /** The one schedulable node echo server and client share, on a single-node cluster (checkSingleNode). */
+  private sharedNode?: string;
   /** Built once, on first ask after prepare: every trial runs k6 and samples resources through them. */
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
@@ -170,6 +174,7 @@ export class KubernetesPlatform implements Platform {
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (this.engine === 'k6-operator') await requireTestRunCrd(access);
     await this.checkClientFit(access);
+    await this.checkSingleNode(access);
     // Modes with their own Istio revision: refused here, before anything is created, when the
     // cluster's Istio is someone else's or a revision name is taken (mesh/istio.ts).
     const revisions = istioRevisions(
@@ -282,15 +287,17 @@ export class KubernetesPlatform implements Platform {
    * waits for.
    */
   private async startServers(access: ClusterAccess): Promise<void> {
-    const servers = this.placements.map((p) =>
-      p.mode.echoImage || p.mode.serverManifests || p.mode.arm
-        ? renderWorkload(this.context.config, this.cwd, undefined, {
-            echoImage: p.mode.echoImage,
-            serverManifests: p.mode.serverManifests,
-            arm: p.mode.arm,
-          }).server
-        : this.workload!.server,
-    );
+    const servers = this.placements
+      .map((p) =>
+        p.mode.echoImage || p.mode.serverManifests || p.mode.arm
+          ? renderWorkload(this.context.config, this.cwd, undefined, {
+              echoImage: p.mode.echoImage,
+              serverManifests: p.mode.serverManifests,
+              arm: p.mode.arm,
+            }).server
+          : this.workload!.server,
+      )
+      .map((server) => (this.sharedNode ? withoutClientAvoidance(server, CLIENT_NAME) : server));
     for (const [i, p] of this.placements.entries())
       await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels: this.ownLabels, signal: this.context.signal });
     await Promise.all(
@@ -344,6 +351,24 @@ export class KubernetesPlatform implements Platform {
     }
     this.clientCount = instances;
     this.context.log.info(`${instances} k6 client pods per mode (${field}), ${placed}`);
+  }
+
+  /**
+   * A cluster with a single schedulable node (a one-node k3s or minikube, the real-node tier's)
+   * cannot keep the echo server off the k6 client's node: the built-in rule that does would leave
+   * the echo pods Pending until readyTimeout. The run goes on with both on that node, said once and
+   * recorded (environment.placement): their CPU competes alike in every mode, so overheads stay
+   * comparable, while absolute figures are a shared node's. Without permission to list nodes the
+   * manifests stay as they are.
+   */
+  private async checkSingleNode(access: ClusterAccess): Promise<void> {
+    if (this.clientCount > 1 || this.engine === 'k6-operator') return;
+    const nodes = await this.schedulableNodes(access).catch(() => undefined);
+    if (nodes?.length !== 1) return;
+    this.sharedNode = nodes[0]!.name;
+    this.context.log.warn(
+      `the cluster has one schedulable node (${this.sharedNode}): the echo server runs beside the k6 client there, as nothing else can. Their CPU competes alike in every mode, so overheads stay comparable; absolute figures are a shared node's (recorded as environment.placement)`,
+    );
   }
 
   private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
@@ -508,7 +533,8 @@ export class KubernetesPlatform implements Platform {
       modes: this.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
     const loadEngine = this.engine === 'k6-operator' ? { loadEngine: { name: 'k6-operator', ...(await operatorFacts(this.access)) } } : {};
-    return { ...collected, ...gateway, ...loadEngine };
+    const placement = this.sharedNode ? { placement: { sharedNode: this.sharedNode, clientAndServer: 'same node' } } : {};
+    return { ...collected, ...gateway, ...loadEngine, ...placement };
   }
 
   /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */

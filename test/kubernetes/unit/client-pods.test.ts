@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { CLIENT_INDEX } from '../../../src/platform/kubernetes/resources/groups.ts';
+import { CLIENT_INDEX, CLIENT_NAME } from '../../../src/platform/kubernetes/resources/groups.ts';
 import { clientObjects, clientPodName, spreadTerms } from '../../../src/platform/kubernetes/clients.ts';
 import {
   clientFitProblem,
@@ -12,6 +12,7 @@ import {
   cpuMillicoresOf,
   schedulableNodes,
   type NodeView,
+  withoutClientAvoidance,
 } from '../../../src/platform/kubernetes/placement.ts';
 import { chooseGenerators, RPS_PER_K6_PROCESS, rateCeiling } from '../../../src/load/ceiling.ts';
 import { parseManifests } from '../../../src/platform/kubernetes/apply.ts';
@@ -174,4 +175,33 @@ test('capacity for auto: one client pod per schedulable node but one; each holds
   const choice = chooseGenerators({ generators: 'auto', model: 'open', rate: 12_000 }, clusterLoadCapacity(nodes, 2000, 200));
   assert.equal(choice.count, 2);
   assert.match(choice.reason, /capped at 2 by 3 schedulable nodes \(one kept for the echo server\), 2 CPU per client pod/);
+});
+
+test('a single-node cluster: the echo server loses only its rule against client nodes; other rules and objects stay', () => {
+  const { server } = workload();
+  type DeploymentShape = KubernetesObject & {
+    spec: { template: { spec: { affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] } } } } };
+  };
+  const echo = server.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  // The built-in manifest keeps the echo pods off client nodes: on one node they would never schedule.
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  const shared = withoutClientAvoidance(server, CLIENT_NAME);
+  const sharedEcho = shared.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  assert.equal(sharedEcho.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, undefined);
+  assert.deepEqual(
+    shared.filter((o) => o.kind !== 'Deployment'),
+    server.filter((o) => o.kind !== 'Deployment'),
+  );
+  // The input is not changed (it is the run's one rendered workload).
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  // A user's own anti-affinity term stays.
+  const own = structuredClone(echo);
+  own.spec.template.spec.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.push({
+    topologyKey: 'kubernetes.io/hostname',
+    labelSelector: { matchLabels: { app: 'database' } },
+  });
+  const [kept] = withoutClientAvoidance([own], CLIENT_NAME) as DeploymentShape[];
+  assert.deepEqual(kept!.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, [
+    { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'database' } } },
+  ]);
 });

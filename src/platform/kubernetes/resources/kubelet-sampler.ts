@@ -112,7 +112,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     const minimum = minimumCpuWindowMs(this.options.intervalMs) / 1000;
     this.options.log.warn(
       `mode ${this.mode}: the measured window${seconds} held fewer than the two kubelet samples CPU needs for ${groups.join(', ')}; ` +
-        `their CPU/memory are left out of such repetitions (said once per mode). The kubelet refreshes its samples every 10-15 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
+        `their CPU/memory are left out of such repetitions (said once per mode). The kubelet refreshes its samples every 10-30 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
     );
   }
 
