@@ -4,7 +4,7 @@
 //  - trimmed-mean: the 20 % trimmed mean with Tukey–McLaughlin's winsorized standard error and
 //    n − 2g − 1 degrees of freedom (Yuen): close to the t on clean data, robust to outlier blocks;
 //  - hodges-lehmann: the median of Walsh averages, bounds from the signed-rank distribution
-//    (normal approximation).
+//    (exact up to 60 blocks, its normal approximation beyond).
 // Which one the gate uses is chosen by measured coverage (bench/ab-gate), not assumed.
 import { mean, sorted, standardDeviation } from '../descriptive.ts';
 import { normalCdf, normalQuantile, studentTCdf, studentTQuantile } from '../distributions.ts';
