@@ -106,7 +106,14 @@ export const abSchema = z
       .default(AB_DEFAULTS.statistics)
       .describe('statistics judged head against base, each per block'),
     minEffectPct: z
-      .union([minEffectPct, z.strictObject({ p50: minEffectPct.optional(), p90: minEffectPct.optional(), p99: minEffectPct.optional() })])
+      .union([
+        minEffectPct,
+        z.strictObject({
+          p50: minEffectPct.optional().describe('practical minimum slowdown of the p50, percent (5 when unset)'),
+          p90: minEffectPct.optional().describe('practical minimum slowdown of the p90, percent (5 when unset)'),
+          p99: minEffectPct.optional().describe('practical minimum slowdown of the p99, percent (5 when unset)'),
+        }),
+      ])
       .default(AB_DEFAULTS.minEffectPct)
       .describe(
         'practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter); one for every statistic, or per statistic ({ p50: 5, p99: 30 }: a tail is noisier, mesh-perf plan says the smallest change the budget can decide), 5 where unset',
