@@ -2,7 +2,7 @@
 // product's own decisions look by look and its final re-analysis (history.ts), under the noise a
 // cluster has (noise.ts): outlier blocks, instance offsets, dependent blocks, trends, bursty tails.
 //   nice -n 19 npx tsx bench/ab-gate/run.ts [--histories 10000] [--only acceptance|design|coverage|history|tau]
-//       [--cases a,b] [--out results.jsonl]
+//       [--cases a,b] [--out results.jsonl] [--max-blocks 40]
 //   npx tsx bench/ab-gate/run.ts --from results.jsonl   (an --out file as the docs' markdown table)
 // Every run has 3 modes with arms (3 A/B gates sharing the run's 1 % alpha), the default design
 // (looks at 10/20/30/40 blocks). Per case:
@@ -36,6 +36,8 @@ const histories = Number(arg('histories', '10000'));
 const only = arg('only', 'all');
 const picked = arg('cases', '');
 const out = arg('out', '');
+/** The last look, blocks: 40 is the design; a smaller one is what a time budget holds (3 modes with arms in 12 minutes: 15). */
+const maxBlocks = Number(arg('max-blocks', String(DEFAULT_AB_BUDGET.maxBlocks)));
 const MODES = 3;
 /** Load seconds of one block of one mode's two arms at the default repetition (6 s + 2 s). */
 const BLOCK_SECONDS = 2 * 8;
@@ -78,7 +80,7 @@ const CASES: Case[] = [
     minimum: 5,
     kind: 'acceptance',
   },
-  ...[5, 25, 30, 35].map(
+  ...[5, 20, 25, 30, 35].map(
     (minimum): Case => ({
       id: `p99-${minimum}`,
       label: `p99, bursty stalls, r 5%, minimum ${minimum}%`,
@@ -160,7 +162,7 @@ interface Row {
 
 function measure(c: Case, variant: Variant, seed: number): Row {
   const config = armsConfig(MODES, c.statistic, c.minimum);
-  const design = sequentialDesign(DEFAULT_AB_BUDGET, config.gates.ab);
+  const design = sequentialDesign({ ...DEFAULT_AB_BUDGET, maxBlocks }, config.gates.ab);
   const random = seededRandom(seed);
   const shift = variant.shift(c.minimum);
   const shifts = [shift, ...Array.from({ length: MODES - 1 }, () => 0)];
@@ -268,7 +270,7 @@ if (from) {
     });
   });
   console.log(
-    `\nThe A/B gate through its looks (${DEFAULT_AB_BUDGET.minBlocks}/…/${DEFAULT_AB_BUDGET.maxBlocks} blocks), ${MODES} modes with arms per run sharing alpha 1 % (Holm), ${histories} histories per row, 95 % Wilson intervals. A/A: fails = any gate failed, passes = every gate passed. Otherwise of the changed gate.\n`,
+    `\nThe A/B gate through its looks (${DEFAULT_AB_BUDGET.minBlocks}/…/${maxBlocks} blocks), ${MODES} modes with arms per run sharing alpha 1 % (Holm), ${histories} histories per row, 95 % Wilson intervals. A/A: fails = any gate failed, passes = every gate passed. Otherwise of the changed gate.\n`,
   );
   console.log(table(rows));
 }
