@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
-import type { Platform, PlatformFactory } from '../../src/platform/types.ts';
+import type { PathProbe, Platform, PlatformFactory } from '../../src/platform/types.ts';
 
 const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
 
@@ -19,6 +19,8 @@ export interface ReplayOptions {
   prepareError?: Error;
   /** Called after each repetition with its count so far (e.g. to abort the run). */
   afterRun?: (runs: number) => void;
+  /** The platform's path probe (a Kubernetes platform reads the mesh's proxies' counters). */
+  pathProbe?: PathProbe;
 }
 
 export interface Replay {
@@ -53,6 +55,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       },
       loadRunner: () => runner,
       resourceSampler: () => undefined,
+      ...(options.pathProbe ? { pathProbe: () => options.pathProbe } : {}),
       environment: async () => ({ replay: true }),
       teardown: async () => {
         calls.push('teardown');
