@@ -232,7 +232,15 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   }
   if (target.server) run.repetition.server = target.server;
   const path = await probe?.stop(trial.mode.name);
-  if (path) run.repetition.path = path;
+  if (path) {
+    run.repetition.path = path;
+    // Figures of traffic that skipped the mode's mesh (or that a mesh captured) are not the mode's.
+    const wrongPath = probe!.invalidReasons(trial.mode.name, run.repetition.requests, path);
+    if (wrongPath.length > 0) {
+      run.repetition.valid = false;
+      run.repetition.invalidReasons.push(...wrongPath);
+    }
+  }
   modeEntry(result, trial, target.description, measuring.records[trial.mode.name]).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(

@@ -52,6 +52,8 @@ export interface ResourceSampler {
 export interface PathProbe {
   start(mode: string): Promise<void>;
   stop(mode: string): Promise<PathEvidence | undefined>;
+  /** Why the evidence shows the repetition took another path than its mode's (it is then invalid); [] when it did not. */
+  invalidReasons(mode: string, requests: number, evidence: PathEvidence): string[];
 }
 
 /** What a platform records once per mode beside its repetitions (results: modes[]). */

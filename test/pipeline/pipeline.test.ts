@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
+import { pathInvalidReasons } from '../../src/platform/kubernetes/mesh/proxy-counters.ts';
+import type { PathProbe } from '../../src/platform/types.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { silentLogger } from '../../src/util/log.ts';
@@ -186,5 +188,44 @@ test('three modes with arms share one alpha, and the final re-analysis keeps the
     assert.ok(a!.p <= a!.nominalAlpha);
     assert.equal(outcome.result.verdict, 'fail');
     assert.match(analysis.verdictReasons.join('\n'), /a head vs base \[200rps\]: .*1\/3 of the run's alpha over 3 A\/B gates/);
+
+test("a repetition whose traffic skipped its mode's proxies (their own counters say so) is invalid, and so is the run", async () => {
+  await withTempDir(async (dir) => {
+    // What a Kubernetes platform's probe reads: ztunnel ran (one pod read) and counted nothing of
+    // "proxied" (an ambient mode whose namespace was never enrolled), nothing of "direct" either.
+    const ztunnel = {
+      proxy: 'ztunnel' as const,
+      pods: 1,
+      unit: 'connections' as const,
+      count: 0,
+      mtls: 0,
+      plaintext: 0,
+      bytesReceived: 0,
+      peers: [],
+    };
+    const kinds = { direct: 'baseline', proxied: 'istio-ambient' } as const;
+    const probe: PathProbe = {
+      start: async () => undefined,
+      stop: async () => ({ proxies: [ztunnel] }),
+      invalidReasons: (mode, requests, evidence) => pathInvalidReasons(kinds[mode as keyof typeof kinds], false, requests, evidence),
+    };
+    const replay = replayPlatform({ pathProbe: probe });
+    const outcome = await runPipeline(config({ load: { ...REPLAY_LOAD, repetitions: 2 } }), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
+    const [direct, proxied] = outcome.result.modes;
+    for (const rep of direct!.repetitions) assert.ok(rep.valid, rep.invalidReasons.join('; '));
+    for (const rep of proxied!.repetitions) {
+      assert.equal(rep.valid, false);
+      assert.match(
+        rep.invalidReasons.join('\n'),
+        /^the traffic did not cross its ztunnel: 1 ztunnel pod counted none of its \d+ requests/m,
+      );
+      assert.deepEqual(rep.path, { proxies: [ztunnel] });
+    }
+    assert.equal(outcome.result.verdict, 'invalid', outcome.result.verdictReasons.join('\n'));
   });
 });
