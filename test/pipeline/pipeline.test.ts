@@ -188,6 +188,8 @@ test('three modes with arms share one alpha, and the final re-analysis keeps the
     assert.ok(a!.p <= a!.nominalAlpha);
     assert.equal(outcome.result.verdict, 'fail');
     assert.match(analysis.verdictReasons.join('\n'), /a head vs base \[200rps\]: .*1\/3 of the run's alpha over 3 A\/B gates/);
+  });
+});
 
 test("a repetition whose traffic skipped its mode's proxies (their own counters say so) is invalid, and so is the run", async () => {
   await withTempDir(async (dir) => {
