@@ -17,7 +17,7 @@ export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
  */
 const K8S_SECONDS = {
   'test/kubernetes/ingress.test.ts': 363,
-  'test/kubernetes/k6-operator.test.ts': 312,
+  'test/kubernetes/k6-operator.test.ts': 420,
   'test/kubernetes/generators.test.ts': 238,
   'test/kubernetes/resource-window.test.ts': 180,
   'test/kubernetes/up-down.test.ts': 167,
@@ -25,6 +25,7 @@ const K8S_SECONDS = {
   'test/kubernetes/control-plane.test.ts': 144,
   'test/kubernetes/arms.test.ts': 200,
   'test/kubernetes/istio-revisions.test.ts': 290,
+  'test/kubernetes/mesh-paths.test.ts': 500,
   'test/kubernetes/scaling.test.ts': 30,
   'test/kubernetes/single-node.test.ts': 40,
   'test/kubernetes/linkerd-detect.test.ts': 10,

@@ -10,6 +10,8 @@ import {
   clientFitProblem,
   clusterLoadCapacity,
   cpuMillicoresOf,
+  nodesReservedForEcho,
+  runnerFitProblem,
   schedulableNodes,
   type NodeView,
   withoutClientAvoidance,
@@ -175,6 +177,34 @@ test('capacity for auto: one client pod per schedulable node but one; each holds
   const choice = chooseGenerators({ generators: 'auto', model: 'open', rate: 12_000 }, clusterLoadCapacity(nodes, 2000, 200));
   assert.equal(choice.count, 2);
   assert.match(choice.reason, /capped at 2 by 3 schedulable nodes \(one kept for the echo server\), 2 CPU per client pod/);
+});
+
+test("k6-operator's runners: N runners need N nodes besides those their mode's echo pods may take (issue 38 item 2)", () => {
+  const nodes = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `w${i}`, cpuMillicores: 4000 }));
+  const fit = { clients: 2, field: 'load.generators', requestMillicores: 200, echoPods: 1, echoField: 'kubernetes.replicas' };
+  // The kind e2e job's shape: three workers, two runners, one echo pod per mode.
+  assert.equal(runnerFitProblem(nodes(3), fit), undefined);
+  assert.equal(
+    runnerFitProblem(nodes(4), { ...fit, echoPods: 3, echoField: 'load[1].replicas', field: 'load[1].generators' }),
+    "load[1].generators 2 runs 2 k6-operator runners, each on a node without one of the mode's 3 echo pods (load[1].replicas), " +
+      'which may take a node each: that needs 5 schedulable nodes; the cluster has 4 schedulable nodes (w0, w1, w2, w3). ' +
+      'Lower load[1].generators to 1 or load[1].replicas, or add nodes.',
+  );
+  // Enough nodes, too little CPU: the client pods' own message.
+  assert.match(runnerFitProblem(nodes(3), { ...fit, requestMillicores: 8000 })!, /needs 2 nodes with 8 CPU allocatable/);
+  // What auto counts on under k6-operator: the nodes left once the echo pods took theirs.
+  const config = (engine: string, replicas?: number) =>
+    validateConfig({
+      platform: 'kubeconfig',
+      modes: [{ name: 'baseline' }],
+      load: { rate: 10, engine, ...(replicas ? { replicas } : {}) },
+      kubernetes: { replicas: 2 },
+    });
+  assert.equal(nodesReservedForEcho(config('k6')), 1);
+  assert.equal(nodesReservedForEcho(config('k6-operator')), 2);
+  assert.equal(nodesReservedForEcho(config('k6-operator', 3)), 3);
+  assert.equal(clusterLoadCapacity(nodes(5), 2000, 200, 3).instances, 2);
+  assert.match(clusterLoadCapacity(nodes(5), 2000, 200, 3).describe, /\(3 kept for the echo server\)/);
 });
 
 test('a single-node cluster: the echo server loses only its rule against client nodes; other rules and objects stay', () => {

@@ -20,7 +20,17 @@ test("each mesh mode enrols its namespace the way the mesh documents, beside the
   assert.deepEqual(namespaceSetup(mode, 'baseline'), own);
   assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { ...own, labels: { team: 'perf', 'istio-injection': 'enabled' } });
   assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
-  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
+  // Istio's gateways call a service's waypoint only with istio.io/ingress-use-waypoint (issue 38 item 3).
+  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), {
+    ...own,
+    labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient', 'istio.io/ingress-use-waypoint': 'true' },
+  });
+  assert.equal(
+    namespaceSetup({ name: 'w', namespaceLabels: { 'istio.io/ingress-use-waypoint': 'false' } }, 'istio-waypoint').labels[
+      'istio.io/ingress-use-waypoint'
+    ],
+    'true',
+  );
   assert.deepEqual(namespaceSetup(mode, 'linkerd'), {
     labels: { team: 'perf' },
     annotations: {

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-6KI2ZMJB.js";import"./chunk-HQVNC2H4.js";import"./chunk-4U4N7CPQ.js";import"./chunk-57ZMDNRP.js";import"./chunk-QZPYQZM3.js";import"./chunk-5GDFO7HF.js";import"./chunk-GL43SBBH.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
