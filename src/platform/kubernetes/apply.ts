@@ -9,7 +9,6 @@ import { parseAllDocuments } from 'yaml';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import { rawRequest, type ClusterAccess } from './access.ts';
-import { apiError } from './api-errors.ts';
 import { expectStatus } from './api-json.ts';
 import { withRetry } from './retry.ts';
 
