@@ -450,7 +450,9 @@ test('Gateway API CRDs from the pinned module zip: applied with our labels, kept
       : [];
   const sorted = (list: string[]) => [...list].sort();
   const written = parseManifests(
-    standardCrdDocuments(readFileSync(gatewayApiZip()), config.kubernetes.gatewayApi.version).find((d) => d.includes(`name: ${GATEWAY_CRD}`))!,
+    standardCrdDocuments(readFileSync(gatewayApiZip()), config.kubernetes.gatewayApi.version).find((d) =>
+      d.includes(`name: ${GATEWAY_CRD}`),
+    )!,
     'gateway CRD',
   )[0] as unknown as { spec: { versions: unknown } };
   assert.ok(rules(written.spec.versions).length > 0);
