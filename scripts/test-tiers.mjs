@@ -239,8 +239,12 @@ export function realTierSkip() {
   if (process.getuid?.() !== 0) return 'it needs root (network, mount and PID namespaces, iptables)';
   const missing = missingComponents();
   if (missing.length === 0) return undefined;
-  const prebuilt = missing.some((c) => c.name === 'ztunnel') ? ' with MESH_PERF_REAL_BIN=<directory of ztunnel.xz>' : '';
-  return `${missing.length} components are not built (${missing.map((c) => c.name).join(', ')}): build them once with \`bash scripts/k8s/build.sh && bash scripts/install-test-tools.sh && bash scripts/real/build.sh\`${prebuilt} (~20 min on 2 cores)`;
+  // Binaries only git snapshots give: a directory of NAME.xz, and a git directory of linkerd2.
+  const from = [
+    ...(missing.some((c) => c.how.includes('MESH_PERF_REAL_BIN')) ? ['MESH_PERF_REAL_BIN=<directory of ztunnel.xz and linkerd*.xz>'] : []),
+    ...(missing.some((c) => c.how.includes('MESH_PERF_LINKERD2_GIT')) ? ['MESH_PERF_LINKERD2_GIT=<git directory of linkerd2>'] : []),
+  ];
+  return `${missing.length} components are not built (${missing.map((c) => c.name).join(', ')}): build them once with \`bash scripts/k8s/build.sh && bash scripts/install-test-tools.sh && bash scripts/real/build.sh\`${from.length > 0 ? ` with ${from.join(' ')}` : ''} (~20 min on 2 cores)`;
 }
 
 /** The tools a test file needs that are not installed, each with how to get it. */

@@ -2,8 +2,9 @@
 //   unit  pure and in-process code, no external tool (`npm run test:unit`)
 //   e2e   real k6, Fortio, vegeta, HTTP servers, git, Chromium (`npm run test:e2e`)
 //   k8s   a local Kubernetes control plane (kube-apiserver + kwok) (`npm run test:k8s`)
-//   real  a real node (containerd, kubelet, Istio ambient's ztunnel) in namespaces of its own
-//         (`npm run test:real`); skipped, on CI too, until scripts/real/build.sh has built it
+//   real  a real node (containerd, kubelet, Istio ambient's ztunnel, Linkerd's proxy) in namespaces
+//         of its own (`npm run test:real`); skipped, on CI too, until scripts/real/build.sh has
+//         built it; it runs beside the k8s tier
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
@@ -122,14 +123,30 @@ function runFiles(label, files, concurrency, runtime = ['--import', 'tsx']) {
   );
   return new Promise((resolvePromise) => {
     child.on('error', () => resolvePromise({ status: 1, out }));
-    child.on('close', (status) => resolvePromise({ status, out }));
+    child.on('close', (status) => resolvePromise({ status, out, cpu: reapedCpu() }));
   });
+}
+
+/**
+ * The CPU of the child just reaped (with its own waited-for children): this process's children's
+ * CPU rises only as each is reaped, so the rise since the last reap is that child's, even when
+ * tiers run side by side.
+ */
+let lastReaped = childCpuSeconds();
+function reapedCpu() {
+  const now = childCpuSeconds();
+  if (now === undefined || lastReaped === undefined) return undefined;
+  const spent = now - lastReaped;
+  lastReaped = now;
+  return spent;
 }
 
 const tierTimes = [];
 const durationFiles = [];
 let failed = false;
-for (const tier of TIERS) {
+
+/** The files of a tier that can run here, after saying what is skipped and why; [] when none can. */
+function runnableFiles(tier) {
   const tierFiles = [];
   const missing = new Map();
   for (const file of files.filter((f) => tierOf(f) === tier)) {
@@ -155,13 +172,15 @@ for (const tier of TIERS) {
     const why = realTierSkip();
     if (why) {
       console.log(`\n⚠ test:real: skipping ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}: ${why}`);
-      continue;
+      return [];
     }
   }
-  if (tierFiles.length === 0) continue;
+  return tierFiles;
+}
+
+async function runTier(tier, tierFiles) {
   console.log(`\n▶ test:${tier}: ${tierFiles.length} files (load average ${loadAverage()})`);
   const started = Date.now();
-  const cpuBefore = childCpuSeconds();
   // Files that share no ports and drive no load run side by side (unit: as many as there are
   // cores; e2e: two, leaving the load-driving files the machine to themselves, one at a time;
   // k8s: each with its own control plane, in lanes that run together, the longest files first).
@@ -178,6 +197,7 @@ for (const tier of TIERS) {
           ? [['real', [tierFiles], 1]]
           : [[tier, k8sLanes(tierFiles), 1]];
   let tierFailed = false;
+  let cpu = 0;
   for (const [label, lanes, concurrency] of batches) {
     const count = lanes.reduce((n, lane) => n + lane.length, 0);
     if (count === 0) continue;
@@ -192,16 +212,32 @@ for (const tier of TIERS) {
           ])
         : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
     const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
-    for (const { status, out } of results) {
+    for (const { status, out, cpu: spent } of results) {
       durationFiles.push(out);
+      if (spent !== undefined) cpu += spent;
       if (status !== 0) tierFailed = true;
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  const cpu = cpuBefore === undefined ? undefined : childCpuSeconds() - cpuBefore;
-  tierTimes.push({ tier, seconds, cpu, load: loadAverage() });
+  tierTimes.push({ tier, seconds, cpu: childCpuSeconds() === undefined ? undefined : cpu, load: loadAverage() });
   console.log(`▶ test:${tier} ${tierFailed ? 'failed' : 'passed'} in ${seconds.toFixed(1)} s`);
   if (tierFailed) failed = true;
+}
+
+// The real tier runs beside the k8s tier: the k8s files mostly wait on rollouts and istioctl
+// (about 250 s of CPU in their ~660 s in five lanes), the real tier on its node's installs and
+// eight minutes of 200 rps (597 s cached, 2026-11-28, load average 7-8); one after the other they
+// would add its ten minutes to the suite's time, beside each other it ends with the k8s tier.
+// Every other tier runs alone, in order.
+const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
+const together = [['k8s', 'real']];
+const ran = new Set();
+for (const tier of TIERS) {
+  if (ran.has(tier)) continue;
+  const now = (together.find((g) => g.includes(tier)) ?? [tier]).filter((t) => runnable[t].length > 0);
+  for (const t of now) ran.add(t);
+  if (now.length > 1) console.log(`\n▶ test:${now.join(' and test:')} side by side`);
+  await Promise.all(now.map((t) => runTier(t, runnable[t])));
 }
 printTimings();
 rmSync(durationsDir, { recursive: true, force: true });

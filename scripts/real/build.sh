@@ -8,6 +8,7 @@
 #   pause                        kubernetes' build/pause/linux/pause.c, static (sandbox image, node init)
 #   pilot-discovery istio-cni install-cni   istio.io/istio at the k8s tier's pseudo-version (istiod, the CNI agent)
 #   prebuilt   ztunnel and the Linkerd pieces from $MESH_PERF_REAL_BIN/*.xz, SHA-256 checked (versions.sh)
+#   linkerd-proxy-identity       linkerd2's proxy-identity from a git snapshot ($MESH_PERF_LINKERD2_GIT, ~15 s)
 # The control plane, istioctl, k6 and fortio come from scripts/k8s/build.sh and
 # scripts/install-test-tools.sh (run first when missing). Builds run at nice 19 / idle I/O.
 # Usage: bash scripts/real/build.sh [name ...]   (no names: everything). Fresh machine: ~15-20 min.
@@ -73,6 +74,25 @@ install_prebuilt() {
   done
 }
 
+# proxy-identity (the Linkerd proxy image's entrypoint) from a git directory of linkerd2 at
+# LINKERD2_COMMIT: only its go.mod, go.sum, pkg/ and proxy-identity/ are taken out; the Go module
+# proxy serves every dependency but linkerd2 itself.
+build_proxy_identity() {
+  local name=linkerd-proxy-identity v="${LINKERD2_COMMIT:0:12}" git="${MESH_PERF_LINKERD2_GIT:-}"
+  selected "$name" || return 0
+  if cached "$name" "$v"; then echo "✓ $name $v (cached)"; return 0; fi
+  [ -d "$git/.git" ] && git="$git/.git"
+  if [ -z "$git" ] || ! git --git-dir="$git" cat-file -e "$LINKERD2_COMMIT^{commit}" 2>/dev/null; then
+    echo "· $name $v: not cached (set MESH_PERF_LINKERD2_GIT to a git directory of github.com/linkerd/linkerd2 holding $LINKERD2_COMMIT)"
+    return 0
+  fi
+  echo "… building $name $v from $git"
+  local tmp; tmp="$(mktemp -d)"
+  git --git-dir="$git" archive "$LINKERD2_COMMIT" go.mod go.sum pkg proxy-identity | tar -x -C "$tmp"
+  ( cd "$tmp"; go_env; go build -trimpath -ldflags="-s -w" -o "$tmp/out/proxy-identity" ./proxy-identity )
+  install_bin "$tmp/out/proxy-identity" "$name" "$v"; rm -rf "$tmp"
+}
+
 install_apt
 # Builds share the machine: every compiler below runs at nice 19.
 renice -n 19 $$ >/dev/null 2>&1 || true
@@ -85,3 +105,4 @@ istio_install pilot-discovery pilot/cmd/pilot-discovery
 istio_install istio-cni cni/cmd/istio-cni
 istio_install install-cni cni/cmd/install-cni
 install_prebuilt
+build_proxy_identity

@@ -1,7 +1,8 @@
 // Every component the real-node tier runs (npm run test:real), where it is cached and the command
 // that builds it: the k8s tier's control plane and istioctl (scripts/k8s/build.sh), k6 and fortio
 // (scripts/install-test-tools.sh), the node's own (scripts/real/build.sh: Debian packages, the
-// kubelet, CoreDNS, Istio's node pieces, pause) and ztunnel from $MESH_PERF_REAL_BIN. Plain JS:
+// kubelet, CoreDNS, Istio's node pieces, pause), ztunnel and Linkerd's binaries from
+// $MESH_PERF_REAL_BIN, Linkerd's proxy-identity from a git snapshot ($MESH_PERF_LINKERD2_GIT). Plain JS:
 // scripts/test-tiers.mjs reads it without tsx; test/support/real/components.ts types it.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -20,7 +21,7 @@ const toolPath = (name, version) =>
 /** NAME=value lines of a versions file. */
 function shellValues(file) {
   const text = readFileSync(join(root, file), 'utf8');
-  return Object.fromEntries([...text.matchAll(/^([A-Z_]+)="?([^"\n]+?)"?\s*$/gm)].map(([, k, v]) => [k, v]));
+  return Object.fromEntries([...text.matchAll(/^([A-Z][A-Z0-9_]*)="?([^"\n]+?)"?\s*$/gm)].map(([, k, v]) => [k, v]));
 }
 
 /** Binaries taken from $MESH_PERF_REAL_BIN: name, version (commit), SHA-256 of the binary, repository. */
@@ -48,7 +49,15 @@ export function components() {
   const real = shellValues('scripts/real/versions.sh');
   const built = (name, version, how = `bash scripts/real/build.sh ${name}`) => ({ name, version, path: toolPath(name, version), how });
   const apt = (name, path) => ({ name, version: 'Debian 12', path, how: 'bash scripts/real/build.sh apt' });
-  const ztunnel = prebuilt().find((p) => p.name === 'ztunnel');
+  const fromBin = (name) => {
+    const p = prebuilt().find((row) => row.name === name);
+    return built(
+      name,
+      p.version,
+      `MESH_PERF_REAL_BIN=<a directory with ${name}.xz built from ${p.repository} at ${p.version}> bash scripts/real/build.sh ${name}`,
+    );
+  };
+  const linkerd2 = real.LINKERD2_COMMIT.slice(0, 12);
   return [
     apt('containerd', '/usr/bin/containerd'),
     apt('runc', '/usr/sbin/runc'),
@@ -68,10 +77,15 @@ export function components() {
     built('pause', real.PAUSE_VERSION),
     ...['pilot-discovery', 'istio-cni', 'install-cni'].map((n) => built(n, k8s.ISTIO_VERSION)),
     ...['k6', 'fortio'].map((n) => built(n, testToolVersion(n), `bash scripts/install-test-tools.sh ${n}`)),
+    fromBin('ztunnel'),
+    // Linkerd: the CLI the product installs with, the controller image's two binaries, the proxy
+    // image's (the proxy, proxy-init and proxy-identity, its entrypoint). The CNI plugin is not used:
+    // proxy-init sets each pod's iptables (the product installs Linkerd without its CNI).
+    ...['linkerd-cli', 'linkerd-controller', 'linkerd-policy-controller', 'linkerd2-proxy', 'linkerd-proxy-init'].map(fromBin),
     built(
-      'ztunnel',
-      ztunnel.version,
-      `MESH_PERF_REAL_BIN=<a directory with ztunnel.xz built from ${ztunnel.repository} at ${ztunnel.version}> bash scripts/real/build.sh ztunnel`,
+      'linkerd-proxy-identity',
+      linkerd2,
+      `MESH_PERF_LINKERD2_GIT=<a git directory of github.com/linkerd/linkerd2 holding ${real.LINKERD2_COMMIT}> bash scripts/real/build.sh linkerd-proxy-identity`,
     ),
   ];
 }

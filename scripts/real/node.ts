@@ -8,13 +8,13 @@
 // The kubeconfig is printed by up; it reaches the API server only from inside the node
 // (`run -- kubectl --kubeconfig … get pods -A`).
 import { spawnSync } from 'node:child_process';
+import { exitCodeOf } from '../../src/util/errors.ts';
 import { ACTIONS } from '../../test/support/real/actions/index.ts';
 import { preflight, RealNodeRefusal } from '../../test/support/real/actions/preflight.ts';
-import { refuseUnsupported, runProduct } from '../../test/support/real/product.ts';
-import { exitCodeOf } from '../../src/util/errors.ts';
 import { paths } from '../../test/support/real/layout.ts';
 import { down, NodeContext, readRecord, up } from '../../test/support/real/node.ts';
 import { alive } from '../../test/support/real/processes.ts';
+import { refuseUnsupported, runProduct } from '../../test/support/real/product.ts';
 
 const [command, ...rest] = process.argv.slice(2);
 const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -21,3 +21,9 @@ PREBUILT=(
   "linkerd-proxy-init|183e791d99dc|5573ed59ed24db5777c003c65ad1538782eab5d0beaebcf17f5c755dbafc6615|github.com/linkerd/linkerd2-proxy-init"
   "linkerd-cni-plugin|183e791d99dc|f21608f290cba11353b682bcf4b72c591c28bf7043652b4a8822b072f78b5fb5|github.com/linkerd/linkerd2-proxy-init"
 )
+# Built here from a git snapshot of linkerd2 at the commit of the Linkerd binaries above (a small Go
+# main; its dependencies come from the Go module proxy, which does not serve linkerd2 itself):
+# proxy-identity is the Linkerd proxy image's entrypoint (it writes the proxy's key and CSR, then
+# execs linkerd2-proxy). MESH_PERF_LINKERD2_GIT names a git directory of github.com/linkerd/linkerd2
+# holding the commit.
+LINKERD2_COMMIT=b24cd4059841f8cee2fb7a9c2ac23a693c583579

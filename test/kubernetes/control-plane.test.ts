@@ -93,6 +93,65 @@ test('server-side apply of every built-in manifest, labelled, converging on re-a
   assert.equal((await getJson(`/apis/apps/v1/namespaces/${namespace}/deployments/echo`)).metadata.resourceVersion, before);
 });
 
+test("server-side apply sends each object as written: a CRD's x-kubernetes-* schema keys are kept (Linkerd's Server CRD was rejected without them)", async () => {
+  // Linkerd's policy CRDs (servers.policy.linkerd.io: `port` is int-or-string) as `linkerd install
+  // --crds` renders them; the typed client's serializer dropped every x-kubernetes-* key of a
+  // schema, which made this CRD invalid (HTTP 422 "type: Required value") and silently stripped
+  // other CRDs' validation rules.
+  const group = `${randomName('crd')}.mesh-perf.test`;
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `servers.${group}` },
+    spec: {
+      group,
+      names: { kind: 'Server', plural: 'servers', singular: 'server', listKind: 'ServerList' },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1beta1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  'x-kubernetes-validations': [{ rule: 'has(self.port)', message: 'a port is required' }],
+                  properties: {
+                    port: { description: 'A port name or number.', 'x-kubernetes-int-or-string': true },
+                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  const applier = new Applier(access);
+  await applier.apply([crd as never], { labels: { 'mesh-perf.dev/test': 'crd' } });
+  try {
+    const stored = await getJson(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/servers.${group}`);
+    const spec = stored.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    assert.equal(spec.properties.port['x-kubernetes-int-or-string'], true);
+    assert.equal(spec.properties.extra['x-kubernetes-preserve-unknown-fields'], true);
+    assert.deepEqual(spec['x-kubernetes-validations'], [{ rule: 'has(self.port)', message: 'a port is required' }]);
+    assert.equal(stored.metadata.labels['mesh-perf.dev/test'], 'crd');
+    // A re-apply converges (same field manager), and an object of that kind is served.
+    await applier.apply([crd as never], { labels: { 'mesh-perf.dev/test': 'crd' } });
+    const [server] = await applier.apply(
+      [{ apiVersion: `${group}/v1beta1`, kind: 'Server', metadata: { name: 'echo' }, spec: { port: 'http', extra: { any: 1 } } } as never],
+      { namespace: 'default' },
+    );
+    assert.equal((server as { spec: { port: string } }).spec.port, 'http');
+  } finally {
+    await rawRequest(access, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/servers.${group}`, { method: 'DELETE' });
+  }
+});
+
 test('a rollout that never completes fails with the pods, their waiting reason and the events', async () => {
   const runId = randomName('run');
   const namespace = randomName('stuck');
@@ -365,7 +424,7 @@ test('a node whose kubelet never answers is named in a warning; the other nodes 
 });
 
 test('Gateway API CRDs from the pinned module zip: applied with our labels, kept when present, removed by label', async () => {
-  const { ensureGatewayApi, GATEWAY_CRD } = await import('../../src/platform/kubernetes/mesh/gateway-api.ts');
+  const { ensureGatewayApi, GATEWAY_CRD, standardCrdDocuments } = await import('../../src/platform/kubernetes/mesh/gateway-api.ts');
   const { deleteLabelledClusterObjects } = await import('../../src/platform/kubernetes/mesh/cleanup.ts');
   gatewayApiZip(); // cached by scripts/k8s/build.sh; fails with the command to run when missing
   const config = clusterConfig(cluster);
@@ -382,6 +441,22 @@ test('Gateway API CRDs from the pinned module zip: applied with our labels, kept
   assert.deepEqual(await ensureGatewayApi(context), { version: `v${config.kubernetes.gatewayApi.version}`, installed: true });
   const crd = await getJson(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${GATEWAY_CRD}`);
   assert.equal(crd.metadata.labels['mesh-perf.dev/component'], 'gateway-api');
+  // Every validation rule arrives as written (the typed client's serializer dropped 10 of its 16).
+  const rules = (value: unknown): string[] =>
+    value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([key, v]) =>
+          key === 'x-kubernetes-validations' ? (v as { rule: string }[]).map((r) => r.rule) : rules(v),
+        )
+      : [];
+  const sorted = (list: string[]) => [...list].sort();
+  const written = parseManifests(
+    standardCrdDocuments(readFileSync(gatewayApiZip()), config.kubernetes.gatewayApi.version).find((d) =>
+      d.includes(`name: ${GATEWAY_CRD}`),
+    )!,
+    'gateway CRD',
+  )[0] as unknown as { spec: { versions: unknown } };
+  assert.ok(rules(written.spec.versions).length > 0);
+  assert.deepEqual(sorted(rules(crd.spec.versions)), sorted(rules(written.spec.versions)));
   assert.ok(crd.status.conditions.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'));
   const second = await ensureGatewayApi(context);
   assert.equal(second.installed, false, 'already present: left as is');

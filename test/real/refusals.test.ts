@@ -2,17 +2,18 @@
 // node's range already in use on the host, a node left by a killed run (refused by name, removed by
 // down), and modes this node cannot run (refused with why, exit 2), each as a user meets it through
 // scripts/real/node.ts.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
-import { hostSnapshot, nodeProcesses } from '../support/real/host-state.ts';
-import { CGROUP_ROOT, paths } from '../support/real/layout.ts';
-import { readRecord } from '../support/real/node.ts';
 import { runningInits } from '../support/real/actions/namespaces.ts';
+import { hostSnapshot, nodeProcesses } from '../support/real/host-state.ts';
+import { CGROUP_ROOT, cacheBase, paths } from '../support/real/layout.ts';
+import { readRecord } from '../support/real/node.ts';
 import { alive } from '../support/real/processes.ts';
 import { nodeSettings } from '../support/real/product.ts';
 
@@ -33,10 +34,45 @@ test('a missing component: up refuses before creating anything, naming each and 
       /ztunnel [0-9a-f]{12} .*MESH_PERF_REAL_BIN=<a directory with ztunnel\.xz built from github\.com\/istio\/ztunnel/,
     );
     assert.match(run.stderr, /istioctl .*bash scripts\/k8s\/build\.sh istioctl/);
+    // Linkerd's: the binaries from git snapshots (the directory and the commit they are built
+    // from), proxy-identity built here from a linkerd2 git directory.
+    assert.match(
+      run.stderr,
+      /linkerd2-proxy [0-9a-f]{12} .*MESH_PERF_REAL_BIN=<a directory with linkerd2-proxy\.xz built from github\.com\/linkerd\/linkerd2-proxy at [0-9a-f]{12}> bash scripts\/real\/build\.sh linkerd2-proxy/,
+    );
+    for (const name of ['linkerd-cli', 'linkerd-controller', 'linkerd-policy-controller', 'linkerd-proxy-init'])
+      assert.match(run.stderr, new RegExp(`${name} [0-9a-f]{12} .*MESH_PERF_REAL_BIN=<a directory with ${name}\\.xz`));
+    assert.match(
+      run.stderr,
+      /linkerd-proxy-identity [0-9a-f]{12} .*MESH_PERF_LINKERD2_GIT=<a git directory of github\.com\/linkerd\/linkerd2 holding [0-9a-f]{40}> bash scripts\/real\/build\.sh linkerd-proxy-identity/,
+    );
     assert.deepEqual(hostSnapshot(), before);
     assert.equal(existsSync(join(empty, 'real', 'node.json')), false);
   } finally {
     rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test("one Linkerd component missing (proxy-identity, the proxy image's entrypoint): up refuses naming it alone and how to build it, before anything starts", () => {
+  // A tool cache with every component but that one (links to this machine's).
+  const cache = mkdtempSync(join(tmpdir(), 'mesh-perf-real-partial-'));
+  try {
+    const tools = join(cacheBase(), 'tools');
+    mkdirSync(join(cache, 'tools'));
+    for (const name of readdirSync(tools))
+      if (name !== 'linkerd-proxy-identity') symlinkSync(join(tools, name), join(cache, 'tools', name));
+    const before = hostSnapshot();
+    const run = cli(['up'], { MESH_PERF_CACHE: cache });
+    assert.equal(run.status, 2, run.stderr);
+    const missing = run.stderr.split('\n').filter((l) => /^ {2}\S+ .*: run `/.test(l));
+    assert.equal(missing.length, 1, run.stderr);
+    assert.match(
+      missing[0]!,
+      /^ {2}linkerd-proxy-identity [0-9a-f]{12} \(.*linkerd-proxy-identity\): run `MESH_PERF_LINKERD2_GIT=<a git directory of github\.com\/linkerd\/linkerd2 holding [0-9a-f]{40}> bash scripts\/real\/build\.sh linkerd-proxy-identity`$/,
+    );
+    assert.deepEqual(hostSnapshot(), before);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
   }
 });
 
@@ -136,7 +172,7 @@ test('modes the node cannot run (sidecar, waypoint, the ingress gateway): refuse
     );
     assert.match(run.stderr, /modes\[2\] istio-waypoint \(istio-waypoint\): its waypoint proxy is Envoy/);
     assert.match(run.stderr, /kubernetes\.ingress: Istio's ingress gateway is Envoy/);
-    assert.match(run.stderr, /Modes that run on it: baseline, istio-ambient/);
+    assert.match(run.stderr, /Modes that run on it: baseline, istio-ambient, linkerd/);
     assert.equal(readFileSync(config, 'utf8').includes('istio-sidecar'), true);
   } finally {
     rmSync(dir, { recursive: true, force: true });

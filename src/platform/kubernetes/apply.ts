@@ -1,12 +1,15 @@
 // Server-side apply of manifests (multi-document YAML or objects) with one field manager, so a
 // re-apply converges instead of conflicting. Namespaced objects get the target namespace; every
-// object gets our ownership labels, which is how `down` finds what a run created.
-import { KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+// object gets our ownership labels, which is how `down` finds what a run created. Each object is
+// sent as written: the typed client's serializer rebuilt known kinds from its models and dropped
+// what they spell differently (every x-kubernetes-* key of a CRD's schema: Linkerd's CRDs were
+// rejected, the Gateway API's lost most of their validation rules).
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import { rawRequest, type ClusterAccess } from './access.ts';
-import { apiError } from './api-errors.ts';
+import { expectStatus } from './api-json.ts';
 import { withRetry } from './retry.ts';
 
 export const FIELD_MANAGER = 'mesh-perf';
@@ -71,11 +74,9 @@ export interface ApplyOptions {
 }
 
 export class Applier {
-  readonly objects: KubernetesObjectApi;
   readonly discovery: Discovery;
 
   constructor(readonly access: ClusterAccess) {
-    this.objects = KubernetesObjectApi.makeApiClient(access.kc);
     this.discovery = new Discovery(access);
   }
 
@@ -97,14 +98,20 @@ export class Applier {
     else delete metadata.namespace;
     if (namespaced && !metadata.namespace) throw new UsageError(`${object.kind} ${metadata.name} needs a namespace`);
     const spec = { ...object, metadata } as KubernetesObject;
-    const group = object.apiVersion!.includes('/') ? `.${object.apiVersion!.split('/')[0]}` : '';
-    try {
-      return await withRetry(() => this.objects.patch(spec, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply), {
-        signal: options.signal,
-      });
-    } catch (error) {
-      throw apiError(error, { verb: 'patch', resource: `${plural}${group}/${metadata.name}`, namespace: metadata.namespace });
-    }
+    const [group, version] = object.apiVersion!.includes('/') ? object.apiVersion!.split('/') : [undefined, object.apiVersion!];
+    const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    const path = `${base}${namespaced ? `/namespaces/${encodeURIComponent(metadata.namespace!)}` : ''}/${plural}/${encodeURIComponent(metadata.name!)}`;
+    const action = { verb: 'patch', resource: `${plural}${group ? `.${group}` : ''}/${metadata.name}`, namespace: metadata.namespace };
+    // JSON is YAML: the apply-patch body is the object exactly as written, with our labels.
+    // rawRequest retries throttling and server errors (429, 5xx) itself.
+    const response = await rawRequest(this.access, `${path}?fieldManager=${FIELD_MANAGER}&force=true`, {
+      method: 'PATCH',
+      contentType: 'application/apply-patch+yaml',
+      body: JSON.stringify(spec),
+      timeoutMs: 60_000,
+    });
+    expectStatus(response, [200, 201], action);
+    return JSON.parse(response.body) as KubernetesObject;
   }
 
   private async waitEstablished(name: string, signal?: AbortSignal): Promise<void> {

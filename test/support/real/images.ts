@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { buildVersions } from '../k8s/tools.ts';
 import { componentPath, componentVersion } from './components.ts';
 import { LOCAL_REGISTRY, paths } from './layout.ts';
-import { type ImageSpec, type LayerEntry, ociArchive } from './oci-image.ts';
+import { type Capability, type ImageSpec, type LayerEntry, ociArchive } from './oci-image.ts';
 
 /** A binary and every shared library it loads (as ldd resolves them), at their own paths. */
 export function withLibraries(binary: string, dest = binary): LayerEntry[] {
@@ -40,23 +40,83 @@ export const imageRefs = {
   client: () => `${LOCAL_REGISTRY}/grafana/k6:${componentVersion('k6')}`,
   coredns: () => `${LOCAL_REGISTRY}/coredns/coredns:${componentVersion('coredns')}`,
   istio: (name: string) => `${LOCAL_REGISTRY}/istio/${name}:${istioTag()}`,
+  /** cr.l5d.io/linkerd/<name> through the mirror (commands.ts linkerdMirrorValues), tagged as the CLI's chart tags it. */
+  linkerd: (name: string) => `${LOCAL_REGISTRY}/linkerd/${name}:${linkerdVersion()}`,
 };
+
+let cliVersion: string | undefined;
+/** The version the Linkerd CLI reports (edge-26.8.3 for the cached build): its chart's default image tag. */
+export function linkerdVersion(): string {
+  cliVersion ??= execFileSync(componentPath('linkerd-cli'), ['version', '--client', '--short'], { encoding: 'utf8' }).trim();
+  return cliVersion;
+}
 /** Istio's charts add "-<variant>" to the tag when global.variant is set (e.g. distroless): both names are served. */
 const istioAliases = (name: string) => [`${imageRefs.istio(name)}-distroless`];
 
-function specs(): ImageSpec[] {
-  // Debian's iptables: two multi-call binaries that act by the name they are called as, so every
-  // name Istio's CNI agent may call is a symlink (the plain names to nft, as on the node).
+/**
+ * Debian's iptables: two multi-call binaries that act by the name they are called as, so every name
+ * a mesh's init may call is a symlink (the plain names to nft, as on the node), with the extension
+ * modules they load. `capabilities` as Linkerd's proxy image sets them (setcap on the multi-call
+ * binaries): its proxy-init runs as a non-root user.
+ */
+function iptablesEntries(capabilities?: Capability[]): LayerEntry[] {
   const names = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
   const link = (name: string, multi: string): LayerEntry => ({ kind: 'symlink', path: `/usr/sbin/${name}`, target: multi });
-  const iptables: LayerEntry[] = [
-    ...withLibraries('/usr/sbin/xtables-nft-multi'),
-    ...withLibraries('/usr/sbin/xtables-legacy-multi'),
+  const multi = (name: string): LayerEntry[] =>
+    withLibraries(`/usr/sbin/${name}`).map((e, i) => (i === 0 && capabilities ? { ...e, capabilities } : e));
+  const xtables = '/usr/lib/x86_64-linux-gnu/xtables';
+  return [
+    ...multi('xtables-nft-multi'),
+    ...multi('xtables-legacy-multi'),
     ...names.map((n) => link(n, 'xtables-nft-multi')),
     ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-nft'), 'xtables-nft-multi')),
     ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-legacy'), 'xtables-legacy-multi')),
+    ...readdirSync(xtables).flatMap((f) => withLibraries(join(xtables, f))),
   ];
-  const xtables = '/usr/lib/x86_64-linux-gnu/xtables';
+}
+
+/** Linkerd's images as its Dockerfiles make them (linkerd2's Dockerfile.controller and Dockerfile.proxy). */
+function linkerdSpecs(): ImageSpec[] {
+  const version = linkerdVersion();
+  // The controller reports this version (linkerd check compares it with the CLI's), as upstream's images do.
+  const env = ['PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `LINKERD_CONTAINER_VERSION_OVERRIDE=${version}`];
+  const lib = '/usr/lib/linkerd';
+  return [
+    {
+      // destination, identity, proxy-injector, sp-validator, heartbeat: subcommands of /controller;
+      // the destination pod's policy container runs /linkerd-policy-controller.
+      ref: imageRefs.linkerd('controller'),
+      entrypoint: ['/controller'],
+      env,
+      entries: [
+        { kind: 'file', path: '/controller', from: componentPath('linkerd-controller') },
+        ...withLibraries(componentPath('linkerd-policy-controller'), '/linkerd-policy-controller'),
+      ],
+    },
+    {
+      // The sidecar (proxy-identity writes the key and CSR, then execs the proxy) and, in the same
+      // image, the linkerd-init container's proxy-init with the iptables it runs, both with
+      // NET_ADMIN and NET_RAW as file capabilities: the init runs as uid 65534.
+      ref: imageRefs.linkerd('proxy'),
+      entrypoint: [`${lib}/linkerd2-proxy-identity`],
+      env: [...env, 'LINKERD2_PROXY_LOG=warn,linkerd=info', 'LINKERD2_PROXY_LOG_FORMAT=plain'],
+      user: '65534',
+      entries: unique([
+        { kind: 'file', path: `${lib}/linkerd2-proxy-identity`, from: componentPath('linkerd-proxy-identity') },
+        ...withLibraries(componentPath('linkerd2-proxy'), `${lib}/linkerd2-proxy`),
+        { kind: 'file', path: `${lib}/linkerd2-proxy-init`, from: componentPath('linkerd-proxy-init'), capabilities: NET_CAPABILITIES },
+        ...iptablesEntries(NET_CAPABILITIES),
+        // The proxy's preStop without native sidecars (waitBeforeExitSeconds).
+        { kind: 'file', path: '/bin/busybox', from: componentPath('busybox') },
+        { kind: 'symlink', path: '/bin/sleep', target: 'busybox' },
+      ]),
+    },
+  ];
+}
+
+const NET_CAPABILITIES: Capability[] = ['NET_ADMIN', 'NET_RAW'];
+
+function specs(): ImageSpec[] {
   return [
     { ref: imageRefs.pause(), entrypoint: ['/pause'], entries: [{ kind: 'file', path: '/pause', from: componentPath('pause') }] },
     {
@@ -93,8 +153,7 @@ function specs(): ImageSpec[] {
       entries: unique([
         { kind: 'file', path: '/usr/local/bin/install-cni', from: componentPath('install-cni') },
         { kind: 'file', path: '/opt/cni/bin/istio-cni', from: componentPath('istio-cni') },
-        ...iptables,
-        ...readdirSync(xtables).flatMap((f) => withLibraries(join(xtables, f))),
+        ...iptablesEntries(),
       ]),
     },
     {
@@ -103,6 +162,7 @@ function specs(): ImageSpec[] {
       entrypoint: ['/usr/local/bin/ztunnel'],
       entries: withLibraries(componentPath('ztunnel'), '/usr/local/bin/ztunnel'),
     },
+    ...linkerdSpecs(),
   ];
 }
 
@@ -111,7 +171,9 @@ export function imageArchives(): { ref: string; archive: string }[] {
   mkdirSync(paths.images(), { recursive: true });
   return specs().map((spec) => {
     const inputs = spec.entries.map((e) =>
-      e.kind === 'file' ? `${e.path}:${e.from}:${statSync(e.from).size}:${statSync(e.from).mtimeMs}` : JSON.stringify(e),
+      e.kind === 'file'
+        ? `${e.path}:${e.from}:${statSync(e.from).size}:${statSync(e.from).mtimeMs}:${e.capabilities ?? ''}`
+        : JSON.stringify(e),
     );
     const key = createHash('sha256')
       .update(JSON.stringify({ ...spec, entries: inputs }))

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 
 export type LayerEntry =
-  | { kind: 'file'; path: string; from: string }
+  /** capabilities: file capabilities (security.capability), as `setcap cap_net_admin,cap_net_raw+eip` gives. */
+  | { kind: 'file'; path: string; from: string; capabilities?: Capability[] }
   | { kind: 'data'; path: string; data: Buffer | string; mode?: number }
   | { kind: 'dir'; path: string; mode?: number }
   | { kind: 'symlink'; path: string; target: string };
@@ -24,12 +25,45 @@ export interface ImageSpec {
 
 const BLOCK = 512;
 
+/** The capabilities an image's file may carry (linux/capability.h numbers). */
+const CAPABILITY_BITS = { NET_ADMIN: 12, NET_RAW: 13 } as const;
+export type Capability = keyof typeof CAPABILITY_BITS;
+
+/**
+ * The security.capability value of `setcap <caps>+eip`: VFS_CAP_REVISION_2 with the effective
+ * flag, the capabilities permitted and inheritable (little-endian, low 32 bits then high 32).
+ * A non-root container process gets a capability its pod adds only through such a file: the
+ * runtime puts it in the bounding and permitted sets, and exec keeps it for a file that asks.
+ */
+export function fileCapabilities(caps: readonly Capability[]): Buffer {
+  const value = Buffer.alloc(20);
+  const bits = caps.reduce((n, c) => n | (1 << CAPABILITY_BITS[c]), 0);
+  value.writeUInt32LE(0x02000000 | 0x1, 0);
+  value.writeUInt32LE(bits, 4); // permitted, capabilities 0-31
+  value.writeUInt32LE(bits, 8); // inheritable
+  return value;
+}
+
+/** A pax extended header ('x') with the given records ("<len> <key>=<value>\n", len counting itself). */
+function paxHeader(name: string, records: Record<string, Buffer>): Buffer[] {
+  const body = Buffer.concat(
+    Object.entries(records).map(([key, value]) => {
+      const rest = Buffer.concat([Buffer.from(` ${key}=`), value, Buffer.from('\n')]);
+      let length = rest.length + 1;
+      while (String(length).length + rest.length !== length) length++;
+      return Buffer.concat([Buffer.from(String(length)), rest]);
+    }),
+  );
+  const pax = `PaxHeaders/${name.split('/').pop()}`;
+  return [header(pax, body.length, 0o644, 'x'), ...pad(body)];
+}
+
 function octal(value: number, width: number): string {
   return `${value.toString(8).padStart(width - 1, '0')}\0`;
 }
 
 /** One ustar header; names over 100 bytes are split into prefix and name at a slash. */
-function header(name: string, size: number, mode: number, type: '0' | '2' | '5', linkname = ''): Buffer {
+function header(name: string, size: number, mode: number, type: '0' | '2' | '5' | 'x', linkname = ''): Buffer {
   const buf = Buffer.alloc(BLOCK);
   let prefix = '';
   if (Buffer.byteLength(name) > 100) {
@@ -62,8 +96,10 @@ function pad(data: Buffer): Buffer[] {
   return rest === 0 ? [data] : [data, Buffer.alloc(BLOCK - rest)];
 }
 
-/** A tar of entries, parent directories added first (each once). */
-export function tarOf(entries: { path: string; type: '0' | '2' | '5'; mode: number; data?: Buffer; link?: string }[]): Buffer {
+/** A tar of entries, parent directories added first (each once); xattrs go into a pax header before their file. */
+export function tarOf(
+  entries: { path: string; type: '0' | '2' | '5'; mode: number; data?: Buffer; link?: string; xattrs?: Record<string, Buffer> }[],
+): Buffer {
   const parts: Buffer[] = [];
   const dirs = new Set<string>();
   const addDir = (path: string, mode = 0o755) => {
@@ -76,7 +112,11 @@ export function tarOf(entries: { path: string; type: '0' | '2' | '5'; mode: numb
     for (let i = 1; i < segments.length; i++) addDir(segments.slice(0, i).join('/'));
     if (entry.type === '5') addDir(entry.path, entry.mode);
     else if (entry.type === '2') parts.push(header(entry.path, 0, entry.mode, '2', entry.link));
-    else parts.push(header(entry.path, entry.data!.length, entry.mode, '0'), ...pad(entry.data!));
+    else {
+      const xattrs = Object.entries(entry.xattrs ?? {});
+      if (xattrs.length > 0) parts.push(...paxHeader(entry.path, Object.fromEntries(xattrs.map(([k, v]) => [`SCHILY.xattr.${k}`, v]))));
+      parts.push(header(entry.path, entry.data!.length, entry.mode, '0'), ...pad(entry.data!));
+    }
   }
   parts.push(Buffer.alloc(2 * BLOCK));
   return Buffer.concat(parts);
@@ -97,7 +137,8 @@ function layerOf(spec: ImageSpec): Buffer {
       if (e.kind === 'dir') return { path, type: '5' as const, mode: e.mode ?? 0o755 };
       if (e.kind === 'symlink') return { path, type: '2' as const, mode: 0o777, link: e.target };
       if (e.kind === 'data') return { path, type: '0' as const, mode: e.mode ?? 0o644, data: Buffer.from(e.data) };
-      return { path, type: '0' as const, mode: statSync(e.from).mode & 0o777, data: readFileSync(e.from) };
+      const xattrs = e.capabilities ? { 'security.capability': fileCapabilities(e.capabilities) } : undefined;
+      return { path, type: '0' as const, mode: statSync(e.from).mode & 0o777, data: readFileSync(e.from), ...(xattrs ? { xattrs } : {}) };
     }),
   );
 }

@@ -1,25 +1,26 @@
 // The product against the real node, unchanged: `node dist/cli.js run` inside the node's network
 // namespace (the only place the API server is reachable), with the node's kubeconfig, the local
-// image names (kubernetes.images.registry) and the k8s tier's istioctl. What only this node cannot
-// run is refused here, before anything starts, with why (exit 2): the modes whose proxy is Envoy.
+// image names (kubernetes.images.registry), the k8s tier's istioctl and the cached Linkerd CLI
+// (MESH_PERF_ISTIOCTL, MESH_PERF_LINKERD: the product's own override of its pinned downloads). What
+// only this node cannot run is refused here, before anything starts, with why (exit 2): the modes
+// whose proxy is Envoy.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../src/config/load.ts';
 import { meshOf } from '../../../src/config/schema.ts';
 import { UsageError } from '../../../src/util/errors.ts';
 import { componentPath } from './components.ts';
-import { imageRefs } from './images.ts';
-import { LOCAL_REGISTRY, paths } from './layout.ts';
+import { imageRefs, linkerdVersion } from './images.ts';
+import { BENCHMARK_RANGE, LOCAL_REGISTRY, paths } from './layout.ts';
 
 const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 
 /** Modes this node runs for real; the rest need Envoy (Istio's proxyv2), which cannot be built here. */
-export const REAL_MODES = ['baseline', 'istio-ambient'] as const;
+export const REAL_MODES = ['baseline', 'istio-ambient', 'linkerd'] as const;
 const ENVOY = "Envoy (Istio's proxyv2 image), which cannot be built on this machine";
 const WHY: Record<string, string> = {
   'istio-sidecar': `its sidecar proxy is ${ENVOY}`,
   'istio-waypoint': `its waypoint proxy is ${ENVOY}`,
-  linkerd: 'the Linkerd images are not made by this harness yet (their binaries are in MESH_PERF_REAL_BIN; see docs/kubernetes.md)',
 };
 
 /** The settings a config needs to run on the node (a test merges its modes and load into them). */
@@ -29,9 +30,29 @@ export function nodeSettings(): Record<string, unknown> {
     kubernetes: {
       kubeconfig: paths.kubeconfig(),
       images: { registry: LOCAL_REGISTRY, echo: imageRefs.echo(), client: imageRefs.client() },
+      // The Linkerd the node's images are (the cached CLI's version, not the product's pinned
+      // release): the config and results say which ran. Its clusterNetworks (which destinations
+      // its proxies resolve and secure as in-cluster) default to the private ranges: the node's
+      // pods and Services are in the benchmarking range.
+      linkerd: { version: linkerdVersion(), set: { clusterNetworks: BENCHMARK_RANGE } },
     },
   };
 }
+
+/**
+ * The A/B of two Linkerd proxy settings (namespace annotations through the arms): base skips the
+ * client's proxy for the echo port (`config.linkerd.io/skip-outbound-ports: "8080"`: proxy-init
+ * leaves that port out of the client pod's outbound redirect, so k6's requests reach the echo pod's
+ * proxy in plaintext, one proxy on the path); head is Linkerd's default skip list ("4567,4568",
+ * proxyInit.ignoreOutboundPorts), so every request crosses the client's proxy too, under mutual TLS
+ * between the two: a second proxy hop and a TLS session on every request's path. The A/B gate must
+ * find head slower, conclusively, within the budget (test/real/real-node.test.ts; bench/real-meshes
+ * measures the same arms with plain k6 beside it).
+ */
+export const LINKERD_AB_ARMS = {
+  base: { namespaceAnnotations: { 'config.linkerd.io/skip-outbound-ports': '8080' } },
+  head: { namespaceAnnotations: { 'config.linkerd.io/skip-outbound-ports': '4567,4568' } },
+};
 
 /** Refuses, with why, what the real node cannot run: modes whose proxy is Envoy, the ingress gateway, kind. */
 export async function refuseUnsupported(configFile: string): Promise<void> {
@@ -59,7 +80,13 @@ export interface ProductRun {
 /** `mesh-perf <args>` inside the node's network namespace; output streamed to onLine as it comes. */
 export function runProduct(init: number, args: string[], onLine: (line: string) => void = () => {}): Promise<ProductRun> {
   const child = spawn('nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
-    env: { ...process.env, KUBECONFIG: paths.kubeconfig(), MESH_PERF_ISTIOCTL: componentPath('istioctl'), COLUMNS: '100' },
+    env: {
+      ...process.env,
+      KUBECONFIG: paths.kubeconfig(),
+      MESH_PERF_ISTIOCTL: componentPath('istioctl'),
+      MESH_PERF_LINKERD: componentPath('linkerd-cli'),
+      COLUMNS: '100',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -98,10 +98,20 @@ export function envoyTraffic(text: string, namespace: string, reporter: 'destina
     });
 }
 
-/** linkerd-proxy's inbound HTTP requests (the pod's own proxy: every inbound request is into its namespace). */
+/**
+ * linkerd-proxy's inbound HTTP requests to its workload (the pod's own proxy: every inbound request
+ * is into its namespace). Not counted, as a real proxy labels them (test/fixtures/linkerd-proxy/):
+ * requests to the proxy's own admin server (target_port 4191: the kubelet's probes of the proxy,
+ * and every read of this very /metrics, mesh-perf's included) and the kubelet's probes of the
+ * workload (route_kind "default", route_name "probe": the route Linkerd's policy gives a pod's
+ * probe paths). Both are plaintext and never the load: counted, every Linkerd repetition showed
+ * plaintext beside its mTLS, and a proxy the load never crossed still counted requests.
+ */
 export function linkerdProxyTraffic(text: string): TrafficSeries[] {
+  const admin = String(PROXY_METRICS['linkerd-proxy'].port);
+  const probe = (s: PromSample) => s.labels.route_kind === 'default' && s.labels.route_name === 'probe';
   return parsePrometheusText(text)
-    .filter((s) => s.name === 'request_total' && s.labels.direction === 'inbound')
+    .filter((s) => s.name === 'request_total' && s.labels.direction === 'inbound' && s.labels.target_port !== admin && !probe(s))
     .map((s) => {
       const mtls = s.labels.tls === 'true';
       const peer = mtls ? s.labels.client_id || undefined : undefined;
