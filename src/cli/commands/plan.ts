@@ -3,7 +3,9 @@ import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/versi
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
 import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
+import { availableParallelism } from 'node:os';
 import { cpuVariantHint, cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
+import { describeTailDistortion, tailDistortionCheck } from '../../plan/tail-distortion.ts';
 import { wrap } from '../../report/terminal.ts';
 import { fitColumns } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
@@ -32,6 +34,7 @@ export const command: Command = {
     const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
+    const distortion = tailDistortionCheck(config, availableParallelism());
     const operator = loadEngineOf(config.profiles) === 'k6-operator';
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
@@ -72,8 +75,15 @@ export const command: Command = {
       const cpu = cpuWindow && {
         cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
       };
+      const tail = distortion && {
+        tailDistortion: {
+          thresholdRps: distortion.thresholdRps,
+          cores: distortion.cores,
+          profiles: distortion.profiles.map((p) => p.name),
+        },
+      };
       context.stdout(
-        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, ...looksJson(config, looks), trials }, null, 2)}\n`,
+        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, ...tail, ...looksJson(config, looks), trials }, null, 2)}\n`,
       );
       return 0;
     }
@@ -140,6 +150,7 @@ export const command: Command = {
       context.stdout(
         `${wrap(`k6 runs as k6-operator v${K6_OPERATOR_VERSION} TestRuns, one per repetition, its runners in the mode's namespace (the cluster must run k6-operator)`, Math.min(terminalWidth(), 100)).join('\n')}\n`,
       );
+    if (distortion) context.stdout(`${wrap(`Warning: ${describeTailDistortion(distortion)}`, width).join('\n')}\n`);
     if (cpuWindow) {
       const hint = cpuVariantHint(cpuWindow, config.preset, PRESETS);
       context.stdout(`${wrap(`${describeCpuWindow(cpuWindow)}${hint ? ` ${hint}` : ''}`, Math.min(terminalWidth(), 100)).join('\n')}\n`);

@@ -1,0 +1,57 @@
+// Above what rate the runner's own load shows in the tail it measures. On a runner that carries
+// the load generator (and, for local and kind, the servers), every request costs the machine CPU
+// (k6 ~0.1 ms, the echo server and mesh-perf a little more); past some rate the requests queue
+// behind that work and p99 grows with the rate although the service did not change.
+// bench/harness-fidelity (section distortion) steps `mesh-perf run` up against a Fortio echo
+// server on the same 2-core VM and finds the highest rate whose p99 stays within 1.5 × + 0.2 ms of
+// the p99 at 1,000 rps: the figure below, per core. It is scaled by the runner's cores (a
+// runner with more cores has more room for the same work). Pure.
+import type { Config } from '../config/validate.ts';
+
+/** Measured on 2 cores (docs/fidelity.md): the p99 stayed undistorted up to 2 × this. */
+export const TAIL_DISTORTION_RPS_PER_CORE = 1500;
+export const TAIL_DISTORTION_MEASURED_CORES = 2;
+
+export interface TailDistortionCheck {
+  cores: number;
+  /** Highest rate whose tail this runner can be trusted with. */
+  thresholdRps: number;
+  /** Open-model profiles above it. */
+  profiles: { name: string; rate: number }[];
+  /** Whether the servers run on the runner too (local, kind), or elsewhere (endpoints). */
+  serversOnRunner: boolean;
+}
+
+export function tailDistortionRps(cores: number): number {
+  return Math.max(1, cores) * TAIL_DISTORTION_RPS_PER_CORE;
+}
+
+/**
+ * Undefined when k6 does not run on this machine (kubeconfig: in the cluster's nodes) or when
+ * no profile is above the threshold. A user's script sets its own rate, which plan cannot see.
+ */
+export function tailDistortionCheck(config: Config, cores: number): TailDistortionCheck | undefined {
+  if (config.platform === 'kubeconfig') return undefined;
+  const thresholdRps = tailDistortionRps(cores);
+  const profiles = config.profiles
+    .filter((p) => p.model === 'open' && p.script === undefined && p.rate !== undefined && p.rate > thresholdRps)
+    .map((p) => ({ name: p.name, rate: p.rate! }));
+  if (profiles.length === 0) return undefined;
+  return { cores, thresholdRps, profiles, serversOnRunner: config.platform !== 'endpoints' };
+}
+
+const rps = (n: number) => `${n.toLocaleString('en-US')} rps`;
+
+/** One warning for plan and run. */
+export function describeTailDistortion(check: TailDistortionCheck): string {
+  const which = check.profiles.map((p) => `"${p.name}" (${rps(p.rate)})`).join(', ');
+  const one = check.profiles.length === 1;
+  const cores = `${check.cores} core${check.cores === 1 ? '' : 's'}`;
+  const measured = `${rps(TAIL_DISTORTION_RPS_PER_CORE * TAIL_DISTORTION_MEASURED_CORES)} measured on ${TAIL_DISTORTION_MEASURED_CORES} cores with the server beside k6`;
+  const where = check.serversOnRunner ? '' : ' (the servers run elsewhere here, so this errs on the safe side)';
+  return (
+    `Profile${one ? '' : 's'} ${which} ${one ? 'is' : 'are'} above ${rps(check.thresholdRps)}, the rate above which this runner's own load ` +
+    `(k6, mesh-perf${check.serversOnRunner ? ', the servers' : ''}) shows in the p99 it measures on ${cores} (${measured}, scaled by cores)${where}: ` +
+    "the tail will partly be the runner's. Lower the rate, or use a runner with more cores."
+  );
+}
