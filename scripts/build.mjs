@@ -1,6 +1,6 @@
 // Builds everything generated that is committed: dist/ (esbuild bundles of the CLI, the action,
 // its post step and the echo server, with the bundled packages' license notices in
-// dist/THIRD-PARTY-LICENSES.txt), the JSON Schemas, and the README's action tables.
+// dist/THIRD-PARTY-LICENSES.txt), the JSON Schemas, and docs/action.md's action tables.
 // `node scripts/build.mjs --outdir DIR` writes into DIR instead (the staleness test uses it).
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
@@ -87,15 +87,11 @@ await writeFile(
   `${JSON.stringify(toJson(resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`,
 );
 
-// README tables of the action's inputs and outputs, generated from action.yml.
-const tables = join(root, 'scripts/readme-tables.mjs');
+// docs/action.md's tables of the action's inputs and outputs, generated from action.yml.
+const tables = join(root, 'scripts/action-tables.mjs');
 if ((await exists(tables)) && (await exists(join(root, 'action.yml')))) {
-  const module = await import(pathToFileURL(tables).href);
-  const render = module.updateReadmeTables ?? module.default;
-  if (typeof render === 'function') {
-    const readme = join(root, 'README.md');
-    const before = await readFile(readme, 'utf8');
-    const after = await render(before, await readFile(join(root, 'action.yml'), 'utf8'));
-    await writeFile(join(outRoot, 'README.md'), after);
-  }
+  const { updateActionTables } = await import(pathToFileURL(tables).href);
+  const page = await readFile(join(root, 'docs/action.md'), 'utf8');
+  await mkdir(join(outRoot, 'docs'), { recursive: true });
+  await writeFile(join(outRoot, 'docs/action.md'), updateActionTables(page, await readFile(join(root, 'action.yml'), 'utf8')));
 }

@@ -80,7 +80,7 @@ export function readActionInputs(read: ReadInput): ActionInputs {
   };
 }
 
-/** All input names action.yml must declare, in the order the README lists them. */
+/** All input names action.yml must declare, in the order docs/action.md lists them. */
 export function actionInputNames(): string[] {
   return [
     INPUT.config,

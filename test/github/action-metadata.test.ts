@@ -1,6 +1,6 @@
 // action.yml, setup/action.yml and comment/action.yml against the code that reads them: every
 // input maps 1:1 onto the config overrides or an input the code reads, each description ends with
-// its default, the outputs are the ones the code sets, and the README tables match action.yml.
+// its default, the outputs are the ones the code sets, and docs/action.md's tables match action.yml.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { OVERRIDES } from '../../src/config/overrides.ts';
 import { actionInputNames, COMMENT_INPUT, OUTPUT, SETUP_INPUT } from '../../src/github/inputs.ts';
 import { MODE_VARIABLE } from '../../src/github/main.ts';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { renderActionTables, updateReadmeTables, MARKERS } from '../../scripts/readme-tables.mjs';
+import { renderActionTables, updateActionTables, MARKERS } from '../../scripts/action-tables.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 type Spec = { description: string; default?: string; required?: boolean };
@@ -80,22 +80,22 @@ test('the sub-actions are node24 actions running their own bundle entry, and dec
   assert.equal(typeof MODE_VARIABLE, 'string');
 });
 
-test('the README tables are generated from action.yml', () => {
+test("docs/action.md's tables are generated from action.yml", () => {
   const actionText = readFileSync(join(ROOT, 'action.yml'), 'utf8');
   const tables = renderActionTables(actionText) as { inputs: string; outputs: string };
   for (const name of actionInputNames()) assert.ok(tables.inputs.includes(`| \`${name}\` |`), `inputs table lists ${name}`);
   const sample = `# x\n${MARKERS.inputs[0]}\nSTALE-TABLE\n${MARKERS.inputs[1]}\ntext\n${MARKERS.outputs[0]}\n${MARKERS.outputs[1]}\n`;
-  const updated = updateReadmeTables(sample, actionText) as string;
+  const updated = updateActionTables(sample, actionText) as string;
   assert.ok(updated.includes(tables.inputs) && updated.includes(tables.outputs) && !updated.includes('STALE-TABLE'));
-  assert.equal(updateReadmeTables(updated, actionText), updated, 'idempotent');
-  assert.throws(() => updateReadmeTables('# no markers\n', actionText), /needs the markers <!-- inputs:start -->/);
+  assert.equal(updateActionTables(updated, actionText), updated, 'idempotent');
+  assert.throws(() => updateActionTables('# no markers\n', actionText), /needs the markers <!-- inputs:start -->/);
 
-  const readme = join(ROOT, 'README.md');
-  assert.ok(existsSync(readme), 'README.md exists');
-  const text = readFileSync(readme, 'utf8');
+  const page = join(ROOT, 'docs/action.md');
+  assert.ok(existsSync(page), 'docs/action.md exists');
+  const text = readFileSync(page, 'utf8');
   assert.equal(
     text,
-    updateReadmeTables(text, actionText),
-    'README.md inputs/outputs tables match action.yml: run the build (scripts/build.mjs calls updateReadmeTables)',
+    updateActionTables(text, actionText),
+    'docs/action.md inputs/outputs tables match action.yml: run the build (scripts/build.mjs calls updateActionTables)',
   );
 });

@@ -27,7 +27,7 @@ import {
   workflowText,
   type World,
 } from './act/harness.ts';
-import { readmeWorkflowTexts } from './readme-examples.ts';
+import { workflowExampleTexts } from './doc-examples.ts';
 
 const TOKEN = 'ghs_actexamples0123456789';
 const FORK_HEAD = 'f'.repeat(40);
@@ -314,15 +314,22 @@ jobs:
   assert.ok(run.output.includes(`paths={"k6":"${join(cacheDir, 'k6', '1.4.2', 'k6')}"} versions={"k6":"1.4.2"}`), tail(run.output));
 });
 
-// README's workflow examples as a user pastes them (read from README.md, so they cannot drift), each
-// run by act with a local mesh-perf.yaml. Left out, each for a reason the engine cannot get past:
-// the quick start and the setup example create a kind cluster (Docker), and the comment example
-// needs a results artifact from another run (the fork-safe pair above runs that sub-action).
-test("README's daily trend, PR gate and reusable-workflow examples run as pasted", { timeout: 900_000 }, async () => {
-  const examples = readmeWorkflowTexts(await readFile(join(ROOT, 'README.md'), 'utf8'));
+// The workflow examples as a user pastes them (README's daily trend and PR gate, docs/action.md's
+// reusable workflows; read from the pages, so they cannot drift), each run by act with a local
+// mesh-perf.yaml. Left out, each for a reason the engine cannot get past: the setup example creates
+// a kind cluster (Docker), and the comment example needs a results artifact from another run (the
+// fork-safe pair above runs that sub-action).
+test("README's daily trend and PR gate and docs/action.md's reusable-workflow example run as pasted", { timeout: 900_000 }, async () => {
+  const examples = (
+    await Promise.all(
+      ['README.md', 'docs/action.md'].map(async (page) =>
+        workflowExampleTexts(await readFile(join(ROOT, page), 'utf8')).map((e) => ({ ...e, line: `${page}:${e.line}` })),
+      ),
+    )
+  ).flat();
   const find = (what: RegExp) => {
     const found = examples.filter((e) => what.test(e.text));
-    assert.equal(found.length, 1, `one README example matches ${what}: ${found.map((e) => `line ${e.line}`).join(', ')}`);
+    assert.equal(found.length, 1, `one documented example matches ${what}: ${found.map((e) => e.line).join(', ')}`);
     return found[0]!;
   };
   const readmeRuns = () => historyFiles(world, 'gh-pages').filter((f) => /(^|\/)readme\/\d{4}\/[^/]+\.json$/.test(f)).length;
@@ -343,12 +350,12 @@ test("README's daily trend, PR gate and reusable-workflow examples run as pasted
     },
   ];
   for (const [i, { example, event, payload, check }] of cases.entries()) {
-    const caller = await createCaller(world, `readme-${example.line}`, {
+    const caller = await createCaller(world, `readme-${example.line.replace(/[^a-z0-9]+/gi, '-')}`, {
       'mesh-perf.yaml': localConfig(['suite: readme']),
       '.github/workflows/example.yml': example.text,
     });
     const run = await runAct({ world, caller, workflow: 'example.yml', event, payload, token: TOKEN, apiUrl: api.url, runId: 701 + i });
-    assert.equal(run.code, 0, `README line ${example.line}:\n${tail(run.output)}`);
+    assert.equal(run.code, 0, `${example.line}:\n${tail(run.output)}`);
     check();
   }
 });

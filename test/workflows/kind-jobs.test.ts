@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { documentationPages } from './doc-examples.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RUNNER_IMAGE_INOTIFY: Record<string, number> = { 'fs.inotify.max_user_watches': 655360, 'fs.inotify.max_user_instances': 1280 };
@@ -21,7 +22,7 @@ const FILES = [
   'action.yml',
   'setup/action.yml',
   'comment/action.yml',
-  'README.md',
+  ...documentationPages(ROOT),
 ].filter((f) => existsSync(join(ROOT, f)));
 
 /** `sysctl -w fs.inotify.<key>=<n>` with a literal n below what the runner images already have. */
@@ -39,7 +40,7 @@ test("the rule catches a literal sysctl that lowers the runner images' inotify l
   assert.deepEqual(inotifyLowerings('sudo sysctl -w "$1=$2"'), []);
 });
 
-test('no workflow, action or README advice lowers inotify limits', () => {
+test('no workflow, action or documentation advice lowers inotify limits', () => {
   const found = FILES.flatMap((f) => inotifyLowerings(readFileSync(join(ROOT, f), 'utf8')).map((m) => `${f}: ${m}`));
   assert.deepEqual(found, []);
 });

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { commentMarker } from '../../src/github/comment-body.ts';
 import { findPreset } from '../../src/presets/index.ts';
-import { readmeWorkflows } from './readme-examples.ts';
+import { workflowExamples } from './doc-examples.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** The suite a use reads when it names none: the config file's `suite:` (default `default`). */
@@ -99,7 +99,7 @@ test("every shipped PR workflow reads a suite that daily.yml (or mesh-matrix.yml
 });
 
 test("README's daily trend and PR gate read and write the same suite", () => {
-  const readme = readmeWorkflows(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((example) => ({
+  const readme = workflowExamples(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((example) => ({
     file: `README.md:${example.line}`,
     workflow: parse(example.text) as Workflow,
   }));

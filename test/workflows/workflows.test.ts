@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readmeWorkflowTexts } from './readme-examples.ts';
+import { documentationPages, workflowExampleTexts } from './doc-examples.ts';
 import { checkWorkflowText, type Finding } from './workflow-rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -56,14 +56,18 @@ test('actionlint is clean over .github/workflows and workflows/', { timeout: 60_
   assert.equal(result.code, 0, result.out);
 });
 
-test("README's examples, each as the workflow a user would paste them into, are actionlint clean", { timeout: 60_000 }, async () => {
-  const examples = readmeWorkflowTexts(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  assert.ok(examples.length >= 5, `README examples found at lines ${examples.map((e) => e.line).join(', ')}`);
-  const dir = mkdtempSync(join(tmpdir(), 'readme-examples-'));
+test("README's and docs' examples, each as the workflow a user would paste them into, are actionlint clean", {
+  timeout: 60_000,
+}, async () => {
+  const examples = documentationPages(ROOT).flatMap((page) =>
+    workflowExampleTexts(readFileSync(join(ROOT, page), 'utf8')).map((example) => ({ ...example, page })),
+  );
+  assert.ok(examples.length >= 5, `examples found: ${examples.map((e) => `${e.page}:${e.line}`).join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'doc-examples-'));
   try {
     mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
     const files = examples.map((example) => {
-      const file = join('.github', 'workflows', `readme-line-${example.line}.yml`);
+      const file = join('.github', 'workflows', `${example.page.replace(/[/.]/g, '-')}-line-${example.line}.yml`);
       writeFileSync(join(dir, file), example.text);
       return file;
     });
@@ -72,7 +76,7 @@ test("README's examples, each as the workflow a user would paste them into, are 
         done({ code: error ? (error.code as number) : 0, out: stdout + stderr }),
       );
     });
-    assert.equal(result.code, 0, `README.md examples (file name = README line):\n${result.out}`);
+    assert.equal(result.code, 0, `documentation examples (file name = page and line):\n${result.out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -270,10 +274,14 @@ test('the fork-safe commenter never checks out or runs pull request code', () =>
   assert.ok(job.steps.some((s) => s.uses === 'org/mesh-perf-action/comment@v1'));
 });
 
-test('every README example and copyable workflow that runs a benchmark uploads the artifact its summary links to', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test('every documented example and copyable workflow that runs a benchmark uploads the artifact its summary links to', () => {
   const sources = [
-    ...[...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i) => ({ name: `README.md yaml block ${i + 1}`, text: m[1]! })),
+    ...documentationPages(ROOT).flatMap((page) =>
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i) => ({
+        name: `${page} yaml block ${i + 1}`,
+        text: m[1]!,
+      })),
+    ),
     ...WORKFLOWS.filter((f) => f.startsWith('workflows/')).map((f) => ({ name: f, text: readFileSync(join(ROOT, f), 'utf8') })),
   ];
   let checked = 0;

@@ -1,31 +1,44 @@
-// The workflow examples in README.md, read from the README itself so tests that run or lint them
-// cannot drift from what users copy.
+// The examples in README.md and docs/*.md, read from the pages themselves so tests that run or
+// lint them cannot drift from what users copy.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export interface ReadmeExample {
+/** README.md and every docs/*.md page, as paths relative to the repository root. */
+export function documentationPages(root: string): string[] {
+  const docs = existsSync(join(root, 'docs'))
+    ? readdirSync(join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => `docs/${f}`)
+    : [];
+  return ['README.md', ...docs];
+}
+
+export interface DocExample {
   /** 1-based line of the block's first YAML line. */
   line: number;
   text: string;
 }
 
-interface YamlBlock extends ReadmeExample {
+interface YamlBlock extends DocExample {
   kind: 'workflow' | 'jobs' | 'steps' | 'other';
 }
 
 /** Every ```yaml block that is a whole workflow (has `on:` and `jobs:`). */
-export function readmeWorkflows(readme: string): ReadmeExample[] {
-  return readmeYamlBlocks(readme)
+export function workflowExamples(page: string): DocExample[] {
+  return yamlBlocks(page)
     .filter((b) => b.kind === 'workflow')
     .map(({ line, text }) => ({ line, text }));
 }
 
 /**
- * Every README example as a whole workflow a linter or engine accepts: whole workflows as they
+ * Every workflow example of a page as a whole workflow a linter or engine accepts: whole workflows as they
  * are, a `jobs:` fragment under `on: workflow_dispatch`, a list of steps as one job's steps.
  * Blocks that are not workflow YAML (a mesh-perf.yaml config) are left out.
  */
-export function readmeWorkflowTexts(readme: string): ReadmeExample[] {
-  return readmeYamlBlocks(readme).flatMap((b): ReadmeExample[] => {
+export function workflowExampleTexts(page: string): DocExample[] {
+  return yamlBlocks(page).flatMap((b): DocExample[] => {
     if (b.kind === 'workflow') return [{ line: b.line, text: b.text }];
     if (b.kind === 'jobs') return [{ line: b.line, text: `on: workflow_dispatch\npermissions: {}\n${b.text}` }];
     if (b.kind === 'steps') {
@@ -41,9 +54,10 @@ export function readmeWorkflowTexts(readme: string): ReadmeExample[] {
   });
 }
 
-function readmeYamlBlocks(readme: string): YamlBlock[] {
+/** Every ```yaml block of a page, with its first line and what kind of YAML it is. */
+function yamlBlocks(page: string): YamlBlock[] {
   const blocks: YamlBlock[] = [];
-  const lines = readme.split('\n');
+  const lines = page.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)```yaml\s*$/.exec(lines[i]!);
     if (!open) continue;

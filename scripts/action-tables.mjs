@@ -1,6 +1,7 @@
-// Renders the README's inputs and outputs tables from action.yml, between marker comments, so
-// the documentation cannot drift from the action. scripts/build.mjs calls updateReadmeTables;
-// test/github/readme-tables.test.ts fails when the committed README differs from its output.
+// Renders docs/action.md's inputs and outputs tables from action.yml, between marker comments, so
+// the documentation cannot drift from the action. scripts/build.mjs calls updateActionTables;
+// test/build/dist-fresh.test.ts and test/github/action-metadata.test.ts fail when the committed
+// page differs from its output.
 import { parse } from 'yaml';
 
 export const MARKERS = {
@@ -23,15 +24,15 @@ export function renderActionTables(actionYamlText) {
   };
 }
 
-/** Returns the README with both tables replaced; throws when a marker pair is missing. */
-export function updateReadmeTables(readmeText, actionYamlText) {
+/** Returns the page with both tables replaced; throws when a marker pair is missing. */
+export function updateActionTables(pageText, actionYamlText) {
   const tables = renderActionTables(actionYamlText);
-  let out = readmeText;
+  let out = pageText;
   for (const [key, [start, end]] of Object.entries(MARKERS)) {
     const from = out.indexOf(start);
     const to = out.indexOf(end);
     if (from < 0 || to < 0 || to < from) {
-      throw new Error(`README.md needs the markers ${start} and ${end} (in that order) around the ${key} table`);
+      throw new Error(`docs/action.md needs the markers ${start} and ${end} (in that order) around the ${key} table`);
     }
     out = `${out.slice(0, from + start.length)}\n${tables[key]}\n${out.slice(to)}`;
   }
