@@ -201,34 +201,48 @@ load: { rate: ${rate}, duration: ${seconds}s, warmup: ${warmupS}s, repetitions: 
 }
 
 /**
- * Samples a CLI process every 100 ms: its own CPU and its reaped children's, and whether its k6
- * child is running. k6's CPU is the growth of the reaped children's CPU from the last sample
- * before k6 appeared to the first after it had gone; the CLI's own, its growth over that span.
+ * Samples a CLI process every 50 ms: its own CPU, its reaped children's, and its k6 child's (the
+ * one that ran the load: the CLI also runs `k6 version`, briefly). k6's CPU is the growth of the
+ * CLI's reaped-children CPU from the last sample before that k6 appeared to the first after it
+ * was gone (exact: the kernel adds a child's whole CPU when it is reaped); when the CLI exits too
+ * soon after k6 for such a sample, the last CPU /proc showed for k6 itself (a zombie's is final).
+ * The CLI's own CPU is counted over the same span.
  */
 class K6ChildWatch {
-  private readonly samples: { own: number; reaped: number; k6: boolean }[] = [];
+  private readonly samples: { own: number; reaped: number; k6?: { pid: number; own: number } }[] = [];
   private readonly timer: NodeJS.Timeout;
+  private k6Pid: number | undefined;
   constructor(private readonly pid: number) {
-    this.timer = setInterval(() => this.sample(), 100);
+    this.timer = setInterval(() => this.sample(), 50);
     this.sample();
   }
   private sample(): void {
-    const cpu = processCpu(this.pid);
-    if (!cpu) return;
-    const k6 = descendants(this.pid).some((child) => commOf(child) === 'k6');
-    this.samples.push({ ...cpu, k6 });
+    const cli = processCpu(this.pid);
+    if (!cli) return;
+    let k6 = this.k6Pid === undefined ? undefined : processCpu(this.k6Pid);
+    if (!k6) {
+      // Looked for only while no k6 child is alive (or a zombie): the tree walk reads a file per thread.
+      this.k6Pid = descendants(this.pid).find((child) => commOf(child) === 'k6');
+      k6 = this.k6Pid === undefined ? undefined : processCpu(this.k6Pid);
+    }
+    this.samples.push({ ...cli, ...(k6 && this.k6Pid !== undefined ? { k6: { pid: this.k6Pid, own: k6.own } } : {}) });
   }
   stop(): { k6: number; own: number } | undefined {
     clearInterval(this.timer);
-    const first = this.samples.findIndex((s) => s.k6);
-    let last = -1;
+    const seen = new Map<number, number>();
+    for (const s of this.samples) if (s.k6) seen.set(s.k6.pid, Math.max(seen.get(s.k6.pid) ?? 0, s.k6.own));
+    const load = [...seen.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (!load) return undefined;
+    const first = this.samples.findIndex((s) => s.k6?.pid === load[0]);
+    let last = first;
     this.samples.forEach((s, i) => {
-      if (s.k6) last = i;
+      if (s.k6?.pid === load[0]) last = i;
     });
-    if (first < 1 || last === -1 || last + 1 >= this.samples.length) return undefined;
+    if (first < 1) return undefined;
     const before = this.samples[first - 1]!;
-    const after = this.samples[last + 1]!;
-    return { k6: after.reaped - before.reaped, own: after.own - before.own };
+    const after = this.samples[last + 1];
+    const end = after ?? this.samples[last]!;
+    return { k6: after ? after.reaped - before.reaped : load[1], own: end.own - before.own };
   }
 }
 
