@@ -3,12 +3,14 @@
 // engine cost per request?
 //   npx tsx bench/harness-fidelity/run.ts [--only fidelity,ablation,distortion,held,stall]
 //       [--rates 1000,2000,5000] [--duration 10] [--rounds 3] [--previous <git ref>]
+//       [--variant NAME=VALUE[,NAME=VALUE…]]…
 //       [--ablation-rate 2000] [--ablation-rounds 3]
 //       [--distortion 1000,2000,3000,4000,5000,6000,8000] [--distortion-rounds 3]
 //       [--steps 2000,3000,4000,5000,6000,8000,10000] [--step-duration 5]
 // One Fortio 1.66 echo server on 127.0.0.1, the same k6 binary for every k6 row (tools.ts):
 //   fidelity    per rate, rounds of vegeta, plain k6 and `mesh-perf run` (and, with --previous,
-//               mesh-perf as of that commit), the order rotated every round; per tool the median
+//               mesh-perf as of that commit; with each --variant, mesh-perf with that environment,
+//               e.g. GOGC=400 for its k6), the order rotated every round; per tool the median
 //               over rounds of p50/p90/p99/max and its CPU per 1,000 requests (k6's, vegeta's,
 //               mesh-perf's own Node process, Fortio's), against the issue-42 bounds: mesh-perf's
 //               p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, p99 ≤ 1.5 ×
@@ -50,6 +52,8 @@ const rates = numbers(arg('rates', '1000,2000,5000'));
 const durationS = Number(arg('duration', '10'));
 const rounds = Number(arg('rounds', '3'));
 const previousRef = arg('previous', '');
+/** Every --variant: mesh-perf again with an environment of its own (e.g. GOGC=400 for its k6). */
+const variants = process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : []));
 const ablationRate = Number(arg('ablation-rate', '2000'));
 const ablationRounds = Number(arg('ablation-rounds', '3'));
 const distortionRates = numbers(arg('distortion', '1000,2000,3000,4000,5000,6000,8000'));
@@ -139,6 +143,11 @@ async function fidelity(): Promise<void> {
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
     { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, durationS, WARMUP_S) },
     ...(previous ? [{ label: previous.label, run: (rate: number) => meshPerfCli(previous, fortio.url, rate, durationS, WARMUP_S) }] : []),
+    ...variants.map((v) => {
+      const env = Object.fromEntries(v.split(',').map((pair) => pair.split('=', 2) as [string, string]));
+      const variant = { ...cli, label: `mesh-perf ${v}`, env };
+      return { label: variant.label, run: (rate: number) => meshPerfCli(variant, fortio.url, rate, durationS, WARMUP_S) };
+    }),
   ];
   console.log(
     `\nFidelity: ${durationS} s per run (mesh-perf: + ${WARMUP_S} s warm-up), median of ${rounds} rounds, the order rotated every round`,

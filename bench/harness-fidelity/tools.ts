@@ -127,6 +127,8 @@ export function plainK6(k6: string, url: string, rate: number, seconds: number):
 export interface MeshPerfCli {
   label: string;
   argv: string[];
+  /** Extra environment for the CLI (and so its k6, e.g. GOGC: load/k6-process.ts passes it on). */
+  env?: Record<string, string>;
   cleanup: () => Promise<void>;
 }
 
@@ -172,7 +174,7 @@ load: { rate: ${rate}, duration: ${seconds}s, warmup: ${warmupS}s, repetitions: 
     const child = spawn(cli.argv[0]!, [...cli.argv.slice(1), 'run', '--out', join(dir, 'out')], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, COLUMNS: '100' },
+      env: { ...process.env, COLUMNS: '100', ...cli.env },
     });
     let output = '';
     const keep = (c: Buffer) => (output = (output + c.toString()).slice(-4000));
