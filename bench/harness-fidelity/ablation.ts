@@ -57,7 +57,7 @@ export const VARIANTS: Variant[] = [
   { name: 'request parameters (timeout)', change: 'off', apply: offRequestParams },
   { name: 'summary export (handleSummary JSON)', change: 'off', apply: offSummaryExport },
   {
-    name: 'all of the above: the request alone',
+    name: 'every part of the script above: the request alone',
     change: 'off',
     apply: (i) => {
       offTag(i);
@@ -67,6 +67,25 @@ export const VARIANTS: Variant[] = [
       offSummaryExport(i);
       edit(i, LIB, '    thresholds,\n', '    thresholds: {},\n');
     },
+  },
+  {
+    name: 'warm-up scenario (2 s before the measured one)',
+    change: 'off',
+    apply: (i) =>
+      params(i, (p) => {
+        const scenarios = p.scenarios as Record<string, Record<string, unknown>>;
+        if (!scenarios.warmup) throw new Error('ablation: the engine no longer renders a warm-up scenario');
+        delete scenarios.warmup;
+        scenarios.measure!.startTime = '0s';
+      }),
+  },
+  {
+    name: "VU pool as plain k6's (200 VUs)",
+    change: 'off',
+    apply: (i) =>
+      params(i, (p) => {
+        for (const s of Object.values(p.scenarios as Record<string, Record<string, unknown>>)) s.preAllocatedVUs = s.maxVUs = 200;
+      }),
   },
   {
     name: 'threshold evaluation (k6 without --no-thresholds)',
