@@ -1,6 +1,6 @@
 // Builds everything generated that is committed: dist/ (esbuild bundles of the CLI, the action,
 // its post step and the echo server, with the bundled packages' license notices in
-// dist/THIRD-PARTY-LICENSES.txt), the JSON Schemas, and docs/action.md's action tables.
+// dist/THIRD-PARTY-LICENSES.txt), the JSON Schemas, and the generated reference in docs/ (configuration keys, action inputs).
 // `node scripts/build.mjs --outdir DIR` writes into DIR instead (the staleness test uses it).
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
@@ -69,29 +69,20 @@ await writeFile(
 // JSON Schemas, generated from the zod schemas (run through tsx: they are TypeScript).
 const { tsImport } = await import('tsx/esm/api');
 const { z } = await import('zod');
+const { toJsonSchema, CONFIG_SCHEMA_ID, CONFIG_SCHEMA_TITLE } = await import(pathToFileURL(join(root, 'scripts/json-schema.mjs')).href);
 const { configSchema } = await tsImport(pathToFileURL(join(root, 'src/config/schema.ts')).href, import.meta.url);
 const { resultsSchema } = await tsImport(pathToFileURL(join(root, 'src/results/schema.ts')).href, import.meta.url);
 const schemaDir = join(outRoot, 'schema');
 await mkdir(schemaDir, { recursive: true });
-const toJson = (schema, id, title) => ({
-  $id: id,
-  title,
-  ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }),
-});
-await writeFile(
-  join(schemaDir, 'mesh-perf.schema.json'),
-  `${JSON.stringify(toJson(configSchema, 'https://mesh-perf.dev/schema/mesh-perf.schema.json', 'mesh-perf.yaml'), null, 2)}\n`,
-);
+const configJsonSchema = toJsonSchema(z, configSchema, CONFIG_SCHEMA_ID, CONFIG_SCHEMA_TITLE);
+await writeFile(join(schemaDir, 'mesh-perf.schema.json'), `${JSON.stringify(configJsonSchema, null, 2)}\n`);
 await writeFile(
   join(schemaDir, 'results.schema.json'),
-  `${JSON.stringify(toJson(resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`,
+  `${JSON.stringify(toJsonSchema(z, resultsSchema, 'https://mesh-perf.dev/schema/results.schema.json', 'mesh-perf results.json'), null, 2)}\n`,
 );
 
-// docs/action.md's tables of the action's inputs and outputs, generated from action.yml.
-const tables = join(root, 'scripts/action-tables.mjs');
-if ((await exists(tables)) && (await exists(join(root, 'action.yml')))) {
-  const { updateActionTables } = await import(pathToFileURL(tables).href);
-  const page = await readFile(join(root, 'docs/action.md'), 'utf8');
-  await mkdir(join(outRoot, 'docs'), { recursive: true });
-  await writeFile(join(outRoot, 'docs/action.md'), updateActionTables(page, await readFile(join(root, 'action.yml'), 'utf8')));
-}
+// The generated reference in docs/: every configuration key (from the JSON Schema above) and the
+// inputs and outputs of the action, its sub-actions and the reusable workflows.
+const { generatedDocs } = await import(pathToFileURL(join(root, 'scripts/docs-reference.mjs')).href);
+await mkdir(join(outRoot, 'docs'), { recursive: true });
+for (const [path, text] of Object.entries(generatedDocs(root, configJsonSchema))) await writeFile(join(outRoot, path), text);

@@ -4,8 +4,9 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { missingComponents } from './real/components.mjs';
 
-export const TIERS = ['unit', 'e2e', 'k8s'];
+export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
 
 /**
  * Files that need the local control plane (kube-apiserver + kwok), with their time in a CI run
@@ -16,7 +17,7 @@ export const TIERS = ['unit', 'e2e', 'k8s'];
  */
 const K8S_SECONDS = {
   'test/kubernetes/ingress.test.ts': 363,
-  'test/kubernetes/k6-operator.test.ts': 312,
+  'test/kubernetes/k6-operator.test.ts': 420,
   'test/kubernetes/generators.test.ts': 238,
   'test/kubernetes/resource-window.test.ts': 180,
   'test/kubernetes/up-down.test.ts': 167,
@@ -24,7 +25,9 @@ const K8S_SECONDS = {
   'test/kubernetes/control-plane.test.ts': 144,
   'test/kubernetes/arms.test.ts': 200,
   'test/kubernetes/istio-revisions.test.ts': 290,
+  'test/kubernetes/mesh-paths.test.ts': 500,
   'test/kubernetes/scaling.test.ts': 30,
+  'test/kubernetes/single-node.test.ts': 40,
   'test/kubernetes/linkerd-detect.test.ts': 10,
   'test/kubernetes/unreachable.test.ts': 10,
 };
@@ -150,6 +153,7 @@ export function drivesLoad(file) {
 
 export function tierOf(file) {
   const path = file.split('\\').join('/');
+  if (path.startsWith('test/real/')) return 'real';
   if (K8S.includes(path)) return 'k8s';
   if (E2E.includes(path)) return 'e2e';
   return 'unit';
@@ -221,10 +225,25 @@ const BROWSER = [
   'test/report/whiskers.test.ts',
 ];
 
+/**
+ * The real-node tier (test/real/: a real kubelet, containerd and Istio ambient's data plane in
+ * network namespaces of their own, scripts/real/) runs when its components are cached and skips
+ * otherwise, on CI too: building them takes ~20 minutes on 2 cores, which a fresh CI machine must
+ * not spend. It needs root (namespaces, mounts, iptables). One line says why it skipped.
+ */
+export function realTierSkip() {
+  if (process.getuid?.() !== 0) return 'it needs root (network, mount and PID namespaces, iptables)';
+  const missing = missingComponents();
+  if (missing.length === 0) return undefined;
+  const prebuilt = missing.some((c) => c.name === 'ztunnel') ? ' with MESH_PERF_REAL_BIN=<directory of ztunnel.xz>' : '';
+  return `${missing.length} components are not built (${missing.map((c) => c.name).join(', ')}): build them once with \`bash scripts/k8s/build.sh && bash scripts/install-test-tools.sh && bash scripts/real/build.sh\`${prebuilt} (~20 min on 2 cores)`;
+}
+
 /** The tools a test file needs that are not installed, each with how to get it. */
 export function missingToolsFor(file) {
   const path = file.split('\\').join('/');
   const tier = tierOf(path);
+  if (tier === 'real') return [];
   const needed =
     tier === 'k8s'
       ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()]

@@ -2,6 +2,8 @@
 //   unit  pure and in-process code, no external tool (`npm run test:unit`)
 //   e2e   real k6, Fortio, vegeta, HTTP servers, git, Chromium (`npm run test:e2e`)
 //   k8s   a local Kubernetes control plane (kube-apiserver + kwok) (`npm run test:k8s`)
+//   real  a real node (containerd, kubelet, Istio ambient's ztunnel) in namespaces of its own
+//         (`npm run test:real`); skipped, on CI too, until scripts/real/build.sh has built it
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
@@ -19,7 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
-import { drivesLoad, k8sLanes, missingToolsFor, TIERS, tierOf } from './test-tiers.mjs';
+import { drivesLoad, k8sLanes, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -84,7 +86,7 @@ if (files.length === 0) {
 }
 
 /** Each tier's budget on a 2-core machine (issue 29): reported against, never enforced. */
-const BUDGET_S = { unit: 30, e2e: 600, k8s: 720 };
+const BUDGET_S = { unit: 30, e2e: 600, k8s: 720, real: 600 };
 const durationsDir = mkdtempSync(join(tmpdir(), 'mesh-perf-test-durations-'));
 const reporterPath = join(root, 'scripts/test-durations-reporter.mjs');
 /** The CPU time of every child this process has waited for (Linux: /proc/self/stat cutime + cstime). */
@@ -149,6 +151,13 @@ for (const tier of TIERS) {
       );
     }
   }
+  if (tier === 'real' && tierFiles.length > 0) {
+    const why = realTierSkip();
+    if (why) {
+      console.log(`\n⚠ test:real: skipping ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}: ${why}`);
+      continue;
+    }
+  }
   if (tierFiles.length === 0) continue;
   console.log(`\n▶ test:${tier}: ${tierFiles.length} files (load average ${loadAverage()})`);
   const started = Date.now();
@@ -165,7 +174,9 @@ for (const tier of TIERS) {
             ['e2e-parallel', [tierFiles.filter((f) => !drivesLoad(f))], 2],
             ['e2e-load', [tierFiles.filter((f) => drivesLoad(f))], 1],
           ]
-        : [[tier, k8sLanes(tierFiles), 1]];
+        : tier === 'real'
+          ? [['real', [tierFiles], 1]]
+          : [[tier, k8sLanes(tierFiles), 1]];
   let tierFailed = false;
   for (const [label, lanes, concurrency] of batches) {
     const count = lanes.reduce((n, lane) => n + lane.length, 0);

@@ -14,7 +14,7 @@ import type { AnalysisEvidence } from './results/evidence.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
-import type { Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
+import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
@@ -106,13 +106,15 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const generators = decideGenerators(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
+    const records = (await platform.modeRecords?.()) ?? {};
 
     log.phase(
       `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
     const started = Date.now();
     const sampler = platform.resourceSampler();
-    const measuring: Measuring = { platform, runner, sampler, result, extraFiles, generators, deps };
+    const probe = platform.pathProbe?.();
+    const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, measuring);
@@ -193,6 +195,10 @@ interface Measuring {
   /** Asked of the platform once, after prepare: every trial runs k6 and samples resources through them. */
   runner: LoadRunner;
   sampler: ResourceSampler | undefined;
+  /** Reads the proxies' counters around each repetition (the path evidence), when the platform can. */
+  probe: PathProbe | undefined;
+  /** What the platform records per mode (mTLS policy, enrolment), merged into each mode's results entry. */
+  records: Record<string, ModeRecord>;
   result: RunResult;
   extraFiles: Record<string, string>;
   /** k6 instances per profile name (decideGenerators, once the platform had prepared). */
@@ -201,7 +207,7 @@ interface Measuring {
 }
 
 async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
-  const { platform, runner, sampler, result, extraFiles, deps } = measuring;
+  const { platform, runner, sampler, probe, result, extraFiles, deps } = measuring;
   const generators = measuring.generators.get(trial.profile.name) ?? 1;
   await platform.beforeTrial?.(trial.mode, trial.profile, generators);
   const base = platform.target(trial.mode);
@@ -209,6 +215,8 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
   const label = `[${trial.index + 1}/${plan.trials.length}] ${trial.mode.name} · ${trial.profile.name} · rep ${trial.repetition}/${trial.planned}`;
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);
+  // The proxies' counters before the load: their increase is the repetition's path evidence.
+  await probe?.start(trial.mode.name);
   sampler?.start(trial.mode.name);
   let run;
   try {
@@ -226,7 +234,9 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
     const usage = await sampler.stop(run.repetition.achievedRps, run.window);
     if (usage.length > 0) run.repetition.resources = usage;
   }
-  modeEntry(result, trial, target.description).repetitions.push(run.repetition);
+  const path = await probe?.stop(trial.mode.name);
+  if (path) run.repetition.path = path;
+  modeEntry(result, trial, target.description, measuring.records[trial.mode.name]).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(
     `${label}: ${rep.latencyMs ? `p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms` : 'no successful request'}, ${rep.achievedRps.toFixed(1)} rps${rep.instances ? ` from ${rep.instances.length} k6 processes` : ''}${rep.failures > 0 ? `, ${formatErrorRate(rep.errorRate)} failed (${formatCauses(rep.errorCauses)})` : ''}${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
@@ -333,12 +343,14 @@ function trialRecord(t: Trial): RunResult['plan']['trials'][number] {
   return { index: t.index, mode: t.mode.name, profile: t.profile.name, repetition: t.repetition, block: t.block };
 }
 
-function modeEntry(result: RunResult, trial: Trial, description: string): ModeResult {
+function modeEntry(result: RunResult, trial: Trial, description: string, record: ModeRecord = {}): ModeResult {
   let entry = findMode(result, trial.mode.name, trial.profile.name);
   if (!entry) {
     entry = { name: trial.mode.name, profile: trial.profile.name, repetitions: [], target: description };
     if (trial.mode.mesh) entry.mesh = trial.mode.mesh;
     if (trial.mode.arm) entry.arm = { ...trial.mode.arm };
+    if (record.mtls) entry.mtls = record.mtls;
+    if (record.enrolment) entry.enrolment = record.enrolment;
     result.modes.push(entry);
   }
   return entry;

@@ -119,6 +119,7 @@ const ENROLMENT_KEYS: Record<string, string> = {
   'istio-injection': 'the mesh sets it (istio-sidecar enrols the namespace)',
   'istio.io/dataplane-mode': 'the mesh sets it (ambient enrols the namespace)',
   'linkerd.io/inject': 'the mesh sets it (linkerd enrols the namespace)',
+  'istio.io/ingress-use-waypoint': "the mesh sets it (an istio-waypoint mode's gateway traffic goes through its waypoint)",
   'istio.io/rev':
     "the tool labels an arm's namespace with its own revision: give the arm istio: { version, hub, set } (and revision for its name), and it installs that control plane beside the run's",
 };

@@ -227,12 +227,17 @@ export const loadProfileSchema = z
       .describe(
         'blocks per mode, interleaved across modes: a whole number runs exactly that many; auto (default) starts with plan.budget.minBlocks and adds blocks until every A/B gate and inconclusive regression gate is decided or plan.budget is spent',
       ),
-    protocol: z.enum(['http', 'grpc']).default('http'),
-    method: z.enum(['GET', 'POST']).default('GET'),
+    protocol: z
+      .enum(['http', 'grpc'])
+      .default('http')
+      .describe("request protocol; grpc calls the echo server's gRPC port, or a mode's grpc address on endpoints"),
+    method: z.enum(['GET', 'POST']).default('GET').describe('HTTP method; POST sends body or payloadBytes'),
     path: text('load.path').startsWith('/').optional().describe('request path appended to each mode target'),
     body: text('load.body', LIMITS.body).optional().describe('POST body (the echo server sends it back)'),
     payloadBytes: z.number().int().min(0).max(10_000_000).optional().describe('POST body of this many bytes'),
-    headers: stringMap('load.headers').optional(),
+    headers: stringMap('load.headers')
+      .optional()
+      .describe('HTTP headers sent with every request; values under secret-looking names never reach an output'),
     timeout: duration('load.timeout').default('10s').describe('per-request timeout'),
     maxErrorRate: z
       .number({ error: 'load.maxErrorRate: expected a fraction from 0 to 1 (0.01 = 1%)' })
@@ -298,15 +303,27 @@ const budgetSchema = z
 
 export const configSchema = z
   .strictObject({
-    $schema: text('$schema').optional(),
+    $schema: text('$schema')
+      .optional()
+      .describe('the JSON Schema editors check this file against, e.g. ./schema/mesh-perf.schema.json; mesh-perf itself ignores it'),
     suite: name('suite name').default('default').describe('groups results in history'),
     preset: text('preset', 100).optional().describe('start from a preset (mesh-perf presets lists them)'),
-    platform: z.enum(PLATFORMS).default('local'),
-    modes: z.array(modeSchema).min(1, { error: 'expected at least one mode' }).max(LIMITS.modes, tooMany('modes', LIMITS.modes)),
+    platform: z
+      .enum(PLATFORMS)
+      .default('local')
+      .describe(
+        'where the modes run: local (its own echo servers and proxies on 127.0.0.1), endpoints (URLs you give), kind (a cluster it creates), kubeconfig (your cluster)',
+      ),
+    modes: z
+      .array(modeSchema)
+      .min(1, { error: 'expected at least one mode' })
+      .max(LIMITS.modes, tooMany('modes', LIMITS.modes))
+      .describe('what is measured: one entry per mode, all run in the same randomized blocks'),
     baseline: text('baseline', 40).optional().describe('mode that overheads are computed against; default the first mode'),
     load: z
       .union([loadProfileSchema, z.array(loadProfileSchema).min(1).max(LIMITS.profiles, tooMany('load profiles', LIMITS.profiles))])
-      .prefault({}),
+      .prefault({})
+      .describe('the load: one profile, or a list of profiles that every mode runs'),
     plan: z
       .strictObject({
         seed: z
@@ -316,10 +333,16 @@ export const configSchema = z
           .max(LIMITS.seed, atMost('plan.seed', LIMITS.seed, ' (the shuffle keeps 32 bits)'))
           .optional()
           .describe('seed of the randomized block order; recorded in results'),
-        order: z.enum(['interleaved', 'sequential']).default('interleaved'),
+        order: z
+          .enum(['interleaved', 'sequential'])
+          .default('interleaved')
+          .describe(
+            'interleaved: each block runs every mode once, in a seeded random order; sequential: every repetition of one mode, then the next mode',
+          ),
         budget: budgetSchema,
       })
-      .default({ order: 'interleaved', budget: { minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks } }),
+      .default({ order: 'interleaved', budget: { minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks } })
+      .describe('the order of the trials, and how long load.repetitions auto may go on'),
     gates: gatesSchema,
     history: historySchema,
     github: githubSchema,

@@ -32,14 +32,16 @@ export function cpuVariantHint(
   const root = presets.find((p) => p.name === preset)?.variantOf ?? preset;
   const measured = (load: unknown) =>
     (Array.isArray(load) ? load : [load]).map((p) => parseDurationMs(String((p as { duration?: unknown })?.duration ?? '')) ?? 0);
-  const current = measured(presets.find((p) => p.name === preset)?.config.load);
-  // The cheapest variant that is long enough.
+  const rates = (load: unknown) => JSON.stringify((Array.isArray(load) ? load : [load]).map((p) => (p as { rate?: unknown })?.rate));
+  const own = presets.find((p) => p.name === preset)?.config.load;
+  const current = measured(own);
+  // The cheapest variant that is long enough; of two as cheap, the one that keeps the preset's rates.
   const fit = presets
     .filter((c) => c.name !== preset && (c.variantOf ?? c.name) === root)
-    .map((c) => ({ name: c.name, durations: measured(c.config.load) }))
+    .map((c) => ({ name: c.name, durations: measured(c.config.load), sameRates: rates(c.config.load) === rates(own) }))
     .filter((c) => c.durations.length > 0 && c.durations.every((ms) => ms >= check.minimumMs))
-    .map((c) => ({ name: c.name, longest: Math.max(...c.durations) }))
-    .sort((a, b) => a.longest - b.longest)[0];
+    .map((c) => ({ name: c.name, longest: Math.max(...c.durations), sameRates: c.sameRates }))
+    .sort((a, b) => a.longest - b.longest || Number(b.sameRates) - Number(a.sameRates))[0];
   if (!fit) return undefined;
   const ratio = current.length > 0 ? Math.round((10 * fit.longest) / Math.max(...current)) / 10 : undefined;
   return `Preset ${fit.name} measures ${fit.longest / 1000} s per repetition and gets it${ratio ? `, at ${ratio}× the measured time` : ''}.`;
@@ -47,7 +49,7 @@ export function cpuVariantHint(
 
 /** One sentence for the plan's footer. */
 export function describeCpuWindow(check: CpuWindowCheck): string {
-  const minimum = `CPU per 1000 rps needs at least ${check.minimumMs / 1000} s measured per repetition (two kubelet refreshes of up to 15 s)`;
+  const minimum = `CPU per 1000 rps needs at least ${check.minimumMs / 1000} s measured per repetition (two kubelet refreshes of up to 30 s)`;
   if (check.shortProfiles.length === 0) return `${minimum}; every profile measures that long.`;
   const which = check.shortProfiles.map((p) => `"${p.name}" (${p.duration})`).join(', ');
   const one = check.shortProfiles.length === 1;

@@ -1,10 +1,14 @@
 // How long a measured window must be for the kubelet to give a CPU figure. CPU is the change of
 // a cumulative counter between two samples inside the window; the kubelet serves cAdvisor's
-// cache, which housekeeping refreshes every 10 s, stretching to 15 s on a busy node
-// (cAdvisor's --housekeeping_interval and --max_housekeeping_interval defaults). Pure.
+// cache, which housekeeping refreshes per container every 10 s, raised to 15 s while the
+// container's stats do not change (the kubelet's defaultHousekeepingInterval and
+// maxHousekeepingInterval, pkg/kubelet/cadvisor/cadvisor_linux.go), and each wait is jittered up to
+// twice that: cAdvisor v0.56.2 manager/container.go, nextHousekeepingInterval returns
+// jitter(interval, 1.0), i.e. interval + rand × interval. So a sample can be 10 to 30 s old. (A
+// real kubelet showed it, issue 37: 30 s windows of an idle control plane held one sample.) Pure.
 
-/** The longest a kubelet's resource sample can go without a refresh. */
-export const KUBELET_REFRESH_MAX_MS = 15_000;
+/** The longest a kubelet's resource sample can go without a refresh: 15 s, jittered to twice that. */
+export const KUBELET_REFRESH_MAX_MS = 30_000;
 /** The shortest, at which a scrape every interval or less sees every sample. */
 export const KUBELET_REFRESH_MIN_MS = 10_000;
 

@@ -3,7 +3,7 @@
 import type { Config, LoadProfile } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
-import type { ResourceUsage } from '../results/types.ts';
+import type { ModeResult, PathEvidence, ResourceUsage } from '../results/types.ts';
 import type { MeasuredWindow } from '../load/types.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -45,6 +45,18 @@ export interface ResourceSampler {
   stop(achievedRps: number, window?: MeasuredWindow): Promise<ResourceUsage[]>;
 }
 
+/**
+ * Reads what the proxies in a mode's path counted during one repetition (their own counters):
+ * start before the load, stop after it.
+ */
+export interface PathProbe {
+  start(mode: string): Promise<void>;
+  stop(mode: string): Promise<PathEvidence | undefined>;
+}
+
+/** What a platform records once per mode beside its repetitions (results: modes[]). */
+export type ModeRecord = Pick<ModeResult, 'mtls' | 'enrolment'>;
+
 export interface Platform {
   readonly name: string;
   /** Creates or connects to everything the modes need. Throws EnvironmentError on failure. */
@@ -57,6 +69,13 @@ export interface Platform {
    * the one sampler is started and stopped around every repetition of the run.
    */
   resourceSampler(): ResourceSampler | undefined;
+  /**
+   * Present when the platform can read its proxies' counters. Asked once, after prepare; started
+   * and stopped around every repetition, outside the sampler's window.
+   */
+  pathProbe?(): PathProbe | undefined;
+  /** Per mode, facts recorded with its results (the mTLS policy in force, its namespace's enrolment). Asked once, after prepare. */
+  modeRecords?(): Promise<Record<string, ModeRecord>>;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;
   /**

@@ -32,6 +32,25 @@ const MIGRATIONS: Record<number, Migration> = {
     const { mergeBase, ...rest } = git;
     return { ...doc, run: { ...run, git: { ...rest, ...(rest.baseSha === undefined ? { baseSha: mergeBase } : {}) } } };
   },
+  // v6 records per mode the mutual TLS policy in force (modes[].mtls), the namespace's enrolment
+  // and per repetition what the proxies counted (path). An older cluster run says what is certain
+  // from its environment: a mode without a mesh had none, and an Istio mode ran under the
+  // mesh-wide STRICT PeerAuthentication mesh-perf applied when it installed Istio itself.
+  5: (doc) => {
+    const run = doc.run as { platform?: unknown; environment?: Record<string, unknown> } | undefined;
+    if (!Array.isArray(doc.modes) || (run?.platform !== 'kind' && run?.platform !== 'kubeconfig')) return doc;
+    const istio = (run.environment?.meshes as Record<string, Record<string, unknown>> | undefined)?.istio;
+    const strictByUs = istio?.installedByMeshPerf === true && istio.mtls === 'STRICT';
+    const modes = doc.modes.map((mode: Record<string, unknown>) => {
+      if (!mode || typeof mode !== 'object' || mode.mtls !== undefined) return mode;
+      const mesh = typeof mode.mesh === 'string' ? mode.mesh : mode.name;
+      if (mesh === 'baseline') return { ...mode, mtls: { mode: 'none', source: 'no mesh' } };
+      if (strictByUs && typeof mesh === 'string' && mesh.startsWith('istio-'))
+        return { ...mode, mtls: { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' } };
+      return mode;
+    });
+    return { ...doc, modes };
+  },
 };
 
 export class ResultsFormatError extends UsageError {

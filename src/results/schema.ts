@@ -29,6 +29,29 @@ const resourceUsage = z.strictObject({
   samples: z.number().int(),
 });
 
+const proxyTraffic = z.strictObject({
+  proxy: z.enum(['sidecar', 'ztunnel', 'waypoint', 'gateway', 'linkerd-proxy']),
+  pods: z.number().int(),
+  unit: z.enum(['requests', 'connections']),
+  count: z.number(),
+  mtls: z.number(),
+  plaintext: z.number(),
+  bytesReceived: z.number().optional(),
+  peers: z.array(z.string()),
+});
+
+const pathEvidence = z
+  .strictObject({ proxies: z.array(proxyTraffic), problems: z.array(z.string()).optional() })
+  .describe("what the proxies in the mode's path counted for the repetition's traffic (their own counters, before and after)");
+
+const mtlsPolicy = z
+  .strictObject({
+    mode: z.enum(['STRICT', 'PERMISSIVE', 'DISABLE', 'none', 'unknown']),
+    source: z.string(),
+    exceptions: z.array(z.string()).optional(),
+  })
+  .describe("the mutual TLS policy in force for the mode's server, as the mesh's policies in the cluster resolve");
+
 export const repetitionSchema = z.strictObject({
   trial: z.number().int(),
   block: z.number().int(),
@@ -84,6 +107,7 @@ export const repetitionSchema = z.strictObject({
     .describe(
       'load.generators > 1: what each k6 instance did; the repetition holds the merged figures (percentiles of the union of raw durations)',
     ),
+  path: pathEvidence.optional(),
 });
 
 export const resultsSchema = z
@@ -129,6 +153,11 @@ export const resultsSchema = z
           .object({ of: z.string(), side: z.enum(['base', 'head']) })
           .optional()
           .describe('A/B: the mode this arm belongs to (modes[].arms) and its side'),
+        mtls: mtlsPolicy.optional(),
+        enrolment: z
+          .strictObject({ labels: z.record(z.string(), z.string()), annotations: z.record(z.string(), z.string()) })
+          .optional()
+          .describe("the labels and annotations the mode's namespace was created with (the mesh's enrolment and the mode's own)"),
         repetitions: z.array(repetitionSchema),
       }),
     ),

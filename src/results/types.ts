@@ -2,7 +2,7 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 5;
+export const RESULTS_SCHEMA_VERSION = 6;
 
 /** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
@@ -89,6 +89,52 @@ export interface Repetition {
    * raw request durations (exact), counts summed.
    */
   instances?: InstanceRecord[];
+  /**
+   * Kubernetes platforms (v6): what the proxies in the mode's path counted for traffic into the
+   * mode's namespace while the repetition ran (their own counters, read before and after it).
+   */
+  path?: PathEvidence;
+}
+
+/** The proxies a repetition's traffic should cross, and what each counted for it (v6). */
+export interface PathEvidence {
+  /** One entry per kind of proxy read: the mode's own (sidecar, ztunnel, waypoint, linkerd-proxy, gateway) and, for a mode outside the mesh, the mesh's shared ones that must not have counted it. */
+  proxies: ProxyTraffic[];
+  /** Pods whose counters could not be read, and why (their figures are missing from the sums). */
+  problems?: string[];
+}
+
+export type ProxyKind = 'sidecar' | 'ztunnel' | 'waypoint' | 'gateway' | 'linkerd-proxy';
+
+/** What one kind of proxy counted for traffic into the mode's namespace during a repetition. */
+export interface ProxyTraffic {
+  proxy: ProxyKind;
+  /** Pods whose counters were read (before and after). */
+  pods: number;
+  /** requests: HTTP requests (Envoy's istio_requests_total, linkerd-proxy's request_total); connections: TCP connections (ztunnel's istio_tcp_connections_opened_total). */
+  unit: 'requests' | 'connections';
+  /** Increase during the repetition. */
+  count: number;
+  /** Of those, seen with mutual TLS (a client identity), and without; the rest the proxy could not tell (a gateway's outbound side). */
+  mtls: number;
+  plaintext: number;
+  /** Bytes received from the clients (ztunnel's istio_tcp_received_bytes_total), when the proxy counts them. */
+  bytesReceived?: number;
+  /** Client identities behind the mutual TLS (SPIFFE ids, Linkerd client ids), at most five. */
+  peers: string[];
+}
+
+/** The mutual TLS a mode's server required, as the mesh's policies in the cluster resolve for it (v6). */
+export interface MtlsPolicy {
+  /**
+   * STRICT: only mutual TLS; PERMISSIVE: mutual TLS or plaintext (meshed clients still use mutual
+   * TLS); DISABLE: plaintext; none: no mesh; unknown: not inspected (mesh "existing").
+   */
+  mode: 'STRICT' | 'PERMISSIVE' | 'DISABLE' | 'none' | 'unknown';
+  /** Where it comes from: the policy object, or the mesh's default. */
+  source: string;
+  /** Narrower policies that relax it for other workloads or ports of the mode (k6-operator's runners). */
+  exceptions?: string[];
 }
 
 /** One k6 instance of a repetition that ran as a group. */
@@ -119,6 +165,13 @@ export interface ModeResult {
   target?: string;
   /** A/B (modes[].arms): the mode this arm belongs to and its side; `name` is `<of>-<side>`. */
   arm?: { of: string; side: 'base' | 'head' };
+  /** Kubernetes platforms (v6): the mutual TLS policy in force for the mode's server. */
+  mtls?: MtlsPolicy;
+  /**
+   * Kubernetes platforms (v6): the labels and annotations the mode's namespace was created with
+   * (the mesh's enrolment and the mode's own), e.g. istio.io/ingress-use-waypoint.
+   */
+  enrolment?: { labels: Record<string, string>; annotations: Record<string, string> };
   repetitions: Repetition[];
 }
 

@@ -147,6 +147,6 @@ test('repetitions too short for two samples warn once, name the minimum duration
   assert.equal(warnings.length, 1, log.lines.join('\n'));
   assert.match(
     warnings[0]!,
-    /^WARN mode baseline: the measured window \(1\.0 s\) held fewer than the two kubelet samples CPU needs for .*baseline\/app.*measure for at least 30 s to get CPU per 1000 rps\.$/,
+    /^WARN mode baseline: the measured window \(1\.0 s\) held fewer than the two kubelet samples CPU needs for .*baseline\/app.*measure for at least 60 s to get CPU per 1000 rps\.$/,
   );
 });

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { cpuVariantHint, cpuWindowCheck } from '../../src/plan/cpu-window.ts';
 import { PRESETS } from '../../src/presets/index.ts';
 
-test('ambient-modes: plan points at ambient-modes-cpu (30 s, 3× the time), which itself is long enough', async () => {
+test('ambient-modes: plan points at ambient-modes-cpu (60 s, 6× the time), which itself is long enough', async () => {
   const short = cpuWindowCheck(await loadConfig({ overrides: { preset: 'ambient-modes' }, overrideOrigin: 'flag' }))!;
   assert.deepEqual(
     short.shortProfiles.map((p) => p.duration),
@@ -14,7 +14,7 @@ test('ambient-modes: plan points at ambient-modes-cpu (30 s, 3× the time), whic
   );
   assert.equal(
     cpuVariantHint(short, 'ambient-modes', PRESETS),
-    'Preset ambient-modes-cpu measures 30 s per repetition and gets it, at 3× the measured time.',
+    'Preset ambient-modes-cpu measures 60 s per repetition and gets it, at 6× the measured time.',
   );
   const long = cpuWindowCheck(await loadConfig({ overrides: { preset: 'ambient-modes-cpu' }, overrideOrigin: 'flag' }))!;
   assert.deepEqual(long.shortProfiles, []);

@@ -18,15 +18,15 @@ test('the shortest duration with a CPU figure, and the profiles shorter than it'
       { name: 'long', rate: 100, duration: '1m' },
     ]),
   )!;
-  assert.equal(check.minimumMs, 30_000);
+  assert.equal(check.minimumMs, 60_000);
   assert.deepEqual(check.shortProfiles, [{ name: 'short', duration: '10s' }]);
   assert.equal(
     describeCpuWindow(check),
-    'CPU per 1000 rps needs at least 30 s measured per repetition (two kubelet refreshes of up to 15 s); profile "short" (10s) is shorter and may get none.',
+    'CPU per 1000 rps needs at least 60 s measured per repetition (two kubelet refreshes of up to 30 s); profile "short" (10s) is shorter and may get none.',
   );
   // Scraping less often than the kubelet refreshes needs longer.
-  assert.equal(cpuWindowCheck(kube({ rate: 100, duration: '1m' }, { sampleInterval: '20s' }))!.minimumMs, 70_000);
-  assert.match(describeCpuWindow(cpuWindowCheck(kube({ rate: 100, duration: '30s' }))!), /every profile measures that long\.$/);
+  assert.equal(cpuWindowCheck(kube({ rate: 100, duration: '2m' }, { sampleInterval: '20s' }))!.minimumMs, 100_000);
+  assert.match(describeCpuWindow(cpuWindowCheck(kube({ rate: 100, duration: '60s' }))!), /every profile measures that long\.$/);
   assert.equal(cpuWindowCheck(validateConfig({ modes: [{ name: 'a' }], load: { rate: 5 } })), undefined);
 });
 
@@ -41,14 +41,14 @@ test('plan prints the minimum under the trial table and in its JSON', { timeout:
     assert.equal(table.code, 0, table.stderr);
     assert.match(
       table.stdout,
-      /CPU per 1000 rps needs at least 30 s measured per repetition \(two kubelet\srefreshes of up to 15 s\);\sprofile "[^"]+" \(10s\) is shorter and may get none\.\n$/,
+      /CPU per 1000 rps needs at least 60 s measured per repetition \(two kubelet\srefreshes of up to 30 s\);\sprofile "[^"]+" \(10s\) is shorter and may get none\.\n$/,
     );
     assert.ok(
       table.stdout.split('\n').every((line) => line.length <= 80),
       table.stdout,
     );
-    const json = JSON.parse((await runCli(['plan', '--json', '--duration', '45s'], { cwd: dir })).stdout);
-    assert.deepEqual(json.cpuPer1000Rps, { minimumDurationS: 30, shortProfiles: [] });
+    const json = JSON.parse((await runCli(['plan', '--json', '--duration', '75s'], { cwd: dir })).stdout);
+    assert.deepEqual(json.cpuPer1000Rps, { minimumDurationS: 60, shortProfiles: [] });
     await writeFile(join(dir, 'local.yaml'), 'modes: [{ name: a }]\nload: { rate: 5, duration: 2s }\n');
     const local = await runCli(['plan', '--config', 'local.yaml'], { cwd: dir });
     assert.equal(local.code, 0, local.stderr);

@@ -9,7 +9,7 @@ import { buildRunView } from '../../src/report/view.ts';
 
 test('the missing CPU/memory note names the reason for the platform', () => {
   assert.equal(noResourcesReason('endpoints'), 'platform endpoints does not sample resources');
-  assert.match(noResourcesReason('kind'), /fewer than the two kubelet samples CPU needs .*measure for at least 30 s/);
+  assert.match(noResourcesReason('kind'), /fewer than the two kubelet samples CPU needs .*measure for at least 60 s/);
   const result = buildRunResult({ resources: false });
   result.run.platform = 'kubeconfig';
   const html = renderHtmlReport(buildRunView(result), { chartJs: { inline: 'window.Chart = function () {};' } });

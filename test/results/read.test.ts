@@ -54,7 +54,37 @@ test("schema 4 called a PR's base commit mergeBase: read back as baseSha, which 
     doc.run.git = { branch: 'feature', baseRef: 'main', mergeBase: 'b'.repeat(40) };
   });
   const read = parseResultsJson(v4, 'old.json');
-  assert.equal(read.schemaVersion, 5);
+  assert.equal(read.schemaVersion, 6);
   assert.deepEqual(read.run.git, { branch: 'feature', baseRef: 'main', baseSha: 'b'.repeat(40) });
   assert.equal('mergeBase' in read.run.git, false);
+});
+
+test('schema 5 had no mTLS record: a cluster run reads back with what its environment makes certain, nothing more', () => {
+  const v5 = (platform: string, istio: Record<string, unknown> | undefined) =>
+    text((doc) => {
+      doc.schemaVersion = 5;
+      doc.run.platform = platform;
+      doc.run.environment = istio ? { meshes: { istio } } : {};
+      doc.modes = [
+        { ...doc.modes[0], name: 'baseline', mesh: undefined },
+        { ...doc.modes[0], name: 'istio-ambient', mesh: undefined },
+        { ...doc.modes[0], name: 'canary', mesh: 'istio-sidecar' },
+        { ...doc.modes[0], name: 'linkerd', mesh: undefined },
+      ];
+    });
+  const read = parseResultsJson(v5('kind', { installedByMeshPerf: true, mtls: 'STRICT' }), 'old.json');
+  assert.equal(read.schemaVersion, 6);
+  assert.deepEqual(
+    read.modes.map((m) => m.mtls),
+    [
+      { mode: 'none', source: 'no mesh' },
+      { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' },
+      { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' },
+      undefined,
+    ],
+  );
+  // Someone else's Istio: its policy was never recorded.
+  assert.equal(parseResultsJson(v5('kubeconfig', { installedByMeshPerf: false }), 'old.json').modes[1]!.mtls, undefined);
+  // Not a cluster run: nothing to say.
+  assert.equal(parseResultsJson(v5('local', undefined), 'old.json').modes[0]!.mtls, undefined);
 });

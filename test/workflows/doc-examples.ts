@@ -21,7 +21,7 @@ export interface DocExample {
   text: string;
 }
 
-interface YamlBlock extends DocExample {
+export interface YamlBlock extends DocExample {
   kind: 'workflow' | 'jobs' | 'steps' | 'other';
 }
 
@@ -55,7 +55,7 @@ export function workflowExampleTexts(page: string): DocExample[] {
 }
 
 /** Every ```yaml block of a page, with its first line and what kind of YAML it is. */
-function yamlBlocks(page: string): YamlBlock[] {
+export function yamlBlocks(page: string): YamlBlock[] {
   const blocks: YamlBlock[] = [];
   const lines = page.split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -1,5 +1,7 @@
 import { loadEngineOf } from '../../config/engine-checks.ts';
 import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/version.ts';
+import { INGRESS_USE_WAYPOINT, ingressPath } from '../../platform/kubernetes/mesh/modes.ts';
+import { meshOf } from '../../config/schema.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
 import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
@@ -50,6 +52,12 @@ export const command: Command = {
     const scaling = scalingSeconds(steps);
     const ingress = cluster ? config.kubernetes.ingress : undefined;
     const podsOf = (t: (typeof plan.trials)[number]) => t.profile.replicas ?? config.kubernetes.replicas;
+    // With an ingress, an istio-waypoint mode's traffic goes through the gateway, then its waypoint.
+    const viaOf = (t: (typeof plan.trials)[number]) => {
+      const mesh = meshOf(t.mode);
+      return ingress ? ingressPath(mesh ?? 'baseline') : 'direct';
+    };
+    const waypointBehindGateway = ingress !== undefined && plan.trials.some((t) => viaOf(t) === 'gateway+waypoint');
     if (context.args.switches.has('json')) {
       const trials = plan.trials.map((t) => ({
         index: t.index,
@@ -63,7 +71,7 @@ export const command: Command = {
         vus: t.profile.vus ?? null,
         duration: t.profile.duration,
         warmup: t.profile.warmup,
-        ...(cluster ? { pods: podsOf(t), via: ingress ? 'gateway' : 'direct' } : {}),
+        ...(cluster ? { pods: podsOf(t), via: viaOf(t) } : {}),
       }));
       const extra = {
         ...(cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {}),
@@ -94,7 +102,7 @@ export const command: Command = {
       const load = t.profile.model === 'open' ? `${t.profile.rate ?? 'script'} rps` : `${t.profile.vus ?? 'script'} VUs`;
       // "→10" marks a trial that starts by scaling the mode to its pod count.
       const pods = `${scaledBefore.has(t.index) ? '→' : ''}${podsOf(t)}`;
-      const via = ingress ? 'gw' : 'direct';
+      const via = { gateway: 'gw', 'gateway+waypoint': 'gw+wp', direct: 'direct' }[viaOf(t)];
       rows.push([
         String(t.index),
         String(t.block),
@@ -123,7 +131,11 @@ export const command: Command = {
         : '';
     const podsNote = steps.length > 0 ? 'pods: echo pods per mode; → scales the mode first\n' : '';
     const gatewayNote = ingress
-      ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n`
+      ? `via gw: Istio's ingress gateway, ${ingress.replicas} pod${ingress.replicas === 1 ? '' : 's'}, ${ingress.tls ? 'HTTPS (self-signed)' : 'HTTP'}\n${
+          waypointBehindGateway
+            ? `via gw+wp: the gateway, then the mode's waypoint (its namespace is labelled ${INGRESS_USE_WAYPOINT}=true; without that label Istio's gateways skip the waypoint)\n`
+            : ''
+        }`
       : '';
     // Trial, mode, profile, repetition and load first; the rest in a second table when narrow.
     const essential = new Set(['#', 'mode', 'profile', 'rep', 'load']);

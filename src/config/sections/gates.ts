@@ -12,11 +12,12 @@ const gateExpression = text('a gate expression', LIMITS.gate).superRefine((text,
 
 export const regressionSchema = z
   .strictObject({
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).describe('compare each mode with the stored runs of the base branch'),
     statistics: z
       .array(z.enum(['p50', 'p90', 'p95', 'p99', 'max', 'mean']))
       .max(6, tooMany('statistics (there are 6)', 6))
-      .default(['p50']),
+      .default(['p50'])
+      .describe('statistics judged against history, each from the repetitions'),
     minEffectPct: z
       .number()
       .min(0)
@@ -37,7 +38,12 @@ export const regressionSchema = z
       .max(1000, atMost('window', 1000, ' past runs'))
       .default(10)
       .describe('past runs from the base branch to compare with'),
-    alpha: z.number().gt(0).lt(0.5).default(0.05),
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(0.5)
+      .default(0.05)
+      .describe('significance level of the one-sided Mann–Whitney test and the confidence bounds'),
     confirm: z.boolean().default(true).describe('re-run affected modes once before failing'),
     basis: z
       .enum(['auto', 'absolute', 'relative'])
@@ -82,7 +88,7 @@ const AB_DEFAULTS = {
  */
 export const abSchema = z
   .strictObject({
-    enabled: z.boolean().default(AB_DEFAULTS.enabled),
+    enabled: z.boolean().default(AB_DEFAULTS.enabled).describe('judge the head arm against the base arm of every mode with arms'),
     statistics: z
       .array(z.enum(['p50', 'p90', 'p99']))
       .min(1)
@@ -143,8 +149,8 @@ export const gatesSchema = z
       .max(LIMITS.entries, tooMany('overhead gates', LIMITS.entries))
       .default([])
       .describe('budgets against the baseline mode: "overhead.p99 < 2ms", "overhead_ratio.p90 < 1.5"'),
-    regression: regressionSchema,
-    ab: abSchema,
+    regression: regressionSchema.describe('regression gate: this run against the stored runs of the base branch (history)'),
+    ab: abSchema.describe('A/B gate: the head arm against the base arm, per block, in the same run (modes[].arms)'),
     changePoint: z
       .enum(['off', 'warn', 'fail'])
       .default('warn')
@@ -152,4 +158,5 @@ export const gatesSchema = z
         'on publish: a new change point at the newest runs of a series that is a slowdown of at least regression.minEffectPct: warn (a line and a warning, exit 0), fail (exit 1) or off',
       ),
   })
-  .prefault({});
+  .prefault({})
+  .describe('what fails a run: thresholds, overhead budgets, the regression and A/B gates, change points');

@@ -5,7 +5,7 @@ import { describeValue, text } from '../bounded.ts';
 export const historySchema = z
   .strictObject({
     store: text('history.store').optional().describe('git URL or path of the results store; a directory works for local use'),
-    branch: text('history.branch', 255).default('gh-pages'),
+    branch: text('history.branch', 255).default('gh-pages').describe('branch of the store that holds the runs and the dashboard'),
     keep: text('history.keep', 20)
       .regex(/^\d+(d|runs)$/, { error: (issue) => `expected "<N>d" (days) or "<N>runs", got ${describeValue(issue.input)}` })
       .optional()
@@ -24,4 +24,5 @@ export const historySchema = z
         'publish into a branch/folder that already holds other files (e.g. a docs site on gh-pages); without it such a store is refused',
       ),
   })
-  .default({ branch: 'gh-pages', publish: false, adopt: false });
+  .default({ branch: 'gh-pages', publish: false, adopt: false })
+  .describe('where past runs are kept (a git branch or a directory), for the regression gate and the dashboard');

@@ -31,10 +31,10 @@ const quantity = (what: string) =>
 const containerResources = (what: string, cpu: string, memory: string, cpuLimit: string, memoryLimit: string) =>
   z
     .strictObject({
-      cpu: quantity(`${what} CPU request`).default(cpu),
-      memory: quantity(`${what} memory request`).default(memory),
-      cpuLimit: quantity(`${what} CPU limit`).default(cpuLimit),
-      memoryLimit: quantity(`${what} memory limit`).default(memoryLimit),
+      cpu: quantity(`${what} CPU request`).default(cpu).describe('CPU request, a Kubernetes quantity'),
+      memory: quantity(`${what} memory request`).default(memory).describe('memory request, a Kubernetes quantity'),
+      cpuLimit: quantity(`${what} CPU limit`).default(cpuLimit).describe('CPU limit, a Kubernetes quantity'),
+      memoryLimit: quantity(`${what} memory limit`).default(memoryLimit).describe('memory limit, a Kubernetes quantity'),
     })
     .prefault({})
     .describe(`${what} container requests/limits (recorded with the results)`);
@@ -88,18 +88,20 @@ export const istioSettingsSchema = z
   .strictObject({
     version: text('kubernetes.istio.version', 40)
       .regex(/^\d+\.\d+\.\d+$/)
-      .default('1.30.3'),
+      .default('1.30.3')
+      .describe('Istio version to install; one mesh-perf pins, or one whose istioctl is in the tool cache'),
     hub: text('kubernetes.istio.hub')
       .optional()
       .describe('image registry for Istio images, e.g. gcr.io/istio-release (avoids Docker Hub limits)'),
     set: stringMap('kubernetes.istio.set').default({}).describe('extra istioctl --set values'),
   })
-  .prefault({});
+  .prefault({})
+  .describe('the Istio mesh-perf installs for istio-* modes (istioctl, ambient profile)');
 
 export const kubernetesSchema = z
   .strictObject({
     kubeconfig: text('kubernetes.kubeconfig').optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
-    context: text('kubernetes.context', 253).optional(),
+    context: text('kubernetes.context', 253).optional().describe("kubeconfig context to use; default the kubeconfig's current context"),
     replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
     // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (source benchmark 003 ran both).
     serviceProtocol: z
@@ -118,26 +120,31 @@ export const kubernetesSchema = z
       .strictObject({
         clusterName: text('kubernetes.kind.clusterName', 32)
           .regex(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/)
-          .default('mesh-perf'),
+          .default('mesh-perf')
+          .describe('name of the kind cluster mesh-perf creates, or reuses when it exists'),
         nodeImage: image('kind node', 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f'),
         workers: z.number().int().min(2).max(6).default(2).describe('worker nodes; ≥ 2 so client and server sit on different nodes'),
         keep: z.boolean().default(false).describe('leave the cluster running after the run'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('platform kind: the cluster mesh-perf creates'),
     istio: istioSettingsSchema,
     linkerd: z
       .strictObject({
         version: linkerdVersion('edge-26.9.1'),
         set: stringMap('kubernetes.linkerd.set').default({}).describe('extra linkerd install --set values'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('the Linkerd mesh-perf installs for linkerd modes (its CLI, native sidecars)'),
     gatewayApi: z
       .strictObject({
         version: text('kubernetes.gatewayApi.version', 40)
           .regex(/^\d+\.\d+\.\d+$/)
-          .default('1.5.1'),
+          .default('1.5.1')
+          .describe('Gateway API CRD version installed first'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('the Gateway API CRDs that waypoints, the ingress gateway and Linkerd use'),
     ingress: ingressSchema.optional(),
     resources: z
       .strictObject({
@@ -145,7 +152,8 @@ export const kubernetesSchema = z
         client: containerResources('k6 client', '200m', '128Mi', '2', '1Gi'),
         proxy: containerResources('sidecar proxy', '20m', '32Mi', '1', '256Mi'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('requests and limits of the containers mesh-perf deploys, the same in every mode'),
     images: z
       .strictObject({
         echo: workloadImage('echo server (Fortio)', FORTIO_IMAGE),
@@ -160,7 +168,8 @@ export const kubernetesSchema = z
             'registry mirror for every image mesh-perf deploys (echo server, k6 client, k6-operator runners, Istio and Linkerd): the host is replaced, path, tag and digest kept',
           ),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('the images mesh-perf deploys'),
     manifests: z
       .strictObject({
         server: text('kubernetes.manifests.server')
@@ -168,6 +177,8 @@ export const kubernetesSchema = z
           .describe('your own server manifests (multi-document YAML) instead of the Fortio echo server'),
         client: text('kubernetes.manifests.client').optional().describe('your own k6 client pod manifest instead of the built-in one'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('your own manifests in place of the built-in workload'),
   })
-  .prefault({});
+  .prefault({})
+  .describe('platforms kind and kubeconfig: the cluster, the meshes and the workload');

@@ -63,6 +63,17 @@ export interface EnvironmentInput {
   modes?: { name: string; kind: MeshKind }[];
 }
 
+/**
+ * What a container ran, as its status says: the repository digest a pull resolved
+ * (`docker.io/fortio/fortio@sha256:…`), or, for an image loaded into the node rather than pulled
+ * (`kind load`, `ctr images import`: the runtime then reports only the image's own ID, a bare
+ * `sha256:…` naming no image), the image's name with that ID.
+ */
+export function runningImage(image: string, imageID: string | undefined): string {
+  if (!imageID) return image;
+  return /^sha256:[0-9a-f]{64}$/.test(imageID) ? `${image} (image ID ${imageID})` : imageID;
+}
+
 async function getJson<T>(access: ClusterAccess, path: string): Promise<T | undefined> {
   const response = await rawRequest(access, path, { timeoutMs: 15_000 }).catch(() => undefined);
   return response?.status === 200 ? (JSON.parse(response.body) as T) : undefined;
@@ -90,7 +101,7 @@ export async function collectEnvironment(input: EnvironmentInput): Promise<Recor
     const seen: Record<string, string> = {};
     for (const pod of pods) {
       for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
-        seen[c.name] = c.imageID || c.image;
+        seen[c.name] = runningImage(c.image, c.imageID);
       }
     }
     images[mode] = seen;

@@ -18,6 +18,15 @@ export function ownerLabels(suite: string, runId: string): Record<string, string
   return { [MANAGED_BY]: MANAGER, [SUITE]: suite, [RUN_ID]: runId };
 }
 
+/**
+ * The namespaces of a selection that hold workloads (the modes', the ingress gateway's), not a
+ * mesh's own (istio-system, linkerd): removed first, so that no pod is still terminating when a
+ * mesh's node agent removes its CNI plugin (see KubernetesPlatform.teardown).
+ */
+export function workloadNamespaces(selector: string): string {
+  return `${selector},${COMPONENT} notin (istio,linkerd)`;
+}
+
 /** Label selector for everything mesh-perf made for a suite (any run). */
 export function suiteSelector(suite: string): string {
   return `${MANAGED_BY}=${MANAGER},${SUITE}=${suite}`;

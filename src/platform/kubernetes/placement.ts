@@ -8,6 +8,8 @@
 // Pure.
 import { type GeneratorCapacity, RPS_PER_K6_PROCESS, rateCeiling } from '../../load/ceiling.ts';
 import { quantityToNumber } from './environment.ts';
+import { loadEngineOf } from '../../config/engine-checks.ts';
+import type { Config } from '../../config/validate.ts';
 
 export interface NodeView {
   metadata: { name: string };
@@ -66,8 +68,47 @@ export function clientFitProblem(nodes: readonly SchedulableNode[], fit: ClientF
 }
 
 /**
+ * Nodes kept out of what k6 instances can use: one for the echo server (client pods come first and
+ * the echo pods avoid them), or under k6-operator as many as a mode's echo pods may take (its
+ * runners come after them and avoid them).
+ */
+export function nodesReservedForEcho(config: Pick<Config, 'profiles' | 'kubernetes'>): number {
+  if (loadEngineOf(config.profiles) !== 'k6-operator') return 1;
+  return Math.max(1, ...config.profiles.map((p) => p.replicas ?? config.kubernetes.replicas));
+}
+
+export interface RunnerFit extends ClientFit {
+  /** Echo pods of the mode the runners load (its profile's replicas). */
+  echoPods: number;
+  /** The config field that count came from ("kubernetes.replicas", "load[1].replicas"). */
+  echoField: string;
+}
+
+/**
+ * Why N k6-operator runners cannot be placed, or undefined when they can. Runners come after the
+ * echo pods (a TestRun per repetition) and keep off the nodes of their mode's echo pods, which
+ * spread over up to one node each (they avoid only the idle client pod's node): N runners are
+ * sure of a node each only when N + (echo pods) nodes are schedulable. k6-operator starts no
+ * runner until all run (k6_start.go: `if count != Parallelism { return }`), so one that stays
+ * Pending holds the whole repetition until kubernetes.readyTimeout.
+ */
+export function runnerFitProblem(nodes: readonly SchedulableNode[], fit: RunnerFit): string | undefined {
+  const need = fit.clients + fit.echoPods;
+  if (nodes.length >= need) return clientFitProblem(nodes, fit);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const listed = nodes.length === 0 ? '' : ` (${nodes.map((n) => n.name).join(', ')})`;
+  return (
+    `${fit.field} ${fit.clients} runs ${plural(fit.clients, 'k6-operator runner')}, each on a node without one of the mode's ` +
+    `${plural(fit.echoPods, 'echo pod')} (${fit.echoField}), which may take a node each: that needs ${need} schedulable nodes; ` +
+    `the cluster has ${plural(nodes.length, 'schedulable node')}${listed}. ` +
+    `Lower ${fit.field} to ${Math.max(1, nodes.length - fit.echoPods)}${fit.echoPods > 1 ? ` or ${fit.echoField}` : ''}, or add nodes.`
+  );
+}
+
+/**
  * What load.generators: auto chooses from on a cluster: one client pod per schedulable node with
- * room for its CPU request, one node kept for the echo server; each pod gets its CPU limit, or the
+ * room for its CPU request, `reserved` nodes kept for the echo server (k6-operator's runners keep
+ * off every node an echo pod of their mode may take); each pod gets its CPU limit, or the
  * smallest such node's allocatable CPU when that is less. One k6 process holds what one core
  * does however many it may use (load/ceiling.ts), so a pod's share is capped there too.
  */
@@ -75,9 +116,10 @@ export function clusterLoadCapacity(
   nodes: readonly SchedulableNode[],
   limitMillicores: number,
   requestMillicores: number,
+  reserved = 1,
 ): GeneratorCapacity {
   const roomy = nodes.filter((n) => n.cpuMillicores >= requestMillicores);
-  const instances = Math.max(1, Math.min(roomy.length, nodes.length - 1));
+  const instances = Math.max(1, Math.min(roomy.length, nodes.length - reserved));
   const smallest = roomy.slice(0, instances).reduce((min, n) => Math.min(min, n.cpuMillicores), Number.POSITIVE_INFINITY);
   const millicores = Math.min(limitMillicores, Number.isFinite(smallest) ? smallest : limitMillicores);
   const perPod = rateCeiling(millicores / 1000, false);
@@ -85,10 +127,45 @@ export function clusterLoadCapacity(
     instances,
     rpsPerInstance: Math.min(RPS_PER_K6_PROCESS, perPod),
     totalRps: instances * perPod,
-    describe: `${nodes.length} schedulable node${nodes.length === 1 ? '' : 's'} (one kept for the echo server), ${formatCores(millicores)} CPU per client pod`,
+    describe: `${nodes.length} schedulable node${nodes.length === 1 ? '' : 's'} (${reserved === 1 ? 'one' : reserved} kept for the echo server), ${formatCores(millicores)} CPU per client pod`,
   };
 }
 
 function formatCores(millicores: number): string {
   return millicores % 1000 === 0 ? String(millicores / 1000) : `${millicores}m`;
+}
+
+interface PodTemplateView {
+  spec?: {
+    template?: {
+      spec?: {
+        affinity?: {
+          podAntiAffinity?: {
+            requiredDuringSchedulingIgnoredDuringExecution?: { labelSelector?: { matchLabels?: Record<string, string> } }[];
+          };
+        };
+      };
+    };
+  };
+}
+
+/**
+ * The server objects without the built-in echo server's rule that keeps it off client nodes
+ * (manifests/echo.yaml: a required anti-affinity to mesh-perf-client pods), for a cluster with a
+ * single schedulable node, where that rule can never hold and the echo pods would stay Pending
+ * until readyTimeout. Only that term goes; a user's own rules stay. Returns copies.
+ */
+export function withoutClientAvoidance<T extends { kind?: string }>(objects: readonly T[], clientName: string): T[] {
+  return objects.map((object) => {
+    if (object.kind !== 'Deployment') return object;
+    const copy = structuredClone(object) as T & PodTemplateView;
+    const anti = copy.spec?.template?.spec?.affinity?.podAntiAffinity;
+    const terms = anti?.requiredDuringSchedulingIgnoredDuringExecution;
+    if (!anti || !terms) return object;
+    const kept = terms.filter((t) => t.labelSelector?.matchLabels?.['app.kubernetes.io/name'] !== clientName);
+    if (kept.length === terms.length) return object;
+    if (kept.length > 0) anti.requiredDuringSchedulingIgnoredDuringExecution = kept;
+    else delete anti.requiredDuringSchedulingIgnoredDuringExecution;
+    return copy;
+  });
 }

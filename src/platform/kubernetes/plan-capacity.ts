@@ -7,7 +7,14 @@ import type { Config } from '../../config/validate.ts';
 import type { GeneratorCapacity } from '../../load/ceiling.ts';
 import { messageOf } from '../../util/errors.ts';
 import { loadAccess, rawRequest } from './access.ts';
-import { clusterLoadCapacity, cpuMillicoresOf, schedulableNodes, type NodeView, type SchedulableNode } from './placement.ts';
+import {
+  clusterLoadCapacity,
+  cpuMillicoresOf,
+  nodesReservedForEcho,
+  schedulableNodes,
+  type NodeView,
+  type SchedulableNode,
+} from './placement.ts';
 
 export interface PlanCapacity {
   capacity?: GeneratorCapacity;
@@ -28,7 +35,7 @@ export async function clusterPlanCapacity(
       name: `worker-${i + 1}`,
       cpuMillicores: cores * 1000,
     }));
-    const capacity = clusterLoadCapacity(nodes, limit, request);
+    const capacity = clusterLoadCapacity(nodes, limit, request, nodesReservedForEcho(config));
     return { capacity: { ...capacity, describe: `${capacity.describe}; kind's nodes share this machine's ${cores} cores` } };
   }
   try {
@@ -37,7 +44,7 @@ export async function clusterPlanCapacity(
     if (response.status !== 200)
       return { note: `auto is chosen at run time: the cluster's nodes could not be listed (HTTP ${response.status})` };
     const nodes = schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
-    return { capacity: clusterLoadCapacity(nodes, limit, request) };
+    return { capacity: clusterLoadCapacity(nodes, limit, request, nodesReservedForEcho(config)) };
   } catch (error) {
     return { note: `auto is chosen at run time: the cluster could not be read now (${messageOf(error).split('\n')[0]})` };
   }

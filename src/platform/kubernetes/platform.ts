@@ -10,14 +10,16 @@ import type { LoadRunner } from '../../load/types.ts';
 import { ensureGatewayApi } from './mesh/gateway-api.ts';
 import { applyWaypoint, installIstio, ISTIO_NAMESPACE, refuseForeignRevisions, uninstallIstio } from './mesh/istio.ts';
 import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from './mesh/linkerd.ts';
-import { meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
+import { ingressPath, INGRESS_USE_WAYPOINT, meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
+import { modeMtlsPolicies } from './mesh/mtls-policy.ts';
+import { ProxyPathProbe } from './mesh/path-probe.ts';
 import { istioRevisions, revisionName } from '../../config/istio-revisions.ts';
 import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
 import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { Platform, PlatformContext, ResourceSampler } from '../types.ts';
+import type { ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler } from '../types.ts';
 import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
@@ -26,7 +28,19 @@ import { type LoadEngine, loadEngineOf } from '../../config/engine-checks.ts';
 import { deleteLabelledTestRuns } from './k6-operator/cleanup.ts';
 import { operatorFacts, requireTestRunCrd } from './k6-operator/crd.ts';
 import { operatorRunner } from './k6-operator/setup.ts';
-import { claimNamespace, COMPONENT, deleteNamespaces, MANAGED_BY, MANAGER, MODE, RUN_ID, ownerLabels, readNamespace } from './ownership.ts';
+import { runnerPeerAuthentication } from './k6-operator/testrun.ts';
+import {
+  claimNamespace,
+  COMPONENT,
+  deleteNamespaces,
+  MANAGED_BY,
+  MANAGER,
+  MODE,
+  RUN_ID,
+  ownerLabels,
+  readNamespace,
+  workloadNamespaces,
+} from './ownership.ts';
 import { podTarget, rolloutTarget, waitReady } from './wait.ts';
 import { ECHO_GRPC_PORT, ECHO_HTTP_PORT, ECHO_SERVICE, renderWorkload, type Workload } from './workloads.ts';
 import { GATEWAY_NAME, gatewayName, gatewayObjects, gatewayUrl, ingressNamespace, routeObject, waitGatewayReady } from './ingress.ts';
@@ -35,11 +49,15 @@ import { clientObjects, clientPodName } from './clients.ts';
 import {
   clientFitProblem,
   clusterLoadCapacity,
+  nodesReservedForEcho,
+  runnerFitProblem,
   cpuMillicoresOf,
   schedulableNodes,
   type NodeView,
   type SchedulableNode,
+  withoutClientAvoidance,
 } from './placement.ts';
+import { CLIENT_NAME } from './resources/groups.ts';
 import { chooseGenerators, type GeneratorCapacity } from '../../load/ceiling.ts';
 import { collectRawSamples, RAW_CSV_METRICS } from '../../load/raw-samples.ts';
 import type { Config, LoadProfile } from '../../config/validate.ts';
@@ -97,9 +115,12 @@ export class KubernetesPlatform implements Platform {
   /** Client pods the current trial's k6 instances use, per client namespace (the resource sampler counts those). */
   private clientsInUse = new Map<string, number>();
   private prepared = false;
+  /** The one schedulable node echo server and client share, on a single-node cluster (checkSingleNode). */
+  private sharedNode?: string;
   /** Built once, on first ask after prepare: every trial runs k6 and samples resources through them. */
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
+  private probe?: PathProbe;
   private tornDown = false;
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
@@ -170,6 +191,7 @@ export class KubernetesPlatform implements Platform {
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (this.engine === 'k6-operator') await requireTestRunCrd(access);
     await this.checkClientFit(access);
+    await this.checkSingleNode(access);
     // Modes with their own Istio revision: refused here, before anything is created, when the
     // cluster's Istio is someone else's or a revision name is taken (mesh/istio.ts).
     const revisions = istioRevisions(
@@ -182,6 +204,7 @@ export class KubernetesPlatform implements Platform {
 
     log.phase('Workloads');
     await this.claimNamespaces(access);
+    await this.applyRunnerMtlsExceptions();
     await this.applyIngress();
     await this.startClients(access);
     const mesh = this.meshContext();
@@ -235,6 +258,22 @@ export class KubernetesPlatform implements Platform {
       await claimNamespace(access, { name: ingress.namespace, ...owner, labels: { [COMPONENT]: 'ingress' } }, this.context.signal);
   }
 
+  /**
+   * k6-operator's controller and starter reach the runners' REST API in plaintext from outside
+   * the mesh: under Istio (whose mesh-wide policy mesh-perf sets to STRICT) each Istio mode's
+   * namespace, where its runners run, accepts plaintext on their port 6565 alone
+   * (runnerPeerAuthentication). With an ingress the runners run in its namespace, outside any mesh.
+   */
+  private async applyRunnerMtlsExceptions(): Promise<void> {
+    if (this.engine !== 'k6-operator' || this.ingress) return;
+    for (const p of this.placements.filter((p) => usesIstio(p.mesh)))
+      await this.applier!.apply([runnerPeerAuthentication() as never], {
+        namespace: p.namespace,
+        labels: this.ownLabels,
+        signal: this.context.signal,
+      });
+  }
+
   /** The ingress Gateways (one per Istio revision the modes use) and each mode's HTTPRoute on its own. */
   private async applyIngress(): Promise<void> {
     const ingress = this.ingress;
@@ -282,12 +321,16 @@ export class KubernetesPlatform implements Platform {
    * waits for.
    */
   private async startServers(access: ClusterAccess): Promise<void> {
-    const servers = this.placements.map((p) =>
-      p.mode.echoImage || p.mode.serverManifests
-        ? renderWorkload(this.context.config, this.cwd, undefined, { echoImage: p.mode.echoImage, serverManifests: p.mode.serverManifests })
-            .server
-        : this.workload!.server,
-    );
+    const servers = this.placements
+      .map((p) =>
+        p.mode.echoImage || p.mode.serverManifests
+          ? renderWorkload(this.context.config, this.cwd, undefined, {
+              echoImage: p.mode.echoImage,
+              serverManifests: p.mode.serverManifests,
+            }).server
+          : this.workload!.server,
+      )
+      .map((server) => (this.sharedNode ? withoutClientAvoidance(server, CLIENT_NAME) : server));
     for (const [i, p] of this.placements.entries())
       await this.applier!.apply(servers[i]!, { namespace: p.namespace, labels: this.ownLabels, signal: this.context.signal });
     await Promise.all(
@@ -320,27 +363,68 @@ export class KubernetesPlatform implements Platform {
     const nodes = await this.schedulableNodes(access);
     const client = this.k8s.resources.client;
     const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
-    this.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores);
+    const operator = this.engine === 'k6-operator';
+    // k6-operator's runners keep off every node their mode's echo pods may take (one each).
+    const echoPods = profiles.map((p) => p.replicas ?? this.k8s.replicas);
+    const reserved = nodesReservedForEcho(this.context.config);
+    this.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores, reserved);
     const choices = profiles.map((p) => chooseGenerators(p, this.capacity!));
     const counts = choices.map((c) => c.count);
     const instances = Math.max(1, ...counts);
     if (instances === 1) return;
+    const fieldOf = (name: string, i: number) => (profiles.length > 1 ? `load[${i}].${name}` : `load.${name}`);
     const index = counts.indexOf(instances);
-    const field = profiles.length > 1 ? `load[${index}].generators` : 'load.generators';
-    // k6-operator's runners are placed like client pods (own node each, apart from the echo server).
-    const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
-    if (problem) throw new EnvironmentError(problem);
+    const field = fieldOf('generators', index);
+    if (operator) {
+      // Each profile's runners against its own echo pod count: the tightest decides.
+      for (const [i, count] of counts.entries()) {
+        if (count < 2) continue;
+        const echoField = profiles[i]!.replicas === undefined ? 'kubernetes.replicas' : fieldOf('replicas', i);
+        const problem = runnerFitProblem(nodes, {
+          clients: count,
+          field: fieldOf('generators', i),
+          requestMillicores,
+          echoPods: echoPods[i]!,
+          echoField,
+        });
+        if (problem) throw new EnvironmentError(problem);
+      }
+    } else {
+      const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
+      if (problem) throw new EnvironmentError(problem);
+    }
     profiles.forEach((p, i) => {
       if (p.generators === 'auto') this.context.log.info(`k6 for "${p.name}": ${choices[i]!.reason}`);
     });
-    const placed = `each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`;
-    if (this.engine === 'k6-operator') {
+    if (operator) {
       // The runners send the load; one client pod stays only to read the image's k6 version.
-      this.context.log.info(`up to ${instances} k6-operator runners per repetition (${field}), ${placed}`);
+      this.context.log.info(
+        `up to ${instances} k6-operator runners per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
+      );
       return;
     }
     this.clientCount = instances;
-    this.context.log.info(`${instances} k6 client pods per mode (${field}), ${placed}`);
+    this.context.log.info(
+      `${instances} k6 client pods per mode (${field}), each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`,
+    );
+  }
+
+  /**
+   * A cluster with a single schedulable node (a one-node k3s or minikube, the real-node tier's)
+   * cannot keep the echo server off the k6 client's node: the built-in rule that does would leave
+   * the echo pods Pending until readyTimeout. The run goes on with both on that node, said once and
+   * recorded (environment.placement): their CPU competes alike in every mode, so overheads stay
+   * comparable, while absolute figures are a shared node's. Without permission to list nodes the
+   * manifests stay as they are.
+   */
+  private async checkSingleNode(access: ClusterAccess): Promise<void> {
+    if (this.clientCount > 1 || this.engine === 'k6-operator') return;
+    const nodes = await this.schedulableNodes(access).catch(() => undefined);
+    if (nodes?.length !== 1) return;
+    this.sharedNode = nodes[0]!.name;
+    this.context.log.warn(
+      `the cluster has one schedulable node (${this.sharedNode}): the echo server runs beside the k6 client there, as nothing else can. Their CPU competes alike in every mode, so overheads stay comparable; absolute figures are a shared node's (recorded as environment.placement)`,
+    );
   }
 
   private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
@@ -371,6 +455,12 @@ export class KubernetesPlatform implements Platform {
     return [...new Set(this.placements.map((p) => revisionName(p.mode)))];
   }
 
+  /** The Gateway a mode enters through (kubernetes.ingress): its Istio revision's own, or the run's. */
+  private gatewayOf(modeName: string): string {
+    const placement = this.placements.find((p) => p.mode.name === modeName);
+    return gatewayName(placement ? revisionName(placement.mode) : undefined);
+  }
+
   /** Where a mode's client pods are: its own namespace, or the ingress gateway's. */
   private clientNamespaceOf(modeName: string): string {
     return this.ingress?.namespace ?? this.namespaceOf(modeName);
@@ -388,7 +478,7 @@ export class KubernetesPlatform implements Platform {
         mode: mode.name,
         ...address,
         env: { ...mode.env },
-        description: `${mesh} via ingress gateway${revisionName(mode) ? ` ${gatewayName(revisionName(mode))}` : ''}`,
+        description: `${mesh} via ingress gateway${revisionName(mode) ? ` ${gatewayName(revisionName(mode))}` : ''}${ingressPath(mesh) === 'gateway+waypoint' ? ` and the waypoint (${INGRESS_USE_WAYPOINT}=true)` : ''}`,
         ...(ingress.settings.tls ? { insecureTls: true } : {}),
       };
     }
@@ -456,6 +546,7 @@ export class KubernetesPlatform implements Platform {
       log: this.context.log,
       readyTimeoutMs: this.readyTimeoutMs,
       namespaceOf: clientNamespace,
+      echoNamespaceOf: (mode) => this.namespaceOf(mode ?? first),
       version: () => inPod.version(),
       ...(this.capacity ? { capacity: this.capacity } : {}),
     });
@@ -468,11 +559,46 @@ export class KubernetesPlatform implements Platform {
       intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
       modeNamespaces: Object.fromEntries(this.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
-      ...(this.ingress ? { gatewayNamespaces: [this.ingress.namespace] } : {}),
+      ...(this.ingress ? { gatewayNamespaces: [this.ingress.namespace], gatewayOf: (mode: string) => this.gatewayOf(mode) } : {}),
       log: this.context.log,
       clientsInUse: (mode) => this.clientsInUse.get(this.clientNamespaceOf(mode)) ?? this.clientCount,
     });
     return this.sampler;
+  }
+
+  pathProbe(): PathProbe | undefined {
+    if (!this.access) return undefined;
+    const ingress = this.ingress;
+    this.probe ??= new ProxyPathProbe(this.access, {
+      log: this.context.log,
+      modes: Object.fromEntries(
+        this.placements.map((p) => [
+          p.mode.name,
+          {
+            kind: p.mesh,
+            namespace: p.namespace,
+            ...(ingress ? { gateway: { namespace: ingress.namespace, name: this.gatewayOf(p.mode.name) } } : {}),
+          },
+        ]),
+      ),
+    });
+    return this.probe;
+  }
+
+  /** Per mode: the mutual TLS policy in force for its server (read from the cluster), and its namespace's enrolment. */
+  async modeRecords(): Promise<Record<string, ModeRecord>> {
+    if (!this.access) return {};
+    const setups = this.placements.map((p) => ({ p, setup: namespaceSetup(p.mode, p.mesh) }));
+    const mtls = await modeMtlsPolicies(
+      this.access,
+      setups.map(({ p, setup }) => ({ name: p.mode.name, mesh: p.mesh, namespace: p.namespace, annotations: setup.annotations })),
+    );
+    return Object.fromEntries(
+      setups.map(({ p, setup }) => [
+        p.mode.name,
+        { ...(mtls[p.mode.name] ? { mtls: mtls[p.mode.name] } : {}), enrolment: { labels: setup.labels, annotations: setup.annotations } },
+      ]),
+    );
   }
 
   async environment(): Promise<Record<string, unknown>> {
@@ -505,7 +631,8 @@ export class KubernetesPlatform implements Platform {
       modes: this.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
     const loadEngine = this.engine === 'k6-operator' ? { loadEngine: { name: 'k6-operator', ...(await operatorFacts(this.access)) } } : {};
-    return { ...collected, ...gateway, ...loadEngine };
+    const placement = this.sharedNode ? { placement: { sharedNode: this.sharedNode, clientAndServer: 'same node' } } : {};
+    return { ...collected, ...gateway, ...loadEngine, ...placement };
   }
 
   /** Removes what this run created. Runs even after cancellation (it ignores the run's signal). */
@@ -523,11 +650,19 @@ export class KubernetesPlatform implements Platform {
         problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
       }
     };
-    // Meshes this run installed go first (istioctl needs istio-system to still exist).
-    if (await this.createdThisRun(ISTIO_NAMESPACE)) await attempt('Istio uninstall', () => uninstallIstio(mesh));
-    if (await this.createdThisRun(LINKERD_NAMESPACE)) await attempt('Linkerd removal', () => uninstallLinkerd(mesh, runSelector));
+    // Workloads first, meshes after: `istioctl uninstall --purge` deletes the istio-cni-node
+    // DaemonSet, whose agent removes /opt/cni/bin/istio-cni as it stops (Istio 1.30
+    // cni/pkg/install/install.go, Installer.Cleanup), and a pod still terminating then cannot
+    // be torn down ("failed to find plugin istio-cni", istio/istio#59846). So the TestRuns, then
+    // every namespace of the run but the meshes' own, waited until gone (their pods with them),
+    // then the meshes (istioctl needs istio-system to still exist), then their namespaces.
+    const istioOurs = await this.createdThisRun(ISTIO_NAMESPACE);
+    const linkerdOurs = await this.createdThisRun(LINKERD_NAMESPACE);
     if (this.engine === 'k6-operator') await attempt('k6-operator TestRuns', () => deleteLabelledTestRuns(this.access!, runSelector));
-    await attempt('namespaces', () => deleteNamespaces(this.access!, runSelector, TEARDOWN_TIMEOUT_MS, signal));
+    await attempt('namespaces', () => deleteNamespaces(this.access!, workloadNamespaces(runSelector), TEARDOWN_TIMEOUT_MS, signal));
+    if (istioOurs) await attempt('Istio uninstall', () => uninstallIstio(mesh));
+    if (linkerdOurs) await attempt('Linkerd removal', () => uninstallLinkerd(mesh, runSelector));
+    await attempt('mesh namespaces', () => deleteNamespaces(this.access!, runSelector, TEARDOWN_TIMEOUT_MS, signal));
     await attempt('cluster-scoped objects', () => deleteLabelledClusterObjects(this.access!, runSelector));
     if (problems.length > 0) {
       throw new EnvironmentError(

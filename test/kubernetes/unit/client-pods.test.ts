@@ -4,14 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { CLIENT_INDEX } from '../../../src/platform/kubernetes/resources/groups.ts';
+import { CLIENT_INDEX, CLIENT_NAME } from '../../../src/platform/kubernetes/resources/groups.ts';
 import { clientObjects, clientPodName, spreadTerms } from '../../../src/platform/kubernetes/clients.ts';
 import {
   clientFitProblem,
   clusterLoadCapacity,
   cpuMillicoresOf,
+  nodesReservedForEcho,
+  runnerFitProblem,
   schedulableNodes,
   type NodeView,
+  withoutClientAvoidance,
 } from '../../../src/platform/kubernetes/placement.ts';
 import { chooseGenerators, RPS_PER_K6_PROCESS, rateCeiling } from '../../../src/load/ceiling.ts';
 import { parseManifests } from '../../../src/platform/kubernetes/apply.ts';
@@ -174,4 +177,61 @@ test('capacity for auto: one client pod per schedulable node but one; each holds
   const choice = chooseGenerators({ generators: 'auto', model: 'open', rate: 12_000 }, clusterLoadCapacity(nodes, 2000, 200));
   assert.equal(choice.count, 2);
   assert.match(choice.reason, /capped at 2 by 3 schedulable nodes \(one kept for the echo server\), 2 CPU per client pod/);
+});
+
+test("k6-operator's runners: N runners need N nodes besides those their mode's echo pods may take (issue 38 item 2)", () => {
+  const nodes = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `w${i}`, cpuMillicores: 4000 }));
+  const fit = { clients: 2, field: 'load.generators', requestMillicores: 200, echoPods: 1, echoField: 'kubernetes.replicas' };
+  // The kind e2e job's shape: three workers, two runners, one echo pod per mode.
+  assert.equal(runnerFitProblem(nodes(3), fit), undefined);
+  assert.equal(
+    runnerFitProblem(nodes(4), { ...fit, echoPods: 3, echoField: 'load[1].replicas', field: 'load[1].generators' }),
+    "load[1].generators 2 runs 2 k6-operator runners, each on a node without one of the mode's 3 echo pods (load[1].replicas), " +
+      'which may take a node each: that needs 5 schedulable nodes; the cluster has 4 schedulable nodes (w0, w1, w2, w3). ' +
+      'Lower load[1].generators to 1 or load[1].replicas, or add nodes.',
+  );
+  // Enough nodes, too little CPU: the client pods' own message.
+  assert.match(runnerFitProblem(nodes(3), { ...fit, requestMillicores: 8000 })!, /needs 2 nodes with 8 CPU allocatable/);
+  // What auto counts on under k6-operator: the nodes left once the echo pods took theirs.
+  const config = (engine: string, replicas?: number) =>
+    validateConfig({
+      platform: 'kubeconfig',
+      modes: [{ name: 'baseline' }],
+      load: { rate: 10, engine, ...(replicas ? { replicas } : {}) },
+      kubernetes: { replicas: 2 },
+    });
+  assert.equal(nodesReservedForEcho(config('k6')), 1);
+  assert.equal(nodesReservedForEcho(config('k6-operator')), 2);
+  assert.equal(nodesReservedForEcho(config('k6-operator', 3)), 3);
+  assert.equal(clusterLoadCapacity(nodes(5), 2000, 200, 3).instances, 2);
+  assert.match(clusterLoadCapacity(nodes(5), 2000, 200, 3).describe, /\(3 kept for the echo server\)/);
+});
+
+test('a single-node cluster: the echo server loses only its rule against client nodes; other rules and objects stay', () => {
+  const { server } = workload();
+  type DeploymentShape = KubernetesObject & {
+    spec: { template: { spec: { affinity?: { podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] } } } } };
+  };
+  const echo = server.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  // The built-in manifest keeps the echo pods off client nodes: on one node they would never schedule.
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  const shared = withoutClientAvoidance(server, CLIENT_NAME);
+  const sharedEcho = shared.find((o) => o.kind === 'Deployment') as DeploymentShape;
+  assert.equal(sharedEcho.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, undefined);
+  assert.deepEqual(
+    shared.filter((o) => o.kind !== 'Deployment'),
+    server.filter((o) => o.kind !== 'Deployment'),
+  );
+  // The input is not changed (it is the run's one rendered workload).
+  assert.equal(echo.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length, 1);
+  // A user's own anti-affinity term stays.
+  const own = structuredClone(echo);
+  own.spec.template.spec.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.push({
+    topologyKey: 'kubernetes.io/hostname',
+    labelSelector: { matchLabels: { app: 'database' } },
+  });
+  const [kept] = withoutClientAvoidance([own], CLIENT_NAME) as DeploymentShape[];
+  assert.deepEqual(kept!.spec.template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, [
+    { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'database' } } },
+  ]);
 });

@@ -64,6 +64,7 @@ test("k6-operator's starter, and Linkerd's controller, proxy, proxy-init and deb
     [{ files: { 'http.js': '' }, entry: 'http.js', args: [], env: {}, summaryFile: 's.json', expectedSeconds: 1 }],
     {
       namespace: 'mp-baseline',
+      echoNamespace: 'mp-baseline',
       mode: 'baseline',
       image: `${MIRROR}/grafana/k6:1.4.2`,
       registry: MIRROR,

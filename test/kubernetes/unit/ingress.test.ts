@@ -13,6 +13,10 @@ import {
 import { selfSignedCertificate } from '../../../src/platform/kubernetes/self-signed.ts';
 import { readyEndpoints } from '../../../src/platform/kubernetes/scale.ts';
 import { groupOf } from '../../../src/platform/kubernetes/resources/groups.ts';
+import { runCliInProcess } from '../../support/cli.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 test('the self-signed certificate parses, is self-signed, names its hosts and matches its key', () => {
   const now = new Date('2026-01-01T00:00:00Z');
@@ -147,4 +151,50 @@ test("the gateway's pods are their own group; the client beside them stays the c
   );
   assert.equal(groupOf({ namespace: 'mp-ingress', pod: 'mesh-perf-client', container: 'k6' }, context), 'client');
   assert.equal(groupOf({ namespace: 'mp-sidecar', pod: 'echo-1', container: 'istio-proxy' }, context), 'sidecar');
+});
+
+test("modes under their own Istio revision: each arm's gateway group holds its own gateway's pods only (issue 38 item 5)", () => {
+  const context = (gateway: string) => ({
+    modeNamespaces: new Set(['mp-sidecar-base']),
+    meshNamespaces: new Set(['istio-system']),
+    gatewayNamespaces: new Set(['mp-ingress']),
+    gateway,
+  });
+  const pod = (gateway: string) => ({
+    namespace: 'mp-ingress',
+    pod: `${gateway}-istio-abc`,
+    container: 'istio-proxy',
+    podLabels: { 'gateway.networking.k8s.io/gateway-name': gateway },
+  });
+  const base = 'mesh-perf-gateway-mp-sidecar-base';
+  const head = 'mesh-perf-gateway-mp-sidecar-head';
+  assert.equal(groupOf(pod(base), context(base)), 'gateway');
+  assert.equal(groupOf(pod(head), context(base)), undefined, "the head arm's gateway is not the base arm's");
+  assert.equal(groupOf(pod(head), context(head)), 'gateway');
+  assert.equal(groupOf({ namespace: 'mp-ingress', pod: 'mesh-perf-client', container: 'k6' }, context(base)), 'client');
+});
+
+test('plan, with an ingress and an istio-waypoint mode: the gateway, then the waypoint, and the label that makes it so (issue 38 item 3)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-plan-'));
+  try {
+    writeFileSync(
+      join(dir, 'mesh-perf.yaml'),
+      'platform: kubeconfig\nmodes: [{ name: baseline }, { name: istio-waypoint }]\nload: { rate: 10, repetitions: 1 }\nkubernetes: { ingress: { replicas: 1 } }\n',
+    );
+    const text = await runCliInProcess(['plan', '--config', 'mesh-perf.yaml'], { cwd: dir });
+    assert.equal(text.code, 0, text.stderr);
+    const rows = text.stdout.split('\n').filter((l) => /^\s*\d+\s/.test(l));
+    assert.ok(rows.some((r) => /istio-waypoint.*gw\+wp/.test(r)) && rows.some((r) => /baseline.*\bgw\b/.test(r)), text.stdout);
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      /via gw\+wp: the gateway, then the mode's waypoint \(its namespace is labelled istio\.io\/ingress-use-waypoint=true; without that label Istio's gateways skip the waypoint\)/,
+    );
+    const json = JSON.parse((await runCliInProcess(['plan', '--config', 'mesh-perf.yaml', '--json'], { cwd: dir })).stdout);
+    assert.deepEqual(json.trials.map((t: { mode: string; via: string }) => `${t.mode} ${t.via}`).sort(), [
+      'baseline gateway',
+      'istio-waypoint gateway+waypoint',
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -40,6 +40,7 @@ function group(n: number): K6Invocation[] {
 
 const placement = {
   namespace: 'mp-baseline',
+  echoNamespace: 'mp-baseline',
   mode: 'baseline',
   image: 'grafana/k6:1.4.2@sha256:abc',
   resources: { requests: { cpu: '200m', memory: '128Mi' }, limits: { cpu: '2', memory: '1Gi' } },
@@ -127,7 +128,13 @@ test('the TestRun: parallelism N, the script ConfigMap, shared args, runners pla
         volumes: { name: string; configMap?: { items: { key: string; path: string; mode: number }[] } }[];
         volumeMounts: { name: string; mountPath: string }[];
         affinity: {
-          podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { labelSelector: { matchLabels: Record<string, string> } }[] };
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              labelSelector: { matchLabels: Record<string, string> };
+              namespaces?: string[];
+              namespaceSelector?: unknown;
+            }[];
+          };
         };
         livenessProbe: unknown;
       };
@@ -154,6 +161,8 @@ test('the TestRun: parallelism N, the script ConfigMap, shared args, runners pla
   const anti = runner.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution;
   assert.deepEqual(anti[0]!.labelSelector.matchLabels, { k6_cr: 'mesh-perf-0a1b2c3d', runner: 'true' });
   assert.deepEqual(anti[1]!.labelSelector.matchLabels, { 'app.kubernetes.io/name': 'mesh-perf-echo' });
+  assert.deepEqual(anti[1]!.namespaces, ['mp-baseline'], "only the mode's own echo pods");
+  assert.equal(anti[1]!.namespaceSelector, undefined);
   assert.match(runner.env.find((e) => e.name === 'PATH')!.value!, /^\/mesh-perf\/bin:.*\/usr\/bin/);
   assert.deepEqual(runner.env.find((e) => e.name === 'MESH_PERF_POD')!.valueFrom, { fieldRef: { fieldPath: 'metadata.name' } });
   assert.deepEqual(runner.volumes[0]!.configMap!.items, [{ key: WRAPPER_KEY, path: 'k6', mode: 0o755 }]);
@@ -169,6 +178,24 @@ test('the TestRun: parallelism N, the script ConfigMap, shared args, runners pla
     assert.equal(pod.metadata.labels['istio.io/dataplane-mode'], 'none');
     assert.equal(pod.metadata.annotations['linkerd.io/inject'], 'disabled');
   }
+});
+
+test("runners keep off their own mode's echo pods only: another mode's idle echo pods may take any node (issue 38 item 2)", () => {
+  // Two modes, three workers: mode a's echo pod on one node, mode b's on another. Runners that
+  // avoided every mesh-perf echo pod had one node left for two (k6-operator starts none until all
+  // run); now mode a's runners avoid mode a's echo pods, wherever mode b's are.
+  const behindIngress = { ...placement, namespace: 'mp-ingress', echoNamespace: 'mp-a', mode: 'a' };
+  const { testRun } = buildTestRun('mesh-perf-0a1b2c3d', group(2), behindIngress);
+  const anti = (
+    testRun as {
+      spec: { runner: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: Record<string, unknown>[] } } } };
+    }
+  ).spec.runner.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  assert.deepEqual(anti[1], {
+    topologyKey: 'kubernetes.io/hostname',
+    labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'mesh-perf-echo' } },
+    namespaces: ['mp-a'],
+  });
 });
 
 test('install hint names the pinned bundle and the Helm chart', () => {

@@ -7,7 +7,7 @@ import { placeModes } from '../../../src/platform/kubernetes/platform.ts';
 import { ownershipOf, suiteSelector } from '../../../src/platform/kubernetes/ownership.ts';
 import { backoffMs, isRetryable, withRetry } from '../../../src/platform/kubernetes/retry.ts';
 import { renderTemplate, renderWorkload, templateValues } from '../../../src/platform/kubernetes/workloads.ts';
-import { detectCni, quantityToNumber } from '../../../src/platform/kubernetes/environment.ts';
+import { detectCni, quantityToNumber, runningImage } from '../../../src/platform/kubernetes/environment.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { UsageError } from '../../../src/util/errors.ts';
 
@@ -20,7 +20,17 @@ test("each mesh mode enrols its namespace the way the mesh documents, beside the
   assert.deepEqual(namespaceSetup(mode, 'baseline'), own);
   assert.deepEqual(namespaceSetup(mode, 'istio-sidecar'), { ...own, labels: { team: 'perf', 'istio-injection': 'enabled' } });
   assert.deepEqual(namespaceSetup(mode, 'istio-ambient'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
-  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), { ...own, labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient' } });
+  // Istio's gateways call a service's waypoint only with istio.io/ingress-use-waypoint (issue 38 item 3).
+  assert.deepEqual(namespaceSetup(mode, 'istio-waypoint'), {
+    ...own,
+    labels: { team: 'perf', 'istio.io/dataplane-mode': 'ambient', 'istio.io/ingress-use-waypoint': 'true' },
+  });
+  assert.equal(
+    namespaceSetup({ name: 'w', namespaceLabels: { 'istio.io/ingress-use-waypoint': 'false' } }, 'istio-waypoint').labels[
+      'istio.io/ingress-use-waypoint'
+    ],
+    'true',
+  );
   assert.deepEqual(namespaceSetup(mode, 'linkerd'), {
     labels: { team: 'perf' },
     annotations: {
@@ -184,4 +194,14 @@ test('environment helpers: CNI from kube-system DaemonSets, quantities', () => {
   assert.equal(quantityToNumber('16Gi'), 16 * 1024 ** 3);
   assert.equal(quantityToNumber('16318424Ki'), 16318424 * 1024);
   assert.equal(quantityToNumber('bad'), undefined);
+});
+
+test('the image a container ran: the repository digest a pull resolved, or a loaded image by name with its ID (the real node showed a bare ID)', () => {
+  const id = `sha256:${'c2'.repeat(32)}`;
+  // Pulled: the runtime reports the repository digest, which names the image.
+  assert.equal(runningImage('fortio/fortio:1.69.4', `docker.io/fortio/fortio@${id}`), `docker.io/fortio/fortio@${id}`);
+  // Loaded (kind load, ctr images import): containerd reports only the image's own ID, which names nothing.
+  assert.equal(runningImage('mesh-perf.local/fortio/fortio:1.66.0', id), `mesh-perf.local/fortio/fortio:1.66.0 (image ID ${id})`);
+  assert.equal(runningImage('fortio/fortio:1.69.4', undefined), 'fortio/fortio:1.69.4');
+  assert.equal(runningImage('fortio/fortio:1.69.4', ''), 'fortio/fortio:1.69.4');
 });

@@ -54,10 +54,18 @@ async function signed(dir: string, name: string, subject: string, extensions: st
   return { cert: join(dir, `${name}.crt`), key };
 }
 
-export async function makePki(dir: string): Promise<Pki> {
+export interface PkiOptions {
+  /** The API server's serving certificate's subjectAltName (default: 127.0.0.1 and the kubernetes Service names). */
+  serverSans?: string;
+  /** The kubelets' serving certificate's subjectAltName. */
+  kubeletSans?: string;
+}
+
+export async function makePki(dir: string, options: PkiOptions = {}): Promise<Pki> {
   const caKey = await ecKey(dir, 'ca');
   await openssl(dir, ['req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=mesh-perf-test-ca', '-days', '2', '-out', 'ca.crt']);
   const serverSans =
+    options.serverSans ??
     'subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc';
   const server = await signed(dir, 'apiserver', '/CN=kube-apiserver', `${serverSans}\nextendedKeyUsage=serverAuth\n`);
   const admin = await signed(dir, 'admin', '/O=system:masters/CN=mesh-perf-test-admin', 'extendedKeyUsage=clientAuth\n');
@@ -65,7 +73,7 @@ export async function makePki(dir: string): Promise<Pki> {
     dir,
     'kubelet',
     '/CN=kwok-kubelet',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+    `${options.kubeletSans ?? 'subjectAltName=IP:127.0.0.1,DNS:localhost'}\nextendedKeyUsage=serverAuth\n`,
   );
   const saKey = await ecKey(dir, 'sa');
   await openssl(dir, ['ec', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);

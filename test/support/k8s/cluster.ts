@@ -32,6 +32,11 @@ export interface LocalCluster {
   kubernetesVersion: string;
   /** Reads a component's log (for failure messages). */
   logTail(component: string, lines?: number): Promise<string>;
+  /**
+   * Answers the API server's pod proxy for an emulated pod's address and port with a server of
+   * the test on 127.0.0.1:localPort (egress-proxy.ts).
+   */
+  routePod(podIp: string, port: number, localPort: number): void;
   stop(): Promise<void>;
 }
 
@@ -189,6 +194,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       execWorkDir,
       kubernetesVersion: bins.kubernetesVersion,
       logTail: (component, lines = 30) => logTail(dir, component, lines),
+      routePod: (podIp, port, localPort) => egress!.route(podIp, port, localPort),
       stop,
     };
   } catch (error) {

@@ -4,7 +4,9 @@
 // cluster's kubelet certificate (signed by the cluster CA, SAN 127.0.0.1) and points every webhook
 // of every istio-sidecar-injector* configuration at itself, one URL path per configuration, so a
 // test reads which revision's webhook the real API server called for which namespace's pods. It
-// allows every pod unchanged: kwok runs no containers, so there is no proxy to inject.
+// allows every pod unchanged (kwok runs no containers, so there is no proxy to inject), or with
+// `inject`, adds what the injection puts in the pod spec for the run to find: the istio-proxy
+// native sidecar (an init container with restartPolicy Always) with its http-envoy-prom port.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -28,7 +30,19 @@ export interface InjectorStandIn {
 
 type Json = any;
 
-export async function injectorStandIn(access: ClusterAccess, clusterDir: string): Promise<InjectorStandIn> {
+/** Istio's injected sidecar as it appears in the pod spec (native sidecars), reduced to what the run reads. */
+const INJECTED = {
+  name: 'istio-proxy',
+  image: 'docker.io/istio/proxyv2:standin',
+  restartPolicy: 'Always',
+  ports: [{ containerPort: 15090, name: 'http-envoy-prom', protocol: 'TCP' }],
+};
+
+export async function injectorStandIn(
+  access: ClusterAccess,
+  clusterDir: string,
+  options: { inject?: boolean } = {},
+): Promise<InjectorStandIn> {
   const calls: InjectorCall[] = [];
   const server: Server = createServer(
     { cert: readFileSync(join(clusterDir, 'kubelet.crt')), key: readFileSync(join(clusterDir, 'kubelet.key')) },
@@ -43,11 +57,23 @@ export async function injectorStandIn(access: ClusterAccess, clusterDir: string)
           kind: review.request.kind.kind,
         });
         response.setHeader('Content-Type', 'application/json');
+        const pod = review.request.kind.kind === 'Pod' ? review.request.object : undefined;
+        const patch =
+          options.inject && pod
+            ? [
+                ...(pod.spec.initContainers ? [] : [{ op: 'add', path: '/spec/initContainers', value: [] }]),
+                { op: 'add', path: '/spec/initContainers/-', value: INJECTED },
+              ]
+            : undefined;
         response.end(
           JSON.stringify({
             apiVersion: 'admission.k8s.io/v1',
             kind: 'AdmissionReview',
-            response: { uid: review.request.uid, allowed: true },
+            response: {
+              uid: review.request.uid,
+              allowed: true,
+              ...(patch ? { patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') } : {}),
+            },
           }),
         );
       });

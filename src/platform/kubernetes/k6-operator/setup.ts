@@ -15,6 +15,8 @@ export interface OperatorRunnerInput {
   readyTimeoutMs: number;
   /** The namespace a mode's client pod runs in (the mode's, or the ingress namespace). */
   namespaceOf(mode: string | undefined): string;
+  /** The mode's own namespace, where the echo pods its runners must keep off run. */
+  echoNamespaceOf(mode: string | undefined): string;
   version(): Promise<string>;
   /** Where runners can go (the nodes), for load.generators: auto. */
   capacity?: GeneratorCapacity;
@@ -31,6 +33,7 @@ export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
     ...(input.capacity ? { capacity: () => input.capacity! } : {}),
     placementFor: (mode) => ({
       namespace: input.namespaceOf(mode),
+      echoNamespace: input.echoNamespaceOf(mode),
       mode: mode ?? input.config.modes[0]!.name,
       image: k8s.images.client,
       ...(k8s.images.registry ? { registry: k8s.images.registry } : {}),

@@ -8,7 +8,7 @@
 // instance i (0-based) must therefore carry exactly the segment of runner i+1; that is checked
 // here, so the merge reads runner k's data as instance k-1.
 import type { K6Invocation } from '../../../load/types.ts';
-import { COMPONENT, MANAGED_BY, MANAGER, MODE } from '../ownership.ts';
+import { COMPONENT, MODE } from '../ownership.ts';
 import { mirrorImage } from '../../../config/image-mirror.ts';
 import { K6_OPERATOR_STARTER_IMAGE, TESTRUN_API } from './version.ts';
 import { IMAGE_PATH, POD_NAME_ENV, WORK_ROOT, WRAPPER_DIR, WRAPPER_KEY, WRAPPER_SCRIPT } from './wrapper.ts';
@@ -29,8 +29,39 @@ const OUT_OF_MESH = {
   annotations: { 'sidecar.istio.io/inject': 'false', 'linkerd.io/inject': 'disabled' },
 };
 
+/** k6-operator's labels on every runner pod: newLabels (app, k6_cr) and runner (pkg/resources/jobs at the pinned tag). */
+export const RUNNER_POD_LABELS = { app: 'k6', [OPERATOR_RUNNER_LABEL]: 'true' };
+/** k6's REST API in a runner pod: k6-operator's controller polls it and its starter resumes the runners through it. */
+export const RUNNER_API_PORT = 6565;
+export const RUNNER_MTLS_EXCEPTION = 'mesh-perf-k6-runners';
+
+/**
+ * Under Istio, port 6565 of the runner pods in a mode's namespace accepts plaintext: k6-operator's
+ * controller polls it (internal/controller/k6_start.go: `http.Get("http://%v:6565/v1/status")`)
+ * and its starter resumes the runners (pkg/resources/containers/curl_start.go: `curl -X PATCH
+ * http://%s/v1/status`), both from outside the mesh; under the mesh-wide STRICT policy the
+ * runners' sidecar or ztunnel would refuse them and the TestRun would never start. Only that port
+ * of those pods: the measured traffic (runner to echo) stays under STRICT. mtls is left unset so
+ * the runners inherit the namespace's mode on every other port (Istio merges a workload policy's
+ * port-level exception over the mesh's STRICT: pilot/pkg/serviceregistry/ambient/authorization.go
+ * for ztunnel, pilot/pkg/security/authn/policy_applier.go for sidecars).
+ */
+export function runnerPeerAuthentication(): Record<string, unknown> {
+  return {
+    apiVersion: 'security.istio.io/v1',
+    kind: 'PeerAuthentication',
+    metadata: { name: RUNNER_MTLS_EXCEPTION },
+    spec: {
+      selector: { matchLabels: { ...RUNNER_POD_LABELS } },
+      portLevelMtls: { [RUNNER_API_PORT]: { mode: 'PERMISSIVE' } },
+    },
+  };
+}
+
 export interface RunnerPlacement {
   namespace: string;
+  /** The namespace of the echo pods this TestRun loads (the mode's; `namespace` too unless the runners sit in the ingress namespace). */
+  echoNamespace: string;
   mode: string;
   /** The client image (its pinned k6), already from the mirror when one is set. */
   image: string;
@@ -142,8 +173,11 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
         affinity: {
           podAntiAffinity: {
             // One runner per node (N runners are N nodes' worth of load generation), none beside
-            // an echo pod; like the client pods of load.generators, a rule the scheduler may not
-            // bend, so a cluster too small shows as a Pending runner with the scheduler's reason.
+            // an echo pod of the mode it loads; like the client pods of load.generators, a rule
+            // the scheduler may not bend, so a cluster too small shows as a Pending runner with
+            // the scheduler's reason. Only the mode's own echo pods: the other modes' idle ones
+            // may sit on any node (they avoid only the idle client pod), and k6-operator starts
+            // nothing until every runner runs (k6_start.go: `if count != Parallelism`).
             requiredDuringSchedulingIgnoredDuringExecution: [
               {
                 topologyKey: HOSTNAME,
@@ -152,7 +186,7 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
               {
                 topologyKey: HOSTNAME,
                 labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'mesh-perf-echo' } },
-                namespaceSelector: { matchLabels: { [MANAGED_BY]: MANAGER } },
+                namespaces: [placement.echoNamespace],
               },
             ],
           },
@@ -176,8 +210,9 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
       },
       // The initializer (k6 archive + inspect) and the starter (curl to resume the runners)
       // must complete; a classic sidecar would keep them running forever, and neither sends
-      // measured traffic. The starter reaches the runners' REST API as a plaintext client,
-      // which the meshes mesh-perf installs accept (permissive mTLS).
+      // measured traffic. The starter (and the controller) reach the runners' REST API as
+      // plaintext clients: under Istio the runners' port 6565 is PERMISSIVE for that
+      // (runnerPeerAuthentication); Linkerd's default policy admits them.
       initializer: outOfMesh({ image: placement.image }),
       starter: outOfMesh({ image: mirrorImage(K6_OPERATOR_STARTER_IMAGE, placement.registry) }),
     },

@@ -13,6 +13,14 @@ export function meshKindOf(mode: ModeConfig, index = 0): MeshKind {
   );
 }
 
+/** On an istio-waypoint mode's namespace: Istio's ingress gateways then send its traffic through its waypoint. */
+export const INGRESS_USE_WAYPOINT = 'istio.io/ingress-use-waypoint';
+
+/** Which proxies a mode's traffic crosses after the ingress gateway, in words for plan and results. */
+export function ingressPath(kind: MeshKind): 'gateway' | 'gateway+waypoint' {
+  return kind === 'istio-waypoint' ? 'gateway+waypoint' : 'gateway';
+}
+
 export function usesIstio(kind: MeshKind): boolean {
   return kind === 'istio-sidecar' || kind === 'istio-ambient' || kind === 'istio-waypoint';
 }
@@ -49,9 +57,14 @@ function meshEnrolment(
       return { labels: revision ? { 'istio.io/rev': revision } : { 'istio-injection': 'enabled' }, annotations: {} };
     }
     case 'istio-ambient':
-    case 'istio-waypoint':
-      // The waypoint itself is enrolled (istio.io/use-waypoint) once it exists.
       return { labels: { 'istio.io/dataplane-mode': 'ambient' }, annotations: {} };
+    case 'istio-waypoint':
+      // The waypoint itself is enrolled (istio.io/use-waypoint) once it exists. Istio's gateways
+      // skip a service's waypoint unless told otherwise (Istio 1.30 pilot/pkg/features/ambient.go:
+      // "Gateways will call service waypoints if the 'istio.io/ingress-use-waypoint' label set";
+      // the Service's label, else the namespace's: serviceregistry/ambient/services.go), so
+      // traffic through kubernetes.ingress would measure ambient alone, not the waypoint.
+      return { labels: { 'istio.io/dataplane-mode': 'ambient', [INGRESS_USE_WAYPOINT]: 'true' }, annotations: {} };
     case 'linkerd':
       return { labels: {}, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'true' } };
     case 'existing':

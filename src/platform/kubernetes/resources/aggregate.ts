@@ -58,7 +58,7 @@ const key = (c: ContainerIdentity) => `${c.namespace}/${c.pod}/${c.container}`;
 
 /**
  * Only samples taken inside the measured window count. The kubelet serves cAdvisor's cache,
- * refreshed every 10-15 s, and stamps each sample with the time cAdvisor took it; a scrape
+ * refreshed every 10-30 s, and stamps each sample with the time cAdvisor took it; a scrape
  * shortly after the load starts can return a sample from before it, and the final scrape (after
  * k6 has exited and its summary was copied) one from after it. A sample's own timestamp decides,
  * the scrape time only when the kubelet gives none (then the value is computed at the scrape).

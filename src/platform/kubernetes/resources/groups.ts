@@ -18,6 +18,11 @@ export interface GroupContext {
   /** Namespaces of the ingress gateway (kubernetes.ingress): the gateway's pods and the client. */
   gatewayNamespaces?: ReadonlySet<string>;
   /**
+   * The Gateway the mode's traffic enters through (kubernetes.ingress): with modes under their own
+   * Istio revisions each has its own, and another arm's gateway pods are no part of this mode's.
+   */
+  gateway?: string;
+  /**
    * Client pods the trial's k6 instances use (load.generators of its profile): a mode has as many
    * client pods as its largest profile needs, and the idle ones are no part of the client group.
    */
@@ -28,14 +33,14 @@ export const CLIENT_NAME = 'mesh-perf-client';
 /** On every client pod: its position in the mode's group of k6 instances (clients.ts), whatever the manifest's labels. */
 export const CLIENT_INDEX = 'mesh-perf.dev/client-index';
 const PROXY_CONTAINERS = new Set(['istio-proxy', 'linkerd-proxy']);
+/** On every pod istiod deploys for a Gateway API Gateway (ingress gateways and waypoints): the Gateway's name. */
+export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
 
 export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceGroup | undefined {
   const labels = id.podLabels ?? {};
   if (context.modeNamespaces.has(id.namespace)) {
     const waypoint =
-      labels['gateway.istio.io/managed'] !== undefined ||
-      labels['gateway.networking.k8s.io/gateway-name'] !== undefined ||
-      /^waypoint(-|$)/.test(id.pod);
+      labels['gateway.istio.io/managed'] !== undefined || labels[GATEWAY_NAME_LABEL] !== undefined || /^waypoint(-|$)/.test(id.pod);
     if (waypoint) return 'waypoint';
     if (PROXY_CONTAINERS.has(id.container)) return 'sidecar';
     if (isClient(id, labels)) return clientInUse(labels, context.clientsInUse) ? 'client' : undefined;
@@ -43,6 +48,8 @@ export function groupOf(id: ContainerIdentity, context: GroupContext): ResourceG
   }
   if (context.gatewayNamespaces?.has(id.namespace)) {
     if (isClient(id, labels)) return clientInUse(labels, context.clientsInUse) ? 'client' : undefined;
+    const gateway = labels[GATEWAY_NAME_LABEL];
+    if (context.gateway !== undefined && gateway !== undefined && gateway !== context.gateway) return undefined;
     return 'gateway';
   }
   if (context.meshNamespaces.has(id.namespace)) {

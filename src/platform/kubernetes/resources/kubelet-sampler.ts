@@ -22,6 +22,8 @@ export interface SamplerOptions {
   meshNamespaces: string[];
   /** The ingress gateway's namespace, reported as its own group alongside every mode. */
   gatewayNamespaces?: string[];
+  /** The Gateway a mode's traffic enters through (its Istio revision's own, or the run's): only its pods are the mode's gateway group. */
+  gatewayOf?: (mode: string) => string;
   log: Logger;
   /**
    * How many of a mode's client pods the current trial's k6 instances use (load.generators of its
@@ -88,6 +90,7 @@ export class KubeletResourceSampler implements ResourceSampler {
       modeNamespaces: new Set(modeNamespace ? [modeNamespace] : []),
       meshNamespaces: new Set(this.options.meshNamespaces),
       gatewayNamespaces: new Set(this.options.gatewayNamespaces ?? []),
+      ...(this.mode && this.options.gatewayOf ? { gateway: this.options.gatewayOf(this.mode) } : {}),
       ...(this.mode && this.options.clientsInUse ? { clientsInUse: this.options.clientsInUse(this.mode) } : {}),
     };
     const { usage, tooFewSamples } = aggregateScrapes(
@@ -112,7 +115,7 @@ export class KubeletResourceSampler implements ResourceSampler {
     const minimum = minimumCpuWindowMs(this.options.intervalMs) / 1000;
     this.options.log.warn(
       `mode ${this.mode}: the measured window${seconds} held fewer than the two kubelet samples CPU needs for ${groups.join(', ')}; ` +
-        `their CPU/memory are left out of such repetitions (said once per mode). The kubelet refreshes its samples every 10-15 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
+        `their CPU/memory are left out of such repetitions (said once per mode). The kubelet refreshes its samples every 10-30 s: measure for at least ${minimum} s to get CPU per 1000 rps.`,
     );
   }
 

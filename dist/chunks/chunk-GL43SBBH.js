@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-function l(i,o){let r,n=1/0,e=Math.max(2,Math.floor(i.length/3));for(let t of o){if(Math.abs(t.length-i.length)>e)continue;let s=a(i.toLowerCase(),t.toLowerCase());s<n&&(r=t,n=s)}return n<=e?r:void 0}function a(i,o){let r=Array.from({length:o.length+1},(n,e)=>e);for(let n=1;n<=i.length;n++){let e=[n];for(let t=1;t<=o.length;t++){let s=r[t-1]+(i[n-1]===o[t-1]?0:1);e[t]=Math.min(r[t]+1,e[t-1]+1,s)}r=e}return r[o.length]}export{l as a};

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-4V2XNGT7.js";import"./chunk-GXRPIDKZ.js";import"./chunk-QML5BI2X.js";import"./chunk-57ZMDNRP.js";import"./chunk-QZPYQZM3.js";import"./chunk-BSCFDX2H.js";import"./chunk-GL43SBBH.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};

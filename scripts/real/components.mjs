@@ -1,0 +1,90 @@
+// Every component the real-node tier runs (npm run test:real), where it is cached and the command
+// that builds it: the k8s tier's control plane and istioctl (scripts/k8s/build.sh), k6 and fortio
+// (scripts/install-test-tools.sh), the node's own (scripts/real/build.sh: Debian packages, the
+// kubelet, CoreDNS, Istio's node pieces, pause) and ztunnel from $MESH_PERF_REAL_BIN. Plain JS:
+// scripts/test-tiers.mjs reads it without tsx; test/support/real/components.ts types it.
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+const toolPath = (name, version) =>
+  join(
+    process.env.MESH_PERF_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mesh-perf'),
+    'tools',
+    name,
+    version,
+    name,
+  );
+
+/** NAME=value lines of a versions file. */
+function shellValues(file) {
+  const text = readFileSync(join(root, file), 'utf8');
+  return Object.fromEntries([...text.matchAll(/^([A-Z_]+)="?([^"\n]+?)"?\s*$/gm)].map(([, k, v]) => [k, v]));
+}
+
+/** Binaries taken from $MESH_PERF_REAL_BIN: name, version (commit), SHA-256 of the binary, repository. */
+export function prebuilt() {
+  const text = readFileSync(join(root, 'scripts/real/versions.sh'), 'utf8');
+  return [...text.matchAll(/^\s*"([a-z0-9-]+)\|([0-9a-f]+)\|([0-9a-f]{64})\|([^"]+)"/gm)].map(([, name, version, sha256, repository]) => ({
+    name,
+    version,
+    sha256,
+    repository,
+  }));
+}
+
+/** The version pinned in scripts/install-test-tools.sh for one of its Go tools. */
+function testToolVersion(name) {
+  const text = readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8');
+  const row = new RegExp(`"${name}\\|[^|]+\\|([^"|]+)"`).exec(text);
+  if (!row) throw new Error(`scripts/install-test-tools.sh pins no ${name}`);
+  return row[1];
+}
+
+/** [{ name, version, path, how }] */
+export function components() {
+  const k8s = shellValues('scripts/k8s/versions.sh');
+  const real = shellValues('scripts/real/versions.sh');
+  const built = (name, version, how = `bash scripts/real/build.sh ${name}`) => ({ name, version, path: toolPath(name, version), how });
+  const apt = (name, path) => ({ name, version: 'Debian 12', path, how: 'bash scripts/real/build.sh apt' });
+  const ztunnel = prebuilt().find((p) => p.name === 'ztunnel');
+  return [
+    apt('containerd', '/usr/bin/containerd'),
+    apt('runc', '/usr/sbin/runc'),
+    apt('ctr', '/usr/bin/ctr'),
+    apt('cni-bridge', '/usr/lib/cni/bridge'),
+    apt('iptables', '/usr/sbin/iptables'),
+    apt('conntrack', '/usr/sbin/conntrack'),
+    apt('busybox', '/bin/busybox'),
+    { name: 'etcd', version: 'Debian 12', path: process.env.MESH_PERF_ETCD ?? '/usr/bin/etcd', how: 'bash scripts/k8s/build.sh etcd' },
+    ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((n) =>
+      built(n, k8s.KUBERNETES_VERSION, `bash scripts/k8s/build.sh ${n}`),
+    ),
+    built('istioctl', k8s.ISTIO_VERSION, 'bash scripts/k8s/build.sh istioctl'),
+    ...['kubelet', 'kube-proxy', 'kubectl'].map((n) => built(n, k8s.KUBERNETES_VERSION)),
+    built('crictl', real.CRICTL_VERSION),
+    built('coredns', real.COREDNS_VERSION),
+    built('pause', real.PAUSE_VERSION),
+    ...['pilot-discovery', 'istio-cni', 'install-cni'].map((n) => built(n, k8s.ISTIO_VERSION)),
+    ...['k6', 'fortio'].map((n) => built(n, testToolVersion(n), `bash scripts/install-test-tools.sh ${n}`)),
+    built(
+      'ztunnel',
+      ztunnel.version,
+      `MESH_PERF_REAL_BIN=<a directory with ztunnel.xz built from ${ztunnel.repository} at ${ztunnel.version}> bash scripts/real/build.sh ztunnel`,
+    ),
+  ];
+}
+
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function missingComponents() {
+  return components().filter((c) => !executable(c.path));
+}

@@ -1,0 +1,291 @@
+// Meshes as upstream runs them (issue 38), against the local control plane (real kube-apiserver,
+// controller-manager and scheduler; kwok plays the kubelets) with Istio installed by the real
+// istioctl. Stand-ins do what emulated istiod pods cannot (deploy the gateway and the waypoint,
+// inject the sidecar: istiod-, waypoint- and injector-stand-in), k6-operator's controller is
+// played by OperatorStandIn, and the mesh's data plane by mesh-proxies-stand-in: k6's traffic
+// crosses local listeners counted as each proxy counts it, and the API server's pod proxy for each
+// proxy pod's metrics port reaches a local server answering in that proxy's format.
+//
+// What this proves: the runners' port 6565 accepts plaintext under Istio's STRICT policy, as the
+// cluster's PeerAuthentications resolve (item 1); an istio-waypoint mode's namespace carries
+// istio.io/ingress-use-waypoint, so the gateway sends it through the waypoint, and the results say
+// so (item 3); the run's namespaces and their pods are gone before istioctl removes istio-cni
+// (item 4); the platform reads every proxy's counters through the pod proxy before and after each
+// repetition, records what each counted per mode with the mTLS policy in force, and the kind e2e
+// jobs' check passes on it and fails on a mode whose pods ambient never captured (item 6).
+// What it cannot prove: that real proxies count as their sources say (test/fixtures/proxy-metrics
+// is written from those sources; issue 37 captures real ones), and real mTLS handshakes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
+import { localIstioctl } from '../support/k8s/tools.ts';
+import { clusterConfig, recordingLogger } from '../support/k8s/harness.ts';
+import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
+import { waypointStandIn } from '../support/k8s/waypoint-stand-in.ts';
+import { injectorStandIn } from '../support/k8s/injector-stand-in.ts';
+import { meshStandIn } from '../support/k8s/mesh-proxies-stand-in.ts';
+import { OperatorStandIn } from '../support/k8s/k6-operator-stand-in.ts';
+import { runPipeline } from '../../src/pipeline.ts';
+import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
+import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
+import { effectiveMtls, type PeerAuthenticationView } from '../../src/platform/kubernetes/mesh/peer-authentication.ts';
+import { RUNNER_API_PORT, RUNNER_POD_LABELS } from '../../src/platform/kubernetes/k6-operator/testrun.ts';
+import type { LoadProfile } from '../../src/config/validate.ts';
+import type { ModeConfig } from '../../src/config/schema.ts';
+import type { ProxyTraffic } from '../../src/results/types.ts';
+
+const REPO = resolve(import.meta.dirname, '..', '..');
+const CRD = join(REPO, 'test/fixtures/k6-operator/testrun-crd.yaml');
+
+let cluster: LocalCluster;
+let access: ClusterAccess;
+let out: string;
+
+before(async () => {
+  cluster = await startLocalCluster({ nodes: 2 });
+  access = loadAccess({ kubeconfig: cluster.kubeconfigPath });
+  out = mkdtempSync(join(tmpdir(), 'mesh-perf-k8s-paths-'));
+});
+
+after(async () => {
+  await cluster?.stop();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+async function json(path: string): Promise<any> {
+  const response = await rawRequest(access, path);
+  return response.status === 200 ? JSON.parse(response.body) : undefined;
+}
+
+/**
+ * When, during teardown, the run's workload namespaces were all gone and when istio-cni-node (whose
+ * agent removes /opt/cni/bin/istio-cni as it stops) was deleted: polled, so each is known within
+ * the poll interval.
+ */
+function watchTeardown(namespaces: () => string[]): { stop(): Promise<{ namespacesGoneAt?: number; cniDeletedAt?: number }> } {
+  let stopped = false;
+  const seen: { namespacesGoneAt?: number; cniDeletedAt?: number } = {};
+  // Each counts only once it has existed: before the run neither does.
+  let cniExisted = false;
+  let namespacesExisted = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const now = Date.now();
+      const ds = await rawRequest(access, '/apis/apps/v1/namespaces/istio-system/daemonsets/istio-cni-node');
+      const cniLive = ds.status === 200 && !JSON.parse(ds.body).metadata?.deletionTimestamp;
+      if (cniLive) cniExisted = true;
+      else if (cniExisted && seen.cniDeletedAt === undefined) seen.cniDeletedAt = now;
+      const present = await Promise.all(
+        namespaces().map(async (n) => (await rawRequest(access, `/api/v1/namespaces/${n}`)).status === 200),
+      );
+      if (present.every(Boolean)) namespacesExisted = true;
+      else if (namespacesExisted && !present.some(Boolean) && seen.namespacesGoneAt === undefined) seen.namespacesGoneAt = now;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxies counted its traffic, the baseline's none; the waypoint is in the gateway's path; workloads go before Istio", {
+  timeout: 900_000,
+}, async () => {
+  const config = clusterConfig(cluster, {
+    modes: [
+      { name: 'baseline' },
+      { name: 'istio-sidecar' },
+      { name: 'istio-ambient' },
+      { name: 'istio-waypoint' },
+      { name: 'uncaptured', mesh: 'istio-ambient' },
+    ],
+    load: { rate: 20, duration: '3s', warmup: '1s', repetitions: 1 },
+    out: join(out, 'ingress'),
+    kubernetes: { readyTimeout: '3m', sampleInterval: '500ms', ingress: { replicas: 1 } },
+  });
+  const prefix = config.kubernetes.namespacePrefix;
+  const ns = (mode: string) => `${prefix}-${mode}`;
+  const ingressNs = `${prefix}-ingress`;
+  const gateway = istiodStandIn(access, ingressNs);
+  const waypoints = waypointStandIn(access, [ns('istio-waypoint')]);
+  const injector = await injectorStandIn(access, cluster.dir, { inject: true });
+  const mesh = await meshStandIn(access, cluster, {
+    ingressNamespace: ingressNs,
+    modes: [
+      { name: 'baseline', kind: 'baseline', namespace: ns('baseline') },
+      { name: 'istio-sidecar', kind: 'istio-sidecar', namespace: ns('istio-sidecar') },
+      { name: 'istio-ambient', kind: 'istio-ambient', namespace: ns('istio-ambient') },
+      { name: 'istio-waypoint', kind: 'istio-waypoint', namespace: ns('istio-waypoint') },
+      { name: 'uncaptured', kind: 'istio-ambient', namespace: ns('uncaptured'), uncaptured: true },
+    ],
+  });
+  const teardown = watchTeardown(() => [...config.modes.map((m) => ns(m.name)), ingressNs]);
+  const log = recordingLogger();
+  class Routed extends KubernetesPlatform {
+    override async beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
+      await super.beforeTrial(mode, profile, generators);
+      await mesh.routePods();
+    }
+  }
+  let outcome: Awaited<ReturnType<typeof runPipeline>>;
+  try {
+    outcome = await runPipeline(config, {
+      log,
+      signal: new AbortController().signal,
+      platform: (context) =>
+        new Routed(context, {
+          env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path },
+          targetOverride: (mode) => ({ url: mesh.urlFor(mode) }),
+        }),
+    });
+  } finally {
+    gateway.stop();
+    await waypoints.stop();
+    await injector.stop();
+    await mesh.stop();
+  }
+  const when = await teardown.stop();
+  assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
+  const result = outcome.result;
+  const entry = (mode: string) => result.modes.find((m) => m.name === mode)!;
+
+  // Item 3: the waypoint mode's namespace is labelled, so the gateway (as Istio decides it) goes
+  // through the waypoint; the results record the label and say it.
+  assert.deepEqual(mesh.paths.get('istio-waypoint'), ['gateway', 'waypoint', 'ztunnel']);
+  assert.equal(entry('istio-waypoint').enrolment?.labels['istio.io/ingress-use-waypoint'], 'true');
+  assert.equal(entry('istio-waypoint').target, 'istio-waypoint via ingress gateway and the waypoint (istio.io/ingress-use-waypoint=true)');
+  assert.equal(entry('istio-ambient').target, 'istio-ambient via ingress gateway');
+
+  // The mTLS policy in force per mode, as the cluster's PeerAuthentications resolve.
+  const strict = { mode: 'STRICT', source: 'PeerAuthentication istio-system/default (mesh-wide)' };
+  assert.deepEqual(entry('istio-sidecar').mtls, strict);
+  assert.deepEqual(entry('istio-waypoint').mtls, strict);
+  assert.deepEqual(entry('baseline').mtls, { mode: 'none', source: 'no mesh' });
+
+  // Item 6: what each proxy counted, read through the API server's pod proxy.
+  const proxies = (mode: string) =>
+    Object.fromEntries((entry(mode).repetitions[0]!.path?.proxies ?? []).map((p: ProxyTraffic) => [p.proxy, p]));
+  const requests = (mode: string) => entry(mode).repetitions[0]!.requests;
+  for (const mode of ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'uncaptured'])
+    assert.ok(proxies(mode).gateway!.count >= requests(mode), `${mode}: the gateway counted ${proxies(mode).gateway?.count}`);
+  assert.ok(proxies('istio-sidecar').sidecar!.count >= requests('istio-sidecar'));
+  assert.equal(proxies('istio-sidecar').sidecar!.mtls, proxies('istio-sidecar').sidecar!.count);
+  assert.deepEqual(proxies('istio-sidecar').sidecar!.peers, [`spiffe://cluster.local/ns/${ingressNs}/sa/mesh-perf-gateway-istio`]);
+  assert.ok(proxies('istio-waypoint').waypoint!.count >= requests('istio-waypoint'));
+  for (const mode of ['istio-ambient', 'istio-waypoint']) {
+    const z = proxies(mode).ztunnel!;
+    assert.ok(z.count > 0 && z.mtls === z.count && z.bytesReceived! > 0, `${mode}: ${JSON.stringify(z)}`);
+  }
+  // ztunnel is read for every mode of an ambient run: the baseline's traffic, and the uncaptured
+  // mode's, left it where it was.
+  assert.equal(proxies('baseline').ztunnel!.count, 0);
+  assert.ok(proxies('baseline').ztunnel!.pods >= 1);
+  assert.equal(proxies('uncaptured').ztunnel!.count, 0);
+  assert.ok(
+    log.lines.some((l) => /^WARN mode uncaptured: ztunnel counted none of its traffic/.test(l)),
+    log.lines.filter((l) => l.startsWith('WARN')).join('\n'),
+  );
+
+  // The kind e2e jobs' check, on the results as written.
+  const file = join(config.out!, 'results.json');
+  const check = (...modes: string[]) =>
+    spawnSync(process.execPath, [join(REPO, 'scripts/assert-mesh-path.mjs'), file, ...modes], { encoding: 'utf8' });
+  const ok = check('istio-sidecar', 'istio-ambient', 'istio-waypoint');
+  assert.equal(ok.status, 0, ok.stdout);
+  const bypass = check('uncaptured');
+  assert.equal(bypass.status, 1);
+  assert.match(bypass.stdout, /::error::mode uncaptured \[\S+\] repetition \d+: ztunnel counted 0 connections and 0 bytes/);
+
+  // Item 4: every workload namespace (and so every pod in it) was gone before istio-cni-node was deleted.
+  assert.ok(when.namespacesGoneAt !== undefined && when.cniDeletedAt !== undefined, JSON.stringify(when));
+  assert.ok(
+    when.namespacesGoneAt <= when.cniDeletedAt,
+    `istio-cni-node deleted ${when.namespacesGoneAt - when.cniDeletedAt} ms before the last workload namespace went`,
+  );
+});
+
+test("k6-operator under Istio's STRICT mTLS: the runners' port 6565 accepts the controller's plaintext, nothing else does; the results say so", {
+  timeout: 900_000,
+}, async () => {
+  const crd = parse(readFileSync(CRD, 'utf8'), { maxAliasCount: -1 });
+  const created = await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    method: 'POST',
+    body: JSON.stringify(crd),
+    contentType: 'application/json',
+  });
+  assert.ok([201, 409].includes(created.status), created.body);
+  for (let i = 0; ; i++) {
+    const discovery = await rawRequest(access, '/apis/k6.io/v1alpha1');
+    if (discovery.status === 200 && JSON.parse(discovery.body).resources?.some((r: { name: string }) => r.name === 'testruns')) break;
+    assert.ok(i < 100, 'k6.io/v1alpha1 testruns not served');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const config = clusterConfig(cluster, {
+    modes: [{ name: 'baseline' }, { name: 'istio-sidecar' }],
+    load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1, engine: 'k6-operator' },
+    out: join(out, 'operator'),
+    kubernetes: { readyTimeout: '3m' },
+  });
+  const sidecarNs = `${config.kubernetes.namespacePrefix}-istio-sidecar`;
+  const operators = ['baseline', 'istio-sidecar'].map((m) => new OperatorStandIn(access, `${config.kubernetes.namespacePrefix}-${m}`));
+  for (const o of operators) o.start();
+  const injector = await injectorStandIn(access, cluster.dir, { inject: true });
+  const resolved: Record<string, string> = {};
+  class Observed extends KubernetesPlatform {
+    override async beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
+      await super.beforeTrial(mode, profile, generators);
+      if (mode.name !== 'istio-sidecar') return;
+      // What istiod would make of the PeerAuthentications the API server holds now.
+      const list = async (namespace: string) =>
+        ((await json(`/apis/security.istio.io/v1/namespaces/${namespace}/peerauthentications`))?.items ?? []).map(
+          (p: PeerAuthenticationView) => ({ ...p, metadata: { ...p.metadata, namespace } }),
+        );
+      const policies = [...(await list('istio-system')), ...(await list(sidecarNs))];
+      const runner = { namespace: sidecarNs, labels: { ...RUNNER_POD_LABELS, k6_cr: 'mesh-perf-x' }, port: RUNNER_API_PORT };
+      resolved.runnerApi = effectiveMtls(policies, runner).mode;
+      resolved.runnerOther = effectiveMtls(policies, { ...runner, port: 9090 }).mode;
+      resolved.echo = effectiveMtls(policies, { namespace: sidecarNs, labels: { app: 'echo' }, port: 8080 }).mode;
+    }
+  }
+  const log = recordingLogger();
+  const echo = createServer((_req, res) => res.end('echo'));
+  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+  let outcome: Awaited<ReturnType<typeof runPipeline>>;
+  try {
+    outcome = await runPipeline(config, {
+      log,
+      signal: new AbortController().signal,
+      platform: (context) =>
+        new Observed(context, {
+          env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path },
+          targetOverride: () => ({ url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/` }),
+        }),
+    });
+  } finally {
+    for (const o of operators) await o.stop();
+    await injector.stop();
+    echo.close();
+  }
+  assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
+  // k6-operator's controller polls http://<runner>:6565/v1/status and its starter PATCHes it, in
+  // plaintext from outside the mesh: only that port of the runners is PERMISSIVE.
+  assert.deepEqual(resolved, { runnerApi: 'PERMISSIVE', runnerOther: 'STRICT', echo: 'STRICT' });
+  const sidecar = outcome.result.modes.find((m) => m.name === 'istio-sidecar')!;
+  assert.deepEqual(sidecar.mtls, {
+    mode: 'STRICT',
+    source: 'PeerAuthentication istio-system/default (mesh-wide)',
+    exceptions: [`port 6565 PERMISSIVE for pods app=k6,runner=true (PeerAuthentication ${sidecarNs}/mesh-perf-k6-runners)`],
+  });
+  assert.deepEqual([...operators[1]!.stages.values()], [['initialization', 'initialized', 'created', 'started']]);
+});

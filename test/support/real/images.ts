@@ -1,0 +1,127 @@
+// The node's images, FROM scratch (oci-image.ts), under the local registry name the product is
+// pointed at (kubernetes.images.registry: mesh-perf.local): each binary with the shared libraries
+// ldd finds, so glibc builds (ztunnel, Debian's iptables in install-cni) run without a base image.
+// Archives are cached under ~/.cache/mesh-perf/real-images, rebuilt when an input changes.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVersions } from '../k8s/tools.ts';
+import { componentPath, componentVersion } from './components.ts';
+import { LOCAL_REGISTRY, paths } from './layout.ts';
+import { type ImageSpec, type LayerEntry, ociArchive } from './oci-image.ts';
+
+/** A binary and every shared library it loads (as ldd resolves them), at their own paths. */
+export function withLibraries(binary: string, dest = binary): LayerEntry[] {
+  const out: LayerEntry[] = [{ kind: 'file', path: dest, from: binary }];
+  let listing = '';
+  try {
+    listing = execFileSync('ldd', [binary], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return out; // "not a dynamic executable"
+  }
+  for (const match of listing.matchAll(/(\/\S+\.so[^\s]*)/g)) {
+    const lib = match[1]!;
+    out.push({ kind: 'file', path: lib, from: realpathSync(lib) });
+  }
+  return out;
+}
+
+const unique = (entries: LayerEntry[]) => [...new Map(entries.map((e) => [e.path.replace(/^\/+/, ''), e])).values()];
+
+/** The applets the product's commands in the client pod use (exec.ts, k6-runner.ts, k6-client.yaml). */
+const BUSYBOX_APPLETS = ['sh', 'sleep', 'mkdir', 'dirname', 'printf', 'base64', 'cat', 'ls', 'rm', 'kill', 'echo', 'env', 'true', 'test'];
+
+export const istioTag = () => buildVersions().ISTIO_BUILD_TAG!;
+
+export const imageRefs = {
+  pause: () => `${LOCAL_REGISTRY}/pause:${componentVersion('pause')}`,
+  echo: () => `${LOCAL_REGISTRY}/fortio/fortio:${componentVersion('fortio')}`,
+  client: () => `${LOCAL_REGISTRY}/grafana/k6:${componentVersion('k6')}`,
+  coredns: () => `${LOCAL_REGISTRY}/coredns/coredns:${componentVersion('coredns')}`,
+  istio: (name: string) => `${LOCAL_REGISTRY}/istio/${name}:${istioTag()}`,
+};
+/** Istio's charts add "-<variant>" to the tag when global.variant is set (e.g. distroless): both names are served. */
+const istioAliases = (name: string) => [`${imageRefs.istio(name)}-distroless`];
+
+function specs(): ImageSpec[] {
+  // Debian's iptables: two multi-call binaries that act by the name they are called as, so every
+  // name Istio's CNI agent may call is a symlink (the plain names to nft, as on the node).
+  const names = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
+  const link = (name: string, multi: string): LayerEntry => ({ kind: 'symlink', path: `/usr/sbin/${name}`, target: multi });
+  const iptables: LayerEntry[] = [
+    ...withLibraries('/usr/sbin/xtables-nft-multi'),
+    ...withLibraries('/usr/sbin/xtables-legacy-multi'),
+    ...names.map((n) => link(n, 'xtables-nft-multi')),
+    ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-nft'), 'xtables-nft-multi')),
+    ...names.map((n) => link(n.replace(/^(ip6?tables)/, '$1-legacy'), 'xtables-legacy-multi')),
+  ];
+  const xtables = '/usr/lib/x86_64-linux-gnu/xtables';
+  return [
+    { ref: imageRefs.pause(), entrypoint: ['/pause'], entries: [{ kind: 'file', path: '/pause', from: componentPath('pause') }] },
+    {
+      ref: imageRefs.echo(),
+      entrypoint: ['/usr/bin/fortio'],
+      entries: [
+        // The test tools' builds (scripts/install-test-tools.sh) link glibc: it comes along.
+        ...withLibraries(componentPath('fortio'), '/usr/bin/fortio'),
+        { kind: 'dir', path: '/var/lib/fortio', mode: 0o1777 },
+      ],
+    },
+    {
+      ref: imageRefs.client(),
+      entrypoint: ['/usr/bin/k6'],
+      env: ['PATH=/usr/bin:/bin', 'HOME=/tmp'],
+      entries: [
+        ...withLibraries(componentPath('k6'), '/usr/bin/k6'),
+        { kind: 'file', path: '/bin/busybox', from: componentPath('busybox') },
+        ...BUSYBOX_APPLETS.map((a): LayerEntry => ({ kind: 'symlink', path: `/bin/${a}`, target: 'busybox' })),
+      ],
+    },
+    { ref: imageRefs.coredns(), entrypoint: ['/coredns'], entries: withLibraries(componentPath('coredns'), '/coredns') },
+    {
+      ref: imageRefs.istio('pilot'),
+      aliases: istioAliases('pilot'),
+      entrypoint: ['/usr/local/bin/pilot-discovery'],
+      user: '1337:1337',
+      entries: withLibraries(componentPath('pilot-discovery'), '/usr/local/bin/pilot-discovery'),
+    },
+    {
+      ref: imageRefs.istio('install-cni'),
+      aliases: istioAliases('install-cni'),
+      entrypoint: ['/usr/local/bin/install-cni'],
+      entries: unique([
+        { kind: 'file', path: '/usr/local/bin/install-cni', from: componentPath('install-cni') },
+        { kind: 'file', path: '/opt/cni/bin/istio-cni', from: componentPath('istio-cni') },
+        ...iptables,
+        ...readdirSync(xtables).flatMap((f) => withLibraries(join(xtables, f))),
+      ]),
+    },
+    {
+      ref: imageRefs.istio('ztunnel'),
+      aliases: istioAliases('ztunnel'),
+      entrypoint: ['/usr/local/bin/ztunnel'],
+      entries: withLibraries(componentPath('ztunnel'), '/usr/local/bin/ztunnel'),
+    },
+  ];
+}
+
+/** Each image's archive, built unless cached for the same inputs. */
+export function imageArchives(): { ref: string; archive: string }[] {
+  mkdirSync(paths.images(), { recursive: true });
+  return specs().map((spec) => {
+    const inputs = spec.entries.map((e) =>
+      e.kind === 'file' ? `${e.path}:${e.from}:${statSync(e.from).size}:${statSync(e.from).mtimeMs}` : JSON.stringify(e),
+    );
+    const key = createHash('sha256')
+      .update(JSON.stringify({ ...spec, entries: inputs }))
+      .digest('hex')
+      .slice(0, 16);
+    const archive = join(paths.images(), `${spec.ref.split('/').pop()!.replace(':', '-')}-${key}.tar`);
+    if (!existsSync(archive)) {
+      writeFileSync(`${archive}.partial`, ociArchive(spec).archive);
+      renameSync(`${archive}.partial`, archive);
+    }
+    return { ref: spec.ref, archive };
+  });
+}
