@@ -45,16 +45,24 @@ export function tailDistortionCheck(config: Config, cores: number): TailDistorti
 
 const rps = (n: number) => `${n.toLocaleString('en-US')} rps`;
 
-/** One warning for plan and run. */
+/**
+ * One warning for plan and run, short enough to read at 80 columns: which profiles, the rate and
+ * the cores, what the runner carries, and what to do. The figure is scaled when the runner's
+ * cores are not the ones it was measured on, and the warning then says so.
+ */
 export function describeTailDistortion(check: TailDistortionCheck): string {
   const which = check.profiles.map((p) => `"${p.name}" (${rps(p.rate)})`).join(', ');
   const one = check.profiles.length === 1;
-  const cores = `${check.cores} core${check.cores === 1 ? '' : 's'}`;
-  const measured = `${rps(TAIL_DISTORTION_RPS_PER_CORE * TAIL_DISTORTION_MEASURED_CORES)} measured on ${TAIL_DISTORTION_MEASURED_CORES} cores with the server beside k6`;
-  const where = check.serversOnRunner ? '' : ' (the servers run elsewhere here, so this errs on the safe side)';
+  const scaled =
+    check.cores === TAIL_DISTORTION_MEASURED_CORES
+      ? ''
+      : ` (${rps(TAIL_DISTORTION_RPS_PER_CORE * TAIL_DISTORTION_MEASURED_CORES)} measured on ${TAIL_DISTORTION_MEASURED_CORES} cores, scaled)`;
+  const carried = check.serversOnRunner
+    ? 'k6, mesh-perf and the servers'
+    : 'k6 and mesh-perf; the servers run elsewhere, so this errs on the safe side';
   return (
-    `Profile${one ? '' : 's'} ${which} ${one ? 'is' : 'are'} above ${rps(check.thresholdRps)}, the rate above which this runner's own load ` +
-    `(k6, mesh-perf${check.serversOnRunner ? ', the servers' : ''}) shows in the p99 it measures on ${cores} (${measured}, scaled by cores)${where}: ` +
-    "the tail will partly be the runner's. Lower the rate, or use a runner with more cores."
+    `Profile${one ? '' : 's'} ${which} ${one ? 'is' : 'are'} above ${rps(check.thresholdRps)}, the rate above which a ` +
+    `${check.cores}-core runner's own work (${carried}) shows in the p99 it measures${scaled}: ` +
+    "the tail would partly be the runner's. Lower the rate, or use a runner with more cores."
   );
 }
