@@ -162,7 +162,8 @@ export const command: Command = {
       context.stdout(
         `${wrap(`k6 runs as k6-operator v${K6_OPERATOR_VERSION} TestRuns, one per repetition, its runners in the mode's namespace (the cluster must run k6-operator)`, Math.min(terminalWidth(), 100)).join('\n')}\n`,
       );
-    if (distortion) context.stdout(`${wrap(`Warning: ${describeTailDistortion(distortion)}`, width).join('\n')}\n`);
+    // A blank line sets the warning apart from the notes above it.
+    if (distortion) context.stdout(`\n${wrap(`Warning: ${describeTailDistortion(distortion)}`, width).join('\n')}\n`);
     if (cpuWindow) {
       const hint = cpuVariantHint(cpuWindow, config.preset, PRESETS);
       context.stdout(`${wrap(`${describeCpuWindow(cpuWindow)}${hint ? ` ${hint}` : ''}`, Math.min(terminalWidth(), 100)).join('\n')}\n`);
