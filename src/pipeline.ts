@@ -7,10 +7,10 @@ import { join, resolve } from 'node:path';
 import type { Config } from './config/validate.ts';
 import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
 import { describeTailDistortion, tailDistortionCheck } from './plan/tail-distortion.ts';
-import { designAt, firstLookConfig, type LookPlan, lookPlan, modesForNextLook, repetitionSeconds } from './plan/looks.ts';
+import { stepAfterLook } from './plan/stopping.ts';
+import { firstLookConfig, type LookPlan, lookPlan, modesForNextLook, placeLooks, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
 import type { StoppingRecord } from './results/analysis.ts';
-import type { AnalysisEvidence } from './results/evidence.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
@@ -30,7 +30,7 @@ import { redactText, redactValue } from './util/redact.ts';
 import { EXIT, exitCodeOf, type MeshPerfError, messageOf } from './util/errors.ts';
 import type { Logger } from './util/log.ts';
 import { progressFormatter } from './report/progress.ts';
-import { analyzeRun } from './analysis/analyze.ts';
+import { type AnalyzeOptions, analyzeRun } from './analysis/analyze.ts';
 import { decideVerdict } from './analysis/verdict.ts';
 import { writeHtmlReport } from './report/html/write.ts';
 import { renderSourceFormats } from './report/formats/index.ts';
@@ -52,6 +52,8 @@ export interface PipelineDeps {
   git?: Partial<GitInfo>;
   /** Told what the platform creates and removes outside this process (the action's post step). */
   lifecycle?: ResourceLifecycle;
+  /** Milliseconds now, for the time budget's pace (tests hand in a clock; default Date.now). */
+  clock?: () => number;
 }
 
 export interface PipelineOutcome {
@@ -111,7 +113,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     log.phase(
       `Measuring ${plan.trials.length} repetitions (${config.modes.length} mode${config.modes.length === 1 ? '' : 's'} × ${config.profiles.length} load profile${config.profiles.length === 1 ? '' : 's'}, ${plan.order}, seed ${plan.seed})${looks.fixed ? '' : `, then more blocks at looks ${looks.looks.join(', ')} until the gates decide`}`,
     );
-    const started = Date.now();
+    const started = (deps.clock ?? Date.now)();
     const sampler = platform.resourceSampler();
     const probe = platform.pathProbe?.();
     const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, deps };
@@ -209,7 +211,7 @@ interface Measuring {
 async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
   const { platform, runner, sampler, probe, result, extraFiles, deps } = measuring;
   const generators = measuring.generators.get(trial.profile.name) ?? 1;
-  await platform.beforeTrial?.(trial.mode, trial.profile, generators);
+  await platform.beforeTrial?.(trial.mode, trial.profile, generators, trial.block);
   const base = platform.target(trial.mode);
   // The run id travels to k6 as well, so every process of a run can be found (and checked gone).
   const target = { ...base, env: { ...base.env, MESH_PERF_RUN: result.run.id } };
@@ -234,8 +236,17 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
     const usage = await sampler.stop(run.repetition.achievedRps, run.window);
     if (usage.length > 0) run.repetition.resources = usage;
   }
+  if (target.server) run.repetition.server = target.server;
   const path = await probe?.stop(trial.mode.name);
-  if (path) run.repetition.path = path;
+  if (path) {
+    run.repetition.path = path;
+    // Figures of traffic that skipped the mode's mesh (or that a mesh captured) are not the mode's.
+    const wrongPath = probe!.invalidReasons(trial.mode.name, run.repetition.requests, path);
+    if (wrongPath.length > 0) {
+      run.repetition.valid = false;
+      run.repetition.invalidReasons.push(...wrongPath);
+    }
+  }
   modeEntry(result, trial, target.description, measuring.records[trial.mode.name]).repetitions.push(run.repetition);
   const rep = run.repetition;
   deps.log.info(
@@ -246,7 +257,7 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
 }
 
 interface LookDecision {
-  look: { index: number; final: boolean };
+  look: NonNullable<AnalyzeOptions['look']>;
   design: SequentialDesign;
   stopping: StoppingRecord;
 }
@@ -256,23 +267,38 @@ interface LookDecision {
  * which modes still need blocks (modesToExtend: the arms of an undecided A/B gate, a mode whose
  * history gate is inconclusive or awaits confirmation, with the baseline its ratios need); those
  * modes run the next look's blocks, interleaved and randomized, until nothing needs more or the
- * budget (plan.budget.maxBlocks, maxDuration) is spent. This is also the confirmation round: a
- * regression found at one look must hold at the next. `repetitions: N` is one look, exactly N blocks.
+ * budget (plan.budget.maxBlocks, maxDuration) is spent. Before each extension the looks still ahead
+ * are placed where the time budget ends at the pace measured so far (k6's start and stop make a
+ * repetition take longer than its warm-up and duration): a look the time cannot reach is moved to
+ * where it ends instead of being planned and never reached (plan/looks.ts placeLooks). This is also
+ * the confirmation round: a regression found at one look must hold at the next. `repetitions: N`
+ * is one look, exactly N blocks.
  */
 async function measureUntilDecided(
   config: Config,
-  looks: LookPlan,
+  planned: LookPlan,
   plan: Plan,
   measuring: Measuring,
   reference: RunResult[],
   started: number,
 ): Promise<LookDecision> {
   const { result, deps } = measuring;
-  const elapsedS = () => (Date.now() - started) / 1000;
+  let looks = planned;
+  const now = deps.clock ?? Date.now;
+  const elapsedS = () => (now() - started) / 1000;
   const stop = (index: number, reason: StoppingRecord['reason']): LookDecision => ({
-    look: { index, final: true },
-    design: designAt(looks, index, true),
-    stopping: { reason, blocks: looks.looks[index]!, look: index, looks: looks.looks, elapsedS: Math.round(elapsedS() * 10) / 10 },
+    look: { index, final: true, ...(reason === 'decided' ? {} : { stoppedBy: reason }) },
+    // The design as run, not truncated here: a gate decided at this look keeps its decision, one
+    // still undecided spends what is left (evaluateAbGate's final look does the truncation).
+    design: looks.design,
+    stopping: {
+      reason,
+      blocks: looks.looks[index]!,
+      look: index,
+      looks: looks.looks,
+      ...(looks.looks.join() === planned.looks.join() ? {} : { plannedLooks: planned.looks }),
+      elapsedS: Math.round(elapsedS() * 10) / 10,
+    },
   });
   if (looks.fixed) return stop(0, 'fixed');
   const trials = [...plan.trials];
@@ -287,38 +313,53 @@ async function measureUntilDecided(
     // Runs without arms and without an undecided gate say nothing: they are the fixed runs they always were.
     const speak = ab.length > 0 || analysis.modesToExtend.length > 0 || index > 0;
     // A run already invalid, or failed by a gate, ends so whatever more blocks would say: stop measuring.
-    if (analysis.verdict === 'invalid') {
+    const step = stepAfterLook(analysis, last);
+    if (step === 'invalid') {
       if (speak) deps.log.phase(heading('stopping: the run is invalid (see invalid repetitions)'));
       return stop(index, 'invalid');
     }
-    // (A regression awaiting its confirmation at the next look has not failed the run yet.)
-    const failed = analysis.gates.some((g) => g.decision === 'fail' && !g.pendingConfirmation && !g.reportOnly);
-    if (failed && analysis.modesToExtend.length > 0) {
+    if (step === 'gate-failed') {
       deps.log.phase(heading('stopping: a gate failed the run'));
-      return stop(index, 'decided');
+      return stop(index, 'gate-failed');
     }
-    if (analysis.modesToExtend.length === 0 && !(last && undecided(analysis))) {
+    if (step === 'decided') {
       if (speak) deps.log.phase(heading('decided'));
       return stop(index, 'decided');
     }
-    if (last) {
-      deps.log.phase(heading(`budget spent (plan.budget.maxBlocks ${config.plan.budget.maxBlocks})`));
-      return stop(index, 'budget-blocks');
+    if (step === 'budget') {
+      const moved = looks.looks.join() !== planned.looks.join();
+      deps.log.phase(
+        heading(
+          moved
+            ? `budget spent (plan.budget.maxDuration ${config.plan.budget.maxDuration} at the measured pace)`
+            : `budget spent (plan.budget.maxBlocks ${config.plan.budget.maxBlocks})`,
+        ),
+      );
+      return stop(index, moved ? 'budget-time' : 'budget-blocks');
     }
     const modes = modesForNextLook(config, analysis.modesToExtend);
-    const more = looks.looks[index + 1]! - blocks;
-    const next = extendPlan(config, { ...plan, trials }, modes, more, index + 2);
-    // The next look must fit in what is left of the time budget, at the pace measured so far
-    // (k6's start and stop make a repetition take longer than its warm-up and duration).
+    // The looks ahead, placed where the time budget ends at the pace measured so far.
     const nominalSoFar = trials.reduce((sum, t) => sum + repetitionSeconds(t.profile), 0);
     const pace = nominalSoFar > 0 ? Math.max(1, elapsedS() / nominalSoFar) : 1;
-    const needS = next.reduce((sum, t) => sum + repetitionSeconds(t.profile), 0) * pace;
-    if (elapsedS() + needS > config.plan.budget.maxDurationMs / 1000) {
-      deps.log.phase(
-        heading(`budget spent (the next look needs ~${Math.round(needS)} s; plan.budget.maxDuration ${config.plan.budget.maxDuration})`),
+    const blockS =
+      extendPlan(config, { ...plan, trials }, modes, 1, index + 2).reduce((sum, t) => sum + repetitionSeconds(t.profile), 0) * pace;
+    const leftS = config.plan.budget.maxDurationMs / 1000 - elapsedS();
+    const placed = placeLooks(looks, index, blockS > 0 ? leftS / blockS : Number.POSITIVE_INFINITY);
+    if (placed !== looks) {
+      const moved = placed.looks.slice(index + 1);
+      deps.log.info(
+        moved.length === 0
+          ? `look ${index + 1}: plan.budget.maxDuration ${config.plan.budget.maxDuration} holds no more blocks at the measured pace (${pace.toFixed(2)} × nominal)`
+          : `look ${index + 1}: at the measured pace (${pace.toFixed(2)} × nominal) plan.budget.maxDuration ${config.plan.budget.maxDuration} holds ${moved[moved.length - 1]} blocks; looks now ${placed.looks.join(', ')} (planned ${planned.looks.join(', ')})`,
       );
+      looks = placed;
+    }
+    if (index === looks.looks.length - 1) {
+      deps.log.phase(heading(`budget spent (plan.budget.maxDuration ${config.plan.budget.maxDuration} holds no more blocks)`));
       return stop(index, 'budget-time');
     }
+    const more = looks.looks[index + 1]! - blocks;
+    const next = extendPlan(config, { ...plan, trials }, modes, more, index + 2);
     deps.log.phase(heading(`continuing with ${modes.map((m) => m.name).join(', ')} for ${more} more block${more === 1 ? '' : 's'}`));
     trials.push(...next);
     result.plan.trials.push(...next.map(trialRecord));
@@ -328,11 +369,6 @@ async function measureUntilDecided(
       await runTrial(trial, extended, measuring);
     }
   }
-}
-
-/** A gate that measuring more could settle is still open: an A/B or regression gate left inconclusive. */
-function undecided(analysis: AnalysisEvidence): boolean {
-  return analysis.gates.some((g) => (g.kind === 'ab' || g.kind === 'regression') && !g.reportOnly && g.decision === 'inconclusive');
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {

@@ -17,7 +17,7 @@ import { evaluateRegression } from './regression.ts';
 import { diffScenarioKeys, sameScenario, scenarioKey } from './scenario.ts';
 import { roundOf, summarizeMode } from './summary.ts';
 import { evaluateOverheadBudget, evaluateThreshold, modesInScope } from './thresholds.ts';
-import type { ModeSummary, OverheadEstimate } from '../results/analysis.ts';
+import type { ModeSummary, OverheadEstimate, StoppingRecord } from '../results/analysis.ts';
 import type {
   AnalysisEvidence,
   AnalysisNote,
@@ -28,7 +28,7 @@ import type {
 import { decideVerdict } from './verdict.ts';
 import { abDesignFor, armsOf } from './ab/arms.ts';
 import type { SequentialDesign } from './ab/design.ts';
-import { evaluateAbGate } from './ab/gate.ts';
+import { type AbGateOutcome, evaluateAbFamily } from './ab/family.ts';
 
 export interface AnalyzeOptions {
   /** Past runs to judge regressions against (any scenario; the ones that match are used). */
@@ -44,7 +44,12 @@ export interface AnalyzeOptions {
    * is one fixed-size look: A/B gates decide at a single final look, and modesToExtend lists only
    * regressions awaiting their confirmation round.
    */
-  look?: { index: number; final: boolean };
+  look?: {
+    index: number;
+    final: boolean;
+    /** Why measuring stopped here when it was not that every gate decided (the A/B gates' undecided say so). */
+    stoppedBy?: 'gate-failed' | StoppingRecord['reason'];
+  };
   /** The sequential design the looks follow (default: from the run's blocks, see abDesignFor). */
   design?: SequentialDesign;
 }
@@ -166,6 +171,9 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   }
 
   const ab = config.gates.ab.enabled ? evaluateAbGates(result, config, options) : [];
+  // Only the endpoints platform measures each arm on one server: local starts a fresh one per
+  // block, a cluster runs at least two pods per arm (config/ab-checks.ts).
+  if (ab.length > 0 && result.run.platform === 'endpoints') notes.push({ code: 'ab-one-instance-per-arm', platform: 'endpoints' });
   for (const { gate } of ab) gates.push(gate);
 
   const decided = decideVerdict(result, gates);
@@ -194,18 +202,17 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
   };
 }
 
-/** Every mode with arms × profile × gated statistic. */
-function evaluateAbGates(result: RunResult, config: Config, options: AnalyzeOptions): ReturnType<typeof evaluateAbGate>[] {
+/** Every mode with arms × profile × gated statistic: one family sharing the run's alpha (ab/family.ts). */
+export function evaluateAbGates(result: RunResult, config: Config, options: AnalyzeOptions): AbGateOutcome[] {
   const settings = config.gates.ab;
   const arms = armsOf(result);
   if (arms.length === 0) return [];
   const design = options.design ?? abDesignFor(result, config, options.look === undefined);
   const look = options.look ?? { index: design.looks.length - 1, final: true };
-  return arms.flatMap((pair) =>
-    settings.statistics.map((statistic) =>
-      evaluateAbGate({ mode: pair.of, profile: pair.profile, statistic, base: pair.base, head: pair.head, settings, design, look }),
-    ),
+  const members = arms.flatMap((pair) =>
+    settings.statistics.map((statistic) => ({ mode: pair.of, profile: pair.profile, statistic, base: pair.base, head: pair.head })),
   );
+  return evaluateAbFamily({ members, settings, design, look });
 }
 
 /**
@@ -214,10 +221,10 @@ function evaluateAbGates(result: RunResult, config: Config, options: AnalyzeOpti
  * confirmation, with the baseline their ratios need. Without a look: as the confirmation round
  * always did, the modes whose regression awaits confirmation (the baseline comes with them).
  */
-function modesToExtend(
+export function modesToExtend(
   result: RunResult,
   gates: readonly GateEvidence[],
-  ab: readonly ReturnType<typeof evaluateAbGate>[],
+  ab: readonly AbGateOutcome[],
   verdict: AnalysisEvidence['verdict'],
   toConfirm: readonly string[],
   baseline: string,

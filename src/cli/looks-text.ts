@@ -7,17 +7,45 @@ import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.t
 import type { LookPlan } from '../plan/looks.ts';
 import { gatewayName } from '../platform/kubernetes/ingress.ts';
 import { formatEstimate } from './preset-summary.ts';
+import { minEffectPctOf } from '../config/sections/gates.ts';
+import { PLANNING_SPREAD, smallestDecidable } from '../analysis/ab/planning.ts';
 
 /** "A/B: proxy-head against proxy-base on p50: pass within 5.00%, fail at alpha 1% over all looks". */
 export function describeArms(config: Config): string[] {
   const ab = config.gates.ab;
   const fromBase = config.armsFromBase ? armsFromBaseLines(config.armsFromBase) : [];
+  const pairs = armPairs(config);
+  const family = abFamilySize(config);
+  const over = family > 1 ? `over all looks and this run's ${family} A/B gates, Holm` : 'over all looks';
+  const minimum =
+    ab.statistics.length === 1
+      ? `${minEffectPctOf(ab, ab.statistics[0]!)}%`
+      : ab.statistics.map((s) => `${minEffectPctOf(ab, s)}% on ${s}`).join(', ');
   return fromBase.concat(
-    armPairs(config).flatMap((p) => [
-      `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${ab.minEffectPct}% and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} over all looks)` : ' (gates.ab.enabled is false: measured, not gated)'}`,
+    pairs.flatMap((p) => [
+      `A/B: ${p.head} against ${p.base} on ${ab.statistics.join(', ')}${ab.enabled ? `: pass when the change is shown under ${minimum} and ${ab.minEffectMs} ms (${round(ab.confidence * 100)}% confidence), fail when significantly slower (alpha ${ab.alpha} ${over})` : ' (gates.ab.enabled is false: measured, not gated)'}`,
       ...armDetails(config, p),
     ]),
+    pairs.length > 0 ? [instancesLine(config)] : [],
   );
+}
+
+/** A/B gates of the run sharing its alpha: modes with arms × profiles × gated statistics. */
+export function abFamilySize(config: Config): number {
+  return armPairs(config).length * config.profiles.length * config.gates.ab.statistics.length;
+}
+
+/** How each arm's server instances are measured, by platform: what part of an instance's offset is in the interval. */
+function instancesLine(config: Config): string {
+  switch (config.platform) {
+    case 'local':
+      return "Instances: each arm's echo server (and its proxy hops) is started afresh for every block and warmed before it is measured, so one server process's offset varies from block to block and is in the interval, not taken for the change";
+    case 'kind':
+    case 'kubeconfig':
+      return `Instances: each arm runs ${config.kubernetes.replicas} echo pods (kubernetes.replicas), spread over the same nodes as the other arm's; every repetition spreads its requests over them, so one pod's offset is averaged over ${config.kubernetes.replicas}, not estimated`;
+    default:
+      return 'Instances: each arm is one address (platform endpoints): an offset between the two servers themselves is not in the interval; run each arm on more than one server, or on the local or a cluster platform, to have it';
+  }
 }
 
 /**
@@ -71,17 +99,37 @@ function armDetails(config: Config, pair: ArmPair): string[] {
 }
 
 export function describeLooks(config: Config, looks: LookPlan): string[] {
-  if (looks.fixed) return [];
+  const decidable = decidableLines(config, looks);
+  if (looks.fixed) return decidable;
   const { budget } = config.plan;
   const last = looks.looks[looks.looks.length - 1]!;
   const lastSeconds = looks.firstLookSeconds + (last - looks.looks[0]!) * looks.extensionBlockSeconds;
   const limit =
     looks.limit === 'time'
-      ? `plan.budget.maxDuration ${budget.maxDuration} holds ${last} blocks (plan.budget.maxBlocks ${budget.maxBlocks})`
+      ? `plan.budget.maxDuration ${budget.maxDuration} holds ${last} blocks at the nominal repetition length, not plan.budget.maxBlocks ${budget.maxBlocks}: the last look is placed where the time ends`
       : `plan.budget.maxBlocks ${budget.maxBlocks}, within plan.budget.maxDuration ${budget.maxDuration}`;
   return [
-    `load.repetitions auto: the table shows the first look (${looks.looks[0]} blocks); blocks are added for the modes that need them (${looks.extensionModes.map((m) => m.name).join(', ')}) until every gate decides${looks.looks.length > 1 ? `, looking at ${looks.looks.join(', ')} blocks` : ' (this budget holds no more)'}; at most ${last} blocks, ~${formatEstimate(lastSeconds)} of load (${limit})`,
+    `load.repetitions auto: the table shows the first look (${looks.looks[0]} blocks); blocks are added for the modes that need them (${looks.extensionModes.map((m) => m.name).join(', ')}) until every gate decides${looks.looks.length > 1 ? `, looking at ${looks.looks.join(', ')} blocks` : ' (this budget holds no more)'}; at most ${last} blocks, ~${formatEstimate(lastSeconds)} of load (${limit}). The run measures its pace (k6 start-up makes a repetition longer than its nominal length) and moves a look the time cannot reach to where the time ends; the results say which looks it reached`,
+    ...decidable,
   ];
+}
+
+/**
+ * Per gated statistic, the smallest slowdown the budget's last look fails with 90 % power at a
+ * planning per-block spread (analysis/ab/planning.ts), and a warning when the practical minimum
+ * is below it: such a gate will mostly end inconclusive.
+ */
+function decidableLines(config: Config, looks: LookPlan): string[] {
+  const ab = config.gates.ab;
+  if (!ab.enabled || !config.modes.some((m) => m.arm)) return [];
+  const family = abFamilySize(config);
+  return ab.statistics.map((statistic) => {
+    const spread = PLANNING_SPREAD[statistic];
+    const smallest = smallestDecidable(looks.design, family, spread);
+    const minimum = minEffectPctOf(ab, statistic);
+    const below = minimum < smallest * 100;
+    return `A/B ${statistic}: at ${looks.design.looks[looks.design.looks.length - 1]} blocks this budget fails a slowdown of +${(smallest * 100).toFixed(1)}% or more with 90% power, if the blocks spread ${(spread * 100).toFixed(0)}% (a planning figure${statistic === 'p50' ? '' : ' with bursty stalls'}; the run measures its own)${below ? `: the practical minimum ${minimum}% is below it, so this gate will mostly end inconclusive; set gates.ab.minEffectPct.${statistic} to at least ${Math.ceil(smallest * 100)}, or a longer load.duration or plan.budget` : ''}`;
+  });
 }
 
 export function looksJson(config: Config, looks: LookPlan): Record<string, unknown> {
@@ -98,6 +146,17 @@ export function looksJson(config: Config, looks: LookPlan): Record<string, unkno
       firstLookSeconds: looks.firstLookSeconds,
       blockSeconds: looks.extensionBlockSeconds,
     },
+    ...(arms.length > 0 && config.gates.ab.enabled
+      ? {
+          ab: {
+            gates: abFamilySize(config),
+            alpha: config.gates.ab.alpha,
+            smallestDecidable: Object.fromEntries(
+              config.gates.ab.statistics.map((s) => [s, round(smallestDecidable(looks.design, abFamilySize(config), PLANNING_SPREAD[s]))]),
+            ),
+          },
+        }
+      : {}),
   };
 }
 

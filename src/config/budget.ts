@@ -1,7 +1,7 @@
 // plan.budget: how long `load.repetitions: auto` may measure. A budget that cannot hold even the
 // first look would stop every run undecided before it looked once; it is refused with the minimum
 // that would. Pure.
-import { BUDGET_DEFAULTS, type LoadProfileConfig, type ParsedConfig, repetitionLength } from './schema.ts';
+import { type LoadProfileConfig, maxBlocksOf, maxDurationOf, type ParsedConfig, repetitionLength } from './schema.ts';
 import { parseDurationMs } from './duration.ts';
 import { expandArms } from './arms.ts';
 import type { ConfigProblem } from './problem.ts';
@@ -13,11 +13,12 @@ export function repetitionSeconds(profile: Pick<LoadProfileConfig, 'warmup' | 'd
 }
 
 /**
- * The first look of a run with arms: the design bench/ab-gate measured (looks at 6, 9, …, 27
- * blocks). Not below MIN_AB_PAIRS in analysis/ab/design.ts (which config may not import;
- * test/config/arms.test.ts checks it).
+ * The first look of a run with arms: the design bench/ab-gate measured (looks at 10, 20, 30, 40
+ * blocks: a doubling fails at the first look, twice the practical minimum by the second, in ≥ 95 %
+ * of runs at 5 % per-block noise with outlier blocks). Not below MIN_AB_PAIRS in
+ * analysis/ab/design.ts (which config may not import; test/config/arms.test.ts checks it).
  */
-export const FIRST_AB_LOOK = 6;
+export const FIRST_AB_LOOK = 10;
 
 /** Blocks of the first look of load.repetitions auto: with arms FIRST_AB_LOOK, unless maxBlocks is smaller. */
 export function firstLookOf(budget: { minBlocks: number; maxBlocks: number }, arms: boolean): number {
@@ -26,7 +27,7 @@ export function firstLookOf(budget: { minBlocks: number; maxBlocks: number }, ar
 
 function firstLookBlocks(config: ParsedConfig): number {
   return firstLookOf(
-    config.plan.budget,
+    { minBlocks: config.plan.budget.minBlocks, maxBlocks: maxBlocksOf(config) },
     config.modes.some((m) => m.arms),
   );
 }
@@ -43,14 +44,15 @@ export function firstLookSeconds(config: ParsedConfig): number {
 export function budgetProblems(config: ParsedConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const budget = config.plan.budget;
-  if (budget.maxBlocks < budget.minBlocks)
+  const maxBlocks = maxBlocksOf(config);
+  if (maxBlocks < budget.minBlocks)
     problems.push({
       path: 'plan.budget.maxBlocks',
-      message: `expected at least plan.budget.minBlocks (${budget.minBlocks}, the first look), got ${budget.maxBlocks}`,
+      message: `expected at least plan.budget.minBlocks (${budget.minBlocks}, the first look), got ${maxBlocks}`,
     });
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   if (!profiles.some((p) => p.repetitions === 'auto')) return problems;
-  const maxMs = parseDurationMs(budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration);
+  const maxMs = parseDurationMs(maxDurationOf(config));
   if (maxMs === undefined) return problems; // the schema reported it
   // The default time budget bounds the extension only: a run without arms that never set it keeps
   // its first look, however long, as it did before budgets existed.
@@ -60,7 +62,7 @@ export function budgetProblems(config: ParsedConfig): ConfigProblem[] {
   if (needed * 1000 > maxMs)
     problems.push({
       path: 'plan.budget.maxDuration',
-      message: `${JSON.stringify(budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration)} is too short for even one look: the first look's ${firstLookBlocks(config)} blocks take ${formatSeconds(needed)} of load; expected at least ${durationText(needed)} (or fewer modes, shorter repetitions, or load.repetitions N)`,
+      message: `${JSON.stringify(maxDurationOf(config))} is too short for even one look: the first look's ${firstLookBlocks(config)} blocks take ${formatSeconds(needed)} of load; expected at least ${durationText(needed)} (or fewer modes, shorter repetitions, or load.repetitions N)`,
     });
   return problems;
 }

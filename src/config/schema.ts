@@ -170,11 +170,11 @@ const generatorsError = (issue: { input?: unknown }) =>
 
 /**
  * The default repetition: 30 s + 5 s warm-up, as published mesh benchmarks measure. A run with arms
- * measures 6 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s the 8-minute budget
- * holds 6 blocks of two arms, before the A/B gate's interval can decide anything (its first useful
- * look is at 9 blocks). At 8 s a repetition, the 8 minutes hold the 27 blocks (with a baseline mode
- * in the first 6) that bench/ab-gate needs at r 5 % per block with outlier blocks (+5 % caught 92.6 %
- * at 27 blocks, 90 % at 24, 76.5 % at 18); a clean run decides in 11–14 blocks on average.
+ * measures 6 s + 2 s: its gate decides on many paired blocks, and at 30 s + 5 s its 12-minute budget
+ * would hold 10 blocks of two arms, the A/B gate's first look and nothing after. At 8 s a repetition,
+ * the 12 minutes hold the 40 blocks (with a baseline mode in the first 10) that bench/ab-gate needs
+ * at r 5 % per block with outlier blocks and three gated modes; a clean run decides in about 20
+ * blocks on average (docs/methodology-statistics.md).
  */
 export const REPETITION_DEFAULTS = { duration: '30s', warmup: '5s', abDuration: '6s', abWarmup: '2s' } as const;
 
@@ -286,19 +286,49 @@ export const loadProfileSchema = z
  */
 export const BUDGET_DEFAULTS = { minBlocks: 3, maxBlocks: 27, maxDuration: '8m' } as const;
 
+/**
+ * With arms: 40 blocks (looks at 10/20/30/40), the budget the A/B gate's targets were measured at
+ * (bench/ab-gate: at 5 % per-block noise with outlier blocks and three gated modes, 27 blocks caught
+ * +5 % in 87 % of runs, 40 in 96 %), and 12 minutes, which hold its 40 blocks for one mode with arms
+ * beside a baseline mode at the arms' 6 s + 2 s repetitions (10 × 3 × 8 s, then 30 × 2 × 8 s).
+ */
+export const AB_BUDGET_DEFAULTS = { maxBlocks: 40, maxDuration: '12m' } as const;
+
+/** plan.budget.maxBlocks as written, else its default (more with arms). */
+export function maxBlocksOf(config: {
+  plan: { budget: { maxBlocks?: number | undefined } };
+  modes: readonly { arms?: unknown }[];
+}): number {
+  const arms = config.modes.some((m) => m.arms !== undefined);
+  return config.plan.budget.maxBlocks ?? (arms ? AB_BUDGET_DEFAULTS.maxBlocks : BUDGET_DEFAULTS.maxBlocks);
+}
+
+/** plan.budget.maxDuration as written, else its default (longer with arms). */
+export function maxDurationOf(config: {
+  plan: { budget: { maxDuration?: string | undefined } };
+  modes: readonly { arms?: unknown }[];
+}): string {
+  const arms = config.modes.some((m) => m.arms !== undefined);
+  return config.plan.budget.maxDuration ?? (arms ? AB_BUDGET_DEFAULTS.maxDuration : BUDGET_DEFAULTS.maxDuration);
+}
+
 const budgetSchema = z
   .strictObject({
     minBlocks: positiveInt('plan.budget.minBlocks', LIMITS.repetitions, ' (as load.repetitions)')
       .default(BUDGET_DEFAULTS.minBlocks)
       .describe('blocks before the first look (load.repetitions auto)'),
     maxBlocks: positiveInt('plan.budget.maxBlocks', LIMITS.repetitions, ' (as load.repetitions)')
-      .default(BUDGET_DEFAULTS.maxBlocks)
-      .describe('most blocks a run measures before it stops undecided'),
+      .optional()
+      .describe(
+        `most blocks a run measures before it stops undecided; default ${BUDGET_DEFAULTS.maxBlocks}, ${AB_BUDGET_DEFAULTS.maxBlocks} with arms`,
+      ),
     maxDuration: duration('plan.budget.maxDuration')
       .optional()
-      .describe(`most load time (warm-up, measurement, pauses) before it stops undecided; default ${BUDGET_DEFAULTS.maxDuration}`),
+      .describe(
+        `most load time (warm-up, measurement, pauses) before it stops undecided; default ${BUDGET_DEFAULTS.maxDuration}, ${AB_BUDGET_DEFAULTS.maxDuration} with arms`,
+      ),
   })
-  .default({ minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks })
+  .default({ minBlocks: BUDGET_DEFAULTS.minBlocks })
   .describe('load.repetitions auto: the first look and the most a run may measure');
 
 export const configSchema = z
@@ -341,7 +371,7 @@ export const configSchema = z
           ),
         budget: budgetSchema,
       })
-      .default({ order: 'interleaved', budget: { minBlocks: BUDGET_DEFAULTS.minBlocks, maxBlocks: BUDGET_DEFAULTS.maxBlocks } })
+      .default({ order: 'interleaved', budget: { minBlocks: BUDGET_DEFAULTS.minBlocks } })
       .describe('the order of the trials, and how long load.repetitions auto may go on'),
     gates: gatesSchema,
     history: historySchema,

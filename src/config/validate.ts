@@ -3,7 +3,8 @@
 import { mirrorImage } from './image-mirror.ts';
 import { z } from 'zod';
 import {
-  BUDGET_DEFAULTS,
+  maxBlocksOf,
+  maxDurationOf,
   configSchema,
   repetitionLength,
   describeValue,
@@ -14,6 +15,7 @@ import {
 import { armProblems, expandArms, resolveBaseline } from './arms.ts';
 import { istioRevisionProblems } from './istio-revision-problems.ts';
 import { budgetProblems } from './budget.ts';
+import { abGateProblems, MIN_ARM_PODS } from './ab-checks.ts';
 import { parseDurationMs } from './duration.ts';
 import { didYouMean } from '../util/did-you-mean.ts';
 import { UsageError } from '../util/errors.ts';
@@ -69,8 +71,10 @@ export interface LoadProfile extends Omit<LoadProfileConfig, 'repetitions' | 'du
 }
 
 /** The validated, normalized configuration every stage reads. */
-export interface Config extends Omit<ParsedConfig, 'load' | 'baseline' | 'modes' | 'plan'> {
+export interface Config extends Omit<ParsedConfig, 'load' | 'baseline' | 'modes' | 'plan' | 'kubernetes'> {
   baseline: string;
+  /** kubernetes.replicas resolved: as written, else 1, 2 with arms. */
+  kubernetes: Omit<ParsedConfig['kubernetes'], 'replicas'> & { replicas: number };
   /** The modes the plan runs: a mode with arms appears as its two arms (`<name>-base`, `<name>-head`). */
   modes: ModeConfig[];
   profiles: LoadProfile[];
@@ -255,7 +259,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     ...armProblems(config),
     ...istioRevisionProblems(config),
   );
-  problems.push(...budgetProblems(config));
+  problems.push(...budgetProblems(config), ...abGateProblems(config));
   const profiles = Array.isArray(config.load) ? config.load : [config.load];
   profiles.forEach((profile, i) => {
     const at = Array.isArray(config.load) ? `load[${i}]` : 'load';
@@ -298,7 +302,7 @@ function crossFieldProblems(config: ParsedConfig): ConfigProblem[] {
     });
   });
   // auto measures at most plan.budget.maxBlocks; a mode with arms runs as two.
-  const blocks = (p: (typeof profiles)[number]) => (p.repetitions === 'auto' ? config.plan.budget.maxBlocks : p.repetitions);
+  const blocks = (p: (typeof profiles)[number]) => (p.repetitions === 'auto' ? maxBlocksOf(config) : p.repetitions);
   const trials = names.length * profiles.reduce((sum, p) => sum + blocks(p), 0);
   if (trials > LIMITS.trials) {
     problems.push({
@@ -325,8 +329,8 @@ function profileName(profile: LoadProfileConfig): string {
 
 function normalize(config: ParsedConfig): Config {
   const { load, baseline: _baseline, modes, plan, ...rest } = config;
-  const maxDuration = plan.budget.maxDuration ?? BUDGET_DEFAULTS.maxDuration;
-  const budget: Budget = { ...plan.budget, maxDuration, maxDurationMs: parseDurationMs(maxDuration)! };
+  const maxDuration = maxDurationOf(config);
+  const budget: Budget = { ...plan.budget, maxBlocks: maxBlocksOf(config), maxDuration, maxDurationMs: parseDurationMs(maxDuration)! };
   const hasArms = modes.some((m) => m.arms);
   const profiles = (Array.isArray(load) ? load : [load]).map((profile) => ({
     ...profile,
@@ -345,12 +349,15 @@ function normalize(config: ParsedConfig): Config {
   const images = rest.kubernetes.images;
   const mirrored = (mode: ModeConfig): ModeConfig =>
     images.registry && mode.echoImage ? { ...mode, echoImage: mirrorImage(mode.echoImage, images.registry) } : mode;
+  // Echo pods per mode: as written, else 1, and with arms MIN_ARM_PODS (each arm on two pods at least).
+  const replicas = rest.kubernetes.replicas ?? (hasArms ? MIN_ARM_PODS : 1);
   const kubernetes = images.registry
     ? {
         ...rest.kubernetes,
+        replicas,
         images: { ...images, echo: mirrorImage(images.echo, images.registry), client: mirrorImage(images.client, images.registry) },
       }
-    : rest.kubernetes;
+    : { ...rest.kubernetes, replicas };
   return {
     ...rest,
     kubernetes,

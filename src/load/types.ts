@@ -95,6 +95,8 @@ export interface ModeTarget {
   description: string;
   /** The target serves a self-signed certificate (the ingress gateway's): k6 skips verification. */
   insecureTls?: boolean;
+  /** Which server instance answers (an A/B arm's, started afresh per block): recorded with the repetition. */
+  server?: string;
 }
 
 /** When the measured scenario ran (epoch ms), for sampling resources inside it. */

@@ -3,8 +3,11 @@
 // looks; the time budget caps the blocks it may plan for. Pure: `plan` prints it, the pipeline runs it.
 import type { Config } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
-import { finalAt, sequentialDesign, type SequentialDesign } from '../analysis/ab/design.ts';
+import { relookAfter, sequentialDesign, type SequentialDesign } from '../analysis/ab/design.ts';
 import { firstLookOf } from '../config/budget.ts';
+
+/** Blocks between looks of a run without arms (its history gates' confirmation rounds). */
+const HISTORY_LOOK_EVERY = 3;
 
 export interface LookPlan {
   /** No profile measures until decided: one look at the blocks it runs (repetitions: N). */
@@ -61,8 +64,9 @@ export function lookPlan(config: Config): LookPlan {
       : budget.maxBlocks;
   const maxBlocks = Math.max(first, Math.min(budget.maxBlocks, fitByTime));
   const design = sequentialDesign({ minBlocks: first, maxBlocks }, config.gates.ab);
-  // Without arms only history gates extend; their first look is minBlocks, as runs always had.
-  const looks = hasArms ? design.looks : everyFrom(first, maxBlocks, config.gates.ab.lookEvery);
+  // Without arms only history gates extend; their first look is minBlocks, then every
+  // HISTORY_LOOK_EVERY blocks, as runs always had (gates.ab.lookEvery is the A/B design's).
+  const looks = hasArms ? design.looks : everyFrom(first, maxBlocks, HISTORY_LOOK_EVERY);
   return {
     fixed: false,
     looks,
@@ -75,9 +79,21 @@ export function lookPlan(config: Config): LookPlan {
   };
 }
 
-/** The design as analysed at look `index`: cut short there when measuring stops early (time). */
-export function designAt(plan: LookPlan, index: number, final: boolean): SequentialDesign {
-  return final && !plan.fixed ? finalAt(plan.design, Math.min(index, plan.design.looks.length - 1)) : plan.design;
+/**
+ * The looks after look `index` placed where the budget ends, given `fit`: the blocks the time left
+ * holds at the pace measured so far. Planned looks that fit stay; when the last one does not, the
+ * last look moves to where the time ends (a look is worth one block at least); when nothing fits,
+ * the run ends at this look. Later boundaries are recomputed for the new last look (relookAfter),
+ * earlier ones stand. Looks beyond the plan's are never added: plan.budget.maxBlocks still binds.
+ */
+export function placeLooks(plan: LookPlan, index: number, fit: number): LookPlan {
+  const here = plan.looks[index]!;
+  const end = here + Math.max(0, Math.floor(fit));
+  const planned = plan.looks.slice(index + 1);
+  if (planned.length === 0 || planned[planned.length - 1]! <= end) return plan;
+  const later = [...planned.filter((n) => n < end), ...(end > here ? [end] : [])];
+  const design = plan.fixed ? plan.design : relookAfter(plan.design, Math.min(index, plan.design.looks.length - 1), later);
+  return { ...plan, looks: [...plan.looks.slice(0, index + 1), ...later], design, maxBlocks: end, limit: 'time' };
 }
 
 /**

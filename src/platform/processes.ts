@@ -1,6 +1,7 @@
 // Starts the local platform's server processes and guarantees they stop: on teardown, on
 // error, on Ctrl-C, and (because each child exits when its stdin closes) even if we are killed.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { echoCommand } from '../echo/entry.ts';
 import { EnvironmentError } from '../util/errors.ts';
@@ -11,6 +12,8 @@ let exitHookInstalled = false;
 
 export interface StartedServer {
   port: number;
+  /** The server process's id, which tells one instance from the next. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -43,7 +46,7 @@ export async function startServer(role: 'echo' | 'proxy', args: string[], label:
     await stopChild(child);
     throw error;
   });
-  return { port, stop: () => stopChild(child) };
+  return { port, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -66,4 +69,31 @@ function installExitHook(): void {
   process.once('exit', () => {
     for (const child of live) child.kill('SIGKILL');
   });
+}
+
+/** Requests a fresh server answers before it is measured: enough for node to have compiled its paths. */
+const WARM_REQUESTS = 60;
+const WARM_CONCURRENCY = 4;
+const WARM_TIMEOUT_MS = 5_000;
+
+/**
+ * Sends WARM_REQUESTS GETs to a fresh server (or the outermost proxy of a chain), WARM_CONCURRENCY at
+ * a time; errors are left to the measurement to report. The local platform warms each A/B arm's
+ * server of a block this way, and bench/ab-local its plain-k6 references.
+ */
+export async function warmServer(port: number, signal: AbortSignal): Promise<void> {
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const request = get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+        response.on('error', () => resolve());
+      });
+      request.on('error', () => resolve());
+      // A server that does not answer is the block's to find; warming gives up on it.
+      request.setTimeout(WARM_TIMEOUT_MS, () => request.destroy());
+    });
+  // The signal is checked between batches, not handed to each request (an abort listener apiece).
+  for (let sent = 0; sent < WARM_REQUESTS && !signal.aborted; sent += WARM_CONCURRENCY)
+    await Promise.all(Array.from({ length: WARM_CONCURRENCY }, one));
 }

@@ -52,6 +52,8 @@ export interface ResourceSampler {
 export interface PathProbe {
   start(mode: string): Promise<void>;
   stop(mode: string): Promise<PathEvidence | undefined>;
+  /** Why the evidence shows the repetition took another path than its mode's (it is then invalid); [] when it did not. */
+  invalidReasons(mode: string, requests: number, evidence: PathEvidence): string[];
 }
 
 /** What a platform records once per mode beside its repetitions (results: modes[]). */
@@ -80,9 +82,10 @@ export interface Platform {
   environment(): Promise<Record<string, unknown>>;
   /**
    * Called before each trial, with the k6 instances it runs as (the pipeline's decision for its
-   * profile): a platform that scales per load profile does it here.
+   * profile) and the trial's block: a platform that scales per load profile does it here, and the
+   * local platform starts an A/B arm's server afresh for each block.
    */
-  beforeTrial?(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void>;
+  beforeTrial?(mode: ModeConfig, profile: LoadProfile, generators: number, block?: number): Promise<void>;
   /** Removes what prepare created. Safe to call twice and after a failed prepare. */
   teardown(options?: TeardownOptions): Promise<void>;
 }

@@ -19,8 +19,9 @@ function ms(value: number): string {
   return `${Number(value.toPrecision(3))} ms`;
 }
 
-/** "0.0031", "0.01", "1.2e-7": two significant digits, exponent below 0.0001. */
+/** "0.0031", "0.01", "1.2e-7": two significant digits, exponent below 0.0001; "<1e-12" below that (a t tail there is 0 in floating point). */
 function formatP(p: number): string {
+  if (p < 1e-12) return '<1e-12';
   return p < 1e-4 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
 }
 
@@ -31,7 +32,8 @@ export function abMinimumText(e: Pick<AbGateEvidence, 'minimum' | 'minEffect' | 
 
 /** The gate's limit, as the gate tables show it. */
 export function abThresholdText(e: AbGateEvidence): string {
-  return `< +${formatPercent(e.minEffect, false)} or < +${ms(e.minEffectMs)}; fail at p ≤ ${formatP(e.nominalAlpha)} (this look)`;
+  const family = (e.family ?? 1) > 1 ? `, its share of one alpha over ${e.family} gates` : '';
+  return `< +${formatPercent(e.minEffect, false)} or < +${ms(e.minEffectMs)}; fail at p ≤ ${formatP(e.nominalAlpha)} (this look${family})`;
 }
 
 /** "p50 +0.80% [-1.20%, +2.90%]": the change head ÷ base − 1 with its interval at this look. */
@@ -49,9 +51,11 @@ export function abReasonText(e: AbGateEvidence): string {
     case 'within-minimum':
       return `within ${minimum}`;
     case 'slower':
-      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}), not shown within ${minimum}`;
+      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}${(e.family ?? 1) > 1 ? `, 1/${Math.round(1 / (e.alphaShare ?? 1))} of the run's alpha over ${e.family} A/B gates` : ''}), not shown within ${minimum}`;
     case 'budget-spent':
       return `not settled within the budget${settleText(e.blocksToSettle)}`;
+    case 'run-stopped':
+      return 'not settled when another gate failed the run';
     case 'too-few-blocks':
       return `${e.pairs} paired block${e.pairs === 1 ? '' : 's'}, too few for an interval`;
     case 'arm-invalid':

@@ -27,11 +27,13 @@ export function stoppingReason(stopping: StoppingRecord): string {
   const look = `look ${stopping.look + 1} of ${stopping.looks.length}`;
   switch (stopping.reason) {
     case 'decided':
-      return `stopped at ${look}: every gate decided`;
+      return `stopped at ${look}: every gate decided${movedText(stopping)}`;
+    case 'gate-failed':
+      return `stopped at ${look}: a gate failed the run${movedText(stopping)}`;
     case 'budget-blocks':
       return `stopped at ${look}: the budget's last look (plan.budget.maxBlocks ${stopping.looks[stopping.looks.length - 1]})`;
     case 'budget-time':
-      return `stopped at ${look}: the next look would pass plan.budget.maxDuration`;
+      return `stopped at ${look}: plan.budget.maxDuration held no more blocks at the measured pace${movedText(stopping)}`;
     case 'fixed':
       return `load.repetitions ${stopping.blocks}: a fixed number of blocks, one look`;
     case 'cancelled':
@@ -39,6 +41,12 @@ export function stoppingReason(stopping: StoppingRecord): string {
     case 'invalid':
       return `stopped at ${look}: the run is invalid (see invalid repetitions)`;
   }
+}
+
+/** "; looks planned at 10, 20, 30, 40 blocks, the time held 10, 20, 33": which looks the budget reached. */
+function movedText(stopping: StoppingRecord): string {
+  if (!stopping.plannedLooks) return '';
+  return `; looks planned at ${stopping.plannedLooks.join(', ')} blocks, the time budget at the measured pace held ${stopping.looks.join(', ')}`;
 }
 
 /** "4 m 10 s", "38 s". */

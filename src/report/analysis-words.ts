@@ -89,6 +89,8 @@ function noteText(note: AnalysisNote): string {
       return `none of the ${note.runs} reference runs matches this run's scenario key; see reference.excluded`;
     case 'reference-none-comparable':
       return `none of the ${note.runs} reference runs can be compared: they are this run itself or lack its modes`;
+    case 'ab-one-instance-per-arm':
+      return `A/B: each arm was one address (platform ${note.platform}), so an offset between the two servers themselves is not in the interval: a "within" or "slower" may be the servers, not the change; measure each arm on more than one server (platform local or a cluster) to have it in the interval`;
   }
 }
 

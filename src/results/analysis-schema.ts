@@ -97,9 +97,12 @@ const abGate = z.object({
   minEffectMs: z.number(),
   minimum: z.number(),
   decision: z.enum(['pass', 'fail', 'inconclusive']),
-  reason: z.enum(['slower', 'within-minimum', 'budget-spent', 'too-few-blocks', 'arm-invalid', 'continue']),
+  reason: z.enum(['slower', 'within-minimum', 'budget-spent', 'run-stopped', 'too-few-blocks', 'arm-invalid', 'continue']),
   look: z.number().int(),
   looks: z.number().int(),
+  family: z.number().int().optional().describe('A/B gates of the run sharing its alpha (Holm)'),
+  alphaShare: z.number().optional().describe("share of the run's alpha this gate spent at this look"),
+  dependence: z.number().optional().describe('variance factor for dependent blocks (1: independent)'),
   blocksToSettle: nullableNumber.optional(),
   mde: nullableNumber,
   spread: z.number(),
@@ -107,10 +110,11 @@ const abGate = z.object({
 });
 
 const stopping = z.object({
-  reason: z.enum(['decided', 'budget-blocks', 'budget-time', 'fixed', 'cancelled', 'invalid']),
+  reason: z.enum(['decided', 'gate-failed', 'budget-blocks', 'budget-time', 'fixed', 'cancelled', 'invalid']),
   blocks: z.number().int(),
   look: z.number().int(),
   looks: z.array(z.number().int()),
+  plannedLooks: z.array(z.number().int()).optional().describe('the looks as planned, when the measured pace moved them'),
   elapsedS: z.number(),
 });
 

@@ -175,6 +175,8 @@ export type AbReason =
   | 'within-minimum'
   /** inconclusive: the last look (blocks or time spent, or repetitions: N) did not settle it. */
   | 'budget-spent'
+  /** inconclusive: the run stopped before this gate decided, because another gate failed it. */
+  | 'run-stopped'
   /** inconclusive: fewer paired blocks than any interval needs. */
   | 'too-few-blocks'
   /** inconclusive: an arm has no valid repetition to pair (the error gate names it). */
@@ -199,7 +201,7 @@ export interface AbGateEvidence {
   change: { value: number; low: number; high: number; level: number };
   /** Upper bound of the change at this look's pass boundary (the pass statement's figure). */
   upperBound: number;
-  /** One-sided p of "head slower than base" at a fixed sample (compare with `nominalAlpha`). */
+  /** One-sided p of "head slower than base" on the fail side's statistic (fails when ≤ `nominalAlpha`, unless shown within the minimum). */
   p: number;
   /** This look's fail boundary as a nominal one-sided p (the alpha this look spends). */
   nominalAlpha: number;
@@ -218,6 +220,12 @@ export interface AbGateEvidence {
   /** 0-based index of the look this decision was made at, and the looks planned. */
   look: number;
   looks: number;
+  /** A/B gates of the run sharing its alpha (modes with arms × profiles × statistics); absent in older files: 1. */
+  family?: number;
+  /** Share of the run's alpha this gate spent at this look (Holm: 1 ÷ gates not yet failed). */
+  alphaShare?: number;
+  /** Variance factor for dependent blocks (1: independent; dependence.ts). */
+  dependence?: number;
   /** Inconclusive at the last look: paired blocks that would settle it at this noise (null: none would). */
   blocksToSettle?: number | null;
   /** Smallest slowdown these blocks detect with 80 % power at this look's boundary (relative); null when undefined. */
@@ -230,13 +238,16 @@ export interface AbGateEvidence {
 
 /** Why the pipeline stopped measuring (written by the pipeline, which knows the clock). */
 export interface StoppingRecord {
-  reason: 'decided' | 'budget-blocks' | 'budget-time' | 'fixed' | 'cancelled' | 'invalid';
+  /** decided: every gate decided; gate-failed: a gate failed the run while others were still deciding. */
+  reason: 'decided' | 'gate-failed' | 'budget-blocks' | 'budget-time' | 'fixed' | 'cancelled' | 'invalid';
   /** Blocks measured in total. */
   blocks: number;
   /** 0-based index of the look it stopped at. */
   look: number;
-  /** The design's looks, as block counts. */
+  /** The design's looks, as block counts, as the run placed them (the last where the budget ended). */
   looks: number[];
+  /** The looks as planned before the run, when the measured pace moved them (the time budget held fewer blocks). */
+  plannedLooks?: number[];
   elapsedS: number;
 }
 

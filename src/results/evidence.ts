@@ -62,7 +62,9 @@ export type AnalysisNote =
   /** None of `runs` reference runs has this run's scenario key (reference.excluded says why). */
   | { code: 'reference-none-matches'; runs: number }
   /** None of `runs` reference runs can be compared: this run itself, or without its modes. */
-  | { code: 'reference-none-comparable'; runs: number };
+  | { code: 'reference-none-comparable'; runs: number }
+  /** A/B arms measured on one server each (platform endpoints): the servers' own offset is not in the interval. */
+  | { code: 'ab-one-instance-per-arm'; platform: string };
 
 /** Why a stored run was left out of the reference. */
 export interface ReferenceExclusionEvidence {

@@ -88,6 +88,10 @@ export const repetitionSchema = z.strictObject({
   resources: z.array(resourceUsage).optional(),
   valid: z.boolean(),
   invalidReasons: z.array(z.string()),
+  server: z
+    .string()
+    .optional()
+    .describe("the server instance that answered (an A/B arm's, started afresh per block on the local platform)"),
   instances: z
     .array(
       z.strictObject({

@@ -83,6 +83,8 @@ export interface Repetition {
   resources?: ResourceUsage[];
   valid: boolean;
   invalidReasons: string[];
+  /** The server instance that answered (an A/B arm's on the local platform: started afresh per block), e.g. "echo pid 4242". */
+  server?: string;
   /**
    * Set when the repetition ran as a group of k6 instances (load.generators > 1): what each did.
    * The repetition's own figures are the group's: percentiles of the union of every instance's

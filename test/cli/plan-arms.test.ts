@@ -21,9 +21,9 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
     const { code, stdout, stderr } = await runCliInProcess(['plan', '--seed', '7'], { cwd: dir, columns: 1000 });
     assert.equal(code, 0, stderr);
-    for (let block = 1; block <= 6; block++)
+    for (let block = 1; block <= 10; block++)
       for (const mode of ['direct', 'proxy-base', 'proxy-head'])
-        assert.match(stdout, new RegExp(`^\\d+\\s+${block}\\s+${mode}\\s+100rps\\s+${block}/6 `, 'm'), `${mode} in block ${block}`);
+        assert.match(stdout, new RegExp(`^\\d+\\s+${block}\\s+${mode}\\s+100rps\\s+${block}/10 `, 'm'), `${mode} in block ${block}`);
     assert.match(
       stdout.replace(/\n/g, ' '),
       /A\/B: proxy-head against proxy-base on p50: pass when the change is shown under 5% and 0\.05 ms/m,
@@ -31,15 +31,23 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
     // What each arm runs with, where the two differ.
     assert.match(stdout, /^ {2}base arm proxy-base: local delay=none$/m);
     assert.match(stdout, /^ {2}head arm proxy-head: local delay=1ms$/m);
-    // 3 modes × 6 blocks × 12 s = 216 s first; 2 arms × 12 s = 24 s a later block; (480 − 216) ÷ 24 = 11 more: 17 blocks, 8 m.
+    // 3 modes × 10 blocks × 12 s = 360 s first; 2 arms × 12 s = 24 s a later block; (720 − 360) ÷ 24 = 15 more: 25 blocks, 12 m.
     // (plan wraps its notes at 100 columns)
+    const text = stdout.replace(/\n/g, ' ');
     assert.match(
-      stdout.replace(/\n/g, ' '),
-      /looking at 6, 9, 12, 15, 17 blocks; at most 17 blocks, ~8m of load \(plan\.budget\.maxDuration 8m holds 17 blocks \(plan\.budget\.maxBlocks 27\)\)/,
+      text,
+      /looking at 10, 20, 25 blocks; at most 25 blocks, ~12m of load \(plan\.budget\.maxDuration 12m holds 25 blocks at the nominal repetition length, not plan\.budget\.maxBlocks 40: the last look is placed where the time ends\)/,
     );
+    assert.match(text, /moves a look the time cannot reach to where the time ends; the results say which looks it reached/);
+    // The run's one alpha, how each arm's servers are measured, and what the budget can decide.
+    assert.match(text, /fail when significantly slower \(alpha 0\.01 over all looks\)/);
+    assert.match(text, /Instances: each arm's echo server \(and its proxy hops\) is started afresh for every block/);
+    assert.match(text, /A\/B p50: at 25 blocks this budget fails a slowdown of \+\d\.\d% or more with 90% power, if the blocks spread 5%/);
     const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir, columns: 1000 })).stdout);
     assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);
-    assert.deepEqual(json.looks, [6, 9, 12, 15, 17]);
+    assert.deepEqual(json.looks, [10, 20, 25]);
+    assert.equal(json.ab.gates, 1);
+    assert.ok(json.ab.smallestDecidable.p50 > 0.02 && json.ab.smallestDecidable.p50 < 0.06, JSON.stringify(json.ab));
     assert.equal(json.repetitions, 'auto');
     assert.deepEqual(json.trials.find((t: { mode: string }) => t.mode === 'proxy-head').arm, { of: 'proxy', side: 'head' });
   });
@@ -52,7 +60,7 @@ test('plan with a time budget shorter than the first look: exit 2 with the minim
     assert.equal(code, 2);
     assert.match(
       stderr,
-      /plan\.budget\.maxDuration: "1m" is too short for even one look: the first look's 6 blocks take 3 m 36 s of load; expected at least 3m36s/,
+      /plan\.budget\.maxDuration: "1m" is too short for even one look: the first look's 10 blocks take 6 m 0 s of load; expected at least 6m/,
     );
   });
 });
@@ -147,5 +155,46 @@ test('plan --ab-head-image: every cluster mode that can runs two app builds side
       assert.equal(refused.code, 2, args.join(' '));
       assert.match(refused.stderr, message);
     }
+  });
+});
+
+test('plan with a p99 A/B gate: the smallest p99 change the budget can decide, and a minimum below it said so', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      `platform: local
+modes:
+  - name: proxy
+    local: { hops: 1 }
+    arms:
+      head: { local: { delay: 1ms } }
+load: { rate: 1000 }
+gates:
+  ab: { statistics: [p50, p99] }
+`,
+    );
+    const { code, stdout, stderr } = await runCliInProcess(['plan'], { cwd: dir, columns: 1000 });
+    assert.equal(code, 0, stderr);
+    const text = stdout.replace(/\n/g, ' ');
+    assert.match(text, /alpha 0\.01 over all looks and this run's 2 A\/B gates, Holm/);
+    const p99 =
+      /A\/B p99: at 40 blocks this budget fails a slowdown of \+(\d+\.\d)% or more with 90% power, if the blocks spread 29% \(a planning figure with bursty stalls; the run measures its own\): the practical minimum 5% is below it, so this gate will mostly end inconclusive; set gates\.ab\.minEffectPct\.p99 to at least (\d+)/.exec(
+        text,
+      );
+    assert.ok(p99, text);
+    assert.ok(Number(p99[1]) > 15 && Number(p99[1]) < 30, p99[1]);
+    assert.doesNotMatch(text, /A\/B p50: [^.]*mostly end inconclusive/, 'p50 at 5 % is decidable');
+  });
+});
+
+test('plan with a p99 A/B gate on repetitions too short to hold it: exit 2 naming the field and the minimum', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'mesh-perf.yaml'), `${CONFIG}gates:\n  ab: { statistics: [p99] }\n`);
+    const { code, stderr } = await runCliInProcess(['plan'], { cwd: dir, columns: 1000 });
+    assert.equal(code, 2);
+    assert.match(
+      stderr.replace(/\s+/g, ' '),
+      /gates\.ab\.statistics\[0\]: p99 needs at least 5,000 requests per repetition \(50 beyond its quantile\) to hold it; load gives about 1,000 \(100 rps × 10 s\): expected load\.duration of at least 50s at this rate, or load\.rate of at least 500/,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 import { buildPlan, extendPlan } from '../../src/plan/plan.ts';
 import { FIRST_AB_LOOK } from '../../src/config/budget.ts';
 import { MIN_AB_PAIRS } from '../../src/analysis/ab/design.ts';
-import { lookPlan } from '../../src/plan/looks.ts';
+import { lookPlan, placeLooks } from '../../src/plan/looks.ts';
 import { istioRevisions } from '../../src/config/istio-revisions.ts';
 import { preflightProblems } from '../../src/load/preflight.ts';
 
@@ -68,7 +68,10 @@ test('load.repetitions auto is the default: the first look is plan.budget.minBlo
   const auto = validateConfig(local());
   assert.equal(auto.profiles[0]!.repetitions, 3);
   assert.equal(auto.profiles[0]!.untilDecided, true);
-  assert.deepEqual(auto.plan.budget, { minBlocks: 3, maxBlocks: 27, maxDuration: '8m', maxDurationMs: 480_000 });
+  // With arms the budget is the A/B design's: 40 blocks, 12 minutes (without arms 27 and 8, as before).
+  assert.deepEqual(auto.plan.budget, { minBlocks: 3, maxBlocks: 40, maxDuration: '12m', maxDurationMs: 720_000 });
+  const plain = validateConfig(local({}, [{ name: 'a' }, { name: 'b' }]));
+  assert.deepEqual(plain.plan.budget, { minBlocks: 3, maxBlocks: 27, maxDuration: '8m', maxDurationMs: 480_000 });
   const fixed = validateConfig(local({ load: { rate: 50, duration: '2s', repetitions: 5 } }));
   assert.equal(fixed.profiles[0]!.repetitions, 5);
   assert.equal(fixed.profiles[0]!.untilDecided, false);
@@ -303,8 +306,53 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     name: 'a time budget shorter than the first look',
     raw: local({ plan: { budget: { maxDuration: '10s' } } }),
     path: 'plan.budget.maxDuration',
-    // 3 modes × 4 blocks (the A/B gate's first look) × (1 s warm-up + 2 s) = 36 s
-    includes: ['too short for even one look', "first look's 6 blocks take 54 s", 'at least 54s'],
+    // 3 modes × 10 blocks (the A/B gate's first look) × (1 s warm-up + 2 s) = 90 s
+    includes: ['too short for even one look', "first look's 10 blocks take 1 m 30 s", 'at least 1m30s'],
+  },
+  {
+    name: 'a p99 A/B gate on repetitions too short to hold the quantile',
+    raw: local({ gates: { ab: { statistics: ['p50', 'p99'] } } }),
+    path: 'gates.ab.statistics[1]',
+    // 50 rps × 2 s = 100 requests; p99 needs 5,000 (50 beyond it): 100 s at this rate, or 2,500 rps.
+    includes: [
+      'p99 needs at least 5,000 requests per repetition',
+      'load gives about 100 (50 rps × 2 s)',
+      'load.duration of at least 1m40s',
+      'load.rate of at least 2500',
+    ],
+  },
+  {
+    name: 'a p90 A/B gate on one of two profiles too short for it',
+    raw: local({
+      load: [
+        { rate: 500, duration: '2s' },
+        { rate: 50, duration: '2s' },
+      ],
+      gates: { ab: { statistics: ['p90'] } },
+    }),
+    path: 'gates.ab.statistics[0]',
+    includes: ['p90 needs at least 500 requests per repetition', 'load[1] gives about 100', 'load[1].duration of at least 10s'],
+  },
+  {
+    name: 'one echo pod per arm on a cluster',
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'app', arms: { head: { echoImage: 'app:2' } } }],
+      load: { rate: 10 },
+      kubernetes: { replicas: 1 },
+    },
+    path: 'kubernetes.replicas',
+    includes: ['each arm on at least 2 echo pods', 'expected at least 2, got 1'],
+  },
+  {
+    name: 'a load profile scaling arms to one pod',
+    raw: {
+      platform: 'kind',
+      modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }],
+      load: [{ rate: 10, replicas: 1 }],
+    },
+    path: 'load[0].replicas',
+    includes: ['expected at least 2, got 1'],
   },
 ];
 
@@ -327,23 +375,36 @@ test("config's first A/B look is the A/B gate's fewest pairs", () => {
   assert.ok(FIRST_AB_LOOK >= MIN_AB_PAIRS);
 });
 
-test("the looks: a run with arms looks first at the design's first look; the time budget caps the blocks", () => {
+test("the looks: a run with arms looks first at the design's first look; the time budget places the last look where it ends", () => {
   const config = validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' } }));
   const looks = lookPlan(config);
   assert.equal(looks.fixed, false);
-  assert.equal(looks.looks[0], 6);
-  // 3 modes × 6 blocks × 12 s = 216 s; then 2 arms × 12 s = 24 s a block: (480 − 216) ÷ 24 = 11 more → 17.
-  assert.equal(looks.firstLookSeconds, 216);
+  assert.equal(looks.looks[0], 10);
+  // 3 modes × 10 blocks × 12 s = 360 s; then 2 arms × 12 s = 24 s a block: (720 − 360) ÷ 24 = 15 more → 25.
+  assert.equal(looks.firstLookSeconds, 360);
   assert.equal(looks.extensionBlockSeconds, 24);
-  assert.equal(looks.maxBlocks, 17);
-  assert.deepEqual(looks.looks, [6, 9, 12, 15, 17]);
+  assert.equal(looks.maxBlocks, 25);
+  assert.deepEqual(looks.looks, [10, 20, 25]);
   const tight = lookPlan(
-    validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' }, plan: { budget: { maxDuration: '4m' } } })),
+    validateConfig(local({ load: { rate: 50, duration: '10s', warmup: '2s' }, plan: { budget: { maxDuration: '6m30s' } } })),
   );
-  // (240 − 216) ÷ 24 = 1 more block → 7.
-  assert.equal(tight.maxBlocks, 7);
+  // (390 − 360) ÷ 24 = 1 more block → 11.
+  assert.equal(tight.maxBlocks, 11);
   assert.equal(tight.limit, 'time');
-  assert.deepEqual(tight.looks, [6, 7]);
+  assert.deepEqual(tight.looks, [10, 11]);
+});
+
+test('looks placed where the budget ends at the measured pace: planned looks that fit stay, the last moves to where the time ends', () => {
+  const plan = lookPlan(validateConfig(local()));
+  assert.deepEqual(plan.looks, [10, 20, 30, 40]);
+  assert.equal(placeLooks(plan, 1, 25), plan, 'room for all: nothing moves');
+  const moved = placeLooks(plan, 1, 13.7);
+  assert.deepEqual(moved.looks, [10, 20, 30, 33]);
+  assert.deepEqual(moved.design.looks, [10, 20, 30, 33]);
+  assert.deepEqual(moved.design.failZ.slice(0, 2), plan.design.failZ.slice(0, 2), 'the looks already made keep their boundaries');
+  assert.equal(moved.limit, 'time');
+  assert.deepEqual(placeLooks(plan, 1, 4).looks, [10, 20, 24]);
+  assert.deepEqual(placeLooks(plan, 1, 0.5).looks, [10, 20], 'no block left: this look is the last');
 });
 
 test('a run with arms measures 6 s + 2 s repetitions unless the profile says otherwise; a run without, 30 s + 5 s', () => {
@@ -353,9 +414,9 @@ test('a run with arms measures 6 s + 2 s repetitions unless the profile says oth
   assert.deepEqual([written.profiles[0]!.durationMs, written.profiles[0]!.warmupMs], [20_000, 3_000]);
   const plain = validateConfig(local({ load: { rate: 50 } }, [{ name: 'a' }, { name: 'b' }]));
   assert.deepEqual([plain.profiles[0]!.duration, plain.profiles[0]!.durationMs, plain.profiles[0]!.warmupMs], ['30s', 30_000, 5_000]);
-  // Defaults fit the 8-minute budget: 3 modes × 6 blocks × 8 s = 144 s, then 2 arms × 8 s a block:
-  // (480 − 144) ÷ 16 = 21 more, the whole 27-block budget the synthetic targets are met at.
-  assert.equal(lookPlan(ab).maxBlocks, 27);
+  // Defaults fit the 12-minute budget: 3 modes × 10 blocks × 8 s = 240 s, then 2 arms × 8 s a block:
+  // (720 − 240) ÷ 16 = 30 more, the whole 40-block budget the synthetic targets are met at.
+  assert.equal(lookPlan(ab).maxBlocks, 40);
 });
 
 test('the looks without arms start at minBlocks (the 3 repetitions runs always had); N fixed is one look', () => {

@@ -2,9 +2,10 @@
 // echo servers (the failing arm: a real HTTP server that answers 503, on the endpoints platform):
 // an A/A pair passes, a large injected delay fails naming the mode, `repetitions: N` runs exactly
 // N blocks, a budget too small to settle ends inconclusive with the blocks that would, and an arm
-// whose every request fails fails the run by the error gate, never passes. Repetitions of 1 s, no
-// warm-up: a run with arms needs 15 blocks before its strictest early looks can fail anything
-// (O'Brien–Fleming-type spending), so each second per repetition costs 30 s here.
+// whose every request fails fails the run by the error gate, never passes; each arm's blocks run
+// on fresh server processes (the instance offset is block-to-block noise, not a persistent
+// difference). Repetitions of 1 s, no warm-up: the first look is at 10 blocks, so each second per
+// repetition costs 20 s here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -44,7 +45,7 @@ modes:
       base: { env: { ARM: a } }
       head: { env: { ARM: b } }
 load: { rate: 100, duration: 1s, warmup: 0s, expectedLatency: 200ms }
-plan: { budget: { maxBlocks: 10 } }
+plan: { budget: { maxBlocks: 20 } }
 `;
 
 test('A/A: two arms of the same setup pass, deciding at a look within the budget', { timeout: 240_000 }, async () => {
@@ -57,6 +58,20 @@ test('A/A: two arms of the same setup pass, deciding at a look within the budget
   assert.equal(blocksOf(results, 'svc-base'), results.analysis!.stopping!.blocks);
   assert.deepEqual(results.modes.find((m) => m.name === 'svc-head')!.arm, { of: 'svc', side: 'head' });
   assert.match(summary, /^\*\*A\/B\*\*$/m);
+  // Every block of each arm was measured on a server process of its own.
+  for (const arm of ['svc-base', 'svc-head']) {
+    const servers = results.modes.find((m) => m.name === arm)!.repetitions.map((r) => r.server);
+    assert.ok(
+      servers.every((s) => /^echo pid \d+$/.test(s ?? '')),
+      `${arm}: ${servers.join(', ')}`,
+    );
+    assert.equal(new Set(servers).size, servers.length, `${arm}: a fresh server per block: ${servers.join(', ')}`);
+  }
+  const base = new Set(results.modes.find((m) => m.name === 'svc-base')!.repetitions.map((r) => r.server));
+  assert.ok(
+    results.modes.find((m) => m.name === 'svc-head')!.repetitions.every((r) => !base.has(r.server)),
+    'the arms never share a server',
+  );
 });
 
 test('A/B: a 10 ms injected delay on head fails the run, naming the mode', { timeout: 240_000 }, async () => {
@@ -99,7 +114,7 @@ gates: { ab: { minEffectPct: 0.1, minEffectMs: 0 } }
 test('a budget that runs out ends inconclusive, with the blocks that would settle it', { timeout: 240_000 }, async () => {
   // A practical minimum of 0.1% cannot be shown at 4 blocks of this noise, and the arms do not differ.
   const { cli, results, summary } = await run(
-    `${AA.replace('maxBlocks: 10', 'maxBlocks: 4')}gates: { ab: { minEffectPct: 0.1, minEffectMs: 0 } }\n`,
+    `${AA.replace('maxBlocks: 20', 'maxBlocks: 4')}gates: { ab: { minEffectPct: 0.1, minEffectMs: 0 } }\n`,
   );
   assert.equal(cli.code, 0, `${cli.stderr}\n${cli.stdout}`);
   const gate = abGate(results);

@@ -140,7 +140,28 @@ kubernetes:
     assert.equal(ns.found!.metadata.labels['mesh-perf.dev/mode'], `meshed-${side}`);
     const echo = await rawRequest(access, `/apis/apps/v1/namespaces/${prefix}-meshed-${side}/deployments/echo`);
     assert.equal(echo.status, 200, `the ${side} arm's echo server`);
+    // Each arm on two pods (kubernetes.replicas' default with arms), spread over the nodes and drawn
+    // toward the other arm's, so a node's speed is common to both arms.
+    type PodTemplate = { topologySpreadConstraints?: { topologyKey: string }[]; affinity?: { podAffinity?: unknown } };
+    const deployment = JSON.parse(echo.body) as { spec: { replicas: number; template: { spec: PodTemplate } } };
+    assert.equal(deployment.spec.replicas, 2, `the ${side} arm's pods`);
+    assert.equal(deployment.spec.template.spec.topologySpreadConstraints?.[0]?.topologyKey, 'kubernetes.io/hostname');
+    assert.match(
+      JSON.stringify(deployment.spec.template.spec.affinity?.podAffinity),
+      new RegExp(`"mesh-perf.dev/arm":"${side === 'base' ? 'head' : 'base'}"`),
+    );
   }
+  // Both arms' pods stand on the same nodes. (Spreading one per node is a preference: echo pods
+  // refuse the nodes of client pods, which leaves one of this cluster's two nodes.)
+  const nodesOf = async (namespace: string) => {
+    const pods = JSON.parse((await rawRequest(access, `/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Decho`)).body) as {
+      items: { spec: { nodeName?: string } }[];
+    };
+    return pods.items.map((p) => p.spec.nodeName ?? '').sort();
+  };
+  const [baseNodes, headNodes] = [await nodesOf(`${prefix}-meshed-base`), await nodesOf(`${prefix}-meshed-head`)];
+  assert.equal(baseNodes.length, 2);
+  assert.deepEqual(baseNodes, headNodes, 'both arms on the same nodes');
   // Each arm's server runs its own image; every workload image comes from the mirror.
   type Spec = { containers: { image: string }[] };
   const images = async (path: string) => {

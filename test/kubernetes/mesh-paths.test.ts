@@ -196,6 +196,18 @@ test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxi
     log.lines.some((l) => /^WARN mode uncaptured: ztunnel counted none of its traffic/.test(l)),
     log.lines.filter((l) => l.startsWith('WARN')).join('\n'),
   );
+  // ...and its figures are not the mode's: the repetition is invalid, the others are not for their path.
+  for (const rep of entry('uncaptured').repetitions) {
+    assert.equal(rep.valid, false);
+    assert.match(
+      rep.invalidReasons.join('\n'),
+      /^the traffic did not cross its ztunnel: \d+ ztunnel pods? counted none of its \d+ requests/m,
+    );
+  }
+  for (const mode of ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint'])
+    for (const rep of entry(mode).repetitions)
+      assert.doesNotMatch(rep.invalidReasons.join('\n'), /did not cross|captured the traffic/, mode);
+  assert.equal(result.verdict, 'invalid');
 
   // The kind e2e jobs' check, on the results as written.
   const file = join(config.out!, 'results.json');

@@ -9,9 +9,13 @@ import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { tailDistortionRps } from '../../src/plan/tail-distortion.ts';
+import { pathInvalidReasons } from '../../src/platform/kubernetes/mesh/proxy-counters.ts';
+import type { PathProbe } from '../../src/platform/types.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { silentLogger } from '../../src/util/log.ts';
+import { seededRandom } from '../../src/util/random.ts';
+import { gaussian } from '../analysis/synthetic.ts';
 import { withTempDir } from '../support/cli.ts';
 import { REPLAY_LOAD, replayPlatform } from '../support/replay-platform.ts';
 
@@ -127,5 +131,133 @@ test('cancelled after the first repetition: no more load, partial results say ca
     assert.equal(replay.calls.at(-1), 'teardown');
     assert.equal(outcome.result.verdict, 'invalid');
     assert.match(outcome.result.verdictReasons.join(' '), /cancelled/);
+  });
+});
+
+test('a run slower than its nominal pace: the looks the time cannot reach move to where it ends, and the results say which were planned', async () => {
+  await withTempDir(async (dir) => {
+    // Each repetition takes twice its nominal 4 s on the clock the pipeline reads (k6's start-up,
+    // a busy machine); the head arm's p50 wanders ±12 % around the base's, so no look decides early.
+    let clockMs = 0;
+    const r = seededRandom(5);
+    const replay = replayPlatform({
+      jitter: (mode) => (mode === 'svc-head' ? Math.exp(0.12 * gaussian(r)) : 1),
+      afterRun: () => {
+        clockMs += 8_000;
+      },
+    });
+    const logged: string[] = [];
+    const log = { ...silentLogger, info: (line: string) => logged.push(line), phase: (line: string) => logged.push(line) };
+    const outcome = await runPipeline(
+      validateConfig({
+        platform: 'local',
+        out: 'out',
+        modes: [{ name: 'svc', arms: { head: { env: { SIDE: 'head' } } } }],
+        load: REPLAY_LOAD,
+        // 10 blocks × 2 arms × 8 s = 160 s; 200 s left hold 12 more blocks of 16 s: looks 10, 20, 22.
+        plan: { seed: 3, budget: { maxDuration: '6m' } },
+      }),
+      { log, signal: new AbortController().signal, cwd: dir, platform: replay.factory, clock: () => clockMs },
+    );
+    assert.equal(outcome.error, undefined);
+    const stopping = outcome.result.analysis!.stopping!;
+    assert.deepEqual(stopping.plannedLooks, [10, 20, 30, 40], JSON.stringify(stopping));
+    assert.deepEqual(stopping.looks, [10, 20, 22]);
+    assert.equal(stopping.reason, 'budget-time');
+    assert.equal(stopping.blocks, 22);
+    const gate = outcome.result.analysis!.ab!.gates[0]!;
+    assert.equal(gate.reason, 'budget-spent', 'undecided at the moved last look');
+    assert.equal(gate.pairs, 22);
+    assert.ok(
+      logged.some((l) =>
+        /at the measured pace \(2\.00 × nominal\) plan\.budget\.maxDuration 6m holds 22 blocks; looks now 10, 20, 22/.test(l),
+      ),
+      logged.join('\n'),
+    );
+    const summary = await readFile(join(outcome.outDir, 'summary.md'), 'utf8');
+    assert.match(
+      summary,
+      /stopped at look 3 of 3: plan\.budget\.maxDuration held no more blocks at the measured pace; looks planned at 10, 20, 30, 40 blocks, the time budget at the measured pace held 10, 20, 22/,
+    );
+  });
+});
+
+test('three modes with arms share one alpha, and the final re-analysis keeps the decisions of the look that ended the run', async () => {
+  await withTempDir(async (dir) => {
+    const r = seededRandom(11);
+    const replay = replayPlatform({
+      slowdown: { 'a-head': 1.3 },
+      jitter: (mode) => (mode.endsWith('-head') ? Math.exp(0.04 * gaussian(r)) : 1),
+    });
+    const arms = { head: { env: { SIDE: 'head' } } };
+    const outcome = await runPipeline(
+      validateConfig({
+        platform: 'local',
+        out: 'out',
+        modes: [
+          { name: 'a', arms },
+          { name: 'b', arms },
+          { name: 'c', arms },
+        ],
+        load: REPLAY_LOAD,
+        plan: { seed: 4 },
+      }),
+      { log: silentLogger, signal: new AbortController().signal, cwd: dir, platform: replay.factory },
+    );
+    const analysis = outcome.result.analysis!;
+    assert.equal(analysis.stopping!.look, 0, 'decided at the first look');
+    const [a, b, c] = analysis.ab!.gates;
+    assert.deepEqual([a!.decision, b!.decision, c!.decision], ['fail', 'pass', 'pass']);
+    assert.equal(a!.family, 3);
+    assert.equal(a!.alphaShare, 1 / 3);
+    // 12 minutes hold 30 blocks of six 4 s arms (10 × 6 × 4 s, then 20 × 24 s): looks 10, 20, 30,
+    // and the first look's level at a third of 1 % is 0.01/3 × (10/30)². Spending everything at the
+    // look that ended the run would have shown 0.01/3 and judged the gates at it.
+    assert.deepEqual(analysis.stopping!.looks, [10, 20, 30]);
+    assert.ok(Math.abs(a!.nominalAlpha - 0.01 / 3 / 9) < 1e-9, String(a!.nominalAlpha));
+    assert.ok(a!.p <= a!.nominalAlpha);
+    assert.equal(outcome.result.verdict, 'fail');
+    assert.match(analysis.verdictReasons.join('\n'), /a head vs base \[200rps\]: .*1\/3 of the run's alpha over 3 A\/B gates/);
+  });
+});
+
+test("a repetition whose traffic skipped its mode's proxies (their own counters say so) is invalid, and so is the run", async () => {
+  await withTempDir(async (dir) => {
+    // What a Kubernetes platform's probe reads: ztunnel ran (one pod read) and counted nothing of
+    // "proxied" (an ambient mode whose namespace was never enrolled), nothing of "direct" either.
+    const ztunnel = {
+      proxy: 'ztunnel' as const,
+      pods: 1,
+      unit: 'connections' as const,
+      count: 0,
+      mtls: 0,
+      plaintext: 0,
+      bytesReceived: 0,
+      peers: [],
+    };
+    const kinds = { direct: 'baseline', proxied: 'istio-ambient' } as const;
+    const probe: PathProbe = {
+      start: async () => undefined,
+      stop: async () => ({ proxies: [ztunnel] }),
+      invalidReasons: (mode, requests, evidence) => pathInvalidReasons(kinds[mode as keyof typeof kinds], false, requests, evidence),
+    };
+    const replay = replayPlatform({ pathProbe: probe });
+    const outcome = await runPipeline(config({ load: { ...REPLAY_LOAD, repetitions: 2 } }), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
+    const [direct, proxied] = outcome.result.modes;
+    for (const rep of direct!.repetitions) assert.ok(rep.valid, rep.invalidReasons.join('; '));
+    for (const rep of proxied!.repetitions) {
+      assert.equal(rep.valid, false);
+      assert.match(
+        rep.invalidReasons.join('\n'),
+        /^the traffic did not cross its ztunnel: 1 ztunnel pod counted none of its \d+ requests/m,
+      );
+      assert.deepEqual(rep.path, { proxies: [ztunnel] });
+    }
+    assert.equal(outcome.result.verdict, 'invalid', outcome.result.verdictReasons.join('\n'));
   });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
-import type { Platform, PlatformFactory } from '../../src/platform/types.ts';
+import type { PathProbe, Platform, PlatformFactory } from '../../src/platform/types.ts';
 
 const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
 
@@ -19,6 +19,10 @@ export interface ReplayOptions {
   prepareError?: Error;
   /** Called after each repetition with its count so far (e.g. to abort the run). */
   afterRun?: (runs: number) => void;
+  /** A further latency factor per repetition (noise between blocks): mode and the run's count so far. */
+  jitter?: (mode: string, runs: number) => number;
+  /** The platform's path probe (a Kubernetes platform reads the mesh's proxies' counters). */
+  pathProbe?: PathProbe;
 }
 
 export interface Replay {
@@ -37,7 +41,8 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       calls.push(`run:${mode}`);
       runs += 1;
       options.afterRun?.(runs);
-      return { exitCode: 0, summary: scaled(options.slowdown?.[mode] ?? 1), extraFiles: {}, stderrTail: '' };
+      const factor = (options.slowdown?.[mode] ?? 1) * (options.jitter?.(mode, runs) ?? 1);
+      return { exitCode: 0, summary: scaled(factor), extraFiles: {}, stderrTail: '' };
     },
   };
   const factory: PlatformFactory = () => {
@@ -53,6 +58,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       },
       loadRunner: () => runner,
       resourceSampler: () => undefined,
+      ...(options.pathProbe ? { pathProbe: () => options.pathProbe } : {}),
       environment: async () => ({ replay: true }),
       teardown: async () => {
         calls.push('teardown');

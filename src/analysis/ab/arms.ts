@@ -1,7 +1,7 @@
 // Which modes of a run are arms of one another (ModeResult.arm, written by the plan's expansion of
 // modes[].arms), and the sequential design an analysis follows when the caller gives none.
 import { FIRST_AB_LOOK } from '../../config/budget.ts';
-import { BUDGET_DEFAULTS } from '../../config/schema.ts';
+import { AB_BUDGET_DEFAULTS } from '../../config/schema.ts';
 import type { Config } from '../../config/validate.ts';
 import type { ModeResult, RunResult } from '../../results/types.ts';
 import { type AbBudget, sequentialDesign, type SequentialDesign } from './design.ts';
@@ -27,8 +27,8 @@ export function armsOf(result: RunResult): ArmPair[] {
   return [...pairs.values()];
 }
 
-/** Looks at 6, 9, …, 27 blocks when neither the caller nor the config says otherwise: the config's defaults. */
-export const DEFAULT_AB_BUDGET: AbBudget = { minBlocks: FIRST_AB_LOOK, maxBlocks: BUDGET_DEFAULTS.maxBlocks };
+/** Looks at 10, 20, 30, 40 blocks when neither the caller nor the config says otherwise: the config's defaults. */
+export const DEFAULT_AB_BUDGET: AbBudget = { minBlocks: FIRST_AB_LOOK, maxBlocks: AB_BUDGET_DEFAULTS.maxBlocks };
 
 /**
  * The design for this run when the caller gives none: for a fixed-size analysis (no look), one look

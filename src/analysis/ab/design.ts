@@ -1,8 +1,9 @@
 // Group-sequential design of the A/B gate: at which block counts the gate looks, and how strict
 // each look is so that looking repeatedly keeps both errors at their stated level.
-//  - fail side: H0 "head is not slower"; alpha (default 1 %) is spent over the looks with the
-//    Lan–DeMets O'Brien–Fleming-type function α(t) = 2 − 2Φ(z₁₋α/₂ ÷ √t), t = blocks ÷ maxBlocks:
-//    early looks need overwhelming evidence, the last one nearly the fixed-sample boundary.
+//  - fail side: H0 "head is not slower"; the run's alpha (default 1 %, shared by every A/B gate of
+//    the run, Holm: family.ts) is spent over the looks as α·t², t = blocks ÷ maxBlocks (power
+//    family, ρ = 2): strict early, yet loose enough at the first look for a doubling to fail there
+//    (O'Brien–Fleming's 10⁻⁷ at 10 of 40 blocks was out of any estimator's reach at 10 blocks).
 //  - pass side: H0 "head is slower by the practical minimum"; its error (1 − confidence, 5 %) is
 //    spent too (power family, total · t²), so "within the minimum" is as honest after five looks
 //    as after one.
@@ -27,6 +28,10 @@ export interface AbDesignSettings {
 export interface SequentialDesign {
   /** Block counts at which the gate looks; the last is the budget. */
   looks: number[];
+  /** Per look: the alpha spent by then, as a share of the whole alpha (1 at the last look). */
+  failSpent: number[];
+  /** Per look: the pass side's error spent by then, as a share of 1 − confidence. */
+  passSpent: number[];
   /** Per look: the nominal one-sided level the fail side tests at (its z boundary's tail). */
   failAlpha: number[];
   /** Per look: the nominal one-sided level of the pass side's upper bound. */
@@ -36,6 +41,8 @@ export interface SequentialDesign {
   passZ: number[];
   alpha: number;
   confidence: number;
+  /** The design whose first `looks` boundaries this one keeps (finalAt, relookAfter): its levels at any share too. */
+  derivedFrom?: { design: SequentialDesign; looks: number };
 }
 
 /** Fewest paired blocks any interval of the gate is computed from. */
@@ -54,13 +61,45 @@ export function lookSchedule(budget: AbBudget, lookEvery: number): number[] {
 export function sequentialDesign(budget: AbBudget, settings: AbDesignSettings): SequentialDesign {
   const looks = lookSchedule(budget, settings.lookEvery);
   const fractions = looks.map((n) => n / looks[looks.length - 1]!);
-  const failZ = spendingBoundaries(fractions, settings.alpha);
-  const passZ = boundariesFromSpending(
-    fractions,
-    fractions.map((t) => PASS_SPENDING(t, 1 - settings.confidence)),
+  return withSpending(
+    looks,
+    fractions.map((t) => FAIL_SPENDING(t, 1)),
+    fractions.map((t) => PASS_SPENDING(t, 1)),
+    settings,
+  );
+}
+
+/** The design from its looks and what each side has spent by each look (shares of its total). */
+function withSpending(
+  looks: number[],
+  failSpent: number[],
+  passSpent: number[],
+  settings: Pick<AbDesignSettings, 'alpha' | 'confidence'>,
+  /** A design whose first `kept.looks` boundaries these looks keep verbatim (the integration's grid moves them by 10⁻³ otherwise). */
+  kept?: { design: SequentialDesign; looks: number },
+): SequentialDesign {
+  const fractions = looks.map((n) => n / looks[looks.length - 1]!);
+  const keep = (computed: number[], previous: number[] | undefined) =>
+    kept && previous ? [...previous.slice(0, kept.looks), ...computed.slice(kept.looks)] : computed;
+  const failZ = keep(
+    boundariesFromSpending(
+      fractions,
+      failSpent.map((s) => s * settings.alpha),
+    ),
+    kept?.design.failZ,
+  );
+  const passZ = keep(
+    boundariesFromSpending(
+      fractions,
+      passSpent.map((s) => s * (1 - settings.confidence)),
+    ),
+    kept?.design.passZ,
   );
   return {
     looks,
+    failSpent,
+    passSpent,
+    ...(kept ? { derivedFrom: kept } : {}),
     failZ,
     passZ,
     failAlpha: failZ.map(tail),
@@ -76,12 +115,68 @@ export function sequentialDesign(budget: AbBudget, settings: AbDesignSettings): 
  */
 export function finalAt(design: SequentialDesign, index: number): SequentialDesign {
   if (index >= design.looks.length - 1) return design;
-  const looks = design.looks.slice(0, index + 1);
-  const fractions = design.looks.map((n) => n / design.looks[design.looks.length - 1]!).slice(0, index + 1);
-  const spent = (total: number, spending: Spending) => fractions.map((t, i) => (i === index ? total : spending(t, total)));
-  const failZ = boundariesFromSpending(fractions, spent(design.alpha, obrienFleming));
-  const passZ = boundariesFromSpending(fractions, spent(1 - design.confidence, PASS_SPENDING));
-  return { ...design, looks, failZ, passZ, failAlpha: failZ.map(tail), passAlpha: passZ.map(tail) };
+  let byIndex = truncated.get(design);
+  if (!byIndex) truncated.set(design, (byIndex = new Map()));
+  let found = byIndex.get(index);
+  if (!found) {
+    const keep = (spent: number[]) => spent.slice(0, index + 1).map((s, i) => (i === index ? 1 : s));
+    found = withSpending(design.looks.slice(0, index + 1), keep(design.failSpent), keep(design.passSpent), design, {
+      design,
+      looks: index,
+    });
+    byIndex.set(index, found);
+  }
+  return found;
+}
+
+/** finalAt's designs, per design and look: the boundaries are numerical integrals, a look asks again and again. */
+const truncated = new WeakMap<SequentialDesign, Map<number, SequentialDesign>>();
+
+/**
+ * The design with its looks after `index` moved (the budget ends elsewhere than planned: the
+ * measured pace holds more or fewer blocks). Looks up to `index` keep their boundaries (their
+ * spending and their block counts, whose ratios alone fix the boundaries); the new later looks
+ * spend by the same functions over the new last look, never less than is already spent.
+ */
+export function relookAfter(design: SequentialDesign, index: number, later: readonly number[]): SequentialDesign {
+  const kept = design.looks.slice(0, index + 1);
+  const looks = [...kept, ...later.filter((n) => n > kept[kept.length - 1]!)];
+  if (looks.length === kept.length) return finalAt(design, index);
+  const last = looks[looks.length - 1]!;
+  const spend = (spent: number[], spending: Spending) => {
+    const out = spent.slice(0, index + 1);
+    for (const n of looks.slice(index + 1)) out.push(Math.max(out[out.length - 1]!, spending(n / last, 1)));
+    out[out.length - 1] = 1;
+    return out;
+  };
+  return withSpending(looks, spend(design.failSpent, FAIL_SPENDING), spend(design.passSpent, PASS_SPENDING), design, {
+    design,
+    looks: index + 1,
+  });
+}
+
+const shareLevels = new WeakMap<SequentialDesign, Map<number, number[]>>();
+
+/**
+ * The fail side's nominal one-sided level per look when this gate may spend `share` of the run's
+ * alpha (Holm: 1 ÷ the gates not yet failed). share 1 is the design's own failAlpha.
+ */
+export function failLevels(design: SequentialDesign, share: number): number[] {
+  if (share >= 1) return design.failAlpha;
+  let byShare = shareLevels.get(design);
+  if (!byShare) shareLevels.set(design, (byShare = new Map()));
+  let levels = byShare.get(share);
+  if (!levels) {
+    const fractions = design.looks.map((n) => n / design.looks[design.looks.length - 1]!);
+    levels = boundariesFromSpending(
+      fractions,
+      design.failSpent.map((s) => s * share * design.alpha),
+    ).map(tail);
+    const parent = design.derivedFrom;
+    if (parent) levels = [...failLevels(parent.design, share).slice(0, parent.looks), ...levels.slice(parent.looks)];
+    byShare.set(share, levels);
+  }
+  return levels;
 }
 
 type Spending = (t: number, total: number) => number;
@@ -99,6 +194,13 @@ export function powerSpending(rho: number): Spending {
  * passed fewer clean runs at r 5 %: 95.3 % against 97.7 %).
  */
 const PASS_SPENDING: Spending = powerSpending(2);
+
+/**
+ * The fail side spends α·t² too. Measured against O'Brien–Fleming-type spending (bench/ab-gate,
+ * docs/methodology-statistics.md): the same power at the last look within a point, and a doubling
+ * fails at the first look instead of waiting for the third.
+ */
+const FAIL_SPENDING: Spending = powerSpending(2);
 
 /** Lan–DeMets O'Brien–Fleming-type spending: the error spent by information fraction t. */
 export function obrienFleming(t: number, total: number): number {

@@ -5,7 +5,8 @@
 //                 (non-inferiority: "slower by less than 5 % and 0.05 ms", a slowdown must exceed
 //                 both to matter, as the regression gate defines it);
 //   fail          significantly slower at this look's fail boundary and not shown under the
-//                 minimum (a real slowdown shown smaller than the minimum passes);
+//                 minimum (a real slowdown shown smaller than the minimum passes); the boundary is
+//                 this gate's share of the run's alpha (family.ts: Holm over every A/B gate);
 //   inconclusive  neither: "continue" while looks remain, "budget-spent" at the last one, with the
 //                 paired blocks that would settle it at this noise.
 // Evidence is numbers and codes; the words are made in one place (report/ab-words.ts).
@@ -19,8 +20,10 @@ import { median } from '../descriptive.ts';
 import { normalQuantile } from '../distributions.ts';
 import { pairByBlock } from '../overhead.ts';
 import { validRepetitions } from '../summary.ts';
-import { finalAt, MIN_AB_PAIRS, type SequentialDesign } from './design.ts';
-import { estimate, referenceQuantile } from './estimators.ts';
+import { failLevels, finalAt, MIN_AB_PAIRS, type SequentialDesign } from './design.ts';
+import { type Dependence, effectiveDf, INDEPENDENT } from './dependence.ts';
+import { estimate, referenceQuantile, scaledBound, scaledP, widenedBound } from './estimators.ts';
+import { minEffectPctOf } from '../../config/sections/gates.ts';
 
 export interface AbGateInput {
   /** The mode the arms belong to. */
@@ -31,27 +34,52 @@ export interface AbGateInput {
   head: ModeResult | undefined;
   settings: AbGateSettings;
   design: SequentialDesign;
-  /** 0-based look; final when measuring stops here whatever the gate says. */
-  look: { index: number; final: boolean };
+  /**
+   * 0-based look of the run; final when measuring stops here whatever the gate says. A gate whose
+   * arms stopped earlier (it decided) is judged at the last look its blocks reached.
+   */
+  look: { index: number; final: boolean; stoppedBy?: string };
+  /** Share of the run's alpha this gate may spend (Holm: 1 ÷ gates not yet failed); default 1. */
+  alphaShare?: number;
+  /** A/B gates of the run sharing its alpha (for the evidence); default 1. */
+  family?: number;
+  /** How dependent the run's blocks are (dependence.ts); default independent. */
+  dependence?: Dependence;
 }
 
 const POWER = 0.8;
 const UNBOUNDED = 50;
 
+/**
+ * The gate at its look. A final look that is not the design's last (measuring stopped early: the
+ * time budget, another gate failing the run) first judges at the look's own boundaries: a gate
+ * that decided there keeps that decision (the run's final re-analysis must not turn a fail into a
+ * pass by loosening the pass side, which spending everything left at an early look can do:
+ * test/analysis/ab-gate.test.ts finds such a gate); only a gate still undecided spends what is
+ * left (finalAt).
+ */
 export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; gate: GateEvidence } {
+  const interim = judge(input, false);
+  if (!input.look.final || interim.evidence.decision !== 'inconclusive' || interim.evidence.reason === 'arm-invalid') return interim;
+  return judge(input, true);
+}
+
+function judge(input: AbGateInput, finalLook: boolean): { evidence: AbGateEvidence; gate: GateEvidence } {
   const { settings, statistic } = input;
-  const look = Math.min(input.look.index, input.design.looks.length - 1);
-  const final = input.look.final || look === input.design.looks.length - 1;
-  const design = final ? finalAt(input.design, look) : input.design;
-  const failAlpha = design.failAlpha[look]!;
-  const passAlpha = design.passAlpha[look]!;
+  const dependence = input.dependence ?? INDEPENDENT;
+  const share = input.alphaShare ?? 1;
   const headReps = input.head ? validRepetitions(input.head) : [];
   const baseReps = input.base ? validRepetitions(input.base) : [];
-  const pairs = pairByBlock(headReps, baseReps, statistic).filter((p) => p.mode > 0 && p.baseline > 0);
+  const pairs = pairedBlocks(input.base, input.head, statistic);
+  const look = lookOfGate(input.design, input.look.index, pairs.length);
+  const final = finalLook || look === input.design.looks.length - 1;
+  const design = final ? finalAt(input.design, look) : input.design;
+  const failAlpha = failLevels(design, share)[look]!;
+  const passAlpha = design.passAlpha[look]!;
   const logs = pairs.map((p) => Math.log(p.mode / p.baseline));
   const baseMs = pairs.length > 0 ? median(pairs.map((p) => p.baseline)) : 0;
   const headMs = pairs.length > 0 ? median(pairs.map((p) => p.mode)) : 0;
-  const minEffect = settings.minEffectPct / 100;
+  const minEffect = minEffectPctOf(settings, statistic) / 100;
   const minimum = Math.max(minEffect, baseMs > 0 ? settings.minEffectMs / baseMs : 0);
   const common = {
     mode: input.mode,
@@ -68,6 +96,9 @@ export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; 
     minimum,
     look,
     looks: input.design.looks.length,
+    family: input.family ?? 1,
+    alphaShare: share,
+    dependence: dependence.factor,
     perBlock: pairs.map((p) => ({ block: p.block, ratio: p.mode / p.baseline })),
   };
   let evidence: AbGateEvidence;
@@ -93,35 +124,65 @@ export function evaluateAbGate(input: AbGateInput): { evidence: AbGateEvidence; 
     const e = estimate(settings.estimator, logs);
     const logMinimum = Math.log1p(minimum);
     // A bound the estimator cannot give at this level is unbounded; kept finite for JSON (e^±50).
-    const lower = Math.max(e.bound(failAlpha), -UNBOUNDED);
-    const upper = Math.min(e.bound(1 - passAlpha), UNBOUNDED);
+    const lower = Math.max(scaledBound(e, failAlpha, dependence), -UNBOUNDED);
+    const upper = Math.min(widenedBound(e, 1 - passAlpha, dependence), UNBOUNDED);
+    const inflated = e.se * Math.sqrt(dependence.factor);
     const shownSmall = upper < logMinimum;
     const significant = lower > 0;
     const tooSmallToFailYet = !final && e.center < logMinimum / 2;
     const decision: AbGateEvidence['decision'] = shownSmall ? 'pass' : significant && !tooSmallToFailYet ? 'fail' : 'inconclusive';
     const reason: AbGateEvidence['reason'] =
-      decision === 'pass' ? 'within-minimum' : decision === 'fail' ? 'slower' : final ? 'budget-spent' : 'continue';
-    const mdeLog = (referenceQuantile(1 - failAlpha, e.df) + normalQuantile(POWER)) * e.se;
+      decision === 'pass'
+        ? 'within-minimum'
+        : decision === 'fail'
+          ? 'slower'
+          : !final
+            ? 'continue'
+            : input.look.stoppedBy === 'gate-failed'
+              ? 'run-stopped'
+              : 'budget-spent';
+    const df = effectiveDf(Number.isFinite(e.df) ? e.df : pairs.length - 1, dependence.factor);
+    const mdeLog = (referenceQuantile(1 - failAlpha, df) + normalQuantile(POWER)) * inflated;
     evidence = {
       ...common,
       change: { value: Math.expm1(e.center), low: Math.expm1(lower), high: Math.expm1(upper), level: 1 - failAlpha - passAlpha },
       upperBound: Math.expm1(upper),
-      p: e.pGreater,
+      p: scaledP(e, dependence),
       decision,
       reason,
       ...(reason === 'budget-spent'
         ? {
-            blocksToSettle: atLeast(
-              blocksToSettle(e.center, e.se * Math.sqrt(pairs.length), logMinimum, settings, pairs.length),
-              settings.estimator === 'hodges-lehmann' ? signedRankReach(settings.alpha) : 0,
+            blocksToSettle: blocksToSettle(
+              e.center,
+              inflated * Math.sqrt(pairs.length),
+              logMinimum,
+              { alpha: settings.alpha * share, confidence: settings.confidence },
+              pairs.length,
             ),
           }
         : {}),
       mde: Number.isFinite(mdeLog) && e.se > 0 ? Math.expm1(mdeLog) : null,
-      spread: e.se * Math.sqrt(pairs.length),
+      spread: inflated * Math.sqrt(pairs.length),
     };
   }
   return { evidence, gate: gateResult(evidence) };
+}
+
+/** Blocks in which both arms have a valid, positive value of the statistic, in block (time) order. */
+export function pairedBlocks(base: ModeResult | undefined, head: ModeResult | undefined, statistic: MetricId) {
+  const headReps = head ? validRepetitions(head) : [];
+  const baseReps = base ? validRepetitions(base) : [];
+  return pairByBlock(headReps, baseReps, statistic).filter((p) => p.mode > 0 && p.baseline > 0);
+}
+
+/**
+ * The look a gate is judged at: the run's look, or for a gate whose arms stopped getting blocks
+ * (it decided earlier), the last look its blocks reached, so its decision stands as it was made.
+ */
+export function lookOfGate(design: SequentialDesign, runLook: number, pairs: number): number {
+  let look = Math.min(runLook, design.looks.length - 1);
+  while (look > 0 && design.looks[look]! > pairs) look--;
+  return look;
 }
 
 /**
@@ -141,21 +202,6 @@ export function blocksToSettle(
   if (center > 0) options.push(((normalQuantile(1 - settings.alpha) * spread) / center) ** 2);
   if (options.length === 0) return null;
   return Math.max(current + 1, Math.ceil(Math.min(...options)));
-}
-
-function atLeast(blocks: number | null, floor: number): number | null {
-  return blocks === null ? null : Math.max(blocks, floor);
-}
-
-/**
- * Fewest values whose signed-rank bound can reach a one-sided level at all (all n on one side has
- * probability 2⁻ⁿ): below it a Hodges–Lehmann gate cannot fail, whatever the data (7 at 1 %).
- */
-export function signedRankReach(level: number): number {
-  const z = normalQuantile(1 - level);
-  let n = 2;
-  while ((n * (n + 1)) / 4 < z * Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24)) n++;
-  return n;
 }
 
 function gateResult(evidence: AbGateEvidence): GateEvidence {

@@ -77,30 +77,47 @@ const AB_DEFAULTS = {
   alpha: 0.01,
   confidence: 0.95,
   estimator: 'hodges-lehmann' as const,
-  lookEvery: 3,
+  lookEvery: 10,
 };
+
+/** The statistics an A/B gate judges. */
+export const AB_STATISTICS = ['p50', 'p90', 'p99'] as const;
+export type AbStatistic = (typeof AB_STATISTICS)[number];
+
+const minEffectPct = z
+  .number()
+  .min(0)
+  .max(10_000, atMost('minEffectPct', 10_000, '%'));
 
 /**
  * gates.ab: head against base measured side by side in the same run (modes[].arms). Per gated
- * statistic the per-block log(head ÷ base) is the estimate; fail = significantly slower at alpha
- * (spent over the looks, O'Brien–Fleming type) and not shown under the practical minimum;
- * pass = the upper bound (confidence, also spent over the looks) under the practical minimum.
+ * statistic the per-block log(head ÷ base) is the estimate; fail = significantly slower at this
+ * gate's share of the run's alpha (spent over the looks as α·t², shared by every A/B gate of the
+ * run, Holm) and not shown under the practical minimum; pass = the upper bound (confidence, also
+ * spent over the looks) under the practical minimum.
  */
 export const abSchema = z
   .strictObject({
     enabled: z.boolean().default(AB_DEFAULTS.enabled).describe('judge the head arm against the base arm of every mode with arms'),
     statistics: z
-      .array(z.enum(['p50', 'p90', 'p99']))
+      .array(z.enum(AB_STATISTICS))
       .min(1)
       .max(3, tooMany('statistics (there are 3)', 3))
       .default(AB_DEFAULTS.statistics)
       .describe('statistics judged head against base, each per block'),
     minEffectPct: z
-      .number()
-      .min(0)
-      .max(10_000, atMost('minEffectPct', 10_000, '%'))
+      .union([
+        minEffectPct,
+        z.strictObject({
+          p50: minEffectPct.optional().describe('practical minimum slowdown of the p50, percent (5 when unset)'),
+          p90: minEffectPct.optional().describe('practical minimum slowdown of the p90, percent (5 when unset)'),
+          p99: minEffectPct.optional().describe('practical minimum slowdown of the p99, percent (5 when unset)'),
+        }),
+      ])
       .default(AB_DEFAULTS.minEffectPct)
-      .describe('practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter)'),
+      .describe(
+        'practical minimum slowdown, percent (a slowdown must exceed this and minEffectMs to matter); one for every statistic, or per statistic ({ p50: 5, p99: 30 }: a tail is noisier, mesh-perf plan says the smallest change the budget can decide), 5 where unset',
+      ),
     minEffectMs: z
       .number()
       .min(0)
@@ -112,7 +129,9 @@ export const abSchema = z
       .gt(0)
       .lt(0.5)
       .default(AB_DEFAULTS.alpha)
-      .describe('false-alarm rate of the fail side, in total over all looks of one run'),
+      .describe(
+        'false-alarm rate of the fail side, in total over all looks and every A/B gate of one run (Holm: each gate starts with alpha ÷ gates, a failed gate passes its share on)',
+      ),
     confidence: z
       .number()
       .gt(0.5)
@@ -136,6 +155,13 @@ export const abSchema = z
   .default(AB_DEFAULTS);
 
 export type AbGateSettings = z.infer<typeof abSchema>;
+
+/** The practical minimum (percent) of one statistic: the single figure, or the statistic's own (5 where unset). */
+export function minEffectPctOf(settings: Pick<AbGateSettings, 'minEffectPct'>, statistic: string): number {
+  const value = settings.minEffectPct;
+  if (typeof value === 'number') return value;
+  return value[statistic as AbStatistic] ?? AB_DEFAULTS.minEffectPct;
+}
 
 export const gatesSchema = z
   .strictObject({

@@ -102,7 +102,13 @@ export const kubernetesSchema = z
   .strictObject({
     kubeconfig: text('kubernetes.kubeconfig').optional().describe('path to a kubeconfig; default KUBECONFIG or ~/.kube/config'),
     context: text('kubernetes.context', 253).optional().describe("kubeconfig context to use; default the kubeconfig's current context"),
-    replicas: z.number().int().min(1).max(90).default(1).describe('echo server pods per mode'),
+    replicas: z
+      .number()
+      .int()
+      .min(1)
+      .max(90)
+      .optional()
+      .describe('echo server pods per mode; default 1, 2 when a mode has arms (each arm on at least 2 pods)'),
     // Meshes choose L7 or L4 handling from the Service port's name/appProtocol (source benchmark 003 ran both).
     serviceProtocol: z
       .enum(['http', 'tcp'])

@@ -323,10 +323,11 @@ export class KubernetesPlatform implements Platform {
   private async startServers(access: ClusterAccess): Promise<void> {
     const servers = this.placements
       .map((p) =>
-        p.mode.echoImage || p.mode.serverManifests
+        p.mode.echoImage || p.mode.serverManifests || p.mode.arm
           ? renderWorkload(this.context.config, this.cwd, undefined, {
               echoImage: p.mode.echoImage,
               serverManifests: p.mode.serverManifests,
+              arm: p.mode.arm,
             }).server
           : this.workload!.server,
       )

@@ -70,19 +70,77 @@ export interface Workload {
   clientContainer: string;
 }
 
+const ARM_OF = 'mesh-perf.dev/arm-of';
+const ARM_SIDE = 'mesh-perf.dev/arm';
+
+type PodSpecPatch = { affinity?: Record<string, unknown>; topologySpreadConstraints?: unknown[] };
+type DeploymentPatch = KubernetesObject & {
+  spec?: { template?: { metadata?: { labels?: Record<string, string> }; spec?: PodSpecPatch } };
+};
+
+/**
+ * The built-in echo Deployment of an A/B arm: its pods spread one per node (maxSkew 1 over
+ * hostnames) and prefer the nodes where the other arm's pods run, so both arms stand on the same
+ * nodes and a node's own speed is common to them rather than a difference between them. Both are
+ * preferences (ScheduleAnyway, preferred affinity): a one-node cluster still runs both arms' pods.
+ */
+export function spreadWithOtherArm(object: KubernetesObject, arm: { of: string; side: 'base' | 'head' }): KubernetesObject {
+  if (object.kind !== 'Deployment' || object.metadata?.name !== ECHO_SERVICE) return object;
+  const deployment = structuredClone(object) as DeploymentPatch;
+  const template = deployment.spec?.template;
+  if (!template) return object;
+  template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [ARM_OF]: arm.of, [ARM_SIDE]: arm.side } };
+  const spec: PodSpecPatch = (template.spec ??= {});
+  spec.topologySpreadConstraints = [
+    ...(spec.topologySpreadConstraints ?? []),
+    {
+      maxSkew: 1,
+      topologyKey: 'kubernetes.io/hostname',
+      whenUnsatisfiable: 'ScheduleAnyway',
+      labelSelector: { matchLabels: { app: 'echo', [ARM_OF]: arm.of, [ARM_SIDE]: arm.side } },
+    },
+  ];
+  const affinity = (spec.affinity ?? {}) as { podAffinity?: { preferredDuringSchedulingIgnoredDuringExecution?: unknown[] } };
+  affinity.podAffinity = {
+    ...affinity.podAffinity,
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      ...(affinity.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []),
+      {
+        weight: 100,
+        podAffinityTerm: {
+          topologyKey: 'kubernetes.io/hostname',
+          labelSelector: { matchLabels: { [ARM_OF]: arm.of, [ARM_SIDE]: arm.side === 'base' ? 'head' : 'base' } },
+          namespaceSelector: { matchLabels: { 'app.kubernetes.io/managed-by': 'mesh-perf' } },
+        },
+      },
+    ],
+  };
+  spec.affinity = affinity;
+  return deployment;
+}
+
 /** `echoImage`: a mode's own (modes[].echoImage, an arm's), in place of kubernetes.images.echo. */
 export function renderWorkload(
   config: Config,
   cwd: string,
   dir = manifestsDir(),
-  /** A mode's own: its echo image (the built-in server with it), or its server manifests (in place of kubernetes.manifests.server). */
-  mode: { echoImage?: string; serverManifests?: string } = {},
+  /**
+   * A mode's own: its echo image (the built-in server with it), or its server manifests (in place
+   * of kubernetes.manifests.server); an A/B arm's side, whose built-in server spreads its pods
+   * over the same nodes as the other arm's (spreadWithOtherArm).
+   */
+  mode: { echoImage?: string; serverManifests?: string; arm?: { of: string; side: 'base' | 'head' } } = {},
 ): Workload {
   const values = templateValues(config, mode.echoImage);
   const own = { ...config.kubernetes.manifests, ...(mode.serverManifests ? { server: mode.serverManifests } : {}) };
-  const server = own.server
-    ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server)
-    : parseManifests(renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'), 'manifests/echo.yaml');
+  const builtIn = () => {
+    const objects = parseManifests(
+      renderTemplate(readFileSync(join(dir, 'echo.yaml'), 'utf8'), values, 'manifests/echo.yaml'),
+      'manifests/echo.yaml',
+    );
+    return mode.arm ? objects.map((o) => spreadWithOtherArm(o, mode.arm!)) : objects;
+  };
+  const server = own.server ? parseManifests(readManifest(resolve(cwd, own.server), 'server'), own.server) : builtIn();
   if (!server.some((o) => o.kind === 'Service' && o.metadata?.name === ECHO_SERVICE)) {
     throw new UsageError(
       `${mode.serverManifests ? 'serverManifests' : 'kubernetes.manifests.server'} (${own.server}) must define a Service named "${ECHO_SERVICE}" with port ${ECHO_HTTP_PORT} (HTTP), the address every mode's k6 client targets`,

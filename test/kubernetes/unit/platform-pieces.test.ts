@@ -185,6 +185,57 @@ test('workload manifests render with the configured images, replicas and request
   assert.throws(() => renderTemplate('a: ${MISSING}', {}, 'x.yaml'), /x\.yaml: no value for placeholder \$\{MISSING\}/);
 });
 
+test("an A/B arm's built-in echo server: 2 pods by default, one per node, preferring the nodes of the other arm's pods", () => {
+  const arms = validateConfig({
+    platform: 'kubeconfig',
+    modes: [{ name: 'app', mesh: 'baseline', arms: { head: { echoImage: 'app:2' } } }],
+    load: { rate: 10 },
+  });
+  assert.equal(arms.kubernetes.replicas, 2, 'each arm on two pods unless kubernetes.replicas says more');
+  assert.equal(config().kubernetes.replicas, 1, 'without arms, one as before');
+  type Spec = {
+    spec: {
+      replicas: number;
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: {
+          topologySpreadConstraints: {
+            topologyKey: string;
+            whenUnsatisfiable: string;
+            labelSelector: { matchLabels: Record<string, string> };
+          }[];
+          affinity: {
+            podAntiAffinity: unknown;
+            podAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: {
+                podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } };
+              }[];
+            };
+          };
+        };
+      };
+    };
+  };
+  const head = renderWorkload(arms, process.cwd(), undefined, { echoImage: 'app:2', arm: { of: 'app', side: 'head' } });
+  const deployment = head.server.find((o) => o.kind === 'Deployment') as unknown as Spec;
+  assert.equal(deployment.spec.replicas, 2);
+  const pod = deployment.spec.template;
+  assert.deepEqual(
+    { of: pod.metadata.labels['mesh-perf.dev/arm-of'], side: pod.metadata.labels['mesh-perf.dev/arm'] },
+    { of: 'app', side: 'head' },
+  );
+  const [spread] = pod.spec.topologySpreadConstraints;
+  assert.deepEqual([spread!.topologyKey, spread!.whenUnsatisfiable], ['kubernetes.io/hostname', 'ScheduleAnyway']);
+  assert.equal(spread!.labelSelector.matchLabels['mesh-perf.dev/arm'], 'head', 'its own pods spread');
+  const toward =
+    pod.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]!.podAffinityTerm.labelSelector.matchLabels;
+  assert.deepEqual(toward, { 'mesh-perf.dev/arm-of': 'app', 'mesh-perf.dev/arm': 'base' }, 'toward the other arm');
+  assert.ok(pod.spec.affinity.podAntiAffinity, 'still apart from the client pods');
+  // A team's own server manifests are applied as written.
+  const plain = renderWorkload(arms, process.cwd());
+  assert.equal(JSON.stringify(plain.server).includes('mesh-perf.dev/arm'), false, 'a mode without arms is unchanged');
+});
+
 test('environment helpers: CNI from kube-system DaemonSets, quantities', () => {
   assert.equal(detectCni(['kube-proxy', 'kindnet']), 'kindnet');
   assert.equal(detectCni(['cilium', 'cilium-envoy']), 'cilium');

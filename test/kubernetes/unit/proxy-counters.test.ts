@@ -10,6 +10,7 @@ import {
   expectedProxies,
   linkerdProxyTraffic,
   pathContradictions,
+  pathInvalidReasons,
   trafficIncrease,
   trafficOf,
   ztunnelTraffic,
@@ -154,4 +155,53 @@ test("which proxies a mode's traffic crosses, and what contradicts it", () => {
   ]);
   // No pods to read (no ztunnel in the cluster): nothing to say from them.
   assert.deepEqual(pathContradictions('istio-ambient', false, [p('ztunnel', 0, 0)]), []);
+});
+
+test("a repetition is invalid only when its proxies' counters leave no doubt it took another path", () => {
+  const p = (
+    proxy: 'gateway' | 'waypoint' | 'ztunnel' | 'sidecar',
+    count: number,
+    pods = 1,
+    unit: 'requests' | 'connections' = 'requests',
+  ) => ({
+    proxy,
+    pods,
+    unit,
+    count,
+    mtls: count,
+    plaintext: 0,
+    peers: [],
+  });
+  // The waypoint bypassed through the gateway (issue 38 item 3): the waypoint's zero decides.
+  assert.deepEqual(
+    pathInvalidReasons('istio-waypoint', true, 6000, {
+      proxies: [p('gateway', 6000), p('waypoint', 0), p('ztunnel', 12, 1, 'connections')],
+    }),
+    [
+      "the traffic did not cross its waypoint: 1 waypoint pod counted none of its 6000 requests (the proxies' own counters, repetitions[].path)",
+    ],
+  );
+  // A baseline ambient captured: one ztunnel connection is enough; an injected sidecar needs a tenth of the requests.
+  assert.deepEqual(pathInvalidReasons('baseline', false, 6000, { proxies: [p('ztunnel', 3, 1, 'connections')] }), [
+    "the mesh captured the traffic of a baseline mode: ztunnel counted 3 connections of it (the proxies' own counters, repetitions[].path)",
+  ]);
+  assert.deepEqual(pathInvalidReasons('baseline', false, 6000, { proxies: [p('sidecar', 599)] }), []);
+  assert.equal(pathInvalidReasons('baseline', false, 6000, { proxies: [p('sidecar', 600)] }).length, 1);
+  // Nothing judged from a zero when a pod could not be read, when no pod was there, or on a run too short to prove it.
+  assert.deepEqual(
+    pathInvalidReasons('istio-ambient', false, 6000, {
+      proxies: [p('ztunnel', 0, 1, 'connections')],
+      problems: ['ztunnel pod istio-system/z: HTTP 403'],
+    }),
+    [],
+  );
+  assert.deepEqual(pathInvalidReasons('istio-ambient', false, 6000, { proxies: [p('ztunnel', 0, 0, 'connections')] }), []);
+  assert.deepEqual(pathInvalidReasons('istio-ambient', false, 49, { proxies: [p('ztunnel', 0, 1, 'connections')] }), []);
+  // A partial count is the log's to mention, not a reason to drop the figures; an ingress gateway outside a mode's path says nothing.
+  assert.deepEqual(
+    pathInvalidReasons('linkerd', true, 6000, {
+      proxies: [p('gateway', 6000), { ...p('sidecar', 5400), proxy: 'linkerd-proxy' as const }],
+    }),
+    [],
+  );
 });

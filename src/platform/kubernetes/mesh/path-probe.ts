@@ -13,7 +13,15 @@ import { rawRequest, type ClusterAccess } from '../access.ts';
 import { GATEWAY_NAME_LABEL } from '../resources/groups.ts';
 import { ECHO_SERVICE } from '../workloads.ts';
 import { ISTIO_NAMESPACE, WAYPOINT_NAME } from './istio.ts';
-import { expectedProxies, pathContradictions, PROXY_METRICS, trafficIncrease, trafficOf, type TrafficSeries } from './proxy-counters.ts';
+import {
+  expectedProxies,
+  pathContradictions,
+  pathInvalidReasons,
+  PROXY_METRICS,
+  trafficIncrease,
+  trafficOf,
+  type TrafficSeries,
+} from './proxy-counters.ts';
 
 export interface PathProbeMode {
   kind: MeshKind;
@@ -107,6 +115,11 @@ export class ProxyPathProbe {
     }
     const problems = this.problems.slice(0, MAX_PROBLEMS);
     return { proxies, ...(problems.length > 0 ? { problems } : {}) };
+  }
+
+  invalidReasons(mode: string, requests: number, evidence: PathEvidence): string[] {
+    const target = this.options.modes[mode];
+    return target ? pathInvalidReasons(target.kind, target.gateway !== undefined, requests, evidence) : [];
   }
 
   /** The proxy kinds read for a mode, and where their pods are. */

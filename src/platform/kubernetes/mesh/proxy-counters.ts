@@ -22,7 +22,7 @@
 // summed over pods, is the repetition's. Pure; the Kubernetes platform reads the pods
 // (path-probe.ts).
 import type { MeshKind } from '../../../config/schema.ts';
-import type { ProxyKind, ProxyTraffic } from '../../../results/types.ts';
+import type { PathEvidence, ProxyKind, ProxyTraffic } from '../../../results/types.ts';
 import { parsePrometheusText, type PromSample } from '../resources/prometheus.ts';
 
 /** One counter series of a proxy for traffic into the namespace, as read at one instant. */
@@ -204,6 +204,43 @@ export function pathContradictions(kind: MeshKind, ingress: boolean, proxies: re
     if (expected.has(p.proxy) && p.count === 0) out.push(`${p.proxy} counted none of its traffic`);
     if (!expected.has(p.proxy) && p.proxy !== 'gateway' && p.count > 0)
       out.push(`${p.proxy} counted ${p.count} ${p.unit} of its traffic, which a ${kind} mode does not cross`);
+  }
+  return out;
+}
+
+/** Fewer requests than this in a repetition prove nothing by a proxy's zero (a run that failed early). */
+const MIN_JUDGED_REQUESTS = 50;
+/** A mesh proxy outside the mode's path that counted this share of its requests captured the mode. */
+const CAPTURED_SHARE = 0.1;
+
+/**
+ * Why a repetition measured another path than its mode's, so its figures are invalid and never
+ * compared (a mode's cost judged from traffic that skipped the mesh, or a baseline the mesh
+ * captured): a proxy of its path was read and counted none of its requests, or a mesh proxy
+ * outside its path counted a tenth of them (ztunnel: any connection). Only the cases that leave no
+ * doubt: when a pod could not be read (evidence.problems) its share may be the missing one, so no
+ * zero is judged; a count a few per cent short is the log's to mention, not a reason to drop figures.
+ */
+export function pathInvalidReasons(kind: MeshKind, ingress: boolean, requests: number, evidence: PathEvidence): string[] {
+  if (requests < MIN_JUDGED_REQUESTS) return [];
+  const expected = new Set(expectedProxies(kind, ingress));
+  const unread = (evidence.problems ?? []).length > 0;
+  const out: string[] = [];
+  for (const p of evidence.proxies) {
+    if (p.pods === 0) continue;
+    if (expected.has(p.proxy)) {
+      if (!unread && p.count === 0 && (p.bytesReceived ?? 0) === 0)
+        out.push(
+          `the traffic did not cross its ${p.proxy}: ${p.pods} ${p.proxy} pod${p.pods === 1 ? '' : 's'} counted none of its ${requests} requests (the proxies' own counters, repetitions[].path)`,
+        );
+      continue;
+    }
+    if (p.proxy === 'gateway') continue;
+    const captured = p.unit === 'connections' ? p.count > 0 : p.count >= CAPTURED_SHARE * requests;
+    if (captured)
+      out.push(
+        `the mesh captured the traffic of a ${kind} mode: ${p.proxy} counted ${p.count} ${p.unit} of it (the proxies' own counters, repetitions[].path)`,
+      );
   }
   return out;
 }

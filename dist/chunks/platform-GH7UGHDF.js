@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-5WFQFY6K.js";import"./chunk-LB5CAM5R.js";import"./chunk-LCZ5BM6V.js";import"./chunk-4IMOPHYN.js";import"./chunk-L4S2C6IA.js";import"./chunk-5GDFO7HF.js";import"./chunk-C7JEAUD4.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
