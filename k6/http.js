@@ -1,20 +1,30 @@
 // HTTP GET, or POST with a body the echo server sends back. Open model (constant-arrival-rate)
-// or closed model (constant-vus), as mesh-perf's params say. See mesh-perf-lib.js: the request
-// is all an iteration does, besides keeping the VU's timeline tag current.
+// or closed model (constant-vus), as mesh-perf's params say. See mesh-perf-lib.js: an iteration
+// is the request and one clock check that keeps the VU's timeline tag current.
 import http from 'k6/http';
-import { params, buildOptions, tagBucket, body, summary } from './mesh-perf-lib.js';
+import { params, buildOptions, tagBucket, requestParams, body, summary } from './mesh-perf-lib.js';
 
 export const options = buildOptions();
 
 const URL = __ENV.MESH_PERF_URL || params.url;
 const BODY = params.method === 'POST' ? body() : null;
-const request = { headers: params.headers || {}, timeout: `${params.timeoutMs}ms` };
+const REQUEST = requestParams();
+let bucketEnds = 0; // per VU: when its timeline tag next needs changing
 
-export default function () {
-  tagBucket();
-  if (params.method === 'POST') http.post(URL, BODY, request);
-  else http.get(URL, request);
+function get() {
+  const now = Date.now();
+  if (now >= bucketEnds) bucketEnds = tagBucket(now);
+  http.get(URL, REQUEST);
 }
+
+function post() {
+  const now = Date.now();
+  if (now >= bucketEnds) bucketEnds = tagBucket(now);
+  http.post(URL, BODY, REQUEST);
+}
+
+// Chosen once, not per request.
+export default params.method === 'POST' ? post : get;
 
 export function handleSummary(data) {
   return summary(data);

@@ -1,26 +1,30 @@
 // Shared by mesh-perf's k6 scripts. Everything a run needs arrives in one JSON environment
 // variable, MESH_PERF_PARAMS, rendered by mesh-perf (src/load/script.ts), so these files never
 // change between runs and can be read, diffed and run by hand:
-//   k6 run -e MESH_PERF_PARAMS="$(cat params.json)" k6/http.js
+//   k6 run --no-thresholds -e MESH_PERF_PARAMS="$(cat params.json)" k6/http.js
 // The measured scenario is named "measure"; warm-up is its own scenario before it, and every
 // statistic mesh-perf reads is a sub-metric tagged scenario:measure.
 //
-// Bookkeeping costs tail latency, so the per-request path does nothing but the request: no
-// custom metrics, no per-request tags (bench/harness-fidelity measured a Rate, 20 status
-// Counters and a tag object per request at +40–100 µs of CPU per request and a p99 many times
-// plain k6's). Everything is read from k6's built-in metrics through sub-metrics:
+// Bookkeeping costs tail latency, so the per-request path does nothing but the request and one
+// clock check: no custom metrics, no per-request tags, no checks, no response bodies
+// (bench/harness-fidelity measures each part by switching it off). Everything is read from k6's
+// built-in metrics through sub-metrics:
 //   - latency of successes: <latency>{scenario:measure,expected_response:true} (HTTP) or
 //     {status:0} (gRPC OK); of failures: the expected_response:false twin;
 //   - status codes and network error codes: one sub-metric per code on http_reqs;
 //   - latency over time: a VU-level tag mp_bucket, changed at most once a second per VU
 //     (exec.vu.metrics.tags), so no request carries a tag object of its own.
+// k6 creates a sub-metric only for a threshold that names it, so each one has a threshold that
+// always passes; mesh-perf runs k6 with --no-thresholds (src/load/script.ts, K6_ENGINE_ARGS),
+// which keeps the sub-metrics but stops k6 evaluating the thresholds every 2 s: that evaluation
+// sorts every latency sub-metric's samples under the lock the metrics pipeline waits on.
 import exec from 'k6/execution';
 
 export const params = JSON.parse(__ENV.MESH_PERF_PARAMS || '{}');
 
 const TREND_STATS = ['min', 'avg', 'med', 'p(75)', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max', 'count'];
 
-/** Every sub-metric mesh-perf reads; thresholds that always pass make k6 keep them. */
+/** Every sub-metric mesh-perf reads, declared by a threshold that always passes. */
 export function buildOptions() {
   const thresholds = {};
   const keep = (name, expr) => (thresholds[name] = [expr]);
@@ -51,22 +55,30 @@ export function buildOptions() {
   };
 }
 
-// Per VU: when the current bucket ends. Checked with one Date.now() per request.
-let bucketEnds = 0;
-
-/** Keeps this VU's mp_bucket tag on the timeline bucket the next request starts in. */
-export function tagBucket() {
-  const now = Date.now();
-  if (now < bucketEnds) return;
+/**
+ * Puts this VU's mp_bucket tag on the timeline bucket a request starting at `now` falls in, and
+ * returns when to call again: when that bucket ends. The scripts keep that time in a variable
+ * of their own and compare Date.now() with it before each request, so this runs about once a
+ * second per VU. In warm-up no tag is needed (every sub-metric is of the measured scenario):
+ * call again when the measured scenario starts.
+ */
+export function tagBucket(now) {
   const scenario = exec.scenario;
-  if (scenario.name !== 'measure') {
-    exec.vu.metrics.tags.mp_bucket = 'warmup';
-    bucketEnds = 0; // look again next request: this VU may move on to the measured scenario
-    return;
-  }
+  if (scenario.name !== 'measure') return Math.max(now + 1, scenario.startTime + (params.warmupMs || 0));
   const bucket = Math.min(params.buckets - 1, Math.floor((now - scenario.startTime) / params.bucketMs));
   exec.vu.metrics.tags.mp_bucket = String(bucket);
-  bucketEnds = bucket === params.buckets - 1 ? Infinity : scenario.startTime + (bucket + 1) * params.bucketMs;
+  return bucket === params.buckets - 1 ? Infinity : scenario.startTime + (bucket + 1) * params.bucketMs;
+}
+
+/**
+ * k6's per-request parameters, built once: k6 reads every key of this object on every request,
+ * so it holds only what differs from k6's defaults (the timeout, in ms as a number; headers
+ * when there are any).
+ */
+export function requestParams() {
+  const request = { timeout: params.timeoutMs };
+  if (params.headers && Object.keys(params.headers).length > 0) request.headers = params.headers;
+  return request;
 }
 
 export function body() {

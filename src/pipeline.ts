@@ -2,9 +2,11 @@
 // → analyse → write results and reports. The CLI and the action both call runPipeline and only
 // map its verdict to an exit code. Partial results are written even when a run fails midway.
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from './config/validate.ts';
 import { buildPlan, extendPlan, newSeed, type Plan, type Trial } from './plan/plan.ts';
+import { describeTailDistortion, tailDistortionCheck } from './plan/tail-distortion.ts';
 import { stepAfterLook } from './plan/stopping.ts';
 import { firstLookConfig, type LookPlan, lookPlan, modesForNextLook, placeLooks, repetitionSeconds } from './plan/looks.ts';
 import type { SequentialDesign } from './analysis/ab/design.ts';
@@ -87,6 +89,10 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
   let reference: RunResult[] = [];
   let comparisonSkipped: MeshPerfError | undefined;
   let decision: LookDecision | undefined;
+
+  // Said before any load, as plan says it: a rate whose tail this runner's own load distorts.
+  const distortion = tailDistortionCheck(config, availableParallelism());
+  if (distortion) log.warn(describeTailDistortion(distortion));
 
   try {
     log.phase(`Preparing platform "${config.platform}"`);

@@ -21,7 +21,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../../src/config/validate.ts';
-import { buildInvocation, GROUP_SYSTEM_TAGS, GROUP_SYSTEM_TAGS_ARG, runRepetition } from '../../src/load/engine.ts';
+import { buildInvocation, runRepetition } from '../../src/load/engine.ts';
+import { ENGINE_SYSTEM_TAGS } from '../../src/load/script.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { CSV_SAVE_INTERVAL, collectRawSamples, csvOutputArg } from '../../src/load/raw-samples.ts';
 import { parseSummary } from '../../src/load/k6-summary.ts';
@@ -142,8 +143,8 @@ async function csvCost(url: string, withCsv: boolean) {
   try {
     const file = join(dir, 'raw.csv');
     // The file lives outside the runner's temp dir, so the runner leaves it for this bench to read.
-    // As a group's instance writes it: the same --out and the same narrowed system tags.
-    if (withCsv) invocation.args = [...invocation.args, '--out', csvOutputArg(file), GROUP_SYSTEM_TAGS_ARG];
+    // As a group's instance writes it: the same --out (the narrowed system tags are the engine's own).
+    if (withCsv) invocation.args = [...invocation.args, '--out', csvOutputArg(file)];
     const cpu = new ChildCpu('k6');
     cpu.start();
     const outcome = await runner.run(invocation, () => {}, new AbortController().signal);
@@ -224,7 +225,7 @@ try {
   // 3. What raw samples cost.
   const without = await csvCost(fortio.url, false);
   const withCsv = await csvCost(fortio.url, true);
-  console.log(`Raw samples (--out csv, system tags ${GROUP_SYSTEM_TAGS.join(',')}), one process at ${csvRate} rps for ${durationS} s:`);
+  console.log(`Raw samples (--out csv, system tags ${ENGINE_SYSTEM_TAGS.join(',')}), one process at ${csvRate} rps for ${durationS} s:`);
   console.log(
     alignTable([
       ['', 'k6 CPU µs/req', 'drops', 'CSV bytes/req', 'mesh-perf reads it, µs/req'],

@@ -1,292 +1,352 @@
 // Benchmark (not a test): does mesh-perf's k6 engine measure the latency that plain k6 and
-// vegeta measure against the same server, at the same rates, in the same run?
-//   npx tsx bench/harness-fidelity/run.ts [--rates 1000,2000,5000] [--duration 10]
-//       [--steps 2000,3000,4000,5000,6000,8000,10000] [--step-duration 5] [--no-steps] [--no-stall]
-// Three generators, one Fortio 1.66 echo server on 127.0.0.1, the same k6 binary for both k6 rows:
-//   vegeta     vegeta attack | vegeta report (open model, the reference)
-//   plain k6   the 6-line constant-arrival-rate script below, preAllocatedVUs 200
-//   mesh-perf  the product's own script, parameters and runner (buildInvocation + LocalK6Runner)
-// Per rate: p50, p90, p99, max, drops, and the generator's own CPU per request (utime + stime
-// of its process from /proc/<pid>/stat, sampled every 100 ms, over every request it sent).
-// Then, by stepping up the rate, the highest rate each holds with 0 drops (vegeta: ≥ 99% of the
-// rate delivered), and a stall test (the server freezes 200 ms every 2 s). The issue's bound:
-// mesh-perf's p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, 0 drops.
-// The load average is printed: on a shared machine only ratios within one run mean anything.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// vegeta measure against the same server, at the same rates, in the same run, and what does the
+// engine cost per request?
+//   npx tsx bench/harness-fidelity/run.ts [--only fidelity,ablation,distortion,held,stall]
+//       [--rates 1000,2000,5000] [--duration 10] [--rounds 3] [--previous <git ref>]
+//       [--variant NAME=VALUE[,NAME=VALUE…]]…
+//       [--ablation-rate 2000] [--ablation-rounds 3]
+//       [--distortion 1000,2000,3000,4000,5000,6000,8000] [--distortion-rounds 3]
+//       [--steps 2000,3000,4000,5000,6000,8000,10000] [--step-duration 5]
+// One Fortio 1.66 echo server on 127.0.0.1, the same k6 binary for every k6 row (tools.ts):
+//   fidelity    per rate, rounds of vegeta, plain k6 and `mesh-perf run` (and, with --previous,
+//               mesh-perf as of that commit; with each --variant, mesh-perf with that environment,
+//               e.g. GOGC=400 for its k6), the order rotated every round; per tool the median
+//               over rounds of p50/p90/p99/max and its CPU per 1,000 requests (k6's, vegeta's,
+//               mesh-perf's own Node process, Fortio's), against the issue-42 bounds: mesh-perf's
+//               p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, p99 ≤ 1.5 ×
+//               vegeta's at 5,000 rps, 0 drops, k6 CPU per request ≤ 1.2 × plain k6's;
+//   ablation    the engine's k6 with one part of its script switched off (or a left-out part on),
+//               rotated with plain k6, rounds at one rate: k6 CPU per 1,000 requests (ablation.ts);
+//   distortion  `mesh-perf run` stepping up the rate: the highest rate whose p99 (median over
+//               rounds) stays within 1.5 × + 0.2 ms of the lowest rate's, i.e. where the runner's
+//               own load (k6, mesh-perf, the server) starts to show in the tail; the machine's busy
+//               share beside it (src/plan/tail-distortion.ts holds the figure plan warns with);
+//   held        the highest rate each tool holds (0 drops; vegeta ≥ 99% of the rate delivered);
+//   stall       a coordinated-omission probe: the server freezes 200 ms every 2 s.
+// Latency on a shared machine is noise: run it under `flock /tmp/mesh-perf-load.lock` on a quiet
+// machine; the load average (1 min) is printed beside every figure. CPU per request is from
+// /proc (utime + stime) and stays meaningful when the machine is shared.
 import { readFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { validateConfig } from '../../src/config/validate.ts';
-import { buildPlan } from '../../src/plan/plan.ts';
 import { buildInvocation } from '../../src/load/engine.ts';
-import { LocalK6Runner } from '../../src/load/local-runner.ts';
-import { parseSummary } from '../../src/load/k6-summary.ts';
-import { ensureK6 } from '../../src/tools/k6.ts';
-import { cachedToolPath } from '../../src/tools/cache.ts';
+import { buildPlan } from '../../src/plan/plan.ts';
 import { startServer } from '../../src/platform/processes.ts';
+import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
-import { ChildCpu, startFortio } from '../support/proc.ts';
+import { processCpu, startFortio } from '../support/proc.ts';
+import { VARIANTS } from './ablation.ts';
+import { cliAt, currentCli, engineInProcess, type MeshPerfCli, meshPerfCli, plainK6, type Row, vegeta } from './tools.ts';
 
-const VEGETA = cachedToolPath('vegeta', '12.13.0');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
-const flag = (name: string) => process.argv.includes(`--${name}`);
-const rates = arg('rates', '1000,2000,5000').split(',').map(Number);
+const numbers = (text: string) => text.split(',').map(Number);
+const SECTIONS = ['fidelity', 'ablation', 'distortion', 'held', 'stall'] as const;
+const only = new Set(arg('only', SECTIONS.join(',')).split(','));
+for (const s of only)
+  if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section "${s}" (${SECTIONS.join(', ')})`);
+const rates = numbers(arg('rates', '1000,2000,5000'));
 const durationS = Number(arg('duration', '10'));
-const steps = arg('steps', '2000,3000,4000,5000,6000,8000,10000').split(',').map(Number);
+const rounds = Number(arg('rounds', '3'));
+const previousRef = arg('previous', '');
+/** Every --variant: mesh-perf again with an environment of its own (e.g. GOGC=400 for its k6). */
+const variants = process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : []));
+const ablationRate = Number(arg('ablation-rate', '2000'));
+const ablationRounds = Number(arg('ablation-rounds', '3'));
+const distortionRates = numbers(arg('distortion', '1000,2000,3000,4000,5000,6000,8000'));
+const distortionRounds = Number(arg('distortion-rounds', '3'));
+const steps = numbers(arg('steps', '2000,3000,4000,5000,6000,8000,10000'));
 const stepDurationS = Number(arg('step-duration', '5'));
+const WARMUP_S = 2;
+const cores = availableParallelism();
 
-const PLAIN_K6 = `import http from 'k6/http';
-export const options = { discardResponseBodies: true, scenarios: { s: {
-  executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s',
-  duration: __ENV.DURATION, preAllocatedVUs: 200 } } };
-export default function () { http.get(__ENV.URL); }
-`;
+// ---- the machine: load average sampled throughout, read back per section -----------------------
+const loadSamples: { at: number; load: number }[] = [];
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ');
+const sampleLoad = () => loadSamples.push({ at: Date.now(), load: Number(loadavg()[0]) });
+const loadTimer = setInterval(sampleLoad, 2000);
+sampleLoad();
+/** Mean 1-min load average since `since`. */
+const loadSince = (since: number) => {
+  sampleLoad();
+  const seen = loadSamples.filter((s) => s.at >= since).map((s) => s.load);
+  return (seen.reduce((a, b) => a + b, 0) / seen.length).toFixed(1);
+};
 
-interface Row {
-  achieved: number;
-  dropped: number | undefined;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  /** Generator CPU per request sent, µs. */
-  cpuUs: number;
+const median = (xs: number[]) => {
+  const s = [...xs].filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const ms = (n: number) => (Number.isNaN(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+/** CPU seconds per 1,000 requests. */
+const per1k = (cpuS: number | undefined, sent: number) => (cpuS === undefined ? Number.NaN : (cpuS / sent) * 1000);
+const s3 = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(3));
+const ratio = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) || b === 0 ? '–' : `${(a / b).toFixed(2)}×`);
+
+interface Measured extends Row {
+  /** Fortio's CPU over the run. */
+  serverCpuS: number;
 }
 
-type Tool = 'vegeta' | 'plain k6' | 'mesh-perf';
-const TOOLS: Tool[] = ['vegeta', 'plain k6', 'mesh-perf'];
-
-function waitExit(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-}
-
-async function vegeta(url: string, rate: number, seconds: number): Promise<Row> {
-  // vegeta attack writes its results to a file; vegeta report reads them after the attack ended,
-  // so the CPU sampled is the attacker's alone.
-  const dir = await mkdtemp(join(tmpdir(), 'vegeta-'));
-  try {
-    const cpu = new ChildCpu('vegeta');
-    cpu.start();
-    const attack = spawn(
-      VEGETA,
-      ['attack', `-rate=${rate}/s`, `-duration=${seconds}s`, '-max-workers=2000', '-keepalive=true', `-output=${join(dir, 'results.bin')}`],
-      { stdio: ['pipe', 'ignore', 'inherit'] },
-    );
-    attack.stdin!.end(`GET ${url}\n`);
-    await waitExit(attack);
-    const cpuSeconds = cpu.stop();
-    const report = spawn(VEGETA, ['report', '-type=json', join(dir, 'results.bin')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    report.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    await waitExit(report);
-    const r = JSON.parse(out) as { rate: number; latencies: Record<string, number>; requests: number };
-    const ms = (ns: number) => ns / 1e6;
-    return {
-      achieved: r.rate,
-      dropped: undefined,
-      p50: ms(r.latencies['50th']!),
-      p90: ms(r.latencies['90th']!),
-      p99: ms(r.latencies['99th']!),
-      max: ms(r.latencies.max!),
-      cpuUs: (cpuSeconds / r.requests) * 1e6,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function plainK6(k6: string, url: string, rate: number, seconds: number): Promise<Row> {
-  const dir = await mkdtemp(join(tmpdir(), 'plain-k6-'));
-  try {
-    await writeFile(join(dir, 'plain.js'), PLAIN_K6);
-    const cpu = new ChildCpu('k6');
-    cpu.start();
-    const child = spawn(
-      k6,
-      [
-        'run',
-        '--quiet',
-        '--no-color',
-        '--summary-trend-stats',
-        'med,p(90),p(99),max,count',
-        '--summary-export',
-        join(dir, 'summary.json'),
-        '-e',
-        `RATE=${rate}`,
-        '-e',
-        `DURATION=${seconds}s`,
-        '-e',
-        `URL=${url}`,
-        join(dir, 'plain.js'),
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } },
-    );
-    await waitExit(child);
-    const cpuSeconds = cpu.stop();
-    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as { metrics: Record<string, Record<string, number>> };
-    const d = summary.metrics.http_req_duration!;
-    const requests = summary.metrics.http_reqs!.count!;
-    return {
-      achieved: requests / seconds,
-      dropped: summary.metrics.dropped_iterations?.count ?? 0,
-      p50: d.med!,
-      p90: d['p(90)']!,
-      p99: d['p(99)']!,
-      max: d.max!,
-      cpuUs: (cpuSeconds / requests) * 1e6,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function meshPerf(k6: string, url: string, rate: number, seconds: number): Promise<Row> {
-  // What `mesh-perf run` does for one repetition, with the product's defaults (expectedLatency,
-  // timeline buckets, VU pool, GOGC, progress poller) and a 2 s warm-up.
-  const config = validateConfig({
-    platform: 'endpoints',
-    modes: [{ name: 'bench', url }],
-    load: { rate, duration: `${seconds}s`, warmup: '2s', repetitions: 1 },
-  });
-  const trial = buildPlan(config, 1).trials[0]!;
-  const invocation = buildInvocation(trial, { mode: 'bench', url, env: {}, description: '' }, process.cwd());
-  const cpu = new ChildCpu('k6');
-  cpu.start();
-  const outcome = await new LocalK6Runner(k6).run(invocation, () => {}, new AbortController().signal);
-  const cpuSeconds = cpu.stop();
-  if (!outcome.summary) throw new Error(`mesh-perf's k6 wrote no summary: ${outcome.stderrTail}`);
-  const m = parseSummary(outcome.summary);
-  const sent = (JSON.parse(outcome.summary) as { metrics: Record<string, { values: Record<string, number> }> }).metrics.http_reqs!.values
-    .count!;
-  const l = m.latencyMs;
-  if (!l) throw new Error('mesh-perf measured no successful request');
+/** Medians over rounds of every figure of one tool at one rate. */
+function medians(runs: Measured[]) {
+  const m = (f: (r: Measured) => number) => median(runs.map(f));
   return {
-    achieved: m.achievedRps,
-    dropped: m.droppedIterations,
-    p50: l.p50,
-    p90: l.p90,
-    p99: l.p99,
-    max: l.max,
-    cpuUs: (cpuSeconds / sent) * 1e6,
+    achieved: m((r) => r.achieved),
+    dropsMax: runs.some((r) => r.dropped === undefined) ? undefined : Math.max(...runs.map((r) => r.dropped!)),
+    p50: m((r) => r.p50),
+    p90: m((r) => r.p90),
+    p99: m((r) => r.p99),
+    max: m((r) => r.max),
+    generator: m((r) => per1k(r.generatorCpuS, r.sent)),
+    own: m((r) => per1k(r.ownCpuS, r.sent)),
+    server: m((r) => per1k(r.serverCpuS, r.sent)),
+    p99Range: `${ms(Math.min(...runs.map((r) => r.p99)))}–${ms(Math.max(...runs.map((r) => r.p99)))}`,
   };
 }
 
-async function runTool(tool: Tool, k6: string, url: string, rate: number, seconds: number): Promise<Row> {
-  if (tool === 'vegeta') return vegeta(url, rate, seconds);
-  if (tool === 'plain k6') return plainK6(k6, url, rate, seconds);
-  return meshPerf(k6, url, rate, seconds);
+const k6 = await ensureK6(silentLogger);
+const fortio = await startFortio();
+const fortioPid = fortio.pid;
+/** A run with Fortio's CPU over it (Fortio serves every tool; its CPU per request is a sanity check). */
+async function measured(run: () => Promise<Row>): Promise<Measured> {
+  const before = processCpu(fortioPid)!.own;
+  const row = await run();
+  return { ...row, serverCpuS: processCpu(fortioPid)!.own - before };
 }
 
-/** Holds the rate: 0 drops (k6), ≥ 99% of the rate delivered (every tool). */
-const holds = (row: Row, rate: number) => (row.dropped ?? 0) === 0 && row.achieved >= rate * 0.99;
-
-const loadSamples: number[] = [];
-const loadTimer = setInterval(() => loadSamples.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])), 5000);
-const loadAtStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
-const k6 = await ensureK6(silentLogger);
 console.log(
-  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6), ${durationS} s per run, Fortio 1.66 echo on 127.0.0.1, ${cpus().length} cores`,
+  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6) | Fortio 1.66 echo on 127.0.0.1 | ${cores} cores | load average at start ${loadavg().slice(0, 3).join(' ')}`,
 );
-console.log(`load average at start: ${loadAtStart}\n`);
 
-const fortio = await startFortio();
-const rows: string[][] = [['rate', 'tool', 'achieved', 'drops', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'CPU µs/req', 'within bound']];
-const verdicts: string[] = [];
-const holdRows: string[][] = [['tool', 'highest rate with 0 drops', 'first rate it did not hold']];
+const cli = currentCli();
+const previous: MeshPerfCli | undefined = previousRef ? await cliAt(previousRef) : undefined;
 try {
-  for (const [i, rate] of rates.entries()) {
-    await vegeta(fortio.url, rate, 2); // warm the server's sockets and caches for every tool alike
-    const results = new Map<Tool, Row>();
-    // Rotate the order per rate so no tool always runs first or last.
-    for (let t = 0; t < TOOLS.length; t++) {
-      const tool = TOOLS[(t + i) % TOOLS.length]!;
-      results.set(tool, await runTool(tool, k6.path, fortio.url, rate, durationS));
-    }
-    const plain = results.get('plain k6')!;
-    for (const tool of TOOLS) {
-      const r = results.get(tool)!;
-      let bound = '';
-      if (tool === 'mesh-perf') {
-        const misses: string[] = [];
-        if (r.p50 > plain.p50 * 1.2 + 0.1) misses.push('p50');
-        if (r.p90 > plain.p90 * 1.2 + 0.1) misses.push('p90');
-        if (r.p99 > plain.p99 * 1.5 + 0.2) misses.push('p99');
-        if ((r.dropped ?? 0) > 0) misses.push('drops');
-        bound = misses.length === 0 ? 'yes' : `NO (${misses.join(', ')})`;
-        verdicts.push(`${rate} rps: ${bound}`);
-      }
-      rows.push([
-        String(rate),
-        tool,
-        r.achieved.toFixed(0),
-        r.dropped === undefined ? '–' : String(r.dropped),
-        fmt(r.p50),
-        fmt(r.p90),
-        fmt(r.p99),
-        fmt(r.max),
-        r.cpuUs.toFixed(0),
-        bound,
-      ]);
-    }
-  }
-  console.log(alignTable(rows));
-  console.log(`\nmesh-perf within p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, 0 drops: ${verdicts.join('; ')}`);
-
-  if (!flag('no-steps')) {
-    for (const tool of TOOLS) {
-      let held = 0;
-      let failedAt = '–';
-      for (const rate of steps) {
-        const r = await runTool(tool, k6.path, fortio.url, rate, stepDurationS);
-        if (!holds(r, rate)) {
-          failedAt = `${rate} (${r.dropped ? `${r.dropped} drops` : `${r.achieved.toFixed(0)} rps delivered`})`;
-          break;
-        }
-        held = rate;
-      }
-      holdRows.push([tool, held ? String(held) : `< ${steps[0]}`, failedAt]);
-    }
-    console.log(`\nHighest rate held (${stepDurationS} s steps: ${steps.join(', ')} rps):`);
-    console.log(alignTable(holdRows));
-  }
+  if (only.has('fidelity')) await fidelity();
+  if (only.has('ablation')) await ablation();
+  if (only.has('distortion')) await distortion();
+  if (only.has('held')) await held();
 } finally {
   fortio.stop();
+  await previous?.cleanup();
+}
+if (only.has('stall')) await stall();
+clearInterval(loadTimer);
+
+async function fidelity(): Promise<void> {
+  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+    { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, durationS) },
+    { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
+    { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, durationS, WARMUP_S) },
+    ...(previous ? [{ label: previous.label, run: (rate: number) => meshPerfCli(previous, fortio.url, rate, durationS, WARMUP_S) }] : []),
+    ...variants.map((v) => {
+      const env = Object.fromEntries(v.split(',').map((pair) => pair.split('=', 2) as [string, string]));
+      const variant = { ...cli, label: `mesh-perf ${v}`, env };
+      return { label: variant.label, run: (rate: number) => meshPerfCli(variant, fortio.url, rate, durationS, WARMUP_S) };
+    }),
+  ];
+  console.log(
+    `\nFidelity: ${durationS} s per run (mesh-perf: + ${WARMUP_S} s warm-up), median of ${rounds} rounds, the order rotated every round`,
+  );
+  const latency: string[][] = [['rate', 'tool', 'achieved', 'drops', 'p50 ms', 'p90 ms', 'p99 ms', 'p99 range', 'max ms', 'load avg']];
+  const cpu: string[][] = [['rate', 'tool', 'generator CPU s/1k req', 'vs plain k6', 'mesh-perf own', 'Fortio']];
+  const verdicts: string[] = [];
+  for (const [i, rate] of rates.entries()) {
+    const since = Date.now();
+    await vegeta(fortio.url, rate, 2); // warms the server's sockets and caches for every tool alike
+    const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
+    for (let round = 0; round < rounds; round++)
+      for (let t = 0; t < tools.length; t++) {
+        const tool = tools[(t + round + i) % tools.length]!;
+        runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
+      }
+    const load = loadSince(since);
+    const m = new Map([...runs].map(([label, r]) => [label, medians(r)]));
+    const plain = m.get('plain k6')!;
+    const vg = m.get('vegeta')!;
+    for (const tool of tools) {
+      const r = m.get(tool.label)!;
+      latency.push([
+        String(rate),
+        tool.label,
+        r.achieved.toFixed(0),
+        r.dropsMax === undefined ? '–' : String(r.dropsMax),
+        ms(r.p50),
+        ms(r.p90),
+        ms(r.p99),
+        r.p99Range,
+        ms(r.max),
+        load,
+      ]);
+      cpu.push([
+        String(rate),
+        tool.label,
+        s3(r.generator),
+        tool.label === 'vegeta' ? '' : ratio(r.generator, plain.generator),
+        s3(r.own),
+        s3(r.server),
+      ]);
+      if (!tool.label.startsWith('mesh-perf')) continue;
+      const misses: string[] = [];
+      if (r.p50 > plain.p50 * 1.2 + 0.1) misses.push('p50');
+      if (r.p90 > plain.p90 * 1.2 + 0.1) misses.push('p90');
+      if (r.p99 > plain.p99 * 1.5 + 0.2) misses.push('p99');
+      if (rate >= 5000 && r.p99 > vg.p99 * 1.5) misses.push('p99 vs vegeta');
+      if ((r.dropsMax ?? 0) > 0) misses.push('drops');
+      if (r.generator > plain.generator * 1.2) misses.push('CPU');
+      verdicts.push(
+        `${rate} rps, ${tool.label}: p90 ${ratio(r.p90, plain.p90)} and p99 ${ratio(r.p99, plain.p99)} plain k6's, p99 ${ratio(r.p99, vg.p99)} vegeta's, k6 CPU ${ratio(r.generator, plain.generator)} → ${misses.length === 0 ? 'within bounds' : `NOT within (${misses.join(', ')})`} (load average ${load})`,
+      );
+    }
+  }
+  console.log(alignTable(latency));
+  console.log('\nCPU seconds per 1,000 requests sent (warm-up included), median over rounds:');
+  console.log(alignTable(cpu));
+  console.log(
+    '\nBounds: p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, p99 ≤ 1.5 × vegeta at 5,000 rps, 0 drops, k6 CPU per request ≤ 1.2 × plain k6:',
+  );
+  for (const v of verdicts) console.log(`  ${v}`);
 }
 
-if (!flag('no-stall')) {
-  // Coordinated-omission probe: theory for open arrivals gives p99 ≈ 180 ms.
-  const stall = await startServer('echo', ['--stall-ms', '200', '--stall-every-ms', '2000'], 'stalling echo server');
+async function ablation(): Promise<void> {
+  const config = validateConfig({
+    platform: 'endpoints',
+    modes: [{ name: 'bench', url: fortio.url }],
+    load: { rate: ablationRate, duration: `${durationS}s`, warmup: `${WARMUP_S}s`, repetitions: 1 },
+  });
+  const trial = buildPlan(config, 1).trials[0]!;
+  const invocationFor = (variant: (typeof VARIANTS)[number]) => {
+    const invocation = buildInvocation(trial, { mode: 'bench', url: fortio.url, env: {}, description: '' }, process.cwd());
+    variant.apply(invocation);
+    return invocation;
+  };
+  for (const variant of VARIANTS) invocationFor(variant); // every edit still applies, before any load
+  console.log(
+    `\nAblation at ${ablationRate} rps: the engine's k6 (${durationS} s + ${WARMUP_S} s warm-up, in-process runner) with one part switched off, or a part it leaves out switched on; median of ${ablationRounds} rounds, rotated with plain k6 (${durationS} s)`,
+  );
+  const since = Date.now();
+  const entries = [
+    ...VARIANTS.map((v) => ({
+      label: v.change === 'none' ? v.name : `${v.change === 'off' ? '−' : '+'} ${v.name}`,
+      run: () => engineInProcess(k6.path, invocationFor(v)).then((r) => r.row),
+    })),
+    { label: 'plain k6 (the minimal script)', run: () => plainK6(k6.path, fortio.url, ablationRate, durationS) },
+  ];
+  const runs = new Map<string, Measured[]>(entries.map((e) => [e.label, []]));
+  for (let round = 0; round < ablationRounds; round++)
+    for (let e = 0; e < entries.length; e++) {
+      const entry = entries[(e + round * 3) % entries.length]!;
+      runs.get(entry.label)!.push(await measured(entry.run));
+    }
+  const engine = medians(runs.get(entries[0]!.label)!);
+  const plain = medians(runs.get(entries.at(-1)!.label)!);
+  const table: string[][] = [['k6 script', 'k6 CPU s/1k req', 'vs engine', 'vs plain k6', 'p99 ms', 'drops']];
+  for (const entry of entries) {
+    const r = medians(runs.get(entry.label)!);
+    const delta = r.generator - engine.generator;
+    table.push([
+      entry.label,
+      s3(r.generator),
+      entry === entries[0] ? '' : `${delta >= 0 ? '+' : ''}${(delta * 1000).toFixed(0)} µs/req`,
+      ratio(r.generator, plain.generator),
+      ms(r.p99),
+      r.dropsMax === undefined ? '–' : String(r.dropsMax),
+    ]);
+  }
+  console.log(alignTable(table));
+  console.log(`(load average ${loadSince(since)}; ± a few µs/req is noise on a shared machine: compare rounds)`);
+}
+
+async function distortion(): Promise<void> {
+  console.log(
+    `\nTail distortion: \`mesh-perf run\` (${durationS} s + ${WARMUP_S} s warm-up) stepping up the rate, median of ${distortionRounds} rounds; distorted = p99 above 1.5 × + 0.2 ms the ${distortionRates[0]} rps p99`,
+  );
+  const table: string[][] = [['rate', 'p90 ms', 'p99 ms', 'p99 range', 'vs lowest', 'drops', 'machine busy', 'load avg', 'distorted']];
+  let reference: number | undefined;
+  let lastUndistorted: number | undefined;
+  let firstDistorted: number | undefined;
+  for (const rate of distortionRates) {
+    const since = Date.now();
+    const runs: Measured[] = [];
+    const wall: number[] = [];
+    for (let round = 0; round < distortionRounds; round++) {
+      const started = Date.now();
+      runs.push(await measured(() => meshPerfCli(cli, fortio.url, rate, durationS, WARMUP_S)));
+      wall.push((Date.now() - started) / 1000);
+    }
+    const r = medians(runs);
+    reference ??= r.p99;
+    const distorted = r.p99 > reference * 1.5 + 0.2 || (r.dropsMax ?? 0) > 0;
+    if (distorted) firstDistorted ??= rate;
+    else if (firstDistorted === undefined) lastUndistorted = rate;
+    // k6, mesh-perf and Fortio over the load's seconds (warm-up and measured), of every core.
+    const busy = median(runs.map((x) => (x.generatorCpuS + (x.ownCpuS ?? 0) + x.serverCpuS) / (durationS + WARMUP_S) / cores));
+    table.push([
+      String(rate),
+      ms(r.p90),
+      ms(r.p99),
+      r.p99Range,
+      ratio(r.p99, reference),
+      String(r.dropsMax ?? '–'),
+      `${(busy * 100).toFixed(0)}%`,
+      loadSince(since),
+      distorted ? 'yes' : '',
+    ]);
+  }
+  console.log(alignTable(table));
+  console.log(
+    `Highest rate with an undistorted tail on ${cores} cores: ${lastUndistorted ?? `< ${distortionRates[0]}`} rps${firstDistorted ? ` (distorted from ${firstDistorted} rps)` : ' (none distorted)'}`,
+  );
+}
+
+async function held(): Promise<void> {
+  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+    { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, stepDurationS) },
+    { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, stepDurationS) },
+    { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, stepDurationS, WARMUP_S) },
+  ];
+  const holds = (row: Row, rate: number) => (row.dropped ?? 0) === 0 && row.achieved >= rate * 0.99;
+  const rows: string[][] = [['tool', 'highest rate with 0 drops', 'first rate it did not hold']];
+  const since = Date.now();
+  for (const tool of tools) {
+    let last = 0;
+    let failedAt = '–';
+    for (const rate of steps) {
+      const r = await tool.run(rate);
+      if (!holds(r, rate)) {
+        failedAt = `${rate} (${r.dropped ? `${r.dropped} drops` : `${r.achieved.toFixed(0)} rps delivered`})`;
+        break;
+      }
+      last = rate;
+    }
+    rows.push([tool.label, last ? String(last) : `< ${steps[0]}`, failedAt]);
+  }
+  console.log(`\nHighest rate held (${stepDurationS} s steps: ${steps.join(', ')} rps; load average ${loadSince(since)}):`);
+  console.log(alignTable(rows));
+}
+
+async function stall(): Promise<void> {
+  // Open arrivals against a server that freezes 200 ms every 2 s: theory gives p99 ≈ 180 ms.
+  const stalling = await startServer('echo', ['--stall-ms', '200', '--stall-every-ms', '2000'], 'stalling echo server');
   try {
-    const stallUrl = `http://127.0.0.1:${stall.port}/`;
-    const v = await vegeta(stallUrl, 1000, 15);
-    const o = await meshPerf(k6.path, stallUrl, 1000, 15);
-    const ratio = o.p99 / v.p99;
-    console.log(`\nStall test (200 ms freeze every 2 s, 1000 rps, 15 s; open-model theory p99 ≈ 180 ms):`);
+    const url = `http://127.0.0.1:${stalling.port}/`;
+    const v = await vegeta(url, 1000, 15);
+    const o = await meshPerfCli(cli, url, 1000, 15, WARMUP_S);
+    const r = o.p99 / v.p99;
+    console.log('\nStall test (200 ms freeze every 2 s, 1000 rps, 15 s; open-model theory p99 ≈ 180 ms):');
     console.log(
       alignTable([
         ['tool', 'achieved rps', 'drops', 'p90 ms', 'p99 ms'],
-        ['vegeta', v.achieved.toFixed(0), '–', fmt(v.p90), fmt(v.p99)],
-        ['mesh-perf', o.achieved.toFixed(0), String(o.dropped), fmt(o.p90), fmt(o.p99)],
+        ['vegeta', v.achieved.toFixed(0), '–', ms(v.p90), ms(v.p99)],
+        ['mesh-perf', o.achieved.toFixed(0), String(o.dropped), ms(o.p90), ms(o.p99)],
       ]),
     );
-    console.log(`p99 ratio mesh-perf/vegeta = ${ratio.toFixed(3)} → ${Math.abs(ratio - 1) <= 0.1 ? 'within' : 'NOT within'} 10%`);
+    console.log(`p99 ratio mesh-perf/vegeta = ${r.toFixed(3)} → ${Math.abs(r - 1) <= 0.1 ? 'within' : 'NOT within'} 10%`);
   } finally {
-    await stall.stop();
+    await stalling.stop();
   }
 }
-
-clearInterval(loadTimer);
-const during = loadSamples.length ? (loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2) : 'n/a';
-console.log(
-  `\nLoad average (1 min) during the run: mean ${during}, max ${loadSamples.length ? Math.max(...loadSamples).toFixed(2) : 'n/a'} on ${cpus().length} cores; at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
-);

@@ -11,7 +11,7 @@ import { type InstanceResult, mergeInstances } from './merge.ts';
 import { csvOutputArg } from './raw-samples.ts';
 import { executionSegments, segmentArgs } from './segments.ts';
 import { timelineBucketMs } from './timeline.ts';
-import { K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
+import { K6_ENGINE_ARGS, K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './k6-summary.ts';
 import { invalidReasons } from './validity.ts';
@@ -61,7 +61,7 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
   }
   const script = renderScript(profile, target);
   env.MESH_PERF_PARAMS = JSON.stringify(script.params);
-  return { files: script.files, entry: script.entry, args: [], env, summaryFile: SUMMARY_FILE, expectedSeconds };
+  return { files: script.files, entry: script.entry, args: [...K6_ENGINE_ARGS], env, summaryFile: SUMMARY_FILE, expectedSeconds };
 }
 
 /** One repetition as `load.generators` k6 instances: the count decideGenerators gave the trial's profile. */
@@ -134,20 +134,15 @@ function noGroupRunner(count: number, profile: Trial['profile']): UsageError {
 export const RAW_FILE = 'mesh-perf-raw.csv';
 
 /**
- * The system tags our scripts' statistics use (their sub-metrics and the raw rows the merge reads).
- * k6 writes every tag of every sample into the CSV: narrowed to these, a request's rows shrink
- * from ~1,540 to ~900 bytes and their CPU cost from +14% to +6% (bench/generators). A user's
- * script keeps k6's defaults: its own thresholds may name any tag.
+ * One invocation per instance: the same script, its own slice of the schedule, raw samples kept.
+ * Our scripts' rows carry only ENGINE_SYSTEM_TAGS (K6_ENGINE_ARGS, already in the base's args):
+ * k6 writes every tag of every sample into the CSV, and narrowed a request's rows shrink from
+ * ~1,540 to ~900 bytes and their CPU cost from +14% to +6% (bench/generators).
  */
-export const GROUP_SYSTEM_TAGS = ['scenario', 'expected_response', 'status', 'error_code'] as const;
-export const GROUP_SYSTEM_TAGS_ARG = `--system-tags=${GROUP_SYSTEM_TAGS.join(',')}`;
-
-/** One invocation per instance: the same script, its own slice of the schedule, raw samples kept. */
 export function groupInvocations(base: K6Invocation, count: number): K6Invocation[] {
-  const tags = base.entry === USER_WRAPPER ? [] : [GROUP_SYSTEM_TAGS_ARG];
   return executionSegments(count).map((slice) => ({
     ...base,
-    args: [...base.args, ...segmentArgs(slice), '--out', csvOutputArg(RAW_FILE), ...tags],
+    args: [...base.args, ...segmentArgs(slice), '--out', csvOutputArg(RAW_FILE)],
     instance: slice,
     rawFile: RAW_FILE,
   }));

@@ -41,6 +41,23 @@ export const K6_ERROR_CODES: Record<number, string> = {
   1701: 'response decompression error',
 };
 export const SCRIPT_LIB = 'mesh-perf-lib.js';
+/**
+ * The system tags our scripts' statistics use: their sub-metrics, and the raw rows a group's
+ * merge reads. k6 builds every enabled system tag into the tag set of every sample of every
+ * request (url, name, method, proto, group, … by default), and matches each sample against every
+ * sub-metric by walking that set: mesh-perf reads none of the others.
+ */
+export const ENGINE_SYSTEM_TAGS = ['scenario', 'expected_response', 'status', 'error_code'] as const;
+/**
+ * How k6 runs our scripts (not a user's: its own thresholds may gate and name any tag).
+ *   --no-thresholds: the thresholds in our scripts only declare the sub-metrics mesh-perf reads
+ *     (k6 creates a sub-metric for a threshold that names it, and keeps it without the threshold
+ *     running); evaluated, k6 would sort every latency sub-metric's samples every 2 s under the
+ *     lock its metrics pipeline waits on, a cost that grows with the run;
+ *   --system-tags: ENGINE_SYSTEM_TAGS only.
+ * bench/harness-fidelity's ablation measures what each saves.
+ */
+export const K6_ENGINE_ARGS: readonly string[] = ['--no-thresholds', `--system-tags=${ENGINE_SYSTEM_TAGS.join(',')}`];
 
 export interface ScriptParams {
   protocol: 'http' | 'grpc';
@@ -53,6 +70,8 @@ export interface ScriptParams {
   timeoutMs: number;
   scenarios: Record<string, Record<string, unknown>>;
   measureDurationS: number;
+  /** When the measured scenario starts, after warm-up: the script tags no request before it. */
+  warmupMs: number;
   bucketMs: number;
   buckets: number;
   countedStatuses: number[];
@@ -85,6 +104,7 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
     timeoutMs: profile.timeoutMs,
     scenarios: renderScenarios(profile),
     measureDurationS: profile.durationMs / 1000,
+    warmupMs: profile.warmupMs,
     bucketMs,
     buckets: Math.ceil(profile.durationMs / bucketMs),
     countedStatuses: grpc ? GRPC_STATUSES : COUNTED_HTTP_STATUSES,

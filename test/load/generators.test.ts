@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chooseGenerators, machineCapacity, RPS_PER_K6_PROCESS } from '../../src/load/ceiling.ts';
 import { executionSegments, segmentArgs } from '../../src/load/segments.ts';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
-import { decideGenerators, groupInvocations } from '../../src/load/engine.ts';
+import { buildInvocation, decideGenerators, groupInvocations } from '../../src/load/engine.ts';
 import { USER_WRAPPER } from '../../src/load/user-script.ts';
 import { UsageError } from '../../src/util/errors.ts';
 
@@ -119,13 +119,15 @@ test('generators are decided once per profile; a runner that runs one process pe
   assert.deepEqual([...decideGenerators(auto.profiles, group)], [['9000rps', 3]]);
 });
 
-test("a group's instances narrow k6's system tags to those our scripts read; a user's script keeps k6's defaults", () => {
-  const base = { files: {}, entry: 'http.js', args: ['--quiet'], env: {}, summaryFile: 'summary.json', expectedSeconds: 10 };
-  const ours = groupInvocations(base, 2);
-  for (const invocation of ours) {
-    assert.ok(invocation.args.includes('--system-tags=scenario,expected_response,status,error_code'), invocation.args.join(' '));
-    assert.equal(invocation.args[0], '--quiet');
-  }
-  const users = groupInvocations({ ...base, entry: USER_WRAPPER }, 2);
-  for (const invocation of users) assert.ok(!invocation.args.some((a) => a.startsWith('--system-tags')), invocation.args.join(' '));
+test("our scripts run with k6's system tags narrowed and without threshold evaluation, a group's instances too; a user's script keeps k6's defaults", () => {
+  const config = validateConfig({ platform: 'endpoints', modes: [{ name: 'a', url: 'http://127.0.0.1:1/' }], load: { rate: 100 } });
+  const trial = { index: 0, mode: config.modes[0]!, profile: config.profiles[0]!, repetition: 1, block: 1, round: 1, planned: 1 };
+  const target = { mode: 'a', url: 'http://127.0.0.1:1/', env: {}, description: 'a' };
+  const ours = buildInvocation(trial, target, process.cwd());
+  assert.deepEqual(ours.args, ['--no-thresholds', '--system-tags=scenario,expected_response,status,error_code']);
+  for (const instance of groupInvocations(ours, 2)) assert.deepEqual(instance.args.slice(0, 2), ours.args, 'the base arguments come first');
+  const user = buildInvocation({ ...trial, profile: { ...trial.profile, script: '/tmp/user.js' } }, target, process.cwd());
+  assert.equal(user.entry, USER_WRAPPER);
+  for (const invocation of [user, ...groupInvocations(user, 2)])
+    assert.ok(!invocation.args.some((a) => a.startsWith('--system-tags') || a === '--no-thresholds'), invocation.args.join(' '));
 });

@@ -73,6 +73,24 @@ test('closed-model POST summary', () => {
   assert.ok(m.bytesSent > m.requests * 64, 'the 64-byte body was sent with every request');
 });
 
+test('k6 run with --no-thresholds (K6_ENGINE_ARGS) writes only the sub-metrics that saw samples, without threshold results: the same measurement', () => {
+  // The fixtures were captured with thresholds evaluated: every declared sub-metric is there, a
+  // count of 0 included. Without evaluation k6 reports only those that saw a sample.
+  for (const name of ['http-open.json', 'http-errors.json', 'http-closed-post.json']) {
+    const raw = JSON.parse(fixture(name)) as { metrics: Record<string, { values: { count?: number }; thresholds?: unknown }> };
+    let dropped = 0;
+    for (const [key, metric] of Object.entries(raw.metrics)) {
+      delete metric.thresholds;
+      if (key.includes('{') && metric.values.count === 0) {
+        delete raw.metrics[key];
+        dropped++;
+      }
+    }
+    assert.ok(dropped > 10, `${name}: the unused status and error-code sub-metrics are gone (${dropped})`);
+    assert.deepEqual(parseSummary(JSON.stringify(raw)), parseSummary(fixture(name)), name);
+  }
+});
+
 test('a summary not written by our script is rejected with a reason', () => {
   assert.throws(() => parseSummary('{"metrics":{}}'), SummaryFormatError);
   assert.throws(() => parseSummary('not json'), /not JSON/);

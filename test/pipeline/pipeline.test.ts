@@ -3,10 +3,12 @@
 // handed in through PipelineDeps.platform. Real k6 runs: test/integration/, test/presets/.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
+import { tailDistortionRps } from '../../src/plan/tail-distortion.ts';
 import { pathInvalidReasons } from '../../src/platform/kubernetes/mesh/proxy-counters.ts';
 import type { PathProbe } from '../../src/platform/types.ts';
 import type { RunResult } from '../../src/results/types.ts';
@@ -72,6 +74,34 @@ test('a threshold the replayed latencies break fails the run, naming the gate', 
     });
     assert.equal(outcome.result.verdict, 'fail');
     assert.match(outcome.result.verdictReasons.join('\n'), /^direct \[200rps\] p\(99\): 1\.79 ms .*threshold < 1 ms → fail/m);
+  });
+});
+
+test('a rate above the tail-distortion rate for this runner is warned about once, before any load, as plan does', async () => {
+  await withTempDir(async (dir) => {
+    const replay = replayPlatform();
+    const said: string[] = [];
+    const log = { ...silentLogger, warn: (m: string) => said.push(`warn:${m}`), phase: (m: string) => said.push(`phase:${m}`) };
+    const rate = tailDistortionRps(availableParallelism()) + 1;
+    await runPipeline(config({ load: { ...REPLAY_LOAD, rate, repetitions: 1 } }), {
+      log,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
+    const warnings = said.filter((m) => m.startsWith('warn:'));
+    assert.equal(warnings.length, 1, said.join('\n'));
+    assert.match(
+      warnings[0]!,
+      /^warn:Profile "[^"]+" \([\d,]+ rps\) is above [\d,]+ rps, the rate above which a \d+-core runner's own work/,
+    );
+    assert.ok(said.indexOf(warnings[0]!) < said.findIndex((m) => m.startsWith('phase:Measuring')), 'before any load');
+    said.length = 0;
+    await runPipeline(config(), { log, signal: new AbortController().signal, cwd: dir, platform: replayPlatform().factory });
+    assert.deepEqual(
+      said.filter((m) => m.startsWith('warn:')),
+      [],
+    );
   });
 });
 

@@ -5,7 +5,9 @@ import { meshOf } from '../../config/schema.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
 import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
 import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
+import { availableParallelism } from 'node:os';
 import { cpuVariantHint, cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
+import { describeTailDistortion, tailDistortionCheck } from '../../plan/tail-distortion.ts';
 import { wrap } from '../../report/terminal.ts';
 import { fitColumns } from '../../util/text-table.ts';
 import type { Command } from '../command.ts';
@@ -34,6 +36,7 @@ export const command: Command = {
     const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
     const cpuWindow = cpuWindowCheck(config);
+    const distortion = tailDistortionCheck(config, availableParallelism());
     const operator = loadEngineOf(config.profiles) === 'k6-operator';
     // On a cluster: how many echo pods each trial runs against, and whether through the gateway.
     const cluster = config.platform === 'kind' || config.platform === 'kubeconfig';
@@ -80,8 +83,15 @@ export const command: Command = {
       const cpu = cpuWindow && {
         cpuPer1000Rps: { minimumDurationS: cpuWindow.minimumMs / 1000, shortProfiles: cpuWindow.shortProfiles.map((p) => p.name) },
       };
+      const tail = distortion && {
+        tailDistortion: {
+          thresholdRps: distortion.thresholdRps,
+          cores: distortion.cores,
+          profiles: distortion.profiles.map((p) => p.name),
+        },
+      };
       context.stdout(
-        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, ...looksJson(config, looks), trials }, null, 2)}\n`,
+        `${JSON.stringify({ seed: plan.seed, order: plan.order, estimatedSeconds: seconds + scaling, loadSeconds: seconds, ...extra, ...cpu, ...tail, ...looksJson(config, looks), trials }, null, 2)}\n`,
       );
       return 0;
     }
@@ -152,6 +162,8 @@ export const command: Command = {
       context.stdout(
         `${wrap(`k6 runs as k6-operator v${K6_OPERATOR_VERSION} TestRuns, one per repetition, its runners in the mode's namespace (the cluster must run k6-operator)`, Math.min(terminalWidth(), 100)).join('\n')}\n`,
       );
+    // A blank line sets the warning apart from the notes above it.
+    if (distortion) context.stdout(`\n${wrap(`Warning: ${describeTailDistortion(distortion)}`, width).join('\n')}\n`);
     if (cpuWindow) {
       const hint = cpuVariantHint(cpuWindow, config.preset, PRESETS);
       context.stdout(`${wrap(`${describeCpuWindow(cpuWindow)}${hint ? ` ${hint}` : ''}`, Math.min(terminalWidth(), 100)).join('\n')}\n`);
