@@ -9,6 +9,7 @@
 //   assets/report.css, assets/report.js      still used by layout 2
 // Pure.
 import { suiteRoot } from './layout.ts';
+import { parseJsonObject } from './marker.ts';
 
 export const LEGACY_DATA_DIR = 'data';
 
@@ -37,14 +38,9 @@ export type LegacyIndexParse = { ok: true; runs: LegacyEntry[] } | { ok: false; 
 
 /** Checks a layout-1 index as that version did; a damaged one stops the conversion naming it. */
 export function parseLegacyIndex(text: string, expectedSuite: string): LegacyIndexParse {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'is not a JSON object' };
-  const doc = raw as Record<string, unknown>;
+  const parsed = parseJsonObject(text);
+  if (!parsed.ok) return parsed;
+  const doc = parsed.doc;
   const version = doc.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     return { ok: false, reason: `has no valid schemaVersion (got ${JSON.stringify(version)}, expected 1..2)` };

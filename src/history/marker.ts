@@ -34,7 +34,8 @@ export function emptyMarker(): StoreMarker {
 /** storedVersion: the layout the store holds (1: legacy-layout.ts, converted on the next write). */
 export type MarkerParse = { ok: true; marker: StoreMarker; storedVersion: number } | { ok: false; reason: string };
 
-export function parseMarker(text: string): MarkerParse {
+/** A store file's text as a JSON object, or why it is not one (the first check of every file the store reads). */
+export function parseJsonObject(text: string): { ok: true; doc: Record<string, unknown> } | { ok: false; reason: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -42,7 +43,13 @@ export function parseMarker(text: string): MarkerParse {
     return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'is not a JSON object' };
-  const doc = raw as Record<string, unknown>;
+  return { ok: true, doc: raw as Record<string, unknown> };
+}
+
+export function parseMarker(text: string): MarkerParse {
+  const parsed = parseJsonObject(text);
+  if (!parsed.ok) return parsed;
+  const doc = parsed.doc;
   if (doc.kind !== MARKER_KIND) return { ok: false, reason: `has kind ${JSON.stringify(doc.kind)}, expected "${MARKER_KIND}"` };
   const version = doc.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {

@@ -73,26 +73,27 @@ function copyRounded(v: unknown): unknown {
   return out;
 }
 
+/** A stored body of the run with the given plan and modes: every other field as it is, those a newer schema adds under `more`. */
+function bodyOf(result: RunResult, plan: StoredBody['plan'], modes: StoredMode[]): StoredBody {
+  const { schemaVersion, verdict, verdictReasons, run, config, baseline, plan: _plan, modes: _modes, analysis, ...more } = result;
+  const body: StoredBody = { schemaVersion, verdict, verdictReasons, run, config, baseline, plan, modes };
+  if (analysis !== undefined) body.analysis = analysis;
+  if (Object.keys(more).length > 0) body.more = more;
+  return body;
+}
+
 /** The body of a run (timelines left out), checked to decode back to `result` without them. */
 export function encodeBody(result: RunResult): StoredBody {
-  const { schemaVersion, verdict, verdictReasons, run, config, baseline, plan, modes, analysis, ...more } = result;
-  const body: StoredBody = {
-    schemaVersion,
-    verdict,
-    verdictReasons,
-    run,
-    config,
-    baseline,
-    plan: planOf(result),
-    modes: modes.map((m) => {
+  const body = bodyOf(
+    result,
+    planOf(result),
+    result.modes.map((m) => {
       // Mode fields other than the repetitions (mesh, target, arm, mtls, enrolment, and any a
       // newer schema adds) are stored as they are; decodeBody spreads them back.
       const { name, profile, repetitions, ...fields } = m;
-      return { name, profile, ...fields, reps: columnsOrAsIs(repetitions, run.startedAt) } as StoredMode;
+      return { name, profile, ...fields, reps: columnsOrAsIs(repetitions, result.run.startedAt) } as StoredMode;
     }),
-  };
-  if (analysis !== undefined) body.analysis = analysis;
-  if (Object.keys(more).length > 0) body.more = more;
+  );
   // Whatever the columns above cannot carry back exactly: store such runs whole.
   const decoded = decodeBody(body);
   return sameJson(decoded, withoutTimelines(result)) ? body : { ...wholeBody(result) };
@@ -100,20 +101,8 @@ export function encodeBody(result: RunResult): StoredBody {
 
 /** A body that stores the run's modes as they are (still without timelines). */
 function wholeBody(result: RunResult): StoredBody {
-  const { schemaVersion, verdict, verdictReasons, run, config, baseline, plan, modes, analysis, ...more } = result;
-  const body: StoredBody = {
-    schemaVersion,
-    verdict,
-    verdictReasons,
-    run,
-    config,
-    baseline,
-    plan: { ...plan },
-    modes: withoutTimelines(result).modes.map((m) => ({ ...m, reps: m.repetitions, repetitions: undefined }) as unknown as StoredMode),
-  };
-  if (analysis !== undefined) body.analysis = analysis;
-  if (Object.keys(more).length > 0) body.more = more;
-  return body;
+  const modes = withoutTimelines(result).modes.map((m) => ({ ...m, reps: m.repetitions, repetitions: undefined }) as unknown as StoredMode);
+  return bodyOf(result, { ...result.plan }, modes);
 }
 
 /** The run document a body holds, every repetition's timeline empty (stored-run.ts adds them back). */
