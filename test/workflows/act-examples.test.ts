@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { commentMarker } from '../../src/github/comment-body.ts';
+import { isRunFile } from '../../src/history/layout.ts';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
 import {
   ACT,
@@ -139,7 +140,7 @@ test('workflows/daily.yml: benchmark then publish to the history branch on a sch
     'mesh-perf-results/results.json',
   ]);
   // The suite pr-gate.yml and the fork-safe pair read: the config's (default `default`).
-  const published = historyFiles(world, 'gh-pages').filter((f) => /(^|\/)default\/\d{4}\/[^/]+\.json$/.test(f));
+  const published = historyFiles(world, 'gh-pages').filter((f) => isRunFile(f, 'default'));
   assert.equal(published.length, 1, `one run of suite default on gh-pages:\n${historyFiles(world, 'gh-pages').join('\n')}`);
 });
 
@@ -332,7 +333,7 @@ test("README's daily trend and PR gate and docs/action.md's reusable-workflow ex
     assert.equal(found.length, 1, `one documented example matches ${what}: ${found.map((e) => e.line).join(', ')}`);
     return found[0]!;
   };
-  const readmeRuns = () => historyFiles(world, 'gh-pages').filter((f) => /(^|\/)readme\/\d{4}\/[^/]+\.json$/.test(f)).length;
+  const readmeRuns = () => historyFiles(world, 'gh-pages').filter((f) => isRunFile(f, 'readme')).length;
   const published = (before: number) => () => assert.equal(readmeRuns(), before + 1, 'one more run of suite readme on gh-pages');
   const cases = [
     { example: find(/schedule:.*cron/), event: 'schedule', payload: { schedule: '17 3 * * *' }, check: published(0) },

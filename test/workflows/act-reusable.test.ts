@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
+import { isRunFile } from '../../src/history/layout.ts';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.ts';
 import {
   ACT,
@@ -171,7 +172,7 @@ jobs:
     assert.match(run.output, /history: store \(this repository\), branch perf-history, keep 1runs, keepTimelines none/);
     assert.match(run.output, /1 run\(s\) published to /);
     const files = historyFiles(world, 'perf-history');
-    runs.push(files.filter((f) => /(^|\/)nightly\/\d{4}\/[^/]+\.json$/.test(f)));
+    runs.push(files.filter((f) => isRunFile(f, 'nightly')));
     assert.ok(runs.at(-1)!.length > 0, `run files on perf-history:\n${files.join('\n')}`);
   }
   assert.equal(runs[0]!.length, 1, `first run published: ${runs[0]}`);
