@@ -152,7 +152,8 @@ test('Istio revisions side by side: each sidecar arm its own istiod and webhook,
       assert.equal(ns.body.metadata.labels['istio.io/rev'], revision);
       assert.equal(ns.body.metadata.labels['istio-injection'], undefined, 'istio-injection would win over the revision');
       const echo = await get(`/apis/apps/v1/namespaces/${prefix}-istio-sidecar-${side}/deployments/echo`);
-      assert.equal(echo.body.status.readyReplicas, 1, `the ${side} arm's echo server`);
+      // Two pods per arm (kubernetes.replicas' default with arms): an arm's instance offset is in its interval.
+      assert.equal(echo.body.status.readyReplicas, 2, `the ${side} arm's echo servers`);
     }
     // The real API server matched each arm's namespace to its own revision's webhook, never the other's.
     const called = (namespace: string) => [...new Set(injector.calls.filter((c) => c.namespace === namespace).map((c) => c.configuration))];
