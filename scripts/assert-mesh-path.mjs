@@ -130,7 +130,13 @@ export function meshPathProblems(result, modes, options = {}) {
         continue;
       }
       const valid = row.repetitions.filter((r) => r.valid);
-      if (valid.length === 0) problems.push(`mode ${mode} [${row.profile}]: no valid repetition`);
+      if (valid.length === 0) {
+        // Why (mesh-perf invalidates a repetition whose own proxies' counters show it skipped its mesh).
+        const why = row.repetitions
+          .filter((r) => (r.invalidReasons ?? []).length > 0)
+          .map((r) => `repetition ${r.trial}: ${r.invalidReasons.join('; ')}`);
+        problems.push(`mode ${mode} [${row.profile}]: no valid repetition${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
+      }
       for (const rep of valid) {
         const where = `mode ${mode} [${row.profile}] repetition ${rep.trial}`;
         problems.push(...repetitionProblems(result, row, rep, where));

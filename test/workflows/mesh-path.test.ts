@@ -140,6 +140,11 @@ test('CPU per 1000 rps is still asked for with --cpu-per-1000; invalid repetitio
   assert.deepEqual(meshPathProblems(r, ['istio-ambient']), []);
   ambient.repetitions[0].valid = false;
   assert.deepEqual(meshPathProblems(r, ['istio-ambient']), ['mode istio-ambient [200rps]: no valid repetition']);
+  // The reasons mesh-perf gave are carried (its own path check invalidates a repetition that skipped the mesh).
+  ambient.repetitions[0].invalidReasons = ['the traffic did not cross its ztunnel: 1 ztunnel pod counted none of its 12000 requests'];
+  assert.deepEqual(meshPathProblems(r, ['istio-ambient']), [
+    `mode istio-ambient [200rps]: no valid repetition (repetition ${ambient.repetitions[0].trial}: the traffic did not cross its ztunnel: 1 ztunnel pod counted none of its 12000 requests)`,
+  ]);
   assert.deepEqual(meshPathProblems(r, ['istio-sidecar', 'nope']), ['mode nope: not in the results']);
 });
 
