@@ -4,7 +4,7 @@
 //   k8s   a local Kubernetes control plane (kube-apiserver + kwok) (`npm run test:k8s`)
 //   real  a real node (containerd, kubelet, Istio ambient's ztunnel, Linkerd's proxy) in namespaces
 //         of its own (`npm run test:real`); skipped, on CI too, until scripts/real/build.sh has
-//         built it; it runs beside the k8s tier
+//         built it; it runs after the k8s tier, alone
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
@@ -224,13 +224,13 @@ async function runTier(tier, tierFiles) {
   if (tierFailed) failed = true;
 }
 
-// The real tier runs beside the k8s tier: the k8s files mostly wait on rollouts and istioctl
-// (about 250 s of CPU in their ~660 s in five lanes), the real tier on its node's installs and
-// eight minutes of 200 rps (597 s cached, 2026-11-28, load average 7-8); one after the other they
-// would add its ten minutes to the suite's time, beside each other it ends with the k8s tier.
-// Every other tier runs alone, in order.
+// Every tier runs alone, in order. The real tier ran beside the k8s tier for a while (the k8s files
+// mostly wait on rollouts and istioctl), but in a full CI run on 2 cores (2026-11-28) the two
+// together stalled the node's k6 (p99 of 0.1-1.2 s, repetitions invalid for dropped iterations)
+// and the real tier's A/B ended invalid: a tier that measures latency needs the machine to itself.
+// `together` keeps the mechanism for tiers that could share it.
 const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
-const together = [['k8s', 'real']];
+const together = [];
 const ran = new Set();
 for (const tier of TIERS) {
   if (ran.has(tier)) continue;
