@@ -1,10 +1,10 @@
 // Which tier each test file belongs to, and which tools a tier needs (scripts/test.mjs runs them).
 // A new test file is a unit test unless listed here: unit tests need no external tool and the
 // whole tier stays under a minute on a 2-core machine.
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { missingComponents } from './real/components.mjs';
+import { executable, missingComponents } from './real/components.mjs';
 
 export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
 
@@ -208,15 +208,6 @@ const chromium = () => ({
   path: process.env.MESH_PERF_CHROMIUM ?? '/usr/bin/chromium',
   how: 'run `bash scripts/install-browser.sh` (Debian package) or set MESH_PERF_CHROMIUM',
 });
-
-function executable(path) {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Files that drive Chromium (the only e2e files that need it). */
 const BROWSER = [

@@ -90,7 +90,8 @@ export function components() {
   ];
 }
 
-function executable(path) {
+/** True when the file exists and this process may run it. */
+export function executable(path) {
   try {
     accessSync(path, constants.X_OK);
     return true;
