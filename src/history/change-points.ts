@@ -3,8 +3,8 @@
 // runner drift), p50, p99, error rate and CPU per 1000 rps. Each change point says what differed
 // between the last run before it and the first after: commits, mesh and Kubernetes versions,
 // runner class. Read from the suite index only, so it costs no run file reads. Pure.
-import { DEFAULT_DETECT_OPTIONS, detectChangePoints, type DetectOptions } from '../analysis/change-points/detect.ts';
-import { sortEntries, type IndexEntry, type IndexModeEntry } from './suite-index.ts';
+import { DEFAULT_DETECT_OPTIONS, type DetectOptions, detectChangePoints } from '../analysis/change-points/detect.ts';
+import { type IndexEntry, type IndexModeEntry, sortEntries } from './suite-index.ts';
 
 export const CHANGE_POINT_METRICS = ['ratio', 'p50', 'p99', 'err', 'cpu'] as const;
 export type ChangePointMetric = (typeof CHANGE_POINT_METRICS)[number];
@@ -108,10 +108,33 @@ export function seriesKeyOf(key: SeriesKey): string {
   return `${key.branch}\u0000${key.profile}\u0000${key.mode}\u0000${key.metric}`;
 }
 
-export function suiteChangePoints(
-  entries: readonly IndexEntry[],
-  options: { branch?: string /** Only these series (seriesKeyOf). */; only?: ReadonlySet<string> } = {},
-): SuiteChangePoints {
+/** "profile␀mode␀metric" of every series a run has a point in (what suiteChangePoints gathers). */
+export function seriesPoints(run: IndexEntry): string[] {
+  const keys: string[] = [];
+  for (const profile in run.modes) {
+    const modes = run.modes[profile]!;
+    for (const mode in modes) {
+      for (const metric of CHANGE_POINT_METRICS) {
+        const v = figureOf(modes[mode], metric);
+        if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) keys.push(`${profile}\u0000${mode}\u0000${metric}`);
+      }
+    }
+  }
+  return keys;
+}
+
+export interface ChangePointOptions {
+  branch?: string;
+  /** Only these series (seriesKeyOf). */
+  only?: ReadonlySet<string>;
+  /**
+   * Runs (per branch) and points (per "branch␀profile␀mode␀metric") of the history that `entries`
+   * leaves out (settled months, settled.ts): counted in a series' "missing", never analysed.
+   */
+  offsets?: { runs: ReadonlyMap<string, number>; points: ReadonlyMap<string, number> };
+}
+
+export function suiteChangePoints(entries: readonly IndexEntry[], options: ChangePointOptions = {}): SuiteChangePoints {
   const runs = trendRuns(entries);
   const branches = new Map<string, IndexEntry[]>();
   for (const run of runs) {
@@ -154,7 +177,10 @@ export function suiteChangePoints(
       const [profile, mode, metric] = key.split('\u0000') as [string, string, ChangePointMetric];
       if (options.only && !options.only.has(seriesKeyOf({ branch, profile, mode, metric }))) continue;
       const recent = points.slice(-ANALYSED_RUNS);
-      series.push(seriesChangePoints({ branch, profile, mode, metric }, recent, list.length - points.length));
+      const left = options.offsets
+        ? (options.offsets.runs.get(branch) ?? 0) - (options.offsets.points.get(`${branch}\u0000${key}`) ?? 0)
+        : 0;
+      series.push(seriesChangePoints({ branch, profile, mode, metric }, recent, list.length - points.length + left));
     }
   }
   const all = series.flatMap((s) => s.changePoints);

@@ -4,9 +4,12 @@
 // a fresh fetch after a rejected push, so it is a merge of records keyed by run id, never a
 // textual rebase. A store still in layout 1 is converted in the same change (rebuild-plan.ts).
 // Pure apart from reading the StoreTree it is given.
-import type { RunResult } from '../results/types.ts';
+
 import { buildRunView } from '../report/view.ts';
+import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
+import { changePointsMadeBy } from './change-point-gate.ts';
+import { type SuiteChangePoint, suiteChangePoints } from './change-points.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
@@ -15,22 +18,20 @@ import {
   MARKER_FILE,
   RUN_PAGE_FILE,
   runFilePath,
-  RUNS_DIR,
   suiteDir,
   timelinesPathFor,
 } from './layout.ts';
 import { MARKER_SCHEMA_VERSION } from './marker.ts';
-import { describeRetention, prunedEntries, type Retention } from './retention.ts';
-import { bodiesWithoutTimelines, loadSuiteState, markDirty, type SuiteState } from './suite-state.ts';
-import { indexEntryFor } from './suite-index.ts';
 import { unpublishableReason } from './publishable.ts';
-import { changePointsMadeBy } from './change-point-gate.ts';
-import { suiteChangePoints, type SuiteChangePoint } from './change-points.ts';
-import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
-import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './store-shell.ts';
 import { convertLegacyStore } from './rebuild-plan.ts';
-import { NO_TIMELINES, packRun, unpackRun } from './stored-run.ts';
+import { describeRetention, prunedEntries, type Retention } from './retention.ts';
 import { sameJson, storedNumbers } from './run-codec.ts';
+import { settledPath, trendOffsets } from './settled.ts';
+import { dropUnchanged, type PlanOptions, pagesOf, readMarker, siteShellChanges, writeSettled, writeSuite } from './store-shell.ts';
+import { NO_TIMELINES, packRun, unpackRun } from './stored-run.ts';
+import { indexEntryFor } from './suite-index.ts';
+import { bodiesWithoutTimelines, loadSuiteState, markDirty, type SuiteState } from './suite-state.ts';
+import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface PublishPlan {
   changes: StoreChanges;
@@ -46,13 +47,22 @@ export interface PublishPlan {
 
 export type { PlanOptions };
 
+/** Suite names settledPath accepts (layout.ts suiteDir); others are refused later, with the reason. */
+const SUITE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
-  // What a publish reads (the marker, the pages, the index of each suite it adds to), in one
-  // request from a partial clone.
+  // What a publish reads first (the marker, the pages, the settled-months file of each suite it
+  // adds to), in one request from a partial clone; the shards it then needs come in one more.
   if (tree.prefetch) {
-    const suites = [...new Set(runs.map((r) => r.run.suite))];
-    const shards = (await Promise.all(suites.map((s) => tree.list(`${RUNS_DIR}/${s}/index/`)))).flat();
-    await tree.prefetch([MARKER_FILE, DASHBOARD_FILE, RUN_PAGE_FILE, ADOPTED_DASHBOARD_FILE, ADOPTED_RUN_PAGE_FILE, ...shards]);
+    const suites = [...new Set(runs.map((r) => r.run.suite))].filter((s) => SUITE_NAME.test(s));
+    await tree.prefetch([
+      MARKER_FILE,
+      DASHBOARD_FILE,
+      RUN_PAGE_FILE,
+      ADOPTED_DASHBOARD_FILE,
+      ADOPTED_RUN_PAGE_FILE,
+      ...suites.map((s) => settledPath(s)),
+    ]);
   }
   const { marker, layout } = await readMarker(tree, options.storeLabel, options.adopt ?? false);
   if (layout < MARKER_SCHEMA_VERSION) {
@@ -89,7 +99,9 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
   const suites = [...new Set(incoming.map((r) => suiteDir(r.run.suite)))].sort();
   const states = new Map<string, SuiteState>();
   for (const suite of suites) {
-    const state = await loadSuiteState(tree, suite, options.storeLabel);
+    const runsOfSuite = incoming.filter((r) => r.run.suite === suite).map((r) => ({ id: r.run.id, startedAt: r.run.startedAt }));
+    const recent = { incoming: runsOfSuite, now: options.now, ...(options.retention ? { retention: options.retention } : {}) };
+    const state = await loadSuiteState(tree, suite, options.storeLabel, recent);
     plan.warnings.push(...state.warnings);
     states.set(suite, state);
   }
@@ -130,13 +142,15 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
     if (options.retention) prune(state, options.retention, options.now, plan);
     if (options.timelineRetention) dropTimelines(state, options.timelineRetention, options.now, plan);
     if (state.indexChanged) {
-      const changes = suiteChangePoints(state.index.runs);
+      // With only the recent shards read, the settled months' tail stands in for the older runs.
+      const entries = state.settled ? [...state.settled.tail, ...state.index.runs] : state.index.runs;
+      const changes = suiteChangePoints(entries, state.settled ? { offsets: trendOffsets(state.settled) } : {});
       const added = new Set(
         incoming.filter((r) => r.run.suite === state.suite && plan.added.includes(runFilePath(r))).map((r) => r.run.id),
       );
-      plan.newChangePoints.push(...changePointsMadeBy(changes, state.index.runs, added));
+      plan.newChangePoints.push(...changePointsMadeBy(changes, entries, added));
       writeSuite(state, plan.changes, changes);
-    }
+    } else writeSettled(state, plan.changes);
   }
   const shell = siteShellChanges(marker, [...states.values()], options, pages);
   for (const [path, text] of shell.writes) plan.changes.writes.set(path, text);

@@ -9,8 +9,15 @@ export function packedScript(kind: 'run' | 'timelines', format: number, base64: 
   return `${STORE_GLOBAL}.${kind}(${format},${base64 === null ? 'null' : `"${base64}"`});\n`;
 }
 
+type JsonKind = 'index' | 'changePoints' | 'settled';
+const JSON_KIND_NAME: Record<JsonKind, string> = {
+  index: 'index shard',
+  changePoints: 'change-points file',
+  settled: 'settled-months file',
+};
+
 /** A JSON document, one run per line for index shards so an append is a one-line diff. */
-export function jsonScript(kind: 'index' | 'changePoints', json: string): string {
+export function jsonScript(kind: JsonKind, json: string): string {
   return `${STORE_GLOBAL}.${kind}(${json});\n`;
 }
 
@@ -27,11 +34,11 @@ export function parsePackedScript(text: string, kind: 'run' | 'timelines'): Scri
 }
 
 /** The JSON document inside a data script, parsed. */
-export function parseJsonScript(text: string, kind: 'index' | 'changePoints'): ScriptParse<unknown> {
+export function parseJsonScript(text: string, kind: JsonKind): ScriptParse<unknown> {
   const head = `${STORE_GLOBAL}.${kind}(`;
   const body = text.replace(/\n$/, '');
   if (!body.startsWith(head) || !body.endsWith(');'))
-    return { ok: false, reason: `is not a mesh-perf ${kind === 'index' ? 'index shard' : 'change-points file'} (expected ${head}{…});)` };
+    return { ok: false, reason: `is not a mesh-perf ${JSON_KIND_NAME[kind]} (expected ${head}{…});)` };
   try {
     return { ok: true, value: JSON.parse(body.slice(head.length, -2)) };
   } catch (error) {

@@ -1,23 +1,38 @@
 // What every write to a store shares, publish and rebuild alike: the marker and the layout it
 // names, where the pages go, a suite's index shards and change points, the pages and assets that
 // describe every suite, and dropping writes that change nothing. Pure apart from the StoreTree.
-import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
-import { changePointsPath, DASHBOARD_FILE, MARKER_FILE, NOJEKYLL_FILE, RUN_PAGE_FILE, shardPath } from './layout.ts';
-import { emptyMarker, MARKER_SCHEMA_VERSION, parseMarker, serializeMarker, type StoreMarker } from './marker.ts';
-import type { Retention } from './retention.ts';
+
 import {
   dashboardFileFor,
   renderChangePointsFile,
   renderRunPage,
   renderSiteShell,
   runPageFileFor,
+  type SiteScripts,
   siteAssets,
   suiteSummaryOf,
-  type SiteScripts,
 } from '../site/pages.ts';
-import type { SuiteState } from './suite-state.ts';
+import { type SuiteChangePoints, suiteChangePoints } from './change-points.ts';
+import { StoreCorruptError, StoreNotAdoptedError } from './errors.ts';
+import {
+  changePointsPath,
+  DASHBOARD_FILE,
+  isRunFile,
+  MARKER_FILE,
+  monthOf,
+  NOJEKYLL_FILE,
+  RUN_PAGE_FILE,
+  shardMonth,
+  shardPath,
+  suiteRoot,
+  timelinesPathFor,
+} from './layout.ts';
+import { emptyMarker, MARKER_SCHEMA_VERSION, parseMarker, type StoreMarker, serializeMarker } from './marker.ts';
+import type { Retention } from './retention.ts';
+import { emptySettled, filesDigest, serializeSettled, settle, settledBoundary, settledPath } from './settled.ts';
+import { NO_TIMELINES } from './stored-run.ts';
 import { byMonth, serializeShard } from './suite-index.ts';
-import { suiteChangePoints, type SuiteChangePoints } from './change-points.ts';
+import type { SuiteState } from './suite-state.ts';
 import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface PlanOptions {
@@ -72,7 +87,53 @@ export function writeSuite(
       changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
   }
   for (const month of state.months) if (!months.has(month)) changes.deletes.add(shardPath(state.suite, month));
-  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints));
+  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints, state.settled));
+  writeSettled(state, changes);
+}
+
+/**
+ * The suite's settled-months file (settled.ts) as the branch will be after `changes`: its
+ * boundary moved to the month before the newest (or the oldest still holding timelines), the runs
+ * of months that became settled summed into it. Deleted when it cannot be made (the suite is gone,
+ * or its boundary would move back): the next publish reads every shard and writes it again.
+ */
+export function writeSettled(state: SuiteState, changes: StoreChanges): void {
+  const path = settledPath(state.suite);
+  const root = `${suiteRoot(state.suite)}/`;
+  // Run and timelines files, and shards, as they will be.
+  const files = new Map([...state.files, ...state.timelines]);
+  const shards = new Map(state.shardBlobs ?? []);
+  for (const [p, text] of changes.writes) {
+    if (!p.startsWith(root)) continue;
+    const month = shardMonth(p, state.suite);
+    if (month) shards.set(month, gitBlobId(text));
+    else if (isRunFile(p, state.suite) || p.endsWith('.tl.js')) files.set(p, gitBlobId(text));
+  }
+  for (const p of changes.deletes) {
+    const month = shardMonth(p, state.suite);
+    if (month) shards.delete(month);
+    files.delete(p);
+  }
+  const stub = gitBlobId(NO_TIMELINES);
+  const timelineMonths = state.index.runs
+    .filter((e) => {
+      const blob = files.get(timelinesPathFor(e.file));
+      return blob !== undefined && blob !== stub;
+    })
+    .map((e) => monthOf(e.startedAt));
+  const months = new Set([...(state.settled?.summary.months ?? []), ...state.index.runs.map((e) => monthOf(e.startedAt))]);
+  const before = settledBoundary([...months], timelineMonths);
+  const base = state.settled ?? emptySettled(state.suite, before ?? '');
+  if (before === undefined || before < base.before) {
+    changes.writes.delete(path);
+    changes.deletes.add(path);
+    return;
+  }
+  const settled = settle(base, state.index.runs, before);
+  settled.shards = Object.fromEntries(shards);
+  settled.files = filesDigest(files);
+  changes.deletes.delete(path);
+  changes.writes.set(path, serializeSettled(settled));
 }
 
 /** Marker, dashboard, run page, assets, .nojekyll: rewritten so they describe every suite. */
@@ -85,7 +146,8 @@ export function siteShellChanges(
   const changes = emptyChanges();
   const suites = new Map(marker.suites.map((s) => [s.name, s]));
   for (const state of states) {
-    if (state.index.runs.length > 0) suites.set(state.suite, suiteSummaryOf(state.index));
+    if (state.index.runs.length > 0 || (state.settled?.summary.runs ?? 0) > 0)
+      suites.set(state.suite, suiteSummaryOf(state.index, state.settled?.summary));
     else suites.delete(state.suite);
   }
   const next: StoreMarker = { ...marker, schemaVersion: MARKER_SCHEMA_VERSION, suites: [...suites.values()] };

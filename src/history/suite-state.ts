@@ -2,14 +2,19 @@
 // whose blob changed since it was indexed (or that is not indexed at all) is read and parsed, so a
 // damaged file stops the publish by name; entries whose file is gone are dropped. Without shards
 // the suite is re-indexed from its run files. Layout 2 only (a layout-1 store is converted first,
-// rebuild-plan.ts). Pure apart from the StoreTree it reads.
-import type { RunResult } from '../results/types.ts';
+// rebuild-plan.ts). A publish reads only the recent shards when the suite's settled-months file
+// (settled.ts) says nothing under the suite changed since it was written and the publish touches
+// no settled month; otherwise every shard, as before. Pure apart from the StoreTree it reads.
+
 import { buildRunView } from '../report/view.ts';
+import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
-import { isRunFile, monthOf, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
+import { isRunFile, monthOf, safeRunId, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
+import type { Retention } from './retention.ts';
+import { filesDigest, parseSettled, type Settled, settledPath } from './settled.ts';
 import { StoredFileError, unpackRun } from './stored-run.ts';
-import { emptyIndex, indexEntryFor, parseShard, type IndexEntry, type SuiteIndex } from './suite-index.ts';
+import { emptyIndex, type IndexEntry, indexEntryFor, parseShard, type SuiteIndex } from './suite-index.ts';
 import type { StoreTree } from './tree.ts';
 
 export interface SuiteState {
@@ -19,8 +24,15 @@ export interface SuiteState {
   files: Map<string, string>;
   /** Every timelines file with its blob id. */
   timelines: Map<string, string>;
-  /** Months that have a shard now. */
+  /** Months that have a shard now (of those read: the recent ones when `settled` is set). */
   months: Set<string>;
+  /** Blob id of each month's shard as stored. */
+  shardBlobs?: Map<string, string>;
+  /**
+   * The settled months' summary when only the recent shards were read: `index.runs` then holds
+   * the runs of months from `settled.before` on, and the rest of the suite is what this says.
+   */
+  settled?: Settled;
   /** True when the checked index differs from the stored shards. */
   indexChanged: boolean;
   /** Months whose shard must be rewritten (entries added, dropped, re-read); 'all' when every shard is. */
@@ -50,7 +62,14 @@ export function readStoredRun(body: string, path: string, storeLabel: string, ti
   }
 }
 
-export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel: string): Promise<SuiteState> {
+/** What a publish will do to a suite, so that loadSuiteState can tell whether the recent shards are enough. */
+export interface RecentRead {
+  incoming: { id: string; startedAt: string }[];
+  retention?: Retention;
+  now: Date;
+}
+
+export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel: string, recent?: RecentRead): Promise<SuiteState> {
   const listing = await tree.list(`${suiteRoot(suite)}/`);
   const files = new Map<string, string>();
   const timelines = new Map<string, string>();
@@ -62,6 +81,12 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
       const month = shardMonth(path, suite);
       if (month) shards.set(path, month);
     }
+  }
+  const shardBlobs = new Map<string, string>();
+  for (const [path, month] of shards) shardBlobs.set(month, (await tree.blob(path))!);
+  if (recent) {
+    const fast = await recentState(tree, suite, storeLabel, recent, { files, timelines, shards, shardBlobs });
+    if (fast) return fast;
   }
   const warnings: string[] = [];
   const index = emptyIndex(suite);
@@ -108,10 +133,76 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     files,
     timelines,
     months: new Set(shards.values()),
+    shardBlobs,
     indexChanged,
     dirty,
     warnings,
   };
+}
+
+/**
+ * The suite from its settled-months file and the shards of the months after it, or undefined when
+ * every shard must be read: no such file (or one of another version), anything under the suite
+ * not as the file says it was written, a run going into (or an id already in) a settled month, or
+ * retention about to remove settled runs. A damaged file stops the publish, naming it.
+ */
+async function recentState(
+  tree: StoreTree,
+  suite: string,
+  storeLabel: string,
+  recent: RecentRead,
+  listing: { files: Map<string, string>; timelines: Map<string, string>; shards: Map<string, string>; shardBlobs: Map<string, string> },
+): Promise<SuiteState | undefined> {
+  const path = settledPath(suite);
+  const text = await tree.read(path);
+  if (text === undefined) return undefined;
+  const parsed = parseSettled(text, suite);
+  if (parsed.ok === false) throw new StoreCorruptError(storeLabel, path, parsed.reason);
+  if (parsed.ok !== true) return undefined;
+  const settled = parsed.settled;
+  const { shardBlobs } = listing;
+  if (shardBlobs.size !== Object.keys(settled.shards).length) return undefined;
+  for (const [month, blob] of shardBlobs) if (settled.shards[month] !== blob) return undefined;
+  if (filesDigest(new Map([...listing.files, ...listing.timelines])) !== settled.files) return undefined;
+  const settledIds = new Set(settled.tail.map((r) => r.id));
+  if (recent.incoming.some((r) => monthOf(r.startedAt) < settled.before || settledIds.has(r.id))) return undefined;
+  // An id of a settled run that left the tail: files are named by start and id, so look for its name.
+  const names = new Set([...listing.files.keys()].map((f) => f.slice(f.lastIndexOf('/') + 1)));
+  if (recent.incoming.some((r) => [...names].some((n) => n.endsWith(`-${safeName(r.id)}.js`)))) return undefined;
+
+  const recentShards = [...listing.shards].filter(([, month]) => month >= settled.before);
+  const texts = await tree.readMany(recentShards.map(([p]) => p));
+  const index = emptyIndex(suite);
+  for (const [shard, month] of recentShards) {
+    const shardText = texts.get(shard);
+    if (shardText === undefined) throw new StoreCorruptError(storeLabel, shard, 'could not be read');
+    const read = parseShard(shardText, suite, month);
+    if (!read.ok) throw new StoreCorruptError(storeLabel, shard, read.reason);
+    index.runs.push(...read.entries);
+    index.ciLevel = read.ciLevel;
+  }
+  if (recent.retention && settled.summary.runs > 0) {
+    const r = recent.retention;
+    if (r.kind === 'age' && Date.parse(settled.summary.first!) < recent.now.getTime() - r.days * 86_400_000) return undefined;
+    if (r.kind === 'count' && settled.summary.runs + index.runs.length + recent.incoming.length > r.runs) return undefined;
+  }
+  return {
+    suite,
+    index,
+    files: listing.files,
+    timelines: listing.timelines,
+    months: new Set(recentShards.map(([, month]) => month)),
+    shardBlobs,
+    settled,
+    indexChanged: false,
+    dirty: new Set(),
+    warnings: [],
+  };
+}
+
+/** The id part of a run file's name (layout.ts safeRunId, its leading timestamp dropped). */
+function safeName(id: string): string {
+  return safeRunId(id).replace(/^\d{8}T\d{6}Z?-(?=.)/, '');
 }
 
 /** Marks the shard of `startedAt`'s month for rewriting. */

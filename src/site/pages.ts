@@ -2,8 +2,8 @@
 // assets and the change-points data file, all linking with relative URLs so the same files work
 // on a Pages site and from a local checkout (file://). No page is stored per run: the run page
 // renders any run from its stored files in the browser (src/browser/run-page.ts). Pure.
-import { renderDashboardHtml } from './dashboard/render.ts';
-import { renderRunPageHtml } from './run-page/render.ts';
+
+import { ANALYSED_RUNS, type SuiteChangePoints } from '../history/change-points.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
@@ -14,19 +14,21 @@ import {
   REPORT_JS_ASSET,
   RUN_PAGE_FILE,
   RUN_PAGE_JS_ASSET,
-  runPageHref,
   RUNS_DIR,
-  STORE_DATA_JS_ASSET,
   relativeRoot,
+  runPageHref,
+  STORE_DATA_JS_ASSET,
 } from '../history/layout.ts';
-import { REPORT_CLIENT_JS } from '../report/html/client.ts';
-import { BASE_CSS } from '../report/html/styles.ts';
-import { escapeHtml as e } from '../report/html/escape.ts';
-import type { StoreTree } from '../history/tree.ts';
 import type { StoreMarker, SuiteSummaryInfo } from '../history/marker.ts';
-import { byMonth, sortEntries, type IndexEntry, type SuiteIndex } from '../history/suite-index.ts';
-import { ANALYSED_RUNS, type SuiteChangePoints } from '../history/change-points.ts';
+import type { SettledSummary } from '../history/settled.ts';
 import { jsonScript } from '../history/store-scripts.ts';
+import { byMonth, type IndexEntry, type SuiteIndex, sortEntries } from '../history/suite-index.ts';
+import type { StoreTree } from '../history/tree.ts';
+import { REPORT_CLIENT_JS } from '../report/html/client.ts';
+import { escapeHtml as e } from '../report/html/escape.ts';
+import { BASE_CSS } from '../report/html/styles.ts';
+import { renderDashboardHtml } from './dashboard/render.ts';
+import { renderRunPageHtml } from './run-page/render.ts';
 
 /** The browser bundles a store carries (site/scripts.ts builds or reads them). */
 export interface SiteScripts {
@@ -88,9 +90,13 @@ export function siteAssets(chartJs: string, scripts: SiteScripts): Map<string, s
  * over the whole index (too much work for a page load), with the body file of every run they name
  * (the dashboard links runs it has not loaded) and the branch it shows by default.
  */
-export function renderChangePointsFile(index: SuiteIndex, changes: SuiteChangePoints): string {
+export function renderChangePointsFile(
+  index: SuiteIndex,
+  changes: SuiteChangePoints,
+  settled?: { tail: readonly IndexEntry[]; summary: { nonPr: Record<string, number> } },
+): string {
   const files: Record<string, string> = {};
-  const byId = new Map(index.runs.map((r) => [r.id, r.file]));
+  const byId = new Map([...(settled?.tail ?? []), ...index.runs].map((r) => [r.id, r.file]));
   for (const cp of changes.changePoints) {
     for (const id of [cp.before, cp.after, ...cp.segments.flatMap((s) => [s.from, s.to])]) {
       const file = byId.get(id);
@@ -100,7 +106,7 @@ export function renderChangePointsFile(index: SuiteIndex, changes: SuiteChangePo
   const doc = {
     suite: index.suite,
     analysedRuns: ANALYSED_RUNS,
-    mainBranch: mainBranchOf(index.runs),
+    mainBranch: mainBranchOf(index.runs, settled?.summary.nonPr),
     changePoints: changes.changePoints,
     // Series too short to split, said on the page rather than drawn as "no change".
     unsplit: changes.series
@@ -112,8 +118,8 @@ export function renderChangePointsFile(index: SuiteIndex, changes: SuiteChangePo
 }
 
 /** The branch with the most runs not from a pull request: the one whose change points the dashboard shows first. */
-function mainBranchOf(runs: readonly IndexEntry[]): string {
-  const counts = new Map<string, number>();
+function mainBranchOf(runs: readonly IndexEntry[], settledNonPr: Record<string, number> = {}): string {
+  const counts = new Map<string, number>(Object.entries(settledNonPr));
   for (const r of runs) if (r.pr === undefined) counts.set(r.branch ?? '', (counts.get(r.branch ?? '') ?? 0) + 1);
   let best = '';
   let most = -1;
@@ -133,11 +139,12 @@ export function renderRunRedirect(runFile: string, redirectPath: string, runPage
 `;
 }
 
-export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
+/** The marker's summary of a suite; `settled`: what its settled months hold when `index` holds only the recent runs. */
+export function suiteSummaryOf(index: SuiteIndex, settled?: SettledSummary): SuiteSummaryInfo {
   const runs = sortEntries([...index.runs]);
-  const profiles = new Set<string>();
-  const modes = new Set<string>();
-  const branches = new Set<string>();
+  const profiles = new Set<string>(settled?.profiles);
+  const modes = new Set<string>(settled?.modes);
+  const branches = new Set<string>(settled?.branches);
   for (const run of runs) {
     for (const [profile, byMode] of Object.entries(run.modes)) {
       profiles.add(profile);
@@ -147,15 +154,15 @@ export function suiteSummaryOf(index: SuiteIndex): SuiteSummaryInfo {
   }
   const summary: SuiteSummaryInfo = {
     name: index.suite,
-    runs: runs.length,
+    runs: runs.length + (settled?.runs ?? 0),
     profiles: [...profiles].sort(),
     modes: [...modes],
     branches: [...branches].sort(),
-    months: [...byMonth(runs).keys()],
+    months: [...new Set([...(settled?.months ?? []), ...byMonth(runs).keys()])],
   };
-  if (runs.length) {
-    summary.first = runs[0]!.startedAt;
-    summary.last = runs[runs.length - 1]!.startedAt;
-  }
+  const first = settled?.first ?? runs[0]?.startedAt;
+  const last = runs.length ? runs[runs.length - 1]!.startedAt : settled?.last;
+  if (first !== undefined) summary.first = first;
+  if (last !== undefined) summary.last = last;
   return summary;
 }
