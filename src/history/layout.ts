@@ -8,6 +8,7 @@
 //   assets/                                  Chart.js, the report's stylesheet and chart script, the run page's script
 //   runs/<suite>/index/<yyyy-mm>.<suite>.js  the suite's index, one shard per month (UTC) of run starts
 //   runs/<suite>/change-points.<suite>.js    the change points of the suite's series (found at publish)
+//   runs/<suite>/settled.<suite>.js          what a publish needs of the months before the recent ones (settled.ts)
 //   runs/<suite>/<year>/<stamp>-<id>.js      one run's body (stored-run.ts: gzip, base64, in a script)
 //   runs/<suite>/<year>/<stamp>-<id>.tl.js   its per-second timelines, or a stub once history.keepTimelines drops them
 //   runs/<suite>/<year>/<stamp>-<id>.html    only in stores converted from layout 1: a redirect to the run's page

@@ -1,5 +1,5 @@
-// A suite's settled months, summed up in one small file beside its index shards
-// (runs/<suite>/index/settled.<suite>.js), so a day's publish reads that file and the recent shards
+// A suite's settled months, summed up in one small file beside its change points
+// (runs/<suite>/settled.<suite>.js), so a day's publish reads that file and the recent shards
 // instead of every shard. Months before `before` are settled: a daily publish adds nothing to them
 // and their runs' timelines are already dropped. The file holds what a publish needs of them:
 //  - `tail`: the runs that are among the newest ANALYSED_RUNS points of some change-point series
@@ -21,7 +21,7 @@ export const SETTLED_SCHEMA_VERSION = 1;
 export const SETTLED_KIND = 'mesh-perf-settled-months';
 
 export function settledPath(suite: string): string {
-  return `${suiteRoot(suite)}/index/settled.${suite}.js`;
+  return `${suiteRoot(suite)}/settled.${suite}.js`;
 }
 
 /** What suiteSummaryOf says of the settled runs (merged with the recent ones'). */
