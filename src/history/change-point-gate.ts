@@ -1,10 +1,11 @@
 // The change-point gate: after a publish, a change point that the new runs made appear, at the
 // newest runs of its series, and that is a slowdown beyond the practical minimum, is raised:
 // off (not looked at), warn (a line and a warning, exit 0) or fail (exit 1). Pure.
-import { describeChangePoint, seriesKeyOf, suiteChangePoints, type SuiteChangePoint, type SuiteChangePoints } from './change-points.ts';
-import type { IndexEntry } from './suite-index.ts';
+
 import { UsageError } from '../util/errors.ts';
 import { quote } from '../util/quote.ts';
+import { describeChangePoint, type SuiteChangePoint, type SuiteChangePoints, seriesKeyOf, suiteChangePoints } from './change-points.ts';
+import type { IndexEntry } from './suite-index.ts';
 
 export type ChangePointGateMode = 'off' | 'warn' | 'fail';
 const MODES: readonly ChangePointGateMode[] = ['warn', 'fail', 'off'];

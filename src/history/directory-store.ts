@@ -5,20 +5,20 @@
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { RunResult } from '../results/types.ts';
+import type { SiteScripts } from '../site/pages.ts';
+import { loadSiteScripts } from '../site/scripts.ts';
 import { EnvironmentError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { makeDirectory } from '../util/make-directory.ts';
+import type { SuiteChangePoints } from './change-points.ts';
 import { StoreAccessError } from './errors.ts';
 import { suiteDir } from './layout.ts';
 import { changePointsFromTree, listFromTree } from './list.ts';
-import type { SuiteChangePoints } from './change-points.ts';
 import { planPublish } from './publish-plan.ts';
-import { rebuildStore, type ChangeSink, type RebuildSummary } from './rebuild-plan.ts';
+import { type ChangeSink, type RebuildSummary, rebuildStore } from './rebuild-plan.ts';
 import type { Retention } from './retention.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
 import type { HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
-import { makeDirectory } from '../util/make-directory.ts';
-import { loadSiteScripts } from '../site/scripts.ts';
-import type { SiteScripts } from '../site/pages.ts';
 
 export const LOCK_DIR = '.mesh-perf.lock';
 const STALE_LOCK_MS = 10 * 60_000;

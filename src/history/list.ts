@@ -4,15 +4,15 @@
 import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
+import { type SuiteChangePoints, suiteChangePoints } from './change-points.ts';
 import { StoreCorruptError } from './errors.ts';
 import { MARKER_FILE, suiteDir } from './layout.ts';
 import { legacyIndexPath, parseLegacyIndex } from './legacy-layout.ts';
 import { MARKER_SCHEMA_VERSION, parseMarker } from './marker.ts';
-import { loadSuiteState, readRuns } from './suite-state.ts';
 import type { IndexEntry } from './suite-index.ts';
+import { loadSuiteState, readRuns } from './suite-state.ts';
 import type { StoreTree } from './tree.ts';
 import type { HistoryQuery } from './types.ts';
-import { suiteChangePoints, type SuiteChangePoints } from './change-points.ts';
 
 export function matchesQuery(entry: IndexEntry, query: HistoryQuery): boolean {
   if (query.branch !== undefined && entry.branch !== query.branch) return false;

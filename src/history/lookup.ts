@@ -6,8 +6,8 @@
 // branch's latest N.
 // The git facts come from the run's own GitInfo.
 import type { GitInfo, RunResult } from '../results/types.ts';
-import type { ResultStore } from './types.ts';
 import { describeChangePoint } from './change-points.ts';
+import type { ResultStore } from './types.ts';
 
 export interface BaseLookup {
   /** Which rule found the runs. */

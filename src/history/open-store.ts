@@ -3,8 +3,8 @@
 // plain directory store (created on first publish).
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Logger } from '../util/log.ts';
 import { UsageError } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
 import { DirectoryStore } from './directory-store.ts';
 import { GitBranchStore } from './git/git-branch-store.ts';
 import type { Retention } from './retention.ts';

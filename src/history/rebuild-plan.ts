@@ -6,20 +6,21 @@
 // the old index and dashboard data go. Runs are read in chunks and streamed to a sink (git
 // staging, a folder), so a store holding years of runs is never held in memory at once.
 // Retention applies here too.
-import { parseResultsJson } from '../results/migrate.ts';
+
 import { buildRunView } from '../report/view.ts';
-import { messageOf } from '../util/errors.ts';
-import { StoreCorruptError } from './errors.ts';
-import { legacyReportPathFor, runFilePath, RUNS_DIR, suiteDir, timelinesPathFor } from './layout.ts';
-import { isLegacyRunFile, LEGACY_DATA_DIR, legacyIndexPath, legacyReportOf, parseLegacyIndex, type LegacyEntry } from './legacy-layout.ts';
-import { describeRetention, prunedEntries } from './retention.ts';
-import { dropUnchanged, pagesOf, readMarker, siteShellChanges, writeSuite, type PlanOptions } from './store-shell.ts';
+import { parseResultsJson } from '../results/migrate.ts';
 import { renderRunRedirect } from '../site/pages.ts';
-import { loadSuiteState, type SuiteState } from './suite-state.ts';
-import { suiteChangePoints, type SuiteChangePoint } from './change-points.ts';
-import { emptyIndex, indexEntryFor, type IndexEntry } from './suite-index.ts';
-import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
+import { messageOf } from '../util/errors.ts';
+import { type SuiteChangePoint, suiteChangePoints } from './change-points.ts';
+import { StoreCorruptError } from './errors.ts';
+import { legacyReportPathFor, RUNS_DIR, runFilePath, suiteDir, timelinesPathFor } from './layout.ts';
+import { isLegacyRunFile, LEGACY_DATA_DIR, type LegacyEntry, legacyIndexPath, legacyReportOf, parseLegacyIndex } from './legacy-layout.ts';
+import { describeRetention, prunedEntries } from './retention.ts';
+import { dropUnchanged, type PlanOptions, pagesOf, readMarker, siteShellChanges, writeSuite } from './store-shell.ts';
 import { packRun, restoreRun, StoredFileError } from './stored-run.ts';
+import { emptyIndex, type IndexEntry, indexEntryFor } from './suite-index.ts';
+import { loadSuiteState, type SuiteState } from './suite-state.ts';
+import { emptyChanges, gitBlobId, type StoreChanges, type StoreTree } from './tree.ts';
 
 export interface ChangeSink {
   write(path: string, text: string): Promise<void>;

@@ -6,11 +6,13 @@
 //    (their figures only), so change points come out as if every shard had been read;
 //  - `trend`: per branch, how many runs and points per series the settled months hold (a series'
 //    "missing" count), `summary`: what the marker says of the suite (runs, profiles, modes, ...);
-//  - `shards` (every shard's blob id) and `files` (a digest of every run and timelines file with
-//    its blob id) as they were written: if anything under the suite changed since (by hand, or a
-//    publish of an older mesh-perf), the publish reads every shard as before, checking them all.
-// One run per line in `tail` and one shard per line, so git stores a day's rewrite as a small
-// delta. Pure.
+//  - `shards` (the blob id of each settled month's shard) and `files` (a digest of the settled
+//    months' run and timelines files with their blob ids, a file's month read from its name) as
+//    they were written: if anything there changed since (by hand, or a publish of an older
+//    mesh-perf), the publish reads every shard as before, checking them all. The recent months'
+//    files are checked against their shards at every publish, as before.
+// Nothing in it changes while its months stay settled, so it is rewritten about once a month (a
+// daily rewrite of its ~0.5 MiB would cost git a full copy every few dozen versions). Pure.
 import { createHash } from 'node:crypto';
 import { ANALYSED_RUNS, CHANGE_POINT_METRICS, seriesPoints, trendRuns } from './change-points.ts';
 import { monthOf, suiteRoot } from './layout.ts';
@@ -62,11 +64,20 @@ type StoredTailRun = Pick<IndexEntry, 'id' | 'file' | 'startedAt' | 'sha' | 'bra
   f: Record<string, Record<string, (number | null)[]>>;
 };
 
-/** Digest of the run and timelines files of a suite: sorted "path blob" lines. */
-export function filesDigest(files: ReadonlyMap<string, string>): string {
+/** Digest of the run and timelines files of months before `before`: sorted "path blob" lines. */
+export function filesDigest(files: ReadonlyMap<string, string>, before: string): string {
   const hash = createHash('sha1');
-  for (const path of [...files.keys()].sort()) hash.update(`${path} ${files.get(path)}\n`);
+  for (const path of [...files.keys()].sort()) {
+    const month = fileMonth(path);
+    if (month !== undefined && month < before) hash.update(`${path} ${files.get(path)}\n`);
+  }
   return hash.digest('hex');
+}
+
+/** The month a run or timelines file's name starts with ("…/20250115T030000Z-x.js" → "2025-01"), if it does. */
+export function fileMonth(path: string): string | undefined {
+  const match = /^(\d{4})(\d{2})\d{2}T\d{6}Z/.exec(path.slice(path.lastIndexOf('/') + 1));
+  return match ? `${match[1]}-${match[2]}` : undefined;
 }
 
 /** The month before "2025-03" ("2025-02"). */

@@ -1,10 +1,11 @@
 // Store settings shared by `publish`, `report` and the action: flags win over the config file's
 // `history:` section. The CLI's token comes from the environment only (never a flag: it would land
 // in shell history and process lists; storeToken), the action's from its `token` input.
-import type { Logger } from '../util/log.ts';
-import { UsageError } from '../util/errors.ts';
+
 import { loadChartJsSource } from '../report/html/chartjs-source.ts';
-import { openStore, type AnyStore } from './open-store.ts';
+import { UsageError } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
+import { type AnyStore, openStore } from './open-store.ts';
 import { DEFAULT_TIMELINE_RETENTION, parseRetention, parseTimelineRetention } from './retention.ts';
 
 export const TOKEN_ENV = ['MESH_PERF_STORE_TOKEN', 'GITHUB_TOKEN'] as const;

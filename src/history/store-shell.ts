@@ -130,8 +130,8 @@ export function writeSettled(state: SuiteState, changes: StoreChanges): void {
     return;
   }
   const settled = settle(base, state.index.runs, before);
-  settled.shards = Object.fromEntries(shards);
-  settled.files = filesDigest(files);
+  settled.shards = Object.fromEntries([...shards].filter(([month]) => month < before));
+  settled.files = filesDigest(files, before);
   changes.deletes.delete(path);
   changes.writes.set(path, serializeSettled(settled));
 }

@@ -11,14 +11,14 @@ import {
   decodeBody,
   encodeBody,
   hasTimelines,
+  type StoredBody,
   storedNumbers,
   timelinesOf,
   withoutTimelines,
   withTimelines,
-  type StoredBody,
 } from './run-codec.ts';
-import { packable, packTimelines, storedTimeline, unpackTimelines } from './timeline-codec.ts';
 import { packedScript, parsePackedScript } from './store-scripts.ts';
+import { packable, packTimelines, storedTimeline, unpackTimelines } from './timeline-codec.ts';
 
 export const RUN_FORMAT = 1;
 export const TIMELINES_FORMAT = 1;

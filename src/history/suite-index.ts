@@ -4,8 +4,9 @@
 // Stored in shards, one per month of run starts (layout.ts): a day's publish rewrites only the
 // newest shard, one run per line so the rewrite is a one-line diff. The dashboard reads the same
 // shards in the browser and draws from them. Pure.
-import type { Verdict } from '../results/types.ts';
+
 import type { RunView, SummaryStat } from '../report/view.ts';
+import type { Verdict } from '../results/types.ts';
 import { monthOf } from './layout.ts';
 import { jsonScript, parseJsonScript } from './store-scripts.ts';
 

@@ -12,7 +12,7 @@ import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
 import { isRunFile, monthOf, safeRunId, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
 import type { Retention } from './retention.ts';
-import { filesDigest, parseSettled, type Settled, settledPath } from './settled.ts';
+import { fileMonth, filesDigest, parseSettled, type Settled, settledPath } from './settled.ts';
 import { StoredFileError, unpackRun } from './stored-run.ts';
 import { emptyIndex, type IndexEntry, indexEntryFor, parseShard, type SuiteIndex } from './suite-index.ts';
 import type { StoreTree } from './tree.ts';
@@ -161,9 +161,11 @@ async function recentState(
   if (parsed.ok !== true) return undefined;
   const settled = parsed.settled;
   const { shardBlobs } = listing;
-  if (shardBlobs.size !== Object.keys(settled.shards).length) return undefined;
-  for (const [month, blob] of shardBlobs) if (settled.shards[month] !== blob) return undefined;
-  if (filesDigest(new Map([...listing.files, ...listing.timelines])) !== settled.files) return undefined;
+  // The settled months as the file says they were written: their shards and their run files.
+  const settledShards = [...shardBlobs].filter(([month]) => month < settled.before);
+  if (settledShards.length !== Object.keys(settled.shards).length) return undefined;
+  for (const [month, blob] of settledShards) if (settled.shards[month] !== blob) return undefined;
+  if (filesDigest(new Map([...listing.files, ...listing.timelines]), settled.before) !== settled.files) return undefined;
   const settledIds = new Set(settled.tail.map((r) => r.id));
   if (recent.incoming.some((r) => monthOf(r.startedAt) < settled.before || settledIds.has(r.id))) return undefined;
   // An id of a settled run that left the tail: files are named by start and id, so look for its name.
@@ -180,6 +182,13 @@ async function recentState(
     if (!read.ok) throw new StoreCorruptError(storeLabel, shard, read.reason);
     index.runs.push(...read.entries);
     index.ciLevel = read.ciLevel;
+  }
+  // The recent months' run files against their shards (what the full read checks, for them).
+  const indexed = new Map(index.runs.map((e) => [e.file, e.blob]));
+  for (const [file, blob] of indexed) if (listing.files.get(file) !== blob) return undefined;
+  for (const file of listing.files.keys()) {
+    const month = fileMonth(file);
+    if ((month === undefined || month >= settled.before) && !indexed.has(file)) return undefined;
   }
   if (recent.retention && settled.summary.runs > 0) {
     const r = recent.retention;

@@ -3,22 +3,22 @@
 // commit, after a jittered, growing pause, a bounded number of times. Nothing is pushed until
 // every file the plan reads has been validated, so a damaged branch is reported, not rewritten.
 import type { RunResult } from '../../results/types.ts';
+import type { SiteScripts } from '../../site/pages.ts';
+import { loadSiteScripts } from '../../site/scripts.ts';
 import { EnvironmentError, MeshPerfError, UsageError } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
+import { redactText } from '../../util/redact.ts';
+import type { SuiteChangePoints } from '../change-points.ts';
 import { StoreAccessError } from '../errors.ts';
 import { changePointsFromTree, listFromTree } from '../list.ts';
-import type { SuiteChangePoints } from '../change-points.ts';
-import { planPublish, type PublishPlan } from '../publish-plan.ts';
-import { rebuildStore, type ChangeSink, type RebuildSummary } from '../rebuild-plan.ts';
+import { type PublishPlan, planPublish } from '../publish-plan.ts';
+import { type ChangeSink, type RebuildSummary, rebuildStore } from '../rebuild-plan.ts';
 import type { Retention } from '../retention.ts';
 import { hasChanges, type StoreTree } from '../tree.ts';
 import type { HistoryQuery, PublishOutcome, ResultStore } from '../types.ts';
-import { Git, GitCommandError, type GitCredentials } from './git.ts';
-import { redactText } from '../../util/redact.ts';
 import { backoffDelayMs } from './backoff.ts';
+import { Git, GitCommandError, type GitCredentials } from './git.ts';
 import { GitSession } from './session.ts';
-import { loadSiteScripts } from '../../site/scripts.ts';
-import type { SiteScripts } from '../../site/pages.ts';
 
 export interface GitBranchStoreOptions {
   url: string;
