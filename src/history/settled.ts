@@ -56,6 +56,8 @@ export interface Settled {
   trend: Record<string, SettledTrend>;
   /** Runs of the settled months kept for change points, as index entries holding only those figures. */
   tail: IndexEntry[];
+  /** Every settled run's id (a publish that brings one again reads every shard). */
+  ids: string[];
 }
 
 /** A tail run as stored: its change-point figures per profile and mode, [valid, ...CHANGE_POINT_METRICS]. */
@@ -106,6 +108,7 @@ export function emptySettled(suite: string, before: string): Settled {
     summary: { runs: 0, profiles: [], modes: [], branches: [], months: [], nonPr: {} },
     trend: {},
     tail: [],
+    ids: [],
   };
 }
 
@@ -154,7 +157,14 @@ export function settle(settled: Settled, entries: readonly IndexEntry[], before:
     t.runs++;
     for (const key of seriesPoints(run)) t.points[key] = (t.points[key] ?? 0) + 1;
   }
-  return { ...settled, before, summary, trend, tail: trimTail([...settled.tail, ...movedTrend]) };
+  return {
+    ...settled,
+    before,
+    summary,
+    trend,
+    tail: trimTail([...settled.tail, ...movedTrend]),
+    ids: [...settled.ids, ...moved.map((e) => e.id)],
+  };
 }
 
 /** The runs that are among the newest ANALYSED_RUNS points of at least one series of their branch. */
@@ -197,8 +207,8 @@ const tailTexts = new WeakMap<readonly IndexEntry[], string>();
 const TAIL_OPEN = '\n"tail":[';
 
 export function serializeSettled(settled: Settled): string {
-  const { suite, before, shards, files, summary, trend, tail } = settled;
-  const head = JSON.stringify({ schemaVersion: SETTLED_SCHEMA_VERSION, kind: SETTLED_KIND, suite, before, files, summary, trend });
+  const { suite, before, shards, files, summary, trend, tail, ids } = settled;
+  const head = JSON.stringify({ schemaVersion: SETTLED_SCHEMA_VERSION, kind: SETTLED_KIND, suite, before, files, summary, trend, ids });
   const shardLines = Object.keys(shards)
     .sort()
     .map((m) => `${JSON.stringify(m)}:${JSON.stringify(shards[m])}`);
@@ -242,6 +252,7 @@ export function parseSettled(text: string, suite: string): SettledParse {
     Object.values(trend).some((t) => typeof t?.runs !== 'number' || typeof t.points !== 'object' || t.points === null)
   )
     return bad('trend', 'branch → runs and points');
+  if (!Array.isArray(doc.ids) || doc.ids.some((id) => typeof id !== 'string')) return bad('ids', 'a list of run ids');
   if (!Array.isArray(doc.tail)) return bad('tail', 'a list of runs');
   const tail: IndexEntry[] = [];
   for (const [i, raw] of (doc.tail as unknown[]).entries()) {
@@ -254,7 +265,16 @@ export function parseSettled(text: string, suite: string): SettledParse {
   if (at >= 0 && text.endsWith(']});\n')) tailTexts.set(tail, text.slice(at + TAIL_OPEN.length, -']});\n'.length));
   return {
     ok: true,
-    settled: { suite, before: doc.before, files: doc.files, shards: shards as Record<string, string>, summary, trend, tail },
+    settled: {
+      suite,
+      before: doc.before,
+      files: doc.files,
+      shards: shards as Record<string, string>,
+      summary,
+      trend,
+      tail,
+      ids: doc.ids as string[],
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import { buildRunView } from '../report/view.ts';
 import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
-import { isRunFile, monthOf, safeRunId, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
+import { isRunFile, monthOf, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
 import type { Retention } from './retention.ts';
 import { fileMonth, filesDigest, parseSettled, type Settled, settledPath } from './settled.ts';
 import { StoredFileError, unpackRun } from './stored-run.ts';
@@ -166,11 +166,8 @@ async function recentState(
   if (settledShards.length !== Object.keys(settled.shards).length) return undefined;
   for (const [month, blob] of settledShards) if (settled.shards[month] !== blob) return undefined;
   if (filesDigest(new Map([...listing.files, ...listing.timelines]), settled.before) !== settled.files) return undefined;
-  const settledIds = new Set(settled.tail.map((r) => r.id));
+  const settledIds = new Set(settled.ids);
   if (recent.incoming.some((r) => monthOf(r.startedAt) < settled.before || settledIds.has(r.id))) return undefined;
-  // An id of a settled run that left the tail: files are named by start and id, so look for its name.
-  const names = new Set([...listing.files.keys()].map((f) => f.slice(f.lastIndexOf('/') + 1)));
-  if (recent.incoming.some((r) => [...names].some((n) => n.endsWith(`-${safeName(r.id)}.js`)))) return undefined;
 
   const recentShards = [...listing.shards].filter(([, month]) => month >= settled.before);
   const texts = await tree.readMany(recentShards.map(([p]) => p));
@@ -207,11 +204,6 @@ async function recentState(
     dirty: new Set(),
     warnings: [],
   };
-}
-
-/** The id part of a run file's name (layout.ts safeRunId, its leading timestamp dropped). */
-function safeName(id: string): string {
-  return safeRunId(id).replace(/^\d{8}T\d{6}Z?-(?=.)/, '');
 }
 
 /** Marks the shard of `startedAt`'s month for rewriting. */

@@ -155,6 +155,19 @@ test('a missing settled-months file is rebuilt by one full read; a changed run f
   store.apply(await planPublish(store, [runOfDay(76)], optionsFor(76)));
   assert.ok(shards.filter((p) => store.readShards.has(p)).length <= 2, `then only the recent shards: ${[...store.readShards].join(', ')}`);
 
+  // A run that reuses a settled run's id (a re-run published later): every shard is read, and the
+  // earlier file of that id is replaced, as a full read does.
+  const rerun = runOfDay(76);
+  const first = runOfDay(3);
+  rerun.run.id = first.run.id;
+  const again = store.copy();
+  const replaced = await planPublish(again, [rerun], optionsFor(76));
+  assert.equal(shards.filter((p) => again.readShards.has(p)).length, shards.length, 'every shard read for a settled id');
+  assert.ok(
+    [...replaced.changes.deletes].some((p) => p.startsWith(`runs/${SUITE}/2024/20240104`)),
+    [...replaced.changes.deletes].join(', '),
+  );
+
   // A run file of a settled month removed by hand: the next publish reads every shard and says so.
   const old = (await store.list(`runs/${SUITE}/2024/`)).find((p) => p.endsWith('.js') && !p.endsWith('.tl.js'))!;
   store.texts.delete(old);
