@@ -13,6 +13,7 @@ import {
   gatesTable,
   intervalNote,
   invalidTable,
+  pathSection,
   reasonsList,
   resultsTable,
   roundsText,
@@ -93,6 +94,7 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
     parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
   }
   parts.push(`<sub>${intervalNote(view)} ${baseNote(view.reference)}</sub>`);
+  parts.push(pathSection(view));
   const detectability = view.analysis?.detectability ?? [];
   if (detectability.length > 0) parts.push(`**Minimum detectable effect:** ${detectability.map(text).join('; ')}.`);
 

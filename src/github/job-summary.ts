@@ -11,6 +11,7 @@ import {
   gatesTable,
   intervalNote,
   invalidTable,
+  pathSection,
   reasonsList,
   resultsTable,
   roundsText,
@@ -59,6 +60,7 @@ export function renderJobSummary(input: SummaryInput): string {
     add(
       `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(view.reference)}</sub>`,
     );
+    add(pathSection(view));
   }
   if (view.gates.length > 0) {
     add('### Gates');

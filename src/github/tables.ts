@@ -2,7 +2,7 @@
 // the gate table, the invalid-repetition table. Pure.
 import { MIN_VALUES_FOR_MEDIAN_CI } from '../analysis/median-interval.ts';
 import { smallSampleIntervalNote } from '../report/detectability-words.ts';
-import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
+import { abLeadLines, PATH_HEADING, pathNotes, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { BaseComparison, ReferenceView } from '../report/reference.ts';
@@ -77,6 +77,13 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
   });
   const align = header.map((_, i) => (i === 0 || (multiProfile && i === 1) ? 'l' : 'r')) as ('l' | 'r')[];
   return table(header, rows, align);
+}
+
+/** What each mode's proxies counted, one line per mode (empty when the run read no proxy counters). */
+export function pathSection(view: RunView): string {
+  const paths = pathNotes(view);
+  if (paths.length === 0) return '';
+  return [`**${PATH_HEADING}**`, '', ...paths.map((p) => `- ${code(p.mode)}: ${text(p.text)}`)].join('\n');
 }
 
 /** A footnote saying what the intervals in the table are. */

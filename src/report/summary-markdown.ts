@@ -12,9 +12,11 @@ import {
   latencyCell,
   NO_MEASUREMENTS,
   overheadText,
+  PATH_HEADING,
+  pathNotes,
   VERDICT_ICON,
 } from './cells.ts';
-import { text as escapeMarkdown } from './markdown-kit.ts';
+import { code, text as escapeMarkdown } from './markdown-kit.ts';
 import type { RunView } from './view.ts';
 
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
@@ -48,6 +50,8 @@ export function renderSummaryMarkdown(view: RunView): string {
     out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
     out.push(...analysisMarkdownLines(view));
   }
+  const paths = pathNotes(view);
+  if (paths.length) out.push('', `**${PATH_HEADING}**`, '', ...paths.map((p) => `- ${code(p.mode)}: ${escapeMarkdown(p.text)}`));
   const errors = errorNotes(view);
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(view);
