@@ -12,6 +12,7 @@ import {
   latencyCell,
   NO_MEASUREMENTS,
   overheadText,
+  reasonsBesideAbLead,
   PATH_HEADING,
   pathNotes,
   VERDICT_ICON,
@@ -33,8 +34,10 @@ export function renderSummaryMarkdown(view: RunView): string {
     const stopped = stoppingLine(view);
     out.push(...(stopped ? ['', escapeMarkdown(stopped)] : []), '');
   }
-  for (const reason of view.reasons) out.push(`- ${reason}`);
-  if (view.reasons.length) out.push('');
+  // An A/B gate's reason is its lead line above: said once.
+  const reasons = reasonsBesideAbLead(view);
+  for (const reason of reasons) out.push(`- ${reason}`);
+  if (reasons.length) out.push('');
   // A run that ended before any repetition finished: one sentence, not an empty table.
   if (view.modes.length === 0) out.push(NO_MEASUREMENTS);
   else {

@@ -122,7 +122,7 @@ export interface AnalysisNotes {
 export interface AbGateView {
   evidence: AbGateEvidence;
   mark: '✓' | '✗' | '⚠';
-  /** "proxy head vs base: p50 +0.8% [-1.2%, +2.9%], within 5.00% → pass (14 blocks, 4 m 10 s)". */
+  /** "proxy head vs base: p50 +0.8% [-1.2%, +2.9%], within 5.00% → pass", with "(14 blocks, 4 m 10 s)" when no stopping line follows (fixed blocks). */
   line: string;
 }
 
@@ -243,7 +243,8 @@ function abView(gates: readonly AbGateEvidence[], withProfile: boolean, stopping
     gates: gates.map((evidence) => ({
       evidence,
       mark: AB_MARK[evidence.decision],
-      line: abLine(evidence, { withProfile, ...(stopping ? { stopping } : {}) }),
+      // How long it measured goes on the line only when no stopping line follows to say it (fixed blocks).
+      line: abLine(evidence, { withProfile, ...(stopping?.reason === 'fixed' ? { stopping } : {}) }),
     })),
     decision: decisions.has('fail') ? 'fail' : decisions.has('inconclusive') ? 'inconclusive' : 'pass',
   };
