@@ -1,7 +1,8 @@
 // The path evidence in words: what the proxies in each mode's path counted for its traffic, by
 // their own counters (results: repetitions[].path, read on Kubernetes platforms), summed over the
 // repetitions that carry it. "ztunnel counted 1,204 connections (mTLS)", "sidecar counted 12,000
-// of 12,000 requests (mTLS); ztunnel none", "no mesh proxy counted it (ztunnel read)". A platform
+// of 12,000 requests (mTLS); ztunnel none", "no mesh proxy counted it (ztunnel read)", "no mesh proxy
+// found in its path (sidecar looked for)". A platform
 // without proxy counters (local, endpoints) records none: then the view has no paths and no
 // output says anything about them. Pure.
 import type { ModeResult, ProxyKind, ProxyTraffic, Repetition } from '../results/types.ts';
@@ -27,11 +28,15 @@ export function pathView(repetitions: readonly Repetition[]): PathView {
   const sums = new Map<ProxyKind, ProxyTraffic>();
   let requests = 0;
   let unread = 0;
+  const absent = new Set<ProxyKind>();
   for (const r of probed) {
     requests += r.requests;
     if ((r.path!.problems ?? []).length > 0) unread++;
     for (const p of r.path!.proxies) {
-      if (p.pods === 0) continue; // not in the cluster for this mode: nothing was read
+      if (p.pods === 0) {
+        absent.add(p.proxy); // looked for, not there (no sidecar injected in a baseline's pods): nothing read
+        continue;
+      }
       const sum = sums.get(p.proxy);
       if (!sum) sums.set(p.proxy, { ...p, peers: [] });
       else {
@@ -46,7 +51,9 @@ export function pathView(repetitions: readonly Repetition[]): PathView {
   const counted = proxies.filter((p) => p.count > 0);
   const silent = proxies.filter((p) => p.count === 0).map((p) => p.proxy);
   const parts: string[] = [];
-  if (counted.length === 0) parts.push(`no mesh proxy counted it${silent.length > 0 ? ` (${silent.join(', ')} read)` : ''}`);
+  if (proxies.length === 0)
+    parts.push(`no mesh proxy found in its path${absent.size > 0 ? ` (${[...absent].join(', ')} looked for)` : ''}`);
+  else if (counted.length === 0) parts.push(`no mesh proxy counted it (${silent.join(', ')} read)`);
   else {
     parts.push(counted.map((p) => proxyText(p, requests)).join(', '));
     if (silent.length > 0) parts.push(`${silent.join(', ')} none`);

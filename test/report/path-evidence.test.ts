@@ -113,6 +113,16 @@ test('a mode without evidence in a run that has it says "path not checked"; part
   assert.match(terminal, /- istio-sidecar: sidecar counted .*; ztunnel none; some pods unread in 1 repetition\n/);
 });
 
+test('a baseline whose pods carry no mesh proxy at all says none was found, not that one counted nothing', () => {
+  const result = kindRun();
+  for (const rep of result.modes.find((m) => m.name === 'baseline')!.repetitions)
+    rep.path = { proxies: [traffic('sidecar', 0, 0), traffic('linkerd-proxy', 0, 0)] };
+  assert.match(
+    outputs(result).terminal.replace(/\n {4}(?=\S)/g, ' '),
+    /- baseline: no mesh proxy found in its path \(sidecar, linkerd-proxy looked for\)\n/,
+  );
+});
+
 test('a run whose platform reads no proxy counters (local) says nothing about the path', () => {
   const result = buildRunResult({ seed: 7, repetitions: 2 });
   for (const [name, text] of Object.entries(outputs(result))) {
