@@ -9,7 +9,7 @@
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
 // (scripts/test-tiers.mjs lists them) run one at a time, as they must not share a 2-core machine,
-// and the other e2e files two at a time. After the tiers it prints the ten slowest tests and each
+// and the other e2e files two at a time, beside the k8s tier. After the tiers it prints the ten slowest tests and each
 // tier's time against its budget (a report: over budget does not fail the run).
 //   node scripts/test.mjs                  everything (lint, format, setup, all tiers)
 //   node scripts/test.mjs --tier unit      one tier (repeat --tier for more); unit needs no setup
@@ -17,7 +17,7 @@
 // A tier whose tools are missing is skipped outside CI with what is missing and how to get it;
 // with CI=true it fails instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,8 +141,9 @@ function reapedCpu() {
   return spent;
 }
 
-const tierTimes = [];
+const jobTimes = [];
 const durationFiles = [];
+const suiteStarted = Date.now();
 let failed = false;
 
 /** The files of a tier that can run here, after saying what is skipped and why; [] when none can. */
@@ -178,68 +179,77 @@ function runnableFiles(tier) {
   return tierFiles;
 }
 
-async function runTier(tier, tierFiles) {
-  console.log(`\n▶ test:${tier}: ${tierFiles.length} files (load average ${loadAverage()})`);
-  const started = Date.now();
-  // Files that share no ports and drive no load run side by side (unit: as many as there are
-  // cores; e2e: two, leaving the load-driving files the machine to themselves, one at a time;
-  // k8s: each with its own control plane, in lanes that run together, the longest files first).
-  // A batch is a list of lanes run at once; batches run one after another.
-  const batches =
-    tier === 'unit'
-      ? [['unit', [tierFiles], availableParallelism()]]
-      : tier === 'e2e'
-        ? [
-            ['e2e-parallel', [tierFiles.filter((f) => !drivesLoad(f))], 2],
-            ['e2e-load', [tierFiles.filter((f) => drivesLoad(f))], 1],
-          ]
-        : tier === 'real'
-          ? [['real', [tierFiles], 1]]
-          : [[tier, k8sLanes(tierFiles), 1]];
-  let tierFailed = false;
-  let cpu = 0;
-  for (const [label, lanes, concurrency] of batches) {
-    const count = lanes.reduce((n, lane) => n + lane.length, 0);
-    if (count === 0) continue;
-    if (lanes.length > 1) console.log(`\n▶ test:${tier}: ${count} files in ${lanes.length} lanes side by side (${label})`);
-    else if (batches.length > 1) console.log(`\n▶ test:${tier}: ${count} files, ${concurrency} at a time (${label})`);
-    // Unit files run bundled, several to a process (scripts/bundle-unit-tests.mjs says why); the
-    // others under tsx, one file to a process. Two processes per core even out their lengths.
-    const run = async (lane, i) =>
-      tier === 'unit'
-        ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, [
-            '--enable-source-maps',
-          ])
-        : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
-    const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
-    for (const { status, out, cpu: spent } of results) {
-      durationFiles.push(out);
-      if (spent !== undefined) cpu += spent;
-      if (status !== 0) tierFailed = true;
-    }
-  }
-  const seconds = (Date.now() - started) / 1000;
-  tierTimes.push({ tier, seconds, cpu: childCpuSeconds() === undefined ? undefined : cpu, load: loadAverage() });
-  console.log(`▶ test:${tier} ${tierFailed ? 'failed' : 'passed'} in ${seconds.toFixed(1)} s`);
-  if (tierFailed) failed = true;
+/**
+ * The jobs of a tier: each a label, the lanes it runs at once (each lane one `node --test` over its
+ * files, one after another) and the files each of those runs at a time. Files that share no ports
+ * and drive no load run side by side (unit: as many as there are cores; e2e: two; k8s: each with
+ * its own control plane, in lanes, the longest files first); e2e files that drive load and the
+ * real tier run alone, one file at a time.
+ */
+function jobsOf(tier, tierFiles) {
+  if (tier === 'unit') return [{ tier, label: 'unit', lanes: [tierFiles], concurrency: availableParallelism() }];
+  if (tier === 'e2e')
+    return [
+      { tier, label: 'e2e-parallel', lanes: [tierFiles.filter((f) => !drivesLoad(f))], concurrency: 2 },
+      { tier, label: 'e2e-load', lanes: [tierFiles.filter((f) => drivesLoad(f))], concurrency: 1 },
+    ];
+  if (tier === 'real') return [{ tier, label: 'real', lanes: [tierFiles], concurrency: 1 }];
+  return [{ tier, label: tier, lanes: k8sLanes(tierFiles), concurrency: 1 }];
 }
 
-// Every tier runs alone, in order. The real tier ran beside the k8s tier for a while (the k8s files
-// mostly wait on rollouts and istioctl), but in a full CI run on 2 cores (2026-11-28) the two
-// together stalled the node's k6 (p99 of 0.1-1.2 s, repetitions invalid for dropped iterations)
-// and the real tier's A/B ended invalid: a tier that measures latency needs the machine to itself.
-// `together` keeps the mechanism for tiers that could share it.
+async function runJob({ tier, label, lanes, concurrency }) {
+  const count = lanes.reduce((n, lane) => n + lane.length, 0);
+  if (count === 0) return;
+  const started = Date.now();
+  console.log(
+    `\n▶ ${label}: ${count} file${count === 1 ? '' : 's'}${lanes.length > 1 ? ` in ${lanes.length} lanes side by side` : `, ${concurrency} at a time`} (load average ${loadAverage()})`,
+  );
+  // Unit files run bundled, several to a process (scripts/bundle-unit-tests.mjs says why); the
+  // others under tsx, one file to a process. Two processes per core even out their lengths.
+  const run = async (lane, i) =>
+    tier === 'unit'
+      ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, ['--enable-source-maps'])
+      : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
+  const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
+  let jobFailed = false;
+  let cpu = 0;
+  for (const { status, out, cpu: spent } of results) {
+    durationFiles.push(out);
+    if (spent !== undefined) cpu += spent;
+    if (status !== 0) jobFailed = true;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  jobTimes.push({ tier, label, seconds, cpu: childCpuSeconds() === undefined ? undefined : cpu, load: loadAverage() });
+  console.log(`▶ ${label} ${jobFailed ? 'failed' : 'passed'} in ${seconds.toFixed(1)} s`);
+  if (jobFailed) failed = true;
+}
+
+// The schedule: phases one after another, the jobs of a phase side by side. The e2e files that
+// drive no load (Chromium, git, act's workflow checks, the simulated acceptance) run beside the
+// k8s lanes, which mostly wait on rollouts and istioctl (0.7 of a core in a CI run of 2026-11-28):
+// that takes their ~5 minutes off the suite's wall time. What measures latency has the machine to
+// itself: the e2e files that drive load, then the real tier. The real tier ran beside the k8s tier
+// for a while, but in a full CI run on 2 cores (2026-11-28) that stalled the node's k6 (p99 of
+// 0.1-1.2 s, repetitions invalid for dropped iterations) and the real tier's A/B ended invalid.
 const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
-const together = [];
-const ran = new Set();
-for (const tier of TIERS) {
-  if (ran.has(tier)) continue;
-  const now = (together.find((g) => g.includes(tier)) ?? [tier]).filter((t) => runnable[t].length > 0);
-  for (const t of now) ran.add(t);
-  if (now.length > 1) console.log(`\n▶ test:${now.join(' and test:')} side by side`);
-  await Promise.all(now.map((t) => runTier(t, runnable[t])));
+const jobs = Object.fromEntries(TIERS.map((tier) => [tier, jobsOf(tier, runnable[tier])]));
+const job = (tier, label) => jobs[tier].find((j) => j.label === label);
+const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real];
+for (const phase of phases) {
+  const live = phase.filter((j) => j.lanes.some((lane) => lane.length > 0));
+  if (live.length > 1) console.log(`\n▶ ${live.map((j) => j.label).join(' and ')} side by side`);
+  await Promise.all(live.map(runJob));
 }
 printTimings();
+// Every test's time, for tuning the k8s lanes (K8S_SECONDS) from a CI run: MESH_PERF_TEST_DURATIONS=FILE.
+if (process.env.MESH_PERF_TEST_DURATIONS)
+  writeFileSync(
+    process.env.MESH_PERF_TEST_DURATIONS,
+    durationFiles
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join(''),
+  );
 rmSync(durationsDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
 
@@ -265,14 +275,22 @@ function printTimings() {
     console.log("\n▶ Slowest files (their tests' time, one after another)");
     for (const [file, ms] of [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${fmt(ms)}  ${file}`);
   }
-  if (tierTimes.length === 0) return;
+  if (jobTimes.length === 0) return;
   console.log('\n▶ Tier times against their budget (2-core machine; a report, not a gate)');
-  for (const { tier, seconds, cpu, load } of tierTimes) {
+  for (const tier of TIERS) {
+    const parts = jobTimes.filter((j) => j.tier === tier);
+    if (parts.length === 0) continue;
+    const seconds = parts.reduce((sum, j) => sum + j.seconds, 0);
     const budget = BUDGET_S[tier];
     const verdict = seconds <= budget ? 'within budget' : `OVER BUDGET by ${(seconds - budget).toFixed(0)} s`;
-    const cpuText = cpu === undefined ? '' : `, ${cpu.toFixed(0)} s CPU`;
+    const split = parts.length > 1 ? ` (${parts.map((j) => `${j.label} ${j.seconds.toFixed(0)} s`).join(' + ')})` : '';
+    const cpus = parts.map((j) => j.cpu);
+    const cpuText = cpus.includes(undefined) ? '' : `, ${cpus.reduce((a, b) => a + b, 0).toFixed(0)} s CPU`;
     console.log(
-      `  ${tier.padEnd(4)} ${seconds.toFixed(1).padStart(7)} s of ${budget} s: ${verdict} (load average ${load} at the end${cpuText})`,
+      `  ${tier.padEnd(4)} ${seconds.toFixed(1).padStart(7)} s of ${budget} s: ${verdict}${split} (load average ${parts.at(-1).load} at the end${cpuText})`,
     );
   }
+  console.log(
+    `  suite ${((Date.now() - suiteStarted) / 1000).toFixed(1).padStart(7)} s from the first tier to the last (tiers side by side overlap)`,
+  );
 }

@@ -7,7 +7,7 @@ import { decodeBody, withTimelines, type StoredBody } from '../history/run-codec
 import { unpackTimelines } from '../history/timeline-codec.ts';
 import { migrateDocument } from '../results/migrate-steps.ts';
 import type { RunResult } from '../results/types.ts';
-import { runPageHtml } from './run-page-html.ts';
+import { runPageHtml, type StoredChangePoints } from './run-page-html.ts';
 import type { RunPageConfig } from '../site/run-page/render.ts';
 import { gunzipBase64, loadScript } from './unpack.ts';
 import './window.ts';
@@ -17,11 +17,21 @@ type Payload = [format: number, base64: string | null];
 const RUN_FORMAT = 1;
 const TIMELINES_FORMAT = 1;
 
-const received: { run?: Payload; timelines?: Payload } = {};
+const received: { run?: Payload; timelines?: Payload; changes?: StoredChangePoints } = {};
 window.meshPerfStore = {
   run: (format: number, base64: string | null) => void (received.run = [format, base64]),
   timelines: (format: number, base64: string | null) => void (received.timelines = [format, base64]),
+  changePoints: (doc: Partial<StoredChangePoints>) => void (received.changes = changePointsOf(doc)),
 };
+
+/** The suite's change points as its file hands them over; anything unexpected reads as none. */
+function changePointsOf(doc: Partial<StoredChangePoints> | undefined): StoredChangePoints {
+  const list = Array.isArray(doc?.changePoints) ? doc.changePoints : [];
+  return {
+    ...(typeof doc?.mainBranch === 'string' ? { mainBranch: doc.mainBranch } : {}),
+    changePoints: list.filter((cp) => typeof cp?.branch === 'string' && typeof cp.afterStartedAt === 'string'),
+  };
+}
 
 function status(text: string): void {
   const line = document.getElementById('run-status');
@@ -64,8 +74,13 @@ async function main(): Promise<void> {
   performance.mark('mesh-perf:start');
   const chart = loadScript(config.chartJs);
   const base = `${config.runs}${key.split('/').map(encodeURIComponent).join('/')}`;
+  // The suite's change points say whether the run follows one (a store without the file: none).
+  const suite = key.split('/')[0]!;
+  const changes = loadScript(`${config.runs}${encodeURIComponent(suite)}/change-points.${encodeURIComponent(suite)}.js`).catch(
+    () => undefined,
+  );
   try {
-    await Promise.all([loadScript(`${base}.js`), loadScript(`${base}.tl.js`)]);
+    await Promise.all([loadScript(`${base}.js`), loadScript(`${base}.tl.js`), changes]);
     performance.mark('mesh-perf:loaded');
   } catch (error) {
     status(`Run ${key} is not in this history (${(error as Error).message}): retention may have removed it.`);
@@ -75,7 +90,7 @@ async function main(): Promise<void> {
   try {
     const result = await readRun();
     const results = URL.createObjectURL(new Blob([`${JSON.stringify(result, null, 2)}\n`], { type: 'application/json' }));
-    html = runPageHtml(result, config, { href: results, download: `${key.split('/')[2]}.results.json` });
+    html = runPageHtml(result, config, { href: results, download: `${key.split('/')[2]}.results.json` }, received.changes);
   } catch (error) {
     status(`Run ${key} could not be read: ${(error as Error).message}`);
     return;

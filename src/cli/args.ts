@@ -6,6 +6,7 @@ import { quote } from '../util/quote.ts';
 import { COMMANDS } from './registry.ts';
 import { wrap } from '../report/terminal.ts';
 import { terminalWidth } from './terminal-width.ts';
+import { hanging, noteLines, usageLines } from './help-layout.ts';
 
 const HELP_INDENT = 30;
 
@@ -67,7 +68,7 @@ export function parseArgs(command: Command, argv: string[]): ParsedArgs {
 }
 
 export function commandHelp(command: Command, width = terminalWidth()): string {
-  const lines = [`mesh-perf ${command.name} — ${command.summary}`, '', `Usage: mesh-perf ${command.usage}`];
+  const lines = [...hanging(`mesh-perf ${command.name} — ${command.summary}`, width), '', ...usageLines(command.usage, width)];
   // Descriptions wrap in their own column, so the option names stay readable at 80 columns.
   const entry = (name: string, description: string) => {
     const wrapped = wrap(description, Math.max(width - HELP_INDENT, 20)).map((l) => l.trimStart());
@@ -82,6 +83,7 @@ export function commandHelp(command: Command, width = terminalWidth()): string {
   lines.push('', 'Options:');
   for (const o of command.options) entry(`  --${o.name}${o.value ? ` ${o.value}` : ''}`, o.description);
   entry('  --help', 'Show this help');
-  if (command.details) lines.push('', ...command.details.split('\n'));
-  return `${lines.flatMap((line) => wrap(line, width)).join('\n')}\n`;
+  // One note per line of details, each wrapped under itself.
+  if (command.details) lines.push('', ...command.details.split('\n').flatMap((note) => noteLines(note, width)));
+  return `${lines.join('\n')}\n`;
 }

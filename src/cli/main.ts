@@ -4,6 +4,7 @@ import { COMMANDS } from './registry.ts';
 import { commandHelp, parseArgs } from './args.ts';
 import { wrap } from '../report/terminal.ts';
 import { terminalWidth } from './terminal-width.ts';
+import { hanging } from './help-layout.ts';
 import { consoleLogger } from './console-logger.ts';
 import { tolerateClosedReader } from './closed-output.ts';
 import { errorText } from './error-text.ts';
@@ -27,7 +28,7 @@ export function mainHelp(columns = terminalWidth()): string {
   const entry = (name: string, summary: string) =>
     wrap(summary, Math.max(columns - width - 2, 20)).map((line, i) => `  ${(i === 0 ? name : '').padEnd(width)}${line.trimStart()}`);
   return [
-    ...wrap('mesh-perf — what does the service mesh cost us, and did this change make it worse?', columns),
+    ...hanging('mesh-perf — what does the service mesh cost us, and did this change make it worse?', columns),
     '',
     'Usage: mesh-perf <command> [options]',
     '',
@@ -35,7 +36,7 @@ export function mainHelp(columns = terminalWidth()): string {
     ...COMMANDS.flatMap((c) => entry(c.name, c.summary)),
     '',
     "Run `mesh-perf <command> --help` for a command's options.",
-    ...wrap(
+    ...hanging(
       'Exit codes: 0 pass, 1 a gate failed, 2 usage or config error, 3 environment problem or invalid run, 130 interrupted.',
       columns,
     ),

@@ -2,7 +2,7 @@
 // overhead vs the baseline mode, change vs the PR's base from history), then collapsible
 // details, links, and a hidden marker that finds the comment again on the next run. GitHub
 // rejects bodies over 65,536 characters, so the details fold into a link to the job summary.
-import { NO_MEASUREMENTS } from '../report/cells.ts';
+import { listedGates, NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { linksLine, type ReportLinks } from './job-summary.ts';
 import { code, details, link, text } from '../report/markdown-kit.ts';
@@ -13,6 +13,7 @@ import {
   gatesTable,
   intervalNote,
   invalidTable,
+  pathSection,
   reasonsList,
   resultsTable,
   roundsText,
@@ -93,14 +94,17 @@ function compose(input: CommentInput, mode: 'full' | 'folded', maxRows?: number)
     parts.push(`_${view.modes.length - rows.length} more rows are in the ${link('job summary', links.runUrl)}._`);
   }
   parts.push(`<sub>${intervalNote(view)} ${baseNote(view.reference)}</sub>`);
+  parts.push(pathSection(view));
   const detectability = view.analysis?.detectability ?? [];
   if (detectability.length > 0) parts.push(`**Minimum detectable effect:** ${detectability.map(text).join('; ')}.`);
 
   if (mode === 'full') {
-    const failed = view.gates.filter((g) => g.result.decision === 'fail').length;
-    const undecided = view.gates.filter((g) => g.result.decision === 'inconclusive').length;
-    const counts = `${view.gates.length} checked, ${failed} failed${undecided > 0 ? `, ${undecided} inconclusive` : ''}`;
-    if (view.gates.length > 0) parts.push(details(`Gates: ${counts}`, gatesTable(view.gates), failed + undecided > 0));
+    // The A/B gates are the A/B section's lines: the table holds the others.
+    const gates = listedGates(view);
+    const failed = gates.filter((g) => g.result.decision === 'fail').length;
+    const undecided = gates.filter((g) => g.result.decision === 'inconclusive').length;
+    const counts = `${gates.length} checked, ${failed} failed${undecided > 0 ? `, ${undecided} inconclusive` : ''}`;
+    if (gates.length > 0) parts.push(details(`${view.ab ? 'Other gates' : 'Gates'}: ${counts}`, gatesTable(gates), failed + undecided > 0));
     if (view.invalid.length > 0) parts.push(details(`Invalid repetitions: ${view.invalid.length}`, invalidTable(view.invalid, 50)));
     parts.push(details('Run details', runDetails(input)));
   } else {

@@ -1,7 +1,7 @@
 // The job summary ($GITHUB_STEP_SUMMARY): the full results table with intervals, verdict with
 // reasons, gates with their evidence, detectability, invalid repetitions, and links. Pure. GitHub
 // refuses a step summary over 1 MiB, so optional sections are dropped (with a note) until it fits.
-import { NO_MEASUREMENTS } from '../report/cells.ts';
+import { listedGates, NO_MEASUREMENTS } from '../report/cells.ts';
 import type { RunView } from '../report/view.ts';
 import { code, details, link, text, utf8Bytes } from '../report/markdown-kit.ts';
 import {
@@ -11,6 +11,7 @@ import {
   gatesTable,
   intervalNote,
   invalidTable,
+  pathSection,
   reasonsList,
   resultsTable,
   roundsText,
@@ -59,10 +60,13 @@ export function renderJobSummary(input: SummaryInput): string {
     add(
       `<sub>${intervalNote(view)} Overhead is against the baseline mode of this same run, paired by interleaved block. ${baseNote(view.reference)}</sub>`,
     );
+    add(pathSection(view));
   }
-  if (view.gates.length > 0) {
-    add('### Gates');
-    add(gatesTable(view.gates), true, 'gate table');
+  // The A/B gates are the A/B section's lines: the table holds the others.
+  const gates = listedGates(view);
+  if (gates.length > 0) {
+    add(view.ab ? '### Other gates' : '### Gates');
+    add(gatesTable(gates), true, 'gate table');
   }
   const { detectability = [], notes = [] } = view.analysis ?? {};
   if (detectability.length > 0) {

@@ -2,7 +2,7 @@
 // the gate table, the invalid-repetition table. Pure.
 import { MIN_VALUES_FOR_MEDIAN_CI } from '../analysis/median-interval.ts';
 import { smallSampleIntervalNote } from '../report/detectability-words.ts';
-import { abLeadLines, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
+import { abLeadLines, PATH_HEADING, pathNotes, reasonsBesideAbLead, stoppingLine, VERDICT_ICON } from '../report/cells.ts';
 import type { Figure, GateView, InvalidRepetition, ModeView, RunView } from '../report/view.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { BaseComparison, ReferenceView } from '../report/reference.ts';
@@ -21,7 +21,10 @@ export function verdictHeadline(view: RunView): string {
 }
 
 export function reasonsList(view: RunView): string {
-  if (view.reasons.length === 0) {
+  // An A/B gate's reason is its line in the A/B section above: said once.
+  const reasons = reasonsBesideAbLead(view);
+  if (reasons.length < view.reasons.length && reasons.length === 0) return '';
+  if (reasons.length === 0) {
     if (view.verdict !== 'pass') return '';
     return view.gates.length > 0
       ? 'Every gate passed and every repetition was valid.'
@@ -31,7 +34,7 @@ export function reasonsList(view: RunView): string {
     view.verdict === 'inconclusive'
       ? 'No gate failed, but these could not decide with the repetitions this run had (a warning; `gates.regression.inconclusive: fail` makes it fail the job):\n\n'
       : '';
-  return lead + view.reasons.map((reason) => `- ${text(reason)}`).join('\n');
+  return lead + reasons.map((reason) => `- ${text(reason)}`).join('\n');
 }
 
 export interface ResultsTableOptions {
@@ -77,6 +80,13 @@ export function resultsTable(view: RunView, modes: ModeView[], options: ResultsT
   });
   const align = header.map((_, i) => (i === 0 || (multiProfile && i === 1) ? 'l' : 'r')) as ('l' | 'r')[];
   return table(header, rows, align);
+}
+
+/** What each mode's proxies counted, one line per mode (empty when the run read no proxy counters). */
+export function pathSection(view: RunView): string {
+  const paths = pathNotes(view);
+  if (paths.length === 0) return '';
+  return [`**${PATH_HEADING}**`, '', ...paths.map((p) => `- ${code(p.mode)}: ${text(p.text)}`)].join('\n');
 }
 
 /** A footnote saying what the intervals in the table are. */
@@ -195,6 +205,8 @@ export function armsFromBaseSection(view: RunView): string {
 
 /** "3 looks, 14 blocks: every gate decided" or the older confirmation wording for results without a stopping record. */
 export function roundsText(view: RunView): string {
+  // With arms the A/B section says how measuring stopped.
+  if (view.ab && stoppingLine(view)) return '';
   if (view.stopping && view.stopping.record.reason !== 'fixed') return `${view.stopping.measured}, ${view.stopping.reason}`;
   return view.rounds > 1 ? `${view.rounds} rounds (blocks added after the first look)` : '';
 }

@@ -54,6 +54,14 @@ export function intervalLabel(view: RunView): string | undefined {
   return view.analysis ? medianIntervalLabel(view.analysis.fewestRepetitions, view.analysis.level) : undefined;
 }
 
+/** The heading of the path lines, the same in every output. */
+export const PATH_HEADING = "Path, by the proxies' own counters (summed over repetitions)";
+
+/** One line per mode: "istio-ambient: ztunnel counted 1,204 connections (mTLS)"; none when the run read no proxy counters. */
+export function pathNotes(view: RunView): { mode: string; text: string }[] {
+  return (view.paths ?? []).map((p) => ({ mode: p.mode, text: p.path.text }));
+}
+
 export function invalidNotes(view: RunView): string[] {
   return view.invalid.map((r) => `${r.mode} (${r.profile}) repetition ${r.index}: ${r.reasons.join('; ')}`);
 }
@@ -104,7 +112,7 @@ export function analysisLines(view: RunView): AnalysisLines | undefined {
     intervals: a.smallSample
       ? `${a.smallSample} Overhead paired by interleaved block.`
       : `CI: ${Math.round(a.level * 100)}% bootstrap over valid repetitions (seeded); overhead paired by interleaved block.`,
-    gates: view.gates.map((g) => ({ mark: gateMark(g), line: g.result.line })),
+    gates: listedGates(view).map((g) => ({ mark: gateMark(g), line: g.result.line })),
     notes: a.notes,
   };
   // With arms the stopping line leads every output; without, it goes with the analysis.
@@ -115,6 +123,21 @@ export function analysisLines(view: RunView): AnalysisLines | undefined {
   const detectability = compactDetectability(view);
   if (detectability) lines.detectability = detectability;
   return lines;
+}
+
+/**
+ * The gates a gate list shows: every one, except that an A/B gate is said once, in the A/B lead
+ * lines every output starts with (abLeadLines), not again among the gates.
+ */
+export function listedGates(view: RunView): GateView[] {
+  return view.ab ? view.gates.filter((g) => g.result.kind !== 'ab') : view.gates;
+}
+
+/** The verdict's reasons less those the A/B lead already says (an A/B gate's line is its reason). */
+export function reasonsBesideAbLead(view: RunView): string[] {
+  if (!view.ab) return view.reasons;
+  const said = new Set(view.gates.filter((g) => g.result.kind === 'ab').map((g) => g.result.line));
+  return view.reasons.filter((r) => !said.has(r));
 }
 
 /**

@@ -12,9 +12,12 @@ import {
   latencyCell,
   NO_MEASUREMENTS,
   overheadText,
+  reasonsBesideAbLead,
+  PATH_HEADING,
+  pathNotes,
   VERDICT_ICON,
 } from './cells.ts';
-import { text as escapeMarkdown } from './markdown-kit.ts';
+import { code, text as escapeMarkdown } from './markdown-kit.ts';
 import type { RunView } from './view.ts';
 
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
@@ -31,8 +34,10 @@ export function renderSummaryMarkdown(view: RunView): string {
     const stopped = stoppingLine(view);
     out.push(...(stopped ? ['', escapeMarkdown(stopped)] : []), '');
   }
-  for (const reason of view.reasons) out.push(`- ${reason}`);
-  if (view.reasons.length) out.push('');
+  // An A/B gate's reason is its lead line above: said once.
+  const reasons = reasonsBesideAbLead(view);
+  for (const reason of reasons) out.push(`- ${reason}`);
+  if (reasons.length) out.push('');
   // A run that ended before any repetition finished: one sentence, not an empty table.
   if (view.modes.length === 0) out.push(NO_MEASUREMENTS);
   else {
@@ -48,6 +53,8 @@ export function renderSummaryMarkdown(view: RunView): string {
     out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
     out.push(...analysisMarkdownLines(view));
   }
+  const paths = pathNotes(view);
+  if (paths.length) out.push('', `**${PATH_HEADING}**`, '', ...paths.map((p) => `- ${code(p.mode)}: ${escapeMarkdown(p.text)}`));
   const errors = errorNotes(view);
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(view);

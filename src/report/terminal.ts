@@ -18,6 +18,8 @@ import {
   intervalLabel,
   invalidNotes,
   latencyCell,
+  PATH_HEADING,
+  pathNotes,
   NO_MEASUREMENTS,
   overheadInterval,
   overheadText,
@@ -60,6 +62,8 @@ export function renderTerminalTable(view: RunView, options: TerminalOptions = {}
       ...analysisTextLines(view),
     );
   }
+  const paths = pathNotes(view);
+  if (paths.length > 0) below.push('', `${PATH_HEADING}:`, ...paths.map((p) => `  - ${p.mode}: ${p.text}`));
   const errors = errorNotes(view);
   if (errors.length > 0) below.push('', 'Failed requests:', ...errors.map((n) => `  - ${red(n)}`));
   const notes = invalidNotes(view);

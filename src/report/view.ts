@@ -19,6 +19,7 @@ import type { LatencyStat, ModeResult, PlannedTrialRecord, Repetition, RunInfo, 
 import { abLine, stoppingReason, stoppingText } from './ab.ts';
 import { armsFromBaseLines, storedArmsFromBase } from './arms-from-base-text.ts';
 import { type BaseReference, type ReferenceView, referenceView } from './reference.ts';
+import { hasPathEvidence, type PathView, pathView } from './path-words.ts';
 
 /** The latency statistics the view carries (every one k6 reports), in the order tables list them. */
 export const SUMMARY_STATS = ['p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min'] as const satisfies readonly LatencyStat[];
@@ -96,6 +97,8 @@ export interface ModeView {
   target?: string;
   /** The mode's repetitions as recorded, in run order: the repetitions table, the charts and the source formats list them one by one. */
   records: readonly Repetition[];
+  /** What the proxies in its path counted in this profile, when the run read proxy counters (RunView.paths). */
+  path?: PathView;
 }
 
 export interface AnalysisNotes {
@@ -119,7 +122,7 @@ export interface AnalysisNotes {
 export interface AbGateView {
   evidence: AbGateEvidence;
   mark: '✓' | '✗' | '⚠';
-  /** "proxy head vs base: p50 +0.8% [-1.2%, +2.9%], within 5.00% → pass (14 blocks, 4 m 10 s)". */
+  /** "proxy head vs base: p50 +0.8% [-1.2%, +2.9%], within 5.00% → pass", with "(14 blocks, 4 m 10 s)" when no stopping line follows (fixed blocks). */
   line: string;
 }
 
@@ -179,6 +182,11 @@ export interface RunView {
    * action): which runs, and each mode's p50 against theirs. Absent: no lookup, or none found.
    */
   reference?: ReferenceView;
+  /**
+   * Per mode in config order, over all its profiles: what the proxies in its path counted (their
+   * own counters). Absent when no repetition of the run carries path evidence (local, endpoints).
+   */
+  paths?: { mode: string; path: PathView }[];
   /** Present when the arms were derived from a base config (a PR's base commit): how many modes became arms, and one line each. */
   armsFromBase?: { armed: number; lines: string[] };
 }
@@ -187,7 +195,8 @@ export interface RunView {
 export function buildRunView(result: RunResult, context: { base?: BaseReference } = {}): RunView {
   const analysis = result.analysis;
   const gates = (analysis?.gates ?? []).map(gateView);
-  const modes = result.modes.map((mode) => modeView(result, mode, analysis, gates));
+  const probed = hasPathEvidence(result.modes);
+  const modes = result.modes.map((mode) => modeView(result, mode, analysis, gates, probed));
   // A loop, not Math.max(...): an untrusted file may hold 100,000 repetitions, past the argument limit.
   let rounds = 1;
   for (const mode of result.modes) for (const r of mode.repetitions) rounds = Math.max(rounds, r.round);
@@ -211,6 +220,11 @@ export function buildRunView(result: RunResult, context: { base?: BaseReference 
     invalid: modes.flatMap((m) => m.invalidRepetitions),
   };
   if (analysis) view.analysis = analysisNotes(analysis);
+  if (probed)
+    view.paths = view.modeOrder.map((mode) => ({
+      mode,
+      path: pathView(result.modes.filter((m) => m.name === mode).flatMap((m) => m.repetitions)),
+    }));
   const fromBase = storedArmsFromBase(result.config);
   if (fromBase) view.armsFromBase = { armed: fromBase.armed.length, lines: armsFromBaseLines(fromBase) };
   if (analysis?.stopping)
@@ -229,7 +243,8 @@ function abView(gates: readonly AbGateEvidence[], withProfile: boolean, stopping
     gates: gates.map((evidence) => ({
       evidence,
       mark: AB_MARK[evidence.decision],
-      line: abLine(evidence, { withProfile, ...(stopping ? { stopping } : {}) }),
+      // How long it measured goes on the line only when no stopping line follows to say it (fixed blocks).
+      line: abLine(evidence, { withProfile, ...(stopping?.reason === 'fixed' ? { stopping } : {}) }),
     })),
     decision: decisions.has('fail') ? 'fail' : decisions.has('inconclusive') ? 'inconclusive' : 'pass',
   };
@@ -240,7 +255,7 @@ export function findRow(view: RunView, mode: string, profile: string): ModeView 
   return view.modes.find((m) => m.mode === mode && m.profile === profile);
 }
 
-function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | undefined, gates: GateView[]): ModeView {
+function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | undefined, gates: GateView[], probed: boolean): ModeView {
   const valid = mode.repetitions.filter((r) => r.valid);
   const used = valid.length > 0 ? valid : mode.repetitions;
   const summary = analysis?.summaries.find((s) => s.mode === mode.name && s.profile === mode.profile);
@@ -271,6 +286,7 @@ function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | unde
   };
   if (mode.mesh !== undefined) row.mesh = mode.mesh;
   if (mode.target !== undefined) row.target = mode.target;
+  if (probed) row.path = pathView(mode.repetitions);
   const rps = figureOf(
     analysed('achievedRps'),
     used.map((r) => r.achievedRps),

@@ -63,6 +63,9 @@ test('a store with a known step: the change point at the right run, what changed
   const page = await storedRunPage(folderStore(root), file);
   assert.ok(page.includes(`#suite=nightly&amp;after=${encodeURIComponent(runs[35]!.run.id)}`), 'link to the change point');
   assert.match(page, /change point it follows/);
+  // A run before the step follows no change point: its page does not offer one.
+  const earlier = index.runs.find((e) => e.id === runs[5]!.run.id)!.file;
+  assert.doesNotMatch(await storedRunPage(folderStore(root), earlier), /change point it follows/);
 });
 
 test('publishing the runs that complete a step raises the change-point gate line, once per series', { timeout: 180_000 }, async () => {

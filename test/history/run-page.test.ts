@@ -2,7 +2,8 @@
 // run renders from its stored files with every chart drawn and reads as the run's own report.html
 // (same renderer: the same verdict, summary, analysis and repetitions); a run whose timelines were
 // dropped says so; its results.json download holds the stored run; a run that is not in the store
-// says so instead of failing; nothing is fetched from the network.
+// says so instead of failing; nothing is fetched from the network. A run links "the change point it
+// follows" only when its series has one at or before it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { canvasInk, launchBrowser } from '../support/browser.ts';
 import { buildDailyRuns, buildRunResult } from '../support/results-fixture.ts';
 import { startStaticServer } from '../report/support/static-server.ts';
 import { tempDir } from './support/git-repo.ts';
+import { STEP_AT, steppedRuns } from './support/stepped-runs.ts';
 import { folderStore, readIndex, readStoredRun } from './support/store-files.ts';
 
 const SECTIONS = ['#verdict', '#summary', '#analysis', '#repetitions', '#ab'];
@@ -117,5 +119,42 @@ test('run.html renders every stored run as its own report.html, from file:// and
   } finally {
     await browser.close();
     await server.close();
+  }
+});
+
+test('run.html links the change point a run follows only when its series has one at or before the run', { timeout: 300_000 }, async () => {
+  const dir = await tempDir('run-page-change-point');
+  const root = join(dir, 'store');
+  const runs = steppedRuns(STEP_AT + 8);
+  await new DirectoryStore({ root, chartJs: loadChartJsSource }).publish(runs);
+  const files = new Map((await readIndex(folderStore(root), 'nightly')).runs.map((e) => [e.id, e.file]));
+  const browser = await launchBrowser();
+  try {
+    const linkOf = async (index: number) => {
+      const { page, errors } = await browser.newPage();
+      const key = files
+        .get(runs[index]!.run.id)!
+        .replace(/^runs\//, '')
+        .replace(/\.js$/, '');
+      await page.goto(`${pathToFileURL(root).href}/run.html#run=${key}`);
+      await page.waitForFunction(() => (window as unknown as { __meshPerfReady?: boolean }).__meshPerfReady === true, undefined, {
+        timeout: 30_000,
+      });
+      const links = await page
+        .locator('header a', { hasText: 'change point it follows' })
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      assert.ok(await page.locator('header a', { hasText: 'trend dashboard' }).count(), 'the dashboard link stays');
+      assert.deepEqual(errors, []);
+      await page.close();
+      return links;
+    };
+    // Before the step the series has no change point: no link to one.
+    assert.deepEqual(await linkOf(5), [], 'a run before any change point');
+    assert.deepEqual(await linkOf(STEP_AT - 1), [], 'the last run before the change point');
+    // At and after the step: the link, to the dashboard that marks the change point.
+    for (const index of [STEP_AT, STEP_AT + 5])
+      assert.deepEqual(await linkOf(index), [`index.html#suite=nightly&after=${encodeURIComponent(runs[index]!.run.id)}`], `run ${index}`);
+  } finally {
+    await browser.close();
   }
 });

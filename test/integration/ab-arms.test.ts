@@ -51,7 +51,10 @@ plan: { budget: { maxBlocks: 20 } }
 test('A/A: two arms of the same setup pass, deciding at a look within the budget', { timeout: 240_000 }, async () => {
   const { cli, results, summary } = await run(`${AA}gates: { ab: { minEffectPct: 30, minEffectMs: 0 } }\n`);
   assert.equal(cli.code, 0, `${cli.stderr}\n${cli.stdout}`);
-  assert.match(cli.stdout, /^A\/B:\n {2}✓ svc head vs base: p50 \S+ \[\S+, \S+\], within 30\.0% → pass \(\d+ blocks, [\d ms]+\)/m);
+  assert.match(
+    cli.stdout,
+    /^A\/B:\n {2}✓ svc head vs base: p50 \S+ \[\S+, \S+\], within 30\.0% → pass\n {2}Measured \d+ blocks, [\d ms]+;/m,
+  );
   assert.equal(results.verdict, 'pass');
   assert.equal(abGate(results).decision, 'pass');
   assert.equal(results.analysis!.stopping!.reason, 'decided');
@@ -84,7 +87,7 @@ modes:
 load: { rate: 100, duration: 1s, warmup: 0s, expectedLatency: 200ms }
 `);
   assert.equal(cli.code, 1, `${cli.stderr}\n${cli.stdout}`);
-  assert.match(cli.stdout, /^A\/B:\n {2}✗ svc head vs base: p50 \+\d+% \[\+\d+%, \+\d+%\], slower .*→ fail \(\d+ blocks, /m);
+  assert.match(cli.stdout, /^A\/B:\n {2}✗ svc head vs base: p50 \+\d+% \[\+\d+%, \+\d+%\], slower .*→ fail\n {2}Measured \d+ blocks, /m);
   // The progress (stderr) heads each look.
   assert.match(cli.stderr, /Look \d+ of \d+: \d+ blocks, svc head vs base p50 \+\d+%.*decided/);
   assert.equal(results.verdict, 'fail');
@@ -126,7 +129,7 @@ test('a budget that runs out ends inconclusive, with the blocks that would settl
   assert.match(
     cli.stdout,
     new RegExp(
-      `⚠ svc head vs base: .*not settled within the budget; about ${gate.blocksToSettle} paired blocks would settle it → inconclusive \\(4 blocks`,
+      `⚠ svc head vs base: .*not settled within the budget; about ${gate.blocksToSettle} paired blocks would settle it → inconclusive\\n {2}Measured 4 blocks`,
     ),
   );
   assert.match(summary, /stopped at look 1 of 1: the budget's last look/);

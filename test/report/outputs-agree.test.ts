@@ -273,12 +273,13 @@ for (const name of Object.keys(STORED_RUNS) as (keyof typeof STORED_RUNS)[]) {
 }
 
 // The A/B verdict: every output leads with it, and each says the same change, interval, decision,
-// blocks and time (read back from the rendered text).
+// and, on the stopping line under it, blocks and time (read back from the rendered text).
 test('ab-arms: every output leads with the same A/B verdict line', () => {
   const result = loadStored('ab-arms');
   const outputs = renderAll(result);
   const evidence = result.analysis!.ab!.gates[0]!;
-  const line = /(\S+) head vs base: (p\d+) ([+-]?[\d.]+%) \[([+-]?[\d.]+%), ([+-]?[\d.]+%)\],.*?→ (\w+) \((\d+) blocks, ([^)]+)\)/;
+  // The blocks and time are the stopping line's, right under the gate line (said once).
+  const line = /(\S+) head vs base: (p\d+) ([+-]?[\d.]+%) \[([+-]?[\d.]+%), ([+-]?[\d.]+%)\],.*?→ (\w+)\s+Measured (\d+) blocks, ([^;]+);/;
   const read = (text: string) => {
     // Wrapped lines (the terminal) join back into one; markdown escapes and HTML tags go.
     const match = line.exec(

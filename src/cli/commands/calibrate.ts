@@ -29,8 +29,7 @@ export const command: Command = {
   ],
   details: [
     'The two copies of the mode are the same target, so every difference between them is noise.',
-    'False alarms are counted by judging random subsets of blocks against each other with the',
-    'regression gate; on a healthy machine they stay near or below alpha (5%).',
+    'False alarms are counted by judging random subsets of blocks against each other with the regression gate; on a healthy machine they stay near or below alpha (5%).',
   ].join('\n'),
   async run(context) {
     const loaded = await loadCommandConfig(context, { preflight: true });

@@ -37,13 +37,10 @@ export const command: Command = {
     { name: 'json', description: 'Print the analysis as JSON instead of the table' },
   ],
   details: [
-    'Without --config the default regression gate applies: a change counts when the Mann–Whitney test',
-    'over repetitions gives p ≤ 0.05 and the change is at least 5% and 0.05 ms. Modes other than the',
-    'baseline are compared as their ratio to the baseline of the same run, which cancels machine drift.',
-    'A comparison that cannot decide (too few repetitions to reach p ≤ alpha, or a change that may reach the',
-    'minimum without significance) is inconclusive: ⚠, with the repetitions that would settle it.',
-    'Exit codes: 0 no regression or inconclusive, 1 regression (or inconclusive with',
-    'gates.regression.inconclusive: fail), 2 usage error or different scenarios, 3 invalid candidate run.',
+    'Without --config the default regression gate applies: a change counts when the Mann–Whitney test over repetitions gives p ≤ 0.05 and the change is at least 5% and 0.05 ms.',
+    'Modes other than the baseline are compared as their ratio to the baseline of the same run, which cancels machine drift.',
+    'A comparison that cannot decide (too few repetitions to reach p ≤ alpha, or a change that may reach the minimum without significance) is inconclusive: ⚠, with the repetitions that would settle it.',
+    'Exit codes: 0 no regression or inconclusive, 1 regression (or inconclusive with gates.regression.inconclusive: fail), 2 usage error or different scenarios, 3 invalid candidate run.',
   ].join('\n'),
   async run(context) {
     const [baselinePath, candidatePath] = context.args.positionals.map((p) => resolve(context.cwd, p)) as [string, string];

@@ -11,8 +11,8 @@ export const command: Command = {
   usage: 'presets [--json]',
   options: [{ name: 'json', description: 'Print the presets as JSON' }],
   details: [
-    'Use one with `mesh-perf run --preset NAME` (or `preset: NAME` in mesh-perf.yaml); your own',
-    'fields and flags override the preset. `mesh-perf plan --preset NAME` shows its trials.',
+    'Use one with `mesh-perf run --preset NAME` (or `preset: NAME` in mesh-perf.yaml); your own fields and flags override the preset.',
+    '`mesh-perf plan --preset NAME` shows its trials.',
     'Variants of one benchmark are named <preset>-<what differs>, e.g. ambient-modes-400.',
     'Times are load only; creating a cluster and installing meshes comes on top.',
   ].join('\n'),

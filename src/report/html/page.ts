@@ -8,7 +8,7 @@ import { pageHead } from './head.ts';
 import { escapeHtml as e, inlineScriptSource, jsonForScript } from './escape.ts';
 import { analysisSection, keyValues, repetitionsTable, summaryTables, verdictBadge } from './sections.ts';
 import { BASE_CSS } from './styles.ts';
-import { NO_MEASUREMENTS, stoppingLine } from '../cells.ts';
+import { NO_MEASUREMENTS, reasonsBesideAbLead, stoppingLine } from '../cells.ts';
 import { noResourcesReason } from '../no-resources.ts';
 import type { RunView } from '../view.ts';
 
@@ -117,11 +117,14 @@ ${stopped ? `<p class="note">${e(stopped)}</p>` : ''}
 }
 
 function verdictSection(view: RunView): string {
-  const reasons = view.reasons;
+  // An A/B gate's reason is its line in the A/B section above: said once.
+  const reasons = reasonsBesideAbLead(view);
   const aborted = view.run.aborted ? `<p class="reason">Run ended early: ${e(view.run.aborted)}</p>` : '';
   const list = reasons.length
     ? `<ul>${reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>`
-    : '<p class="note">No reasons recorded: every check passed.</p>';
+    : reasons.length < view.reasons.length
+      ? '<p class="note">The A/B verdict above decides it; every other check passed.</p>'
+      : '<p class="note">No reasons recorded: every check passed.</p>';
   return `<section id="verdict"><h2>Verdict ${verdictBadge(view.verdict)}</h2>${aborted}${list}</section>`;
 }
 

@@ -3,6 +3,7 @@ import type { Repetition } from '../../results/types.ts';
 import { formatCauses, formatErrorRate } from '../../results/errors.ts';
 import type { Figure, ModeView, RunView } from '../view.ts';
 import { escapeHtml as e } from './escape.ts';
+import { PATH_HEADING } from '../cells.ts';
 import { count, ms, NONE, percent, rps, signedMs, signedPercent } from '../numbers.ts';
 
 const TABLE_STATS = ['p50', 'p90', 'p99', 'max'] as const;
@@ -26,9 +27,10 @@ export function summaryTables(view: RunView): string {
     : coverageNote(view.modes, 0.95);
   return view.profiles
     .map((profile) => {
-      const rows = view.modes.filter((s) => s.profile === profile).map((s) => summaryRow(s, a !== undefined));
+      const paths = view.paths !== undefined;
+      const rows = view.modes.filter((s) => s.profile === profile).map((s) => summaryRow(s, a !== undefined, paths));
       return `<h3>Load profile <code>${e(profile)}</code></h3>
-<table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th>${a ? '<th class="text">gates</th>' : ''}</tr></thead>
+<table class="summary"><thead><tr><th>mode</th><th>valid reps</th>${TABLE_STATS.map((s) => `<th>${s} (ms)</th>`).join('')}<th>achieved rps</th><th>error rate</th><th>p50 overhead</th><th>p99 overhead</th>${a ? '<th class="text">gates</th>' : ''}${paths ? `<th class="text" title="${e(PATH_HEADING)}">path (proxy counters)</th>` : ''}</tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`;
     })
     .join('\n')
@@ -49,7 +51,7 @@ function coverageNote(rows: ModeView[], level: number): string {
   );
 }
 
-function summaryRow(s: ModeView, analysed: boolean): string {
+function summaryRow(s: ModeView, analysed: boolean, paths: boolean): string {
   const cls = s.valid < s.repetitions ? ' class="invalid"' : '';
   const validCell = `${s.valid}/${s.repetitions}${s.fromInvalid ? '<br><span class="reason">no valid repetition: figures not comparable</span>' : ''}`;
   const target = s.targetRps !== null ? ` <span class="ci">of ${rps(s.targetRps)}</span>` : '';
@@ -57,7 +59,14 @@ function summaryRow(s: ModeView, analysed: boolean): string {
     ? `<td class="text">${s.gates.length ? s.gates.map((g) => `${verdictBadge(g.result.decision)} ${e(g.result.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>`
     : '';
   const errors = s.errors.rate === undefined ? NONE : e(formatErrorRate(s.errors.rate));
-  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, rps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}</tr>`;
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, rps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}${paths ? pathCell(s) : ''}</tr>`;
+}
+
+/** What the proxies in the mode's path counted in this profile, by their own counters. */
+function pathCell(row: ModeView): string {
+  const path = row.path;
+  if (!path) return '<td class="text"><span class="note">path not checked</span></td>';
+  return `<td class="text path">${path.checked ? e(path.text) : `<span class="note">${e(path.text)}</span>`}</td>`;
 }
 
 function overheadCell(row: ModeView, stat: 'p50' | 'p99'): string {

@@ -93,5 +93,11 @@ export async function storedRunPage(store: StoreReader, file: string): Promise<s
   const config = JSON.parse(/<script type="application\/json" id="mesh-perf-run-page">(.*?)<\/script>/s.exec(html)![1]!);
   const tlPath = timelinesPathFor(file);
   const timelines = (await store.files()).includes(tlPath) ? { text: await store.read(tlPath), path: tlPath } : undefined;
-  return runPageHtml(unpack(await store.read(file), file, 'store', timelines), config);
+  // As the page does: the suite's change points decide whether it links the one the run follows.
+  const suite = file.split('/')[1]!;
+  const cpPath = `runs/${suite}/change-points.${suite}.js`;
+  const changes = (await store.files()).includes(cpPath)
+    ? JSON.parse(/^meshPerfStore\.changePoints\((.*)\);\n?$/s.exec(await store.read(cpPath))![1]!)
+    : undefined;
+  return runPageHtml(unpack(await store.read(file), file, 'store', timelines), config, undefined, changes);
 }
