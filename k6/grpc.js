@@ -2,9 +2,11 @@
 // so no .proto file has to travel with the script. See mesh-perf-lib.js: status counts and the
 // latency of OK calls come from grpc_req_duration's own status tag.
 import grpc from 'k6/net/grpc';
-import { params, buildOptions, tagBucket, body, summary } from './mesh-perf-lib.js';
+import { params, optionsForInit, tagBucket, body, summary } from './mesh-perf-lib.js';
 
-export const options = buildOptions();
+// k6 reads options only from the init context it runs first (__VU 0): a VU's init builds none
+// (optionsForInit).
+export const options = optionsForInit();
 
 const ADDRESS = __ENV.MESH_PERF_GRPC || params.grpc;
 const TIMEOUT = `${params.timeoutMs}ms`;

@@ -2,9 +2,11 @@
 // or closed model (constant-vus), as mesh-perf's params say. See mesh-perf-lib.js: an iteration
 // is the request and one clock check that keeps the VU's timeline tag current.
 import http from 'k6/http';
-import { params, buildOptions, tagBucket, requestParams, body, summary } from './mesh-perf-lib.js';
+import { params, optionsForInit, tagBucket, requestParams, body, summary } from './mesh-perf-lib.js';
 
-export const options = buildOptions();
+// k6 reads options only from the init context it runs first (__VU 0): a VU's init builds none
+// (optionsForInit).
+export const options = optionsForInit();
 
 const URL = __ENV.MESH_PERF_URL || params.url;
 const BODY = params.method === 'POST' ? body() : null;

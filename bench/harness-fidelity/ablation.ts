@@ -88,6 +88,29 @@ export const VARIANTS: Variant[] = [
       }),
   },
   {
+    // What the engine did before: the measured scenario started as the warm-up, cut off, ended.
+    name: 'measured start at the warm-up end (no handover gap, warm-up graceful stop 0 s)',
+    change: 'on',
+    apply: (i) =>
+      params(i, (p) => {
+        const scenarios = p.scenarios as Record<string, Record<string, unknown>>;
+        if (!scenarios.warmup || scenarios.warmup.gracefulStop === '0s')
+          throw new Error('ablation: the engine no longer renders a warm-up with a handover before the measured scenario');
+        scenarios.warmup.gracefulStop = '0s';
+        scenarios.measure!.startTime = scenarios.warmup.duration;
+        p.warmupMs = Number.parseFloat(String(scenarios.warmup.duration)) * 1000;
+      }),
+  },
+  {
+    // What the engine did before: every VU's init built the options and kept them as its export.
+    name: 'options (thresholds) built in every VU, not only in the init k6 reads',
+    change: 'on',
+    apply: (i) => {
+      edit(i, HTTP, 'export const options = optionsForInit();', 'export const options = buildOptions();');
+      edit(i, HTTP, 'optionsForInit,', 'buildOptions,');
+    },
+  },
+  {
     name: 'threshold evaluation (k6 without --no-thresholds)',
     change: 'on',
     apply: (i) => {

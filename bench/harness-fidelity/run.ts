@@ -4,7 +4,7 @@
 //   npx tsx bench/harness-fidelity/run.ts [--only fidelity,ablation,distortion,held,stall]
 //       [--rates 1000,2000,5000] [--duration 10] [--rounds 3] [--previous <git ref>]
 //       [--variant NAME=VALUE[,NAME=VALUE…]]…
-//       [--ablation-rate 2000] [--ablation-rounds 3]
+//       [--ablation-rate 2000] [--ablation-rounds 3] [--ablation-only <name part>[,<name part>…]]
 //       [--distortion 1000,2000,3000,4000,5000,6000,8000] [--distortion-rounds 3]
 //       [--steps 2000,3000,4000,5000,6000,8000,10000] [--step-duration 5]
 // One Fortio 1.66 echo server on 127.0.0.1, the same k6 binary for every k6 row (tools.ts):
@@ -56,6 +56,8 @@ const previousRef = arg('previous', '');
 const variants = process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : []));
 const ablationRate = Number(arg('ablation-rate', '2000'));
 const ablationRounds = Number(arg('ablation-rounds', '3'));
+/** --ablation-only: the variants whose names contain one of these (the engine and plain k6 always run). */
+const ablationOnly = arg('ablation-only', '').split(',').filter(Boolean);
 const distortionRates = numbers(arg('distortion', '1000,2000,3000,4000,5000,6000,8000'));
 const distortionRounds = Number(arg('distortion-rounds', '3'));
 const steps = numbers(arg('steps', '2000,3000,4000,5000,6000,8000,10000'));
@@ -84,6 +86,7 @@ const median = (xs: number[]) => {
 const ms = (n: number) => (Number.isNaN(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
 /** CPU seconds per 1,000 requests. */
 const per1k = (cpuS: number | undefined, sent: number) => (cpuS === undefined ? Number.NaN : (cpuS / sent) * 1000);
+const mb = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(0));
 const s3 = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(3));
 const ratio = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) || b === 0 ? '–' : `${(a / b).toFixed(2)}×`);
 
@@ -105,6 +108,7 @@ function medians(runs: Measured[]) {
     generator: m((r) => per1k(r.generatorCpuS, r.sent)),
     own: m((r) => per1k(r.ownCpuS, r.sent)),
     server: m((r) => per1k(r.serverCpuS, r.sent)),
+    rssMb: m((r) => r.k6PeakRssMb ?? Number.NaN),
     p99Range: `${ms(Math.min(...runs.map((r) => r.p99)))}–${ms(Math.max(...runs.map((r) => r.p99)))}`,
   };
 }
@@ -153,7 +157,7 @@ async function fidelity(): Promise<void> {
     `\nFidelity: ${durationS} s per run (mesh-perf: + ${WARMUP_S} s warm-up), median of ${rounds} rounds, the order rotated every round`,
   );
   const latency: string[][] = [['rate', 'tool', 'achieved', 'drops', 'p50 ms', 'p90 ms', 'p99 ms', 'p99 range', 'max ms', 'load avg']];
-  const cpu: string[][] = [['rate', 'tool', 'generator CPU s/1k req', 'vs plain k6', 'mesh-perf own', 'Fortio']];
+  const cpu: string[][] = [['rate', 'tool', 'generator CPU s/1k req', 'vs plain k6', 'mesh-perf own', 'Fortio', 'k6 peak RSS MB']];
   const verdicts: string[] = [];
   for (const [i, rate] of rates.entries()) {
     const since = Date.now();
@@ -189,6 +193,7 @@ async function fidelity(): Promise<void> {
         tool.label === 'vegeta' ? '' : ratio(r.generator, plain.generator),
         s3(r.own),
         s3(r.server),
+        mb(r.rssMb),
       ]);
       if (!tool.label.startsWith('mesh-perf')) continue;
       const misses: string[] = [];
@@ -229,8 +234,11 @@ async function ablation(): Promise<void> {
     `\nAblation at ${ablationRate} rps: the engine's k6 (${durationS} s + ${WARMUP_S} s warm-up, in-process runner) with one part switched off, or a part it leaves out switched on; median of ${ablationRounds} rounds, rotated with plain k6 (${durationS} s)`,
   );
   const since = Date.now();
+  const chosen = VARIANTS.filter(
+    (v) => v.change === 'none' || ablationOnly.length === 0 || ablationOnly.some((part) => v.name.includes(part)),
+  );
   const entries = [
-    ...VARIANTS.map((v) => ({
+    ...chosen.map((v) => ({
       label: v.change === 'none' ? v.name : `${v.change === 'off' ? '−' : '+'} ${v.name}`,
       run: () => engineInProcess(k6.path, invocationFor(v)).then((r) => r.row),
     })),
@@ -244,7 +252,9 @@ async function ablation(): Promise<void> {
     }
   const engine = medians(runs.get(entries[0]!.label)!);
   const plain = medians(runs.get(entries.at(-1)!.label)!);
-  const table: string[][] = [['k6 script', 'k6 CPU s/1k req', 'vs engine', 'vs plain k6', 'p99 ms', 'drops']];
+  const table: string[][] = [
+    ['k6 script', 'k6 CPU s/1k req', 'vs engine', 'vs plain k6', 'p99 ms', 'p99 vs plain k6', 'k6 peak RSS MB', 'drops'],
+  ];
   for (const entry of entries) {
     const r = medians(runs.get(entry.label)!);
     const delta = r.generator - engine.generator;
@@ -254,6 +264,8 @@ async function ablation(): Promise<void> {
       entry === entries[0] ? '' : `${delta >= 0 ? '+' : ''}${(delta * 1000).toFixed(0)} µs/req`,
       ratio(r.generator, plain.generator),
       ms(r.p99),
+      ratio(r.p99, plain.p99),
+      mb(r.rssMb),
       r.dropsMax === undefined ? '–' : String(r.dropsMax),
     ]);
   }

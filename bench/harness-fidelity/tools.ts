@@ -8,7 +8,6 @@
 //   engine     the product's k6 invocation run in-process by its own runner (LocalK6Runner), as
 //              the ablation changes it
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import type { K6Invocation } from '../../src/load/types.ts';
 import { cachedToolPath } from '../../src/tools/cache.ts';
-import { descendants, processCpu, ReapedCpu } from '../support/proc.ts';
+import { commOf, descendants, PeakRss, processCpu, ReapedCpu } from '../support/proc.ts';
 
 const VEGETA = cachedToolPath('vegeta', '12.13.0');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,7 +35,12 @@ export interface Row {
   generatorCpuS: number;
   /** mesh-perf's own (Node) process while its k6 ran; mesh-perf rows only. */
   ownCpuS?: number;
+  /** k6's peak resident memory (MB): its VUs' JS heaps and what Go's collector marks each cycle. */
+  k6PeakRssMb?: number;
 }
+
+/** The k6 process among a process's descendants (mesh-perf's, or this bench's own). */
+const k6Below = (pid: number) => () => descendants(pid).find((child) => commOf(child) === 'k6');
 
 export const PLAIN_K6 = `import http from 'k6/http';
 export const options = { discardResponseBodies: true, scenarios: { s: {
@@ -103,9 +107,12 @@ export function plainK6(k6: string, url: string, rate: number, seconds: number):
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
     });
+    const rss = new PeakRss(() => child.pid);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
-    if ((await exited(child)) !== 0) throw new Error(`plain k6 failed:\n${stderr}`);
+    const code = await exited(child);
+    const k6PeakRssMb = rss.stop();
+    if (code !== 0) throw new Error(`plain k6 failed:\n${stderr}`);
     const generatorCpuS = cpu.seconds();
     const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as { metrics: Record<string, Record<string, number>> };
     const d = summary.metrics.http_req_duration!;
@@ -119,6 +126,7 @@ export function plainK6(k6: string, url: string, rate: number, seconds: number):
       max: d.max!,
       sent,
       generatorCpuS,
+      k6PeakRssMb,
     };
   });
 }
@@ -181,8 +189,10 @@ load: { rate: ${rate}, duration: ${seconds}s, warmup: ${warmupS}s, repetitions: 
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const watch = new K6ChildWatch(child.pid!);
+    const rss = new PeakRss(k6Below(child.pid!));
     const code = await exited(child);
     const spans = watch.stop();
+    const k6PeakRssMb = rss.stop();
     const results = await readFile(join(dir, 'out/results.json'), 'utf8').catch(() => undefined);
     if (!results) throw new Error(`${cli.label} run exited ${code} without results.json:\n${output}`);
     const repetition = (JSON.parse(results) as { modes: { repetitions: RepetitionJson[] }[] }).modes[0]!.repetitions[0]!;
@@ -198,6 +208,7 @@ load: { rate: ${rate}, duration: ${seconds}s, warmup: ${warmupS}s, repetitions: 
       sent: repetition.requests + Math.round(rate * warmupS),
       generatorCpuS: spans.k6,
       ownCpuS: spans.own,
+      k6PeakRssMb,
     };
   });
 }
@@ -248,18 +259,17 @@ class K6ChildWatch {
   }
 }
 
-function commOf(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return undefined; // gone
-  }
-}
-
 /** The product's own k6 invocation (as an ablation variant changed it) through LocalK6Runner. */
 export async function engineInProcess(k6: string, invocation: K6Invocation): Promise<{ row: Row; summary: string }> {
   const cpu = new ReapedCpu();
-  const outcome = await new LocalK6Runner(k6).run(invocation, () => {}, new AbortController().signal);
+  const rss = new PeakRss(k6Below(process.pid));
+  let outcome;
+  try {
+    outcome = await new LocalK6Runner(k6).run(invocation, () => {}, new AbortController().signal);
+  } finally {
+    rss.stop();
+  }
+  const k6PeakRssMb = rss.stop();
   const generatorCpuS = cpu.seconds();
   if (!outcome.summary) throw new Error(`the engine's k6 wrote no summary: ${outcome.stderrTail}`);
   const metrics = (JSON.parse(outcome.summary) as { metrics: Record<string, { values: Record<string, number> }> }).metrics;
@@ -279,6 +289,7 @@ export async function engineInProcess(k6: string, invocation: K6Invocation): Pro
       max: d.max!,
       sent,
       generatorCpuS,
+      k6PeakRssMb,
     },
     summary: outcome.summary,
   };

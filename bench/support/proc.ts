@@ -70,6 +70,52 @@ export class ReapedCpu {
   }
 }
 
+/** A process's peak resident memory (VmHWM) in MB; undefined once it is gone. */
+export function peakRssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined; // gone
+  }
+}
+
+/**
+ * The peak resident memory of a process found by `find` (looked for until it appears), sampled
+ * every 100 ms while it runs: VmHWM only grows, so the last sample before it exits is its peak
+ * to within what it took in its last 100 ms. Several processes found in turn: the largest peak.
+ */
+export class PeakRss {
+  private readonly timer: NodeJS.Timeout;
+  private pid: number | undefined;
+  private peak = 0;
+  constructor(private readonly find: () => number | undefined) {
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  private sample(): void {
+    let mb = this.pid === undefined ? undefined : peakRssMb(this.pid);
+    if (mb === undefined) {
+      this.pid = this.find();
+      mb = this.pid === undefined ? undefined : peakRssMb(this.pid);
+    }
+    if (mb !== undefined) this.peak = Math.max(this.peak, mb);
+  }
+  /** MB; NaN when the process was never seen. */
+  stop(): number {
+    clearInterval(this.timer);
+    return this.peak === 0 ? Number.NaN : this.peak;
+  }
+}
+
+/** The command name of a process (its executable's, as ps shows it); undefined once it is gone. */
+export function commOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined; // gone
+  }
+}
+
 export function descendants(pid: number): number[] {
   const out: number[] = [];
   let tasks: string[] = [];

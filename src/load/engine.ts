@@ -15,7 +15,7 @@ import { K6_ENGINE_ARGS, K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './sc
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './k6-summary.ts';
 import { invalidReasons } from './validity.ts';
-import { measuredWindow } from './window.ts';
+import { measuredStartMs, measuredWindow } from './window.ts';
 import type { MeasuredWindow } from './types.ts';
 
 /** k6's exit code when the script's own thresholds failed: the data is still good. */
@@ -46,7 +46,6 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
   };
   if (target.url) env.MESH_PERF_URL = target.url;
   if (target.grpc) env.MESH_PERF_GRPC = target.grpc;
-  const expectedSeconds = (profile.warmupMs + profile.durationMs) / 1000;
   if (profile.script) {
     const scriptPath = isAbsolute(profile.script) ? profile.script : resolve(cwd, profile.script);
     return {
@@ -55,12 +54,13 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
       args: [],
       env,
       summaryFile: SUMMARY_FILE,
-      expectedSeconds,
+      expectedSeconds: (profile.warmupMs + profile.durationMs) / 1000,
       workDir: scriptPath,
     };
   }
   const script = renderScript(profile, target);
   env.MESH_PERF_PARAMS = JSON.stringify(script.params);
+  const expectedSeconds = (measuredStartMs(profile.warmupMs) + profile.durationMs) / 1000;
   return { files: script.files, entry: script.entry, args: [...K6_ENGINE_ARGS], env, summaryFile: SUMMARY_FILE, expectedSeconds };
 }
 

@@ -3,11 +3,12 @@
 // buckets, request shape, and which sub-metrics to keep. The parameter rendering is pure; reading the script files is not.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EnvironmentError } from '../util/errors.ts';
 import type { LoadProfile } from '../config/validate.ts';
+import { EnvironmentError } from '../util/errors.ts';
 import { timelineBucketMs } from './timeline.ts';
 import type { ModeTarget } from './types.ts';
 import { sizeVus } from './vus.ts';
+import { measuredStartMs, WARMUP_HANDOVER_MS } from './window.ts';
 
 export const SUMMARY_FILE = 'mesh-perf-summary.json';
 export const TREND_STATS = ['min', 'avg', 'med', 'p(75)', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max', 'count'];
@@ -70,7 +71,7 @@ export interface ScriptParams {
   timeoutMs: number;
   scenarios: Record<string, Record<string, unknown>>;
   measureDurationS: number;
-  /** When the measured scenario starts, after warm-up: the script tags no request before it. */
+  /** When the measured scenario starts, after warm-up and the handover (measuredStartMs): the script tags no request before it. */
   warmupMs: number;
   bucketMs: number;
   buckets: number;
@@ -104,7 +105,7 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
     timeoutMs: profile.timeoutMs,
     scenarios: renderScenarios(profile),
     measureDurationS: profile.durationMs / 1000,
-    warmupMs: profile.warmupMs,
+    warmupMs: measuredStartMs(profile.warmupMs),
     bucketMs,
     buckets: Math.ceil(profile.durationMs / bucketMs),
     countedStatuses: grpc ? GRPC_STATUSES : COUNTED_HTTP_STATUSES,
@@ -141,10 +142,10 @@ function renderScenarios(profile: LoadProfile): Record<string, Record<string, un
       ...extra,
     };
   };
-  const warmupS = profile.warmupMs / 1000;
-  if (warmupS > 0) scenarios.warmup = executor(warmupS, { gracefulStop: '0s' });
+  // The warm-up's graceful stop lets its last requests finish in the handover (measuredStartMs).
+  if (profile.warmupMs > 0) scenarios.warmup = executor(profile.warmupMs / 1000, { gracefulStop: `${WARMUP_HANDOVER_MS / 2 / 1000}s` });
   scenarios.measure = executor(profile.durationMs / 1000, {
-    startTime: `${warmupS}s`,
+    startTime: `${measuredStartMs(profile.warmupMs) / 1000}s`,
     gracefulStop: `${Math.ceil(profile.timeoutMs / 1000) + 1}s`,
   });
   return scenarios;

@@ -239,21 +239,22 @@ test('a window too short for two kubelet refreshes gives no CPU figure and names
   assert.deepEqual(result.tooFewSamples, ['m/app']);
 });
 
-test('the measured window from the k6 summary: after warm-up, for the profile duration', () => {
+test('the measured window from the k6 summary: after warm-up and its handover, for the profile duration', () => {
   const summary = (extra: Record<string, unknown>) =>
     JSON.stringify({
       metrics: {},
-      state: { testRunDurationMs: 6200 },
-      mesh_perf: { measureDurationS: 5, endedAtMs: 1_700_000_006_300, ...extra },
+      state: { testRunDurationMs: 6300 },
+      mesh_perf: { measureDurationS: 5, endedAtMs: 1_700_000_006_400, ...extra },
     });
-  // The run started at endedAt - 6.2 s; warm-up 1 s; 5 s measured; 0.2 s of in-flight requests after.
+  // The run started at endedAt - 6.3 s; warm-up 1 s, then 0.1 s (WARMUP_HANDOVER_MS); 5 s measured;
+  // 0.2 s of in-flight requests after.
   assert.deepEqual(measuredWindow(summary({}), { warmupMs: 1000, durationMs: 5000 }), {
-    startMs: 1_700_000_001_100,
-    endMs: 1_700_000_006_100,
+    startMs: 1_700_000_001_200,
+    endMs: 1_700_000_006_200,
   });
   assert.deepEqual(measuredWindow(summary({ userScript: true }), { warmupMs: 1000, durationMs: 5000 }), {
     startMs: 1_700_000_000_100,
-    endMs: 1_700_000_006_300,
+    endMs: 1_700_000_006_400,
   });
   assert.equal(measuredWindow(JSON.stringify({ metrics: {}, mesh_perf: {} }), { warmupMs: 0, durationMs: 1000 }), undefined);
   assert.equal(measuredWindow('not json', { warmupMs: 0, durationMs: 1000 }), undefined);
