@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { ANALYSED_RUNS, CHANGE_POINT_METRICS, seriesPoints, trendRuns } from './change-points.ts';
 import { monthOf, suiteRoot } from './layout.ts';
+import type { SuiteSummaryInfo } from './marker.ts';
 import { jsonScript, parseJsonScript } from './store-scripts.ts';
 import { type IndexEntry, type IndexEnvironment, sortEntries } from './suite-index.ts';
 
@@ -26,15 +27,11 @@ export function settledPath(suite: string): string {
   return `${suiteRoot(suite)}/settled.${suite}.js`;
 }
 
-/** What suiteSummaryOf says of the settled runs (merged with the recent ones'). */
-export interface SettledSummary {
-  runs: number;
-  first?: string;
-  last?: string;
-  profiles: string[];
-  /** In order of first appearance, oldest run first (as suiteSummaryOf lists them). */
-  modes: string[];
-  branches: string[];
+/**
+ * What suiteSummaryOf says of the settled runs (merged with the recent ones'): the marker's suite
+ * summary without its name, modes in order of first appearance (oldest run first), every month.
+ */
+export interface SettledSummary extends Omit<SuiteSummaryInfo, 'name' | 'months'> {
   months: string[];
   /** Runs not from a pull request, per branch (the change-points file's main branch). */
   nonPr: Record<string, number>;
