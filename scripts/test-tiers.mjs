@@ -46,6 +46,9 @@ const K8S = Object.keys(K8S_SECONDS);
  */
 export const K8S_SLOTS = 7;
 
+/** How far apart the slots start (scripts/test.mjs says why); the last slot's queue is the shortest. */
+export const K8S_SLOT_STAGGER_MS = 8_000;
+
 /**
  * The k8s files in the order scripts/test.mjs starts them: longest first, so that the short ones
  * fill in as the long ones end and the slots end together. (One `node --test` with a concurrency

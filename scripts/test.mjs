@@ -22,7 +22,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
-import { drivesLoad, K8S_SLOTS, k8sQueue, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
+import { drivesLoad, K8S_SLOT_STAGGER_MS, K8S_SLOTS, k8sQueue, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -213,8 +213,12 @@ async function runJob({ tier, label, lanes, concurrency, queue, slots }) {
     tier === 'unit'
       ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, ['--enable-source-maps'])
       : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
-  // A queue: each slot takes the next file as its last one ends, one `node --test` per file.
+  // A queue: each slot takes the next file as its last one ends, one `node --test` per file. The
+  // slots start K8S_SLOT_STAGGER_MS apart: seven control planes booting at once (etcd, apiserver,
+  // controller-manager, scheduler, kwok each) held a 2-core machine at load 30 for a minute, and
+  // a group of k6 runners then started 276 ms apart (the product allows 250 ms).
   const drain = async (slot) => {
+    await new Promise((r) => setTimeout(r, slot * K8S_SLOT_STAGGER_MS));
     const done = [];
     for (let file = queue.shift(); file !== undefined; file = queue.shift())
       done.push(await runFiles(`${label}-${slot}-${done.length}`, [file], 1));
