@@ -124,8 +124,9 @@ const E2E = [
  * The e2e files that drive real load (k6, Fortio or vegeta against servers on 127.0.0.1, or act
  * running workflows that do): their rates and latencies assume the machine to themselves, so they
  * run one at a time. Every other e2e file runs two at a time. A new e2e file that drives load
- * belongs here. (test/github/action-entry.test.ts drives 20 rps for 2 s with a generous VU pool, made for
- * a shared machine: its comment tests need valid runs, not a measurement, so it runs beside others.)
+ * belongs here. (test/github/action-entry.test.ts drives 20 rps for 2 s with a generous VU pool,
+ * made for a shared machine: its comment tests need valid runs, not a measurement, so it runs
+ * beside others.)
  */
 const DRIVES_LOAD = [
   'test/analysis/calibrate-command.test.ts',
