@@ -9,53 +9,55 @@ import { executable, missingComponents } from './real/components.mjs';
 export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
 
 /**
- * Files that need the local control plane (kube-apiserver + kwok), with their time in a CI run
- * (2026-11-28, five lanes side by side, alone on the machine; k6-operator, control-plane and the
- * short files scaled from a run at load 12 by that run's ratio, 1.45). Each file starts its own
- * control plane on random ports, and they mostly wait (istioctl's and the rollouts' waits; 634 s
- * of CPU in 869 s), so scripts/test.mjs runs them in K8S_LANES lanes side by side, longest first.
- * Times a week old put ingress and up-down in one lane: 851 s, where the longest lane is now
- * about 665 s. A new file gets its measured time here (a file not listed counts as 60 s).
+ * Files that need the local control plane (kube-apiserver + kwok), with their tests' time in a CI
+ * run (2026-11-28: five lanes side by side beside the e2e files that drive no load; a file's own
+ * control plane starts in about 10 s more). Each file starts its own control plane on random ports,
+ * and they mostly wait (istioctl's and the rollouts' waits; 634 s of CPU in 869 s), so
+ * scripts/test.mjs runs K8S_SLOTS of them at once, longest first. The two longest files of that
+ * run were split (mesh-paths-operator, k6-operator-spread: each a test that needs a control plane
+ * of its own anyway), so that no file holds the phase much beyond the longest test. A new file gets
+ * its measured time here (a file not listed counts as 60 s).
  */
 const K8S_SECONDS = {
-  'test/kubernetes/ingress.test.ts': 493,
-  'test/kubernetes/mesh-paths.test.ts': 461,
-  'test/kubernetes/k6-operator.test.ts': 430,
-  'test/kubernetes/istio-revisions.test.ts': 384,
-  'test/kubernetes/up-down.test.ts': 358,
-  'test/kubernetes/arms.test.ts': 291,
-  'test/kubernetes/generators.test.ts': 279,
-  'test/kubernetes/run-results.test.ts': 210,
-  'test/kubernetes/resource-window.test.ts': 171,
-  'test/kubernetes/control-plane.test.ts': 132,
-  'test/kubernetes/scaling.test.ts': 40,
-  'test/kubernetes/single-node.test.ts': 20,
+  'test/kubernetes/ingress.test.ts': 468,
+  'test/kubernetes/up-down.test.ts': 438,
+  'test/kubernetes/istio-revisions.test.ts': 423,
+  'test/kubernetes/arms.test.ts': 360,
+  'test/kubernetes/mesh-paths.test.ts': 317,
+  'test/kubernetes/generators.test.ts': 293,
+  'test/kubernetes/k6-operator.test.ts': 282,
+  'test/kubernetes/mesh-paths-operator.test.ts': 259,
+  'test/kubernetes/k6-operator-spread.test.ts': 225,
+  'test/kubernetes/run-results.test.ts': 213,
+  'test/kubernetes/resource-window.test.ts': 178,
+  'test/kubernetes/control-plane.test.ts': 166,
+  'test/kubernetes/scaling.test.ts': 53,
+  'test/kubernetes/unreachable.test.ts': 37,
+  'test/kubernetes/single-node.test.ts': 27,
   'test/kubernetes/linkerd-detect.test.ts': 12,
-  'test/kubernetes/unreachable.test.ts': 12,
 };
 const K8S = Object.keys(K8S_SECONDS);
 
 /**
- * How many k8s files run at once (see K8S_SECONDS); their loads are 10 to 40 rps, so they share
- * well. Five, not four: with four the longest lane held two long files and took 658 s while the
- * tier used 254 s of CPU; with five the longest lane is about the longest file.
+ * How many k8s files run at once (see K8S_SECONDS). Their loads are 10 to 40 rps and they mostly
+ * wait, so they share well: in lanes of five the k8s phase took 860 s in a CI run of 2026-11-28,
+ * with the longest file 576 s; seven at once, each taking the next file as one ends, bring the
+ * phase near its longest file.
  */
-export const K8S_LANES = 5;
+export const K8S_SLOTS = 7;
+
+/** How far apart the slots start (scripts/test.mjs says why); the last slot's queue is the shortest. */
+export const K8S_SLOT_STAGGER_MS = 8_000;
 
 /**
- * The k8s files split into `lanes` lists, each run one file after another: longest file first,
- * each to the lane with the least time so far, so that the lanes end together. (One `node --test`
- * with a concurrency would start them in the order of their names, the longest last.)
+ * The k8s files in the order scripts/test.mjs starts them: longest first, so that the short ones
+ * fill in as the long ones end and the slots end together. (One `node --test` with a concurrency
+ * starts them in the order of their names, the longest last; fixed lanes planned from estimates
+ * end late when one estimate is off.)
  */
-export function k8sLanes(files, lanes = K8S_LANES) {
+export function k8sQueue(files) {
   const seconds = (f) => K8S_SECONDS[f.split('\\').join('/')] ?? 60;
-  const out = Array.from({ length: Math.min(lanes, files.length) }, () => ({ files: [], seconds: 0 }));
-  for (const file of [...files].sort((a, b) => seconds(b) - seconds(a))) {
-    const lane = out.reduce((least, l) => (l.seconds < least.seconds ? l : least));
-    lane.files.push(file);
-    lane.seconds += seconds(file);
-  }
-  return out.map((l) => l.files);
+  return [...files].sort((a, b) => seconds(b) - seconds(a));
 }
 
 /**

@@ -22,7 +22,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
-import { drivesLoad, k8sLanes, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
+import { drivesLoad, K8S_SLOT_STAGGER_MS, K8S_SLOTS, k8sQueue, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -183,8 +183,8 @@ function runnableFiles(tier) {
  * The jobs of a tier: each a label, the lanes it runs at once (each lane one `node --test` over its
  * files, one after another) and the files each of those runs at a time. Files that share no ports
  * and drive no load run side by side (unit: as many as there are cores; e2e: two; k8s: each with
- * its own control plane, in lanes, the longest files first); e2e files that drive load and the
- * real tier run alone, one file at a time.
+ * its own control plane, K8S_SLOTS at once from a queue, longest first); e2e files that drive load
+ * and the real tier run alone, one file at a time.
  */
 function jobsOf(tier, tierFiles) {
   if (tier === 'unit') return [{ tier, label: 'unit', lanes: [tierFiles], concurrency: availableParallelism() }];
@@ -194,23 +194,39 @@ function jobsOf(tier, tierFiles) {
       { tier, label: 'e2e-load', lanes: [tierFiles.filter((f) => drivesLoad(f))], concurrency: 1 },
     ];
   if (tier === 'real') return [{ tier, label: 'real', lanes: [tierFiles], concurrency: 1 }];
-  return [{ tier, label: tier, lanes: k8sLanes(tierFiles), concurrency: 1 }];
+  return [{ tier, label: tier, queue: k8sQueue(tierFiles), slots: K8S_SLOTS, lanes: [], concurrency: 1 }];
 }
 
-async function runJob({ tier, label, lanes, concurrency }) {
-  const count = lanes.reduce((n, lane) => n + lane.length, 0);
+async function runJob({ tier, label, lanes, concurrency, queue, slots }) {
+  const count = queue ? queue.length : lanes.reduce((n, lane) => n + lane.length, 0);
   if (count === 0) return;
   const started = Date.now();
-  console.log(
-    `\n▶ ${label}: ${count} file${count === 1 ? '' : 's'}${lanes.length > 1 ? ` in ${lanes.length} lanes side by side` : `, ${concurrency} at a time`} (load average ${loadAverage()})`,
-  );
+  const how = queue
+    ? `, ${Math.min(slots, count)} at a time, longest first`
+    : lanes.length > 1
+      ? ` in ${lanes.length} lanes side by side`
+      : `, ${concurrency} at a time`;
+  console.log(`\n▶ ${label}: ${count} file${count === 1 ? '' : 's'}${how} (load average ${loadAverage()})`);
   // Unit files run bundled, several to a process (scripts/bundle-unit-tests.mjs says why); the
   // others under tsx, one file to a process. Two processes per core even out their lengths.
   const run = async (lane, i) =>
     tier === 'unit'
       ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, ['--enable-source-maps'])
       : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
-  const results = await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
+  // A queue: each slot takes the next file as its last one ends, one `node --test` per file. The
+  // slots start K8S_SLOT_STAGGER_MS apart: seven control planes booting at once (etcd, apiserver,
+  // controller-manager, scheduler, kwok each) held a 2-core machine at load 30 for a minute, and
+  // a group of k6 runners then started 276 ms apart (the product allows 250 ms).
+  const drain = async (slot) => {
+    await new Promise((r) => setTimeout(r, slot * K8S_SLOT_STAGGER_MS));
+    const done = [];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift())
+      done.push(await runFiles(`${label}-${slot}-${done.length}`, [file], 1));
+    return done;
+  };
+  const results = queue
+    ? (await Promise.all(Array.from({ length: Math.min(slots, count) }, (_, slot) => drain(slot)))).flat()
+    : await Promise.all(lanes.filter((lane) => lane.length > 0).map(run));
   let jobFailed = false;
   let cpu = 0;
   for (const { status, out, cpu: spent } of results) {
@@ -226,7 +242,7 @@ async function runJob({ tier, label, lanes, concurrency }) {
 
 // The schedule: phases one after another, the jobs of a phase side by side. The e2e files that
 // drive no load (Chromium, git, act's workflow checks, the simulated acceptance) run beside the
-// k8s lanes, which mostly wait on rollouts and istioctl (0.7 of a core in a CI run of 2026-11-28):
+// k8s files, which mostly wait on rollouts and istioctl (0.7 of a core in a CI run of 2026-11-28):
 // that takes their ~5 minutes off the suite's wall time. What measures latency has the machine to
 // itself: the e2e files that drive load, then the real tier. The real tier ran beside the k8s tier
 // for a while, but in a full CI run on 2 cores (2026-11-28) that stalled the node's k6 (p99 of
@@ -236,7 +252,7 @@ const jobs = Object.fromEntries(TIERS.map((tier) => [tier, jobsOf(tier, runnable
 const job = (tier, label) => jobs[tier].find((j) => j.label === label);
 const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real];
 for (const phase of phases) {
-  const live = phase.filter((j) => j.lanes.some((lane) => lane.length > 0));
+  const live = phase.filter((j) => (j.queue ?? []).length > 0 || j.lanes.some((lane) => lane.length > 0));
   if (live.length > 1) console.log(`\n▶ ${live.map((j) => j.label).join(' and ')} side by side`);
   await Promise.all(live.map(runJob));
 }

@@ -20,10 +20,16 @@ export function verdictHeadline(view: RunView): string {
   return `${VERDICT_ICON[view.verdict]} **${VERDICT_WORD[view.verdict]}**`;
 }
 
+/** What an inconclusive verdict does to the job, and the setting that changes it. */
+const INCONCLUSIVE_POLICY = 'a warning; `gates.regression.inconclusive: fail` makes it fail the job';
+
 export function reasonsList(view: RunView): string {
   // An A/B gate's reason is its line in the A/B section above: said once.
   const reasons = reasonsBesideAbLead(view);
-  if (reasons.length < view.reasons.length && reasons.length === 0) return '';
+  if (reasons.length < view.reasons.length && reasons.length === 0)
+    return view.verdict === 'inconclusive'
+      ? `No gate failed, but ${abLeadLines(view).filter((g) => g.mark === '⚠').length > 1 ? 'the A/B gates' : 'the A/B gate'} marked ⚠ above could not decide (${INCONCLUSIVE_POLICY}).`
+      : '';
   if (reasons.length === 0) {
     if (view.verdict !== 'pass') return '';
     return view.gates.length > 0
@@ -32,7 +38,7 @@ export function reasonsList(view: RunView): string {
   }
   const lead =
     view.verdict === 'inconclusive'
-      ? 'No gate failed, but these could not decide with the repetitions this run had (a warning; `gates.regression.inconclusive: fail` makes it fail the job):\n\n'
+      ? `No gate failed, but these could not decide with the repetitions this run had (${INCONCLUSIVE_POLICY}):\n\n`
       : '';
   return lead + reasons.map((reason) => `- ${text(reason)}`).join('\n');
 }

@@ -53,7 +53,8 @@ export function abReasonText(e: AbGateEvidence): string {
     case 'slower':
       return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}${(e.family ?? 1) > 1 ? `, 1/${Math.round(1 / (e.alphaShare ?? 1))} of the run's alpha over ${e.family} A/B gates` : ''}), not shown within ${minimum}`;
     case 'budget-spent':
-      return `not settled within the budget${settleText(e.blocksToSettle)}`;
+      // The minimum named: "inconclusive" alone leaves the reader to guess what was not shown.
+      return `not settled within the budget: neither shown within ${minimum} nor slower${settleText(e.blocksToSettle)}`;
     case 'run-stopped':
       return 'not settled when another gate failed the run';
     case 'too-few-blocks':

@@ -180,7 +180,7 @@ test('inconclusive: the budget runs out, with the blocks that would settle it; a
   assert.ok(typeof last.evidence.blocksToSettle === 'number' && last.evidence.blocksToSettle > 10, String(last.evidence.blocksToSettle));
   assert.match(
     wordGate(last.gate).line,
-    /not settled within the budget; about \d+ paired blocks would settle it → inconclusive \(10 blocks\)$/,
+    /not settled within the budget: neither shown within .* nor slower; about \d+ paired blocks would settle it → inconclusive \(10 blocks\)$/,
   );
   const interim = gateAt(10, 0.03, { index: 0, final: false }, noisy);
   assert.equal(interim.evidence.reason, 'continue');

@@ -13,14 +13,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
 import { OperatorStandIn } from '../support/k8s/k6-operator-stand-in.ts';
+import { installTestRunCrd } from '../support/k8s/testrun-crd.ts';
 import { runCli } from '../support/cli.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
 import {
@@ -42,8 +42,6 @@ import type { K6Invocation, K6Progress } from '../../src/load/types.ts';
 import { WARMUP_HANDOVER_MS } from '../../src/load/window.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
-
-const CRD = join(import.meta.dirname, '../fixtures/k6-operator/testrun-crd.yaml');
 
 let cluster: LocalCluster;
 let access: ClusterAccess;
@@ -153,19 +151,7 @@ test('without the TestRun CRD the run stops before creating anything: exit 3 and
 });
 
 test('install the TestRun CRD (written from k6-operator v1.6.0 API); the API server serves it', async () => {
-  const crd = parse(readFileSync(CRD, 'utf8'), { maxAliasCount: -1 });
-  const created = await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    method: 'POST',
-    body: JSON.stringify(crd),
-    contentType: 'application/json',
-  });
-  assert.equal(created.status, 201, created.body);
-  for (let i = 0; ; i++) {
-    const discovery = await rawRequest(access, '/apis/k6.io/v1alpha1');
-    if (discovery.status === 200 && JSON.parse(discovery.body).resources?.some((r: { name: string }) => r.name === 'testruns')) break;
-    assert.ok(i < 100, 'k6.io/v1alpha1 testruns not served');
-    await sleep(200);
-  }
+  assert.equal(await installTestRunCrd(access), 201);
   namespace = randomName('mp-k6op');
   await claimNamespace(access, { name: namespace, suite: 'k6op', runId: 'run-1' });
   standIn = new OperatorStandIn(access, namespace);
@@ -365,81 +351,3 @@ test('a whole run with load.engine k6-operator and 2 generators: one TestRun of 
 });
 
 /** An echo Deployment and Service pinned to one node (a mode's own server manifests). */
-function pinnedEcho(node: string): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: { name: echo, labels: { app: echo, app.kubernetes.io/name: mesh-perf-echo } }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: echo } }
-  template:
-    metadata: { labels: { app: echo, app.kubernetes.io/name: mesh-perf-echo } }
-    spec:
-      nodeSelector: { kubernetes.io/hostname: ${node} }
-      containers: [{ name: echo, image: "fortio/fortio:1.66.0" }]
----
-apiVersion: v1
-kind: Service
-metadata: { name: echo, labels: { app: echo } }
-spec:
-  selector: { app: echo }
-  ports: [{ name: http, port: 8080, targetPort: 8080 }]
-`;
-}
-
-test("two modes whose echo pods sit on different nodes: each mode's two runners still find two nodes (issue 38 item 2)", {
-  timeout: 300_000,
-}, async () => {
-  // Three nodes, two modes: a's echo pod on kwok-node-1, b's on kwok-node-2, the idle client pods
-  // on kwok-node-0. Runners that kept off every mesh-perf echo pod had kwok-node-0 alone for two
-  // (k6-operator starts none until all run: the repetition waited out kubernetes.readyTimeout);
-  // a's runners may use kwok-node-2, b's kwok-node-1.
-  const dir = mkdtempSync(join(work, 'spread-'));
-  writeFileSync(join(dir, 'echo-a.yaml'), pinnedEcho(cluster.nodes[1]!));
-  writeFileSync(join(dir, 'echo-b.yaml'), pinnedEcho(cluster.nodes[2]!));
-  writeFileSync(
-    join(dir, 'client.yaml'),
-    `apiVersion: v1
-kind: Pod
-metadata: { name: mesh-perf-client, labels: { app.kubernetes.io/name: mesh-perf-client } }
-spec:
-  nodeSelector: { kubernetes.io/hostname: ${cluster.nodes[0]} }
-  containers: [{ name: k6, image: "grafana/k6:1.4.2", command: ["sleep", "infinity"] }]
-`,
-  );
-  const config = clusterConfig(cluster, {
-    modes: [
-      { name: 'a', mesh: 'baseline', serverManifests: join(dir, 'echo-a.yaml') },
-      { name: 'b', mesh: 'baseline', serverManifests: join(dir, 'echo-b.yaml') },
-    ],
-    load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1, generators: 2, engine: 'k6-operator' },
-    out: join(dir, 'run'),
-    // The fixed code waits only for kwok here (a loaded machine can take its time); the old one never.
-    kubernetes: { readyTimeout: '90s', manifests: { client: join(dir, 'client.yaml') } },
-  });
-  const namespaceOf = (mode: string) => `${config.kubernetes.namespacePrefix}-${mode}`;
-  const standIns = ['a', 'b'].map((mode) => new OperatorStandIn(access, namespaceOf(mode)));
-  for (const s of standIns) s.start();
-  try {
-    const log = recordingLogger();
-    const outcome = await runPipeline(config, {
-      log,
-      signal: new AbortController().signal,
-      cwd: dir,
-      platform: (context) => new KubernetesPlatform(context, { cwd: dir, targetOverride: () => ({ url }) }),
-    });
-    assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
-    for (const [i, mode] of ['a', 'b'].entries()) {
-      const rep = outcome.result.modes.find((m) => m.name === mode)!.repetitions[0]!;
-      assert.ok(rep.valid, `${mode}: ${rep.invalidReasons.join('; ')}`);
-      assert.equal(rep.instances?.length, 2);
-      const nodes = [...standIns[i]!.nodes.values()][0]!;
-      const echoNode = cluster.nodes[i + 1]!;
-      assert.equal(new Set(nodes.values()).size, 2, `${mode}'s runners share a node`);
-      assert.ok(![...nodes.values()].includes(echoNode), `${mode}'s runner beside its own echo pod on ${echoNode}`);
-    }
-  } finally {
-    for (const s of standIns) await s.stop();
-    await deleteNamespaces(access, `${MANAGED_BY}=${MANAGER},mesh-perf.dev/suite=${config.suite}`, 60_000).catch(() => undefined);
-  }
-});

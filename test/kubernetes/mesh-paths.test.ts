@@ -1,13 +1,13 @@
 // Meshes as upstream runs them (issue 38), against the local control plane (real kube-apiserver,
 // controller-manager and scheduler; kwok plays the kubelets) with Istio installed by the real
 // istioctl. Stand-ins do what emulated istiod pods cannot (deploy the gateway and the waypoint,
-// inject the sidecar: istiod-, waypoint- and injector-stand-in), k6-operator's controller is
-// played by OperatorStandIn, and the mesh's data plane by mesh-proxies-stand-in: k6's traffic
-// crosses local listeners counted as each proxy counts it, and the API server's pod proxy for each
-// proxy pod's metrics port reaches a local server answering in that proxy's format.
+// inject the sidecar: istiod-, waypoint- and injector-stand-in), and mesh-proxies-stand-in plays
+// the mesh's data plane: k6's traffic crosses local listeners counted as each proxy counts it, and
+// the API server's pod proxy for each proxy pod's metrics port reaches a local server answering in
+// that proxy's format.
 //
-// What this proves: the runners' port 6565 accepts plaintext under Istio's STRICT policy, as the
-// cluster's PeerAuthentications resolve (item 1); an istio-waypoint mode's namespace carries
+// What this proves (item 1, k6-operator's runners under STRICT mTLS, is in
+// mesh-paths-operator.test.ts): an istio-waypoint mode's namespace carries
 // istio.io/ingress-use-waypoint, so the gateway sends it through the waypoint, and the results say
 // so (item 3); the run's namespaces and their pods are gone before istioctl removes istio-cni
 // (item 4); the platform reads every proxy's counters through the pod proxy before and after each
@@ -18,12 +18,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { localIstioctl } from '../support/k8s/tools.ts';
 import { clusterConfig, recordingLogger } from '../support/k8s/harness.ts';
@@ -31,18 +28,14 @@ import { istiodStandIn } from '../support/k8s/istiod-stand-in.ts';
 import { waypointStandIn } from '../support/k8s/waypoint-stand-in.ts';
 import { injectorStandIn } from '../support/k8s/injector-stand-in.ts';
 import { meshStandIn } from '../support/k8s/mesh-proxies-stand-in.ts';
-import { OperatorStandIn } from '../support/k8s/k6-operator-stand-in.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { KubernetesPlatform } from '../../src/platform/kubernetes/platform.ts';
 import { loadAccess, rawRequest, type ClusterAccess } from '../../src/platform/kubernetes/access.ts';
-import { effectiveMtls, type PeerAuthenticationView } from '../../src/platform/kubernetes/mesh/peer-authentication.ts';
-import { RUNNER_API_PORT, RUNNER_POD_LABELS } from '../../src/platform/kubernetes/k6-operator/testrun.ts';
 import type { LoadProfile } from '../../src/config/validate.ts';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { ProxyTraffic } from '../../src/results/types.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
-const CRD = join(REPO, 'test/fixtures/k6-operator/testrun-crd.yaml');
 
 let cluster: LocalCluster;
 let access: ClusterAccess;
@@ -58,11 +51,6 @@ after(async () => {
   await cluster?.stop();
   if (out) rmSync(out, { recursive: true, force: true });
 });
-
-async function json(path: string): Promise<any> {
-  const response = await rawRequest(access, path);
-  return response.status === 200 ? JSON.parse(response.body) : undefined;
-}
 
 /**
  * When, during teardown, the run's workload namespaces were all gone and when istio-cni-node (whose
@@ -229,79 +217,4 @@ test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxi
     when.namespacesGoneAt <= when.cniDeletedAt,
     `istio-cni-node deleted ${when.namespacesGoneAt - when.cniDeletedAt} ms before the last workload namespace went`,
   );
-});
-
-test("k6-operator under Istio's STRICT mTLS: the runners' port 6565 accepts the controller's plaintext, nothing else does; the results say so", {
-  timeout: 900_000,
-}, async () => {
-  const crd = parse(readFileSync(CRD, 'utf8'), { maxAliasCount: -1 });
-  const created = await rawRequest(access, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    method: 'POST',
-    body: JSON.stringify(crd),
-    contentType: 'application/json',
-  });
-  assert.ok([201, 409].includes(created.status), created.body);
-  for (let i = 0; ; i++) {
-    const discovery = await rawRequest(access, '/apis/k6.io/v1alpha1');
-    if (discovery.status === 200 && JSON.parse(discovery.body).resources?.some((r: { name: string }) => r.name === 'testruns')) break;
-    assert.ok(i < 100, 'k6.io/v1alpha1 testruns not served');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const config = clusterConfig(cluster, {
-    modes: [{ name: 'baseline' }, { name: 'istio-sidecar' }],
-    load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1, engine: 'k6-operator' },
-    out: join(out, 'operator'),
-    kubernetes: { readyTimeout: '3m' },
-  });
-  const sidecarNs = `${config.kubernetes.namespacePrefix}-istio-sidecar`;
-  const operators = ['baseline', 'istio-sidecar'].map((m) => new OperatorStandIn(access, `${config.kubernetes.namespacePrefix}-${m}`));
-  for (const o of operators) o.start();
-  const injector = await injectorStandIn(access, cluster.dir, { inject: true });
-  const resolved: Record<string, string> = {};
-  class Observed extends KubernetesPlatform {
-    override async beforeTrial(mode: ModeConfig, profile: LoadProfile, generators: number): Promise<void> {
-      await super.beforeTrial(mode, profile, generators);
-      if (mode.name !== 'istio-sidecar') return;
-      // What istiod would make of the PeerAuthentications the API server holds now.
-      const list = async (namespace: string) =>
-        ((await json(`/apis/security.istio.io/v1/namespaces/${namespace}/peerauthentications`))?.items ?? []).map(
-          (p: PeerAuthenticationView) => ({ ...p, metadata: { ...p.metadata, namespace } }),
-        );
-      const policies = [...(await list('istio-system')), ...(await list(sidecarNs))];
-      const runner = { namespace: sidecarNs, labels: { ...RUNNER_POD_LABELS, k6_cr: 'mesh-perf-x' }, port: RUNNER_API_PORT };
-      resolved.runnerApi = effectiveMtls(policies, runner).mode;
-      resolved.runnerOther = effectiveMtls(policies, { ...runner, port: 9090 }).mode;
-      resolved.echo = effectiveMtls(policies, { namespace: sidecarNs, labels: { app: 'echo' }, port: 8080 }).mode;
-    }
-  }
-  const log = recordingLogger();
-  const echo = createServer((_req, res) => res.end('echo'));
-  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
-  let outcome: Awaited<ReturnType<typeof runPipeline>>;
-  try {
-    outcome = await runPipeline(config, {
-      log,
-      signal: new AbortController().signal,
-      platform: (context) =>
-        new Observed(context, {
-          env: { ...process.env, MESH_PERF_ISTIOCTL: localIstioctl().path },
-          targetOverride: () => ({ url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/` }),
-        }),
-    });
-  } finally {
-    for (const o of operators) await o.stop();
-    await injector.stop();
-    echo.close();
-  }
-  assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
-  // k6-operator's controller polls http://<runner>:6565/v1/status and its starter PATCHes it, in
-  // plaintext from outside the mesh: only that port of the runners is PERMISSIVE.
-  assert.deepEqual(resolved, { runnerApi: 'PERMISSIVE', runnerOther: 'STRICT', echo: 'STRICT' });
-  const sidecar = outcome.result.modes.find((m) => m.name === 'istio-sidecar')!;
-  assert.deepEqual(sidecar.mtls, {
-    mode: 'STRICT',
-    source: 'PeerAuthentication istio-system/default (mesh-wide)',
-    exceptions: [`port 6565 PERMISSIVE for pods app=k6,runner=true (PeerAuthentication ${sidecarNs}/mesh-perf-k6-runners)`],
-  });
-  assert.deepEqual([...operators[1]!.stages.values()], [['initialization', 'initialized', 'created', 'started']]);
 });

@@ -41,11 +41,11 @@ test('each decision path in words', () => {
     ],
     [
       { decision: 'inconclusive', reason: 'budget-spent', blocksToSettle: 31 },
-      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget; about 31 paired blocks would settle it → inconclusive (14 blocks, 4 m 10 s)',
+      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: neither shown within 5.00% nor slower; about 31 paired blocks would settle it → inconclusive (14 blocks, 4 m 10 s)',
     ],
     [
       { decision: 'inconclusive', reason: 'budget-spent', blocksToSettle: null },
-      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget; no number of blocks would at this noise → inconclusive (14 blocks, 4 m 10 s)',
+      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: neither shown within 5.00% nor slower; no number of blocks would at this noise → inconclusive (14 blocks, 4 m 10 s)',
     ],
     [
       { decision: 'inconclusive', reason: 'too-few-blocks', pairs: 0 },
