@@ -112,10 +112,10 @@ export function sessionConfig(url: string, partial: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A config value quoted as git reads it back verbatim (backslash, quote and control characters escaped). */
+/** A config value quoted as git reads it back verbatim (backslash, quote and tab escaped). */
 function configValue(value: string): string {
   if (/[\0\n\r]/.test(value)) throw new Error('the store URL contains a line break or NUL character');
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\t/g, '\\t').replace(/\x08/g, '\\b')}"`;
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\t/g, '\\t')}"`;
 }
 
 /** Writes become blobs in batches (one git process per few hundred files, not per file). */
