@@ -88,6 +88,7 @@ const E2E = [
   'test/history/concurrent-publish.test.ts',
   'test/history/git-credentials.test.ts',
   'test/history/git-store.test.ts',
+  'test/history/git-session.test.ts',
   'test/history/dashboard-months.test.ts',
   'test/history/layout-conversion.test.ts',
   'test/history/run-page.test.ts',

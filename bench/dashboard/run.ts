@@ -277,7 +277,7 @@ try {
     `## Publishing one more day (${shape.suites} runs) into the 3-year branch, in this process (git fetch, plan, commit, push to the branch served by git daemon on 127.0.0.1; load average ${loadAverage()})`,
   );
   console.log(
-    `| | layout 1 | layout 2, first day (writes the settled-months files) | ratio | layout 2, the 3 days after (${laterDays.map((d) => d.date).join(', ')}): median (min–max) |\n|---|---:|---:|---:|---:|`,
+    `| | layout 1 | layout 2, first day (writes the settled-months files where the branch has none) | ratio | layout 2, the 3 days after (${laterDays.map((d) => d.date).join(', ')}): median (min–max) |\n|---|---:|---:|---:|---:|`,
   );
   const row5 = (label: string, a: string, b: string, r: string, c: string) => console.log(`| ${label} | ${a} | ${b} | ${r} | ${c} |`);
   row5(

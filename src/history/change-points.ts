@@ -123,6 +123,42 @@ export function seriesPoints(run: IndexEntry): string[] {
   return keys;
 }
 
+/**
+ * Points per series ("branch␀profile␀mode␀metric") that `runs` hold, each run counted as seriesPoints
+ * counts it; counted in nested maps and keyed once per series, not once per point (a publish counts
+ * the settled months' tail of every suite: hundreds of runs × a hundred series).
+ */
+export function countSeriesPoints(runs: readonly IndexEntry[]): Map<string, number> {
+  const byBranch = new Map<string, Map<string, Map<string, number[]>>>();
+  for (const run of runs) {
+    const branch = run.branch ?? '';
+    let byProfile = byBranch.get(branch);
+    if (!byProfile) byBranch.set(branch, (byProfile = new Map()));
+    for (const profile in run.modes) {
+      let byMode = byProfile.get(profile);
+      if (!byMode) byProfile.set(profile, (byMode = new Map()));
+      const modes = run.modes[profile]!;
+      for (const mode in modes) {
+        let counts = byMode.get(mode);
+        if (!counts) byMode.set(mode, (counts = CHANGE_POINT_METRICS.map(() => 0)));
+        for (let m = 0; m < CHANGE_POINT_METRICS.length; m++) {
+          const metric = CHANGE_POINT_METRICS[m]!;
+          const v = figureOf(modes[mode], metric);
+          if (v !== undefined && Number.isFinite(v) && (metric === 'err' || v > 0)) counts[m]!++;
+        }
+      }
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [branch, byProfile] of byBranch)
+    for (const [profile, byMode] of byProfile)
+      for (const [mode, counts] of byMode)
+        counts.forEach((n, m) => {
+          if (n > 0) out.set(`${branch}\u0000${profile}\u0000${mode}\u0000${CHANGE_POINT_METRICS[m]}`, n);
+        });
+  return out;
+}
+
 export interface ChangePointOptions {
   branch?: string;
   /** Only these series (seriesKeyOf). */

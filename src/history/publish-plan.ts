@@ -18,7 +18,10 @@ import {
   MARKER_FILE,
   RUN_PAGE_FILE,
   runFilePath,
+  shardMonth,
+  shardPath,
   suiteDir,
+  suiteRoot,
   timelinesPathFor,
 } from './layout.ts';
 import { MARKER_SCHEMA_VERSION } from './marker.ts';
@@ -51,10 +54,16 @@ export type { PlanOptions };
 const SUITE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export async function planPublish(tree: StoreTree, runs: RunResult[], options: PlanOptions): Promise<PublishPlan> {
-  // What a publish reads first (the marker, the pages, the settled-months file of each suite it
-  // adds to), in one request from a partial clone; the shards it then needs come in one more.
+  // What a publish reads (the marker, the pages, the settled-months file of each suite it adds to
+  // and, most days, the shards of the suite's two newest months: the months after the settled
+  // ones), in one request from a partial clone; anything else it needs is read when needed.
   if (tree.prefetch) {
     const suites = [...new Set(runs.map((r) => r.run.suite))].filter((s) => SUITE_NAME.test(s));
+    const recentShards: string[] = [];
+    for (const suite of suites) {
+      const months = (await tree.list(`${suiteRoot(suite)}/index/`)).map((p) => shardMonth(p, suite)).filter((m) => m !== undefined);
+      for (const month of months.sort().slice(-2)) recentShards.push(shardPath(suite, month));
+    }
     await tree.prefetch([
       MARKER_FILE,
       DASHBOARD_FILE,
@@ -62,6 +71,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       ADOPTED_DASHBOARD_FILE,
       ADOPTED_RUN_PAGE_FILE,
       ...suites.map((s) => settledPath(s)),
+      ...recentShards,
     ]);
   }
   const { marker, layout } = await readMarker(tree, options.storeLabel, options.adopt ?? false);

@@ -14,7 +14,7 @@
 // Nothing in it changes while its months stay settled, so it is rewritten about once a month (a
 // daily rewrite of its ~0.5 MiB would cost git a full copy every few dozen versions). Pure.
 import { createHash } from 'node:crypto';
-import { ANALYSED_RUNS, CHANGE_POINT_METRICS, seriesPoints, trendRuns } from './change-points.ts';
+import { ANALYSED_RUNS, CHANGE_POINT_METRICS, countSeriesPoints, seriesPoints, trendRuns } from './change-points.ts';
 import { monthOf, suiteRoot } from './layout.ts';
 import type { SuiteSummaryInfo } from './marker.ts';
 import { jsonScript, parseJsonScript } from './store-scripts.ts';
@@ -191,11 +191,8 @@ export function trendOffsets(settled: Settled): { runs: Map<string, number>; poi
     runs.set(branch, t.runs);
     for (const [key, n] of Object.entries(t.points)) points.set(`${branch}\u0000${key}`, n);
   }
-  for (const run of settled.tail) {
-    const branch = run.branch ?? '';
-    runs.set(branch, (runs.get(branch) ?? 0) - 1);
-    for (const key of seriesPoints(run)) points.set(`${branch}\u0000${key}`, (points.get(`${branch}\u0000${key}`) ?? 0) - 1);
-  }
+  for (const run of settled.tail) runs.set(run.branch ?? '', (runs.get(run.branch ?? '') ?? 0) - 1);
+  for (const [key, n] of countSeriesPoints(settled.tail)) points.set(key, (points.get(key) ?? 0) - n);
   return { runs, points };
 }
 

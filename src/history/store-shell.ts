@@ -29,7 +29,7 @@ import {
 } from './layout.ts';
 import { emptyMarker, MARKER_SCHEMA_VERSION, parseMarker, type StoreMarker, serializeMarker } from './marker.ts';
 import type { Retention } from './retention.ts';
-import { emptySettled, filesDigest, serializeSettled, settle, settledBoundary, settledPath } from './settled.ts';
+import { emptySettled, fileMonth, filesDigest, serializeSettled, settle, settledBoundary, settledPath } from './settled.ts';
 import { NO_TIMELINES } from './stored-run.ts';
 import { byMonth, serializeShard } from './suite-index.ts';
 import type { SuiteState } from './suite-state.ts';
@@ -131,9 +131,26 @@ export function writeSettled(state: SuiteState, changes: StoreChanges): void {
   }
   const settled = settle(base, state.index.runs, before);
   settled.shards = Object.fromEntries([...shards].filter(([month]) => month < before));
-  settled.files = filesDigest(files, before);
+  settled.files = settledFilesUnchanged(state, changes, before) ? state.settled!.files : filesDigest(files, before);
   changes.deletes.delete(path);
   changes.writes.set(path, serializeSettled(settled));
+}
+
+/**
+ * Whether the settled months' files are as the settled-months file that was read says: the same
+ * boundary, and nothing written or deleted in a month before it (recentState checked the digest
+ * of those files as listed, so it still holds and need not be computed again).
+ */
+function settledFilesUnchanged(state: SuiteState, changes: StoreChanges, before: string): boolean {
+  if (!state.settled || state.settled.before !== before) return false;
+  const root = `${suiteRoot(state.suite)}/`;
+  const settledMonth = (p: string) => {
+    const month = p.startsWith(root) ? fileMonth(p) : undefined;
+    return month !== undefined && month < before;
+  };
+  for (const p of changes.writes.keys()) if (settledMonth(p)) return false;
+  for (const p of changes.deletes) if (settledMonth(p)) return false;
+  return true;
 }
 
 /** Marker, dashboard, run page, assets, .nojekyll: rewritten so they describe every suite. */

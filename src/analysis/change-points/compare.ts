@@ -16,28 +16,38 @@ export interface SegmentComparison {
 const MAD_TO_SD = 1.4826;
 const CLIP_SDS = 3;
 
-/** Median by a typed-array sort: numeric and far faster than Array#sort with a comparator (merge re-tests long segments). */
-function fastMedian(values: ArrayLike<number>): number {
-  const xs = Float64Array.from(values).sort();
+/** Median of an ascending typed array. */
+function sortedMedian(xs: Float64Array): number {
   const mid = (xs.length - 1) / 2;
   return (xs[Math.floor(mid)]! + xs[Math.ceil(mid)]!) / 2;
 }
 
-function clipped(values: readonly number[], center: number): number[] {
-  const spread = MAD_TO_SD * fastMedian(values.map((v) => Math.abs(v - center)));
-  if (!(spread > 0)) return [...values];
-  const low = center - CLIP_SDS * spread;
-  const high = center + CLIP_SDS * spread;
-  return values.map((v) => Math.min(high, Math.max(low, v)));
+/** Median by a typed-array sort: numeric and far faster than Array#sort with a comparator (merge re-tests long segments). */
+function fastMedian(values: ArrayLike<number>): number {
+  return sortedMedian(Float64Array.from(values).sort());
 }
 
-function meanAndSquares(values: readonly number[]): { mean: number; ss: number } {
+/**
+ * Mean and sum of squared deviations of `values` clipped to `center` ± CLIP_SDS robust SDs, in one
+ * buffer and no intermediate arrays (the split step tests thousands of short segments a publish).
+ */
+function clippedMeanAndSquares(values: ArrayLike<number>, center: number): { n: number; mean: number; ss: number } {
+  const n = values.length;
+  const deviations = new Float64Array(n);
+  for (let i = 0; i < n; i++) deviations[i] = Math.abs(values[i]! - center);
+  const spread = MAD_TO_SD * sortedMedian(deviations.sort());
+  const clip = spread > 0;
+  const low = center - CLIP_SDS * spread;
+  const high = center + CLIP_SDS * spread;
+  // The clipped values, reusing the deviations' buffer.
+  const xs = deviations;
+  for (let i = 0; i < n; i++) xs[i] = clip ? Math.min(high, Math.max(low, values[i]!)) : values[i]!;
   let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / values.length;
+  for (let i = 0; i < n; i++) sum += xs[i]!;
+  const mean = sum / n;
   let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, ss };
+  for (let i = 0; i < n; i++) ss += (xs[i]! - mean) ** 2;
+  return { n, mean, ss };
 }
 
 /**
@@ -57,19 +67,17 @@ function twoSidedP(t: number, df: number): number {
   return Math.min(1, 2 * normalCdf(-z));
 }
 
-export function compareSegments(before: readonly number[], after: readonly number[], withInterval = true): SegmentComparison {
+export function compareSegments(before: ArrayLike<number>, after: ArrayLike<number>, withInterval = true): SegmentComparison {
   const centerBefore = fastMedian(before);
   const centerAfter = fastMedian(after);
-  const a = clipped(before, centerBefore);
-  const b = clipped(after, centerAfter);
-  const left = meanAndSquares(a);
-  const right = meanAndSquares(b);
-  const df = a.length + b.length - 2;
+  const left = clippedMeanAndSquares(before, centerBefore);
+  const right = clippedMeanAndSquares(after, centerAfter);
+  const df = left.n + right.n - 2;
   const shift = centerAfter - centerBefore;
   const meanShift = right.mean - left.mean;
   if (df < 1) return { p: 1, shift, shiftLow: -Infinity, shiftHigh: Infinity };
   const pooled = (left.ss + right.ss) / df;
-  const se = Math.sqrt(pooled * (1 / a.length + 1 / b.length));
+  const se = Math.sqrt(pooled * (1 / left.n + 1 / right.n));
   if (!(se > 0)) {
     const p = meanShift === 0 ? 1 : 0;
     return { p, shift, shiftLow: meanShift, shiftHigh: meanShift };

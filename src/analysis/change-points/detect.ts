@@ -70,13 +70,15 @@ export function detectChangePoints(values: readonly number[], partial: Partial<D
     return { ok: false, reason: `${values.length} run${values.length === 1 ? '' : 's'}, too few to split (needs ${least})` };
   }
   const y = options.scale === 'log' ? values.map(Math.log) : [...values];
-  const weak = split(y, options);
-  const kept = refine(merge(weak, y, options), y, options);
+  // The split and merge steps test segments as views of one typed array (no copy per test).
+  const typed = Float64Array.from(y);
+  const weak = split(typed, options);
+  const kept = refine(merge(weak, typed, options), y, options);
   return { ok: true, changePoints: kept.map((index, i) => describe(values, y, kept[i - 1] ?? 0, index, kept[i + 1] ?? y.length, options)) };
 }
 
 /** Splits found window by window at a relaxed p (Otava: 10× the final p), as sorted indexes. */
-function split(y: number[], options: DetectOptions): number[] {
+function split(y: Float64Array, options: DetectOptions): number[] {
   const firstPass = options.pValue < 0.05 ? options.pValue * 10 : options.pValue;
   const step = Math.max(1, Math.floor(options.window / 2));
   const found = new Set<number>();
@@ -93,7 +95,7 @@ function split(y: number[], options: DetectOptions): number[] {
 }
 
 /** Binary segmentation of one window: the strongest candidate over all intervals, while significant. */
-function splitWindow(y: number[], start: number, end: number, p: number, minSegment: number): number[] {
+function splitWindow(y: Float64Array, start: number, end: number, p: number, minSegment: number): number[] {
   const sums = new PairSums(y, start, end);
   const points: number[] = [];
   for (;;) {
@@ -104,7 +106,7 @@ function splitWindow(y: number[], start: number, end: number, p: number, minSegm
       if (candidate && (!best || candidate.q > best.q)) best = { ...candidate, from: bounds[i]!, to: bounds[i + 1]! };
     }
     if (!best) return points;
-    const test = compareSegments(y.slice(best.from, best.index), y.slice(best.index, best.to), false);
+    const test = compareSegments(y.subarray(best.from, best.index), y.subarray(best.index, best.to), false);
     if (!(test.p < p)) return points;
     points.push(best.index);
     points.sort((a, b) => a - b);
@@ -116,9 +118,10 @@ function magnitudeOf(test: SegmentComparison, options: DetectOptions): number {
 }
 
 /** Drops the weakest point (least significant, else smallest) until all pass both bars. */
-function merge(points: number[], y: number[], options: DetectOptions): number[] {
+function merge(points: number[], y: Float64Array, options: DetectOptions): number[] {
   const kept = [...points];
-  const testAt = (i: number) => compareSegments(y.slice(kept[i - 1] ?? 0, kept[i]!), y.slice(kept[i]!, kept[i + 1] ?? y.length), false);
+  const testAt = (i: number) =>
+    compareSegments(y.subarray(kept[i - 1] ?? 0, kept[i]!), y.subarray(kept[i]!, kept[i + 1] ?? y.length), false);
   let tests = kept.map((_, i) => testAt(i));
   while (kept.length > 0) {
     let weakest = 0;

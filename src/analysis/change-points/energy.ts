@@ -10,7 +10,7 @@ export class PairSums {
   private readonly table: Float64Array;
 
   constructor(
-    values: readonly number[],
+    values: ArrayLike<number>,
     readonly start: number,
     readonly end: number,
   ) {
