@@ -293,11 +293,8 @@ test('the A/B of two Linkerd proxy settings (namespace annotations as arms) is d
       suite: 'real-node-ab',
       ...settings,
       modes: [{ name: 'linkerd', arms: LINKERD_AB_ARMS }],
-      // repetitions auto, looks at 10, 20, 30… blocks until decided. Repetitions of 3 s after 1 s
-      // of warm-up, not the default 6 s + 2 s: the change (+52 to +60 % in three runs of
-      // 2026-11-28) fails at the first look either way, and the shorter blocks take the test from
-      // about 220 s to about 130 s of the suite.
-      load: { rate: RATE, duration: '3s', warmup: '1s' },
+      // repetitions auto: 6 s + 2 s per arm and block, looks at 6, 9, 12… blocks until decided.
+      load: { rate: RATE },
       plan: { budget: { maxDuration: '4m' } },
       kubernetes: { ...settings.kubernetes, readyTimeout: '4m' },
     }),
