@@ -306,7 +306,12 @@ test('the A/B of two Linkerd proxy settings (namespace annotations as arms) is d
   const ab = JSON.parse(readFileSync(join(out, 'ab', 'results.json'), 'utf8')) as RunResult;
   const gate = ab.analysis!.ab!.gates.find((g) => g.mode === 'linkerd' && g.statistic === 'p50')!;
   assert.equal(gate.decision, 'fail', JSON.stringify(gate));
-  assert.ok(gate.change.low > gate.minimum, `head slower beyond the practical minimum: ${JSON.stringify(gate.change)}`);
+  // The gate fails a head shown slower (its interval above 0) and not shown within the minimum;
+  // it does not promise the interval clears the minimum, which this change's (+29 to +60 % across
+  // runs, over a 0.66 ms base) did in the morning's runs and missed in two CI runs of the afternoon
+  // (low +4.7 % and +7.1 % against 7.6 %). So: shown slower, by an estimate beyond the minimum.
+  assert.ok(gate.change.low > 0, `head shown slower: ${JSON.stringify(gate.change)}`);
+  assert.ok(gate.change.value > gate.minimum, `head slower by more than the practical minimum: ${JSON.stringify(gate.change)}`);
   for (const arm of ['linkerd-base', 'linkerd-head'])
     for (const rep of ab.modes.find((m) => m.name === arm)!.repetitions) assert.ok(rep.valid, `${arm}: ${rep.invalidReasons.join('; ')}`);
   // What each arm's echo proxy counted says why: base's requests arrived in plaintext (no client
