@@ -57,7 +57,7 @@ import {
   renderTimes,
   repoBytes,
 } from './measure.ts';
-import { describeShape, runsOfDay, type SeedShape, seedBranch } from './seed.ts';
+import { describeShape, runsOfDay, SHAPE_OPTIONS, seedBranch, shapeFromFlags } from './seed.ts';
 
 /** The last commit whose code writes layout 1. */
 const LAYOUT_1_COMMIT = '00649c2';
@@ -66,14 +66,8 @@ const exec = promisify(execFile);
 
 const { values } = parseArgs({
   options: {
-    days: { type: 'string', default: '1095' },
-    suites: { type: 'string', default: '5' },
-    profiles: { type: 'string', default: '4' },
-    modes: { type: 'string', default: '5' },
-    repetitions: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '30' },
+    ...SHAPE_OPTIONS,
     loads: { type: 'string', default: '5' },
-    'keep-timelines': { type: 'string', default: '30d' },
     before: { type: 'string', default: LAYOUT_1_COMMIT },
     'before-repo': { type: 'string' },
     'after-repo': { type: 'string' },
@@ -83,15 +77,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-const shape: SeedShape = {
-  days: Number(values.days),
-  suites: Number(values.suites),
-  profilesPerSuite: Number(values.profiles),
-  modes: Number(values.modes),
-  repetitions: Number(values.repetitions),
-  durationS: Number(values.duration),
-  keepTimelines: values['keep-timelines'],
-};
+const shape = shapeFromFlags(values);
 const loads = Number(values.loads);
 const timelineRetention = parseTimelineRetention(shape.keepTimelines ?? '30d');
 

@@ -5,31 +5,17 @@
 // The work repository lives under $TMPDIR until the last day is committed, then moves to <target.git>.
 import { parseArgs } from 'node:util';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
-import { describeShape, type SeedShape, seedBranch } from './seed.ts';
+import { describeShape, SHAPE_OPTIONS, seedBranch, shapeFromFlags } from './seed.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    days: { type: 'string', default: '1095' },
-    suites: { type: 'string', default: '5' },
-    profiles: { type: 'string', default: '4' },
-    modes: { type: 'string', default: '5' },
-    repetitions: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '30' },
-    'keep-timelines': { type: 'string', default: '30d' },
+    ...SHAPE_OPTIONS,
   },
 });
 const target = positionals[0];
 if (!target) throw new Error('usage: seed-branch.ts <target.git> [--days 1095] ...');
-const shape: SeedShape = {
-  days: Number(values.days),
-  suites: Number(values.suites),
-  profilesPerSuite: Number(values.profiles),
-  modes: Number(values.modes),
-  repetitions: Number(values.repetitions),
-  durationS: Number(values.duration),
-  keepTimelines: values['keep-timelines'],
-};
+const shape = shapeFromFlags(values);
 const cpu0 = process.cpuUsage();
 const wall = await seedBranch(target, shape, await loadChartJsSource(), (day) =>
   process.stderr.write(`seeded ${day}/${shape.days} days ${new Date().toISOString()}\n`),

@@ -23,6 +23,30 @@ export interface SeedShape {
   keepTimelines?: string;
 }
 
+/** The shape's command-line flags, with the acceptance shape as defaults (run.ts and seed-branch.ts take them). */
+export const SHAPE_OPTIONS = {
+  days: { type: 'string', default: '1095' },
+  suites: { type: 'string', default: '5' },
+  profiles: { type: 'string', default: '4' },
+  modes: { type: 'string', default: '5' },
+  repetitions: { type: 'string', default: '3' },
+  duration: { type: 'string', default: '30' },
+  'keep-timelines': { type: 'string', default: '30d' },
+} as const;
+
+/** The shape those flags give. */
+export function shapeFromFlags(values: Record<keyof typeof SHAPE_OPTIONS, string>): SeedShape {
+  return {
+    days: Number(values.days),
+    suites: Number(values.suites),
+    profilesPerSuite: Number(values.profiles),
+    modes: Number(values.modes),
+    repetitions: Number(values.repetitions),
+    durationS: Number(values.duration),
+    keepTimelines: values['keep-timelines'],
+  };
+}
+
 export function describeShape(shape: SeedShape): string {
   return (
     `${shape.days} days × ${shape.suites} suites × ${shape.profilesPerSuite} load profiles (= ${shape.suites * shape.profilesPerSuite} scenarios), ` +
