@@ -2,9 +2,9 @@
 // payload file, and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY / GITHUB_STATE files. Source runs
 // through tsx (the bundle is the lead's build; dist is checked separately).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { testTempDir } from '../support/temp-dirs.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -18,7 +18,7 @@ export interface RunnerFiles {
 }
 
 export async function runnerFiles(prefix: string): Promise<RunnerFiles> {
-  const dir = await mkdtemp(join(tmpdir(), `mesh-perf-${prefix}-`));
+  const dir = testTempDir(prefix);
   const files = {
     dir,
     summary: join(dir, 'step-summary.md'),

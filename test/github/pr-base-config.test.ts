@@ -18,6 +18,11 @@ import { baseConfigFor, imageArms } from '../../src/github/pr-base-config.ts';
 import { armsFromBaseLines } from '../../src/report/arms-from-base-text.ts';
 import { redactText } from '../../src/util/redact.ts';
 import { UsageError } from '../../src/util/errors.ts';
+import { testTempDir } from '../support/temp-dirs.ts';
+
+// The base config's copy goes under RUNNER_TEMP, as on a runner; the action removes it after the
+// run, and this file's tests leave it for the process's exit to remove.
+process.env.RUNNER_TEMP = testTempDir('runner-temp');
 
 const exec = promisify(execFile);
 const git = (cwd: string, ...args: string[]) =>

@@ -1,10 +1,10 @@
 // Real git repositories for history-store tests: a bare repository as the remote, and helpers to
 // inspect or tamper with a branch the way a person with push access could.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { testTempDir } from '../../support/temp-dirs.ts';
 
 const run = promisify(execFile);
 const ENV = {
@@ -21,8 +21,9 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
+/** A fresh directory, removed when the test process exits (test/support/temp-dirs.ts). */
 export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `mesh-perf-${prefix}-`));
+  return testTempDir(prefix);
 }
 
 export async function bareRepo(parent: string, name = `remote-${Math.random().toString(36).slice(2, 8)}.git`): Promise<string> {
