@@ -293,7 +293,7 @@ test('the A/B of two Linkerd proxy settings (namespace annotations as arms) is d
       suite: 'real-node-ab',
       ...settings,
       modes: [{ name: 'linkerd', arms: LINKERD_AB_ARMS }],
-      // repetitions auto: 6 s + 2 s per arm and block, looks at 6, 9, 12… blocks until decided.
+      // repetitions auto: 6 s + 2 s per arm and block; looks at 10 blocks and where the 4-minute budget ends.
       load: { rate: RATE },
       plan: { budget: { maxDuration: '4m' } },
       kubernetes: { ...settings.kubernetes, readyTimeout: '4m' },
