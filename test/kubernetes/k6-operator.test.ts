@@ -309,6 +309,43 @@ test('down removes a TestRun a run left behind (found by its labels), with its C
 });
 
 test('a whole run with load.engine k6-operator and 2 generators: one TestRun of 2 runners merged into a valid repetition, k6-operator recorded, nothing left', async () => {
+  let run = await wholeRun();
+  // The runners here are processes on this machine standing in for pods, and in CI this file runs
+  // beside seven control planes on two cores: in two CI rehearsals one runner started its requests
+  // 276 and 350 ms after the other, past the 250 ms within which the product requires instances to
+  // measure together (it rightly judged the repetition invalid; under busy loops at load 7 they
+  // started 10 to 63 ms apart). A second run, only for that reason and said in the output; any
+  // other invalid reason fails at once.
+  const rep0 = run.outcome.result.modes.find((m) => m.name === 'baseline')?.repetitions[0];
+  if (rep0 && !rep0.valid && rep0.invalidReasons.every((r) => /did not measure together/.test(r))) {
+    console.log(`# first run invalid (${rep0.invalidReasons.join('; ')}); running once more`);
+    run = await wholeRun();
+  }
+  const { config, outcome, log, stages, modeNamespace } = run;
+  assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
+  const rep = outcome.result.modes.find((m) => m.name === 'baseline')!.repetitions[0]!;
+  assert.ok(rep.valid, rep.invalidReasons.join('; '));
+  assert.ok(Math.abs(rep.requests - 40) <= 1, `${rep.requests} requests`);
+  // Two runners of one TestRun, merged by the group engine.
+  assert.equal(rep.instances?.length, 2);
+  // The runners send the load: no second, idle client pod was created for the mode.
+  assert.ok(
+    log.lines.some((l) => /up to 2 k6-operator runners per repetition \(load\.generators\)/.test(l)),
+    log.lines.join('\n'),
+  );
+  assert.ok(!log.lines.some((l) => /k6 client pods per mode/.test(l)), log.lines.join('\n'));
+  assert.deepEqual(stages, [['initialization', 'initialized', 'created', 'started']]);
+  const engine = (outcome.result.run.environment as { loadEngine?: { name: string; pinnedVersion: string } }).loadEngine;
+  assert.deepEqual(engine && { name: engine.name, pinnedVersion: engine.pinnedVersion }, { name: 'k6-operator', pinnedVersion: '1.6.0' });
+  const left = JSON.parse(
+    (await rawRequest(access, `/apis/k6.io/v1alpha1/testruns?labelSelector=${encodeURIComponent(suiteSelector(config.suite))}`)).body,
+  );
+  assert.equal(left.items.length, 0);
+  assert.equal(await status(`/api/v1/namespaces/${modeNamespace}`), 404);
+});
+
+/** One run of the pipeline with load.engine k6-operator and 2 generators, the stand-in playing the controller. */
+async function wholeRun() {
   const config = clusterConfig(cluster, {
     modes: [{ name: 'baseline' }],
     load: { rate: 20, duration: '2s', warmup: '1s', repetitions: 1, generators: 2, engine: 'k6-operator' },
@@ -324,30 +361,11 @@ test('a whole run with load.engine k6-operator and 2 generators: one TestRun of 
       signal: new AbortController().signal,
       platform: (context) => new KubernetesPlatform(context, { targetOverride: () => ({ url }) }),
     });
-    assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
-    const rep = outcome.result.modes.find((m) => m.name === 'baseline')!.repetitions[0]!;
-    assert.ok(rep.valid, rep.invalidReasons.join('; '));
-    assert.ok(Math.abs(rep.requests - 40) <= 1, `${rep.requests} requests`);
-    // Two runners of one TestRun, merged by the group engine.
-    assert.equal(rep.instances?.length, 2);
-    // The runners send the load: no second, idle client pod was created for the mode.
-    assert.ok(
-      log.lines.some((l) => /up to 2 k6-operator runners per repetition \(load\.generators\)/.test(l)),
-      log.lines.join('\n'),
-    );
-    assert.ok(!log.lines.some((l) => /k6 client pods per mode/.test(l)), log.lines.join('\n'));
-    assert.deepEqual([...runStandIn.stages.values()], [['initialization', 'initialized', 'created', 'started']]);
-    const engine = (outcome.result.run.environment as { loadEngine?: { name: string; pinnedVersion: string } }).loadEngine;
-    assert.deepEqual(engine && { name: engine.name, pinnedVersion: engine.pinnedVersion }, { name: 'k6-operator', pinnedVersion: '1.6.0' });
-    const left = JSON.parse(
-      (await rawRequest(access, `/apis/k6.io/v1alpha1/testruns?labelSelector=${encodeURIComponent(suiteSelector(config.suite))}`)).body,
-    );
-    assert.equal(left.items.length, 0);
-    assert.equal(await status(`/api/v1/namespaces/${modeNamespace}`), 404);
+    return { config, outcome, log, stages: [...runStandIn.stages.values()], modeNamespace };
   } finally {
     await runStandIn.stop();
     await deleteNamespaces(access, `${MANAGED_BY}=${MANAGER},mesh-perf.dev/suite=${config.suite}`, 60_000).catch(() => undefined);
   }
-});
+}
 
 /** An echo Deployment and Service pinned to one node (a mode's own server manifests). */
