@@ -9,32 +9,32 @@ import { executable, missingComponents } from './real/components.mjs';
 export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
 
 /**
- * Files that need the local control plane (kube-apiserver + kwok), with their tests' time in a CI
- * run (2026-11-28, seven at once beside the e2e files that drive no load; a file's own control
- * plane starts in about 10 s more). Each file starts its own control plane on random ports, and
- * they mostly wait (istioctl's and the rollouts' waits; 621 s of CPU in 678 s), so scripts/test.mjs
- * runs K8S_SLOTS of them at once, longest first. The longest files of an earlier run were split
- * (mesh-paths-operator, k6-operator-spread: each a test that needs a control plane of its own
- * anyway). Times from the run before that put k6-operator and run-results (listed at 213 s, took
- * 310 s) in one slot, which ended the phase at 678 s where these times plan about 590 s. A new file
- * gets its measured time here (a file not listed counts as 60 s).
+ * Files that need the local control plane (kube-apiserver + kwok), with their tests' time in a run
+ * of the tier alone (2026-11-29, seven at once: 318 s for the tier, 461 s of CPU; a file's own
+ * control plane starts in about 10 s more). Each file starts its own control plane on random
+ * ports, and they mostly wait (istioctl's and the rollouts' waits, readiness timeouts some tests
+ * run out on purpose), so scripts/test.mjs runs K8S_SLOTS of them at once, longest first. Until
+ * kwok's watches worked (WatchList in test/support/k8s/cluster.ts) every pod and namespace waited
+ * for kwok to relist and these files took three times as long (4,199 s in all in a CI run of
+ * 2026-11-28, 678 s for the tier). A new file gets its measured time here (a file not listed
+ * counts as 60 s).
  */
 const K8S_SECONDS = {
-  'test/kubernetes/ingress.test.ts': 522,
-  'test/kubernetes/up-down.test.ts': 474,
-  'test/kubernetes/istio-revisions.test.ts': 366,
-  'test/kubernetes/generators.test.ts': 334,
-  'test/kubernetes/run-results.test.ts': 310,
-  'test/kubernetes/k6-operator.test.ts': 292,
-  'test/kubernetes/mesh-paths.test.ts': 266,
-  'test/kubernetes/arms.test.ts': 258,
-  'test/kubernetes/mesh-paths-operator.test.ts': 234,
-  'test/kubernetes/resource-window.test.ts': 198,
-  'test/kubernetes/k6-operator-spread.test.ts': 155,
-  'test/kubernetes/control-plane.test.ts': 102,
-  'test/kubernetes/scaling.test.ts': 55,
-  'test/kubernetes/single-node.test.ts': 34,
-  'test/kubernetes/unreachable.test.ts': 14,
+  'test/kubernetes/ingress.test.ts': 221,
+  'test/kubernetes/arms.test.ts': 174,
+  'test/kubernetes/istio-revisions.test.ts': 159,
+  'test/kubernetes/up-down.test.ts': 150,
+  'test/kubernetes/mesh-paths.test.ts': 134,
+  'test/kubernetes/generators.test.ts': 117,
+  'test/kubernetes/run-results.test.ts': 88,
+  'test/kubernetes/k6-operator.test.ts': 84,
+  'test/kubernetes/mesh-paths-operator.test.ts': 70,
+  'test/kubernetes/resource-window.test.ts': 56,
+  'test/kubernetes/control-plane.test.ts': 44,
+  'test/kubernetes/k6-operator-spread.test.ts': 43,
+  'test/kubernetes/scaling.test.ts': 37,
+  'test/kubernetes/single-node.test.ts': 20,
+  'test/kubernetes/unreachable.test.ts': 18,
   'test/kubernetes/linkerd-detect.test.ts': 6,
 };
 const K8S = Object.keys(K8S_SECONDS);

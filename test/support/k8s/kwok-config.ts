@@ -192,8 +192,9 @@ export function kwokConfigYaml(options: KwokConfigOptions): string {
     // When a node's lease lapses (kwok starved on a loaded machine), the node lifecycle controller
     // marks its pods not ready; a real kubelet reports them ready again once it is back, so this
     // stage does. A safety net only: kwok did not always act on such a status change within 30 s
-    // (a test of it passed 2 runs of 3), so the long node-monitor grace period (cluster.ts) is the
-    // guard that keeps nodes from going NotReady in the first place.
+    // (a test of it passed 2 runs of 3, while kwok's watches still failed: see WatchList in
+    // cluster.ts), so the long node-monitor grace period (cluster.ts) is the guard that keeps nodes
+    // from going NotReady in the first place.
     stage(
       'pod-ready-again',
       'Pod',
