@@ -35,6 +35,7 @@ import { OctokitGitHub } from './octokit-poster.ts';
 import { type BaseConfig, baseConfigFor, imageArms } from './pr-base-config.ts';
 import type { BaseFiles } from './pr-base-files.ts';
 import { reportToGitHub } from './report.ts';
+import { enterScratchDir, type ScratchDir } from './scratch-dir.ts';
 import { type SecretFile, writeSecretFile } from './secret-file.ts';
 
 export interface ModeOutcome {
@@ -70,7 +71,14 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
   let kubeconfigItem: CleanupItem | undefined;
   let baseFiles: BaseFiles | undefined;
   let baseFilesItem: CleanupItem | undefined;
+  let scratch: ScratchDir | undefined;
+  let scratchItem: CleanupItem | undefined;
   try {
+    if (env.RUNNER_TEMP) {
+      scratch = await enterScratchDir(env.RUNNER_TEMP);
+      scratchItem = { kind: 'path', path: scratch.dir, description: "the run's temporary files" };
+      cleanup.add(scratchItem);
+    }
     if (inputs.kubeconfig) {
       if (inputs.overrides['kubeconfig-file'])
         throw new UsageError(
@@ -205,6 +213,10 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     if (baseFiles && baseFilesItem) {
       await baseFiles.remove();
       cleanup.done(baseFilesItem);
+    }
+    if (scratch && scratchItem) {
+      await scratch.leave();
+      cleanup.done(scratchItem);
     }
   }
 }

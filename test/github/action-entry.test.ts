@@ -253,9 +253,9 @@ test('the sticky comment on one PR is created, then updated in place, then broug
       assert.deepEqual(JSON.parse(run.state[CLEANUP_STATE] ?? '[]'), [], 'nothing left for the post step after a normal run');
     }
     assert.deepEqual(
-      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')),
+      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-') || n.startsWith('mesh-perf-tmp-')),
       [],
-      'the 0600 kubeconfig file is gone',
+      "the 0600 kubeconfig file and the run's temporary files are gone",
     );
     await assertNoSecrets('sticky', runs, runs.map(resultsDirOf), api, [token, ...kube.leaves]);
   } finally {

@@ -57,13 +57,27 @@ test('post removes what a killed main step left, runs cleanup commands, and only
     const deadline = Date.now() + 60_000;
     while (!stdout.includes('Measuring') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     assert.ok(stdout.includes('Measuring'), `main step never started measuring:\n${stdout}`);
+    // Killed once k6 has its working directory: the run's temporary files must be where post finds them.
+    const k6Dirs = async () => {
+      const scratch = (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-tmp-'));
+      return scratch.length === 1 ? (await readdir(join(files.dir, scratch[0]!))).filter((n) => n.startsWith('mesh-perf-k6-')) : [];
+    };
+    while ((await k6Dirs()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await k6Dirs()).length, 1, "k6's working directory is made inside the run's temporary directory");
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
 
     const state = parseFileCommands(await readFile(files.state, 'utf8'));
-    const left = JSON.parse(state[CLEANUP_STATE] ?? '[]') as { path: string }[];
-    assert.equal(left.length, 1, 'the temporary kubeconfig is recorded for post');
-    assert.ok(existsSync(left[0]!.path), 'and is still there after the kill');
+    const left = JSON.parse(state[CLEANUP_STATE] ?? '[]') as { path: string; description: string }[];
+    assert.deepEqual(
+      left.map((i) => i.description),
+      ["the run's temporary files", 'temporary kubeconfig'],
+      'the temporary files and the kubeconfig are recorded for post',
+    );
+    assert.ok(
+      left.every((i) => existsSync(i.path)),
+      'and are still there after the kill',
+    );
 
     const marker = join(files.dir, 'command-ran');
     const items = [
@@ -84,13 +98,14 @@ test('post removes what a killed main step left, runs cleanup commands, and only
       env: { [`STATE_${CLEANUP_STATE}`]: JSON.stringify(items) },
     });
     assert.equal(post.code, 0, 'post never fails the job');
-    assert.ok(!existsSync(left[0]!.path), 'the kubeconfig directory is removed');
+    assert.ok(!existsSync(left[0]!.path), "the run's temporary files are removed, k6's working directory with them");
+    assert.ok(!existsSync(left[1]!.path), 'the kubeconfig directory is removed');
     assert.equal(await readFile(marker, 'utf8'), 'ok');
     const warnings = commands(post.stdout, 'warning');
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!.message, /could not remove a cluster that refuses to go: .* exited with 4/);
     assert.deepEqual(
-      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-')),
+      (await readdir(files.dir)).filter((n) => n.startsWith('mesh-perf-secret-') || n.startsWith('mesh-perf-tmp-')),
       [],
     );
 
