@@ -231,22 +231,37 @@ kubernetes: { kubeconfig: ${cluster.kubeconfigPath}, namespacePrefix: ${prefix},
 test("a whole run with load.generators 2: the repetition merges both pods' instances; the client group counts both", {
   timeout: 300_000,
 }, async () => {
-  const config = clusterConfig(cluster, {
-    modes: [{ name: 'baseline' }],
-    load: { rate: 40, duration: '3s', warmup: '1s', repetitions: 1, generators: 2 },
-    out: join(dir, 'run'),
-  });
-  const log = recordingLogger();
-  const before = hits;
-  let runId = '';
-  const outcome = await runPipeline(config, {
-    log,
-    signal: new AbortController().signal,
-    platform: (context) => {
-      runId = context.runId;
-      return new KubernetesPlatform(context, { targetOverride: () => ({ url }), k6ApiPortBase: apiPortBase });
-    },
-  });
+  const wholeRun = async (attempt: number) => {
+    const config = clusterConfig(cluster, {
+      modes: [{ name: 'baseline' }],
+      load: { rate: 40, duration: '3s', warmup: '1s', repetitions: 1, generators: 2 },
+      out: join(dir, `run-${attempt}`),
+    });
+    const log = recordingLogger();
+    const before = hits;
+    let runId = '';
+    const outcome = await runPipeline(config, {
+      log,
+      signal: new AbortController().signal,
+      platform: (context) => {
+        runId = context.runId;
+        return new KubernetesPlatform(context, { targetOverride: () => ({ url }), k6ApiPortBase: apiPortBase });
+      },
+    });
+    return { config, log, before, runId, outcome };
+  };
+  let run = await wholeRun(1);
+  // The two pods' k6 are processes on this machine (kwok runs them), beside six other control
+  // planes in CI: in a rehearsal that shared the machine with a benchmark (load 18) they started
+  // their requests 286 ms apart, past the 250 ms within which the product requires instances to
+  // measure together (it rightly judged the repetition invalid). A second run, only for that
+  // reason and said in the output, as in k6-operator.test.ts; any other invalid reason fails at once.
+  const first = run.outcome.result.modes[0]?.repetitions[0];
+  if (first && !first.valid && first.invalidReasons.every((r) => /did not measure together/.test(r))) {
+    console.log(`# first run invalid (${first.invalidReasons.join('; ')}); running once more`);
+    run = await wholeRun(2);
+  }
+  const { config, log, before, runId, outcome } = run;
   assert.equal(outcome.error, undefined, `${outcome.error?.message}\n${log.lines.join('\n')}`);
   const rep = outcome.result.modes[0]!.repetitions[0]!;
   assert.ok(rep.valid, rep.invalidReasons.join('; '));
