@@ -34,6 +34,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { medianInterval } from '../../src/analysis/median-interval.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { startServer, warmServer } from '../../src/platform/processes.ts';
@@ -352,24 +353,24 @@ function summary(): void {
     `${file}: ${decisions.length} decisions, ${rate} rps, ${durationS} s after ${warmupS} s per repetition; made with ${versions.map((v) => `${v} (${decisions.filter((d) => d.code === v).length})`).join(', ')}\n`,
   );
   console.log(alignTable(rows, (c) => c < 2));
-  if (pairs.length > 1) {
-    const n = pairs.length;
-    const m = pairs.reduce((a, b) => a + b, 0) / n;
-    const sd = Math.sqrt(pairs.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1));
-    const half = (1.96 * sd) / Math.sqrt(n);
+  // The median pair with its order-statistic interval, not the mean's normal one: one pair that
+  // met a stall (+430 % at a load of 26) moved the mean by a point and doubled its interval.
+  const interval = medianInterval(pairs);
+  if (interval && pairs.length > 1) {
+    const pct = (x: number) => `${(100 * Math.expm1(x)).toFixed(2)}%`;
     console.log(
-      `\nthe change as plain k6 measures it (fresh processes, ${n} pairs of ${durationS} s): median pair ${(100 * pairsEffect(pairs)).toFixed(2)}%, mean ${(100 * Math.expm1(m)).toFixed(2)}% (95% interval ${(100 * Math.expm1(m - half)).toFixed(2)} to ${(100 * Math.expm1(m + half)).toFixed(2)}%)`,
+      `\nthe change as plain k6 measures it (fresh processes, ${interval.n} pairs of ${durationS} s): median pair ${pct(interval.median)} (${(100 * interval.coverage).toFixed(1)}% interval ${pct(interval.low)} to ${pct(interval.high)}; pairs from ${pct(Math.min(...pairs))} to ${pct(Math.max(...pairs))})`,
     );
   }
   const estimates = (kind: 'aa' | 'ab') => {
     const xs = decisions
-      .filter((d) => d.kind === kind && d.estimate !== null)
+      .filter((d) => d.kind === kind && d.decision !== 'invalid' && d.estimate !== null)
       .map((d) => d.estimate!)
       .sort((a, b) => a - b);
     const at = (q: number) => `${(100 * xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!).toFixed(2)}%`;
     return xs.length ? `median ${at(0.5)} (10th–90th percentile ${at(0.1)} to ${at(0.9)})` : '—';
   };
-  console.log(`the gate's estimate at the look it stopped: A/A ${estimates('aa')}; A/B ${estimates('ab')}`);
+  console.log(`the gate's estimate at the look it stopped (valid decisions): A/A ${estimates('aa')}; A/B ${estimates('ab')}`);
   const loads = decisions.map((d) => Math.max(d.loadBefore, d.loadAfter));
   if (loads.length > 0)
     console.log(
