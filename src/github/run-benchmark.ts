@@ -33,10 +33,9 @@ import { type ActionInputs, readActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
 import { type BaseConfig, baseConfigFor, imageArms } from './pr-base-config.ts';
-import type { BaseFiles } from './pr-base-files.ts';
 import { reportToGitHub } from './report.ts';
-import { enterScratchDir, type ScratchDir } from './scratch-dir.ts';
-import { type SecretFile, writeSecretFile } from './secret-file.ts';
+import { enterScratchDir } from './scratch-dir.ts';
+import { writeSecretFile } from './secret-file.ts';
 
 export interface ModeOutcome {
   exitCode: ExitCode;
@@ -67,26 +66,26 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  let kubeconfig: SecretFile | undefined;
-  let kubeconfigItem: CleanupItem | undefined;
-  let baseFiles: BaseFiles | undefined;
-  let baseFilesItem: CleanupItem | undefined;
-  let scratch: ScratchDir | undefined;
-  let scratchItem: CleanupItem | undefined;
+  // What this step made and removes at its end, newest first; each is recorded for the post step
+  // until it is gone.
+  const owned: { item: CleanupItem; remove: () => Promise<void> }[] = [];
+  const own = (path: string, description: string, remove: () => Promise<void>) => {
+    const item: CleanupItem = { kind: 'path', path, description };
+    cleanup.add(item);
+    owned.unshift({ item, remove });
+  };
   try {
     if (env.RUNNER_TEMP) {
-      scratch = await enterScratchDir(env.RUNNER_TEMP);
-      scratchItem = { kind: 'path', path: scratch.dir, description: "the run's temporary files" };
-      cleanup.add(scratchItem);
+      const scratch = await enterScratchDir(env.RUNNER_TEMP);
+      own(scratch.dir, "the run's temporary files", scratch.leave);
     }
     if (inputs.kubeconfig) {
       if (inputs.overrides['kubeconfig-file'])
         throw new UsageError(
           'inputs kubeconfig and kubeconfig-file were both set: pass the content (kubeconfig) or a path (kubeconfig-file), not both',
         );
-      kubeconfig = await writeSecretFile('kubeconfig', inputs.kubeconfig, env);
-      kubeconfigItem = { kind: 'path', path: kubeconfig.dir, description: 'temporary kubeconfig' };
-      cleanup.add(kubeconfigItem);
+      const kubeconfig = await writeSecretFile('kubeconfig', inputs.kubeconfig, env);
+      own(kubeconfig.dir, 'temporary kubeconfig', kubeconfig.remove);
       inputs.overrides['kubeconfig-file'] = kubeconfig.path;
     }
     const config = await log.group('Configuration', async () => {
@@ -117,11 +116,7 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
         ...(images ? { abImages: images } : {}),
       }).finally(() => (base.kind === 'file' ? base.remove?.() : undefined));
       // The base arm deploys its copies of the base's server manifests: kept until the run is over.
-      if (base.kind === 'file' && base.baseFiles) {
-        baseFiles = base.baseFiles;
-        baseFilesItem = { kind: 'path', path: baseFiles.dir, description: "the PR base's server manifests" };
-        cleanup.add(baseFilesItem);
-      }
+      if (base.kind === 'file' && base.baseFiles) own(base.baseFiles.dir, "the PR base's server manifests", base.baseFiles.remove);
       if (base.kind === 'unavailable') loaded.armsFromBase = base.summary;
       if (loaded.armsFromBase) for (const line of armsFromBaseLines(loaded.armsFromBase)) core.info(line);
       core.info(
@@ -206,17 +201,9 @@ export async function runBenchmark(env: NodeJS.ProcessEnv, deps: BenchmarkDeps):
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     log.end();
-    if (kubeconfig && kubeconfigItem) {
-      await kubeconfig.remove();
-      cleanup.done(kubeconfigItem);
-    }
-    if (baseFiles && baseFilesItem) {
-      await baseFiles.remove();
-      cleanup.done(baseFilesItem);
-    }
-    if (scratch && scratchItem) {
-      await scratch.leave();
-      cleanup.done(scratchItem);
+    for (const { item, remove } of owned) {
+      await remove();
+      cleanup.done(item);
     }
   }
 }
