@@ -1,6 +1,7 @@
 // A node:test reporter for scripts/test.mjs: one JSON line per finished test (file, name, nesting,
-// duration, passed), written beside the spec reporter's output so the script can name the slowest
-// tests and each file's time once the tier ends. Not meant to be read by people.
+// duration, passed, and a failure's message), written beside the spec reporter's output so the
+// script can name the slowest tests, each file's time and every failure with its reason once the
+// tiers end. Not meant to be read by people.
 import { relative } from 'node:path';
 import { sourceOfBundle } from './bundle-unit-tests.mjs';
 
@@ -14,6 +15,14 @@ export default async function* durations(source) {
       nesting,
       ms: details?.duration_ms ?? 0,
       passed: event.type === 'test:pass',
+      ...(event.type === 'test:fail' ? { error: failureText(details?.error) } : {}),
     })}\n`;
   }
+}
+
+/** A failure's message, unwrapped from node:test's wrapper (the assertion or thrown error is its cause), bounded. */
+function failureText(error) {
+  const cause = error?.cause ?? error;
+  const text = cause instanceof Error ? cause.message : String(cause ?? 'no error');
+  return text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
 }

@@ -257,6 +257,7 @@ for (const phase of phases) {
   await Promise.all(live.map(runJob));
 }
 printTimings();
+printFailures();
 // Every test's time, for tuning the k8s lanes (K8S_SECONDS) from a CI run: MESH_PERF_TEST_DURATIONS=FILE.
 if (process.env.MESH_PERF_TEST_DURATIONS)
   writeFileSync(
@@ -268,6 +269,24 @@ if (process.env.MESH_PERF_TEST_DURATIONS)
   );
 rmSync(durationsDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
+
+/**
+ * Every failed test with its reason, last of all: a CI log is often read from its tail, and the
+ * spec reporter's account of a failure sits among hundreds of lines of the tiers running side by side.
+ */
+function printFailures() {
+  const failures = durationFiles
+    .flatMap((file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []))
+    .map((line) => JSON.parse(line))
+    // A parent whose subtest failed says only that; the subtest's own line carries the reason.
+    .filter((t) => !t.passed && !/^\d+ subtests? failed$/.test(t.error ?? ''));
+  if (failures.length === 0) return;
+  console.log(`\n▶ Failed tests (${failures.length})`);
+  for (const t of failures) {
+    console.log(`✖ ${t.file ?? '?'}: ${t.name}`);
+    for (const line of (t.error ?? '').trimEnd().split('\n').slice(0, 20)) console.log(`    ${line}`);
+  }
+}
 
 /** The ten slowest tests, each file's time, and every tier's time against its budget. */
 function printTimings() {
