@@ -10,7 +10,8 @@
 // PATH). It runs the real k6 in a directory of its own (an emptyDir), records k6's exit code
 // when it ends, and keeps the container up until mesh-perf has read the files through the exec
 // API and touched `released`; then it exits with k6's code, so the Job and the TestRun finish
-// as k6-operator expects. A deleted pod (cancel, cleanup) stops k6 through the TERM trap.
+// as k6-operator expects. A deleted pod (cancel, cleanup) stops k6 through the TERM trap and
+// removes the directory.
 
 /** Where the wrapper is mounted; prepended to PATH. */
 export const WRAPPER_DIR = '/mesh-perf/bin';
@@ -52,9 +53,10 @@ while [ -z "$code" ]; do
 done
 tail -c 20000 ${STDERR_FILE} >&2
 echo "$code" >${EXIT_FILE}.tmp && mv ${EXIT_FILE}.tmp ${EXIT_FILE}
-# Deleted while k6 ran: nobody will read the files.
-[ -z "$stopping" ] || exit "$code"
-trap 'exit "$code"' TERM INT
+# Deleted while k6 ran or while waiting: nobody will read the files. They go too, where the
+# directory outlives the pod (a node whose pods run as host processes, as kwok runs them).
+[ -z "$stopping" ] || { cd / && rm -rf "$dir"; exit "$code"; }
+trap 'cd / && rm -rf "$dir"; exit "$code"' TERM INT
 while [ ! -e ${RELEASE_FILE} ]; do sleep 1; done
 cd / && rm -rf "$dir"
 exit "$code"
