@@ -8,12 +8,14 @@
 // created, while a pod that stays Pending names the scheduler's reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
@@ -93,12 +95,34 @@ async function runNamespaces(runSelector: string): Promise<string[]> {
 }
 
 /**
+ * This machine's processes as "pid args" lines. Read without blocking: this process serves the
+ * echo target and holds the runner's exec streams, and a synchronous `ps` every 100 ms on a CI
+ * machine at load 15 stalls both (the two instances' resumes, sent one after the other, then
+ * reach the pods further apart than the group itself would have them).
+ */
+async function processLines(): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('ps', ['-eww', '-o', 'pid=,args='], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return stdout.split('\n');
+}
+
+/** Runs `sample` every 100 ms, one at a time, until it returns true or the returned stop is awaited. */
+function sampleEvery100ms(sample: () => Promise<boolean | undefined>): () => Promise<void> {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped && !(await sample())) await sleep(100);
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+  };
+}
+
+/**
  * Command lines of this machine's k6 processes (kwok's exec runs them here), sampled while a group
  * runs, each after its working directory (the instance's work dir: the pod's shell cds into it).
  */
-function k6CommandLines(): string[] {
-  const out = execFileSync('ps', ['-eww', '-o', 'pid=,args='], { encoding: 'utf8' });
-  return out.split('\n').flatMap((line) => {
+async function k6CommandLines(): Promise<string[]> {
+  return (await processLines()).flatMap((line) => {
     const match = /^\s*(\d+)\s+(.*)$/.exec(line);
     if (!match || !/(^|\/)k6 run /.test(match[2]!)) return [];
     let cwd = '?';
@@ -174,17 +198,18 @@ kubernetes: { kubeconfig: ${cluster.kubeconfigPath}, namespacePrefix: ${prefix},
     rawFile: 'raw.csv',
   }));
   const seen = new Set<string>();
-  const watcher = setInterval(() => {
-    for (const line of k6CommandLines())
+  const stopWatching = sampleEvery100ms(async () => {
+    for (const line of await k6CommandLines())
       if (line.includes(`127.0.0.1:${apiPortBase}`) || line.includes(`127.0.0.1:${apiPortBase + 1}`)) seen.add(line);
-  }, 100);
+    return false;
+  });
   const before = hits;
   const progress: number[] = [];
   let outcomes;
   try {
     outcomes = await runner.runGroup(invocations, (p) => progress.push(p.requests ?? 0), new AbortController().signal);
   } finally {
-    clearInterval(watcher);
+    await stopWatching();
   }
   for (const o of outcomes) assert.equal(o.exitCode, 0, o.stderrTail);
   assert.deepEqual(
@@ -292,21 +317,16 @@ test('an instance killed mid-repetition makes it invalid, naming the pod; the ot
   let runId = '';
   const before = hits;
   // Once load flows, kill the second instance's k6 (kwok runs it here) the way the OOM killer would.
-  const killer = setInterval(() => {
-    if (hits < before + 80 || !runId) return;
-    const victim = execFileSync('ps', ['-eww', '-o', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .find(
-        (l) =>
-          /\bk6 run /.test(l) &&
-          l.includes('--execution-segment 1/2:1') &&
-          l.includes(`MESH_PERF_RUN=${runId}`) &&
-          !/^\s*\d+\s+sh /.test(l),
-      );
-    if (!victim) return;
-    clearInterval(killer);
+  const stopKiller = sampleEvery100ms(async () => {
+    if (hits < before + 80 || !runId) return false;
+    const victim = (await processLines()).find(
+      (l) =>
+        /\bk6 run /.test(l) && l.includes('--execution-segment 1/2:1') && l.includes(`MESH_PERF_RUN=${runId}`) && !/^\s*\d+\s+sh /.test(l),
+    );
+    if (!victim) return false;
     process.kill(Number(victim.trim().split(/\s+/)[0]), 'SIGKILL');
-  }, 100);
+    return true;
+  });
   let outcome;
   try {
     outcome = await runPipeline(config, {
@@ -318,7 +338,7 @@ test('an instance killed mid-repetition makes it invalid, naming the pod; the ot
       },
     });
   } finally {
-    clearInterval(killer);
+    await stopKiller();
   }
   const rep = outcome.result.modes[0]?.repetitions[0];
   assert.ok(rep, `${outcome.error?.message}\n${log.lines.join('\n')}`);
