@@ -2,7 +2,7 @@
 # Builds (once) the components of the real-node tier (npm run test:real), cached by version under
 # ~/.cache/mesh-perf/tools/<name>/<version>/<name> beside the k8s tier's, so a second run only
 # checks files and exits:
-#   apt        containerd, runc, CNI plugins, iptables, conntrack, busybox-static (Debian 12)
+#   apt        containerd, runc, CNI plugins, iptables, conntrack, busybox-static, nftables (Debian 12)
 #   kubelet kube-proxy kubectl   k8s.io/kubernetes at the k8s tier's version, built like its apiserver
 #   crictl coredns               the Go module proxy
 #   pause                        kubernetes' build/pause/linux/pause.c, static (sandbox image, node init)

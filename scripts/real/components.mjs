@@ -65,6 +65,9 @@ export function components() {
     apt('cni-bridge', '/usr/lib/cni/bridge'),
     apt('iptables', '/usr/sbin/iptables'),
     apt('conntrack', '/usr/sbin/conntrack'),
+    // Not in iptables' dependencies: a fresh Debian 12 machine had iptables-nft without the nft CLI,
+    // and every real-tier test failed on it (spawnSync nft ENOENT) instead of the tier being skipped.
+    apt('nft', '/usr/sbin/nft'),
     apt('busybox', '/bin/busybox'),
     { name: 'etcd', version: 'Debian 12', path: process.env.MESH_PERF_ETCD ?? '/usr/bin/etcd', how: 'bash scripts/k8s/build.sh etcd' },
     ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((n) =>

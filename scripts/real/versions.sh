@@ -6,8 +6,9 @@ COREDNS_VERSION=1.15.0
 # kubernetes' build/pause/linux/pause.c, compiled static: the pods' sandbox and the node's init.
 PAUSE_VERSION=3.10
 # Debian 12 packages (apt): the container runtime and the node's network tools; busybox-static
-# gives the k6 client image the shell and coreutils the product's exec commands use.
-APT_PACKAGES="containerd runc containernetworking-plugins iptables conntrack busybox-static"
+# gives the k6 client image the shell and coreutils the product's exec commands use; nftables
+# gives the tests' nft (the leak counter's table, and the host's tables compared before and after).
+APT_PACKAGES="containerd runc containernetworking-plugins iptables conntrack busybox-static nftables"
 # Binaries that only come from git snapshots of their repositories (the Go module proxy does not
 # serve them, or they are Rust): taken from MESH_PERF_REAL_BIN (a directory of NAME.xz), checked
 # against these SHA-256 sums of the unpacked binary, and copied into the cache once.
