@@ -98,7 +98,10 @@ test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxi
       { name: 'istio-waypoint' },
       { name: 'uncaptured', mesh: 'istio-ambient' },
     ],
-    load: { rate: 20, duration: '3s', warmup: '1s', repetitions: 1 },
+    // 60 VUs (3 s of arrivals; the product sizes 20 here): a path test, not a load test. At load 21
+    // in a CI rehearsal, 20 VUs waiting on the stand-in proxies left 4 iterations dropped in the
+    // uncaptured mode, a second invalid reason beside the one this test is about.
+    load: { rate: 20, vus: 60, duration: '3s', warmup: '1s', repetitions: 1 },
     out: join(out, 'ingress'),
     kubernetes: { readyTimeout: '3m', sampleInterval: '500ms', ingress: { replicas: 1 } },
   });
@@ -205,10 +208,12 @@ test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxi
   assert.equal(ok.status, 0, ok.stdout);
   const bypass = check('uncaptured');
   assert.equal(bypass.status, 1);
-  // mesh-perf itself found the bypass (the repetition is invalid), and the check says why.
+  // mesh-perf itself found the bypass (the repetition is invalid), and the check says why. On a
+  // loaded machine the same repetition may also be invalid for dropped iterations (a CI rehearsal
+  // at load 21: "4 dropped iterations ...; the traffic did not cross its ztunnel: ..."), said first.
   assert.match(
     bypass.stdout,
-    /::error::mode uncaptured \[\S+\]: no valid repetition \(repetition \d+: the traffic did not cross its ztunnel: /,
+    /::error::mode uncaptured \[\S+\]: no valid repetition \(repetition \d+: (.*; )?the traffic did not cross its ztunnel: /,
   );
 
   // Item 4: every workload namespace (and so every pod in it) was gone before istio-cni-node was deleted.
