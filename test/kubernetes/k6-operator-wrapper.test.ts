@@ -40,6 +40,13 @@ function setUp(duration: string) {
   };
 }
 
+/** As k6-operator starts it: `k6 run ... <script>` resolved through PATH, i.e. the wrapper. */
+function startRun(t: ReturnType<typeof setUp>) {
+  const child = spawn('k6', ['run', '--quiet', join(t.dir, 'test.js')], { env: t.env, stdio: 'ignore' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited };
+}
+
 async function waitFor(path: string, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!existsSync(path)) {
@@ -51,9 +58,7 @@ async function waitFor(path: string, ms: number): Promise<void> {
 test('run: k6 works in its own directory, the exit code is recorded, the wrapper waits for release and exits with it', async () => {
   const t = setUp('1s');
   try {
-    // As k6-operator starts it: `k6 run ... <script>` resolved through PATH.
-    const child = spawn('k6', ['run', '--quiet', join(t.dir, 'test.js')], { env: t.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { exited } = startRun(t);
     await waitFor(join(t.work, EXIT_FILE), 15_000);
     assert.equal(readFileSync(join(t.work, EXIT_FILE), 'utf8').trim(), '0');
     assert.equal(readFileSync(join(t.work, 'summary.json'), 'utf8'), '{"done":true}');
@@ -71,8 +76,7 @@ test("k6's own failure code is recorded and returned (a script error: 107)", asy
   const t = setUp('1s');
   try {
     writeFileSync(join(t.dir, 'test.js'), 'throw new Error("boom");\nexport default function () {}\n');
-    const child = spawn('k6', ['run', '--quiet', join(t.dir, 'test.js')], { env: t.env, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { exited } = startRun(t);
     await waitFor(join(t.work, EXIT_FILE), 15_000);
     assert.equal(readFileSync(join(t.work, EXIT_FILE), 'utf8').trim(), '107');
     assert.match(readFileSync(join(t.work, STDERR_FILE), 'utf8'), /boom/);
@@ -97,8 +101,7 @@ test('other k6 commands pass straight through (the initializer runs k6 archive a
 test('SIGTERM (the pod is deleted) stops k6 and the wrapper at once', async () => {
   const t = setUp('60s');
   try {
-    const child = spawn('k6', ['run', '--quiet', join(t.dir, 'test.js')], { env: t.env, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, exited } = startRun(t);
     await waitFor(join(t.work, STDERR_FILE), 15_000);
     await sleep(1000);
     const sent = Date.now();
@@ -119,8 +122,7 @@ test('SIGTERM (the pod is deleted) stops k6 and the wrapper at once', async () =
 test("SIGTERM while waiting for release (the run was cancelled after k6 ended): k6's code, the directory removed", async () => {
   const t = setUp('1s');
   try {
-    const child = spawn('k6', ['run', '--quiet', join(t.dir, 'test.js')], { env: t.env, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, exited } = startRun(t);
     await waitFor(join(t.work, EXIT_FILE), 15_000);
     child.kill('SIGTERM');
     assert.equal(await Promise.race([exited, sleep(5000, 'still running')]), 0);
