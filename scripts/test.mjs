@@ -256,17 +256,19 @@ for (const phase of phases) {
   if (live.length > 1) console.log(`\n▶ ${live.map((j) => j.label).join(' and ')} side by side`);
   await Promise.all(live.map(runJob));
 }
-printTimings();
-printFailures();
+// What the durations reporter wrote, one JSON line per finished test, read once for all below.
+const reported = durationFiles
+  .filter((f) => existsSync(f))
+  .map((f) => readFileSync(f, 'utf8'))
+  .join('');
+const tests = reported
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
+printTimings(tests);
+printFailures(tests);
 // Every test's time, for tuning the k8s lanes (K8S_SECONDS) from a CI run: MESH_PERF_TEST_DURATIONS=FILE.
-if (process.env.MESH_PERF_TEST_DURATIONS)
-  writeFileSync(
-    process.env.MESH_PERF_TEST_DURATIONS,
-    durationFiles
-      .filter((f) => existsSync(f))
-      .map((f) => readFileSync(f, 'utf8'))
-      .join(''),
-  );
+if (process.env.MESH_PERF_TEST_DURATIONS) writeFileSync(process.env.MESH_PERF_TEST_DURATIONS, reported);
 rmSync(durationsDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
 
@@ -274,12 +276,9 @@ process.exit(failed ? 1 : 0);
  * Every failed test with its reason, last of all: a CI log is often read from its tail, and the
  * spec reporter's account of a failure sits among hundreds of lines of the tiers running side by side.
  */
-function printFailures() {
-  const failures = durationFiles
-    .flatMap((file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []))
-    .map((line) => JSON.parse(line))
-    // A parent whose subtest failed says only that; the subtest's own line carries the reason.
-    .filter((t) => !t.passed && !/^\d+ subtests? failed$/.test(t.error ?? ''));
+function printFailures(tests) {
+  // A parent whose subtest failed says only that; the subtest's own line carries the reason.
+  const failures = tests.filter((t) => !t.passed && !/^\d+ subtests? failed$/.test(t.error ?? ''));
   if (failures.length === 0) return;
   console.log(`\n▶ Failed tests (${failures.length})`);
   for (const t of failures) {
@@ -289,15 +288,7 @@ function printFailures() {
 }
 
 /** The ten slowest tests, each file's time, and every tier's time against its budget. */
-function printTimings() {
-  const tests = durationFiles.flatMap((file) =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line))
-      : [],
-  );
+function printTimings(tests) {
   // Top-level tests only: a subtest's time is inside its parent's.
   const top = tests.filter((t) => t.nesting === 0);
   const slowest = [...top].sort((a, b) => b.ms - a.ms).slice(0, 10);
