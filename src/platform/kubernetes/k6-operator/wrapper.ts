@@ -53,11 +53,12 @@ while [ -z "$code" ]; do
 done
 tail -c 20000 ${STDERR_FILE} >&2
 echo "$code" >${EXIT_FILE}.tmp && mv ${EXIT_FILE}.tmp ${EXIT_FILE}
-# Deleted while k6 ran or while waiting: nobody will read the files. They go too, where the
-# directory outlives the pod (a node whose pods run as host processes, as kwok runs them).
-[ -z "$stopping" ] || { cd / && rm -rf "$dir"; exit "$code"; }
-trap 'cd / && rm -rf "$dir"; exit "$code"' TERM INT
+# Every way out removes the directory: once read (released), or deleted while k6 ran or while
+# waiting, when nobody will read it (it outlives the pod where pods run as host processes, as kwok
+# runs them).
+finish() { cd / && rm -rf "$dir"; exit "$code"; }
+[ -z "$stopping" ] || finish
+trap finish TERM INT
 while [ ! -e ${RELEASE_FILE} ]; do sleep 1; done
-cd / && rm -rf "$dir"
-exit "$code"
+finish
 `;
