@@ -21,6 +21,24 @@ const durationText = (what: string, fallback: string) =>
     .default(fallback)
     .describe(what);
 
+/** An IPv4 or IPv6 prefix, e.g. 10.244.0.0/16 or fd00:10:244::/56. */
+function isCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  if (rest.length > 0 || address === undefined || prefix === undefined || !/^\d{1,3}$/.test(prefix)) return false;
+  if (address.includes(':')) return /^[0-9a-f:]+$/i.test(address) && address.split('::').length <= 2 && Number(prefix) <= 128;
+  const octets = address.split('.');
+  return octets.length === 4 && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255) && Number(prefix) <= 32;
+}
+
+/** A kind networking range: a cluster whose default ranges overlap a network the runner must reach sets its own. */
+const subnet = (what: string, range: string, fallback: string) =>
+  text(what, 64)
+    .refine(isCidr, {
+      error: (issue) => `expected an IP prefix for ${what} such as "10.244.0.0/16", got ${describeValue(issue.input)}`,
+    })
+    .optional()
+    .describe(`${range} address range of the cluster mesh-perf creates; default ${fallback}`);
+
 const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|Ki|Mi|Gi)?$/;
 const quantity = (what: string) =>
   text(what, 40).regex(QUANTITY, {
@@ -131,6 +149,8 @@ export const kubernetesSchema = z
         nodeImage: image('kind node', 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f'),
         workers: z.number().int().min(2).max(6).default(2).describe('worker nodes; ≥ 2 so client and server sit on different nodes'),
         keep: z.boolean().default(false).describe('leave the cluster running after the run'),
+        podSubnet: subnet('kubernetes.kind.podSubnet', 'pod', "kind's 10.244.0.0/16"),
+        serviceSubnet: subnet('kubernetes.kind.serviceSubnet', 'Service', "kind's 10.96.0.0/16"),
       })
       .prefault({})
       .describe('platform kind: the cluster mesh-perf creates'),

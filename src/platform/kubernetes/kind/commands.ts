@@ -5,6 +5,8 @@ export interface KindClusterOptions {
   name: string;
   nodeImage: string;
   workers: number;
+  podSubnet?: string;
+  serviceSubnet?: string;
   configPath: string;
   kubeconfigPath: string;
   waitSeconds: number;
@@ -15,12 +17,22 @@ export interface KindClusterOptions {
  * nodes. All nodes share the runner's kernel: raise inotify limits before creating the cluster
  * (istio-cni and ztunnel watch many files): see INOTIFY_SYSCTLS.
  */
-export function kindConfig(options: Pick<KindClusterOptions, 'workers' | 'nodeImage'>): string {
+export function kindConfig(options: Pick<KindClusterOptions, 'workers' | 'nodeImage' | 'podSubnet' | 'serviceSubnet'>): string {
   const nodes = [
     { role: 'control-plane', image: options.nodeImage },
     ...Array.from({ length: options.workers }, () => ({ role: 'worker', image: options.nodeImage })),
   ];
-  return stringify({ kind: 'Cluster', apiVersion: 'kind.x-k8s.io/v1alpha4', nodes });
+  // kind's own defaults unless set: a runner whose networks overlap 10.244.0.0/16 or 10.96.0.0/16 sets its own.
+  const networking = {
+    ...(options.podSubnet ? { podSubnet: options.podSubnet } : {}),
+    ...(options.serviceSubnet ? { serviceSubnet: options.serviceSubnet } : {}),
+  };
+  return stringify({
+    kind: 'Cluster',
+    apiVersion: 'kind.x-k8s.io/v1alpha4',
+    ...(Object.keys(networking).length > 0 ? { networking } : {}),
+    nodes,
+  });
 }
 
 /** Host limits kind documents for multi-node clusters (known issue "too many open files"). */
