@@ -1,5 +1,5 @@
-// kind cannot run here (no Docker engine): its generated config and command lines are what the
-// product executes on GitHub, so they are pinned down exactly.
+// kind's generated config, its command lines and the node image's reference and pull failures, pinned
+// down exactly (the kind tier, test/kind/, runs them for real against a contained Docker).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
@@ -15,6 +15,9 @@ import {
 import { validateConfig } from '../../../src/config/validate.ts';
 import { TOOL_PINS } from '../../../src/tools/pins.ts';
 import { inotifyAdvice, inotifyRaiseArgs, lowInotifySettings } from '../../../src/platform/kubernetes/kind/platform.ts';
+import { parseImageReference } from '../../../src/platform/kubernetes/kind/image-reference.ts';
+import { classifyPullFailure } from '../../../src/platform/kubernetes/kind/node-image.ts';
+import { bearerChallenge } from '../../../src/platform/kubernetes/kind/tag-digest.ts';
 
 const image = 'kindest/node:v1.35.0@sha256:452d707d4862f52530247495d180205e029056831160e22870e37e3f6c1ac31f';
 
@@ -160,4 +163,73 @@ test("inotify limits are only raised: the runner images' 655360/1280 are left al
     'fs.inotify.max_user_watches=524288',
     'fs.inotify.max_user_instances=512',
   ]);
+});
+
+test("the cluster config carries the pod and Service ranges only when set (kind's own defaults otherwise)", () => {
+  assert.equal((parse(kindConfig({ workers: 2, nodeImage: image })) as Record<string, unknown>).networking, undefined);
+  const config = parse(kindConfig({ workers: 2, nodeImage: image, podSubnet: '198.18.128.0/17', serviceSubnet: '198.19.0.0/16' })) as {
+    networking: Record<string, string>;
+  };
+  assert.deepEqual(config.networking, { podSubnet: '198.18.128.0/17', serviceSubnet: '198.19.0.0/16' });
+  const kind = (extra: Record<string, unknown>) =>
+    validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 }, kubernetes: { kind: extra } }).kubernetes.kind;
+  assert.equal(kind({ podSubnet: 'fd00:10:244::/56' }).podSubnet, 'fd00:10:244::/56');
+  for (const bad of ['10.244.0.0', '10.244.0.0/33', '300.1.1.1/8', '10.244.0.0/16/1', 'ten/8']) {
+    assert.throws(
+      () => kind({ serviceSubnet: bad }),
+      (error: Error) => error.message.includes('kubernetes.kind.serviceSubnet') && error.message.includes(JSON.stringify(bad)) && /IP prefix/.test(error.message),
+      bad,
+    );
+  }
+});
+
+test('image references split as Docker reads them: Docker Hub by default, a registry host with a port, tag and digest', () => {
+  const digest = `sha256:${'a'.repeat(64)}`;
+  assert.deepEqual(parseImageReference(`kindest/node:v1.35.0@${digest}`), {
+    registry: 'docker.io',
+    apiHost: 'registry-1.docker.io',
+    repository: 'kindest/node',
+    tag: 'v1.35.0',
+    digest,
+  });
+  assert.deepEqual(parseImageReference(`198.18.1.1:5000/kindest/node:v1.35.0@${digest}`), {
+    registry: '198.18.1.1:5000',
+    apiHost: '198.18.1.1:5000',
+    repository: 'kindest/node',
+    tag: 'v1.35.0',
+    digest,
+  });
+  assert.deepEqual(parseImageReference(`nginx@${digest}`), { registry: 'docker.io', apiHost: 'registry-1.docker.io', repository: 'library/nginx', digest });
+  assert.deepEqual(parseImageReference('localhost/a/b:1'), { registry: 'localhost', apiHost: 'localhost', repository: 'a/b', tag: '1' });
+});
+
+test("a failed pull is told apart by what Docker said: no daemon, an unreachable registry, a missing manifest", () => {
+  const cases: [string, string][] = [
+    ['Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?', 'daemon'],
+    ['Error response from daemon: Get "https://198.18.1.9:5000/v2/": dial tcp 198.18.1.9:5000: connect: connection refused', 'unreachable'],
+    ['Error response from daemon: Get "https://r.example/v2/": dial tcp: lookup r.example: no such host', 'unreachable'],
+    ['Error response from daemon: Get "https://10.0.0.1:5000/v2/": http: server gave HTTP response to HTTPS client', 'unreachable'],
+    ['Error response from daemon: manifest for r/kindest/node@sha256:ab not found: manifest unknown: manifest unknown', 'not-found'],
+    ['Error response from daemon: pull access denied for x, repository does not exist or may require docker login', 'not-found'],
+    ['something else', 'other'],
+  ];
+  for (const [said, want] of cases) assert.equal(classifyPullFailure(said), want, said);
+});
+
+test("a registry's bearer challenge gives its token realm and parameters", () => {
+  assert.deepEqual(bearerChallenge('Bearer realm="https://auth.docker.io/token",service="registry.docker.io",scope="repository:kindest/node:pull"'), {
+    realm: 'https://auth.docker.io/token',
+    params: { service: 'registry.docker.io', scope: 'repository:kindest/node:pull' },
+  });
+  assert.equal(bearerChallenge('Basic realm="x"'), undefined);
+  assert.equal(bearerChallenge(null), undefined);
+});
+
+test("the kind tier builds the kind and the node Kubernetes version the product pins (scripts/kind/versions.sh)", async () => {
+  // @ts-expect-error a plain JS module without types
+  const { kindVersions } = (await import('../../../scripts/kind/components.mjs')) as { kindVersions: () => Record<string, string> };
+  const versions = kindVersions();
+  assert.equal(versions.KIND_VERSION, TOOL_PINS.kind!.version);
+  const defaultImage = validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 } }).kubernetes.kind.nodeImage;
+  assert.equal(parseImageReference(defaultImage).tag, `v${versions.KIND_KUBERNETES_VERSION}`);
 });

@@ -1,0 +1,110 @@
+// Step 1 of every cluster run: the cluster answers, and nothing is created until every refusal
+// has had its say: k6-operator's CRD when the run needs it, room for the k6 client pods
+// (load.generators), a single-node cluster noted, and the Istio revisions of modes that bring
+// their own checked against the cluster's. Creates nothing, so nothing to undo.
+import { istioRevisions } from '../../../config/istio-revisions.ts';
+import { chooseGenerators } from '../../../load/ceiling.ts';
+import { EnvironmentError } from '../../../util/errors.ts';
+import type { ClusterAccess } from '../access.ts';
+import type { ClusterRun } from '../cluster-run.ts';
+import { requireTestRunCrd } from '../k6-operator/crd.ts';
+import { refuseForeignRevisions } from '../mesh/istio.ts';
+import { clientFitProblem, clusterLoadCapacity, cpuMillicoresOf, nodesReservedForEcho, runnerFitProblem } from '../placement.ts';
+import type { ClusterStep } from './step.ts';
+
+export const checkCluster: ClusterStep = {
+  name: 'cluster checks',
+  phase: 'Cluster',
+  async up(run) {
+    const access = await run.connect();
+    run.context.log.info(`Kubernetes ${run.serverVersion} at ${access.server} (context "${access.contextName}")`);
+    // Before anything is installed: without k6-operator the run cannot measure at all.
+    if (run.engine === 'k6-operator') await requireTestRunCrd(access);
+    await checkClientFit(run, access);
+    await checkSingleNode(run, access);
+    // Modes with their own Istio revision: refused here, before anything is created, when the
+    // cluster's Istio is someone else's or a revision name is taken (mesh/istio.ts).
+    const revisions = istioRevisions(
+      run.placements.map((p) => p.mode),
+      run.k8s.istio,
+    );
+    if (revisions.length > 0) await refuseForeignRevisions(run.meshContext(), revisions);
+  },
+};
+
+/**
+ * The most k6 instances any profile runs as (load.generators, auto chosen from the nodes): each
+ * mode gets that many client pods, on separate nodes, apart from the echo server (clients.ts).
+ * A cluster with too few schedulable nodes, or nodes too small for a client's CPU request, is
+ * refused here, before anything is created, with the numbers (exit 3: the config may be right
+ * for a larger cluster; kind's worker count is checked with the config, exit 2).
+ */
+async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<void> {
+  const profiles = run.config.profiles;
+  if (profiles.every((p) => p.generators === 1)) return;
+  const nodes = await run.schedulableNodes(access);
+  const client = run.k8s.resources.client;
+  const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
+  const operator = run.engine === 'k6-operator';
+  // k6-operator's runners keep off every node their mode's echo pods may take (one each).
+  const echoPods = profiles.map((p) => p.replicas ?? run.k8s.replicas);
+  const reserved = nodesReservedForEcho(run.config);
+  run.capacity = clusterLoadCapacity(nodes, cpuMillicoresOf(client.cpuLimit) ?? requestMillicores, requestMillicores, reserved);
+  const choices = profiles.map((p) => chooseGenerators(p, run.capacity!));
+  const counts = choices.map((c) => c.count);
+  const instances = Math.max(1, ...counts);
+  if (instances === 1) return;
+  const fieldOf = (name: string, i: number) => (profiles.length > 1 ? `load[${i}].${name}` : `load.${name}`);
+  const index = counts.indexOf(instances);
+  const field = fieldOf('generators', index);
+  if (operator) {
+    // Each profile's runners against its own echo pod count: the tightest decides.
+    for (const [i, count] of counts.entries()) {
+      if (count < 2) continue;
+      const echoField = profiles[i]!.replicas === undefined ? 'kubernetes.replicas' : fieldOf('replicas', i);
+      const problem = runnerFitProblem(nodes, {
+        clients: count,
+        field: fieldOf('generators', i),
+        requestMillicores,
+        echoPods: echoPods[i]!,
+        echoField,
+      });
+      if (problem) throw new EnvironmentError(problem);
+    }
+  } else {
+    const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
+    if (problem) throw new EnvironmentError(problem);
+  }
+  profiles.forEach((p, i) => {
+    if (p.generators === 'auto') run.context.log.info(`k6 for "${p.name}": ${choices[i]!.reason}`);
+  });
+  if (operator) {
+    // The runners send the load; one client pod stays only to read the image's k6 version.
+    run.context.log.info(
+      `up to ${instances} k6-operator runners per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
+    );
+    return;
+  }
+  run.clientCount = instances;
+  run.context.log.info(
+    `${instances} k6 client pods per mode (${field}), each on its own node, apart from the echo server (${nodes.length} schedulable nodes)`,
+  );
+}
+
+/**
+ * A cluster with a single schedulable node (a one-node k3s or minikube, the real-node tier's)
+ * cannot keep the echo server off the k6 client's node: the built-in rule that does would leave
+ * the echo pods Pending until readyTimeout. The run goes on with both on that node, said once and
+ * recorded (environment.placement): their CPU competes alike in every mode, so overheads stay
+ * comparable, while absolute figures are a shared node's. Without permission to list nodes the
+ * manifests stay as they are.
+ */
+async function checkSingleNode(run: ClusterRun, access: ClusterAccess): Promise<void> {
+  if (run.clientCount > 1 || run.engine === 'k6-operator') return;
+  const nodes = await run.schedulableNodes(access).catch(() => undefined);
+  if (nodes?.length !== 1) return;
+  run.sharedNode = nodes[0]!.name;
+  run.context.log.warn(
+    `the cluster has one schedulable node (${run.sharedNode}): the echo server runs beside the k6 client there, as nothing else can. Their CPU competes alike in every mode, so overheads stay comparable; absolute figures are a shared node's (recorded as environment.placement)`,
+  );
+}

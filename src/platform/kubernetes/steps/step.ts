@@ -1,0 +1,59 @@
+// How a run is brought up in a cluster and taken down: an ordered list of steps (index.ts), each
+// in its own file saying what it creates and how that is undone, like kind's cluster creation
+// (pkg/cluster/internal/create/actions). up runs them in order; down runs the undos in reverse,
+// every one even when one fails (the problems are said together), so teardown reads as the same
+// list backwards. The kind, kubeconfig and real-node paths differ only in their first steps.
+import { EnvironmentError } from '../../../util/errors.ts';
+import type { TeardownOptions } from '../../types.ts';
+import type { ClusterRun } from '../cluster-run.ts';
+
+/** What a step's down gets: the teardown's options and deadline, and a way to go on past a failure. */
+export interface Teardown {
+  options: TeardownOptions;
+  signal: AbortSignal;
+  /** Runs one removal; a failure is noted (said with the others at the end) and the teardown goes on. */
+  attempt(what: string, work: () => Promise<unknown>): Promise<void>;
+}
+
+/** How long a whole teardown may take; it ignores the run's own signal (a cancelled run is cleaned up too). */
+export const TEARDOWN_TIMEOUT_MS = 5 * 60_000;
+
+export interface ClusterStep {
+  name: string;
+  /** The progress phase this step opens ("Cluster", "Workloads"), when it starts one. */
+  phase?: string;
+  up(run: ClusterRun): Promise<void>;
+  /** Undoes up; safe when up never ran or ran halfway. Runs with the teardown's own deadline. */
+  down?(run: ClusterRun, teardown: Teardown): Promise<void>;
+  /**
+   * True when this step's down removes everything the later steps made (kind deleting its
+   * cluster): their downs are then skipped.
+   */
+  removesAll?(run: ClusterRun): boolean;
+}
+
+export async function upSteps(steps: readonly ClusterStep[], run: ClusterRun): Promise<void> {
+  for (const step of steps) {
+    if (step.phase) run.context.log.phase(step.phase);
+    await step.up(run);
+  }
+}
+
+/** The steps' undos, last first; a step that removes everything cuts the list short. */
+export async function downSteps(steps: readonly ClusterStep[], run: ClusterRun, options: TeardownOptions, signal: AbortSignal): Promise<void> {
+  const cut = steps.findIndex((s) => s.removesAll?.(run));
+  const undo = (cut >= 0 ? steps.slice(0, cut + 1) : steps).filter((s) => s.down).reverse();
+  const problems: string[] = [];
+  const attempt = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
+  for (const step of undo) await attempt(step.name, () => step.down!(run, { options, signal, attempt }));
+  if (problems.length > 0)
+    throw new EnvironmentError(
+      `cleanup of run ${run.context.runId} was incomplete:\n  ${problems.join('\n  ')}\nRemove the rest with \`mesh-perf down --config FILE\`.`,
+    );
+}
