@@ -34,15 +34,17 @@ const BUSYBOX_APPLETS = ['sh', 'sleep', 'mkdir', 'dirname', 'printf', 'base64', 
 
 export const istioTag = () => buildVersions().ISTIO_BUILD_TAG!;
 
-export const imageRefs = {
-  pause: () => `${LOCAL_REGISTRY}/pause:${componentVersion('pause')}`,
-  echo: () => `${LOCAL_REGISTRY}/fortio/fortio:${componentVersion('fortio')}`,
-  client: () => `${LOCAL_REGISTRY}/grafana/k6:${componentVersion('k6')}`,
-  coredns: () => `${LOCAL_REGISTRY}/coredns/coredns:${componentVersion('coredns')}`,
-  istio: (name: string) => `${LOCAL_REGISTRY}/istio/${name}:${istioTag()}`,
+/** The images' names under a registry (the real node's local name; the kind tier's registry). */
+export const imageRefsFor = (registry: string) => ({
+  pause: () => `${registry}/pause:${componentVersion('pause')}`,
+  echo: () => `${registry}/fortio/fortio:${componentVersion('fortio')}`,
+  client: () => `${registry}/grafana/k6:${componentVersion('k6')}`,
+  coredns: () => `${registry}/coredns/coredns:${componentVersion('coredns')}`,
+  istio: (name: string) => `${registry}/istio/${name}:${istioTag()}`,
   /** cr.l5d.io/linkerd/<name> through the mirror (commands.ts linkerdMirrorValues), tagged as the CLI's chart tags it. */
-  linkerd: (name: string) => `${LOCAL_REGISTRY}/linkerd/${name}:${linkerdVersion()}`,
-};
+  linkerd: (name: string) => `${registry}/linkerd/${name}:${linkerdVersion()}`,
+});
+export const imageRefs = imageRefsFor(LOCAL_REGISTRY);
 
 let cliVersion: string | undefined;
 /** The version the Linkerd CLI reports (edge-26.8.3 for the cached build): its chart's default image tag. */
@@ -51,7 +53,7 @@ export function linkerdVersion(): string {
   return cliVersion;
 }
 /** Istio's charts add "-<variant>" to the tag when global.variant is set (e.g. distroless): both names are served. */
-const istioAliases = (name: string) => [`${imageRefs.istio(name)}-distroless`];
+const istioAliases = (refs: ReturnType<typeof imageRefsFor>, name: string) => [`${refs.istio(name)}-distroless`];
 
 /**
  * Debian's iptables: two multi-call binaries that act by the name they are called as, so every name
@@ -59,7 +61,7 @@ const istioAliases = (name: string) => [`${imageRefs.istio(name)}-distroless`];
  * modules they load. `capabilities` as Linkerd's proxy image sets them (setcap on the multi-call
  * binaries): its proxy-init runs as a non-root user.
  */
-function iptablesEntries(capabilities?: Capability[]): LayerEntry[] {
+export function iptablesEntries(capabilities?: Capability[]): LayerEntry[] {
   const names = ['iptables', 'iptables-save', 'iptables-restore', 'ip6tables', 'ip6tables-save', 'ip6tables-restore'];
   const link = (name: string, multi: string): LayerEntry => ({ kind: 'symlink', path: `/usr/sbin/${name}`, target: multi });
   const multi = (name: string): LayerEntry[] =>
@@ -76,7 +78,7 @@ function iptablesEntries(capabilities?: Capability[]): LayerEntry[] {
 }
 
 /** Linkerd's images as its Dockerfiles make them (linkerd2's Dockerfile.controller and Dockerfile.proxy). */
-function linkerdSpecs(): ImageSpec[] {
+function linkerdSpecs(refs: ReturnType<typeof imageRefsFor>): ImageSpec[] {
   const version = linkerdVersion();
   // The controller reports this version (linkerd check compares it with the CLI's), as upstream's images do.
   const env = ['PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `LINKERD_CONTAINER_VERSION_OVERRIDE=${version}`];
@@ -85,7 +87,7 @@ function linkerdSpecs(): ImageSpec[] {
     {
       // destination, identity, proxy-injector, sp-validator, heartbeat: subcommands of /controller;
       // the destination pod's policy container runs /linkerd-policy-controller.
-      ref: imageRefs.linkerd('controller'),
+      ref: refs.linkerd('controller'),
       entrypoint: ['/controller'],
       env,
       entries: [
@@ -97,7 +99,7 @@ function linkerdSpecs(): ImageSpec[] {
       // The sidecar (proxy-identity writes the key and CSR, then execs the proxy) and, in the same
       // image, the linkerd-init container's proxy-init with the iptables it runs, both with
       // NET_ADMIN and NET_RAW as file capabilities: the init runs as uid 65534.
-      ref: imageRefs.linkerd('proxy'),
+      ref: refs.linkerd('proxy'),
       entrypoint: [`${lib}/linkerd2-proxy-identity`],
       env: [...env, 'LINKERD2_PROXY_LOG=warn,linkerd=info', 'LINKERD2_PROXY_LOG_FORMAT=plain'],
       user: '65534',
@@ -116,11 +118,20 @@ function linkerdSpecs(): ImageSpec[] {
 
 const NET_CAPABILITIES: Capability[] = ['NET_ADMIN', 'NET_RAW'];
 
-function specs(): ImageSpec[] {
+/** The node's own images (its sandbox and CoreDNS): a kind node brings its own. */
+function nodeSpecs(): ImageSpec[] {
   return [
     { ref: imageRefs.pause(), entrypoint: ['/pause'], entries: [{ kind: 'file', path: '/pause', from: componentPath('pause') }] },
+    { ref: imageRefs.coredns(), entrypoint: ['/coredns'], entries: withLibraries(componentPath('coredns'), '/coredns') },
+  ];
+}
+
+/** The workload's and the meshes' images (echo, k6 client, Istio ambient's, Linkerd's) under a registry. */
+export function workloadSpecs(registry: string): ImageSpec[] {
+  const refs = imageRefsFor(registry);
+  return [
     {
-      ref: imageRefs.echo(),
+      ref: refs.echo(),
       entrypoint: ['/usr/bin/fortio'],
       entries: [
         // The test tools' builds (scripts/install-test-tools.sh) link glibc: it comes along.
@@ -129,7 +140,7 @@ function specs(): ImageSpec[] {
       ],
     },
     {
-      ref: imageRefs.client(),
+      ref: refs.client(),
       entrypoint: ['/usr/bin/k6'],
       env: ['PATH=/usr/bin:/bin', 'HOME=/tmp'],
       entries: [
@@ -138,17 +149,16 @@ function specs(): ImageSpec[] {
         ...BUSYBOX_APPLETS.map((a): LayerEntry => ({ kind: 'symlink', path: `/bin/${a}`, target: 'busybox' })),
       ],
     },
-    { ref: imageRefs.coredns(), entrypoint: ['/coredns'], entries: withLibraries(componentPath('coredns'), '/coredns') },
     {
-      ref: imageRefs.istio('pilot'),
-      aliases: istioAliases('pilot'),
+      ref: refs.istio('pilot'),
+      aliases: istioAliases(refs, 'pilot'),
       entrypoint: ['/usr/local/bin/pilot-discovery'],
       user: '1337:1337',
       entries: withLibraries(componentPath('pilot-discovery'), '/usr/local/bin/pilot-discovery'),
     },
     {
-      ref: imageRefs.istio('install-cni'),
-      aliases: istioAliases('install-cni'),
+      ref: refs.istio('install-cni'),
+      aliases: istioAliases(refs, 'install-cni'),
       entrypoint: ['/usr/local/bin/install-cni'],
       entries: unique([
         { kind: 'file', path: '/usr/local/bin/install-cni', from: componentPath('install-cni') },
@@ -157,19 +167,21 @@ function specs(): ImageSpec[] {
       ]),
     },
     {
-      ref: imageRefs.istio('ztunnel'),
-      aliases: istioAliases('ztunnel'),
+      ref: refs.istio('ztunnel'),
+      aliases: istioAliases(refs, 'ztunnel'),
       entrypoint: ['/usr/local/bin/ztunnel'],
       entries: withLibraries(componentPath('ztunnel'), '/usr/local/bin/ztunnel'),
     },
-    ...linkerdSpecs(),
+    ...linkerdSpecs(refs),
   ];
 }
 
-/** Each image's archive, built unless cached for the same inputs. */
-export function imageArchives(): { ref: string; archive: string }[] {
+/** Each image's archive, built unless cached for the same inputs (the real node's images by default). */
+export function imageArchives(
+  specs: ImageSpec[] = [...nodeSpecs(), ...workloadSpecs(LOCAL_REGISTRY)],
+): { ref: string; aliases: string[]; archive: string }[] {
   mkdirSync(paths.images(), { recursive: true });
-  return specs().map((spec) => {
+  return specs.map((spec) => {
     const inputs = spec.entries.map((e) =>
       e.kind === 'file'
         ? `${e.path}:${e.from}:${statSync(e.from).size}:${statSync(e.from).mtimeMs}:${e.capabilities ?? ''}`
@@ -184,6 +196,6 @@ export function imageArchives(): { ref: string; archive: string }[] {
       writeFileSync(`${archive}.partial`, ociArchive(spec).archive);
       renameSync(`${archive}.partial`, archive);
     }
-    return { ref: spec.ref, archive };
+    return { ref: spec.ref, aliases: spec.aliases ?? [], archive };
   });
 }

@@ -77,16 +77,29 @@ export interface ProductRun {
   stderr: string;
 }
 
-/** `mesh-perf <args>` inside the node's network namespace; output streamed to onLine as it comes. */
-export function runProduct(init: number, args: string[], onLine: (line: string) => void = () => {}): Promise<ProductRun> {
+/** The product's environment on the node: its kubeconfig and the cached mesh CLIs (the pinned downloads' override). */
+export function productEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    KUBECONFIG: paths.kubeconfig(),
+    MESH_PERF_ISTIOCTL: componentPath('istioctl'),
+    MESH_PERF_LINKERD: componentPath('linkerd-cli'),
+    COLUMNS: '100',
+  };
+}
+
+/**
+ * `mesh-perf <args>` inside a network namespace (the node's, or the kind host's with its own
+ * environment); output streamed to onLine as it comes.
+ */
+export function runProduct(
+  init: number,
+  args: string[],
+  onLine: (line: string) => void = () => {},
+  env: NodeJS.ProcessEnv = productEnv(),
+): Promise<ProductRun> {
   const child = spawn('nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
-    env: {
-      ...process.env,
-      KUBECONFIG: paths.kubeconfig(),
-      MESH_PERF_ISTIOCTL: componentPath('istioctl'),
-      MESH_PERF_LINKERD: componentPath('linkerd-cli'),
-      COLUMNS: '100',
-    },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

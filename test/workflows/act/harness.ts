@@ -174,6 +174,11 @@ export interface ActOptions {
   runId: number;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** A command act runs under (the kind tier: nsenter into its host's network), and act's own environment beside PATH and HOME. */
+  launcher?: string[];
+  processEnv?: Record<string, string>;
+  /** Called with act's output as it comes (to act on a step's progress). */
+  onOutput?: (text: string) => void;
 }
 
 /** Runs one workflow file of the caller's repository for one event, as GitHub would on that event. */
@@ -215,18 +220,24 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     ...(await standInMappings(options.caller, world.serverUrl)),
   ];
-  const child = spawn(ACT, args, {
+  const [command, ...prefix] = options.launcher ?? [ACT];
+  const child = spawn(command!, options.launcher ? [...prefix, ACT, ...args] : args, {
     cwd: options.caller,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+      ...options.processEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const take = (d: Buffer) => {
+    output += d.toString();
+    options.onOutput?.(d.toString());
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   const code = await new Promise<number | null>((done, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-// The kubelet's cgroup root (layout.ts CGROUP_ROOT) in every cgroup v1 hierarchy of the host:
+// The kubelet's cgroup root (layout.ts CGROUP_ROOT; the kind tier passes its Docker cgroup parent) in every cgroup v1 hierarchy of the host:
 // made before the kubelet starts (cpuset's with its parent's CPUs and memory nodes, or nothing can
 // join it), removed depth-first once the node's processes are gone. cgroups are the one thing a
 // node shares with the host; this is how they are left as they were.
@@ -15,18 +15,18 @@ function hierarchies(): string[] {
     .filter((dir) => statSync(dir).isDirectory() && existsSync(join(dir, 'cgroup.procs')));
 }
 
-export function makeCgroups(): void {
+export function makeCgroups(root = CGROUP_ROOT): void {
   for (const hierarchy of hierarchies()) {
-    const dir = join(hierarchy, CGROUP_ROOT);
+    const dir = join(hierarchy, root);
     mkdirSync(dir, { recursive: true });
     for (const file of ['cpuset.cpus', 'cpuset.mems'])
       if (existsSync(join(hierarchy, file))) writeFileSync(join(dir, file), readFileSync(join(hierarchy, file)));
   }
 }
 
-export function leftoverCgroups(): string[] {
+export function leftoverCgroups(root = CGROUP_ROOT): string[] {
   return hierarchies()
-    .map((h) => join(h, CGROUP_ROOT))
+    .map((h) => join(h, root))
     .filter((dir) => existsSync(dir));
 }
 
@@ -36,10 +36,10 @@ function removeTree(dir: string): void {
 }
 
 /** Removes the tree in every hierarchy; retries while the kernel is still releasing exited tasks. */
-export async function removeCgroups(timeoutMs = 20_000): Promise<void> {
+export async function removeCgroups(timeoutMs = 20_000, root = CGROUP_ROOT): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const left = leftoverCgroups();
+    const left = leftoverCgroups(root);
     let error: Error | undefined;
     for (const dir of left) {
       try {

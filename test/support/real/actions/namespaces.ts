@@ -22,6 +22,7 @@ import type { Action } from '../node.ts';
 import { alive, childOf, commandLine, spawnLogged } from '../processes.ts';
 import { makeCgroups, removeCgroups } from './cgroups.ts';
 import { type NodeNamespaces, nodeProcesses } from '../host-state.ts';
+import type { NamespacedHost } from '../../namespaced-host.ts';
 
 /** The init's command line carries this, so a recycled pid is never taken for the node. */
 export const initMarker = () => `mesh-perf-real-init ${stateDir()}`;
@@ -31,10 +32,7 @@ export const initMarker = () => `mesh-perf-real-init ${stateDir()}`;
  * record was lost (a killed run's, overwritten) is still found, refused and taken down by its pid.
  */
 export function runningInits(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => commandLine(pid) === initMarker());
+  return initsMarked(initMarker());
 }
 
 function namespacesOf(pid: number): NodeNamespaces | undefined {
@@ -59,54 +57,91 @@ hostname "$NODE_NAME"
 touch /run/.mesh-perf-node-ready
 exec -a "$MARKER" "$PAUSE"`;
 
+/** What an init of namespaces needs: its marker, the script that sets them up and execs pause, its log. */
+export interface InitOptions {
+  marker: string;
+  /** unshare's namespace flags. */
+  unshare: string[];
+  setup: string;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  /** A file (inside the new mount namespace) the setup touches when it is done. */
+  readyFile: string;
+}
+
+/**
+ * Starts an init in namespaces of its own (unshare, then the setup script, then pause under the
+ * marker's name); records its pid and namespaces before waiting for it to be ready, so a failure
+ * halfway is undone by endInit.
+ */
+export async function launchInit(host: NamespacedHost, options: InitOptions): Promise<number> {
+  const launcher = spawnLogged('unshare', [...options.unshare, '--', '/bin/bash', '-c', options.setup], options.logFile, {
+    ...options.env,
+    MARKER: options.marker,
+  });
+  host.record.launcher = launcher;
+  const init = await childOf(launcher, 'the init');
+  host.record.init = init;
+  host.record.startedAt = new Date().toISOString();
+  host.save();
+  for (let i = 0; i < 200 && !(commandLine(init).includes(options.marker) && existsSync(`/proc/${init}/root${options.readyFile}`)); i++) {
+    if (!alive(init)) throw new Error(`the namespaces could not be set up: see ${options.logFile}`);
+    await sleep(50);
+  }
+  if (!commandLine(init).includes(options.marker)) throw new Error('the init did not start pause');
+  host.record.namespaces = namespacesOf(init);
+  host.save();
+  return init;
+}
+
+/** Inits running under a marker (a killed run's too, whose record was lost). */
+export function initsMarked(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => commandLine(pid) === marker);
+}
+
+/**
+ * Ends the recorded init (or one found by its marker): the kernel then kills everything left in its
+ * PID namespace; waits until no process holds any of its namespaces.
+ */
+export async function endInit(host: NamespacedHost, marker: string): Promise<void> {
+  const recorded = host.record.init && alive(host.record.init) && commandLine(host.record.init) === marker ? host.record.init : undefined;
+  const init = recorded ?? initsMarked(marker)[0];
+  const ns = host.record.namespaces ?? (init ? namespacesOf(init) : undefined);
+  if (init) {
+    process.kill(init, 'SIGTERM');
+    for (let i = 0; i < 200 && alive(init); i++) await sleep(50);
+    if (alive(init)) process.kill(init, 'SIGKILL');
+  }
+  if (ns) {
+    const deadline = Date.now() + 30_000;
+    while (nodeProcesses(ns).length > 0 && Date.now() < deadline) await sleep(100);
+    const left = nodeProcesses(ns);
+    if (left.length > 0) throw new Error(`processes still in the namespaces after their init exited: ${left.join(', ')}`);
+  }
+  host.record.init = undefined;
+  host.record.launcher = undefined;
+  host.save();
+}
+
 export const namespaces: Action = {
   name: 'namespaces',
   async up(node) {
     makeCgroups();
     mkdirSync(paths.logs(), { recursive: true });
-    const launcher = spawnLogged(
-      'unshare',
-      ['--net', '--mount', '--pid', '--uts', '--fork', '--mount-proc', '--propagation', 'private', '--', '/bin/bash', '-c', SETUP],
-      join(paths.logs(), 'init.log'),
-      { ...process.env, NODE_NAME, MARKER: initMarker(), PAUSE: componentPath('pause') },
-    );
-    node.record.launcher = launcher;
-    const init = await childOf(launcher, 'the node init');
-    node.record.init = init;
-    node.record.startedAt = new Date().toISOString();
-    node.save();
-    for (
-      let i = 0;
-      i < 200 && !(commandLine(init).includes(initMarker()) && existsSync(`/proc/${init}/root/run/.mesh-perf-node-ready`));
-      i++
-    ) {
-      if (!alive(init)) throw new Error(`the node's namespaces could not be set up: see ${join(paths.logs(), 'init.log')}`);
-      await sleep(50);
-    }
-    if (!commandLine(init).includes(initMarker())) throw new Error('the node init did not start pause');
-    node.record.namespaces = namespacesOf(init);
-    node.save();
+    await launchInit(node, {
+      marker: initMarker(),
+      unshare: ['--net', '--mount', '--pid', '--uts', '--fork', '--mount-proc', '--propagation', 'private'],
+      setup: SETUP,
+      env: { ...process.env, NODE_NAME, PAUSE: componentPath('pause') },
+      logFile: join(paths.logs(), 'init.log'),
+      readyFile: '/run/.mesh-perf-node-ready',
+    });
   },
   async down(node) {
-    const recorded =
-      node.record.init && alive(node.record.init) && commandLine(node.record.init) === initMarker() ? node.record.init : undefined;
-    const init = recorded ?? runningInits()[0];
-    const ns = node.record.namespaces ?? (init ? namespacesOf(init) : undefined);
-    if (init) {
-      process.kill(init, 'SIGTERM');
-      for (let i = 0; i < 200 && alive(init); i++) await sleep(50);
-      if (alive(init)) process.kill(init, 'SIGKILL');
-    }
-    // The kernel kills what was left in the PID namespace; wait until no process holds the node's namespaces.
-    if (ns) {
-      const deadline = Date.now() + 30_000;
-      while (nodeProcesses(ns).length > 0 && Date.now() < deadline) await sleep(100);
-      const left = nodeProcesses(ns);
-      if (left.length > 0) throw new Error(`processes still in the node's namespaces after its init exited: ${left.join(', ')}`);
-    }
-    node.record.init = undefined;
-    node.record.launcher = undefined;
-    node.save();
+    await endInit(node, initMarker());
     await removeCgroups();
   },
 };
