@@ -20,7 +20,7 @@ import { RealNodeRefusal } from '../support/real/actions/preflight.ts';
 import { type HostSnapshot, hostSnapshot, nodeProcesses } from '../support/real/host-state.ts';
 import { linkerdVersion } from '../support/real/images.ts';
 import { BRIDGE, NODE_IP, NODE_NAME } from '../support/real/layout.ts';
-import { leakedPackets, startLeakCounter, stopLeakCounter } from '../support/real/leak-counter.ts';
+import { leakCounterGone, leakedPackets, startLeakCounter, stopLeakCounter } from '../support/real/leak-counter.ts';
 import { down, NodeContext, up } from '../support/real/node.ts';
 import { LINKERD_AB_ARMS, nodeSettings, runProduct } from '../support/real/product.ts';
 import { type PodView, riseWithin } from '../support/real/proxy-watch.ts';
@@ -352,6 +352,7 @@ test('down leaves the machine as it was: no process, bridge, netns, iptables cha
   const leaked = leakedPackets();
   stopLeakCounter();
   assert.equal(leaked, 0, 'packets to or from 198.18.0.0/15 crossed the host');
+  assert.ok(leakCounterGone(), "the leak counter's own table is gone");
   // The counter's own table is gone too: the host's ruleset is exactly as before.
   assert.deepEqual(hostSnapshot(), before_);
   log(`down in ${timings.down.toFixed(1)} s; tier timings ${JSON.stringify(timings)}`);

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { CGROUP_ROOT } from './layout.ts';
+import { LEAK_TABLE_PREFIX } from './leak-counter.ts';
 
 export interface NodeNamespaces {
   net: string;
@@ -62,7 +63,11 @@ export function hostSnapshot(): HostSnapshot {
       .sort(),
     netns: tryRun('ip', ['netns', 'list']).split('\n').filter(Boolean).sort(),
     iptablesChains: chains.sort(),
-    nftTables: tryRun('nft', ['list', 'tables']).split('\n').filter(Boolean).sort(),
+    // Without the leak counters' own tables (leak-counter.ts): another tier's may come and go.
+    nftTables: tryRun('nft', ['list', 'tables'])
+      .split('\n')
+      .filter((t) => t && !t.includes(LEAK_TABLE_PREFIX))
+      .sort(),
     mounts: readFileSync('/proc/self/mountinfo', 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -3,11 +3,15 @@
 // forward, output, postrouting), so every packet the host's stack sees on any interface is
 // counted. The node's network namespace has no link to the host, so the count around a full
 // up/run/down must be 0; anything else is a leak. The table is deleted whole afterwards: the
-// host's ruleset is left exactly as it was.
+// host's ruleset is left exactly as it was. Each test process has its own table (the real and the
+// kind tiers may count at once on a developer's machine); host-state.ts leaves these out of its
+// snapshot, and leakCounterGone says this process's is gone.
 import { execFileSync } from 'node:child_process';
 import { BENCHMARK_RANGE } from './layout.ts';
 
-const TABLE = 'mesh_perf_real_leak';
+/** The tables of every process start with this (host-state.ts leaves them out of the snapshot). */
+export const LEAK_TABLE_PREFIX = 'mesh_perf_leak_';
+const TABLE = `${LEAK_TABLE_PREFIX}${process.pid}`;
 const HOOKS = ['prerouting', 'input', 'forward', 'output', 'postrouting'];
 const nft = (args: string[], input?: string) =>
   execFileSync('nft', args, { encoding: 'utf8', input, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
@@ -31,4 +35,14 @@ export function stopLeakCounter(): void {
   try {
     nft(['delete', 'table', 'inet', TABLE]);
   } catch {}
+}
+
+/** This process's counter table is gone (after stopLeakCounter). */
+export function leakCounterGone(): boolean {
+  try {
+    nft(['list', 'table', 'inet', TABLE]);
+    return false;
+  } catch {
+    return true;
+  }
 }
