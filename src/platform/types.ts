@@ -18,6 +18,11 @@ export interface PlatformContext {
    * by this run and is still there. A reused cluster is never reported.
    */
   lifecycle?: ResourceLifecycle;
+  /**
+   * What this run makes stays until `mesh-perf down` (mesh-perf up): labelled so, so that a later
+   * run of the same suite uses it instead of refusing it as another run's.
+   */
+  keptUntilDown?: boolean;
 }
 
 export interface CreatedResource {

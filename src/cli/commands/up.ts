@@ -37,7 +37,7 @@ export const command: Command = {
   async run(context) {
     const config = await loadClusterConfig(context.args.options.config, context.cwd, overrideValues(context.args), 'up');
     const runId = newRunId();
-    const platformContext: PlatformContext = { config, runId, signal: context.signal, log: context.log };
+    const platformContext: PlatformContext = { config, runId, signal: context.signal, log: context.log, keptUntilDown: true };
     // Loaded on use: the Kubernetes client is heavy and most commands never need it.
     const { KindPlatform } = await import('../../platform/kubernetes/kind/platform.ts');
     const { KubernetesPlatform } = await import('../../platform/kubernetes/platform.ts');

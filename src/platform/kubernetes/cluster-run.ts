@@ -80,7 +80,7 @@ export class ClusterRun {
   }
 
   get ownLabels(): Record<string, string> {
-    return ownerLabels(this.context.config.suite, this.context.runId);
+    return ownerLabels(this.context.config.suite, this.context.runId, this.context.keptUntilDown);
   }
 
   /** kubernetes.ingress and the namespace of its gateways and client; undefined without one. */

@@ -13,9 +13,12 @@ export const SUITE = 'mesh-perf.dev/suite';
 export const MODE = 'mesh-perf.dev/mode';
 /** Set on objects that belong to a mesh installation we made (istio, linkerd, gateway-api). */
 export const COMPONENT = 'mesh-perf.dev/component';
+/** Set by `mesh-perf up` on what it leaves for inspection: a later run of the same suite may use it (it stays until `down`). */
+export const KEPT = 'mesh-perf.dev/kept';
+const KEPT_UNTIL_DOWN = 'until-down';
 
-export function ownerLabels(suite: string, runId: string): Record<string, string> {
-  return { [MANAGED_BY]: MANAGER, [SUITE]: suite, [RUN_ID]: runId };
+export function ownerLabels(suite: string, runId: string, keptUntilDown = false): Record<string, string> {
+  return { [MANAGED_BY]: MANAGER, [SUITE]: suite, [RUN_ID]: runId, ...(keptUntilDown ? { [KEPT]: KEPT_UNTIL_DOWN } : {}) };
 }
 
 /**
@@ -49,14 +52,18 @@ export type Ownership =
   | { state: 'absent' }
   | { state: 'ours' }
   | { state: 'other-run'; runId: string }
+  /** Left by `mesh-perf up` for the same suite: a run uses it and leaves it to `down`. */
+  | { state: 'kept'; runId: string }
   | { state: 'foreign' }
   | { state: 'terminating' };
 
-export function ownershipOf(namespace: NamespaceView | undefined, runId: string): Ownership {
+export function ownershipOf(namespace: NamespaceView | undefined, runId: string, suite?: string): Ownership {
   if (!namespace) return { state: 'absent' };
   const labels = namespace.metadata.labels ?? {};
   if (labels[MANAGED_BY] !== MANAGER) return { state: 'foreign' };
   if (namespace.metadata.deletionTimestamp) return { state: 'terminating' };
+  if (labels[RUN_ID] !== runId && labels[KEPT] === KEPT_UNTIL_DOWN && suite !== undefined && labels[SUITE] === suite)
+    return { state: 'kept', runId: labels[RUN_ID] ?? 'unknown' };
   if (labels[RUN_ID] !== runId) return { state: 'other-run', runId: labels[RUN_ID] ?? 'unknown' };
   return { state: 'ours' };
 }
@@ -67,19 +74,23 @@ export interface NamespaceRequest {
   runId: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** This run leaves what it makes until `mesh-perf down` (mesh-perf up). */
+  keptUntilDown?: boolean;
 }
 
 /**
- * Creates the namespace with our labels, or accepts it when this run already owns it. Refuses a
- * namespace mesh-perf does not manage, and one left by another run (remove it with `down`).
+ * Creates the namespace with our labels, or accepts it when this run already owns it, or uses
+ * one `mesh-perf up` left for the same suite (its mode's labels brought up to date, its owner
+ * kept: the run's teardown leaves it to `down`). Refuses a namespace mesh-perf does not manage,
+ * and one another run left (remove it with `down`): two runs must never share a namespace.
  */
 export async function claimNamespace(
   access: ClusterAccess,
   request: NamespaceRequest,
   signal?: AbortSignal,
-): Promise<'created' | 'existing'> {
+): Promise<'created' | 'existing' | { kept: string }> {
   for (let attempt = 0; attempt < 120; attempt++) {
-    const ownership = ownershipOf(await readNamespace(access, request.name), request.runId);
+    const ownership = ownershipOf(await readNamespace(access, request.name), request.runId, request.suite);
     switch (ownership.state) {
       case 'foreign':
         throw new EnvironmentError(
@@ -87,7 +98,7 @@ export async function claimNamespace(
         );
       case 'other-run':
         throw new EnvironmentError(
-          `namespace ${request.name} belongs to another mesh-perf run (${RUN_ID}=${ownership.runId}), e.g. one left by \`mesh-perf up\` or an interrupted run; refusing to reuse it. Remove it with \`mesh-perf down --config FILE\`, or pick another kubernetes.namespacePrefix.`,
+          `namespace ${request.name} belongs to another mesh-perf run (${RUN_ID}=${ownership.runId}), e.g. an interrupted run's, or one \`mesh-perf up\` left for another suite; refusing to reuse it. Remove it with \`mesh-perf down --config FILE\`, or pick another kubernetes.namespacePrefix.`,
         );
       case 'terminating':
         // Our own namespace from an earlier run is still being deleted: wait for it to go.
@@ -97,13 +108,16 @@ export async function claimNamespace(
       case 'ours':
         await patchNamespace(access, request);
         return 'existing';
+      case 'kept':
+        await patchNamespace(access, request, false);
+        return { kept: ownership.runId };
       case 'absent': {
         const body = {
           apiVersion: 'v1',
           kind: 'Namespace',
           metadata: {
             name: request.name,
-            labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) },
+            labels: { ...request.labels, ...ownerLabels(request.suite, request.runId, request.keptUntilDown) },
             annotations: request.annotations ?? {},
           },
         };
@@ -123,10 +137,10 @@ export async function claimNamespace(
   );
 }
 
-async function patchNamespace(access: ClusterAccess, request: NamespaceRequest): Promise<void> {
-  const patch = {
-    metadata: { labels: { ...request.labels, ...ownerLabels(request.suite, request.runId) }, annotations: request.annotations ?? {} },
-  };
+/** The request's labels and annotations on the namespace, with this run as its owner unless `owned` is false. */
+async function patchNamespace(access: ClusterAccess, request: NamespaceRequest, owned = true): Promise<void> {
+  const owner = owned ? ownerLabels(request.suite, request.runId, request.keptUntilDown) : {};
+  const patch = { metadata: { labels: { ...request.labels, ...owner }, annotations: request.annotations ?? {} } };
   await sendJson(
     access,
     `/api/v1/namespaces/${request.name}`,

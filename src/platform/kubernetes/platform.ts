@@ -211,7 +211,9 @@ export class KubernetesPlatform implements Platform {
       intervalMs: parseDurationMs(this.k8s.sampleInterval) ?? 2000,
       modeNamespaces: Object.fromEntries(this.run.placements.map((p) => [p.mode.name, p.namespace])),
       meshNamespaces,
-      ...(this.run.ingress ? { gatewayNamespaces: [this.run.ingress.namespace], gatewayOf: (mode: string) => this.run.gatewayOf(mode) } : {}),
+      ...(this.run.ingress
+        ? { gatewayNamespaces: [this.run.ingress.namespace], gatewayOf: (mode: string) => this.run.gatewayOf(mode) }
+        : {}),
       log: this.context.log,
       clientsInUse: (mode) => this.clientsInUse.get(this.run.clientNamespaceOf(mode)) ?? this.run.clientCount,
     });
@@ -282,7 +284,8 @@ export class KubernetesPlatform implements Platform {
       gatewayApi: this.run.gatewayApi,
       modes: this.run.placements.map((p) => ({ name: p.mode.name, kind: p.mesh })),
     });
-    const loadEngine = this.run.engine === 'k6-operator' ? { loadEngine: { name: 'k6-operator', ...(await operatorFacts(this.run.access)) } } : {};
+    const loadEngine =
+      this.run.engine === 'k6-operator' ? { loadEngine: { name: 'k6-operator', ...(await operatorFacts(this.run.access)) } } : {};
     const placement = this.run.sharedNode ? { placement: { sharedNode: this.run.sharedNode, clientAndServer: 'same node' } } : {};
     return { ...collected, ...gateway, ...loadEngine, ...placement };
   }

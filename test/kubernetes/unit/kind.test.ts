@@ -177,7 +177,10 @@ test("the cluster config carries the pod and Service ranges only when set (kind'
   for (const bad of ['10.244.0.0', '10.244.0.0/33', '300.1.1.1/8', '10.244.0.0/16/1', 'ten/8']) {
     assert.throws(
       () => kind({ serviceSubnet: bad }),
-      (error: Error) => error.message.includes('kubernetes.kind.serviceSubnet') && error.message.includes(JSON.stringify(bad)) && /IP prefix/.test(error.message),
+      (error: Error) =>
+        error.message.includes('kubernetes.kind.serviceSubnet') &&
+        error.message.includes(JSON.stringify(bad)) &&
+        /IP prefix/.test(error.message),
       bad,
     );
   }
@@ -199,11 +202,16 @@ test('image references split as Docker reads them: Docker Hub by default, a regi
     tag: 'v1.35.0',
     digest,
   });
-  assert.deepEqual(parseImageReference(`nginx@${digest}`), { registry: 'docker.io', apiHost: 'registry-1.docker.io', repository: 'library/nginx', digest });
+  assert.deepEqual(parseImageReference(`nginx@${digest}`), {
+    registry: 'docker.io',
+    apiHost: 'registry-1.docker.io',
+    repository: 'library/nginx',
+    digest,
+  });
   assert.deepEqual(parseImageReference('localhost/a/b:1'), { registry: 'localhost', apiHost: 'localhost', repository: 'a/b', tag: '1' });
 });
 
-test("a failed pull is told apart by what Docker said: no daemon, an unreachable registry, a missing manifest", () => {
+test('a failed pull is told apart by what Docker said: no daemon, an unreachable registry, a missing manifest', () => {
   const cases: [string, string][] = [
     ['Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?', 'daemon'],
     ['Error response from daemon: Get "https://198.18.1.9:5000/v2/": dial tcp 198.18.1.9:5000: connect: connection refused', 'unreachable'],
@@ -217,19 +225,41 @@ test("a failed pull is told apart by what Docker said: no daemon, an unreachable
 });
 
 test("a registry's bearer challenge gives its token realm and parameters", () => {
-  assert.deepEqual(bearerChallenge('Bearer realm="https://auth.docker.io/token",service="registry.docker.io",scope="repository:kindest/node:pull"'), {
-    realm: 'https://auth.docker.io/token',
-    params: { service: 'registry.docker.io', scope: 'repository:kindest/node:pull' },
-  });
+  assert.deepEqual(
+    bearerChallenge('Bearer realm="https://auth.docker.io/token",service="registry.docker.io",scope="repository:kindest/node:pull"'),
+    {
+      realm: 'https://auth.docker.io/token',
+      params: { service: 'registry.docker.io', scope: 'repository:kindest/node:pull' },
+    },
+  );
   assert.equal(bearerChallenge('Basic realm="x"'), undefined);
   assert.equal(bearerChallenge(null), undefined);
 });
 
-test("the kind tier builds the kind and the node Kubernetes version the product pins (scripts/kind/versions.sh)", async () => {
+test('the kind tier builds the kind and the node Kubernetes version the product pins (scripts/kind/versions.sh)', async () => {
   // @ts-expect-error a plain JS module without types
   const { kindVersions } = (await import('../../../scripts/kind/components.mjs')) as { kindVersions: () => Record<string, string> };
   const versions = kindVersions();
   assert.equal(versions.KIND_VERSION, TOOL_PINS.kind!.version);
   const defaultImage = validateConfig({ platform: 'kind', modes: [{ name: 'baseline' }], load: { rate: 10 } }).kubernetes.kind.nodeImage;
   assert.equal(parseImageReference(defaultImage).tag, `v${versions.KIND_KUBERNETES_VERSION}`);
+});
+
+test("after kind create the run waits for every node: one not Ready or still tainted not-ready is named, the control plane's own taint is not", async () => {
+  const { nodesNotReady } = await import('../../../src/platform/kubernetes/kind/nodes-ready.ts');
+  const node = (name: string, ready: boolean, taints: { key: string; effect: string }[] = []) => ({
+    metadata: { name },
+    spec: { taints },
+    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  });
+  const controlPlane = node('mesh-perf-control-plane', true, [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+  assert.deepEqual(nodesNotReady([controlPlane, node('mesh-perf-worker', true), node('mesh-perf-worker2', true)]), []);
+  assert.deepEqual(
+    nodesNotReady([
+      controlPlane,
+      node('mesh-perf-worker', false, [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]),
+      node('mesh-perf-worker2', true, [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]),
+    ]),
+    ['mesh-perf-worker (not Ready, node.kubernetes.io/not-ready)', 'mesh-perf-worker2 (node.kubernetes.io/not-ready)'],
+  );
 });

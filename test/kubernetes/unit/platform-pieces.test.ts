@@ -96,6 +96,11 @@ test('ownership: only namespaces labelled managed-by=mesh-perf with this run id 
   assert.deepEqual(ownershipOf(ns({ 'app.kubernetes.io/managed-by': 'helm' }), 'r1'), { state: 'foreign' });
   assert.deepEqual(ownershipOf(ns(ours), 'r1'), { state: 'ours' });
   assert.deepEqual(ownershipOf(ns(ours), 'r2'), { state: 'other-run', runId: 'r1' });
+  // What `mesh-perf up` left is a later run's to use, for its own suite only.
+  const kept = { ...ours, 'mesh-perf.dev/suite': 's', 'mesh-perf.dev/kept': 'until-down' };
+  assert.deepEqual(ownershipOf(ns(kept), 'r2', 's'), { state: 'kept', runId: 'r1' });
+  assert.deepEqual(ownershipOf(ns(kept), 'r2', 'other'), { state: 'other-run', runId: 'r1' });
+  assert.deepEqual(ownershipOf(ns(kept), 'r1', 's'), { state: 'ours' });
   assert.deepEqual(ownershipOf(ns(ours, '2026-01-01T00:00:00Z'), 'r1'), { state: 'terminating' });
   assert.deepEqual(ownershipOf(ns({ 'app.kubernetes.io/managed-by': 'someone' }, '2026-01-01T00:00:00Z'), 'r1'), { state: 'foreign' });
   assert.equal(suiteSelector('nightly'), 'app.kubernetes.io/managed-by=mesh-perf,mesh-perf.dev/suite=nightly');

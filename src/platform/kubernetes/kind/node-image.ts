@@ -14,7 +14,11 @@ export type PullFailure = 'daemon' | 'unreachable' | 'not-found' | 'other';
 /** What a failed `docker pull` said, by the phrases Docker's daemon and registries use. Pure. */
 export function classifyPullFailure(stderr: string): PullFailure {
   if (/Cannot connect to the Docker daemon|Is the docker daemon running|docker\.sock: connect/i.test(stderr)) return 'daemon';
-  if (/connection refused|no such host|i\/o timeout|dial tcp|TLS handshake timeout|network is unreachable|no route to host|server gave HTTP response to HTTPS client|context deadline exceeded/i.test(stderr))
+  if (
+    /connection refused|no such host|i\/o timeout|dial tcp|TLS handshake timeout|network is unreachable|no route to host|server gave HTTP response to HTTPS client|context deadline exceeded/i.test(
+      stderr,
+    )
+  )
     return 'unreachable';
   if (/manifest unknown|not found|does not exist|no such manifest|pull access denied/i.test(stderr)) return 'not-found';
   return 'other';
@@ -25,7 +29,9 @@ const isLoopback = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\
 /** Whether Docker talks plain HTTP to this registry (loopback, or listed as insecure in its daemon). */
 async function insecureRegistry(registry: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (isLoopback(registry)) return true;
-  const info = await runCli('docker', ['info', '--format', '{{json .RegistryConfig.IndexConfigs}}'], { timeoutMs: 20_000, env }).catch(() => undefined);
+  const info = await runCli('docker', ['info', '--format', '{{json .RegistryConfig.IndexConfigs}}'], { timeoutMs: 20_000, env }).catch(
+    () => undefined,
+  );
   try {
     const configs = JSON.parse(info?.stdout ?? '{}') as Record<string, { Secure?: boolean }>;
     return configs[registry]?.Secure === false;
@@ -36,13 +42,18 @@ async function insecureRegistry(registry: string, env: NodeJS.ProcessEnv): Promi
 
 const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).pop() ?? '';
 
-export async function ensureNodeImage(image: string, options: { env: NodeJS.ProcessEnv; signal?: AbortSignal; log: Logger }): Promise<void> {
+export async function ensureNodeImage(
+  image: string,
+  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal; log: Logger },
+): Promise<void> {
   const { env, log } = options;
-  const inspect = await runCli('docker', ['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000, env }).catch((error: Error) => {
-    throw new EnvironmentError(
-      `kind needs Docker, and ${error.message.includes('ENOENT') ? 'docker is not on PATH' : error.message}: install Docker Engine (https://docs.docker.com/engine/install/) and start it`,
-    );
-  });
+  const inspect = await runCli('docker', ['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000, env }).catch(
+    (error: Error) => {
+      throw new EnvironmentError(
+        `kind needs Docker, and ${error.message.includes('ENOENT') ? 'docker is not on PATH' : error.message}: install Docker Engine (https://docs.docker.com/engine/install/) and start it`,
+      );
+    },
+  );
   if (inspect.exitCode === 0) return;
   if (classifyPullFailure(inspect.stderr) === 'daemon')
     throw new EnvironmentError(`kind needs a running Docker engine: ${lastLine(inspect.stderr)}`);

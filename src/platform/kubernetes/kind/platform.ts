@@ -17,6 +17,7 @@ import type { CreatedResource, PlatformContext } from '../../types.ts';
 import type { ClusterStep } from '../steps/step.ts';
 import { KubernetesPlatform } from '../platform.ts';
 import { classifyPullFailure, ensureNodeImage } from './node-image.ts';
+import { waitNodesReady } from './nodes-ready.ts';
 import {
   INOTIFY_SYSCTLS,
   kindConfig,
@@ -29,16 +30,54 @@ import {
 
 const CREATE_WAIT_SECONDS = 180;
 
-export async function kindBinary(context: PlatformContext, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return resolveTool('kind', TOOL_PINS.kind!.version, context.log, env);
-}
-
+/**
+ * Whether kind has a cluster of that name. kind asks Docker, so this is where a machine without
+ * Docker, or with its daemon stopped, is found: said as that, with what to do.
+ */
 export async function kindClusterExists(kind: string, name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const result = await runCliChecked(kind, kindGetClustersArgs(), { timeoutMs: 30_000, env }, 'listing kind clusters');
+  const result = await runCli(kind, kindGetClustersArgs(), { timeoutMs: 30_000, env });
+  if (result.exitCode !== 0) {
+    // kind says what failed on one line and what Docker said after "Command Output:".
+    const said = result.stderr.replace(/\s+/g, ' ').trim();
+    if (/"docker": executable file not found|docker: not found/i.test(said))
+      throw new EnvironmentError(
+        'kind needs Docker, and docker is not on PATH: install Docker Engine (https://docs.docker.com/engine/install/; GitHub-hosted Ubuntu runners have it) and start it',
+      );
+    const docker = said.split('Command Output:').pop()?.trim() ?? '';
+    if (classifyPullFailure(docker) === 'daemon') throw new EnvironmentError(`kind needs a running Docker engine: ${docker}`);
+    throw new EnvironmentError(`listing kind clusters failed: \`kind get clusters\` exited with ${result.exitCode}: ${said}`);
+  }
   return result.stdout
     .split('\n')
     .map((l) => l.trim())
     .includes(name);
+}
+
+/**
+ * A cluster whose node containers are not all running (a machine or Docker restart stops them)
+ * cannot be reused: its API server never answers. Refused with what to do, never deleted: it may
+ * be someone's.
+ */
+async function refuseStoppedCluster(name: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const listed = await runCli(
+    'docker',
+    ['ps', '-a', '--filter', `label=io.x-k8s.kind.cluster=${name}`, '--format', '{{.Names}} {{.State}}'],
+    {
+      timeoutMs: 30_000,
+      env,
+    },
+  ).catch(() => undefined);
+  if (listed?.exitCode !== 0) return;
+  const stopped = listed.stdout
+    .split('\n')
+    .map((l) => l.trim().split(' '))
+    .filter(([node, state]) => node && state !== 'running')
+    .map(([node, state]) => `${node} ${state}`);
+  if (stopped.length > 0)
+    throw new EnvironmentError(
+      `the kind cluster "${name}" exists but not all its nodes are running (${stopped.join(', ')}), as after a restart of the machine or of Docker; ` +
+        `delete it with \`kind delete cluster --name ${name}\` (or \`mesh-perf down --config FILE\`) and run again, or pick another kubernetes.kind.clusterName`,
+    );
 }
 
 /** Deletes the kind cluster if it exists (the action's post step and `mesh-perf down` call this). */
@@ -112,7 +151,14 @@ function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterS
     context.lifecycle?.created(cluster);
     const configPath = join(workDir!, 'kind-config.yaml');
     await writeFile(configPath, kindConfig(options));
-    const args = kindCreateArgs({ name, nodeImage: options.nodeImage, workers: options.workers, configPath, kubeconfigPath, waitSeconds: CREATE_WAIT_SECONDS });
+    const args = kindCreateArgs({
+      name,
+      nodeImage: options.nodeImage,
+      workers: options.workers,
+      configPath,
+      kubeconfigPath,
+      waitSeconds: CREATE_WAIT_SECONDS,
+    });
     for (let attempt = 1; attempt <= 2; attempt++) {
       context.log.info(`creating kind cluster "${name}" (${options.workers} workers)${attempt > 1 ? ', second attempt' : ''}`);
       const result = await runCli(kind!, args, {
@@ -161,6 +207,7 @@ function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterS
       const kubeconfigPath = join(workDir, 'kubeconfig');
       const name = options.clusterName;
       if (await kindClusterExists(kind, name, env)) {
+        await refuseStoppedCluster(name, env);
         context.log.info(`reusing the existing kind cluster "${name}" (it will be left in place)`);
         const result = await runCliChecked(kind, kindKubeconfigArgs(name), { timeoutMs: 30_000, env }, 'reading the kind kubeconfig');
         await writeFile(kubeconfigPath, result.stdout, { mode: 0o600 });
@@ -172,6 +219,12 @@ function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterS
         await create(name, kubeconfigPath);
       }
       run.clusterAccess = { kubeconfig: kubeconfigPath, context: `kind-${name}` };
+      if (created) {
+        const ready = await waitNodesReady(await run.connect(), options.workers + 1, run.readyTimeoutMs, context.signal);
+        context.log.info(
+          `kind cluster "${name}": ${options.workers + 1} nodes Ready${ready.seconds >= 1 ? ` (${ready.seconds.toFixed(0)} s after kind returned)` : ''}`,
+        );
+      }
     },
     // Deleting the cluster removes everything in it: the later steps' undos are not needed.
     removesAll: () => created && !options.keep,
@@ -180,7 +233,12 @@ function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterS
         if (created && teardown.options.diagnosticsDir) await exportLogs(join(teardown.options.diagnosticsDir, 'kind-logs'));
         if (created && !options.keep) {
           await teardown.attempt(`deleting kind cluster "${options.clusterName}"`, async () => {
-            await runCliChecked(kind!, kindDeleteArgs(options.clusterName), { timeoutMs: 180_000, env }, `deleting kind cluster "${options.clusterName}"`);
+            await runCliChecked(
+              kind!,
+              kindDeleteArgs(options.clusterName),
+              { timeoutMs: 180_000, env },
+              `deleting kind cluster "${options.clusterName}"`,
+            );
             created = false;
             context.lifecycle?.removed(cluster);
           });

@@ -27,7 +27,12 @@ export function bearerChallenge(header: string | null): { realm: string; params:
 export type TagDigest = { digest: string } | { missing: true } | { error: string };
 
 /** What `reference`'s tag resolves to in its registry: a digest, no such tag, or why it could not be asked. */
-export async function tagDigest(reference: ImageReference, insecure: boolean, fetchImpl: Fetch = fetch, timeoutMs = 20_000): Promise<TagDigest> {
+export async function tagDigest(
+  reference: ImageReference,
+  insecure: boolean,
+  fetchImpl: Fetch = fetch,
+  timeoutMs = 20_000,
+): Promise<TagDigest> {
   if (!reference.tag) return { error: 'the reference has no tag to look up' };
   const url = `${insecure ? 'http' : 'https'}://${reference.apiHost}/v2/${reference.repository}/manifests/${reference.tag}`;
   const signal = AbortSignal.timeout(timeoutMs);
@@ -40,7 +45,8 @@ export async function tagDigest(reference: ImageReference, insecure: boolean, fe
       if (!challenge.params.scope) tokenUrl.searchParams.set('scope', `repository:${reference.repository}:pull`);
       const token = (await (await fetchImpl(tokenUrl.toString(), { signal })).json()) as { token?: string; access_token?: string };
       const bearer = token.token ?? token.access_token;
-      if (bearer) response = await fetchImpl(url, { method: 'HEAD', headers: { accept: MANIFEST_TYPES, authorization: `Bearer ${bearer}` }, signal });
+      if (bearer)
+        response = await fetchImpl(url, { method: 'HEAD', headers: { accept: MANIFEST_TYPES, authorization: `Bearer ${bearer}` }, signal });
     }
     if (response.status === 404) return { missing: true };
     const digest = response.headers.get('docker-content-digest');

@@ -12,7 +12,11 @@ export const ingressRoutes: ClusterStep = {
     const { settings, namespace } = ingress;
     const labels = run.ownLabels;
     const revisions = run.gatewayRevisions();
-    await run.applier!.apply(gatewayObjects(settings, namespace, run.context.runId, revisions), { namespace, labels, signal: run.context.signal });
+    await run.applier!.apply(gatewayObjects(settings, namespace, run.context.runId, revisions), {
+      namespace,
+      labels,
+      signal: run.context.signal,
+    });
     for (const p of run.placements)
       await run.applier!.apply([routeObject(p.mode.name, namespace, revisionName(p.mode))], {
         namespace: p.namespace,

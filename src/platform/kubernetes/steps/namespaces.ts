@@ -13,22 +13,29 @@ export const namespaces: ClusterStep = {
   phase: 'Workloads',
   async up(run) {
     const access = run.access!;
-    const owner = { suite: run.config.suite, runId: run.context.runId };
+    const owner = { suite: run.config.suite, runId: run.context.runId, keptUntilDown: run.context.keptUntilDown };
+    const kept: string[] = [];
+    const claim = async (request: Parameters<typeof claimNamespace>[1]) => {
+      const claimed = await claimNamespace(access, request, run.context.signal);
+      if (typeof claimed === 'object') kept.push(`${request.name} (run ${claimed.kept})`);
+    };
     for (const p of run.placements) {
       const setup = namespaceSetup(p.mode, p.mesh);
-      await claimNamespace(
-        access,
-        { name: p.namespace, ...owner, labels: { ...setup.labels, [MODE]: p.mode.name }, annotations: setup.annotations },
-        run.context.signal,
-      );
+      await claim({ name: p.namespace, ...owner, labels: { ...setup.labels, [MODE]: p.mode.name }, annotations: setup.annotations });
     }
     const ingress = run.ingress;
-    if (ingress) await claimNamespace(access, { name: ingress.namespace, ...owner, labels: { [COMPONENT]: 'ingress' } }, run.context.signal);
+    if (ingress) await claim({ name: ingress.namespace, ...owner, labels: { [COMPONENT]: 'ingress' } });
+    if (kept.length > 0)
+      run.context.log.info(
+        `using what \`mesh-perf up\` left: ${kept.join(', ')}; this run's teardown leaves ${kept.length === 1 ? 'it' : 'them'} to \`mesh-perf down\``,
+      );
   },
   async down(run, teardown) {
     if (!run.created || !run.access) return;
     const selector = runSelector(run.context.runId);
     if (run.engine === 'k6-operator') await teardown.attempt('k6-operator TestRuns', () => deleteLabelledTestRuns(run.access!, selector));
-    await teardown.attempt('namespaces', () => deleteNamespaces(run.access!, workloadNamespaces(selector), TEARDOWN_TIMEOUT_MS, teardown.signal));
+    await teardown.attempt('namespaces', () =>
+      deleteNamespaces(run.access!, workloadNamespaces(selector), TEARDOWN_TIMEOUT_MS, teardown.signal),
+    );
   },
 };

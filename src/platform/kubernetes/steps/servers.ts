@@ -43,9 +43,11 @@ export const servers: ClusterStep = {
     const ingress = run.ingress;
     if (ingress)
       await Promise.all(
-        run.gatewayRevisions().map((revision) =>
-          waitGatewayReady(access, ingress.namespace, ingress.settings.replicas, run.readyTimeoutMs, run.context.signal, revision),
-        ),
+        run
+          .gatewayRevisions()
+          .map((revision) =>
+            waitGatewayReady(access, ingress.namespace, ingress.settings.replicas, run.readyTimeoutMs, run.context.signal, revision),
+          ),
       );
     run.context.log.info(`ready: ${run.placements.map((p) => `${p.mode.name} → ${p.namespace}`).join(', ')}`);
   },

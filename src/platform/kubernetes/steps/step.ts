@@ -40,7 +40,12 @@ export async function upSteps(steps: readonly ClusterStep[], run: ClusterRun): P
 }
 
 /** The steps' undos, last first; a step that removes everything cuts the list short. */
-export async function downSteps(steps: readonly ClusterStep[], run: ClusterRun, options: TeardownOptions, signal: AbortSignal): Promise<void> {
+export async function downSteps(
+  steps: readonly ClusterStep[],
+  run: ClusterRun,
+  options: TeardownOptions,
+  signal: AbortSignal,
+): Promise<void> {
   const cut = steps.findIndex((s) => s.removesAll?.(run));
   const undo = (cut >= 0 ? steps.slice(0, cut + 1) : steps).filter((s) => s.down).reverse();
   const problems: string[] = [];
