@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { missingComponents as missingKindComponents } from './kind/components.mjs';
 import { executable, missingComponents } from './real/components.mjs';
 
-export const TIERS = ['unit', 'e2e', 'k8s', 'real'];
+export const TIERS = ['unit', 'e2e', 'k8s', 'real', 'kind'];
 
 /**
  * Files that need the local control plane (kube-apiserver + kwok), with their tests' time in a run
@@ -170,6 +171,7 @@ export function drivesLoad(file) {
 export function tierOf(file) {
   const path = file.split('\\').join('/');
   if (path.startsWith('test/real/')) return 'real';
+  if (path.startsWith('test/kind/')) return 'kind';
   if (K8S.includes(path)) return 'k8s';
   if (E2E.includes(path)) return 'e2e';
   return 'unit';
@@ -253,11 +255,32 @@ export function realTierSkip() {
   return `${missing.length} components are not built (${missing.map((c) => c.name).join(', ')}): build them once with \`bash scripts/k8s/build.sh && bash scripts/install-test-tools.sh && bash scripts/real/build.sh\`${from.length > 0 ? ` with ${from.join(' ')}` : ''} (~20 min on 2 cores)`;
 }
 
+/**
+ * The kind tier (test/kind/: kind v0.31.0 creating real clusters with Debian's dockerd in
+ * namespaces of its own, scripts/kind/) runs, like the real tier, when its components are cached
+ * (about an hour of builds on 2 cores, on top of the real tier's) and skips otherwise, on CI too.
+ */
+export function kindTierSkip() {
+  if (process.getuid?.() !== 0) return 'it needs root (network, mount and PID namespaces, a Docker daemon)';
+  const missing = missingKindComponents();
+  if (missing.length === 0) return undefined;
+  const own = missing.filter((c) => c.how.includes('scripts/kind/'));
+  const theirs = missing.filter((c) => !c.how.includes('scripts/kind/'));
+  return `${missing.length} components are not built (${missing.map((c) => c.name).join(', ')}): build them once with ${[
+    ...(theirs.length > 0 ? ["the real tier's (see its line)"] : []),
+    ...(own.length > 0
+      ? [
+          `\`bash scripts/kind/build.sh\`${own.some((c) => c.how.includes('MESH_PERF_KIND_GIT')) ? ' with MESH_PERF_KIND_GIT=<git directory of kubernetes-sigs/kind>' : ''}`,
+        ]
+      : []),
+  ].join(' and ')} (~60 min on 2 cores)`;
+}
+
 /** The tools a test file needs that are not installed, each with how to get it. */
 export function missingToolsFor(file) {
   const path = file.split('\\').join('/');
   const tier = tierOf(path);
-  if (tier === 'real') return [];
+  if (tier === 'real' || tier === 'kind') return [];
   const needed =
     tier === 'k8s'
       ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()]

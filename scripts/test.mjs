@@ -1,10 +1,14 @@
-// The test suite, as CI runs it, in three tiers (scripts/test-tiers.mjs says which file is which):
+// The test suite, as CI runs it, in tiers (scripts/test-tiers.mjs says which file is which):
 //   unit  pure and in-process code, no external tool (`npm run test:unit`)
 //   e2e   real k6, Fortio, vegeta, HTTP servers, git, Chromium (`npm run test:e2e`)
 //   k8s   a local Kubernetes control plane (kube-apiserver + kwok) (`npm run test:k8s`)
 //   real  a real node (containerd, kubelet, Istio ambient's ztunnel, Linkerd's proxy) in namespaces
 //         of its own (`npm run test:real`); skipped, on CI too, until scripts/real/build.sh has
 //         built it; it runs after the k8s tier, alone
+//   kind  the product's default platform on real kind clusters (kind v0.31.0, Debian's dockerd in
+//         namespaces of its own, a node image assembled offline) with baseline, Istio ambient and
+//         Linkerd (`npm run test:kind`); skipped, on CI too, until scripts/kind/build.sh has built
+//         it; it runs after the real tier, alone
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
@@ -22,7 +26,17 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
-import { drivesLoad, K8S_SLOT_STAGGER_MS, K8S_SLOTS, k8sQueue, missingToolsFor, realTierSkip, TIERS, tierOf } from './test-tiers.mjs';
+import {
+  drivesLoad,
+  K8S_SLOT_STAGGER_MS,
+  K8S_SLOTS,
+  k8sQueue,
+  kindTierSkip,
+  missingToolsFor,
+  realTierSkip,
+  TIERS,
+  tierOf,
+} from './test-tiers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -87,7 +101,7 @@ if (files.length === 0) {
 }
 
 /** Each tier's budget on a 2-core machine (issue 29): reported against, never enforced. */
-const BUDGET_S = { unit: 30, e2e: 600, k8s: 720, real: 600 };
+const BUDGET_S = { unit: 30, e2e: 600, k8s: 720, real: 600, kind: 600 };
 const durationsDir = mkdtempSync(join(tmpdir(), 'mesh-perf-test-durations-'));
 const reporterPath = join(root, 'scripts/test-durations-reporter.mjs');
 /** The CPU time of every child this process has waited for (Linux: /proc/self/stat cutime + cstime). */
@@ -169,10 +183,10 @@ function runnableFiles(tier) {
       );
     }
   }
-  if (tier === 'real' && tierFiles.length > 0) {
-    const why = realTierSkip();
+  if ((tier === 'real' || tier === 'kind') && tierFiles.length > 0) {
+    const why = tier === 'real' ? realTierSkip() : kindTierSkip();
     if (why) {
-      console.log(`\n⚠ test:real: skipping ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}: ${why}`);
+      console.log(`\n⚠ test:${tier}: skipping ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}: ${why}`);
       return [];
     }
   }
@@ -193,7 +207,7 @@ function jobsOf(tier, tierFiles) {
       { tier, label: 'e2e-parallel', lanes: [tierFiles.filter((f) => !drivesLoad(f))], concurrency: 2 },
       { tier, label: 'e2e-load', lanes: [tierFiles.filter((f) => drivesLoad(f))], concurrency: 1 },
     ];
-  if (tier === 'real') return [{ tier, label: 'real', lanes: [tierFiles], concurrency: 1 }];
+  if (tier === 'real' || tier === 'kind') return [{ tier, label: tier, lanes: [tierFiles], concurrency: 1 }];
   return [{ tier, label: tier, queue: k8sQueue(tierFiles), slots: K8S_SLOTS, lanes: [], concurrency: 1 }];
 }
 
@@ -244,13 +258,13 @@ async function runJob({ tier, label, lanes, concurrency, queue, slots }) {
 // drive no load (Chromium, git, act's workflow checks, the simulated acceptance) run beside the
 // k8s files, which mostly wait on rollouts and istioctl (0.7 of a core in a CI run of 2026-11-28):
 // that takes their ~5 minutes off the suite's wall time. What measures latency has the machine to
-// itself: the e2e files that drive load, then the real tier. The real tier ran beside the k8s tier
+// itself: the e2e files that drive load, then the real tier, then the kind tier. The real tier ran beside the k8s tier
 // for a while, but in a full CI run on 2 cores (2026-11-28) that stalled the node's k6 (p99 of
 // 0.1-1.2 s, repetitions invalid for dropped iterations) and the real tier's A/B ended invalid.
 const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
 const jobs = Object.fromEntries(TIERS.map((tier) => [tier, jobsOf(tier, runnable[tier])]));
 const job = (tier, label) => jobs[tier].find((j) => j.label === label);
-const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real];
+const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real, jobs.kind];
 for (const phase of phases) {
   const live = phase.filter((j) => (j.queue ?? []).length > 0 || j.lanes.some((lane) => lane.length > 0));
   if (live.length > 1) console.log(`\n▶ ${live.map((j) => j.label).join(' and ')} side by side`);

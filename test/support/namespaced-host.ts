@@ -147,7 +147,9 @@ export class NamespacedHost {
   async sh(script: string, timeoutMs?: number): Promise<string> {
     const out = await this.exec('/bin/sh', ['-ec', script], { timeoutMs });
     if (out.code !== 0)
-      throw new Error(`in ${this.layout.what}: ${script.slice(0, 200)}\nexit ${out.code}: ${(out.stderr || out.stdout).trim().slice(-2000)}`);
+      throw new Error(
+        `in ${this.layout.what}: ${script.slice(0, 200)}\nexit ${out.code}: ${(out.stderr || out.stdout).trim().slice(-2000)}`,
+      );
     return out.stdout;
   }
 

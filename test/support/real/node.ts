@@ -9,7 +9,6 @@ import {
   type Action as HostAction,
   downActions,
   type ExecOutput,
-  type HostProcess,
   type HostRecord,
   type HostLayout,
   NamespacedHost,
@@ -18,7 +17,6 @@ import {
 } from '../namespaced-host.ts';
 import { paths } from './layout.ts';
 
-export type NodeProcess = HostProcess;
 export type NodeRecord = HostRecord;
 export type { ExecOutput };
 export type Action = HostAction<NodeContext>;

@@ -98,7 +98,8 @@ export function runProduct(
   onLine: (line: string) => void = () => {},
   env: NodeJS.ProcessEnv = productEnv(),
 ): Promise<ProductRun> {
-  const child = spawn('nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
+  // nsenter by its path: a test may give the product a PATH without /usr/bin (no Docker there).
+  const child = spawn('/usr/bin/nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
