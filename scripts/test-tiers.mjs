@@ -80,6 +80,7 @@ const E2E = [
   'test/cli/hostile-input-e2e.test.ts',
   'test/cli/init.test.ts',
   'test/cli/run-errors-once.test.ts',
+  'test/cli/run-publish.test.ts',
   'test/cli/signals-and-scale.test.ts',
   'test/cli/unreachable-store.test.ts',
   'test/github/action-entry.test.ts',
@@ -122,6 +123,7 @@ const E2E = [
   'test/report/report-command.test.ts',
   'test/report/whiskers.test.ts',
   'test/workflows/act-examples.test.ts',
+  'test/workflows/act-release.test.ts',
   'test/workflows/act-reusable.test.ts',
   'test/workflows/workflows.test.ts',
 ];
@@ -141,6 +143,7 @@ const DRIVES_LOAD = [
   'test/integration/ab-arms.test.ts',
   'test/cli/init.test.ts',
   'test/cli/run-errors-once.test.ts',
+  'test/cli/run-publish.test.ts',
   'test/github/local-demo-modes.test.ts',
   'test/github/post.test.ts',
   'test/integration/cli-errors.test.ts',
