@@ -11,6 +11,7 @@ import { UsageError } from '../util/errors.ts';
 import { redactText } from '../util/redact.ts';
 import type { CommandContext } from './command.ts';
 import { overrideValues } from './override-options.ts';
+import { publishProblems } from './publish-after-run.ts';
 
 export const DEFAULT_CONFIG = 'mesh-perf.yaml';
 
@@ -73,7 +74,7 @@ export async function loadCommandConfig(context: CommandContext, options: LoadOp
     overrides: overrideValues(context.args),
     signal: context.signal,
     ...(abBase !== undefined ? { abBase: { file: resolve(context.cwd, abBase), label: `--ab-base-config ${abBase}` } } : {}),
-    ...(options.preflight ? { check: (config: Config) => preflightProblems(config, context.cwd) } : {}),
+    ...(options.preflight ? { check: (config: Config) => [...preflightProblems(config, context.cwd), ...publishProblems(config)] } : {}),
   });
 }
 
