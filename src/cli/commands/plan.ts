@@ -31,9 +31,10 @@ export const command: Command = {
     ...AB_IMAGE_OPTIONS,
     ...overrideOptions(OVERRIDE_FLAGS.plan),
   ],
-  details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',
+  details:
+    'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine, the endpoints answer) and reports every problem at once.',
   async run(context) {
-    const config = await loadCommandConfig(context, { preflight: true });
+    const config = await loadCommandConfig(context, { preflight: true, reachability: true });
     const looks = lookPlan(config);
     const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
