@@ -11,10 +11,17 @@ export const NO_MEASUREMENTS = 'No repetition finished, so there are no measurem
 /** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
 
-/** A latency median of a row: "—" when no valid repetition had a successful request. */
+/**
+ * A latency cell of a row: the median of a percentile over valid repetitions, or for max the
+ * largest latency any of them saw; "—" when no valid repetition had a successful request.
+ */
 export function latencyCell(row: ModeView, stat: 'p50' | 'p90' | 'p99' | 'max'): string {
-  return msWithUnit(row.fromInvalid ? undefined : row.latency[stat]?.value);
+  if (row.fromInvalid) return msWithUnit(undefined);
+  return msWithUnit(stat === 'max' ? row.largestMs : row.latency[stat]?.value);
 }
+
+/** What the latency columns of a table are, said once under it. */
+export const LATENCY_NOTE = 'Latency: median over valid repetitions; max: the largest of any valid repetition.';
 
 /** "0.996–1.05" (ms implied): the analysis' interval of a row's median, or undefined. */
 export function intervalCell(row: ModeView, stat: 'p50'): string | undefined {

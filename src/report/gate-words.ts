@@ -234,6 +234,6 @@ function inconclusiveWhy(evidence: RegressionEvidence, sizes: [number, number], 
  */
 export function jobToJobNote(gate: GateEvidence): string | undefined {
   const spread = gate.evidence?.jobToJob;
-  if (!spread || spread.supportsTargets !== false || spread.tau === null) return undefined;
+  if (spread?.supportsTargets !== false || spread.tau === null) return undefined;
   return `${gate.mode} [${gate.profile}] ${METRICS[gate.metric].label}: the job-to-job spread τ ${formatPercent(spread.tau, false)} over ${spread.runs} stored runs is too large for ≤ 1% false alarms and 90% detection of the minimum against them (needs τ·√(1 + 1/k) ≤ ${formatPercent(spread.targetSe, false)}): compare head with base in one run (modes[].arms)`;
 }

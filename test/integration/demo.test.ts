@@ -82,11 +82,11 @@ test('mesh-perf init && mesh-perf plan in an empty folder: the written config pl
   assert.match(plan.stdout, /trials, interleaved, seed \d+/);
 });
 
-test('mesh-perf demo from the installed package writes schema-valid results and shows the proxy hop costs something', {
+test('mesh-perf demo from the installed package writes schema-valid results (--out) in one wide table (--wide) and shows the proxy hop costs something', {
   timeout: 240_000,
 }, async () => {
   const dir = emptyFolder('demo');
-  const run = await meshPerf(['demo', '--out', 'demo-out'], dir);
+  const run = await meshPerf(['demo', '--out', 'demo-out', '--wide'], dir);
   assert.equal(run.code, 0, run.stderr + run.stdout);
   const results = JSON.parse(await readFile(join(dir, 'demo-out/results.json'), 'utf8'));
   assert.deepEqual(schemaProblems(results), []);
@@ -106,5 +106,7 @@ test('mesh-perf demo from the installed package writes schema-valid results and 
   const summary = await readFile(join(dir, 'demo-out/summary.md'), 'utf8');
   assert.match(summary, /\| 300rps \| one-proxy-hop \|/);
   assert.match(run.stdout, /one-proxy-hop .* \+\d/, 'the table shows a positive overhead');
+  // --wide: every column in one table (the default width would split it in two).
+  assert.equal(run.stdout.split('\n').filter((l) => /^mode\s/.test(l)).length, 1, run.stdout);
   for (const heading of ['Preparing platform', 'Measuring 6 repetitions', 'Tearing down']) assert.match(run.stderr, new RegExp(heading));
 });

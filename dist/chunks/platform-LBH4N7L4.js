@@ -1,0 +1,2 @@
+import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
+import{i as a,j as b}from"./chunk-CRWVIMBE.js";import"./chunk-MVHUT4J5.js";import"./chunk-BFLFCSDZ.js";import"./chunk-7PWUCABL.js";import"./chunk-L4S2C6IA.js";import"./chunk-P6D5XEZO.js";import"./chunk-C7JEAUD4.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
