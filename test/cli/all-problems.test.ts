@@ -5,18 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { closedPort } from '../support/listening.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
-
-/** A port nothing listens on: one the test bound and closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 const problemsOf = (stderr: string) =>
   stderr

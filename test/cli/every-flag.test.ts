@@ -143,7 +143,9 @@ test("`<command> --help` prints that command's usage and each of its flags with 
     for (const option of command.options) {
       assert.match(
         help.stdout,
-        new RegExp(`--${option.name}${option.value ? ` ${escapeRegExp(option.value)}` : ''}\\s+${escapeRegExp(option.description.slice(0, 30))}`),
+        new RegExp(
+          `--${option.name}${option.value ? ` ${escapeRegExp(option.value)}` : ''}\\s+${escapeRegExp(option.description.slice(0, 30))}`,
+        ),
       );
     }
     assert.match(help.stdout, /--help\s+Show this help/);

@@ -8,8 +8,8 @@
 // fixtures/verdicts/<case>/; UPDATE_GOLDEN=1 rewrites them after an intended change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertGolden } from './support/golden.ts';
 import { renderAll } from './support/outputs.ts';
 import { VERDICT_CASES, type VerdictCase, verdictRun } from './support/verdict-runs.ts';
 
@@ -83,25 +83,7 @@ test('every output gives each mode one p50 figure against the reference runs, th
 
 for (const name of CASES) {
   test(`${name}: terminal, summary.md, job summary, PR comment and report.html match their golden files`, () => {
-    const dir = join(GOLDEN, name);
     const outputs = renderAll(verdictRun(name));
-    if (process.env.UPDATE_GOLDEN === '1') {
-      mkdirSync(dir, { recursive: true });
-      for (const file of OUTPUTS) writeFileSync(join(dir, file), outputs.get(file)!);
-    }
-    for (const file of OUTPUTS) {
-      const path = join(dir, file);
-      let expected: string;
-      try {
-        expected = readFileSync(path, 'utf8');
-      } catch {
-        assert.fail(`golden file ${path} is missing; run with UPDATE_GOLDEN=1 to create it, then review it`);
-      }
-      assert.equal(
-        outputs.get(file),
-        expected,
-        `${name}/${file} differs from its golden file (UPDATE_GOLDEN=1 rewrites it after an intended change)`,
-      );
-    }
+    assertGolden(join(GOLDEN, name), new Map(OUTPUTS.map((file) => [file, outputs.get(file)!])));
   });
 }

@@ -19,3 +19,10 @@ export async function listening(port = 0): Promise<Listening> {
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
+
+/** A TCP port nothing listens on: one bound and released again (an endpoint or store that is down). */
+export async function closedPort(): Promise<number> {
+  const server = await listening();
+  await server.close();
+  return server.port;
+}
