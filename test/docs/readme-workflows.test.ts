@@ -76,3 +76,9 @@ test("README's quick start runs the CLI the ways a user can: npx in a clone, npm
   assert.equal(JSON.parse(read('package.json')).name, 'mesh-perf');
   assert.equal(JSON.parse(read('package.json')).bin['mesh-perf'], 'dist/cli.js');
 });
+
+test('README explains its table: what "plain k6" is, and what the figures it cites are, without the project\'s own jargon', () => {
+  assert.doesNotMatch(readme, /\bThe seeds\b/);
+  assert.match(readme, /"plain k6" is the same overhead measured by a minimal k6 script from the same\s+pods/);
+  assert.match(readme, /The published benchmarks\s+the \[presets\]\(docs\/presets\.md[^)]*\) reproduce give/);
+});

@@ -68,6 +68,20 @@ test('the packed package, installed with npm install -g, runs as mesh-perf: --he
   assert.equal(version.stdout.trim(), JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version);
 });
 
+test("in a clone, npx mesh-perf runs the clone's own build, offline: --version, init and plan as README writes them", async () => {
+  const dir = emptyFolder('npx');
+  const npx = (args: string[]) =>
+    execFileSync('npx', ['--offline', 'mesh-perf', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+  assert.equal(npx(['--version']).trim(), JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version);
+  // Under npx, init says what to type next as npx.
+  assert.match(npx(['init', '--config', join(dir, 'mesh-perf.yaml')]), /^Next: npx mesh-perf plan --config /m);
+  assert.match(npx(['plan', '--config', join(dir, 'mesh-perf.yaml')]), /trials, interleaved, seed \d+/);
+});
+
 test('mesh-perf init && mesh-perf plan in an empty folder: the written config plans, its schema path resolves in the package', async () => {
   const dir = emptyFolder('init');
   const init = await meshPerf(['init'], dir);
