@@ -2,7 +2,8 @@
 // (docs/configuration.md, from the JSON Schema the zod schema generates, the same one written to
 // schema/mesh-perf.schema.json), and the inputs and outputs of the action, its sub-actions and the
 // reusable workflows, with the copyable callers in workflows/ (docs/action.md, from action.yml,
-// setup/action.yml, comment/action.yml, .github/workflows/ and workflows/). Each generated part
+// setup/action.yml, comment/action.yml, .github/workflows/ and workflows/), and README's workflow
+// examples, which are the daily and PR-gate callers of workflows/ as shipped. Each generated part
 // sits between `<!-- NAME:start -->` and `<!-- NAME:end -->` in its page; the prose around it is
 // written by hand. scripts/build.mjs writes the pages; test/docs/generated-fresh.test.ts and
 // test/build/dist-fresh.test.ts fail when a committed page differs from what this renders.
@@ -314,5 +315,16 @@ export function generatedDocs(root, configJsonSchema) {
     renderConfigReference(configJsonSchema),
     'docs/configuration.md',
   );
-  return { 'docs/action.md': action, 'docs/configuration.md': configuration };
+  return { 'docs/action.md': action, 'docs/configuration.md': configuration, 'README.md': readmeExamples(read('README.md'), read) };
+}
+
+/** The copyable workflows README shows: each the whole file of workflows/, as shipped. */
+export const README_EXAMPLES = ['workflows/daily.yml', 'workflows/pr-gate.yml'];
+
+/** README with each `<!-- example:workflows/X.yml:start/end -->` part holding that file as a yaml block. */
+export function readmeExamples(readme, read) {
+  let page = readme;
+  for (const path of README_EXAMPLES)
+    page = replacePart(page, `example:${path}`, `\`\`\`yaml\n${read(path).trimEnd()}\n\`\`\``, 'README.md');
+  return page;
 }

@@ -1,6 +1,7 @@
 // Cuts a release: `node scripts/release.mjs 1.2.0 [--repo owner/name] [--push] [--skip-build]`.
 //   1. refuses a dirty tree, a version that is not X.Y.Z, or one not above the latest vX.Y.Z tag;
-//   2. sets package.json's version, rebuilds dist/ and schema/ (npm run build) so the tagged
+//   2. sets package.json's version (and, with --repo, its repository and homepage: npm checks the
+//      package's provenance against that repository), rebuilds dist/ and schema/ (npm run build) so the tagged
 //      commit runs exactly its own sources (callers may pin a SHA);
 //   3. rewrites the self-references users copy (`org/mesh-perf-action@v1`,
 //      `.../setup@v1`, `.../.github/workflows/mesh-perf.yml@v1`) in README, docs, workflows and
@@ -8,7 +9,7 @@
 //   4. turns CHANGELOG.md's "Unreleased" section into "X.Y.Z - date";
 //   5. commits "Release vX.Y.Z", tags vX.Y.Z (annotated) and moves the major tag vX to it.
 // With --push it pushes the branch, vX.Y.Z and (forced) vX to origin; otherwise it prints the
-// commands. vX is a plain moving tag, never a GitHub release, so immutable releases can still be
+// commands. The tag vX.Y.Z starts .github/workflows/release.yml, which publishes the CLI to npm. vX is a plain moving tag, never a GitHub release, so immutable releases can still be
 // enabled for vX.Y.Z.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -93,6 +94,10 @@ export function release(argv, now = new Date()) {
   const packagePath = join(options.root, 'package.json');
   const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
   pkg.version = version.text;
+  if (options.repo !== undefined) {
+    pkg.repository = { type: 'git', url: `git+https://github.com/${options.repo}.git` };
+    pkg.homepage = `https://github.com/${options.repo}#readme`;
+  }
   writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
   if (options.build) execFileSync('npm', ['run', 'build'], { cwd: options.root, stdio: 'inherit' });
   for (const file of selfReferenceFiles(options.root)) {

@@ -158,7 +158,7 @@ export function analyzeRun(result: RunResult, options: AnalyzeOptions): Analysis
       reference = { runIds: [...used], excluded: [...excluded.values()] };
       if (used.size === 0)
         // Only this run itself, or runs without its modes: reference.excluded would be empty.
-        notes.push({ code: excluded.size > 0 ? 'reference-none-matches' : 'reference-none-comparable', runs: history.length });
+        notes.push(excluded.size > 0 ? { code: 'reference-none-matches', runs: history.length } : noneComparable(result, history));
     }
   }
 
@@ -316,6 +316,19 @@ export function selectReference(
     if (runs.length < window) runs.push(past);
   }
   return { runs, excluded };
+}
+
+/** Why no stored run has a mode and load profile of this run: which it measured, and which they did. */
+function noneComparable(result: RunResult, history: readonly RunResult[]): AnalysisNote {
+  const pairs = (run: RunResult) => run.modes.map((m) => `${m.name} [${m.profile}]`);
+  const others = history.filter((r) => r.run?.id !== result.run?.id);
+  return {
+    code: 'reference-none-comparable',
+    runs: history.length,
+    self: history.length - others.length,
+    ours: [...new Set(pairs(result))],
+    theirs: [...new Set(others.flatMap(pairs))].sort(),
+  };
 }
 
 function unknownScopeNames(expression: GateExpression, result: RunResult): AnalysisNote[] {

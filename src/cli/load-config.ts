@@ -11,12 +11,19 @@ import { UsageError } from '../util/errors.ts';
 import { redactText } from '../util/redact.ts';
 import type { CommandContext } from './command.ts';
 import { overrideValues } from './override-options.ts';
+import { publishProblems } from './publish-after-run.ts';
+import { unreachableProblems } from '../platform/reachable.ts';
 
 export const DEFAULT_CONFIG = 'mesh-perf.yaml';
 
 export interface LoadOptions {
   /** Run the pre-load checks (plan, run, calibrate). */
   preflight?: boolean;
+  /**
+   * Check that the endpoints answer, with the other problems (plan). `run` leaves it to the
+   * platform, which says the same before its load and writes the run's results as invalid.
+   */
+  reachability?: boolean;
 }
 
 /** `--ab-base-config FILE`, on `plan` and `run`. */
@@ -73,7 +80,16 @@ export async function loadCommandConfig(context: CommandContext, options: LoadOp
     overrides: overrideValues(context.args),
     signal: context.signal,
     ...(abBase !== undefined ? { abBase: { file: resolve(context.cwd, abBase), label: `--ab-base-config ${abBase}` } } : {}),
-    ...(options.preflight ? { check: (config: Config) => preflightProblems(config, context.cwd) } : {}),
+    ...(options.preflight
+      ? {
+          check: async (config: Config) => [
+            ...preflightProblems(config, context.cwd),
+            ...publishProblems(config),
+            // An endpoint that does not answer, as the run would find it before its load.
+            ...(options.reachability ? await unreachableProblems(config) : []),
+          ],
+        }
+      : {}),
   });
 }
 

@@ -4,7 +4,7 @@ import { armsFromBaseLines } from '../report/arms-from-base-text.ts';
 import type { Config } from '../config/validate.ts';
 import { meshOf } from '../config/schema.ts';
 import { istioRevisionOf, type IstioRevision } from '../config/istio-revisions.ts';
-import type { LookPlan } from '../plan/looks.ts';
+import { lastLookSeconds, type LookPlan } from '../plan/looks.ts';
 import { gatewayName } from '../platform/kubernetes/ingress.ts';
 import { formatEstimate } from './preset-summary.ts';
 import { minEffectPctOf } from '../config/sections/gates.ts';
@@ -103,7 +103,7 @@ export function describeLooks(config: Config, looks: LookPlan): string[] {
   if (looks.fixed) return decidable;
   const { budget } = config.plan;
   const last = looks.looks[looks.looks.length - 1]!;
-  const lastSeconds = looks.firstLookSeconds + (last - looks.looks[0]!) * looks.extensionBlockSeconds;
+  const lastSeconds = lastLookSeconds(looks);
   const limit =
     looks.limit === 'time'
       ? `plan.budget.maxDuration ${budget.maxDuration} holds ${last} blocks at the nominal repetition length, not plan.budget.maxBlocks ${budget.maxBlocks}: the last look is placed where the time ends`

@@ -28,7 +28,7 @@ export interface PresetSummary {
   modes: string[];
   profiles: PresetProfileSummary[];
   trials: number;
-  /** Warm-up + measurement + pauses over all trials; cluster and mesh setup not included. */
+  /** Warm-up + measurement + pauses over all trials; the platform's steps are the plan's job estimate. */
   estimateSeconds: number;
   /** Echo server pods per mode on Kubernetes platforms. */
   replicas?: number;
@@ -122,9 +122,8 @@ export function formatPresetSummary(summary: PresetSummary): string {
           `  plus ${summary.scalingSteps} scaling step${summary.scalingSteps === 1 ? '' : 's'} between profiles, ~${formatEstimate(summary.scalingSeconds)} (estimated): ~${formatEstimate(summary.estimateSeconds + summary.scalingSeconds)} in all`,
         ]
       : []),
-    summary.platform === 'kind' || summary.platform === 'kubeconfig'
-      ? '  plus cluster and mesh setup, typically 1–2 min per mesh installed (not included)'
-      : '  plus starting the local targets (seconds)',
+    // The platform's own steps are in the plan's whole-job estimate (plan/job-estimate.ts).
+    "  plus the platform's setup: the whole job is estimated below the trials",
   ];
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
-// Shared by `run` and `demo`: run the pipeline, print the table and where the files are, and
-// turn the verdict into an exit code (exitCodeFor: 0 pass, 1 gate failed, 3 invalid; inconclusive
+// Shared by `run` and `demo`: run the pipeline, print the table and where the files are, publish
+// the run when history.publish says so, and turn the verdict into an exit code (exitCodeFor: 0 pass, 1 gate failed, 3 invalid; inconclusive
 // 0, or 1 under gates.regression.inconclusive: fail).
 import { relative } from 'node:path';
 import type { Config } from '../config/validate.ts';
@@ -12,6 +12,7 @@ import { terminalWidth } from './terminal-width.ts';
 import { EXIT, MeshPerfError } from '../util/errors.ts';
 import type { CommandContext } from './command.ts';
 import { referenceLoader } from './reference.ts';
+import { publishAfterRun } from './publish-after-run.ts';
 
 export async function runAndReport(config: Config, context: CommandContext, baseline?: string): Promise<number> {
   const reference = referenceLoader(config, baseline, context.cwd, context.log);
@@ -34,7 +35,10 @@ export async function runAndReport(config: Config, context: CommandContext, base
     if (outcome.error instanceof MeshPerfError) throw outcome.error;
     throw new MeshPerfError(outcome.error.message, EXIT.environment);
   }
-  const code = exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
+  const verdictCode = exitCodeFor(outcome.result.verdict, config.gates.regression.inconclusive);
+  // history.publish: the run goes to the store as `mesh-perf publish` would put it there.
+  const changePointCode = await publishAfterRun(config, outcome.result, show(outcome.files.results), context);
+  const code = verdictCode === EXIT.pass && changePointCode === EXIT.gateFailed ? EXIT.gateFailed : verdictCode;
   // An unreachable store is an environment problem (exit 3), printed below the table; a gate that
   // failed on what was measured still says so (exit 1).
   if (outcome.comparisonSkipped && code !== EXIT.gateFailed) {

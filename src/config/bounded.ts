@@ -50,5 +50,6 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  // A number or a boolean as it was written: "got 9", "got true".
+  return String(value);
 }

@@ -7,7 +7,8 @@ import { didYouMean } from '../util/did-you-mean.ts';
 import { mergeRaw } from './merge.ts';
 import { registerConfigSecrets } from './public.ts';
 import { OVERRIDES, parseOverrideValue, setPath } from './overrides.ts';
-import { ConfigError, validateConfig, type Config, type ConfigProblem } from './validate.ts';
+import { checkConfig, ConfigError, describeProblems, type Config, type ConfigProblem } from './validate.ts';
+import { underOmitted } from './omit.ts';
 import { MESH_KINDS } from './schema.ts';
 import { istioSettingsSchema, pinnedWorkloadImage } from './sections/kubernetes.ts';
 import { DEMO_LOAD, DEMO_MODES } from './demo-modes.ts';
@@ -35,8 +36,12 @@ export interface ConfigSources {
   fileLabel?: string;
   /** Cancels reading the file (a FIFO with no writer would otherwise wait forever). */
   signal?: AbortSignal;
-  /** Checks after validation (files exist, machine limits); problems are attributed like the rest. */
-  check?: (config: Config) => ConfigProblem[];
+  /**
+   * Checks after validation (files exist, machine limits, endpoints reachable); problems are
+   * attributed like the rest and reported with them. They also run on a config whose other values
+   * were refused, so that every problem shows in one run.
+   */
+  check?: (config: Config) => ConfigProblem[] | Promise<ConfigProblem[]>;
   /**
    * Another config (a PR's base commit's) to run A/B against: each mode whose arm-able settings
    * differ from the base's runs as two arms (config/arms-from-base.ts). `label` names it in messages.
@@ -131,21 +136,20 @@ export async function loadConfig(sources: ConfigSources): Promise<Config> {
     ...(typeof presetName === 'string' ? [{ label: `preset "${presetName}"`, raw: presetRaw }] : []),
     ...(sources.defaults ? [{ label: sources.defaultsLabel ?? 'the built-in config', raw: sources.defaults }] : []),
   ];
-  try {
-    const config = validateConfig(merged, layers.find((l) => l.raw !== undefined)?.label ?? 'configuration');
-    // After validation, which bounds the config's size and depth: its secrets are redacted from every output.
-    registerConfigSecrets(config);
-    if (fromBase) config.armsFromBase = fromBase;
-    const problems = sources.check?.(config) ?? [];
-    if (problems.length > 0) throw new ConfigError(layers.find((l) => l.raw !== undefined)?.label ?? 'configuration', problems);
-    return config;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(
-      error.source,
-      error.problems.map((p) => ({ ...p, origin: originOf(p.path, layers, error.source) })),
-    );
-  }
+  const source = layers.find((l) => l.raw !== undefined)?.label ?? 'configuration';
+  // Every problem at once: the schema's, the cross-field checks', and the checks before the load
+  // (files, this machine, the endpoints' reachability) on what the schema accepted.
+  const checked = checkConfig(merged);
+  const config = checked.config;
+  // After validation, which bounds the config's size and depth: its secrets are redacted from every output.
+  if (config) registerConfigSecrets(config);
+  if (config && fromBase) config.armsFromBase = fromBase;
+  const later = config && sources.check ? (await sources.check(config)).filter((p) => !underOmitted(p.path, checked.omitted)) : [];
+  const problems = [...checked.problems, ...later].map((p) => ({ ...p, origin: originOf(p.path, layers, source) }));
+  if (problems.length === 0) return config!;
+  // Only the environment at fault (an endpoint down): exit 3, as the run would be.
+  if (problems.every((p) => p.environment)) throw new EnvironmentError(describeProblems(source, problems));
+  throw new ConfigError(source, problems);
 }
 
 /** kubernetes.images.echo of a raw (merged, unvalidated) config: what its modes run unless they name their own. */

@@ -95,7 +95,7 @@ export const OVERRIDES: Override[] = [
     input: 'publish',
     path: 'history.publish',
     kind: 'boolean',
-    description: 'Publish this run to the history store: true or false.',
+    description: 'Publish this run to the history store when it ends: true or false.',
   },
   {
     flag: 'adopt',

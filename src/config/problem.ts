@@ -5,4 +5,6 @@ export interface ConfigProblem {
   message: string;
   /** Where the offending value came from: "flag --rate", "input rate", a file, "preset NAME". */
   origin?: string;
+  /** The environment, not the config, is at fault (an endpoint that does not answer): exit 3 when it is the only kind. */
+  environment?: boolean;
 }

@@ -25,6 +25,7 @@ import { kindGeneratorProblems } from './kind-checks.ts';
 import { k6LimitProblems, platformProblems } from './applicability.ts';
 import { engineProblems } from './engine-checks.ts';
 import type { ConfigProblem } from './problem.ts';
+import { isStructural, refusedPaths, underOmitted, withoutPaths } from './omit.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 import { quote } from '../util/quote.ts';
 
@@ -44,7 +45,7 @@ export class ConfigError extends UsageError {
   }
 }
 
-function describeProblems(source: string, problems: ConfigProblem[]): string {
+export function describeProblems(source: string, problems: ConfigProblem[]): string {
   const origins = new Set(problems.map((p) => p.origin ?? source));
   const single = origins.size === 1 ? [...origins][0]! : undefined;
   const shown = problems.slice(0, MAX_LISTED_PROBLEMS);
@@ -91,17 +92,49 @@ export interface Budget {
 }
 
 export function validateConfig(raw: unknown, source = 'config'): Config {
+  const checked = checkConfig(raw);
+  if (checked.problems.length > 0) throw new ConfigError(source, checked.problems);
+  return checked.config!;
+}
+
+export interface ConfigCheck {
+  /** Every problem found, the schema's and the cross-field checks' together. */
+  problems: ConfigProblem[];
+  /**
+   * The config: valid when there are no problems; otherwise, where one could be made, the config
+   * without the values the schema refused, so that checks of the other fields can still run.
+   */
+  config?: Config;
+  /** Printed paths of the values left out: a later check's problem there is not repeated. */
+  omitted: string[];
+}
+
+/**
+ * All of a raw config's problems in one pass: the schema's, then the cross-field checks' on the
+ * config without the values the schema refused (config/omit.ts says when that is meaningful).
+ */
+export function checkConfig(raw: unknown): ConfigCheck {
   const oversized = oversizedList(raw);
-  if (oversized) throw new ConfigError(source, [oversized]);
+  if (oversized) return { problems: [oversized], omitted: [] };
   const parsed = configSchema.safeParse(raw ?? {}, { reportInput: true });
-  if (!parsed.success)
-    throw new ConfigError(
-      source,
-      parsed.error.issues.flatMap((issue) => toProblems(issue, [])),
-    );
-  const problems = crossFieldProblems(parsed.data);
-  if (problems.length > 0) throw new ConfigError(source, problems);
-  return normalize(parsed.data);
+  if (parsed.success) return crossChecked(parsed.data, [], []);
+  const problems = parsed.error.issues.flatMap((issue) => toProblems(issue, []));
+  const refused = parsed.error.issues.flatMap((issue) => refusedPaths(issue));
+  const omitted = refused.map(formatPath);
+  if (refused.some(isStructural)) return { problems, omitted };
+  const rest = configSchema.safeParse(withoutPaths(raw ?? {}, refused));
+  return rest.success ? crossChecked(rest.data, problems, omitted) : { problems, omitted };
+}
+
+function crossChecked(data: ParsedConfig, problems: ConfigProblem[], omitted: string[]): ConfigCheck {
+  const cross = crossFieldProblems(data).filter((p) => !underOmitted(p.path, omitted));
+  let config: Config | undefined;
+  try {
+    config = normalize(data);
+  } catch {
+    // A config the cross-field checks refused may not normalize; their problems say why.
+  }
+  return { problems: [...problems, ...cross], ...(config ? { config } : {}), omitted };
 }
 
 /**
@@ -166,22 +199,87 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
     const input = (issue as { input?: unknown }).input;
     return { path, message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(input)}` };
   }
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
-    return { path, message: `is required (expected ${issue.expected})` };
+  const input = (issue as { input?: unknown }).input;
+  if (issue.code === 'invalid_type' && input === undefined) {
+    return { path, message: `is required (expected ${typeWords(issue.expected)})` };
   }
-  if (issue.code === 'invalid_type' && !issue.message.startsWith('expected')) {
-    return { path, message: `expected ${issue.expected}, got ${describeValue((issue as { input?: unknown }).input)}` };
+  if (issue.code === 'invalid_type' && zodWords(issue.message)) {
+    return { path, message: `expected ${typeWords(issue.expected)}, got ${describeValue(input)}` };
   }
   if (issue.code === 'invalid_union') {
     // A field's own message (load.generators) says what it expects; `load` itself is the default.
     if (issue.message.startsWith('expected')) return { path, message: issue.message };
-    const input = (issue as { input?: unknown }).input;
     return { path, message: `expected an object or a list of objects, got ${describeValue(input)}` };
   }
-  // Zod's own messages ("Too small: expected number to be >=1") do not say what was written.
-  const input = (issue as { input?: unknown }).input;
+  // A bound's own message (a field's atMost/tooMany) says what it is; zod's ("Too big: expected
+  // number to be <=4") is put in the product's words.
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && zodWords(issue.message))
+    return { path, message: `${boundWords(issue)}, got ${describeValue(input)}` };
+  if (issue.code === 'not_multiple_of' && zodWords(issue.message))
+    return { path, message: `expected a multiple of ${String(issue.divisor)}, got ${describeValue(input)}` };
+  if (issue.code === 'invalid_format' && zodWords(issue.message)) {
+    const detail = issue as { pattern?: unknown; prefix?: string; suffix?: string; includes?: string };
+    const format =
+      issue.format === 'regex'
+        ? `text matching ${String(detail.pattern)}`
+        : issue.format === 'starts_with'
+          ? `text starting with "${detail.prefix}"`
+          : issue.format === 'ends_with'
+            ? `text ending with "${detail.suffix}"`
+            : issue.format === 'includes'
+              ? `text containing "${detail.includes}"`
+              : `a valid ${issue.format}`;
+    return { path, message: `expected ${format}, got ${describeValue(input)}` };
+  }
+  // The schema's own messages (refinements) say what was expected; they say what was written too.
   if (input !== undefined && !/\bgot\b/.test(issue.message)) return { path, message: `${issue.message}, got ${describeValue(input)}` };
   return { path, message: issue.message };
+}
+
+/**
+ * A message zod wrote itself ("Too big: expected number to be <=4", "Invalid input: expected
+ * array, received object"), not one the schema gave: put in the product's words.
+ */
+function zodWords(message: string): boolean {
+  return /^(Too (big|small)|Invalid (input|string|number|option|element|key|value|date)|Expected|Required)\b/.test(message);
+}
+
+/** zod's type names as the product says them. */
+function typeWords(expected: string): string {
+  const words: Record<string, string> = {
+    array: 'a list',
+    tuple: 'a list',
+    set: 'a list',
+    object: 'an object (key: value)',
+    record: 'an object (key: value)',
+    map: 'an object (key: value)',
+    number: 'a number',
+    int: 'a whole number',
+    bigint: 'a whole number',
+    string: 'text',
+    boolean: 'true or false',
+    date: 'a date',
+    nonoptional: 'a value',
+  };
+  return words[expected] ?? expected;
+}
+
+/** A size or range bound zod found broken, as the product says it: "expected at most 4". */
+function boundWords(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): string {
+  const big = issue.code === 'too_big';
+  const limit = big ? (issue as z.core.$ZodIssueTooBig).maximum : (issue as z.core.$ZodIssueTooSmall).minimum;
+  const value = typeof limit === 'bigint' ? limit.toString() : formatLimit(Number(limit));
+  const inclusive = issue.inclusive !== false;
+  const relation = big ? (inclusive ? 'at most' : 'less than') : inclusive ? 'at least' : 'more than';
+  switch (issue.origin) {
+    case 'string':
+      return !big && Number(limit) === 1 && inclusive ? 'expected text, not an empty value' : `expected ${relation} ${value} characters`;
+    case 'array':
+    case 'set':
+      return `expected ${relation} ${value} item${value === '1' ? '' : 's'}`;
+    default:
+      return `expected a number ${relation} ${value}`;
+  }
 }
 
 const MAX_NAMED_KEYS = 5;

@@ -129,9 +129,10 @@ function overhead(m: ModeView): string {
   return `${signedMs(diff.value)} ms${ci}${ratio}`;
 }
 
-/** The gate's verdict line and its note, if any. */
+/** The gate's verdict line and its note, if any (once: a regression line already carries its note). */
 export function gateDetail(gate: GateView): string {
-  return [gate.result.line, gate.result.note].filter(Boolean).join(' — ');
+  const { line, note } = gate.result;
+  return note && !line.includes(note) ? `${line} — ${note}` : line;
 }
 
 export function gatesTable(gates: GateView[]): string {

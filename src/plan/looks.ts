@@ -28,6 +28,12 @@ export interface LookPlan {
   extensionModes: ModeConfig[];
 }
 
+/** Load seconds up to the last look, the most a run of this plan measures. */
+export function lastLookSeconds(plan: LookPlan): number {
+  const last = plan.looks[plan.looks.length - 1]!;
+  return plan.firstLookSeconds + (last - plan.looks[0]!) * plan.extensionBlockSeconds;
+}
+
 /** Seconds one repetition of a profile keeps the machine busy. */
 export function repetitionSeconds(profile: Config['profiles'][number]): number {
   return (profile.warmupMs + profile.durationMs + profile.pauseMs) / 1000;

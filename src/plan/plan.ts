@@ -72,7 +72,7 @@ export function extendPlan(config: Config, so: Plan, modes: readonly ModeConfig[
   return trials;
 }
 
-/** Wall-clock estimate: warm-up + measurement + pause per trial (setup not included). */
+/** Wall-clock estimate of the load: warm-up + measurement + pause per trial (plan/job-estimate.ts adds the platform's steps). */
 export function estimateSeconds(plan: Plan): number {
   return plan.trials.reduce((sum, t) => sum + (t.profile.warmupMs + t.profile.durationMs + t.profile.pauseMs) / 1000, 0);
 }

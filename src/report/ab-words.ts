@@ -51,10 +51,11 @@ export function abReasonText(e: AbGateEvidence): string {
     case 'within-minimum':
       return `within ${minimum}`;
     case 'slower':
-      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}${(e.family ?? 1) > 1 ? `, 1/${Math.round(1 / (e.alphaShare ?? 1))} of the run's alpha over ${e.family} A/B gates` : ''}), not shown within ${minimum}`;
+      // Slower for sure, and the interval does not rule out more than the minimum allowed.
+      return `slower (p ${formatP(e.p)} ≤ ${formatP(e.nominalAlpha)}${(e.family ?? 1) > 1 ? `, 1/${Math.round(1 / (e.alphaShare ?? 1))} of the run's alpha over ${e.family} A/B gates` : ''}), and its interval reaches past the ${minimum} allowed`;
     case 'budget-spent':
       // The minimum named: "inconclusive" alone leaves the reader to guess what was not shown.
-      return `not settled within the budget: neither shown within ${minimum} nor slower${settleText(e.blocksToSettle)}`;
+      return `not settled within the budget: the interval neither stays under the ${minimum} allowed nor shows it slower${settleText(e.blocksToSettle)}`;
     case 'run-stopped':
       return 'not settled when another gate failed the run';
     case 'too-few-blocks':

@@ -3,6 +3,7 @@
 import type { Calibration } from '../analysis/calibration.ts';
 import { formatEstimate, formatNumber, formatPercent } from './numbers.ts';
 import { medianIntervalLabel, smallSampleIntervalNote } from './detectability-words.ts';
+import { decisiveTest } from './gate-words.ts';
 import { METRICS } from '../results/metrics.ts';
 import { alignTable, fitColumns } from '../util/text-table.ts';
 import type { Analysis, GateResult } from '../results/analysis.ts';
@@ -27,21 +28,31 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
       `${METRICS[g.metric].label}${e.basis === 'relative' ? ` ÷ ${analysis.baseline}` : ''}`,
       formatEstimate(e.reference.median, unit),
       formatEstimate(e.candidate, unit),
-      formatEstimate(e.change, 'relative'),
-      e.mannWhitney.p < 0.001 ? '<0.001' : e.mannWhitney.p.toFixed(3),
+      // The change and the one bound the decision uses, and the decision's one p, as its line says them.
+      `${formatPercent(e.change.value)} (≤ ${e.changeBound === undefined ? '?' : formatPercent(e.changeBound)})`,
+      formatDecisiveP(decisiveTest(e).p),
       decisionText(g),
     ];
   });
   const out: string[] = [];
   out.push(`Comparing ${labels.candidate} (candidate) with ${labels.baseline} (baseline)`);
   out.push('');
-  // The change's interval is a bootstrap of two medians: below 6 repetitions a side it is about the
-  // range of the values, not a 95% CI (the note says what it covers).
+  // The medians' brackets are a bootstrap: below 6 repetitions a side they are about the range of
+  // the values, not a 95% CI (the note says what they cover).
   const fewest = Math.min(...regressions.map((g) => Math.min(g.evidence!.reference.values, sizeOf(analysis, g))));
   const label = medianIntervalLabel(fewest, analysis.level);
   if (rows.length > 0) {
-    const headers = ['mode', 'statistic', 'baseline', 'candidate', `change [${label === 'range' ? 'interval' : label}]`, 'p', 'decision'];
-    const secondary = new Set(['baseline', 'candidate', 'p']);
+    const bound = `${Math.round((1 - analysis.alpha) * 100)}% upper bound`;
+    const headers = [
+      'mode',
+      'statistic',
+      `baseline [${label === 'range' ? 'interval' : label}]`,
+      'candidate',
+      `change (${bound})`,
+      'p',
+      'decision',
+    ];
+    const secondary = new Set([headers[2], 'candidate', 'p']);
     const columns = headers.map((header, c) => ({
       header,
       cells: rows.map((r) => r[c]!),
@@ -76,6 +87,10 @@ export function renderComparison(analysis: Analysis, labels: { baseline: string;
 export function reasonsBesideGates(reasons: readonly string[], gates: readonly GateResult[]): string[] {
   const gateLines = new Set(gates.map((g) => g.line));
   return reasons.filter((r) => !gateLines.has(r));
+}
+
+function formatDecisiveP(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
 /** Valid repetitions of the gate's mode in the candidate (from the analysis's summaries). */

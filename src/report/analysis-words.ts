@@ -9,12 +9,13 @@ import type {
   AnalysisEvidence,
   AnalysisNote,
   DetectabilityEvidence,
+  GateEvidence,
   ReferenceExclusionEvidence,
   VerdictReason,
 } from '../results/evidence.ts';
 import { METRICS } from '../results/metrics.ts';
 import { mdeSentence } from './detectability-words.ts';
-import { wordGate } from './gate-words.ts';
+import { jobToJobNote, wordGate } from './gate-words.ts';
 import { verdictReasonText } from './verdict-words.ts';
 
 export function wordAnalysis(evidence: AnalysisEvidence): Analysis {
@@ -39,8 +40,8 @@ export function wordAnalysis(evidence: AnalysisEvidence): Analysis {
     ...(evidence.reference
       ? { reference: { runIds: evidence.reference.runIds, excluded: evidence.reference.excluded.map(exclusionText) } }
       : {}),
-    detectability: evidence.detectability.map(detectabilityText),
-    notes: evidence.notes.map(noteText),
+    detectability: evidence.detectability.map((d) => detectabilityText(d, evidence.gates)),
+    notes: [...evidence.notes.map(noteText), ...evidence.gates.flatMap((g) => jobToJobNote(g) ?? [])],
     // Set by the pipeline after the analysis, as it always was.
     ...(evidence.stopping ? { stopping: evidence.stopping } : {}),
   };
@@ -65,8 +66,20 @@ function exclusionText(x: ReferenceExclusionEvidence): { runId: string; reason: 
   return { runId: x.runId, reason };
 }
 
-function detectabilityText(d: DetectabilityEvidence): string {
-  return `${d.mode} [${d.profile}]: ${mdeSentence(d.mde, METRICS[d.metric].label, d.n)}`;
+/**
+ * One statistic's MDE for the detectability lines: the regression gate's, against the reference
+ * runs, where one judged this statistic (the figure its line states, so an output never gives two
+ * for one mode); else the run's own, between two runs like this one.
+ */
+function detectabilityText(d: DetectabilityEvidence, gates: readonly GateEvidence[]): string {
+  const label = METRICS[d.metric].label;
+  const regression = gates.find(
+    (g) =>
+      g.kind === 'regression' && !g.skip && g.mde !== undefined && g.mode === d.mode && g.profile === d.profile && g.metric === d.metric,
+  );
+  if (regression)
+    return `${d.mode} [${d.profile}]: ${mdeSentence(regression.mde, label, Math.min(...(regression.sizes ?? [d.n])), 'reference')}`;
+  return `${d.mode} [${d.profile}]: ${mdeSentence(d.mde, label, d.n)}`;
 }
 
 function noteText(note: AnalysisNote): string {
@@ -87,8 +100,16 @@ function noteText(note: AnalysisNote): string {
       return 'no reference runs: the regression gate was not applied (first run of this scenario, or no history configured)';
     case 'reference-none-matches':
       return `none of the ${note.runs} reference runs matches this run's scenario key; see reference.excluded`;
-    case 'reference-none-comparable':
-      return `none of the ${note.runs} reference runs can be compared: they are this run itself or lack its modes`;
+    case 'reference-none-comparable': {
+      const { runs, self } = note;
+      if (self === runs) return `no reference run can be compared: ${runs === 1 ? 'the only one is' : `all ${runs} are`} this run itself`;
+      const others = runs - self;
+      const shown = (list: string[]) => (list.length > 6 ? `${list.slice(0, 6).join(', ')} and ${list.length - 6} more` : list.join(', '));
+      const which = `${others === 1 ? 'the one reference run' : `none of the ${others} reference runs`}${self > 0 ? ' besides this run itself' : ''} ${others === 1 ? 'cannot' : 'can'} be compared`;
+      return note.theirs.length === 0
+        ? `${which}: ${others === 1 ? 'it holds' : 'they hold'} no modes`
+        : `${which}: ${others === 1 ? 'it has' : 'they have'} no mode and load profile in common with this run (this run: ${shown(note.ours)}; ${others === 1 ? 'its' : 'theirs'}: ${shown(note.theirs)})`;
+    }
     case 'ab-one-instance-per-arm':
       return `A/B: each arm was one address (platform ${note.platform}), so an offset between the two servers themselves is not in the interval: a "within" or "slower" may be the servers, not the change; measure each arm on more than one server (platform local or a cluster) to have it in the interval`;
   }

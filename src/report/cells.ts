@@ -1,6 +1,6 @@
 // Cells and lines the terminal table and summary.md share, read from the run's view (view.ts):
 // milliseconds, rates, errors, overheads, invalid repetitions. Pure.
-import { medianIntervalLabel } from './detectability-words.ts';
+import { type MdeAgainst, mdeAgainstText, medianIntervalLabel } from './detectability-words.ts';
 import { formatInterval, ms, msWithUnit, NONE, rps, signedMs, signedPercent, sizePercent } from './numbers.ts';
 import { formatCauses, formatErrorRate } from '../results/errors.ts';
 import type { GateView, ModeView, RunView } from './view.ts';
@@ -11,10 +11,17 @@ export const NO_MEASUREMENTS = 'No repetition finished, so there are no measurem
 /** The verdict's emoji in markdown outputs (summary.md, job summary, PR comment): one table so they agree. */
 export const VERDICT_ICON: Record<RunView['verdict'], string> = { pass: '✅', fail: '❌', inconclusive: '⚠️', invalid: '⚠️' };
 
-/** A latency median of a row: "—" when no valid repetition had a successful request. */
+/**
+ * A latency cell of a row: the median of a percentile over valid repetitions, or for max the
+ * largest latency any of them saw; "—" when no valid repetition had a successful request.
+ */
 export function latencyCell(row: ModeView, stat: 'p50' | 'p90' | 'p99' | 'max'): string {
-  return msWithUnit(row.fromInvalid ? undefined : row.latency[stat]?.value);
+  if (row.fromInvalid) return msWithUnit(undefined);
+  return msWithUnit(stat === 'max' ? row.largestMs : row.latency[stat]?.value);
 }
+
+/** What the latency columns of a table are, said once under it. */
+export const LATENCY_NOTE = 'Latency: median over valid repetitions; max: the largest of any valid repetition.';
 
 /** "0.996–1.05" (ms implied): the analysis' interval of a row's median, or undefined. */
 export function intervalCell(row: ModeView, stat: 'p50'): string | undefined {
@@ -85,15 +92,25 @@ export function gateMark(gate: GateView): GateMark {
   return gate.decision === 'skipped' || gate.result.reportOnly ? '–' : '✓';
 }
 
-/** One compact line: the p50 MDE per mode. */
+/**
+ * One compact line: the p50 MDE per mode, the figure the mode's p50 regression gate states where
+ * one judged it (against the reference runs), else the run's own (between two runs like this one),
+ * so that no output gives a mode two. Said once when every figure is of one kind.
+ */
 function compactDetectability(view: RunView): string | undefined {
   const several = view.profiles.length > 1;
-  const parts = view.modes.flatMap((m) => {
-    const mde = m.latency.p50?.mde;
+  const figures = view.modes.flatMap((m) => {
+    const gate = m.gates.find((g) => g.result.kind === 'regression' && g.result.metric === 'p50' && g.result.mde !== undefined);
+    const mde = gate ? gate.result.mde : m.latency.p50?.mde;
     if (mde === undefined) return [];
-    return [`${m.mode}${several ? ` [${m.profile}]` : ''} ${mde === null ? 'none detectable' : sizePercent(mde)}`];
+    const against: MdeAgainst = gate ? 'reference' : 'run';
+    return [{ text: `${m.mode}${several ? ` [${m.profile}]` : ''} ${mde === null ? 'none detectable' : sizePercent(mde)}`, against }];
   });
-  return parts.length > 0 ? `With this noise, changes on p50 smaller than these are not detectable: ${parts.join(', ')}.` : undefined;
+  if (figures.length === 0) return undefined;
+  const kinds = new Set(figures.map((f) => f.against));
+  if (kinds.size === 1)
+    return `With this noise, p50 changes smaller than these are not detectable ${mdeAgainstText(figures[0]!.against)}: ${figures.map((f) => f.text).join(', ')}.`;
+  return `With this noise, p50 changes smaller than these are not detectable: ${figures.map((f) => `${f.text} (${mdeAgainstText(f.against)})`).join(', ')}.`;
 }
 
 interface AnalysisLines {

@@ -150,22 +150,44 @@ function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
+/**
+ * The one test a regression decision rests on, and its p. Significance needs the rank test over
+ * repetitions and, from three reference runs on, the run-to-run test of the candidate's median
+ * against the runs' spread; both must reject, so the decision's p is the larger of the two (an
+ * intersection-union test). The line states that one p and which test gave it, never two p's
+ * that seem to disagree with the verdict.
+ */
+export function decisiveTest(evidence: RegressionEvidence): { p: number; test: string } {
+  const rank = { p: evidence.mannWhitney.p, test: 'rank test over repetitions' };
+  const runToRun = evidence.runToRun;
+  if (!runToRun) {
+    const runs = evidence.reference.runIds.length;
+    return runs < 3 ? { ...rank, test: `${rank.test}; the run-to-run test needs 3 reference runs, ${runs} here` } : rank;
+  }
+  return runToRun.p > rank.p ? { p: runToRun.p, test: `run-to-run test over ${runToRun.runs} reference runs` } : rank;
+}
+
+/**
+ * A regression gate's line, one claim: the change with one interval (the one-sided upper bound the
+ * decision uses), one test (decisiveTest), one detectable-change figure (against the same
+ * reference), then the decision. Each round's change when a confirmation round ran, without its
+ * own test: the decision is the pooled one.
+ */
 function regressionLine(gate: GateEvidence, what: string, threshold: string): string {
   const evidence = gate.evidence!;
   const { alpha } = gate.regression!;
-  const sizes = gate.sizes!;
   const unit = METRICS[gate.metric].unit;
-  const bound = evidence.changeBound ?? Number.POSITIVE_INFINITY;
   const valueUnit = evidence.basis === 'relative' ? 'ratio' : unit;
   const runs = evidence.reference.runIds.length;
   const basisText = evidence.basis === 'relative' ? ` (÷ ${gate.baseline}, per block)` : '';
-  const tests = [`Mann–Whitney p=${formatP(evidence.mannWhitney.p)}`];
-  if (evidence.runToRun) tests.push(`run-to-run p=${formatP(evidence.runToRun.p)} over ${evidence.runToRun.runs} runs`);
-  else if (runs < 3) tests.push(`run-to-run spread not estimable from ${runs} reference run${runs === 1 ? '' : 's'}`);
-  const rounds = evidence.rounds
-    ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)} p=${formatP(r.p)}`).join(', ')}`
-    : '';
   const confidence = `${Math.round((1 - alpha) * 100)}% confidence`;
+  const bound =
+    evidence.changeBound === undefined ? 'its upper bound is unknown' : `at most ${formatPercent(evidence.changeBound)} with ${confidence}`;
+  const test = decisiveTest(evidence);
+  const rounds = evidence.rounds
+    ? `; rounds: ${evidence.rounds.map((r) => `${r.round === 'pooled' ? 'pooled' : `round ${r.round}`} ${formatPercent(r.change.value)}`).join(', ')}`
+    : '';
+  const significant = test.p < 0.001 ? 'p<0.001' : `p=${formatP(test.p)} ${test.p <= alpha ? '≤' : '>'} ${alpha}`;
   const decision = gate.reportOnly ? 'not gated' : gate.decision;
   const verdict =
     decision === 'not gated'
@@ -175,21 +197,21 @@ function regressionLine(gate: GateEvidence, what: string, threshold: string): st
         : decision === 'fail'
           ? 'fail (regression)'
           : decision === 'inconclusive'
-            ? `inconclusive (${inconclusiveWhy(evidence, sizes, bound, alpha)}; ${settleText(gate.repetitionsToSettle)})`
+            ? `inconclusive (${inconclusiveWhy(evidence, gate.sizes!, alpha)}; ${settleText(gate.repetitionsToSettle)})`
             : evidence.change.value < 0
               ? 'pass (no slowdown)'
               : 'pass';
   const why =
-    decision === 'pass' && evidence.practical && !evidence.significant
-      ? ' (not statistically significant)'
-      : decision === 'pass' && evidence.significant && !evidence.practical
-        ? ` (significant, but at most ${formatPercent(bound)} with ${confidence}, under the practical minimum)`
+    decision === 'pass' && evidence.significant && !evidence.practical
+      ? ' (significant, but its upper bound is under the practical minimum)'
+      : decision === 'pass' && evidence.practical && !evidence.significant
+        ? ' (not statistically significant)'
         : '';
   return (
-    `${what}${basisText}: ${formatEstimate(evidence.candidate, valueUnit)} vs reference ${formatEstimate(evidence.reference.median, valueUnit)} ` +
-    `(${runs} run${runs === 1 ? '' : 's'}, ${evidence.reference.values} repetitions): change ${formatEstimate(evidence.change, 'relative')} ` +
-    `(${formatSigned(evidence.changeAbsolute, unit)}), ${tests.join(', ')}${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
-    `${mdeSentence(gate.mde, METRICS[gate.metric].label, Math.min(...sizes))}${jobToJobText(evidence)}`
+    `${what}${basisText}: ${formatNumber(evidence.candidate.value, valueUnit)} vs ${formatNumber(evidence.reference.median.value, valueUnit)} ` +
+    `over ${runs} reference run${runs === 1 ? '' : 's'} (${evidence.reference.values} repetitions): change ${formatPercent(evidence.change.value)} ` +
+    `(${formatSigned(evidence.changeAbsolute, unit)}), ${bound}; ${significant} (${test.test})${rounds}; threshold ${threshold} → ${verdict}${why}; ` +
+    `${mdeSentence(gate.mde, METRICS[gate.metric].label, Math.min(...gate.sizes!), 'reference')}`
   );
 }
 
@@ -199,16 +221,19 @@ function settleText(settle: number | null | undefined): string {
     : `about ${settle} repetitions per side would settle it`;
 }
 
-function inconclusiveWhy(evidence: RegressionEvidence, sizes: [number, number], bound: number, alpha: number): string {
+function inconclusiveWhy(evidence: RegressionEvidence, sizes: [number, number], alpha: number): string {
   if (evidence.mannWhitney.minimumP > alpha) {
-    return `with ${sizes[0]} vs ${sizes[1]} repetitions the smallest possible p is ${formatP(evidence.mannWhitney.minimumP)} > ${alpha}, so this comparison cannot reach significance`;
+    return `with ${sizes[0]} vs ${sizes[1]} repetitions no p can reach ${alpha} (the smallest possible is ${formatP(evidence.mannWhitney.minimumP)})`;
   }
-  return `not statistically significant, but the change may reach the practical minimum: up to ${formatPercent(bound)} with ${Math.round((1 - alpha) * 100)}% confidence`;
+  return 'not statistically significant, and its upper bound reaches the practical minimum';
 }
 
-/** τ too large for the targets against the stored runs: say so, and what compares without it. */
-function jobToJobText(evidence: RegressionEvidence): string {
-  const spread = evidence.jobToJob;
-  if (spread?.supportsTargets !== false || spread.tau === null) return '';
-  return `; job-to-job spread τ ${formatPercent(spread.tau, false)} over ${spread.runs} stored runs is too large for ≤ 1% false alarms and 90% detection of the minimum against them (needs τ·√(1 + 1/k) ≤ ${formatPercent(spread.targetSe, false)}): compare head with base in one run (modes[].arms)`;
+/**
+ * τ too large for the targets against the stored runs: what the analysis notes say about a
+ * regression gate (a sentence of its own, not part of the gate's line), and what compares without it.
+ */
+export function jobToJobNote(gate: GateEvidence): string | undefined {
+  const spread = gate.evidence?.jobToJob;
+  if (spread?.supportsTargets !== false || spread.tau === null) return undefined;
+  return `${gate.mode} [${gate.profile}] ${METRICS[gate.metric].label}: the job-to-job spread τ ${formatPercent(spread.tau, false)} over ${spread.runs} stored runs is too large for ≤ 1% false alarms and 90% detection of the minimum against them (needs τ·√(1 + 1/k) ≤ ${formatPercent(spread.targetSe, false)}): compare head with base in one run (modes[].arms)`;
 }

@@ -9,6 +9,7 @@ import {
   intervalCell,
   intervalLabel,
   invalidNotes,
+  LATENCY_NOTE,
   latencyCell,
   NO_MEASUREMENTS,
   overheadText,
@@ -18,7 +19,7 @@ import {
   VERDICT_ICON,
 } from './cells.ts';
 import { code, text as escapeMarkdown } from './markdown-kit.ts';
-import type { RunView } from './view.ts';
+import { dashboardUrlOf, type RunView } from './view.ts';
 
 const GATE_ICON = { '✓': '✅', '✗': '❌', '⚠': '⚠️', '–': '➖', '?': '🔁' } as const;
 
@@ -50,7 +51,7 @@ export function renderSummaryMarkdown(view: RunView): string {
         `| ${r.profile} | ${r.isBaseline ? `**${r.mode}** (baseline)` : r.mode} | ${latencyCell(r, 'p50')}${ci(r)} | ${latencyCell(r, 'p90')} | ${latencyCell(r, 'p99')} | ${latencyCell(r, 'max')} | ${formatRps(r)} | ${r.errors.failures > 0 ? `🔴 ${formatErrors(r)}` : formatErrors(r)} | ${r.isBaseline ? '—' : (overheadText(r, true) ?? '—')} | ${r.valid}/${r.repetitions} |`,
       );
     }
-    out.push('', 'Latency: median over valid repetitions. Overhead: against the baseline mode in the same run.');
+    out.push('', `${LATENCY_NOTE} Overhead: against the baseline mode in the same run.`);
     out.push(...analysisMarkdownLines(view));
   }
   const paths = pathNotes(view);
@@ -59,6 +60,8 @@ export function renderSummaryMarkdown(view: RunView): string {
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(view);
   if (notes.length) out.push('', '**Invalid repetitions** (reported, never compared):', '', ...notes.map((n) => `- ${n}`));
+  const dashboard = dashboardUrlOf(view);
+  if (dashboard) out.push('', `[Trend dashboard](${dashboard})`);
   out.push(
     '',
     `<sub>run ${view.run.id} · ${view.run.platform} · ${view.run.machine.runnerClass} · k6 ${view.run.tools.k6 ?? '?'} · seed ${view.plan.seed}</sub>`,

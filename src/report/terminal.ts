@@ -17,6 +17,7 @@ import {
   intervalCell,
   intervalLabel,
   invalidNotes,
+  LATENCY_NOTE,
   latencyCell,
   PATH_HEADING,
   pathNotes,
@@ -58,7 +59,7 @@ export function renderTerminalTable(view: RunView, options: TerminalOptions = {}
   else {
     lines.push(fitColumns(resultColumns(view, red), width, options.wide ?? false));
     below.push(
-      'Latency: median over valid repetitions. rps: achieved/target. Overhead: p50 against the baseline mode in the same run.',
+      `${LATENCY_NOTE} rps: achieved/target. Overhead: p50 against the baseline mode in the same run.`,
       ...analysisTextLines(view),
     );
   }

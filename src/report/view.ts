@@ -79,7 +79,13 @@ export interface ModeView {
   /** No repetition was valid: the figures come from invalid ones and are never compared. */
   fromInvalid: boolean;
   targetRps: number | null;
+  /** Each statistic's median over the valid repetitions (over all of them when none is valid). */
   latency: Partial<Record<SummaryStat, Figure>>;
+  /**
+   * The largest latency of any of those repetitions: what a "max" column shows (latency.max is the
+   * median of each repetition's maximum, a different figure that a column called max misstated).
+   */
+  largestMs?: number;
   achievedRps?: Figure;
   /** Proxy and control-plane cost per 1000 rps, when the analysis has it (Kubernetes platforms). */
   cpuPer1000Rps?: Figure;
@@ -269,6 +275,7 @@ function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | unde
   const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
   const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
   const isBaseline = mode.name === result.baseline;
+  const largestMs = largestOf(used);
   const row: ModeView = {
     mode: mode.name,
     profile: mode.profile,
@@ -278,6 +285,7 @@ function modeView(result: RunResult, mode: ModeResult, analysis: Analysis | unde
     fromInvalid: valid.length === 0 && mode.repetitions.length > 0,
     targetRps: mode.repetitions.find((r) => r.targetRps !== null)?.targetRps ?? null,
     latency,
+    ...(largestMs !== undefined ? { largestMs } : {}),
     errors: { requests, failures, ...(requests > 0 ? { rate: failures / requests } : {}), causes: sumCauses(mode.repetitions) },
     overhead: isBaseline ? {} : overheadsOf(result, mode, analysis),
     gates: gates.filter((g) => g.result.mode === mode.name && g.result.profile === mode.profile),
@@ -339,6 +347,16 @@ function invalidOf(mode: ModeResult): InvalidRepetition[] {
  * arrays sized up front: at 100,000 repetitions a pass per statistic re-read every repetition nine
  * times (27× the time of 10,000: cache misses) and growing arrays fed the garbage collector.
  */
+/** The largest per-repetition maximum (a loop: a file may hold 100,000 repetitions). */
+function largestOf(repetitions: readonly Repetition[]): number | undefined {
+  let largest: number | undefined;
+  for (const r of repetitions) {
+    const max = r.latencyMs?.max;
+    if (typeof max === 'number' && Number.isFinite(max) && (largest === undefined || max > largest)) largest = max;
+  }
+  return largest;
+}
+
 function latencyColumns(repetitions: readonly Repetition[]): Columns {
   const columns = new Columns(repetitions.length);
   for (const r of repetitions) {
@@ -465,4 +483,10 @@ export function medianOf(values: readonly number[]): number | undefined {
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
+}
+
+/** github.dashboardUrl (--dashboard-url): the run's report and summary link to the trend it joins. */
+export function dashboardUrlOf(view: RunView): string | undefined {
+  const url = (view.config.github as { dashboardUrl?: unknown } | undefined)?.dashboardUrl;
+  return typeof url === 'string' && /^https?:\/\//.test(url) ? url : undefined;
 }

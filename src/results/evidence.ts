@@ -61,8 +61,11 @@ export type AnalysisNote =
   | { code: 'no-reference-runs' }
   /** None of `runs` reference runs has this run's scenario key (reference.excluded says why). */
   | { code: 'reference-none-matches'; runs: number }
-  /** None of `runs` reference runs can be compared: this run itself, or without its modes. */
-  | { code: 'reference-none-comparable'; runs: number }
+  /**
+   * None of `runs` reference runs can be compared: `self` of them are this run itself; the rest
+   * share no mode and load profile with it (`theirs`, as "mode [profile]", against `ours`).
+   */
+  | { code: 'reference-none-comparable'; runs: number; self: number; ours: string[]; theirs: string[] }
   /** A/B arms measured on one server each (platform endpoints): the servers' own offset is not in the interval. */
   | { code: 'ab-one-instance-per-arm'; platform: string };
 

@@ -155,7 +155,10 @@ test('fail: a doubling and a 15 % slowdown fail at the first look (10 blocks), w
     assert.equal(evidence.reason, 'slower');
     assert.ok(evidence.change.low > shift / 2, `low ${evidence.change.low}`);
     assert.ok(Math.abs(evidence.nominalAlpha - 0.01 / 16) < 1e-9, 'the first look spends α·(10/40)²');
-    assert.match(wordGate(gate).line, /slower \(p (<1e-12|[\d.e-]+) ≤ [\d.e-]+\), not shown within 5\.00% → fail \(10 blocks\)/);
+    assert.match(
+      wordGate(gate).line,
+      /slower \(p (<1e-12|[\d.e-]+) ≤ [\d.e-]+\), and its interval reaches past the 5\.00% allowed → fail \(10 blocks\)/,
+    );
     assert.ok(evidence.p <= evidence.nominalAlpha, 'the p shown is the fail side’s: at most the level it failed at');
   }
 });
@@ -180,7 +183,7 @@ test('inconclusive: the budget runs out, with the blocks that would settle it; a
   assert.ok(typeof last.evidence.blocksToSettle === 'number' && last.evidence.blocksToSettle > 10, String(last.evidence.blocksToSettle));
   assert.match(
     wordGate(last.gate).line,
-    /not settled within the budget: neither shown within .* nor slower; about \d+ paired blocks would settle it → inconclusive \(10 blocks\)$/,
+    /not settled within the budget: the interval neither stays under the .* allowed nor shows it slower; about \d+ paired blocks would settle it → inconclusive \(10 blocks\)$/,
   );
   const interim = gateAt(10, 0.03, { index: 0, final: false }, noisy);
   assert.equal(interim.evidence.reason, 'continue');

@@ -28,7 +28,7 @@ test('absolute thresholds: pass and fail on the median, each line with value, CI
   assert.equal(failed.decision, 'fail');
   assert.ok(Math.abs(failed.value!.value - 1.8 * 1.1) < 0.05);
   assert.match(failed.line, /^sidecar \[1000rps\] p\(95\): [\d.]+ ms \[[\d.]+ ms, [\d.]+ ms\], threshold < 1\.9 ms → fail/);
-  assert.match(failed.line, /with this noise, changes under [\d.]+% on p\(95\) are not detectable/);
+  assert.match(failed.line, /with this noise, changes under [\d.]+% on p\(95\) between two runs like this one are not detectable/);
   assert.equal(analysis.verdict, 'fail');
   assert.ok(analysis.verdictReasons.some((r) => r === failed.line));
 });
@@ -168,13 +168,13 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   assert.equal(first.verdict, 'fail');
   assert.match(
     gate.line,
-    /^sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): ×1\.\d+ \[.*\] vs reference ×1\.\d+ \[.*\] \(10 runs, 50 repetitions\): change \+\d+\.\d% \[/,
+    /^sidecar \[1000rps\] p\(50\) \(÷ baseline, per block\): ×1\.\d+ vs ×1\.\d+ over 10 reference runs \(50 repetitions\): change \+\d+\.\d% \(\+[\d.]+ ms\), at most \+[\d.]+% with 95% confidence; /,
   );
   assert.match(
     gate.line,
-    /Mann–Whitney p=[<\d.]+, run-to-run p=[<\d.]+ over 10 runs; threshold ≥ \+5% and ≥ \+0\.05 ms within the 95% upper bound, with p ≤ 0\.05 → regression, pending confirmation re-run/,
+    /; p(=[\d.]+ ≤ 0\.05|<0\.001) \((rank test over repetitions|run-to-run test over 10 reference runs)\); threshold ≥ \+5% and ≥ \+0\.05 ms within the 95% upper bound, with p ≤ 0\.05 → regression, pending confirmation re-run/,
   );
-  assert.match(gate.line, /with this noise, changes under [\d.]+% on p\(50\) are not detectable/);
+  assert.match(gate.line, /with this noise, changes under [\d.]+% on p\(50\) against the reference runs are not detectable/);
 
   const confirmed = analyzeWorded(
     syntheticRun({
@@ -199,7 +199,8 @@ test('regression: a 20% slower mode fails, asks for confirmation, and the pooled
   );
   assert.match(
     again.line,
-    /rounds: round 1 \+\d+\.\d+% p=[<\d.]+, round 2 \+\d+\.\d+% p=[<\d.]+, pooled \+\d+\.\d+% p=[<\d.]+;.*→ fail \(regression\)/,
+    // Each round's change; the one test is the pooled decision's.
+    /rounds: round 1 \+\d+\.\d+%, round 2 \+\d+\.\d+%, pooled \+\d+\.\d+%; threshold .*→ fail \(regression\)/,
   );
   assert.deepEqual(confirmed.modesToExtend, [], 'never asks for a third round');
   assert.equal(confirmed.verdict, 'fail');
@@ -219,12 +220,14 @@ test('regression: a fluke in round 1 does not fail the run when the pooled round
     },
   );
   const gate = only(second.gates, (g) => g.kind === 'regression' && g.mode === 'sidecar');
-  // Pooled: +4.2% [-1.4%, +10.3%], p 0.009 but run-to-run p 0.067: not significant, and the
-  // upper bound (+9.9%) reaches the 5% minimum. That is neither a regression nor a pass.
+  // Pooled: +4.2%, the rank test's p 0.009 but run-to-run p 0.067: not significant, and the
+  // upper bound (+9.9%) reaches the 5% minimum. That is neither a regression nor a pass; the line
+  // gives the decisive p, the run-to-run test's, and no other.
   assert.equal(gate.decision, 'inconclusive');
+  assert.match(gate.line, /; p=0\.0\d\d > 0\.05 \(run-to-run test over \d+ reference runs\)[;]/);
   assert.match(
     gate.line,
-    /→ inconclusive \(not statistically significant, but the change may reach the practical minimum: up to \+[\d.]+% with 95% confidence; about \d+ repetitions per side would settle it\)/,
+    /→ inconclusive \(not statistically significant, and its upper bound reaches the practical minimum; about \d+ repetitions per side would settle it\)/,
   );
   assert.ok((gate.repetitionsToSettle ?? 0) > 10);
   assert.equal(second.verdict, 'inconclusive');
@@ -316,7 +319,16 @@ test('the analysis is deterministic for a results file and survives a JSON round
   assert.deepEqual(a, b);
   assert.deepEqual(JSON.parse(JSON.stringify(a)), a, 'no NaN or Infinity that JSON would turn into null');
   assert.equal(a.summaries[0]!.statistics.p50!.mde, null, 'two repetitions cannot reach alpha: MDE null, not Infinity');
-  assert.match(a.detectability.join('\n'), /baseline \[1000rps\]: with these repetitions no change on p\(50\) is detectable/);
+  assert.match(
+    a.detectability.join('\n'),
+    /baseline \[1000rps\]: with these repetitions no change on p\(99\) between two runs like this one is detectable/,
+  );
+  // The regression gate judged p50 against the reference runs: the detectability line gives its figure.
+  const gate = a.gates.find((g) => g.kind === 'regression' && g.mode === 'baseline' && g.metric === 'p50')!;
+  const figure = /baseline \[1000rps\]: with this noise, changes under ([\d.]+)% on p\(50\) against the reference runs/.exec(
+    a.detectability.join('\n'),
+  );
+  assert.equal(Number(figure?.[1]), Number((gate.mde! * 100).toPrecision(3)));
 });
 
 test('error_rate at 0 in every valid repetition: the MDE sentence says 0/0, not "fewer than two valid repetitions"', () => {

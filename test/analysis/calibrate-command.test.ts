@@ -53,3 +53,28 @@ test('calibrate --repetitions 4 says its false-alarm figure cannot be measured, 
       assert.match(run.stdout, new RegExp(`\\n${stat}\\s+[\\d.]+%\\s+[-+]?[\\d.]+% \\[.*\\]\\s+not measurable\\s+—\\s`));
   });
 });
+
+test('calibrate --config FILE --mode NAME --json: that mode of that file, measured twice, and stdout is the JSON alone', {
+  timeout: 300_000,
+}, async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(
+      join(dir, 'other.yaml'),
+      'platform: local\nmodes:\n  - name: direct\n  - { name: hop, local: { hops: 1 } }\nload:\n  rate: 100\n  duration: 1s\n  warmup: 0s\n',
+    );
+    const run = await runCli(['calibrate', '--config', 'other.yaml', '--mode', 'hop', '--repetitions', '4', '--json', '--out', 'cal'], {
+      cwd: dir,
+    });
+    assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);
+    const calibrations = JSON.parse(run.stdout) as { modes: string[]; profile: string }[];
+    assert.equal(calibrations.length, 1);
+    assert.deepEqual(calibrations[0]!.modes, ['hop', 'hop-aa']);
+    assert.match(run.stderr, /Results: .*cal[/\\]results\.json/);
+    const results = JSON.parse(await readFile(join(dir, 'cal/results.json'), 'utf8'));
+    // The named mode, not the baseline (direct), twice.
+    assert.deepEqual(
+      results.modes.map((m: { name: string }) => m.name),
+      ['hop', 'hop-aa'],
+    );
+  });
+});

@@ -23,7 +23,10 @@ test('terminal table: a p50 interval column, the overhead with its CI, every gat
   assert.match(text, /sidecar .* \+0\.300 ms \(\+30\.\d%\)\s+\[\+0\.\d+ ms, \+0\.\d+ ms\]/);
   assert.match(text, /Gates:\n {2}✓ baseline \[1000rps\] p\(95\): .*→ pass/);
   assert.match(text, / {2}✗ sidecar \[1000rps\] overhead\.p\(50\) vs baseline: \+0\.300 ms .*threshold < 0\.2 ms → fail/);
-  assert.match(text, /With this noise, changes on p50 smaller than these are not detectable: baseline [\d.]+%, sidecar [\d.]+%\./);
+  assert.match(
+    text,
+    /With this noise, p50 changes smaller than these are not detectable between two runs like this one: baseline [\d.]+%, sidecar [\d.]+%\./,
+  );
 });
 
 test('summary.md: the same interval column and the gates as a list, markdown-escaped', () => {

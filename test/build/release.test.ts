@@ -72,10 +72,10 @@ test('the build writes dist/THIRD-PARTY-LICENSES.txt from what it bundled', () =
   assert.match(script, /THIRD-PARTY-LICENSES\.txt/);
 });
 
-test("CI's check-dist compares dist/, schema/ and the generated docs", () => {
+test("CI's check-dist compares dist/, schema/ and the generated docs (docs/, README.md's workflow examples)", () => {
   const ci = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { steps: { id?: string; run?: string }[] }> };
   const diff = ci.jobs['check-dist']!.steps.find((s) => s.id === 'diff')!.run!;
-  assert.match(diff, /git status --porcelain -- dist schema docs/);
+  assert.match(diff, /git status --porcelain -- dist schema docs README\.md/);
 });
 
 test('Dependabot keeps the SHA pins and npm dependencies fresh', () => {
@@ -132,7 +132,14 @@ test('release tags vX.Y.Z, moves vX, bumps package.json and refuses to go backwa
       }).trim();
     git('init', '--quiet', '-b', 'main');
     mkdirSync(join(dir, 'workflows'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mesh-perf-action', version: '0.1.0' }, null, 2));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify(
+        { name: 'mesh-perf', version: '0.1.0', repository: { type: 'git', url: 'git+https://github.com/org/mesh-perf-action.git' } },
+        null,
+        2,
+      ),
+    );
     writeFileSync(join(dir, 'README.md'), '- uses: org/mesh-perf-action@v1\n');
     writeFileSync(join(dir, 'workflows', 'daily.yml'), 'uses: org/mesh-perf-action/.github/workflows/mesh-perf.yml@v1\n');
     writeFileSync(join(dir, 'CHANGELOG.md'), '# Changelog\n\n## Unreleased\n\n- first\n');
@@ -150,7 +157,10 @@ test('release tags vX.Y.Z, moves vX, bumps package.json and refuses to go backwa
       assert.equal(git('rev-parse', 'v1.0.0^{commit}'), first.commit);
       assert.equal(git('rev-parse', 'v1^{commit}'), first.commit);
       assert.equal(git('cat-file', '-t', 'v1.0.0'), 'tag', 'vX.Y.Z is annotated');
-      assert.equal(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version, '1.0.0');
+      const released = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      assert.equal(released.version, '1.0.0');
+      // npm checks the package's provenance against this repository.
+      assert.equal(released.repository.url, 'git+https://github.com/acme/mesh-perf-action.git');
       assert.equal(readFileSync(join(dir, 'README.md'), 'utf8'), '- uses: acme/mesh-perf-action@v1\n');
       assert.match(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8'), /## Unreleased\n\n## 1\.0\.0 - 2026-11-23\n\n- first/);
       assert.deepEqual(first.pushCommands, ['git push origin main v1.0.0', 'git push --force origin v1']);

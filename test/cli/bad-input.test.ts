@@ -224,7 +224,13 @@ const CASES: Case[] = [
     code: 2,
     says: [/load: unknown key "duraton"; did you mean "duration"\?/],
   },
-  { name: 'load: [1]', yaml: `${LOCAL}load: [1]\n`, args: ['plan'], code: 2, says: [/load\[0\]: expected object, got number 1/] },
+  {
+    name: 'load: [1]',
+    yaml: `${LOCAL}load: [1]\n`,
+    args: ['plan'],
+    code: 2,
+    says: [/load\[0\]: expected an object \(key: value\), got 1/],
+  },
   {
     name: '__proto__ key',
     yaml: `${LOCAL}load: { rate: 5 }\n__proto__: { x: 1 }\n`,

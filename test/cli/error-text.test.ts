@@ -43,7 +43,7 @@ test('config problems at COLUMNS=80: every line fits, the field starts its probl
       for (const line of lines.slice(1)) assert.match(line, /^( {2}- | {4}\S)/, `continuation indented under the text: ${line}`);
       assert.ok(lines.length > starts.length + 1, 'long problems did wrap');
       assert.ok(
-        lines.some((l) => l.includes('"10s", "500ms" or "1m30s", got number 5')),
+        lines.some((l) => l.includes('"10s", "500ms" or "1m30s", got 5')),
         'the value seen is on a line with what was expected',
       );
       // Nothing lost: unwrapped, the problems read as the message did.

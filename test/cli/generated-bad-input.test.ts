@@ -5,7 +5,8 @@
 // repeated, huge and special-file values. Each goes through the CLI's main() in-process (a spawned
 // CLI costs seconds per call on a busy machine; test/cli/hostile-input-e2e.test.ts spawns the few
 // that need a process: pipes closed by the reader, signals). Every call must end with 0-3, print
-// no stack trace, answer in under 2 s, keep its message short, and name the field or flag.
+// no stack trace and no validator text, answer in under 2 s, keep its message short, and name the
+// field or flag.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,12 @@ const VALID = {
 
 const HUGE = 100_000;
 const STACK = /\n\s+at .+:\d+:\d+|\b(TypeError|RangeError|ReferenceError|SyntaxError|Maximum call stack)\b|node:internal/;
+/**
+ * The schema validator's own phrasing (zod: "Too big: expected number to be <=4", "expected array,
+ * received object", "got number 9"): every message is the product's words (issue 54).
+ */
+const VALIDATOR_TEXT =
+  /Too (big|small):|Invalid (input|option|string|element|key|value|union|date|number)\b|Unrecognized key|\bexpected (array|object|number|string|boolean|int|record|nonoptional|tuple|bigint)\b(?! (of|for|or|with)\b)|\breceived (number|string|object|array|boolean|undefined|null)\b|to be [<>]=?|got (number|boolean|string) /;
 
 interface Call {
   name: string;
@@ -243,6 +250,7 @@ async function invoke(args: string[], cwd: string) {
 function check(call: Call, run: Awaited<ReturnType<typeof invoke>>): string | undefined {
   if (![0, 1, 2, 3].includes(run.code)) return `exit ${run.code}`;
   if (STACK.test(run.stderr)) return `stack trace or raw JS error:\n${run.stderr.slice(0, 600)}`;
+  if (VALIDATOR_TEXT.test(run.stderr)) return `the validator's words, not the product's:\n${run.stderr.slice(0, 600)}`;
   if (run.ms > 2000) return `took ${run.ms.toFixed(0)} ms`;
   if (run.stderr.length > 10_000) return `a message of ${run.stderr.length} characters`;
   if (run.code !== 0 && !call.names.test(run.stderr)) return `the message names neither ${call.names}:\n${run.stderr.slice(0, 600)}`;

@@ -52,7 +52,7 @@ test('a bad action input is attributed to the input, not to the config file', as
     (error: Error) => {
       assert.match(error.message, /^the configuration has 2 problems:/);
       assert.match(error.message, /github\.comment \(input comment\): expected one of .*got "sometimes"/);
-      assert.match(error.message, /plan\.seed \(input seed\): .*got number -1/);
+      assert.match(error.message, /plan\.seed \(input seed\): .*got -1/);
       return true;
     },
   );
@@ -66,11 +66,11 @@ test('YAML merge keys work as in other YAML tools', () => {
 test("zod's range messages say the value seen", () => {
   assert.throws(
     () => validateConfig({ modes: [{ name: 'a', local: { hops: 9 } }], load: { rate: 5 } }),
-    /modes\[0\]\.local\.hops: .*<=4, got number 9/,
+    /modes\[0\]\.local\.hops: expected a number at most 4, got 9/,
   );
   assert.throws(
     () => validateConfig({ modes: [{ name: 'a' }], load: { rate: 5, path: 'x' } }),
-    /load\.path: .*must start with "\/", got "x"/,
+    /load\.path: expected text starting with "\/", got "x"/,
   );
 });
 

@@ -6,22 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { closedPort } from '../support/listening.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
 
 const exec = promisify(execFile);
 const CONFIG =
   'suite: s\nplatform: local\nmodes:\n  - name: a\n    local: { hops: 0 }\nload: { rate: 20, duration: 1s, warmup: 0s, repetitions: 1 }\n';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test('an unreachable store (closed port, missing repository): exit 3 named, results kept, comparison skipped', {
   timeout: 120_000,

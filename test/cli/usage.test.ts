@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { listening } from '../support/listening.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `stack trace in:\n${text}`);
@@ -91,10 +92,12 @@ test('plan prints the trial table and JSON with the recorded seed', { timeout: 6
 });
 
 test('plan says how many k6 processes each profile runs as, and why', { timeout: 60_000 }, async () => {
+  // plan checks that the endpoint answers, as run does.
+  const endpoint = await listening();
   await withTempDir(async (dir) => {
     await writeFile(
       join(dir, 'mesh-perf.yaml'),
-      'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:9/" }]\nload: [{ name: low, rate: 300, generators: auto }, { name: split, rate: 300, generators: 3 }]\n',
+      `platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:${endpoint.port}/" }]\nload: [{ name: low, rate: 300, generators: auto }, { name: split, rate: 300, generators: 3 }]\n`,
     );
     const table = await runCliInProcess(['plan'], { cwd: dir });
     assert.equal(table.code, 0, table.stderr);
@@ -108,8 +111,8 @@ test('plan says how many k6 processes each profile runs as, and why', { timeout:
     // The default, one process everywhere, adds nothing to the plan.
     await writeFile(
       join(dir, 'mesh-perf.yaml'),
-      'platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:9/" }]\nload: { rate: 300 }\n',
+      `platform: endpoints\nmodes: [{ name: a, url: "http://127.0.0.1:${endpoint.port}/" }]\nload: { rate: 300 }\n`,
     );
     assert.doesNotMatch((await runCliInProcess(['plan'], { cwd: dir })).stdout, /k6 for/);
-  });
+  }).finally(() => endpoint.close());
 });

@@ -74,7 +74,7 @@ const BAD: { name: string; raw: unknown; path: string; includes: string[] }[] = 
     includes: ['closed model'],
   },
   { name: 'open model without rate', raw: with_((c) => delete c.load.rate), path: 'load.rate', includes: ['open model'] },
-  { name: 'load is a number', raw: with_((c) => (c.load = 5)), path: 'load', includes: ['got number 5'] },
+  { name: 'load is a number', raw: with_((c) => (c.load = 5)), path: 'load', includes: ['got 5'] },
   { name: 'grpc without address', raw: with_((c) => (c.load.protocol = 'grpc')), path: 'modes[0].grpc', includes: ['host:port'] },
   {
     name: 'user script on kind',

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runCliInProcess } from '../support/cli.ts';
+import { listening } from '../support/listening.ts';
 import { documentationPages, yamlBlocks } from '../workflows/doc-examples.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -57,7 +58,13 @@ test('every config example in README and docs/ plans with `mesh-perf plan` (exit
   try {
     for (const example of examples) {
       writeFileSync(join(dir, 'mesh-perf.yaml'), completed(example));
-      const result = await runCliInProcess(['plan', '--config', 'mesh-perf.yaml'], { cwd: dir, columns: 100 });
+      // plan checks that an example's endpoints answer, as run would: the reader's services are up.
+      const services = await Promise.all(
+        [...new Set([...example.text.matchAll(/\b127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])))].map((port) => listening(port)),
+      );
+      const result = await runCliInProcess(['plan', '--config', 'mesh-perf.yaml'], { cwd: dir, columns: 100 }).finally(() =>
+        Promise.all(services.map((s) => s.close())),
+      );
       if (result.code !== 0)
         failures.push(
           `${example.where}${example.preset ? ` (with preset ${example.preset})` : ''}: exit ${result.code}\n${result.stderr}${result.stdout}`,

@@ -37,7 +37,7 @@ test('the generated reference in docs/ is fresh: run `npm run build` and commit'
 test('the freshness check sees a changed action.yml, a changed sub-action and a changed reusable workflow', () => {
   const dir = mkdtempSync(join(tmpdir(), 'docs-fresh-'));
   try {
-    for (const path of ['docs', 'action.yml', 'setup', 'comment', '.github/workflows', 'workflows'])
+    for (const path of ['docs', 'README.md', 'action.yml', 'setup', 'comment', '.github/workflows', 'workflows'])
       cpSync(join(ROOT, path), join(dir, path), { recursive: true });
     const before = render(dir)['docs/action.md']!;
     const edit = (file: string, from: RegExp, to: string) => {

@@ -292,7 +292,7 @@ test('an inconclusive run: ⚠ in the job summary headline, reasons, gate table 
   assert.equal(warning.level, 'warning');
   assert.match(
     warning.message,
-    /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167/,
+    /^one-hop · 50rps: one-hop \[50rps\] p\(50\) .*→ inconclusive \(with 2 vs 2 repetitions no p can reach 0\.05 \(the smallest possible is 0\.167\)/,
   );
 });
 

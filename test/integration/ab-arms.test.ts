@@ -129,7 +129,7 @@ test('a budget that runs out ends inconclusive, with the blocks that would settl
   assert.match(
     cli.stdout,
     new RegExp(
-      `⚠ svc head vs base: .*not settled within the budget: neither shown within .* nor slower; about ${gate.blocksToSettle} paired blocks would settle it → inconclusive\\n {2}Measured 4 blocks`,
+      `⚠ svc head vs base: .*not settled within the budget: the interval neither stays under the .* allowed nor shows it slower; about ${gate.blocksToSettle} paired blocks would settle it → inconclusive\\n {2}Measured 4 blocks`,
     ),
   );
   assert.match(summary, /stopped at look 1 of 1: the budget's last look/);

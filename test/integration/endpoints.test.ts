@@ -72,7 +72,7 @@ test('an unreachable URL fails in seconds with exit 3 naming the mode and URL', 
     const started = Date.now();
     const run = await runCli(['run'], { cwd: dir });
     assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stderr, /mode "baseline": http:\/\/127\.0\.0\.1:1\/ is unreachable \(ECONNREFUSED\)/);
+    assert.match(run.stderr, /modes \(baseline\)\.url: http:\/\/127\.0\.0\.1:1\/ is unreachable \(ECONNREFUSED\)/);
     assert.ok(Date.now() - started < 30_000);
     assert.doesNotMatch(run.stderr, / {4}at /, 'no stack trace');
     const [runDir] = await readdir(join(dir, 'mesh-perf-results'));

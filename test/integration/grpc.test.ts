@@ -44,6 +44,6 @@ test('a gRPC address with nothing listening is an environment error (exit 3)', {
     );
     const run = await runCli(['run'], { cwd: dir });
     assert.equal(run.code, 3);
-    assert.match(run.stderr, /mode "x": 127\.0\.0\.1:1 is unreachable/);
+    assert.match(run.stderr, /modes \(x\)\.grpc: 127\.0\.0\.1:1 is unreachable/);
   });
 });

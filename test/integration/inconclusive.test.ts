@@ -56,7 +56,7 @@ test('run against history with 2 against 2 repetitions: inconclusive ⚠ exits 0
       assert.equal(second.code, 0, `${second.stderr}\n${second.stdout}`);
       assert.match(
         second.stdout,
-        / {2}⚠ copy \[100rps\] p\(50\) \(÷ direct, per block\): .*→ inconclusive \(with 2 vs 2 repetitions the smallest possible p is 0\.167 > 0\.05/,
+        / {2}⚠ copy \[100rps\] p\(50\) \(÷ direct, per block\): .*→ inconclusive \(with 2 vs 2 repetitions no p can reach 0\.05 \(the smallest possible is 0\.167\)/,
       );
       assert.match(second.stdout, /Verdict: ⚠ INCONCLUSIVE — 1 gate inconclusive \(⚠ above\)/);
       assert.match(second.stdout, /mode\s+p50\s+p50 range\s+p90/);

@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../../src/platform/processes.ts';
+import { closedPort } from '../support/listening.ts';
 import { runCli, withTempDir, type CliResult } from '../support/cli.ts';
 import { readableText } from '../history/support/store-files.ts';
 
@@ -34,15 +34,6 @@ const S = {
   envGithubToken: 'fakeEnvGithubToken1s',
   envGhPat: 'fakeEnvGhPat9d',
 };
-
-/** A TCP port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });

@@ -71,10 +71,10 @@ test('bad load.generators: named with its value and what was expected', () => {
     'load.generators: 4 k6 instances would share 3 rps, under 1 rps each; expected at most 3 for this rate',
   ]);
   assert.deepEqual(problems({ rate: 100, generators: 0 }), [
-    'load.generators: expected a whole number of k6 instances ≥ 1 or "auto", got number 0',
+    'load.generators: expected a whole number of k6 instances ≥ 1 or "auto", got 0',
   ]);
   assert.deepEqual(problems({ rate: 100, generators: 2.5 }), [
-    'load.generators: expected a whole number of k6 instances ≥ 1 or "auto", got number 2.5',
+    'load.generators: expected a whole number of k6 instances ≥ 1 or "auto", got 2.5',
   ]);
   assert.deepEqual(problems({ rate: 100, generators: 'many' }), [
     'load.generators: expected a whole number of k6 instances ≥ 1 or "auto", got "many"',

@@ -31,7 +31,12 @@ test('plan --preset uds-scale: pods per trial, scaling marked, gateway named, es
   );
   assert.ok(rows.every((r) => r.at(-1) === 'gw'));
   assert.match(stdout, /via gw: Istio's ingress gateway, 1 pod, HTTPS \(self-signed\)/);
-  assert.match(stdout, /~40m 40s of load\n\+ 3 scaling steps \(~1m 45s, estimated\) = ~42m 25s\n\(setup not included\)/);
+  assert.match(stdout, /~40m 40s of load\n\+ 3 scaling steps \(~1m 45s, estimated\) = ~42m 25s\n/);
+  // The whole job: the scaling steps are part of its load.
+  assert.match(
+    stdout.replace(/\s+/g, ' '),
+    /Whole job on kind, estimated: ~47m 11s: create the kind cluster ~4m, install Istio ~35s, workloads of 1 mode ~5s, load ~42m 25s, delete the cluster ~6s;/,
+  );
   for (const line of stdout.split('\n'))
     if (/^(\d|#|─|via|pods|\+)/.test(line)) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
 });
@@ -42,6 +47,12 @@ test('plan --json carries pods, the gateway and the scaling estimate', async () 
   assert.deepEqual(plan.ingress, { replicas: 10, tls: true });
   assert.equal(plan.scalingSteps, 0);
   assert.equal(plan.estimatedSeconds, plan.loadSeconds);
+  // The whole job adds the kind cluster, Istio and the two modes' workloads around the load.
+  assert.equal(plan.job.estimatedSeconds.first, plan.loadSeconds + 240 + 35 + 2 * 5 + 6);
+  assert.deepEqual(
+    plan.job.steps.map((s: { step: string }) => s.step),
+    ['kindCreate', 'meshInstall', 'modeWorkloads', 'kindDelete'],
+  );
   assert.ok(plan.trials.every((t: { pods: number; via: string }) => t.pods === 1 && t.via === 'gateway'));
 });
 

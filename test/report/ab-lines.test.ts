@@ -37,15 +37,15 @@ test('each decision path in words', () => {
     [{}, 'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], within 5.00% → pass (14 blocks, 4 m 10 s)'],
     [
       { decision: 'fail', reason: 'slower', change: { value: 0.12, low: 0.09, high: 0.15, level: 0.95 }, p: 1.2e-7 },
-      'proxy head vs base: p50 +12.0% [+9.00%, +15.0%], slower (p 1.2e-7 ≤ 0.0041), not shown within 5.00% → fail (14 blocks, 4 m 10 s)',
+      'proxy head vs base: p50 +12.0% [+9.00%, +15.0%], slower (p 1.2e-7 ≤ 0.0041), and its interval reaches past the 5.00% allowed → fail (14 blocks, 4 m 10 s)',
     ],
     [
       { decision: 'inconclusive', reason: 'budget-spent', blocksToSettle: 31 },
-      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: neither shown within 5.00% nor slower; about 31 paired blocks would settle it → inconclusive (14 blocks, 4 m 10 s)',
+      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: the interval neither stays under the 5.00% allowed nor shows it slower; about 31 paired blocks would settle it → inconclusive (14 blocks, 4 m 10 s)',
     ],
     [
       { decision: 'inconclusive', reason: 'budget-spent', blocksToSettle: null },
-      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: neither shown within 5.00% nor slower; no number of blocks would at this noise → inconclusive (14 blocks, 4 m 10 s)',
+      'proxy head vs base: p50 +0.80% [-1.20%, +2.90%], not settled within the budget: the interval neither stays under the 5.00% allowed nor shows it slower; no number of blocks would at this noise → inconclusive (14 blocks, 4 m 10 s)',
     ],
     [
       { decision: 'inconclusive', reason: 'too-few-blocks', pairs: 0 },

@@ -309,5 +309,6 @@ test('every documented example and copyable workflow that runs a benchmark uploa
       });
     }
   }
-  assert.ok(checked >= 4, `checked ${checked} benchmark steps`);
+  // README's PR gate, workflows/pr-gate.yml and fork-safe-benchmark.yml at least (README's daily calls the reusable workflow).
+  assert.ok(checked >= 3, `checked ${checked} benchmark steps`);
 });

@@ -55,13 +55,18 @@ export const command: Command = {
         }),
       ),
     );
-    if (context.args.switches.has('json')) context.stdout(`${JSON.stringify(calibrations, null, 2)}\n`);
-    else for (const calibration of calibrations) context.stdout(`\n${renderCalibration(calibration)}`);
-    context.stdout(`Results: ${outcome.files.results}\n`);
+    // --json: stdout is the JSON alone (a reader parses it whole); where the results went goes to the log.
+    if (context.args.switches.has('json')) {
+      context.stdout(`${JSON.stringify(calibrations, null, 2)}\n`);
+      context.log.info(`Results: ${outcome.files.results}`);
+    } else {
+      for (const calibration of calibrations) context.stdout(`\n${renderCalibration(calibration)}`);
+      context.stdout(`Results: ${outcome.files.results}\n`);
+    }
     if (outcome.result.verdict === 'invalid') {
-      context.stdout(
-        'The run has invalid repetitions (listed in the results); the figures above leave them out and may understate the noise.\n',
-      );
+      const note = 'The run has invalid repetitions (listed in the results); the figures leave them out and may understate the noise.';
+      if (context.args.switches.has('json')) context.log.warn(note);
+      else context.stdout(`${note.replace('the figures', 'the figures above')}\n`);
       return EXIT.environment;
     }
     return EXIT.pass;

@@ -15,6 +15,7 @@ import { specialFileKind } from '../../util/file-kind.ts';
 import { quote } from '../../util/quote.ts';
 import type { Command } from '../command.ts';
 import { renderInitConfig } from '../init-template.ts';
+import { invocation } from '../invocation.ts';
 import { DEFAULT_CONFIG } from '../load-config.ts';
 import { makeDirectory } from '../../util/make-directory.ts';
 
@@ -70,8 +71,10 @@ export const command: Command = {
       const why = code === 'ENAMETOOLONG' ? 'the name is too long' : code === 'EACCES' ? 'permission denied' : messageOf(error);
       throw new UsageError(`--config ${quote(label)}: cannot write the file (${why})`);
     }
+    const me = invocation();
+    const config = options.config ? ` --config ${label}` : '';
     context.stdout(
-      `Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: mesh-perf plan${options.config ? ` --config ${label}` : ''}   # check it and see the trials\n      mesh-perf run${options.config ? ` --config ${label}` : ''}    # run it\n`,
+      `Wrote ${label} (platform ${platform}${preset ? `, preset ${preset.name}` : ''}).\nNext: ${me} plan${config}   # check it, see the trials and what the job takes\n      ${me} run${config}    # run it\n`,
     );
     return 0;
   },

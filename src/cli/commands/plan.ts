@@ -3,7 +3,9 @@ import { K6_OPERATOR_VERSION } from '../../platform/kubernetes/k6-operator/versi
 import { INGRESS_USE_WAYPOINT, ingressPath } from '../../platform/kubernetes/mesh/modes.ts';
 import { meshOf } from '../../config/schema.ts';
 import { buildPlan, estimateSeconds, newSeed, scalingSeconds, scalingSteps } from '../../plan/plan.ts';
-import { firstLookConfig, lookPlan } from '../../plan/looks.ts';
+import { firstLookConfig, lastLookSeconds, lookPlan } from '../../plan/looks.ts';
+import { jobEstimate } from '../../plan/job-estimate.ts';
+import { jobEstimateText } from '../job-estimate-text.ts';
 import { describeArms, describeLooks, looksJson } from '../looks-text.ts';
 import { availableParallelism } from 'node:os';
 import { cpuVariantHint, cpuWindowCheck, describeCpuWindow } from '../../plan/cpu-window.ts';
@@ -29,9 +31,10 @@ export const command: Command = {
     ...AB_IMAGE_OPTIONS,
     ...overrideOptions(OVERRIDE_FLAGS.plan),
   ],
-  details: 'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine).',
+  details:
+    'Makes every check `run` makes before the load (files exist, rates and durations k6 can run on this machine, the endpoints answer) and reports every problem at once.',
   async run(context) {
-    const config = await loadCommandConfig(context, { preflight: true });
+    const config = await loadCommandConfig(context, { preflight: true, reachability: true });
     const looks = lookPlan(config);
     const plan = buildPlan(firstLookConfig(config, looks), config.plan.seed ?? newSeed());
     const seconds = estimateSeconds(plan);
@@ -58,6 +61,12 @@ export const command: Command = {
       return ingress ? ingressPath(mesh ?? 'baseline') : 'direct';
     };
     const waypointBehindGateway = ingress !== undefined && plan.trials.some((t) => viaOf(t) === 'gateway+waypoint');
+    // The whole job: the platform's steps around the load (plan/step-times.ts), and the load from
+    // the first look to the most load.repetitions auto may add.
+    const job = jobEstimate(config, {
+      first: seconds + scaling,
+      max: (looks.fixed ? seconds : Math.max(seconds, lastLookSeconds(looks))) + scaling,
+    });
     if (context.args.switches.has('json')) {
       const trials = plan.trials.map((t) => ({
         index: t.index,
@@ -74,6 +83,11 @@ export const command: Command = {
         ...(cluster ? { pods: podsOf(t), via: viaOf(t) } : {}),
       }));
       const extra = {
+        job: {
+          estimatedSeconds: job.seconds,
+          loadSeconds: job.load,
+          steps: [...job.before, ...job.after].map(({ step, label, count, seconds }) => ({ step, label, count, seconds })),
+        },
         ...(cluster ? { scalingSteps: steps.length, scalingSeconds: scaling, ...(ingress ? { ingress } : {}) } : {}),
         ...(generators
           ? { generators: generators.map((g) => ({ profile: g.profile, count: g.choice.count, reason: g.choice.reason })) }
@@ -150,7 +164,7 @@ export const command: Command = {
       false,
     );
     context.stdout(
-      `${table}\n\n${fit(`${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}${scalingNote ? '\n' : ' '}(setup not included)`)}\n`,
+      `${table}\n\n${fit(`${gatewayNote}${podsNote}${trials}, ${plan.order}, seed ${plan.seed}; ~${formatEstimate(seconds)} of load${scalingNote}`)}\n${fit(jobEstimateText(job))}\n`,
     );
     const width = Math.min(terminalWidth(), 100);
     for (const line of [...describeArms(config), ...describeLooks(config, looks)]) context.stdout(`${wrap(line, width).join('\n')}\n`);

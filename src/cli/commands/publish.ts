@@ -3,11 +3,11 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { readResults } from '../../history/read-results.ts';
-import { unpublishableReason } from '../../history/publishable.ts';
+import { publishRuns, refusedRuns } from '../../history/publish-runs.ts';
 import { storeFromFlags, storeToken, TOKEN_ENV, type HistoryDefaults } from '../../history/store-options.ts';
-import { EXIT, UsageError } from '../../util/errors.ts';
+import { UsageError } from '../../util/errors.ts';
 import { gatesSchema } from '../../config/sections/gates.ts';
-import { changePointMode, evaluateChangePointGate, type ChangePointGateMode } from '../../history/change-point-gate.ts';
+import { changePointMode, type ChangePointGateMode } from '../../history/change-point-gate.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -51,7 +51,7 @@ export const command: Command = {
     const loaded = await readResults(paths, context.cwd);
     const suite = context.args.options.suite;
     const results = loaded.map(({ result }) => (suite ? { ...result, run: { ...result.run, suite } } : result));
-    const refused = results.map((r) => ({ id: r.run.id, reason: unpublishableReason(r) })).filter((r) => r.reason !== undefined);
+    const refused = refusedRuns(results);
     if (refused.length === results.length) {
       throw new UsageError(`nothing to publish: ${refused.map((r) => `run ${r.id} is ${r.reason}`).join('; ')}`);
     }
@@ -68,37 +68,17 @@ export const command: Command = {
       context.log,
       context.cwd,
     );
-    context.log.phase(`Publishing ${plural(results.length - refused.length, 'run')} to ${store.describe()}`);
-    const outcome = await store.publish(results);
-    for (const warning of outcome.warnings) context.log.warn(warning);
-    const changePoint = evaluateChangePointGate(outcome.changePoints ?? [], gate.mode, gate.minEffectPct);
-    for (const line of changePoint.lines) context.log.warn(line);
-    const exit = changePoint.decision === 'fail' ? EXIT.gateFailed : EXIT.pass;
+    const report = await publishRuns(store, results, gate, context.log);
     if (context.args.switches.has('json')) {
-      context.stdout(`${JSON.stringify({ store: store.describe(), ...outcome, changePointGate: changePoint }, null, 2)}\n`);
-      return exit;
+      context.stdout(
+        `${JSON.stringify({ store: store.describe(), ...report.outcome, changePointGate: report.changePointGate }, null, 2)}\n`,
+      );
+      return report.exitCode;
     }
-    const parts = [
-      `${plural(outcome.added.length, 'run')} published`,
-      outcome.unchanged.length ? `${outcome.unchanged.length} already there` : '',
-      outcome.pruned.length ? `${outcome.pruned.length} pruned by retention` : '',
-      outcome.compacted?.length ? `${plural(outcome.compacted.length, 'older run')} stored without per-second timelines` : '',
-      outcome.commit
-        ? `commit ${outcome.commit.slice(0, 12)}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`
-        : outcome.added.length || outcome.pruned.length
-          ? ''
-          : 'nothing to commit',
-    ].filter(Boolean);
-    context.stdout(`${store.describe()}: ${parts.join(', ')}\n`);
-    if (changePoint.decision === 'warn' || changePoint.decision === 'fail')
-      context.stdout(`change-point gate (${changePoint.mode}): ${plural(changePoint.raised.length, 'new slowdown')}\n`);
-    return exit;
+    context.stdout(`${report.lines.join('\n')}\n`);
+    return report.exitCode;
   },
 };
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
 
 async function historyDefaults(
   configPath: string | undefined,

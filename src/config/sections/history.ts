@@ -16,7 +16,12 @@ export const historySchema = z
       })
       .optional()
       .describe('per-second timelines stay in history this long (default "30d"); older runs keep their run-level figures'),
-    publish: z.boolean().default(false).describe('publish this run to the store'),
+    publish: z
+      .boolean()
+      .default(false)
+      .describe(
+        "publish this run to the store when it ends, as `mesh-perf publish` does (the CLI needs history.store; the action defaults to the repository's own history branch)",
+      ),
     adopt: z
       .boolean()
       .default(false)

@@ -9,6 +9,9 @@ import { LIMITS } from '../limits.ts';
 /** An image reference: registries allow 255 characters for the name, plus a tag or digest. */
 const IMAGE_MAX = 512;
 
+/** kubernetes.sampleInterval's default (mesh-perf init sizes a cluster starter's repetitions by it). */
+export const DEFAULT_SAMPLE_INTERVAL = '2s';
+
 const durationText = (what: string, fallback: string) =>
   text(what, 40)
     .refine((value) => parseDurationMs(value) !== undefined, {
@@ -139,7 +142,7 @@ export const kubernetesSchema = z
       .default('mesh-perf')
       .describe('namespaces are <prefix>-<mode>'),
     readyTimeout: durationText('time to wait for a mesh or workload to become ready', '5m'),
-    sampleInterval: durationText('interval of CPU/memory samples during a repetition', '2s'),
+    sampleInterval: durationText('interval of CPU/memory samples during a repetition', DEFAULT_SAMPLE_INTERVAL),
     kind: z
       .strictObject({
         clusterName: text('kubernetes.kind.clusterName', 32)

@@ -24,5 +24,5 @@ export function renderMarkdownTable(view: RunView): string {
     })
     .join(
       '\n\n',
-    )}\n\nLatency in ms, median over valid repetitions; in parentheses: overhead vs \`${view.baseline}\`, paired by interleaved block.\n`;
+    )}\n\nLatency in ms, median over valid repetitions (Max: the largest of any); in parentheses: overhead vs \`${view.baseline}\`, paired by interleaved block.\n`;
 }

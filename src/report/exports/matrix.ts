@@ -1,5 +1,5 @@
 // The table every export shares, as the ambient source benchmark prints it: rows p50/p90/p99/max, one column
-// per mode, values in ms (median over valid repetitions), one table per load profile. Pure.
+// per mode, values in ms (median over valid repetitions; Max the largest of any), one table per load profile. Pure.
 import type { RunView } from '../view.ts';
 
 export const EXPORT_ROWS = [
@@ -33,8 +33,11 @@ export function exportTables(view: RunView): ExportTable[] {
       invalidModes: inProfile.filter((s) => s.fromInvalid).map((s) => s.mode),
       rows: EXPORT_ROWS.map(({ stat, label }) => ({
         label,
-        values: inProfile.map((s) => s.latency[stat]?.value ?? null),
+        // Max is the largest latency of any valid repetition, as the source benchmark's max is its run's.
+        values: inProfile.map((s) => (stat === 'max' ? (s.largestMs ?? null) : (s.latency[stat]?.value ?? null))),
         overheads: inProfile.map((s) => {
+          // A largest value has no paired-by-block overhead to show beside it.
+          if (stat === 'max') return null;
           const ratio = s.overhead[stat]?.ratio;
           return ratio ? ratio.value - 1 : null;
         }),

@@ -35,7 +35,7 @@ export function summaryTables(view: RunView): string {
     })
     .join('\n')
     .concat(
-      `<p class="note">${note}Overhead: median of differences paired by interleaved block against <code>${e(view.baseline)}</code>.</p>`,
+      `<p class="note">${note}max: the largest latency of any valid repetition. Overhead: median of differences paired by interleaved block against <code>${e(view.baseline)}</code>.</p>`,
     );
 }
 
@@ -59,7 +59,7 @@ function summaryRow(s: ModeView, analysed: boolean, paths: boolean): string {
     ? `<td class="text">${s.gates.length ? s.gates.map((g) => `${verdictBadge(g.result.decision)} ${e(g.result.gate)}`).join('<br>') : '<span class="note">none</span>'}</td>`
     : '';
   const errors = s.errors.rate === undefined ? NONE : e(formatErrorRate(s.errors.rate));
-  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, rps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}${paths ? pathCell(s) : ''}</tr>`;
+  return `<tr${cls}><td class="text">${e(s.mode)}</td><td>${validCell}</td>${TABLE_STATS.map((st) => `<td>${st === 'max' ? (s.largestMs === undefined ? NONE : ms(s.largestMs)) : withCi(s.latency[st])}</td>`).join('')}<td>${withCi(s.achievedRps, rps)}${target}</td><td${s.errors.failures > 0 ? ' class="errors"' : ''}>${errors}</td><td>${overheadCell(s, 'p50')}</td><td>${overheadCell(s, 'p99')}</td>${gateCell}${paths ? pathCell(s) : ''}</tr>`;
 }
 
 /** What the proxies in the mode's path counted in this profile, by their own counters. */

@@ -216,7 +216,7 @@
     var container = $('charts');
     container.innerHTML = '';
     var runs = visibleRuns();
-    var stat = state.stat || 'p99';
+    var stat = state.stat || config.defaultStat;
     var byCommit = state.axis === 'commit';
     var hidden = (state.hide || '').split(',');
     var profiles = state.profile ? [state.profile] : suite.profiles;
@@ -477,8 +477,10 @@
     window.__meshPerfRendered = performance.now();
     return;
   }
-  fill($('f-suite'), config.suites.map(function (s) { return s.name; }), state.suite);
+  // The link's suite, else the one with the newest run (config.defaultSuite, chosen in render.ts).
+  var initial = state.suite && config.suites.some(function (s) { return s.name === state.suite; }) ? state.suite : config.defaultSuite || config.suites[0].name;
+  fill($('f-suite'), config.suites.map(function (s) { return s.name; }), initial);
   bind('f-suite', 'suite'); bind('f-profile', 'profile'); bind('f-stat', 'stat'); bind('f-branch', 'branch');
   bind('f-range', 'range'); bind('f-axis', 'axis');
-  selectSuite(state.suite && config.suites.some(function (s) { return s.name === state.suite; }) ? state.suite : config.suites[0].name);
+  selectSuite(initial);
 })();

@@ -2,7 +2,7 @@
 // shards (as many months as the chosen range needs) and its change points through <script src>
 // rather than fetch(), so the page works the same from a Pages site and from a checkout opened
 // with file://; assets/store-data.js decodes them (history/suite-index.ts, bundled). Pure.
-import type { StoreMarker } from '../../history/marker.ts';
+import type { StoreMarker, SuiteSummaryInfo } from '../../history/marker.ts';
 import { escapeHtml as e, jsonForScript } from '../../report/html/escape.ts';
 import { PALETTE } from '../../report/html/colors.ts';
 import { pageHead } from '../../report/html/head.ts';
@@ -32,9 +32,27 @@ const CHANGE_POINTS_CSS = `
 
 export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
 
+/** The statistic the dashboard opens on: p50, the one the regression gate judges by default. */
+export const DEFAULT_STAT = 'p50';
+
+/**
+ * The suite the dashboard opens on: the one with the newest run (ties: the one with the most runs),
+ * not the alphabetically first, which may be an old experiment.
+ */
+export function defaultSuite(suites: readonly SuiteSummaryInfo[]): string | undefined {
+  return [...suites].sort((a, b) => (b.last ?? '').localeCompare(a.last ?? '') || b.runs - a.runs || a.name.localeCompare(b.name))[0]?.name;
+}
+
 export function renderDashboardHtml(options: DashboardOptions): string {
   const title = options.title ?? 'mesh-perf trends';
-  const config = { suites: options.marker.suites, runsPrefix: options.runsPrefix, runPage: options.runPage, palette: PALETTE };
+  const config = {
+    suites: options.marker.suites,
+    defaultSuite: defaultSuite(options.marker.suites),
+    defaultStat: DEFAULT_STAT,
+    runsPrefix: options.runsPrefix,
+    runPage: options.runPage,
+    palette: PALETTE,
+  };
   const styles = `<style>${BASE_CSS}
 .modes label { margin-right: 10px; color: var(--fg); }
 #runs td.text a { margin-right: 8px; }
@@ -51,7 +69,7 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 <section id="filters" class="controls">
 <label for="f-suite">suite</label><select id="f-suite"></select>
 <label for="f-profile">load profile</label><select id="f-profile"></select>
-<label for="f-stat">percentile</label><select id="f-stat">${DASHBOARD_STATS.map((s) => `<option value="${s}"${s === 'p99' ? ' selected' : ''}>${s === 'p999' ? 'p99.9' : s}</option>`).join('')}</select>
+<label for="f-stat">percentile</label><select id="f-stat">${DASHBOARD_STATS.map((s) => `<option value="${s}"${s === DEFAULT_STAT ? ' selected' : ''}>${s === 'p999' ? 'p99.9' : s}</option>`).join('')}</select>
 <label for="f-branch">branch</label><select id="f-branch"></select>
 <label for="f-range">range</label><select id="f-range"><option value="90">90 days</option><option value="365" selected>1 year</option><option value="0">all</option></select>
 <label for="f-axis">x axis</label><select id="f-axis"><option value="time" selected>time</option><option value="commit">commits</option></select>
