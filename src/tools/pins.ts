@@ -7,6 +7,8 @@ export interface ToolPin {
   assets: Record<string, { url: string; sha256: string /** path of the binary inside an archive */; member?: string }>;
   /** Where the Go module proxy can build it, when a download is impossible. */
   goInstall?: string;
+  /** The binary's name when it is not the tool's (the pacer's k6 is a k6). */
+  binary?: string;
 }
 
 export const TOOL_PINS: Record<string, ToolPin> = {
@@ -27,6 +29,17 @@ export const TOOL_PINS: Record<string, ToolPin> = {
       },
     },
     goInstall: 'go.k6.io/k6@v1.4.2',
+  },
+  // k6 1.4.2 with mesh-perf's pacer (k6ext/, the JS module k6/x/meshperf), built reproducibly
+  // from this repository (scripts/build-k6-pacer.sh: the Go toolchain, flags and module versions
+  // pinned, so the same source gives the same bytes anywhere); the release workflow builds and
+  // checks these and uploads them. The version is k6's and the pacer's (k6ext/module.go).
+  'k6-pacer': {
+    name: 'k6-pacer',
+    version: '1.4.2-pacer.0.1.0',
+    binary: 'k6',
+    assets: {},
+    goInstall: 'github.com/org/mesh-perf-action/k6ext/cmd/k6@v0.1.0',
   },
   // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release assets as published
   // in kind-linux-<arch>.sha256sum; both values also pinned by independent projects (arm64: e.g.

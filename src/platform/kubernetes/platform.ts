@@ -549,6 +549,7 @@ export class KubernetesPlatform implements Platform {
       namespaceOf: clientNamespace,
       echoNamespaceOf: (mode) => this.namespaceOf(mode ?? first),
       version: () => inPod.version(),
+      pacer: () => inPod.pacer(),
       ...(this.capacity ? { capacity: this.capacity } : {}),
     });
   }

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-FBXBEV3V.js";import"./chunk-MVHUT4J5.js";import"./chunk-7HP2YAA4.js";import"./chunk-7PWUCABL.js";import"./chunk-L4S2C6IA.js";import"./chunk-QHJ5UP3T.js";import"./chunk-C7JEAUD4.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
