@@ -61,7 +61,7 @@ export function buildOptions() {
     keep(`${latency}{scenario:measure,mp_bucket:${b}}`, 'max>=0');
     keep(`${latency}{scenario:measure,mp_bucket:${b},${params.successTag}}`, 'max>=0');
   }
-  return {
+  const options = {
     discardResponseBodies: true,
     summaryTrendStats: TREND_STATS,
     scenarios: params.scenarios,
@@ -70,6 +70,10 @@ export function buildOptions() {
     // The ingress gateway's certificate is self-signed by mesh-perf (kubernetes.ingress.tls).
     insecureSkipTLSVerify: params.insecureSkipTLSVerify === true,
   };
+  // The pacer sends through its one VU's HTTP transport, which keeps batchPerHost idle connections
+  // (k6's default 6; 20 in all): as many as its workers, as k6's executor has a connection per VU.
+  if (params.pacer) options.batch = options.batchPerHost = params.pacer.maxWorkers;
+  return options;
 }
 
 /**

@@ -55,8 +55,11 @@ func pace(ctx context.Context, state *lib.State, pm *pacerMetrics, p plan) ([]ph
 		tags := phaseTags(base, phase)
 		if i > 0 {
 			// The bytes k6's dialer counted since the last phase began are that phase's (k6 itself
-			// reports them at the end of each iteration): its requests are done by now, the
-			// handover between warm-up and measured scenario sees to that.
+			// reports them at the end of each iteration), once its last requests are done: at the
+			// end of the handover between warm-up and measured scenario, as this phase starts.
+			if !sleepUntil(ctx, scenario.StartTime.Add(phase.Start)) {
+				break
+			}
 			pushIO(ctx, state, previous, time.Now())
 		}
 		r := pacePhase(ctx, state, pm, pool, scenario.StartTime, phase, tags, p.rate, schedule.NewStripe(start, offsets))
@@ -70,6 +73,22 @@ func pace(ctx context.Context, state *lib.State, pm *pacerMetrics, p plan) ([]ph
 	pool.close()
 	pushIO(ctx, state, previous, time.Now())
 	return results, nil
+}
+
+// sleepUntil waits for a time; false when the context ended first.
+func sleepUntil(ctx context.Context, at time.Time) bool {
+	wait := time.Until(at)
+	if wait <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 type taggedPhase struct {

@@ -32,6 +32,9 @@ const URL = __ENV.URL;
 export const options = {
   discardResponseBodies: true,
   noCookiesReset: true,
+  // The VU's transport keeps batchPerHost idle connections (6 by default): as many as plain k6's VUs.
+  batch: 200,
+  batchPerHost: 200,
   scenarios: { s: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: \`\${DURATION_MS / 1000 + 30}s\` } },
 };
 
