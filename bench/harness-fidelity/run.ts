@@ -137,7 +137,7 @@ async function measured(run: () => Promise<Row>): Promise<Measured> {
 }
 
 console.log(
-  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6) | Fortio 1.66 echo on 127.0.0.1 | ${cores} cores | load average at start ${loadavg().slice(0, 3).join(' ')}`,
+  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf: ${existsSync(pacerK6) ? `the pacer's k6 (${pacerK6}), as \`mesh-perf run\` installs it; instrument's "mesh-perf" row: plain k6's binary` : "plain k6's binary (no pacer k6 cached)"} | Fortio 1.66 echo on 127.0.0.1 | ${cores} cores | load average at start ${loadavg().slice(0, 3).join(' ')}`,
 );
 
 const cli = currentCli();
@@ -155,8 +155,30 @@ try {
 if (only.has('stall')) await stall();
 clearInterval(loadTimer);
 
+interface Tool {
+  label: string;
+  run: (rate: number) => Promise<Row>;
+}
+
+/**
+ * `rounds` runs of every tool at one rate, the order rotated every round (and by the rate's
+ * position, so no tool always goes first), after a short vegeta run warms the server's sockets
+ * and caches for every tool alike: each tool's medians, and the load average meanwhile.
+ */
+async function roundsAt(tools: Tool[], rate: number, position: number) {
+  const since = Date.now();
+  await vegeta(fortio.url, rate, 2);
+  const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
+  for (let round = 0; round < rounds; round++)
+    for (let t = 0; t < tools.length; t++) {
+      const tool = tools[(t + round + position) % tools.length]!;
+      runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
+    }
+  return { m: new Map([...runs].map(([label, r]) => [label, medians(r)])), load: loadSince(since) };
+}
+
 async function fidelity(): Promise<void> {
-  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+  const tools: Tool[] = [
     { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, durationS) },
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
     { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, durationS, WARMUP_S) },
@@ -174,16 +196,7 @@ async function fidelity(): Promise<void> {
   const cpu: string[][] = [['rate', 'tool', 'generator CPU s/1k req', 'vs plain k6', 'mesh-perf own', 'Fortio', 'k6 peak RSS MB']];
   const verdicts: string[] = [];
   for (const [i, rate] of rates.entries()) {
-    const since = Date.now();
-    await vegeta(fortio.url, rate, 2); // warms the server's sockets and caches for every tool alike
-    const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
-    for (let round = 0; round < rounds; round++)
-      for (let t = 0; t < tools.length; t++) {
-        const tool = tools[(t + round + i) % tools.length]!;
-        runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
-      }
-    const load = loadSince(since);
-    const m = new Map([...runs].map(([label, r]) => [label, medians(r)]));
+    const { m, load } = await roundsAt(tools, rate, i);
     const plain = m.get('plain k6')!;
     const vg = m.get('vegeta')!;
     for (const tool of tools) {
@@ -241,7 +254,7 @@ async function fidelity(): Promise<void> {
 async function instrument(): Promise<void> {
   const stock = { ...cli, env: { K6_PATH: k6.path } };
   const paced = { ...cli, label: 'mesh-perf pacer', env: { K6_PATH: pacerK6 } };
-  const all: { label: string; run: (rate: number) => Promise<Row> }[] = [
+  const all: Tool[] = [
     { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, durationS) },
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
     ...STOCK_TRIAL.map((t) => ({ label: t.label, run: (rate: number) => k6Script(k6.path, t.variant, fortio.url, rate, durationS) })),
@@ -284,18 +297,10 @@ async function instrument(): Promise<void> {
   ];
   const verdicts: string[] = [];
   for (const [i, rate] of rates.entries()) {
-    const since = Date.now();
-    await vegeta(fortio.url, rate, 2); // warms the server's sockets and caches for every tool alike
-    const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
-    for (let round = 0; round < rounds; round++)
-      for (let t = 0; t < tools.length; t++) {
-        const tool = tools[(t + round + i) % tools.length]!;
-        runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
-      }
-    const load = loadSince(since);
-    const vg = medians(runs.get('vegeta')!);
+    const { m, load } = await roundsAt(tools, rate, i);
+    const vg = m.get('vegeta')!;
     for (const tool of tools) {
-      const r = medians(runs.get(tool.label)!);
+      const r = m.get(tool.label)!;
       table.push([
         String(rate),
         tool.label,
@@ -430,7 +435,7 @@ async function distortion(): Promise<void> {
 }
 
 async function held(): Promise<void> {
-  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+  const tools: Tool[] = [
     { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, stepDurationS) },
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, stepDurationS) },
     { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, stepDurationS, WARMUP_S) },
