@@ -46,8 +46,7 @@ func pace(ctx context.Context, state *lib.State, pm *pacerMetrics, p plan) ([]ph
 	if maxWorkers < 1 {
 		maxWorkers = 1
 	}
-	s := newSender(ctx, state, p)
-	pool := newPool(s, maxWorkers)
+	pool := newPool(newSender(ctx, state, p).send, maxWorkers)
 	base := state.Tags.GetCurrentValues()
 	var results []phaseResult
 	var previous metrics.TagsAndMeta
@@ -175,55 +174,65 @@ func pushIO(ctx context.Context, state *lib.State, tags metrics.TagsAndMeta, at 
 }
 
 // pool is a set of workers that grows like vegeta's: an arrival goes to an idle worker; when
-// none is idle a new one starts, up to the bound; at the bound the arrival is refused.
+// none is idle a new one starts, up to the bound; at the bound the arrival is refused. A worker is
+// idle from the moment its request is done (it puts itself back at once, as a k6 VU returns to
+// its executor's pool), so only requests in flight count against the bound.
 type pool struct {
-	work    chan arrival
-	send    *sender
+	idle    chan *worker
+	workers []*worker
+	send    func(tags *metrics.TagsAndMeta)
 	max     int64
 	started int64
 	wg      sync.WaitGroup
 }
 
-func newPool(s *sender, max int64) *pool {
-	p := &pool{work: make(chan arrival), send: s, max: max}
+type worker struct {
+	in chan arrival
+}
+
+func newPool(send func(tags *metrics.TagsAndMeta), max int64) *pool {
+	p := &pool{idle: make(chan *worker, max), send: send, max: max}
 	for p.started < initialWorkers && p.started < max {
-		p.start(nil)
+		p.idle <- p.start()
 	}
 	return p
 }
 
-// start adds a worker, handing it its first arrival directly so the pacer never waits for the
-// new goroutine to be scheduled.
-func (p *pool) start(first *arrival) {
+// start adds a worker; the caller hands it an arrival or puts it among the idle.
+func (p *pool) start() *worker {
+	w := &worker{in: make(chan arrival, 1)}
+	p.workers = append(p.workers, w)
 	p.started++
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		if first != nil {
-			p.send.send(first.tags)
-		}
-		for a := range p.work {
-			p.send.send(a.tags)
+		for a := range w.in {
+			p.send(a.tags)
+			p.idle <- w // never blocks: room for every worker
 		}
 	}()
+	return w
 }
 
 // offer hands an arrival to a worker; false when every worker is busy and the pool is at its bound.
 func (p *pool) offer(a arrival) bool {
 	select {
-	case p.work <- a:
+	case w := <-p.idle:
+		w.in <- a
 		return true
 	default:
 	}
 	if p.started >= p.max {
 		return false
 	}
-	p.start(&a)
+	p.start().in <- a
 	return true
 }
 
 // close lets the workers finish what they hold and waits for them.
 func (p *pool) close() {
-	close(p.work)
+	for _, w := range p.workers {
+		close(w.in)
+	}
 	p.wg.Wait()
 }

@@ -110,6 +110,7 @@ const E2E = [
   'test/kubernetes/k6-operator-wrapper.test.ts',
   'test/load/iteration-tls.test.ts',
   'test/load/pacer-e2e.test.ts',
+  'test/load/pacer-go.test.ts',
   'test/load/summary-complete.test.ts',
   'test/load/vu-options.test.ts',
   'test/load/window.test.ts',
