@@ -11,7 +11,7 @@ import (
 )
 
 // runParams is the JSON mesh-perf's script hands to run(): the request, the rate of the whole
-// schedule (every instance together) and its phases. Rendered by src/load/script.ts.
+// schedule (every instance together) and its phases. Rendered by src/load/pacer-params.ts.
 type runParams struct {
 	URL       string            `json:"url"`
 	Method    string            `json:"method"`

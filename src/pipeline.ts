@@ -18,7 +18,7 @@ import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycl
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import { chooseArrivalEngines } from './load/pacer-choice.ts';
-import type { ArrivalEngine } from './load/script.ts';
+import type { ArrivalEngine } from './load/pacer-params.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { findMode } from './results/modes.ts';

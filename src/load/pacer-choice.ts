@@ -9,7 +9,7 @@
 import type { LoadProfile } from '../config/validate.ts';
 import { EnvironmentError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
-import { type ArrivalEngine, PACER_VERSION, pacedProfile } from './script.ts';
+import { type ArrivalEngine, PACER_VERSION, pacedProfile } from './pacer-params.ts';
 import type { LoadRunner } from './types.ts';
 
 export interface EngineChoice {

@@ -37,7 +37,7 @@ import { deleteLabelledTestRuns } from '../../src/platform/kubernetes/k6-operato
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildInvocation, groupInvocations } from '../../src/load/engine.ts';
-import type { ArrivalEngine } from '../../src/load/script.ts';
+import type { ArrivalEngine } from '../../src/load/pacer-params.ts';
 import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
 import { localK6Dir } from '../support/k8s/tools.ts';
 import { parseSummary } from '../../src/load/k6-summary.ts';

@@ -19,7 +19,7 @@ import { latencyOf, percentile } from '../../src/load/merge.ts';
 import { parseSummary, iterationMs } from '../../src/load/k6-summary.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import type { LatencyMs } from '../../src/results/types.ts';
-import type { ArrivalEngine } from '../../src/load/script.ts';
+import type { ArrivalEngine } from '../../src/load/pacer-params.ts';
 import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
 import { localK6Dir } from '../support/k8s/tools.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';

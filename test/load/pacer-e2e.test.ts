@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PACER_VERSION } from '../../src/load/script.ts';
+import { PACER_VERSION } from '../../src/load/pacer-params.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';

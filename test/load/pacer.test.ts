@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 import { chooseArrivalEngines } from '../../src/load/pacer-choice.ts';
-import { type ArrivalEngine, PACER_VERSION, renderScript } from '../../src/load/script.ts';
+import { type ArrivalEngine, PACER_VERSION } from '../../src/load/pacer-params.ts';
+import { renderScript } from '../../src/load/script.ts';
 import { sizeVus } from '../../src/load/vus.ts';
 import { measuredStartMs } from '../../src/load/window.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
@@ -135,7 +136,10 @@ test('auto: the pacer where the k6 has the pinned one; otherwise k6’s executor
   const elsewhere = logger();
   assert.deepEqual(engines(await chooseArrivalEngines(profiles, {}, elsewhere)), { web: 'arrival-rate', rpc: 'arrival-rate' });
   assert.deepEqual(elsewhere.warnings, []);
-  await assert.rejects(chooseArrivalEngines([{ ...profiles[0]!, pacer: 'on' }], {}, elsewhere), /this platform's k6 is a k6 without mesh-perf's pacer/);
+  await assert.rejects(
+    chooseArrivalEngines([{ ...profiles[0]!, pacer: 'on' }], {}, elsewhere),
+    /this platform's k6 is a k6 without mesh-perf's pacer/,
+  );
 });
 
 test('on: a k6 without the pinned pacer is an environment error naming the k6 and how to get it; off: never asked', async () => {

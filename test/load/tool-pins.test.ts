@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACER_VERSION } from '../../src/load/script.ts';
+import { PACER_VERSION } from '../../src/load/pacer-params.ts';
 import { TOOL_PINS } from '../../src/tools/pins.ts';
 
 test('scripts/install-test-tools.sh builds the k6 version the product pins', () => {
@@ -21,7 +21,7 @@ test("the pacer's k6: one version in the pins, the Go module, the scripts and th
   const root = join(import.meta.dirname, '..', '..');
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
   const goVersion = /const Version = "([^"]+)"/.exec(read('k6ext/module.go'))?.[1];
-  assert.equal(goVersion, PACER_VERSION, 'k6ext/module.go Version and src/load/script.ts PACER_VERSION differ');
+  assert.equal(goVersion, PACER_VERSION, 'k6ext/module.go Version and src/load/pacer-params.ts PACER_VERSION differ');
   const k6 = TOOL_PINS.k6!.version;
   const pin = TOOL_PINS['k6-pacer']!;
   assert.equal(pin.version, `${k6}-pacer.${PACER_VERSION}`, "the pin's version is k6's and the pacer's");

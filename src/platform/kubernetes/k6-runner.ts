@@ -11,7 +11,7 @@ import type { ClusterAccess } from './access.ts';
 import { execInPod, uploadFile, type ExecResult, type PodRef } from './exec.ts';
 import { runK6Group, type RawReader } from './k6-group.ts';
 import type { GeneratorCapacity } from '../../load/ceiling.ts';
-import { PACER_ENTRY } from '../../load/script.ts';
+import { PACER_ENTRY } from '../../load/pacer-params.ts';
 import { PACER_MODULE, PACER_PROBE, parseK6Version, parsePacerProbe } from '../../tools/k6.ts';
 
 interface Slot {
