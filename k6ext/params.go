@@ -21,8 +21,9 @@ type runParams struct {
 	// Rate in arrivals per second, of the whole schedule.
 	Rate float64 `json:"rate"`
 	// MaxWorkers bounds the requests in flight, of the whole schedule (each instance gets its
-	// segment's share, as k6 splits a VU pool): the pool grows up to it as it needs, and an
-	// arrival that finds every worker busy at the bound is dropped (dropped_iterations).
+	// segment's share, as k6 splits a VU pool; src/load/vus.ts pacerWorkers sizes it): the pool
+	// grows up to it as it needs, and an arrival that finds every worker busy at the bound is
+	// dropped (dropped_iterations).
 	MaxWorkers int64         `json:"maxWorkers"`
 	Phases     []phaseParams `json:"phases"`
 }

@@ -1,9 +1,9 @@
 // What mesh-perf's pacer (k6/http-pacer.js, k6ext/) is given: the same schedule k6's
 // constant-arrival-rate executor would run (warm-up from 0, the measured scenario after the
-// handover, the rate, the VU pool as the workers' bound, the timeline), and the scenario of one
+// handover, the rate, the timeline), the bound on its requests in flight, and the scenario of one
 // pacing VU per k6 instance that calls it. Pure.
 import type { LoadProfile } from '../config/validate.ts';
-import { sizeVus } from './vus.ts';
+import { pacerWorkers } from './vus.ts';
 import { measuredStartMs } from './window.ts';
 
 /**
@@ -35,7 +35,7 @@ export interface PacerParams {
   version: string;
   /** Arrivals per second of the whole schedule (every instance together). */
   rate: number;
-  /** Requests in flight at most, of the whole schedule: the VU pool k6's executor would have. */
+  /** Requests in flight at most, of the whole schedule (vus.ts pacerWorkers). */
   maxWorkers: number;
   phases: PacerPhase[];
 }
@@ -78,7 +78,7 @@ export function pacerParams(profile: LoadProfile, bucketMs: number, buckets: num
   return {
     version: PACER_VERSION,
     rate: profile.rate!,
-    maxWorkers: sizeVus(profile.rate!, profile.expectedLatencyMs, profile.vus).max,
+    maxWorkers: pacerWorkers(profile.rate!, profile.expectedLatencyMs, profile.vus),
     phases,
   };
 }

@@ -31,14 +31,25 @@ export const TOOL_PINS: Record<string, ToolPin> = {
     goInstall: 'go.k6.io/k6@v1.4.2',
   },
   // k6 1.4.2 with mesh-perf's pacer (k6ext/, the JS module k6/x/meshperf), built reproducibly
-  // from this repository (scripts/build-k6-pacer.sh: the Go toolchain, flags and module versions
-  // pinned, so the same source gives the same bytes anywhere); the release workflow builds and
-  // checks these and uploads them. The version is k6's and the pacer's (k6ext/module.go).
+  // from this repository (scripts/build-k6-pacer.sh: go1.26.8, static, -trimpath, no VCS stamp,
+  // module versions from k6ext/go.sum, so the same source gives the same bytes anywhere): these
+  // sums are of k6ext/ as committed, built here; .github/workflows/release-k6-pacer.yml builds it
+  // again, refuses other bytes and publishes these assets under the tag k6-pacer-v<version>. The
+  // version is k6's and the pacer's (k6ext/module.go). A change to k6ext/ changes the sums.
   'k6-pacer': {
     name: 'k6-pacer',
     version: '1.4.2-pacer.0.1.0',
     binary: 'k6',
-    assets: {},
+    assets: {
+      'linux-x64': {
+        url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-amd64',
+        sha256: '3bd1506069990dd26e4565feb6990a7d07ebe8323ded81e0b532d4bce341f8e9',
+      },
+      'linux-arm64': {
+        url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-arm64',
+        sha256: '9d0d73866c03771ec71388087649c23040570ed8c8c8ab8a67e4998c076fefde',
+      },
+    },
     goInstall: 'github.com/org/mesh-perf-action/k6ext/cmd/k6@v0.1.0',
   },
   // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release assets as published

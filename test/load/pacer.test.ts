@@ -8,7 +8,7 @@ import { ConfigError, validateConfig } from '../../src/config/validate.ts';
 import { chooseArrivalEngines } from '../../src/load/pacer-choice.ts';
 import { type ArrivalEngine, PACER_VERSION } from '../../src/load/pacer-params.ts';
 import { renderScript } from '../../src/load/script.ts';
-import { sizeVus } from '../../src/load/vus.ts';
+import { pacerWorkers, sizeVus } from '../../src/load/vus.ts';
 import { measuredStartMs } from '../../src/load/window.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { parseK6Version } from '../../src/tools/k6.ts';
@@ -23,7 +23,7 @@ function profileOf(load: Record<string, unknown>) {
   return buildPlan(config, 1).trials[0]!.profile;
 }
 
-test('the pacer is given the schedule k6 would run: warm-up, handover, measured scenario, rate, pool and timeline', () => {
+test('the pacer is given the schedule k6 would run: warm-up, handover, measured scenario, rate and timeline; its bound', () => {
   const profile = profileOf({ rate: 2000, duration: '10s', warmup: '2s', timeout: '3s' });
   const paced = renderScript(profile, TARGET, { engine: 'pacer' });
   const stock = renderScript(profile, TARGET, { engine: 'arrival-rate' });
@@ -34,8 +34,13 @@ test('the pacer is given the schedule k6 would run: warm-up, handover, measured 
   const { warmup, measure } = stock.params.scenarios;
   assert.equal(p.version, PACER_VERSION);
   assert.equal(p.rate, 2000);
-  assert.equal(p.maxWorkers, measure!.maxVUs);
-  assert.equal(p.maxWorkers, sizeVus(2000, 50).max);
+  // The stall budget k6's pool caps at 200 VUs, whole: half a second of arrivals.
+  assert.equal(measure!.maxVUs, sizeVus(2000, 50).max);
+  assert.equal(p.maxWorkers, 1000);
+  assert.equal(pacerWorkers(2000, 50), 1000);
+  assert.equal(pacerWorkers(100, 2000), 200, 'a slow target: rate × expected latency');
+  assert.equal(pacerWorkers(10, 50), 20, 'at least 20');
+  assert.equal(pacerWorkers(2000, 50, 7), 7, 'load.vus sets it');
   assert.deepEqual(p.phases, [
     { scenario: 'warmup', startMs: 0, durationMs: 2000, buckets: 0, bucketMs: 0 },
     {
