@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-AZ76TVUO.js";import"./chunk-YZUZXNSD.js";import"./chunk-DBEOO2YN.js";import"./chunk-AO5SFQ5P.js";import"./chunk-L4S2C6IA.js";import"./chunk-7UJWERSV.js";import"./chunk-EPYOKLAG.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
