@@ -11,8 +11,11 @@ import { renderScript } from '../../src/load/script.ts';
 import { pacerWorkers, sizeVus } from '../../src/load/vus.ts';
 import { measuredStartMs } from '../../src/load/window.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
+import { renderSummaryMarkdown } from '../../src/report/summary-markdown.ts';
+import { buildRunView } from '../../src/report/view.ts';
 import { parseK6Version } from '../../src/tools/k6.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
+import { buildRunResult } from '../support/results-fixture.ts';
 
 const TARGET = { mode: 'm', url: 'http://127.0.0.1:1/', env: {}, description: '' };
 const modeFor = (load: Record<string, unknown>) =>
@@ -191,4 +194,15 @@ test('load.pacer: "on" only where the pacer can send the arrivals; auto is the d
       JSON.stringify(load),
     );
   }
+});
+
+test("summary.md's footer names the engine: k6 alone, or k6 with mesh-perf's pacer and its version", () => {
+  const result = buildRunResult({ seed: 3, repetitions: 1 });
+  result.run.tools = { k6: '1.4.2' };
+  assert.match(renderSummaryMarkdown(buildRunView(result)), /· k6 1\.4\.2 · seed/);
+  result.run.tools['k6 pacer'] = PACER_VERSION;
+  assert.match(
+    renderSummaryMarkdown(buildRunView(result)),
+    new RegExp(`· k6 1\\.4\\.2 with mesh-perf's pacer ${PACER_VERSION.replace(/\./g, '\\.')} · seed`),
+  );
 });
