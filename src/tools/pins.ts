@@ -43,11 +43,11 @@ export const TOOL_PINS: Record<string, ToolPin> = {
     assets: {
       'linux-x64': {
         url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-amd64',
-        sha256: '3bd1506069990dd26e4565feb6990a7d07ebe8323ded81e0b532d4bce341f8e9',
+        sha256: '0dd41f08a56d21214d366e8d59ae130935cd7bc844303f004cc3a0c60e74c5dd',
       },
       'linux-arm64': {
         url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-arm64',
-        sha256: '9d0d73866c03771ec71388087649c23040570ed8c8c8ab8a67e4998c076fefde',
+        sha256: 'b9042eff7210880418741a2b1d1509474d279d0be3a1bea1b0904599bda8525b',
       },
     },
     goInstall: 'github.com/org/mesh-perf-action/k6ext/cmd/k6@v0.1.0',

@@ -1,0 +1,2 @@
+import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
+import{i as a,j as b}from"./chunk-7DT7PVEQ.js";import"./chunk-YZUZXNSD.js";import"./chunk-6IJV46EO.js";import"./chunk-AO5SFQ5P.js";import"./chunk-L4S2C6IA.js";import"./chunk-72KIC7IV.js";import"./chunk-EPYOKLAG.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{i as a,j as b}from"./chunk-XW6LDSLT.js";import"./chunk-YZUZXNSD.js";import"./chunk-6VU7ITOB.js";import"./chunk-AO5SFQ5P.js";import"./chunk-L4S2C6IA.js";import"./chunk-Z6ZTXXQC.js";import"./chunk-EPYOKLAG.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
