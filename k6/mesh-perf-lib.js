@@ -52,11 +52,16 @@ export function buildOptions() {
   for (const code of params.countedStatuses || []) keep(`${counted}{scenario:measure,status:${code}}`, grpc ? 'max>=0' : 'count>=0');
   for (const code of params.errorCodes || []) keep(`${counted}{scenario:measure,error_code:${code}}`, 'count>=0');
   keep('iteration_duration{scenario:measure}', 'max>=0');
+  if (params.pacer) {
+    // The pacer's own account of the measured scenario (k6ext/pacer.go), reported once.
+    keep('mesh_perf_late_sends{scenario:measure}', 'count>=0');
+    keep('mesh_perf_send_lag_max{scenario:measure}', 'value>=0');
+  }
   for (let b = 0; b < params.buckets; b++) {
     keep(`${latency}{scenario:measure,mp_bucket:${b}}`, 'max>=0');
     keep(`${latency}{scenario:measure,mp_bucket:${b},${params.successTag}}`, 'max>=0');
   }
-  return {
+  const options = {
     discardResponseBodies: true,
     summaryTrendStats: TREND_STATS,
     scenarios: params.scenarios,
@@ -65,6 +70,10 @@ export function buildOptions() {
     // The ingress gateway's certificate is self-signed by mesh-perf (kubernetes.ingress.tls).
     insecureSkipTLSVerify: params.insecureSkipTLSVerify === true,
   };
+  // The pacer sends through its one VU's HTTP transport, which keeps batchPerHost idle connections
+  // (k6's default 6; 20 in all): as many as its workers, as k6's executor has a connection per VU.
+  if (params.pacer) options.batch = options.batchPerHost = params.pacer.maxWorkers;
+  return options;
 }
 
 /**
@@ -100,6 +109,7 @@ export function body() {
 export function summary(data) {
   // endedAtMs: with state.testRunDurationMs it places the measured window in time (resource samples).
   data.mesh_perf = { measureDurationS: params.measureDurationS, bucketMs: params.bucketMs, buckets: params.buckets, protocol: params.protocol, version: 2, endedAtMs: Date.now() };
+  if (params.pacer) data.mesh_perf.engine = 'pacer';
   const out = {};
   out[params.summaryFile] = JSON.stringify(data);
   return out;

@@ -48,6 +48,25 @@ for row in "${GO_TOOLS[@]}"; do
 done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# k6 with mesh-perf's pacer (k6ext/ in this repository), built reproducibly by
+# scripts/build-k6-pacer.sh; its label is src/tools/pins.ts's k6-pacer version (a unit test holds
+# them equal), and the binary is named k6 (src/tools/k6-pacer.ts).
+# A cached build whose SHA-256 is not the pin's (k6ext/ changed since) is built again.
+PACER_K6_VERSION="1.4.2-pacer.0.1.0"
+if selected k6-pacer; then
+  dir="$CACHE/k6-pacer/$PACER_K6_VERSION"
+  case "$(uname -m)" in x86_64) platform=linux-amd64 key=linux-x64 ;; aarch64|arm64) platform=linux-arm64 key=linux-arm64 ;; *) echo "k6-pacer: unsupported machine $(uname -m)" >&2; exit 1 ;; esac
+  pinned="$(sed -n "/'k6-pacer': {/,/goInstall/p" "$ROOT/src/tools/pins.ts" | grep -A2 "'$key'" | grep -o '[0-9a-f]\{64\}' || true)"
+  if [ -x "$dir/k6" ] && [ "$(sha256sum "$dir/k6" | cut -d' ' -f1)" = "$pinned" ]; then echo "✓ k6-pacer $PACER_K6_VERSION (cached)"
+  else
+    echo "… building k6-pacer $PACER_K6_VERSION from k6ext/"
+    bash "$ROOT/scripts/build-k6-pacer.sh" "$platform" "$dir.tmp/k6"
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+    echo "✓ k6-pacer $PACER_K6_VERSION"
+  fi
+fi
+
 for row in "${PATCHED_GO_TOOLS[@]}"; do
   IFS='|' read -r name module version patch <<<"$row"
   selected "$name" || continue

@@ -112,6 +112,8 @@ const E2E = [
   'test/load/generators-e2e.test.ts',
   'test/kubernetes/k6-operator-wrapper.test.ts',
   'test/load/iteration-tls.test.ts',
+  'test/load/pacer-e2e.test.ts',
+  'test/load/pacer-go.test.ts',
   'test/load/summary-complete.test.ts',
   'test/load/vu-options.test.ts',
   'test/load/window.test.ts',
@@ -159,6 +161,7 @@ const DRIVES_LOAD = [
   'test/load/generators-e2e.test.ts',
   'test/kubernetes/k6-operator-wrapper.test.ts',
   'test/load/iteration-tls.test.ts',
+  'test/load/pacer-e2e.test.ts',
   'test/load/summary-complete.test.ts',
   'test/load/vu-options.test.ts',
   'test/load/window.test.ts',
@@ -191,11 +194,20 @@ function goTools() {
   const rows = [
     ...readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8').matchAll(/^\s*"([a-z0-9-]+)\|[^|]+\|([^"|]+)(?:\|[^"]*)?"/gm),
   ];
-  return rows.map(([, name, version]) => ({
+  const tools = rows.map(([, name, version]) => ({
     name,
     path: join(cache(), name, version, name),
     how: `run \`bash scripts/install-test-tools.sh ${name}\` (builds it once from the Go module proxy)`,
   }));
+  // k6 with mesh-perf's pacer, built from k6ext/: the product's k6 (src/tools/k6-pacer.ts).
+  const pacer = /^PACER_K6_VERSION="([^"]+)"/m.exec(readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8'))?.[1];
+  if (pacer)
+    tools.push({
+      name: 'k6-pacer',
+      path: join(cache(), 'k6-pacer', pacer, 'k6'),
+      how: '`bash scripts/install-test-tools.sh k6-pacer` (builds it once from k6ext/)',
+    });
+  return tools;
 }
 
 /** The control-plane binaries scripts/k8s/build.sh builds (versions in scripts/k8s/versions.sh). */
@@ -288,7 +300,7 @@ export function missingToolsFor(file) {
   if (tier === 'real' || tier === 'kind') return [];
   const needed =
     tier === 'k8s'
-      ? [...goTools().filter((t) => t.name === 'k6'), ...controlPlane()]
+      ? [...goTools().filter((t) => t.name === 'k6' || t.name === 'k6-pacer'), ...controlPlane()]
       : tier === 'e2e'
         ? [...goTools(), ...(BROWSER.includes(path) ? [chromium()] : [])]
         : [];

@@ -17,6 +17,8 @@ import { platformFactory } from './platform/registry.ts';
 import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
+import { chooseArrivalEngines } from './load/pacer-choice.ts';
+import type { ArrivalEngine } from './load/pacer-params.ts';
 import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { findMode } from './results/modes.ts';
@@ -107,6 +109,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const runner = platform.loadRunner();
     const generators = decideGenerators(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
+    const { engines, pacerVersion } = await chooseArrivalEngines(config.profiles, runner, log);
+    if (pacerVersion) result.run.tools['k6 pacer'] = pacerVersion;
     result.run.environment = await platform.environment();
     const records = (await platform.modeRecords?.()) ?? {};
 
@@ -116,7 +120,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const started = (deps.clock ?? Date.now)();
     const sampler = platform.resourceSampler();
     const probe = platform.pathProbe?.();
-    const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, deps };
+    const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, engines, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, measuring);
@@ -205,6 +209,8 @@ interface Measuring {
   extraFiles: Record<string, string>;
   /** k6 instances per profile name (decideGenerators, once the platform had prepared). */
   generators: ReadonlyMap<string, number>;
+  /** What sends each profile's arrivals (chooseArrivalEngines, once the platform had prepared). */
+  engines: ReadonlyMap<string, ArrivalEngine>;
   deps: PipelineDeps;
 }
 
@@ -224,6 +230,7 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   try {
     run = await runRepetition(trial, target, runner, (p) => deps.log.progress(format(p)), deps.signal, {
       generators,
+      engine: measuring.engines.get(trial.profile.name) ?? 'arrival-rate',
       ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     });
   } catch (error) {

@@ -1,9 +1,10 @@
 // Benchmark (not a test): does mesh-perf's k6 engine measure the latency that plain k6 and
 // vegeta measure against the same server, at the same rates, in the same run, and what does the
 // engine cost per request?
-//   npx tsx bench/harness-fidelity/run.ts [--only fidelity,ablation,distortion,held,stall]
+//   npx tsx bench/harness-fidelity/run.ts [--only fidelity,instrument,ablation,distortion,held,stall]
 //       [--rates 1000,2000,5000] [--duration 10] [--rounds 3] [--previous <git ref>]
-//       [--variant NAME=VALUE[,NAME=VALUE…]]…
+//       [--variant NAME=VALUE[,NAME=VALUE…]]… [--tools <label part>,…] [--pacer-k6 <path>]
+//       [--pacer-variant NAME=VALUE[,NAME=VALUE…]]…
 //       [--ablation-rate 2000] [--ablation-rounds 3] [--ablation-only <name part>[,<name part>…]]
 //       [--distortion 1000,2000,3000,4000,5000,6000,8000] [--distortion-rounds 3]
 //       [--steps 2000,3000,4000,5000,6000,8000,10000] [--step-duration 5]
@@ -15,6 +16,8 @@
 //               mesh-perf's own Node process, Fortio's), against the issue-42 bounds: mesh-perf's
 //               p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, p99 ≤ 1.5 ×
 //               vegeta's at 5,000 rps, 0 drops, k6 CPU per request ≤ 1.2 × plain k6's;
+//   instrument  issue 53: vegeta, plain k6, the stock-k6 trial (stock-trial.ts) and mesh-perf,
+//               each k6 row against vegeta's p90/p99 and CPU per request, the issue's bounds;
 //   ablation    the engine's k6 with one part of its script switched off (or a left-out part on),
 //               rotated with plain k6, rounds at one rate: k6 CPU per 1,000 requests (ablation.ts);
 //   distortion  `mesh-perf run` stepping up the rate: the highest rate whose p99 (median over
@@ -26,25 +29,27 @@
 // Latency on a shared machine is noise: run it under `flock /tmp/mesh-perf-load.lock` on a quiet
 // machine; the load average (1 min) is printed beside every figure. CPU per request is from
 // /proc (utime + stime) and stays meaningful when the machine is shared.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildInvocation } from '../../src/load/engine.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
+import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { processCpu, startFortio } from '../support/proc.ts';
 import { VARIANTS } from './ablation.ts';
-import { cliAt, currentCli, engineInProcess, type MeshPerfCli, meshPerfCli, plainK6, type Row, vegeta } from './tools.ts';
+import { STOCK_TRIAL } from './stock-trial.ts';
+import { cliAt, currentCli, engineInProcess, k6Script, type MeshPerfCli, meshPerfCli, plainK6, type Row, vegeta } from './tools.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
 const numbers = (text: string) => text.split(',').map(Number);
-const SECTIONS = ['fidelity', 'ablation', 'distortion', 'held', 'stall'] as const;
+const SECTIONS = ['fidelity', 'instrument', 'ablation', 'distortion', 'held', 'stall'] as const;
 const only = new Set(arg('only', SECTIONS.join(',')).split(','));
 for (const s of only)
   if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section "${s}" (${SECTIONS.join(', ')})`);
@@ -54,6 +59,12 @@ const rounds = Number(arg('rounds', '3'));
 const previousRef = arg('previous', '');
 /** Every --variant: mesh-perf again with an environment of its own (e.g. GOGC=400 for its k6). */
 const variants = process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : []));
+/** The k6 built with mesh-perf's pacer (k6ext/), for the instrument section's pacer rows. */
+const pacerK6 = arg('pacer-k6', pacerK6Path());
+/** Every --pacer-variant: mesh-perf with the pacer again, with an environment of its own (GOGC=400). */
+const pacerVariants = process.argv.flatMap((a, i) => (a === '--pacer-variant' ? [process.argv[i + 1]!] : []));
+/** --tools: the instrument section's rows whose labels contain one of these (vegeta always runs). */
+const toolsOnly = arg('tools', '').split(',').filter(Boolean);
 const ablationRate = Number(arg('ablation-rate', '2000'));
 const ablationRounds = Number(arg('ablation-rounds', '3'));
 /** --ablation-only: the variants whose names contain one of these (the engine and plain k6 always run). */
@@ -109,11 +120,13 @@ function medians(runs: Measured[]) {
     own: m((r) => per1k(r.ownCpuS, r.sent)),
     server: m((r) => per1k(r.serverCpuS, r.sent)),
     rssMb: m((r) => r.k6PeakRssMb ?? Number.NaN),
+    lateMax: runs.some((r) => r.late === undefined) ? undefined : Math.max(...runs.map((r) => r.late!)),
+    lagMaxMs: m((r) => r.lagMaxMs ?? Number.NaN),
     p99Range: `${ms(Math.min(...runs.map((r) => r.p99)))}–${ms(Math.max(...runs.map((r) => r.p99)))}`,
   };
 }
 
-const k6 = await ensureK6(silentLogger);
+const k6 = await ensureK6(silentLogger, { pacer: false }); // plain k6: the stock binary
 const fortio = await startFortio();
 const fortioPid = fortio.pid;
 /** A run with Fortio's CPU over it (Fortio serves every tool; its CPU per request is a sanity check). */
@@ -124,13 +137,14 @@ async function measured(run: () => Promise<Row>): Promise<Measured> {
 }
 
 console.log(
-  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf (same k6) | Fortio 1.66 echo on 127.0.0.1 | ${cores} cores | load average at start ${loadavg().slice(0, 3).join(' ')}`,
+  `vegeta 12.13.0 | plain k6 ${k6.version} | mesh-perf: ${existsSync(pacerK6) ? `the pacer's k6 (${pacerK6}), as \`mesh-perf run\` installs it; instrument's "mesh-perf" row: plain k6's binary` : "plain k6's binary (no pacer k6 cached)"} | Fortio 1.66 echo on 127.0.0.1 | ${cores} cores | load average at start ${loadavg().slice(0, 3).join(' ')}`,
 );
 
 const cli = currentCli();
 const previous: MeshPerfCli | undefined = previousRef ? await cliAt(previousRef) : undefined;
 try {
   if (only.has('fidelity')) await fidelity();
+  if (only.has('instrument')) await instrument();
   if (only.has('ablation')) await ablation();
   if (only.has('distortion')) await distortion();
   if (only.has('held')) await held();
@@ -141,8 +155,30 @@ try {
 if (only.has('stall')) await stall();
 clearInterval(loadTimer);
 
+interface Tool {
+  label: string;
+  run: (rate: number) => Promise<Row>;
+}
+
+/**
+ * `rounds` runs of every tool at one rate, the order rotated every round (and by the rate's
+ * position, so no tool always goes first), after a short vegeta run warms the server's sockets
+ * and caches for every tool alike: each tool's medians, and the load average meanwhile.
+ */
+async function roundsAt(tools: Tool[], rate: number, position: number) {
+  const since = Date.now();
+  await vegeta(fortio.url, rate, 2);
+  const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
+  for (let round = 0; round < rounds; round++)
+    for (let t = 0; t < tools.length; t++) {
+      const tool = tools[(t + round + position) % tools.length]!;
+      runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
+    }
+  return { m: new Map([...runs].map(([label, r]) => [label, medians(r)])), load: loadSince(since) };
+}
+
 async function fidelity(): Promise<void> {
-  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+  const tools: Tool[] = [
     { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, durationS) },
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
     { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, durationS, WARMUP_S) },
@@ -160,16 +196,7 @@ async function fidelity(): Promise<void> {
   const cpu: string[][] = [['rate', 'tool', 'generator CPU s/1k req', 'vs plain k6', 'mesh-perf own', 'Fortio', 'k6 peak RSS MB']];
   const verdicts: string[] = [];
   for (const [i, rate] of rates.entries()) {
-    const since = Date.now();
-    await vegeta(fortio.url, rate, 2); // warms the server's sockets and caches for every tool alike
-    const runs = new Map<string, Measured[]>(tools.map((t) => [t.label, []]));
-    for (let round = 0; round < rounds; round++)
-      for (let t = 0; t < tools.length; t++) {
-        const tool = tools[(t + round + i) % tools.length]!;
-        runs.get(tool.label)!.push(await measured(() => tool.run(rate)));
-      }
-    const load = loadSince(since);
-    const m = new Map([...runs].map(([label, r]) => [label, medians(r)]));
+    const { m, load } = await roundsAt(tools, rate, i);
     const plain = m.get('plain k6')!;
     const vg = m.get('vegeta')!;
     for (const tool of tools) {
@@ -213,6 +240,98 @@ async function fidelity(): Promise<void> {
   console.log(alignTable(cpu));
   console.log(
     '\nBounds: p50/p90 ≤ 1.2 × plain k6 + 0.1 ms, p99 ≤ 1.5 × plain k6 + 0.2 ms, p99 ≤ 1.5 × vegeta at 5,000 rps, 0 drops, k6 CPU per request ≤ 1.2 × plain k6:',
+  );
+  for (const v of verdicts) console.log(`  ${v}`);
+}
+
+/**
+ * Issue 53: k6 against vegeta, not against itself. vegeta, plain k6, the stock-k6 trial
+ * (stock-trial.ts) and mesh-perf in the same rounds, the order rotated; per tool the median over
+ * rounds, its ratios to vegeta's p90 and p99 and CPU per request, and the issue's bounds: p99 ≤
+ * 1.5 × vegeta + 0.2 ms at up to 2,000 rps and ≤ 2 × vegeta above, p90 ≤ 1.2 × vegeta + 0.1 ms,
+ * 0 unsent (dropped) arrivals, and at 2,000 rps and above k6's CPU per request ≤ 1.3 × vegeta's.
+ */
+async function instrument(): Promise<void> {
+  const stock = { ...cli, env: { K6_PATH: k6.path } };
+  const paced = { ...cli, label: 'mesh-perf pacer', env: { K6_PATH: pacerK6 } };
+  const all: Tool[] = [
+    { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, durationS) },
+    { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, durationS) },
+    ...STOCK_TRIAL.map((t) => ({ label: t.label, run: (rate: number) => k6Script(k6.path, t.variant, fortio.url, rate, durationS) })),
+    { label: 'mesh-perf', run: (rate) => meshPerfCli(stock, fortio.url, rate, durationS, WARMUP_S) },
+    ...(existsSync(pacerK6)
+      ? [{ label: paced.label, run: (rate: number) => meshPerfCli(paced, fortio.url, rate, durationS, WARMUP_S) }]
+      : []),
+    ...pacerVariants.map((v) => {
+      const env = { K6_PATH: pacerK6, ...Object.fromEntries(v.split(',').map((pair) => pair.split('=', 2) as [string, string])) };
+      const variant = { ...cli, label: `mesh-perf pacer ${v}`, env };
+      return { label: variant.label, run: (rate: number) => meshPerfCli(variant, fortio.url, rate, durationS, WARMUP_S) };
+    }),
+  ];
+  // vegeta always (the reference); the others as --tools picks them (name parts), else all.
+  const tools = all.filter((t) => t.label === 'vegeta' || toolsOnly.length === 0 || toolsOnly.some((part) => t.label.includes(part)));
+  if (!existsSync(pacerK6))
+    console.log(`(no pacer k6 at ${pacerK6}: scripts/install-test-tools.sh k6-pacer builds it; its rows are left out)`);
+  console.log(
+    `\nInstrument (issue 53): every k6 row against vegeta; ${durationS} s per run (mesh-perf: + ${WARMUP_S} s warm-up), median of ${rounds} rounds, the order rotated every round`,
+  );
+  const table: string[][] = [
+    [
+      'rate',
+      'tool',
+      'achieved',
+      'drops',
+      'late >1ms',
+      'lag max ms',
+      'p50 ms',
+      'p90 ms',
+      'p99 ms',
+      'p99 range',
+      'p90/vg',
+      'p99/vg',
+      'CPU s/1k',
+      'CPU/vg',
+      'RSS MB',
+      'load',
+    ],
+  ];
+  const verdicts: string[] = [];
+  for (const [i, rate] of rates.entries()) {
+    const { m, load } = await roundsAt(tools, rate, i);
+    const vg = m.get('vegeta')!;
+    for (const tool of tools) {
+      const r = m.get(tool.label)!;
+      table.push([
+        String(rate),
+        tool.label,
+        r.achieved.toFixed(0),
+        r.dropsMax === undefined ? '–' : String(r.dropsMax),
+        r.lateMax === undefined ? '–' : String(r.lateMax),
+        ms(r.lagMaxMs),
+        ms(r.p50),
+        ms(r.p90),
+        ms(r.p99),
+        r.p99Range,
+        tool.label === 'vegeta' ? '' : ratio(r.p90, vg.p90),
+        tool.label === 'vegeta' ? '' : ratio(r.p99, vg.p99),
+        s3(r.generator),
+        tool.label === 'vegeta' ? '' : ratio(r.generator, vg.generator),
+        mb(r.rssMb),
+        load,
+      ]);
+      if (tool.label === 'vegeta') continue;
+      const misses: string[] = [];
+      const p99Bound = rate > 2000 ? vg.p99 * 2 : vg.p99 * 1.5 + 0.2;
+      if (r.p99 > p99Bound) misses.push(`p99 > ${ms(p99Bound)}`);
+      if (r.p90 > vg.p90 * 1.2 + 0.1) misses.push(`p90 > ${ms(vg.p90 * 1.2 + 0.1)}`);
+      if ((r.dropsMax ?? 0) > 0) misses.push('dropped arrivals');
+      if (rate >= 2000 && r.generator > vg.generator * 1.3) misses.push('CPU > 1.3 × vegeta');
+      verdicts.push(`${rate} rps, ${tool.label}: ${misses.length === 0 ? 'within' : `NOT within (${misses.join(', ')})`}`);
+    }
+  }
+  console.log(alignTable(table));
+  console.log(
+    '\nBounds (issue 53): p99 ≤ 1.5 × vegeta + 0.2 ms up to 2,000 rps, ≤ 2 × vegeta above; p90 ≤ 1.2 × vegeta + 0.1 ms; 0 dropped arrivals; k6 CPU per request ≤ 1.3 × vegeta at ≥ 2,000 rps:',
   );
   for (const v of verdicts) console.log(`  ${v}`);
 }
@@ -316,7 +435,7 @@ async function distortion(): Promise<void> {
 }
 
 async function held(): Promise<void> {
-  const tools: { label: string; run: (rate: number) => Promise<Row> }[] = [
+  const tools: Tool[] = [
     { label: 'vegeta', run: (rate) => vegeta(fortio.url, rate, stepDurationS) },
     { label: 'plain k6', run: (rate) => plainK6(k6.path, fortio.url, rate, stepDurationS) },
     { label: 'mesh-perf', run: (rate) => meshPerfCli(cli, fortio.url, rate, stepDurationS, WARMUP_S) },

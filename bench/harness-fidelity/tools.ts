@@ -37,6 +37,10 @@ export interface Row {
   ownCpuS?: number;
   /** k6's peak resident memory (MB): its VUs' JS heaps and what Go's collector marks each cycle. */
   k6PeakRssMb?: number;
+  /** A pacer's arrivals sent more than 1 ms after their intended time (stock-trial.ts, the extension). */
+  late?: number;
+  /** A pacer's largest delay of a send behind its intended time, ms. */
+  lagMaxMs?: number;
 }
 
 /** The k6 process among a process's descendants (mesh-perf's, or this bench's own). */
@@ -98,21 +102,37 @@ export function vegeta(url: string, rate: number, seconds: number): Promise<Row>
 }
 
 export function plainK6(k6: string, url: string, rate: number, seconds: number): Promise<Row> {
+  return k6Script(k6, { script: PLAIN_K6 }, url, rate, seconds);
+}
+
+/**
+ * A stock-k6 script the bench runs as it runs plain k6 (RATE, DURATION, DURATION_S and URL in
+ * __ENV, its summary exported): plain k6 itself, or a variant of it (stock-trial.ts), with an
+ * environment of its own (GOGC, GOMEMLIMIT) and extra k6 arguments.
+ */
+export interface K6Script {
+  script: string;
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+export function k6Script(k6: string, variant: K6Script, url: string, rate: number, seconds: number): Promise<Row> {
   return inTempDir('plain-k6-', async (dir) => {
-    await writeFile(join(dir, 'plain.js'), PLAIN_K6);
+    await writeFile(join(dir, 'plain.js'), variant.script);
     const cpu = new ReapedCpu();
-    const args = ['run', '--quiet', '--no-color', '--summary-trend-stats', 'med,p(90),p(99),max,count'];
-    args.push('--summary-export', join(dir, 'summary.json'), '-e', `RATE=${rate}`, '-e', `DURATION=${seconds}s`, '-e', `URL=${url}`);
+    const args = ['run', '--quiet', '--no-color', '--summary-trend-stats', 'med,p(90),p(99),max,count', ...(variant.args ?? [])];
+    args.push('--summary-export', join(dir, 'summary.json'), '-e', `RATE=${rate}`, '-e', `DURATION=${seconds}s`);
+    args.push('-e', `DURATION_S=${seconds}`, '-e', `URL=${url}`);
     const child = spawn(k6, [...args, join(dir, 'plain.js')], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
+      env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...variant.env },
     });
     const rss = new PeakRss(() => child.pid);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
     const code = await exited(child);
     const k6PeakRssMb = rss.stop();
-    if (code !== 0) throw new Error(`plain k6 failed:\n${stderr}`);
+    if (code !== 0) throw new Error(`k6 (${variant.script.split('\n')[0]}) failed:\n${stderr}`);
     const generatorCpuS = cpu.seconds();
     const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as { metrics: Record<string, Record<string, number>> };
     const d = summary.metrics.http_req_duration!;
@@ -120,6 +140,8 @@ export function plainK6(k6: string, url: string, rate: number, seconds: number):
     return {
       achieved: sent / seconds,
       dropped: summary.metrics.dropped_iterations?.count ?? 0,
+      ...(summary.metrics.late_sends ? { late: summary.metrics.late_sends.count ?? 0 } : {}),
+      ...(summary.metrics.send_lag_max ? { lagMaxMs: summary.metrics.send_lag_max.value ?? 0 } : {}),
       p50: d.med!,
       p90: d['p(90)']!,
       p99: d['p(99)']!,
@@ -163,6 +185,7 @@ interface RepetitionJson {
   droppedIterations: number;
   requests: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number } | null;
+  lateSends?: { count: number; maxLagMs: number };
 }
 
 /**
@@ -209,6 +232,7 @@ load: { rate: ${rate}, duration: ${seconds}s, warmup: ${warmupS}s, repetitions: 
       generatorCpuS: spans.k6,
       ownCpuS: spans.own,
       k6PeakRssMb,
+      ...(repetition.lateSends ? { late: repetition.lateSends.count, lagMaxMs: repetition.lateSends.maxLagMs } : {}),
     };
   });
 }

@@ -6,7 +6,7 @@
 // scripts/test-tiers.mjs reads it without tsx; test/support/real/components.ts types it.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const toolPath = (name, version) =>
@@ -41,6 +41,19 @@ function testToolVersion(name) {
   const row = new RegExp(`"${name}\\|[^|]+\\|([^"|]+)"`).exec(text);
   if (!row) throw new Error(`scripts/install-test-tools.sh pins no ${name}`);
   return row[1];
+}
+
+/** k6 with mesh-perf's pacer, as scripts/install-test-tools.sh caches it (a binary named k6). */
+function pacerK6() {
+  const text = readFileSync(join(root, 'scripts/install-test-tools.sh'), 'utf8');
+  const version = /^PACER_K6_VERSION="([^"]+)"/m.exec(text)?.[1];
+  if (!version) throw new Error('scripts/install-test-tools.sh pins no PACER_K6_VERSION');
+  return {
+    name: 'k6-pacer',
+    version,
+    path: join(dirname(toolPath('k6-pacer', version)), 'k6'),
+    how: 'bash scripts/install-test-tools.sh k6-pacer',
+  };
 }
 
 /** [{ name, version, path, how }] */
@@ -80,6 +93,9 @@ export function components() {
     built('pause', real.PAUSE_VERSION),
     ...['pilot-discovery', 'istio-cni', 'install-cni'].map((n) => built(n, k8s.ISTIO_VERSION)),
     ...['k6', 'fortio'].map((n) => built(n, testToolVersion(n), `bash scripts/install-test-tools.sh ${n}`)),
+    // The client image's k6: the one with mesh-perf's pacer (k6ext/), as the product runs its
+    // built-in profiles; stock k6 for any other script (bench/real-meshes' plain k6 included).
+    pacerK6(),
     fromBin('ztunnel'),
     // Linkerd: the CLI the product installs with, the controller image's two binaries, the proxy
     // image's (the proxy, proxy-init and proxy-identity, its entrypoint). The CNI plugin is not used:

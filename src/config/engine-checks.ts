@@ -1,5 +1,6 @@
 // load.engine: where k6 runs on the Kubernetes platforms. k6-operator needs a cluster, and one
-// run uses one engine (the platform builds one load runner). Pure.
+// run uses one engine (the platform builds one load runner). load.pacer: "on" only where the
+// pacer can send the arrivals (load/pacer-choice.ts). Pure.
 import type { LoadProfileConfig, ParsedConfig } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
 
@@ -21,6 +22,19 @@ export function engineProblems(config: ParsedConfig): ConfigProblem[] {
       problems.push({
         path: `${at(i)}.engine`,
         message: `"k6-operator" runs k6 as k6-operator TestRuns in a cluster: use platform kind or kubeconfig, or engine "k6" (got platform "${config.platform}")`,
+      });
+    const unpaceable =
+      profile.script !== undefined
+        ? `a script of your own (load.script ${JSON.stringify(profile.script)}) runs as written`
+        : profile.protocol !== 'http'
+          ? `${profile.protocol} calls run on k6's own client`
+          : profile.model !== 'open'
+            ? "a closed model runs on k6's constant-vus executor"
+            : undefined;
+    if (profile.pacer === 'on' && unpaceable)
+      problems.push({
+        path: `${at(i)}.pacer`,
+        message: `"on" requires the pacer, which sends open-model HTTP arrivals only: ${unpaceable}; use "auto" or leave it out`,
       });
     if (profile.engine === 'k6-operator' && profile.script !== undefined)
       problems.push({

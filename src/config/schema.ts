@@ -271,6 +271,12 @@ export const loadProfileSchema = z
       .describe(
         'k6 instances that share each repetition (k6 execution segments; percentiles merged exactly from raw samples); "auto" picks from the rate and the cores',
       ),
+    pacer: z
+      .enum(['auto', 'on', 'off'])
+      .default('auto')
+      .describe(
+        "open-model HTTP: send the arrivals with mesh-perf's pacer, a k6 extension that paces them from Go through k6's own HTTP client (a tail as low as vegeta's; docs/fidelity.md). auto (default): when the k6 has it (mesh-perf's pinned k6 does), else k6's arrival-rate executor; on: require it; off: k6's executor",
+      ),
     engine: z
       .enum(LOAD_ENGINES)
       .default('k6')

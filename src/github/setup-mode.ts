@@ -38,7 +38,7 @@ export async function runSetupMode(
   const paths: Record<string, string> = {};
   for (const name of requested) {
     const pin = pins[name]!;
-    const binary = join(cacheDir, pin.name, pin.version, pin.name);
+    const binary = join(cacheDir, pin.name, pin.version, pin.binary ?? pin.name);
     await core.group(`${pin.name} ${pin.version}`, async () => {
       if (existsSync(binary)) core.info(`cached at ${binary}`);
       else {

@@ -11,6 +11,7 @@ import { type InstanceResult, mergeInstances } from './merge.ts';
 import { csvOutputArg } from './raw-samples.ts';
 import { executionSegments, segmentArgs } from './segments.ts';
 import { timelineBucketMs } from './timeline.ts';
+import type { ArrivalEngine, RenderOptions } from './pacer-params.ts';
 import { K6_ENGINE_ARGS, K6_ERROR_CODES, renderScript, SUMMARY_FILE } from './script.ts';
 import { renderUserScriptWrapper, unreachableImport, USER_WRAPPER } from './user-script.ts';
 import { iterationMs, type Measurement, parseSummary, scriptThresholds, SummaryFormatError } from './k6-summary.ts';
@@ -37,7 +38,7 @@ export interface RepetitionRun {
   window?: MeasuredWindow;
 }
 
-export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): K6Invocation {
+export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string, options: RenderOptions = {}): K6Invocation {
   const profile = trial.profile;
   const env: Record<string, string> = {
     ...target.env,
@@ -58,7 +59,7 @@ export function buildInvocation(trial: Trial, target: ModeTarget, cwd: string): 
       workDir: scriptPath,
     };
   }
-  const script = renderScript(profile, target);
+  const script = renderScript(profile, target, options);
   env.MESH_PERF_PARAMS = JSON.stringify(script.params);
   const expectedSeconds = (measuredStartMs(profile.warmupMs) + profile.durationMs) / 1000;
   return { files: script.files, entry: script.entry, args: [...K6_ENGINE_ARGS], env, summaryFile: SUMMARY_FILE, expectedSeconds };
@@ -71,10 +72,13 @@ export async function runRepetition(
   runner: LoadRunner,
   onProgress: (p: K6Progress) => void,
   signal: AbortSignal,
-  load: { generators: number; cwd?: string },
+  load: { generators: number; cwd?: string; engine?: ArrivalEngine },
 ): Promise<RepetitionRun> {
-  const invocation = buildInvocation(trial, target, load.cwd ?? process.cwd());
   const generators = load.generators;
+  const invocation = buildInvocation(trial, target, load.cwd ?? process.cwd(), {
+    engine: load.engine ?? 'arrival-rate',
+    instances: generators,
+  });
   if (generators > 1) return runGroupRepetition(trial, invocation, generators, runner, onProgress, signal);
   const startedAt = new Date().toISOString();
   let outcome;

@@ -76,10 +76,12 @@ export async function runK6Group<M, E extends { exitCode: number }>(
   let died: string | undefined;
   const report = () => {
     const sinceResume = resumedAt === undefined ? 0 : (Date.now() - resumedAt) / 1000;
+    // No count yet says nothing (the pacer's instances in pods count no iteration until the end).
+    const requests = running.reduce((sum, r) => sum + r.progress.iterations, 0);
     onProgress({
       elapsedS: Math.max(...running.map((r) => r.progress.elapsedS ?? sinceResume)),
       totalS,
-      requests: running.reduce((sum, r) => sum + r.progress.iterations, 0),
+      ...(requests > 0 ? { requests } : {}),
     });
   };
   const stopAll = (because: string) =>

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { K6_ENV } from '../tools/k6.ts';
 import { collectRawSamples } from './raw-samples.ts';
 import type { K6Invocation, K6Outcome } from './types.ts';
 
@@ -47,7 +48,7 @@ export function startK6(k6Path: string, args: string[], cwd: string): K6Process 
   const child = spawn(k6Path, args, {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GOGC: process.env.GOGC ?? '200', K6_NO_USAGE_REPORT: 'true' },
+    env: { ...process.env, GOGC: process.env.GOGC ?? '200', ...K6_ENV },
   });
   let stderr = '';
   const keepTail = (chunk: Buffer) => {

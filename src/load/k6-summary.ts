@@ -21,6 +21,7 @@ export type Measurement = Pick<
   | 'bytesReceived'
   | 'latencyMs'
   | 'timeline'
+  | 'lateSends'
 >;
 
 interface K6Metric {
@@ -31,7 +32,15 @@ interface K6Metric {
 
 interface K6Summary {
   metrics: Record<string, K6Metric>;
-  mesh_perf?: { measureDurationS: number; bucketMs: number; buckets: number; protocol: 'http' | 'grpc'; userScript?: boolean };
+  mesh_perf?: {
+    measureDurationS: number;
+    bucketMs: number;
+    buckets: number;
+    protocol: 'http' | 'grpc';
+    userScript?: boolean;
+    /** Set by k6/http-pacer.js's runs. */
+    engine?: 'pacer';
+  };
 }
 
 export class SummaryFormatError extends Error {}
@@ -69,6 +78,13 @@ export function parseSummary(text: string): Measurement {
     latencyMs: successes > 0 ? toLatency(ok) : null,
     timeline: readTimeline(data.metrics, latencyName, success, meta.buckets, meta.bucketMs),
   };
+  if (meta.engine === 'pacer') {
+    // Reported once per phase by the pacer (k6ext/pacer.go): a sum and the largest lag.
+    measurement.lateSends = {
+      count: values('mesh_perf_late_sends{scenario:measure}').count ?? 0,
+      maxLagMs: values('mesh_perf_send_lag_max{scenario:measure}').max ?? 0,
+    };
+  }
   if (failures > 0) {
     measurement.errorCauses = grpc ? grpcCauses(statusCounts) : httpCauses(data.metrics, statusCounts, MEASURED);
     const failed = grpc ? undefined : values(`${latencyName}{scenario:measure,expected_response:false}`);

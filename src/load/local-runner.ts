@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import { rm } from 'node:fs/promises';
 import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from './types.ts';
 import { freePort } from '../util/net.ts';
-import { k6Version } from '../tools/k6.ts';
+import { k6Version, pacerVersion } from '../tools/k6.ts';
 import { type GeneratorCapacity, machineCapacity } from './ceiling.ts';
 import { fetchIterations, k6Args, prepareDir, readOutcome, startK6, stopK6 } from './k6-process.ts';
 import { runLocalGroup } from './local-group.ts';
@@ -24,6 +24,10 @@ export class LocalK6Runner implements LoadRunner {
 
   version(): Promise<string> {
     return k6Version(this.k6Path);
+  }
+
+  async pacer(): Promise<{ version: string | undefined; where: string }> {
+    return { version: await pacerVersion(this.k6Path), where: `the k6 at ${this.k6Path}` };
   }
 
   capacity(): GeneratorCapacity {

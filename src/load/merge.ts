@@ -99,6 +99,9 @@ export function mergeInstances(results: readonly InstanceResult[], shape: GroupS
     latencyMs: success.length > 0 ? latencyOf(success) : null,
     timeline: mergeTimeline(raws, shape.bucketMs),
   };
+  const late = measured.flatMap((r) => (r.measurement!.lateSends ? [r.measurement!.lateSends] : []));
+  if (late.length > 0)
+    measurement.lateSends = { count: late.reduce((n, l) => n + l.count, 0), maxLagMs: Math.max(...late.map((l) => l.maxLagMs)) };
   if (failures > 0) {
     const causes = addCounts(measured.flatMap((r) => (r.measurement!.errorCauses ? [r.measurement!.errorCauses] : [])));
     if (Object.keys(causes).length > 0) measurement.errorCauses = causes;

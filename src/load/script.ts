@@ -1,6 +1,7 @@
-// Chooses the k6 script (k6/http.js or k6/grpc.js, committed files) and renders the parameters
-// it reads from MESH_PERF_PARAMS: scenarios (warm-up, then "measure"), VU pool, timeline
-// buckets, request shape, and which sub-metrics to keep. The parameter rendering is pure; reading the script files is not.
+// Chooses the k6 script (k6/http.js, k6/http-pacer.js or k6/grpc.js, committed files) and
+// renders the parameters it reads from MESH_PERF_PARAMS: scenarios (warm-up, then "measure"), VU
+// pool, timeline buckets, request shape, and which sub-metrics to keep; the pacer's own schedule
+// comes from pacer-params.ts. The parameter rendering is pure; reading the script files is not.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoadProfile } from '../config/validate.ts';
@@ -8,6 +9,7 @@ import { EnvironmentError } from '../util/errors.ts';
 import { timelineBucketMs } from './timeline.ts';
 import type { ModeTarget } from './types.ts';
 import { sizeVus } from './vus.ts';
+import { type PacerParams, pacedProfile, PACER_ENTRY, pacerParams, pacerScenario, type RenderOptions } from './pacer-params.ts';
 import { measuredStartMs, WARMUP_HANDOVER_MS } from './window.ts';
 
 export const SUMMARY_FILE = 'mesh-perf-summary.json';
@@ -83,6 +85,8 @@ export interface ScriptParams {
   summaryFile: string;
   /** Set for a target serving a self-signed certificate (the ingress gateway's). */
   insecureSkipTLSVerify?: boolean;
+  /** Set when the pacer sends the arrivals (k6/http-pacer.js). */
+  pacer?: PacerParams;
 }
 
 export interface RenderedScript {
@@ -92,8 +96,9 @@ export interface RenderedScript {
   params: ScriptParams;
 }
 
-export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptParams {
+export function renderParams(profile: LoadProfile, target: ModeTarget, options: RenderOptions = {}): ScriptParams {
   const bucketMs = timelineBucketMs(profile.durationMs);
+  const paced = options.engine === 'pacer' && pacedProfile(profile);
   const headers = { ...(profile.headers ?? {}) };
   if (profile.method === 'POST' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
     headers['Content-Type'] = 'text/plain';
@@ -103,7 +108,7 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
     method: profile.method,
     headers,
     timeoutMs: profile.timeoutMs,
-    scenarios: renderScenarios(profile),
+    scenarios: paced ? pacerScenario(profile, options.instances ?? 1) : renderScenarios(profile),
     measureDurationS: profile.durationMs / 1000,
     warmupMs: measuredStartMs(profile.warmupMs),
     bucketMs,
@@ -118,12 +123,14 @@ export function renderParams(profile: LoadProfile, target: ModeTarget): ScriptPa
   if (target.insecureTls) params.insecureSkipTLSVerify = true;
   if (profile.body !== undefined) params.body = profile.body;
   if (profile.payloadBytes !== undefined) params.payloadBytes = profile.payloadBytes;
+  if (paced) params.pacer = pacerParams(profile, bucketMs, params.buckets);
   return params;
 }
 
-export function renderScript(profile: LoadProfile, target: ModeTarget): RenderedScript {
-  const entry = profile.protocol === 'grpc' ? 'grpc.js' : 'http.js';
-  return { entry, files: { [entry]: readScript(entry), [SCRIPT_LIB]: readScript(SCRIPT_LIB) }, params: renderParams(profile, target) };
+export function renderScript(profile: LoadProfile, target: ModeTarget, options: RenderOptions = {}): RenderedScript {
+  const params = renderParams(profile, target, options);
+  const entry = profile.protocol === 'grpc' ? 'grpc.js' : params.pacer ? PACER_ENTRY : 'http.js';
+  return { entry, files: { [entry]: readScript(entry), [SCRIPT_LIB]: readScript(SCRIPT_LIB) }, params };
 }
 
 function renderScenarios(profile: LoadProfile): Record<string, Record<string, unknown>> {

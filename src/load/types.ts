@@ -69,6 +69,13 @@ export interface K6Outcome {
 export interface LoadRunner {
   /** Version of the k6 that will run, recorded in results. */
   version(): Promise<string>;
+  /**
+   * The version of mesh-perf's pacer extension in that k6 (k6/x/meshperf: `k6 version` lists it),
+   * undefined when it has none, and which k6 that is, for messages ("the k6 at /usr/bin/k6").
+   * Open-model HTTP profiles run k6/http-pacer.js when it is the one mesh-perf pins
+   * (load/pacer-choice.ts). A runner without this method runs k6's executor.
+   */
+  pacer?(): Promise<{ version: string | undefined; where: string }>;
   run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome>;
   /**
    * Runs the instances of one repetition together. Each starts paused (`k6 run --paused`) and

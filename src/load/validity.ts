@@ -22,7 +22,7 @@ export function invalidReasons(m: ValidityInput): string[] {
     reasons.push(
       m.timeouts
         ? `${m.droppedIterations} dropped iterations: ${m.timeouts} requests timed out${m.timeoutMs ? ` after ${m.timeoutMs / 1000} s` : ''}, holding every VU while arrivals kept coming (the target is too slow or hangs)`
-        : `${m.droppedIterations} dropped iterations: the load generator could not start requests on schedule (a stalled machine, or a target slower than load.expectedLatency, which sizes the VU pool; load.vus sets it)`,
+        : `${m.droppedIterations} dropped iterations: the load generator could not start requests on schedule (a stalled machine, or a target slower than load.expectedLatency, which sizes the pool of requests in flight: k6's VUs, or the pacer's workers; load.vus sets it)`,
     );
   }
   if (m.targetRps !== null && m.requests > 0 && m.achievedRps < m.targetRps * MIN_ACHIEVED_FRACTION) {

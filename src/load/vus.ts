@@ -16,6 +16,7 @@ const STALL_BUDGET_S = 0.5;
 const STALL_POOL_CAP = 200;
 const MIN_VUS = 20;
 const MAX_VUS = 5000;
+const MAX_PACER_WORKERS = 50_000;
 
 export function sizeVus(rate: number, expectedLatencyMs: number, override?: number): { preAllocated: number; max: number } {
   if (override !== undefined) return { preAllocated: override, max: override };
@@ -23,4 +24,18 @@ export function sizeVus(rate: number, expectedLatencyMs: number, override?: numb
   const stall = Math.min(STALL_POOL_CAP, Math.ceil(rate * STALL_BUDGET_S));
   const preAllocated = Math.min(MAX_VUS, Math.max(MIN_VUS, littlesLaw, stall));
   return { preAllocated, max: preAllocated };
+}
+
+/**
+ * The pacer's bound on requests in flight (k6ext/pool.go): the same stall budget without the cap.
+ * A k6 VU is a JS runtime k6 cycles through, hence the 200-VU cap above; a pacer worker is a
+ * goroutine started only when every other is busy, so the bound keeps the whole half second of
+ * arrivals (2,500 at 5,000 rps): a machine that stalls for less sends its overdue arrivals late
+ * (counted, results' lateSends) instead of dropping them and the repetition. load.vus sets it, as
+ * it sets k6's pool.
+ */
+export function pacerWorkers(rate: number, expectedLatencyMs: number, override?: number): number {
+  if (override !== undefined) return override;
+  const littlesLaw = Math.ceil(rate * (expectedLatencyMs / 1000));
+  return Math.min(MAX_PACER_WORKERS, Math.max(MIN_VUS, littlesLaw, Math.ceil(rate * STALL_BUDGET_S)));
 }

@@ -59,12 +59,14 @@ export function renderSummaryMarkdown(view: RunView): string {
   const errors = errorNotes(view);
   if (errors.length) out.push('', '**🔴 Failed requests**', '', ...errors.map((n) => `- ${n}`));
   const notes = invalidNotes(view);
+  // Which engine sent the arrivals (load/pacer-choice.ts): results measured with and without it differ in their tails.
+  const pacer = view.run.tools['k6 pacer'];
   if (notes.length) out.push('', '**Invalid repetitions** (reported, never compared):', '', ...notes.map((n) => `- ${n}`));
   const dashboard = dashboardUrlOf(view);
   if (dashboard) out.push('', `[Trend dashboard](${dashboard})`);
   out.push(
     '',
-    `<sub>run ${view.run.id} · ${view.run.platform} · ${view.run.machine.runnerClass} · k6 ${view.run.tools.k6 ?? '?'} · seed ${view.plan.seed}</sub>`,
+    `<sub>run ${view.run.id} · ${view.run.platform} · ${view.run.machine.runnerClass} · k6 ${view.run.tools.k6 ?? '?'}${pacer ? ` with mesh-perf's pacer ${pacer}` : ''} · seed ${view.plan.seed}</sub>`,
     '',
   );
   return out.join('\n');

@@ -73,6 +73,10 @@ export const repetitionSchema = z.strictObject({
     .describe('latency of successful requests in milliseconds, exact percentiles from k6; null when none succeeded'),
   failedLatencyMs: latency.optional().describe('latency of failed requests in milliseconds, when some failed'),
   iterationMs: latency.optional().describe("k6's iteration_duration of the measured scenario in milliseconds"),
+  lateSends: z
+    .strictObject({ count: z.number(), maxLagMs: z.number() })
+    .optional()
+    .describe("mesh-perf's pacer only: measured arrivals sent more than 1 ms behind their intended time, and the largest lag in ms"),
   timeline: z.array(
     z.strictObject({
       t: z.number(),

@@ -77,6 +77,12 @@ export interface Repetition {
   failedLatencyMs?: LatencyMs;
   /** k6's iteration_duration of the measured scenario (Kyma reports it), when k6 recorded it. */
   iterationMs?: LatencyMs;
+  /**
+   * mesh-perf's pacer only (load.pacer): measured arrivals it sent more than 1 ms behind their
+   * intended time (a stalled generator; their latency counts from the send, as k6's and vegeta's
+   * do), and the largest lag. Sends the pacer could not make at all are droppedIterations.
+   */
+  lateSends?: { count: number; maxLagMs: number };
   timeline: TimelinePoint[];
   /** k6 threshold results from a user's own script: expression → passed. */
   scriptThresholds?: Record<string, Record<string, boolean>>;

@@ -9,6 +9,7 @@ export function toolCacheRoot(): string {
   return join(base, 'tools');
 }
 
-export function cachedToolPath(name: string, version: string): string {
-  return join(toolCacheRoot(), name, version, name);
+/** `binary` defaults to the tool's name; the pacer's k6 (tool k6-pacer) is a binary named k6. */
+export function cachedToolPath(name: string, version: string, binary = name): string {
+  return join(toolCacheRoot(), name, version, binary);
 }

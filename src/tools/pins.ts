@@ -7,6 +7,8 @@ export interface ToolPin {
   assets: Record<string, { url: string; sha256: string /** path of the binary inside an archive */; member?: string }>;
   /** Where the Go module proxy can build it, when a download is impossible. */
   goInstall?: string;
+  /** The binary's name when it is not the tool's (the pacer's k6 is a k6). */
+  binary?: string;
 }
 
 export const TOOL_PINS: Record<string, ToolPin> = {
@@ -27,6 +29,28 @@ export const TOOL_PINS: Record<string, ToolPin> = {
       },
     },
     goInstall: 'go.k6.io/k6@v1.4.2',
+  },
+  // k6 1.4.2 with mesh-perf's pacer (k6ext/, the JS module k6/x/meshperf), built reproducibly
+  // from this repository (scripts/build-k6-pacer.sh: go1.26.8, static, -trimpath, no VCS stamp,
+  // module versions from k6ext/go.sum, so the same source gives the same bytes anywhere): these
+  // sums are of k6ext/ as committed, built here; .github/workflows/release-k6-pacer.yml builds it
+  // again, refuses other bytes and publishes these assets under the tag k6-pacer-v<version>. The
+  // version is k6's and the pacer's (k6ext/module.go). A change to k6ext/ changes the sums.
+  'k6-pacer': {
+    name: 'k6-pacer',
+    version: '1.4.2-pacer.0.1.0',
+    binary: 'k6',
+    assets: {
+      'linux-x64': {
+        url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-amd64',
+        sha256: '0dd41f08a56d21214d366e8d59ae130935cd7bc844303f004cc3a0c60e74c5dd',
+      },
+      'linux-arm64': {
+        url: 'https://github.com/org/mesh-perf-action/releases/download/k6-pacer-v1.4.2-pacer.0.1.0/k6-pacer-1.4.2-pacer.0.1.0-linux-arm64',
+        sha256: 'b9042eff7210880418741a2b1d1509474d279d0be3a1bea1b0904599bda8525b',
+      },
+    },
+    goInstall: 'github.com/org/mesh-perf-action/k6ext/cmd/k6@v0.1.0',
   },
   // kind v0.31.0 (default node kindest/node:v1.35.0). SHA-256 of the release assets as published
   // in kind-linux-<arch>.sha256sum; both values also pinned by independent projects (arm64: e.g.

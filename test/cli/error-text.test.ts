@@ -48,7 +48,10 @@ test('config problems at COLUMNS=80: every line fits, the field starts its probl
       );
       // Nothing lost: unwrapped, the problems read as the message did.
       const joined = stderr.trim().replace(/\n {4}/g, ' ');
-      assert.match(joined, /- load: unknown key "key0"; unknown key "key1" \(expected one of: name, .* replicas, generators, engine\)/);
+      assert.match(
+        joined,
+        /- load: unknown key "key0"; unknown key "key1" \(expected one of: name, .* replicas, generators, pacer, engine\)/,
+      );
       assert.match(joined, /- \(top level\): unknown key "rate"; did you mean "load\.rate"\?/);
     });
   } finally {

@@ -67,6 +67,15 @@ test('setup downloads, verifies, caches and puts pinned tools on PATH; a bad che
       assert.equal(hits, 1, 'the second setup uses the cache');
     });
 
+    // A pin whose binary is named apart from the tool (k6-pacer's is a k6): installed under that name.
+    const renamed: Record<string, ToolPin> = { 'meshtool-x': { ...pins.meshtool!, name: 'meshtool-x', binary: 'meshtool' } };
+    await withRunnerEnv(dir, { tools: 'meshtool-x', 'cache-dir': cache }, async () => {
+      await runSetupMode(process.env, renamed);
+      const binary = join(cache, 'meshtool-x', version, 'meshtool');
+      assert.equal(execFileSync(binary).toString().trim(), `meshtool ${version}`);
+      assert.deepEqual(JSON.parse(parseFileCommands(await readFile(process.env.GITHUB_OUTPUT!, 'utf8')).paths!), { 'meshtool-x': binary });
+    });
+
     // README's `cache-dir: ~/mesh-perf-tools`: under $HOME, where actions/cache restores it, not a
     // folder named "~" in the workspace.
     await withRunnerEnv(dir, { tools: 'meshtool', 'cache-dir': '~/home-cache' }, async () => {
@@ -107,7 +116,7 @@ test('tools: gateway-api (the CRDs, no program) is refused by name with the tool
     await withRunnerEnv(dir, { tools: 'k6 gateway-api', 'cache-dir': join(dir, 'cache') }, async () => {
       await assert.rejects(
         runSetupMode(process.env),
-        /input tools: gateway-api is not a command-line tool \(the action installs it into the cluster itself\); the setup action puts .*istioctl, k6, kind, linkerd on PATH/,
+        /input tools: gateway-api is not a command-line tool \(the action installs it into the cluster itself\); the setup action puts .*istioctl, k6, k6-pacer, kind, linkerd on PATH/,
       );
       assert.ok(!existsSync(join(dir, 'cache')), 'nothing downloaded');
     });

@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalCluster, type LocalCluster } from '../support/k8s/cluster.ts';
 import { clusterConfig, randomName, recordingLogger } from '../support/k8s/harness.ts';
@@ -37,6 +37,9 @@ import { deleteLabelledTestRuns } from '../../src/platform/kubernetes/k6-operato
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { buildInvocation, groupInvocations } from '../../src/load/engine.ts';
+import type { ArrivalEngine } from '../../src/load/pacer-params.ts';
+import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
+import { localK6Dir } from '../support/k8s/tools.ts';
 import { parseSummary } from '../../src/load/k6-summary.ts';
 import type { K6Invocation, K6Progress } from '../../src/load/types.ts';
 import { WARMUP_HANDOVER_MS } from '../../src/load/window.ts';
@@ -86,12 +89,13 @@ function operatorRunner(readyTimeoutMs = 60_000): { runner: K6OperatorRunner; lo
 }
 
 /** What the group engine hands a runner: one invocation per instance, each with its slice and raw file. */
-function group(n: number, load: Record<string, unknown>): K6Invocation[] {
+function group(n: number, load: Record<string, unknown>, engine: ArrivalEngine = 'arrival-rate'): K6Invocation[] {
   const config = validateConfig({ platform: 'kubeconfig', modes: [{ name: 'baseline' }], load });
   const base = buildInvocation(
     { index: 0, mode: config.modes[0]!, profile: config.profiles[0]!, repetition: 1, block: 1, round: 1, planned: 1 },
     { mode: 'baseline', url, env: {}, description: 'local echo' },
     work,
+    { engine, instances: n },
   );
   return n === 1 ? [base] : groupInvocations(base, n);
 }
@@ -197,6 +201,38 @@ test('two runners: one TestRun with parallelism 2, one runner per node, each run
   // Released: each wrapper exited with k6's code.
   for (const r of standIn.runners.get(name)!) assert.equal(await Promise.race([r.exited, sleep(10_000, 'still running')]), 0);
   await assertNothingLeft(name);
+});
+
+test("two runners paced by mesh-perf's pacer (an image whose k6 has k6ext): each owns its segment's arrivals, together the schedule", async () => {
+  standIn.behaviour = 'normal';
+  standIn.k6Dir = dirname(pacerK6Path());
+  try {
+    const known = new Set(standIn.seen.keys());
+    const invocations = group(2, { rate: 40, duration: '3s', warmup: '1s', repetitions: 1 }, 'pacer');
+    assert.equal(invocations[0]!.entry, 'http-pacer.js');
+    const { runner } = operatorRunner();
+    const outcomes = await runner.runGroup(invocations, () => {}, new AbortController().signal);
+    const name = newTestRun(known);
+    const env = standIn.seen.get(name)!.spec.runner.env ?? [];
+    assert.ok(
+      env.some((e) => e.name === 'K6_AUTO_EXTENSION_RESOLUTION' && e.value === 'false'),
+      JSON.stringify(env),
+    );
+    const counts = outcomes.map((outcome, i) => {
+      assert.equal(outcome.exitCode, 0, outcome.stderrTail);
+      const measurement = parseSummary(outcome.summary!);
+      assert.ok(measurement.lateSends, `runner ${i + 1}: the pacer's account is missing`);
+      assert.equal(measurement.droppedIterations, 0);
+      const raw = outcome.raw!.successMs.length + outcome.raw!.failureMs.length;
+      assert.equal(raw, measurement.requests, `runner ${i + 1}: raw samples vs its summary`);
+      return raw;
+    });
+    // Arrival j of the 120 belongs to runner j mod 2 + 1 (k6's striping of 0:1/2 and 1/2:1): exactly 60 each.
+    assert.deepEqual(counts, [60, 60]);
+    await assertNothingLeft(name);
+  } finally {
+    standIn.k6Dir = localK6Dir();
+  }
 });
 
 test('stage "error" (the initializer rejected the script): the error names the stages, and everything is deleted', async () => {

@@ -19,6 +19,8 @@ import { latencyOf, percentile } from '../../src/load/merge.ts';
 import { parseSummary, iterationMs } from '../../src/load/k6-summary.ts';
 import { startServer } from '../../src/platform/processes.ts';
 import type { LatencyMs } from '../../src/results/types.ts';
+import type { ArrivalEngine } from '../../src/load/pacer-params.ts';
+import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
 import { localK6Dir } from '../support/k8s/tools.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
 
@@ -90,14 +92,23 @@ test("one instance: its raw samples give its summary's percentiles, failures, it
   }
 });
 
-test('two processes: one merged, valid repetition, each with half the schedule, measured together', { timeout: 90_000 }, async () => {
+async function twoProcesses(engine: ArrivalEngine) {
   const echo = await startServer('echo', ['--port', '0'], 'echo server');
   try {
     const url = `http://127.0.0.1:${echo.port}/`;
     const target = { mode: 'a', url, env: {}, description: 'a' };
     const trial = trialFor(url, { rate: 300, duration: '3s', warmup: '1s', generators: 2 });
-    const run = await runRepetition(trial, target, k6(), noProgress, new AbortController().signal, { generators: 2 });
+    const runner = engine === 'pacer' ? new LocalK6Runner(pacerK6Path()) : k6();
+    const run = await runRepetition(trial, target, runner, noProgress, new AbortController().signal, { generators: 2, engine });
     const rep = run.repetition;
+    if (engine === 'pacer') {
+      // Each process owns the arrivals k6 gives its segment: the schedule exactly, half each.
+      assert.deepEqual(
+        rep.instances!.map((i) => i.requests),
+        [450, 450],
+      );
+      assert.ok(rep.lateSends, "the pacer's account, summed over the processes");
+    }
     assert.ok(rep.valid, rep.invalidReasons.join('; '));
     const [one, two] = rep.instances!;
     assert.deepEqual(
@@ -128,6 +139,14 @@ test('two processes: one merged, valid repetition, each with half the schedule, 
   } finally {
     await echo.stop();
   }
+}
+
+test('two processes: one merged, valid repetition, each with half the schedule, measured together', { timeout: 90_000 }, async () => {
+  await twoProcesses('arrival-rate');
+});
+
+test("two processes paced by mesh-perf's pacer: the same, each sending exactly its segment's arrivals", { timeout: 90_000 }, async () => {
+  await twoProcesses('pacer');
 });
 
 test('the barrier: an instance that takes seconds to initialize does not let the other start early', { timeout: 90_000 }, async () => {

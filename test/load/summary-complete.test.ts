@@ -3,8 +3,10 @@
 // with real k6 against real servers, that the summary still carries every statistic of a
 // repetition (every Measurement field, every latency statistic, every timeline field, iteration
 // duration, the measured window) and that each equals what the same run's raw samples give:
-// k6's own --out csv rows, one per sample, read independently here. A field added to
-// Measurement, LatencyMs or TimelinePoint fails to compile below until it is checked too.
+// k6's own --out csv rows, one per sample, read independently here; the same for the pacer
+// (k6/http-pacer.js on the k6 built with k6ext/), whose samples k6's own HTTP client records too.
+// A field added to Measurement, LatencyMs or TimelinePoint fails to compile below until it is
+// checked too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -16,12 +18,14 @@ import { buildInvocation } from '../../src/load/engine.ts';
 import { iterationMs, type Measurement, parseSummary } from '../../src/load/k6-summary.ts';
 import { LocalK6Runner } from '../../src/load/local-runner.ts';
 import { csvOutputArg } from '../../src/load/raw-samples.ts';
+import type { ArrivalEngine } from '../../src/load/pacer-params.ts';
 import { K6_ERROR_CODES } from '../../src/load/script.ts';
 import { measuredWindow } from '../../src/load/window.ts';
 import type { ModeTarget } from '../../src/load/types.ts';
 import { buildPlan } from '../../src/plan/plan.ts';
 import { LATENCY_STATS, type LatencyMs, type TimelinePoint } from '../../src/results/types.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
+import { pacerK6Path } from '../../src/tools/k6-pacer.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { withTempDir } from '../support/cli.ts';
 import { startFortio } from '../support/fortio.ts';
@@ -41,6 +45,7 @@ const MEASUREMENT_FIELDS = {
   bytesReceived: true,
   latencyMs: true,
   timeline: true,
+  lateSends: true,
 } satisfies Record<keyof Measurement, true>;
 const TIMELINE_FIELDS = { t: true, requests: true, failures: true, p50: true, p90: true, p99: true, max: true } satisfies Record<
   keyof TimelinePoint,
@@ -101,7 +106,12 @@ function latency(values: number[]): LatencyMs {
 }
 
 /** The measurement the raw samples of the measured scenario give, computed apart from the engine. */
-function fromRaw(samples: Sample[], grpc: boolean, durationS: number, bucketMs: number): Required<Measurement> {
+function fromRaw(
+  samples: Sample[],
+  grpc: boolean,
+  durationS: number,
+  bucketMs: number,
+): Required<Omit<Measurement, 'lateSends'>> & Pick<Measurement, 'lateSends'> {
   const measured = samples.filter((s) => s.tags.scenario === 'measure');
   const of = (metric: string) => measured.filter((s) => s.metric === metric);
   const requests = of(grpc ? 'grpc_req_duration' : 'http_req_duration');
@@ -142,7 +152,9 @@ function fromRaw(samples: Sample[], grpc: boolean, durationS: number, bucketMs: 
       };
     });
   const sum = (metric: string) => of(metric).reduce((n, s) => n + s.value, 0);
+  const lag = of('mesh_perf_send_lag_max').map((s) => s.value);
   return {
+    ...(lag.length > 0 ? { lateSends: { count: sum('mesh_perf_late_sends'), maxLagMs: Math.max(...lag) } } : {}),
     durationS,
     achievedRps: requests.length / durationS,
     droppedIterations: sum('dropped_iterations'),
@@ -169,13 +181,14 @@ function assertLatency(actual: LatencyMs | null | undefined, expected: LatencyMs
 }
 
 /** One repetition of the engine's own script, with k6's raw samples of the same run beside it. */
-async function engineRun(load: Record<string, unknown>, target: ModeTarget) {
+async function engineRun(load: Record<string, unknown>, target: ModeTarget, engine: ArrivalEngine = 'arrival-rate') {
   const mode = target.grpc ? { name: 'm', grpc: target.grpc } : { name: 'm', url: target.url };
   const config = validateConfig({ platform: 'endpoints', modes: [mode], load });
   const trial = buildPlan(config, 1).trials[0]!;
-  const k6 = await ensureK6(silentLogger);
+  const k6 = engine === 'pacer' ? { path: pacerK6Path() } : await ensureK6(silentLogger, { pacer: false });
   return withTempDir(async (dir) => {
-    const invocation = buildInvocation(trial, target, process.cwd());
+    const invocation = buildInvocation(trial, target, process.cwd(), { engine });
+    assert.equal(invocation.entry, engine === 'pacer' ? 'http-pacer.js' : target.grpc ? 'grpc.js' : 'http.js');
     const csv = join(dir, 'raw.csv');
     invocation.args = [...invocation.args, '--out', csvOutputArg(csv)];
     const outcome = await new LocalK6Runner(k6.path).run(invocation, () => {}, new AbortController().signal);
@@ -196,6 +209,7 @@ function assertComplete(run: Awaited<ReturnType<typeof engineRun>>, grpc: boolea
       if (expected.failures > 0) assertLatency(m.failedLatencyMs, expected.failedLatencyMs, 'latency of failures');
       else assert.equal(m.failedLatencyMs, undefined);
     } else if (field === 'errorCauses') assert.deepEqual(actual ?? {}, want, 'error causes');
+    else if (field === 'lateSends') assert.deepEqual(actual, want, 'late sends (the pacer only)');
     else if (field === 'timeline') {
       assert.equal(m.timeline.length, expected.timeline.length, 'timeline buckets');
       m.timeline.forEach((point, i) => {
@@ -221,10 +235,12 @@ function assertComplete(run: Awaited<ReturnType<typeof engineRun>>, grpc: boolea
   );
 }
 
-test('HTTP with failures: the summary carries every statistic of a repetition, equal to the raw samples', { timeout: 90_000 }, async () => {
-  // Every third request 503, every tenth too slow for the 300 ms timeout (a network error k6
-  // names by code): statuses, causes and the latency of failures. (A reset connection would not
-  // do: Go's HTTP client retries a GET whose reused connection was reset.)
+/**
+ * Every third request 503, every tenth too slow for the 300 ms timeout (a network error k6 names
+ * by code): statuses, causes and the latency of failures. (A reset connection would not do: Go's
+ * HTTP client retries a GET whose reused connection was reset.)
+ */
+async function failingHttpRun(engine: ArrivalEngine) {
   let n = 0;
   const server = createServer((_req, res) => {
     n++;
@@ -236,14 +252,29 @@ test('HTTP with failures: the summary carries every statistic of a repetition, e
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const load = { rate: 100, duration: '3s', warmup: '1s', repetitions: 1, timeout: '300ms' };
-    const run = await engineRun(load, { mode: 'm', url, env: {}, description: 'failing' });
+    const run = await engineRun(load, { mode: 'm', url, env: {}, description: 'failing' }, engine);
     const m = parseSummary(run.summary);
     assert.ok(m.statusCounts['503']! > 0 && (m.errorCauses?.timeout ?? 0) > 0, JSON.stringify(m.errorCauses));
     assertComplete(run, false);
+    return run;
   } finally {
     server.closeAllConnections();
     server.close();
   }
+}
+
+test('HTTP with failures: the summary carries every statistic of a repetition, equal to the raw samples', { timeout: 90_000 }, async () => {
+  await failingHttpRun('arrival-rate');
+});
+
+test("HTTP with failures, paced by mesh-perf's pacer: the same statistics, equal to the raw samples", { timeout: 90_000 }, async () => {
+  const run = await failingHttpRun('pacer');
+  const m = parseSummary(run.summary);
+  // The pacer's own account: present, and its requests were k6's (iteration per request, no JS iteration in the window).
+  assert.ok(m.lateSends && m.lateSends.maxLagMs >= 0, JSON.stringify(m.lateSends));
+  const iterations = run.samples.filter((s) => s.metric === 'iteration_duration' && s.tags.scenario === 'measure');
+  assert.equal(iterations.length, m.requests, 'one iteration_duration sample per measured request');
+  assert.equal(m.requests, 300, 'the measured scenario sent every arrival of its schedule (100 rps × 3 s)');
 });
 
 test('gRPC: the summary carries every statistic of a repetition, equal to the raw samples', { timeout: 90_000 }, async () => {

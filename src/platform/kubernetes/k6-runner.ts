@@ -11,6 +11,8 @@ import type { ClusterAccess } from './access.ts';
 import { execInPod, uploadFile, type ExecResult, type PodRef } from './exec.ts';
 import { runK6Group, type RawReader } from './k6-group.ts';
 import type { GeneratorCapacity } from '../../load/ceiling.ts';
+import { PACER_ENTRY } from '../../load/pacer-params.ts';
+import { PACER_MODULE, PACER_PROBE, parseK6Version, parsePacerProbe } from '../../tools/k6.ts';
 
 interface Slot {
   invocation: K6Invocation;
@@ -43,7 +45,7 @@ export function k6Command(workDir: string, invocation: K6Invocation): string[] {
   return [
     'sh',
     '-c',
-    `cd "$0" || exit 127; K6_NO_USAGE_REPORT=true k6 run "$@" & echo $! > ${PID_FILE}; wait $!`,
+    `cd "$0" || exit 127; K6_NO_USAGE_REPORT=true K6_AUTO_EXTENSION_RESOLUTION=false k6 run "$@" & echo $! > ${PID_FILE}; wait $!`,
     workDir,
     '--no-color',
     ...invocation.args,
@@ -53,7 +55,7 @@ export function k6Command(workDir: string, invocation: K6Invocation): string[] {
 }
 
 export class InClusterK6Runner implements LoadRunner {
-  private cachedVersion?: string;
+  private cachedBuild?: { version: string; jsModules: string[] };
 
   /**
    * podFor maps the trial's mode (MESH_PERF_MODE in the invocation env) and the instance's index
@@ -72,15 +74,42 @@ export class InClusterK6Runner implements LoadRunner {
   readonly capacity?: () => GeneratorCapacity;
 
   async version(): Promise<string> {
-    if (this.cachedVersion) return this.cachedVersion;
+    return (await this.build()).version;
+  }
+
+  /** `k6 version` in a client pod, once: the version and the extensions built in. */
+  private async build(): Promise<{ version: string; jsModules: string[] }> {
+    if (this.cachedBuild) return this.cachedBuild;
     const result = await execInPod(this.access, this.podFor(undefined), ['k6', 'version'], { timeoutMs: 30_000 });
-    const match = /v?(\d+\.\d+\.\d+)/.exec(result.stdout);
-    if (result.exitCode !== 0 || !match)
-      throw new EnvironmentError(
-        `\`k6 version\` in the client pod printed ${JSON.stringify(result.stdout.trim() || result.stderr.trim())} (exit ${result.exitCode}); expected "k6 v1.x.y"`,
-      );
-    this.cachedVersion = match[1]!;
-    return this.cachedVersion;
+    const printed = `\`k6 version\` in the client pod printed ${JSON.stringify(result.stdout.trim() || result.stderr.trim())} (exit ${result.exitCode}); expected "k6 v1.x.y"`;
+    if (result.exitCode !== 0) throw new EnvironmentError(printed);
+    try {
+      this.cachedBuild = parseK6Version(result.stdout, 'the client pod');
+    } catch {
+      throw new EnvironmentError(printed);
+    }
+    return this.cachedBuild;
+  }
+
+  /**
+   * The client image's k6 and its pacer (load/pacer-choice.ts): `k6 version` lists the module,
+   * `k6 inspect` of a probe script in the pod gives its version. The default client image is
+   * stock grafana/k6 (no pacer); an image with the pacer's k6 (k6ext/Dockerfile) has one.
+   */
+  async pacer(): Promise<{ version: string | undefined; where: string }> {
+    const pod = this.podFor(undefined);
+    const where = `the k6 of the client image (pod ${pod.namespace}/${pod.pod})`;
+    if (!(await this.build()).jsModules.includes(PACER_MODULE)) return { version: undefined, where };
+    const probe = `${WORK_ROOT}/pacer-probe-${randomBytes(4).toString('hex')}.js`;
+    try {
+      await uploadFile(this.access, pod, probe, PACER_PROBE);
+      const result = await execInPod(this.access, pod, ['sh', '-c', 'K6_AUTO_EXTENSION_RESOLUTION=false k6 inspect "$0"', probe], {
+        timeoutMs: 30_000,
+      });
+      return { version: parsePacerProbe(result.stdout, where), where };
+    } finally {
+      await execInPod(this.access, pod, ['rm', '-f', probe], { timeoutMs: 30_000 }).catch(() => undefined);
+    }
   }
 
   async run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome> {
@@ -94,9 +123,16 @@ export class InClusterK6Runner implements LoadRunner {
       signal.addEventListener('abort', interrupt, { once: true });
       let result;
       try {
+        // The pacer's requests are not the progress line's iterations (one per repetition): elapsed time only.
+        const paced = invocation.entry === PACER_ENTRY;
         result = await this.start(slot, invocation.args, (line) => {
           const progress = parseProgressLine(line);
-          if (progress) onProgress({ elapsedS: progress.elapsedS, totalS: invocation.expectedSeconds, requests: progress.iterations });
+          if (progress)
+            onProgress({
+              elapsedS: progress.elapsedS,
+              totalS: invocation.expectedSeconds,
+              ...(paced ? {} : { requests: progress.iterations }),
+            });
         });
       } finally {
         signal.removeEventListener('abort', interrupt);
@@ -151,7 +187,7 @@ export class InClusterK6Runner implements LoadRunner {
     const summary = await this.readFile(slot.pod, `${slot.workDir}/${slot.invocation.summaryFile}`);
     const extraFiles = await this.extraFiles(slot.pod, slot.workDir, slot.invocation);
     const stderrTail = `${result.stderr}\n${result.stdout}`.trim().slice(-STDERR_TAIL);
-    return { exitCode: result.exitCode, summary, extraFiles, stderrTail, k6Version: this.cachedVersion };
+    return { exitCode: result.exitCode, summary, extraFiles, stderrTail, k6Version: this.cachedBuild?.version };
   }
 
   private async interrupt(pod: PodRef, workDir: string): Promise<void> {

@@ -200,6 +200,7 @@ export class KubernetesPlatform implements Platform {
       namespaceOf: clientNamespace,
       echoNamespaceOf: (mode) => this.namespaceOf(mode ?? first),
       version: () => inPod.version(),
+      pacer: () => inPod.pacer(),
       ...(this.run.capacity ? { capacity: this.run.capacity } : {}),
     });
   }

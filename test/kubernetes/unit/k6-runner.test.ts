@@ -22,7 +22,7 @@ test('k6 command: cd into the work dir, background k6 with its pid recorded, arg
   assert.deepEqual(command, [
     'sh',
     '-c',
-    'cd "$0" || exit 127; K6_NO_USAGE_REPORT=true k6 run "$@" & echo $! > .k6.pid; wait $!',
+    'cd "$0" || exit 127; K6_NO_USAGE_REPORT=true K6_AUTO_EXTENSION_RESOLUTION=false k6 run "$@" & echo $! > .k6.pid; wait $!',
     '/tmp/mesh-perf-k6/abc',
     '--no-color',
     '--summary-trend-stats',

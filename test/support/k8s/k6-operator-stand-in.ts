@@ -71,6 +71,8 @@ export class OperatorStandIn {
   readonly nodes = new Map<string, Map<number, string>>();
   /** The exact runner container command per TestRun (as k6-operator would put in the Job). */
   readonly commands = new Map<string, string[][]>();
+  /** Where the runners' image has its k6: the stock build, or the pacer's (the client image with k6ext's k6). */
+  k6Dir = localK6Dir();
   private readonly handled = new Set<string>();
   private stopped = false;
   private loop?: Promise<void>;
@@ -181,7 +183,7 @@ export class OperatorStandIn {
         else if (e.value !== undefined) env[e.name] = e.value;
       }
       // The pod's PATH names the wrapper's mount; here the wrapper sits in local.bin.
-      env.PATH = `${local.bin}:${localK6Dir()}:/usr/bin:/bin`;
+      env.PATH = `${local.bin}:${this.k6Dir}:/usr/bin:/bin`;
       const child = spawn(join(local.bin, 'k6'), command.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
       child.stderr!.resume();
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -38,7 +38,8 @@ export const istioTag = () => buildVersions().ISTIO_BUILD_TAG!;
 export const imageRefsFor = (registry: string) => ({
   pause: () => `${registry}/pause:${componentVersion('pause')}`,
   echo: () => `${registry}/fortio/fortio:${componentVersion('fortio')}`,
-  client: () => `${registry}/grafana/k6:${componentVersion('k6')}`,
+  /** grafana/k6 with the k6 that has mesh-perf's pacer, as the k6ext/Dockerfile image is. */
+  client: () => `${registry}/grafana/k6:${componentVersion('k6-pacer')}`,
   coredns: () => `${registry}/coredns/coredns:${componentVersion('coredns')}`,
   istio: (name: string) => `${registry}/istio/${name}:${istioTag()}`,
   /** cr.l5d.io/linkerd/<name> through the mirror (commands.ts linkerdMirrorValues), tagged as the CLI's chart tags it. */
@@ -144,7 +145,7 @@ export function workloadSpecs(registry: string): ImageSpec[] {
       entrypoint: ['/usr/bin/k6'],
       env: ['PATH=/usr/bin:/bin', 'HOME=/tmp'],
       entries: [
-        ...withLibraries(componentPath('k6'), '/usr/bin/k6'),
+        ...withLibraries(componentPath('k6-pacer'), '/usr/bin/k6'),
         { kind: 'file', path: '/bin/busybox', from: componentPath('busybox') },
         ...BUSYBOX_APPLETS.map((a): LayerEntry => ({ kind: 'symlink', path: `/bin/${a}`, target: 'busybox' })),
       ],

@@ -38,6 +38,8 @@ export interface K6OperatorRunnerOptions {
   log: Logger;
   /** The k6 version of the client image (the runners run the same image). */
   version(): Promise<string>;
+  /** Its pacer (LoadRunner.pacer), when the platform can tell. */
+  pacer?(): Promise<{ version: string | undefined; where: string }>;
   pollMs?: number;
   /** Where runners can go, for load.generators: auto (the platform reads it from the nodes). */
   capacity?: () => GeneratorCapacity;
@@ -72,6 +74,11 @@ export class K6OperatorRunner implements LoadRunner {
   async version(): Promise<string> {
     this.cachedVersion ??= await this.options.version();
     return this.cachedVersion;
+  }
+
+  /** The runners run the client image: its k6's pacer, as the client pods report it. */
+  pacer(): Promise<{ version: string | undefined; where: string }> {
+    return this.options.pacer?.() ?? Promise.resolve({ version: undefined, where: "the k6-operator runners' k6" });
   }
 
   async run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome> {

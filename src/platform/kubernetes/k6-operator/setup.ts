@@ -18,6 +18,8 @@ export interface OperatorRunnerInput {
   /** The mode's own namespace, where the echo pods its runners must keep off run. */
   echoNamespaceOf(mode: string | undefined): string;
   version(): Promise<string>;
+  /** The client image's pacer (InClusterK6Runner.pacer): the runners run the same image. */
+  pacer?(): Promise<{ version: string | undefined; where: string }>;
   /** Where runners can go (the nodes), for load.generators: auto. */
   capacity?: GeneratorCapacity;
 }
@@ -30,6 +32,7 @@ export function operatorRunner(input: OperatorRunnerInput): K6OperatorRunner {
     readyTimeoutMs: input.readyTimeoutMs,
     log: input.log,
     version: input.version,
+    ...(input.pacer ? { pacer: input.pacer } : {}),
     ...(input.capacity ? { capacity: () => input.capacity! } : {}),
     placementFor: (mode) => ({
       namespace: input.namespaceOf(mode),

@@ -195,6 +195,8 @@ export function buildTestRun(name: string, invocations: readonly K6Invocation[],
           { name: 'PATH', value: `${WRAPPER_DIR}:${IMAGE_PATH}` },
           { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
           { name: 'K6_NO_USAGE_REPORT', value: 'true' },
+          // mesh-perf chooses its k6 (load/pacer-choice.ts): k6 must not fetch another for an extension.
+          { name: 'K6_AUTO_EXTENSION_RESOLUTION', value: 'false' },
         ],
         volumes: [
           { name: 'mesh-perf-bin', configMap: { name, items: [{ key: WRAPPER_KEY, path: 'k6', mode: 0o755 }] } },

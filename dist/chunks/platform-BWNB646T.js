@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{h as a,j as b}from"./chunk-DDZCP52K.js";import"./chunk-U5VMX2HI.js";import"./chunk-6MMVB5P2.js";import"./chunk-VGAHZP5S.js";import"./chunk-CGY2W5QG.js";import"./chunk-XXKTE5IL.js";import"./chunk-C7JEAUD4.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
