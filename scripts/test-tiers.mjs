@@ -96,6 +96,7 @@ const E2E = [
   'test/history/git-session.test.ts',
   'test/history/dashboard-months.test.ts',
   'test/history/layout-conversion.test.ts',
+  'test/history/publish-faults.test.ts',
   'test/history/run-page.test.ts',
   'test/integration/ab-arms.test.ts',
   'test/integration/cli-errors.test.ts',
