@@ -51,7 +51,16 @@ export interface RepetitionColumns {
 }
 
 /** Fields a Repetition may leave out (the schema's optional ones): null in a column means absent. */
-const OPTIONAL_FIELDS = new Set(['errorCauses', 'failedLatencyMs', 'iterationMs', 'scriptThresholds', 'resources', 'instances', 'path']);
+const OPTIONAL_FIELDS = new Set([
+  'errorCauses',
+  'failedLatencyMs',
+  'iterationMs',
+  'scriptThresholds',
+  'resources',
+  'instances',
+  'path',
+  'disruptions',
+]);
 
 /** Significant digits of a stored float: as results were always stored, far below run-to-run noise. */
 export const STORED_DIGITS = 6;

@@ -13,13 +13,15 @@ import { installLinkerd, LINKERD_NAMESPACE, uninstallLinkerd } from './mesh/link
 import { ingressPath, INGRESS_USE_WAYPOINT, meshKindOf, namespaceSetup, needsGatewayApi, usesIstio } from './mesh/modes.ts';
 import { modeMtlsPolicies } from './mesh/mtls-policy.ts';
 import { ProxyPathProbe } from './mesh/path-probe.ts';
+import { ApiOutage } from './api-outage.ts';
+import { PodDisruptionWatch } from './disruptions.ts';
 import { istioRevisions, revisionName } from '../../config/istio-revisions.ts';
 import { deleteLabelledClusterObjects } from './mesh/cleanup.ts';
 import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler } from '../types.ts';
+import type { DisruptionWatch, ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler } from '../types.ts';
 import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
@@ -53,6 +55,7 @@ import {
   runnerFitProblem,
   cpuMillicoresOf,
   schedulableNodes,
+  unschedulableNodes,
   type NodeView,
   type SchedulableNode,
   withoutClientAvoidance,
@@ -121,6 +124,8 @@ export class KubernetesPlatform implements Platform {
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
   private probe?: PathProbe;
+  private apiOutage?: ApiOutage;
+  private disruptions?: DisruptionWatch;
   private tornDown = false;
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
@@ -147,6 +152,17 @@ export class KubernetesPlatform implements Platform {
 
   get readyTimeoutMs(): number {
     return parseDurationMs(this.k8s.readyTimeout) ?? 300_000;
+  }
+
+  /** One API server outage at a time, shared by every call around the repetitions (api-outage.ts). */
+  private get outage(): ApiOutage {
+    this.apiOutage ??= new ApiOutage({
+      limitMs: parseDurationMs(this.k8s.apiOutage) ?? 60_000,
+      log: this.context.log,
+      signal: this.context.signal,
+      server: this.access?.server ?? 'of the kubeconfig',
+    });
+    return this.apiOutage;
   }
 
   /** Connects and checks the server answers; fails within seconds when it does not. */
@@ -360,11 +376,14 @@ export class KubernetesPlatform implements Platform {
    */
   private async checkClientFit(access: ClusterAccess): Promise<void> {
     const profiles = this.context.config.profiles;
-    if (profiles.every((p) => p.generators === 1)) return;
-    const nodes = await this.schedulableNodes(access);
+    const operator = this.engine === 'k6-operator';
+    // k6-operator's runners keep off the echo pods' nodes even one at a time: checked always.
+    if (!operator && profiles.every((p) => p.generators === 1)) return;
+    const views = await this.listNodes(access);
+    const nodes = schedulableNodes(views);
+    const leftOut = unschedulableNodes(views);
     const client = this.k8s.resources.client;
     const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
-    const operator = this.engine === 'k6-operator';
     // k6-operator's runners keep off every node their mode's echo pods may take (one each).
     const echoPods = profiles.map((p) => p.replicas ?? this.k8s.replicas);
     const reserved = nodesReservedForEcho(this.context.config);
@@ -372,14 +391,13 @@ export class KubernetesPlatform implements Platform {
     const choices = profiles.map((p) => chooseGenerators(p, this.capacity!));
     const counts = choices.map((c) => c.count);
     const instances = Math.max(1, ...counts);
-    if (instances === 1) return;
+    if (instances === 1 && !operator) return;
     const fieldOf = (name: string, i: number) => (profiles.length > 1 ? `load[${i}].${name}` : `load.${name}`);
     const index = counts.indexOf(instances);
     const field = fieldOf('generators', index);
     if (operator) {
       // Each profile's runners against its own echo pod count: the tightest decides.
       for (const [i, count] of counts.entries()) {
-        if (count < 2) continue;
         const echoField = profiles[i]!.replicas === undefined ? 'kubernetes.replicas' : fieldOf('replicas', i);
         const problem = runnerFitProblem(nodes, {
           clients: count,
@@ -387,11 +405,12 @@ export class KubernetesPlatform implements Platform {
           requestMillicores,
           echoPods: echoPods[i]!,
           echoField,
+          leftOut,
         });
         if (problem) throw new EnvironmentError(problem);
       }
     } else {
-      const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
+      const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores, leftOut });
       if (problem) throw new EnvironmentError(problem);
     }
     profiles.forEach((p, i) => {
@@ -400,7 +419,7 @@ export class KubernetesPlatform implements Platform {
     if (operator) {
       // The runners send the load; one client pod stays only to read the image's k6 version.
       this.context.log.info(
-        `up to ${instances} k6-operator runners per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
+        `up to ${instances} k6-operator runner${instances === 1 ? '' : 's'} per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
       );
       return;
     }
@@ -429,12 +448,16 @@ export class KubernetesPlatform implements Platform {
   }
 
   private async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
+    return schedulableNodes(await this.listNodes(access));
+  }
+
+  private async listNodes(access: ClusterAccess): Promise<NodeView[]> {
     const response = await rawRequest(access, '/api/v1/nodes', { timeoutMs: 15_000 });
     if (response.status !== 200)
       throw new EnvironmentError(
         `could not list the cluster's nodes to place the client pods of load.generators: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
       );
-    return schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
+    return (JSON.parse(response.body) as { items: NodeView[] }).items;
   }
 
   /** True once anything may have been created in the cluster. */
@@ -537,6 +560,7 @@ export class KubernetesPlatform implements Platform {
         ...(this.capacity ? { capacity: this.capacity } : {}),
         ...(this.k6ApiPortBase ? { apiPortBase: this.k6ApiPortBase } : {}),
         raw: { metrics: RAW_CSV_METRICS, parse: (csv) => collectRawSamples(oneChunk(csv)) },
+        outage: this.outage,
       },
     );
     if (this.engine !== 'k6-operator') return inPod;
@@ -584,6 +608,22 @@ export class KubernetesPlatform implements Platform {
       ),
     });
     return this.probe;
+  }
+
+  disruptionWatch(): DisruptionWatch | undefined {
+    if (!this.access) return undefined;
+    this.disruptions ??= new PodDisruptionWatch(this.access, {
+      modes: Object.fromEntries(
+        this.placements.map((p) => [
+          p.mode.name,
+          { kind: p.mesh, namespace: p.namespace, clientNamespace: this.clientNamespaceOf(p.mode.name) },
+        ]),
+      ),
+      readyTimeoutMs: this.readyTimeoutMs,
+      outage: this.outage,
+      signal: this.context.signal,
+    });
+    return this.disruptions;
   }
 
   /** Per mode: the mutual TLS policy in force for its server (read from the cluster), and its namespace's enrolment. */
