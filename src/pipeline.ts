@@ -253,13 +253,13 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   // A pod of the path deleted or a proxy restarted mid-repetition: its figures span the fault (and
   // the next repetition waits until the mode's pods are back).
   const disruptions = (await watch?.stop(trial.mode.name)) ?? [];
+  if (path) run.repetition.path = path;
   if (disruptions.length > 0) {
     run.repetition.disruptions = disruptions;
     run.repetition.valid = false;
-    run.repetition.invalidReasons.push(...watch!.reasons(disruptions));
+    run.repetition.invalidReasons.push(...watch!.reasons(disruptions, run.repetition));
   }
   if (path) {
-    run.repetition.path = path;
     // Figures of traffic that skipped the mode's mesh (or that a mesh captured) are not the mode's.
     const wrongPath = probe!.invalidReasons(trial.mode.name, run.repetition.requests, path, disruptions);
     if (wrongPath.length > 0) {

@@ -3,7 +3,7 @@
 import type { Config, LoadProfile } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
-import type { Disruption, ModeResult, PathEvidence, ResourceUsage } from '../results/types.ts';
+import type { Disruption, ModeResult, PathEvidence, Repetition, ResourceUsage } from '../results/types.ts';
 import type { MeasuredWindow } from '../load/types.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -64,8 +64,8 @@ export interface PathProbe {
 export interface DisruptionWatch {
   start(mode: string): Promise<void>;
   stop(mode: string): Promise<Disruption[]>;
-  /** The disruptions as reasons of an invalid repetition. */
-  reasons(disruptions: readonly Disruption[]): string[];
+  /** The disruptions as reasons of an invalid repetition, with what its figures say the traffic did across them. */
+  reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[];
 }
 
 /** What a platform records once per mode beside its repetitions (results: modes[]). */

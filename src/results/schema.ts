@@ -54,6 +54,7 @@ const disruption = z
     exitCode: z.number().int().optional(),
     restarts: z.number().int().optional(),
     replacement: z.string().optional(),
+    terminating: z.boolean().optional(),
     crash: z.boolean().optional(),
   })
   .describe("a pod or container of the mode's path that was deleted or restarted while the repetition ran");

@@ -120,6 +120,8 @@ export interface Disruption {
   restarts?: number;
   /** The pod that took a deleted one's place, when there was one by the end of the repetition. */
   replacement?: string;
+  /** A deleted pod still terminating (draining its connections) when the repetition ended. */
+  terminating?: boolean;
   /** A mesh proxy that ended by itself under the load (OOMKilled, or an exit that is not a kill): a finding, which fails the run. */
   crash?: boolean;
 }

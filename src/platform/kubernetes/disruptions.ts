@@ -5,7 +5,7 @@
 // ready, the restarted container ready), for at most kubernetes.readyTimeout; a mode that does not
 // come back stops the run (exit 3) saying which pod and why.
 import type { MeshKind } from '../../config/schema.ts';
-import type { Disruption } from '../../results/types.ts';
+import type { Disruption, Repetition } from '../../results/types.ts';
 import { EnvironmentError } from '../../util/errors.ts';
 import type { ClusterAccess } from './access.ts';
 import type { ApiOutage } from './api-outage.ts';
@@ -36,13 +36,21 @@ interface PodItem {
     phase?: string;
     reason?: string;
     conditions?: { type: string; status: string }[];
-    containerStatuses?: {
-      name: string;
-      restartCount?: number;
-      lastState?: { terminated?: { reason?: string; exitCode?: number } };
-    }[];
-    initContainerStatuses?: { name: string; restartCount?: number; lastState?: { terminated?: { reason?: string; exitCode?: number } } }[];
+    containerStatuses?: ContainerStatus[];
+    initContainerStatuses?: ContainerStatus[];
   };
+}
+
+interface ContainerStatus {
+  name: string;
+  restartCount?: number;
+  state?: { running?: object; terminated?: Termination; waiting?: object };
+  lastState?: { terminated?: Termination };
+}
+
+interface Termination {
+  reason?: string;
+  exitCode?: number;
 }
 
 /** k6-operator's pods come and go with every repetition (its TestRun's initializer, starter and runners). */
@@ -62,10 +70,11 @@ export function podLook(pod: PodItem, namespace: string): PodLook | undefined {
   if (!role) return undefined;
   // Native sidecars (Linkerd's proxy, Istio's with native sidecars on) are init containers that keep running.
   const containers: ContainerLook[] = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].map((c) => {
-    const end = c.lastState?.terminated;
+    const end = c.state?.terminated ?? c.lastState?.terminated;
     return {
       name: c.name,
       restarts: c.restartCount ?? 0,
+      running: c.state?.running !== undefined,
       ...(end
         ? { lastEnd: { ...(end.reason ? { reason: end.reason } : {}), ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}) } }
         : {}),
@@ -107,8 +116,14 @@ export class PodDisruptionWatch implements DisruptionWatch {
     return found;
   }
 
-  reasons(disruptions: readonly Disruption[]): string[] {
-    return disruptions.map(disruptionText);
+  reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[] {
+    const across = {
+      requests: repetition.requests,
+      failures: repetition.failures,
+      ...(repetition.errorCauses ? { errorCauses: repetition.errorCauses } : {}),
+      ...(repetition.path ? { proxies: repetition.path.proxies } : {}),
+    };
+    return disruptions.map((d) => disruptionText(d, across));
   }
 
   /** The namespaces to look in for a mode: its own, its client's, and istio-system's ztunnels when its path crosses them. */

@@ -5,6 +5,7 @@
 // only this node cannot run is refused here, before anything starts, with why (exit 2): the modes
 // whose proxy is Envoy.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../src/config/load.ts';
 import { meshOf } from '../../../src/config/schema.ts';
@@ -79,6 +80,18 @@ export interface ProductRun {
 
 /** `mesh-perf <args>` inside the node's network namespace; output streamed to onLine as it comes. */
 export function runProduct(init: number, args: string[], onLine: (line: string) => void = () => {}): Promise<ProductRun> {
+  return startProduct(init, args, onLine).done;
+}
+
+/**
+ * runProduct with the process at hand, for the fault tier to signal: nsenter without a PID
+ * namespace execs the CLI itself, so `child` is mesh-perf.
+ */
+export function startProduct(
+  init: number,
+  args: string[],
+  onLine: (line: string) => void = () => {},
+): { child: import('node:child_process').ChildProcess; done: Promise<ProductRun> } {
   const child = spawn('nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
     env: {
       ...process.env,
@@ -98,8 +111,10 @@ export function runProduct(init: number, args: string[], onLine: (line: string) 
   };
   child.stdout.on('data', (c: Buffer) => lines(c, (t) => (stdout += t)));
   child.stderr.on('data', (c: Buffer) => lines(c, (t) => (stderr += t)));
-  return new Promise((resolve, reject) => {
+  const done = new Promise<ProductRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    // Killed by a signal: 128 + its number, as a shell reports it.
+    child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? constants.signals[signal] : 1), stdout, stderr }));
   });
+  return { child, done };
 }
