@@ -33,6 +33,7 @@ const K8S_SECONDS = {
   'test/kubernetes/control-plane.test.ts': 44,
   'test/kubernetes/k6-operator-spread.test.ts': 43,
   'test/kubernetes/scaling.test.ts': 37,
+  'test/kubernetes/disruptions.test.ts': 40,
   'test/kubernetes/k6-operator-refusals.test.ts': 20,
   'test/kubernetes/single-node.test.ts': 20,
   'test/kubernetes/unreachable.test.ts': 18,

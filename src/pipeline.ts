@@ -250,8 +250,8 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   }
   if (target.server) run.repetition.server = target.server;
   const path = await probe?.stop(trial.mode.name);
-  // A pod of the path deleted or a proxy restarted mid-repetition: its figures span the fault (and
-  // the next repetition waits until the mode's pods are back).
+  // A pod of the path deleted or a proxy restarted mid-repetition: its figures span the fault (and,
+  // once it is recorded, the next repetition waits until the mode's pods are back).
   const disruptions = (await watch?.stop(trial.mode.name)) ?? [];
   if (path) run.repetition.path = path;
   if (disruptions.length > 0) {
@@ -273,6 +273,7 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
     `${label}: ${rep.latencyMs ? `p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms` : 'no successful request'}, ${rep.achievedRps.toFixed(1)} rps${rep.instances ? ` from ${rep.instances.length} k6 processes` : ''}${rep.failures > 0 ? `, ${formatErrorRate(rep.errorRate)} failed (${formatCauses(rep.errorCauses)})` : ''}${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
   );
   for (const [name, content] of Object.entries(run.extraFiles)) extraFiles[`${trial.mode.name}-rep${trial.repetition}-${name}`] = content;
+  if (disruptions.length > 0) await watch!.settle(trial.mode.name, disruptions);
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
 }
 

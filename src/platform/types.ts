@@ -58,12 +58,13 @@ export interface PathProbe {
 
 /**
  * Looks at the pods a mode's traffic crosses before and after each repetition: what did not last
- * through it (a pod deleted or evicted, a container restarted). Stop waits, bounded, until the
- * mode's pods are back, or throws (the run stops).
+ * through it (a pod deleted or evicted, a container restarted). After one, settle waits, bounded,
+ * until the mode's pods are back, or throws (the run stops; the repetition is recorded first).
  */
 export interface DisruptionWatch {
   start(mode: string): Promise<void>;
   stop(mode: string): Promise<Disruption[]>;
+  settle(mode: string, disruptions: readonly Disruption[]): Promise<void>;
   /** The disruptions as reasons of an invalid repetition, with what its figures say the traffic did across them. */
   reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[];
 }

@@ -83,10 +83,17 @@ async function clusterObjects(): Promise<string[]> {
   return [...cluster, ...ours.map((o) => `labelled ${o}`)].sort();
 }
 
-/** What `down` (or a clean stop) left that was not there before the run. */
+/**
+ * What `down` (or a clean stop) left that was not there before the run. The API server removes
+ * what it made itself for a CRD group (its APIService) just after the group's last CRD is gone:
+ * a few seconds are allowed for that, nothing else.
+ */
 async function leftovers(): Promise<string[]> {
-  const now = await clusterObjects();
-  return now.filter((o) => !clusterBefore.includes(o));
+  for (let i = 0; ; i++) {
+    const left = (await clusterObjects()).filter((o) => !clusterBefore.includes(o));
+    if (left.length === 0 || i === 10 || left.some((o) => !o.startsWith('apiservice.'))) return left;
+    await sleep(1000);
+  }
 }
 
 function config(name: string, body: Record<string, unknown>): string {
@@ -187,6 +194,8 @@ const kubectlPath = () => componentPath('kubectl');
 // ---- The run the faults leave running -------------------------------------------------------
 
 const MODES = ['baseline', 'istio-ambient', 'linkerd'];
+/** From a repetition's first live line (k6's first second): its 2 s warm-up and 3 s into the 10 s window. */
+const INJECT_AFTER_MS = 5000;
 const RATE = 100;
 let faulted: RunResult | undefined;
 let faultedCode: number | undefined;
@@ -197,9 +206,9 @@ test('one run of baseline, istio-ambient and linkerd with a fault in six of its 
 }, async (t) => {
   const file = config('in-run', {
     modes: MODES.map((name) => ({ name })),
-    // 15 s windows, 100 VUs (a second of arrivals) so that a stall of this shared machine shows in
+    // 10 s windows, 100 VUs (a second of arrivals) so that a stall of this shared machine shows in
     // the tail, not as dropped iterations; three blocks, every mode in each.
-    load: { rate: RATE, duration: '15s', warmup: '3s', repetitions: 3, vus: 100 },
+    load: { rate: RATE, duration: '10s', warmup: '2s', repetitions: 3, vus: 100 },
     plan: { seed: 51 },
   });
   t.after(() => cleanUp(file));
@@ -210,7 +219,7 @@ test('one run of baseline, istio-ambient and linkerd with a fault in six of its 
     product.push(line);
   });
   const inject = (name: string, mode: string, rep: number, what: () => Promise<Injected>) =>
-    injectDuring(product, running.done, mode, rep, 4000, what).then(
+    injectDuring(product, running.done, mode, rep, INJECT_AFTER_MS, what).then(
       (done) => (injected[name] = done),
       (error: Error) => (injected[name] = error),
     );
@@ -218,7 +227,7 @@ test('one run of baseline, istio-ambient and linkerd with a fault in six of its 
     inject('ztunnel-pod', 'istio-ambient', 1, () => deletePods(node, 'istio-system', 'app=ztunnel')),
     inject('ztunnel-process', 'istio-ambient', 2, () => killContainer(node, 'istio-system', 'app=ztunnel', 'istio-proxy')),
     inject('linkerd-proxy', 'linkerd', 1, () => killContainer(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy')),
-    inject('linkerd-crash', 'linkerd', 2, () => killContainer(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy', 'SIGSEGV')),
+    inject('linkerd-crash', 'linkerd', 2, () => killContainer(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy', 'SIGABRT')),
     inject('echo-deleted', 'baseline', 1, () => deletePods(node, 'mesh-perf-baseline', 'app=echo')),
     inject('echo-evicted', 'baseline', 2, () => evictPod(node, 'mesh-perf-baseline', 'app=echo')),
     inject('api-20s', 'baseline', 3, () => apiServerOutage(node, 20_000)),
@@ -297,13 +306,13 @@ test("the echo pod's linkerd-proxy killed mid-repetition: invalid, naming the pr
   });
 });
 
-test('linkerd-proxy crashing mid-repetition (SIGSEGV, exit 139): its repetition invalid, and the crash is a finding: the verdict fails (exit 1) saying so', (t) => {
+test('linkerd-proxy crashing mid-repetition (SIGABRT, exit 134, as an abort or a panic with panic=abort): its repetition invalid, and the crash is a finding: the verdict fails (exit 1) saying so', (t) => {
   hit(t, 'linkerd-crash', 'linkerd', (rep, d) => {
     const l = d.find((x) => x.component === 'linkerd-proxy');
-    assert.ok(l && l.crash && l.exitCode === 139, JSON.stringify(d));
+    assert.ok(l?.crash && l.exitCode === 134, JSON.stringify(d));
     assert.match(
       rep.invalidReasons.join('; '),
-      /linkerd-proxy in pod mesh-perf-linkerd\/echo-\S+ crashed under the load \(\S*,? ?exit 139\)/,
+      /linkerd-proxy in pod mesh-perf-linkerd\/echo-\S+ crashed under the load \(\S*,? ?exit 134\)/,
     );
   });
   assert.equal(faulted!.verdict, 'fail');
@@ -339,7 +348,7 @@ test('the API server unreachable for 20 s mid-repetition: survived (k6 ran on in
   assert.ok(rep, 'a baseline repetition was under load');
   assert.ok(rep.valid, rep.invalidReasons.join('; '));
   assert.ok(rep.achievedRps > RATE * 0.99, `${rep.achievedRps} rps`);
-  assert.ok(rep.requests >= RATE * 15 * 0.99, `${rep.requests} requests`);
+  assert.ok(rep.requests >= RATE * 10 * 0.99, `${rep.requests} requests`);
   assert.ok(
     lines.some((l) => /stopped answering while/.test(l)),
     'the outage was said',
@@ -355,7 +364,7 @@ test('the API server unreachable for 20 s mid-repetition: survived (k6 ran on in
 
 const SHORT = {
   modes: [{ name: 'baseline' }, { name: 'istio-ambient' }],
-  load: { rate: RATE, duration: '15s', warmup: '3s', repetitions: 2, vus: 100 },
+  load: { rate: RATE, duration: '10s', warmup: '2s', repetitions: 2, vus: 100 },
 };
 
 /**
@@ -387,7 +396,7 @@ test('the API server away longer than kubernetes.apiOutage: a clean stop, exit 3
     log(line);
     product.push(line);
   });
-  const outage = injectDuring(product, running.done, 'istio-ambient', 1, 4000, () => apiServerOutage(node, 60_000));
+  const outage = injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, () => apiServerOutage(node, 60_000));
   const run = await running.done;
   await outage;
   assert.equal(run.code, 3, run.stderr);
@@ -413,7 +422,7 @@ test('mesh-perf SIGTERM mid-repetition: partial results written (verdict invalid
     log(line);
     product.push(line);
   });
-  await injectDuring(product, running.done, 'istio-ambient', 1, 4000, async () => {
+  await injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, async () => {
     running.child.kill('SIGTERM');
     return { fault: 'SIGTERM', at: Date.now(), detail: `SIGTERM to mesh-perf (pid ${running.child.pid})` };
   });
@@ -440,7 +449,7 @@ test('mesh-perf SIGKILL mid-repetition: it leaves its namespaces and meshes; dow
     log(line);
     product.push(line);
   });
-  await injectDuring(product, running.done, 'istio-ambient', 1, 4000, async () => {
+  await injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, async () => {
     running.child.kill('SIGKILL');
     return { fault: 'SIGKILL', at: Date.now(), detail: `SIGKILL to mesh-perf (pid ${running.child.pid})` };
   });

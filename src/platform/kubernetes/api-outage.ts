@@ -11,13 +11,15 @@ import type { Logger } from '../../util/log.ts';
 
 /** Errors that mean the API server (or the kubelet stream behind it) could not be reached, not that it answered. */
 const UNREACHABLE =
-  /cannot reach the Kubernetes API server|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|socket hang up|no answer within|Unexpected server response: (?:5\d\d)|ended without an exit status|HTTP 50[234]/i;
+  /cannot reach the Kubernetes API server|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|socket hang up|no answer within|Unexpected server response: (?:5\d\d)|HTTP 50[234]/i;
+/** An exec stream that closed with no status at all: the connection went, not an answer (one with a status message is an answer). */
+const STREAM_LOST = /ended without an exit status$/;
 
 export function isUnreachable(error: unknown): boolean {
   const text = [(error as Error)?.message, (error as { cause?: Error })?.cause?.message, (error as NodeJS.ErrnoException)?.code]
     .filter(Boolean)
     .join(' ');
-  return UNREACHABLE.test(text);
+  return UNREACHABLE.test(text) || STREAM_LOST.test((error as Error)?.message ?? '');
 }
 
 export interface OutageOptions {
@@ -58,7 +60,7 @@ export class ApiOutage {
   /** Throws the outage's stop once it has lasted past the limit; notes its start otherwise. */
   failed(what: string, error: unknown): void {
     const now = Date.now();
-    this.lastError = ((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 300);
+    this.lastError = ((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 600);
     if (this.since === undefined) {
       this.since = now;
       this.options.log.warn(

@@ -106,14 +106,9 @@ export class PodDisruptionWatch implements DisruptionWatch {
     this.before = await this.look(mode);
   }
 
-  /**
-   * Looks again after the load: what did not last through it. When something did not, waits until
-   * the mode's pods are back before the next repetition (bounded by kubernetes.readyTimeout).
-   */
+  /** Looks again after the load: what did not last through it. */
   async stop(mode: string): Promise<Disruption[]> {
-    const found = disruptionsBetween(this.before, await this.look(mode));
-    if (found.length > 0) await this.settle(mode, found);
-    return found;
+    return disruptionsBetween(this.before, await this.look(mode));
   }
 
   reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[] {
@@ -153,8 +148,11 @@ export class PodDisruptionWatch implements DisruptionWatch {
     return looks;
   }
 
-  /** Waits until every role that lost a pod has as many ready pods again, and every restarted pod is ready. */
-  private async settle(mode: string, found: readonly Disruption[]): Promise<void> {
+  /**
+   * Waits until every role that lost a pod has as many ready pods again as before the repetition,
+   * and every restarted pod is ready (bounded by kubernetes.readyTimeout; past it, throws naming them).
+   */
+  async settle(mode: string, found: readonly Disruption[]): Promise<void> {
     const wanted = new Map<string, number>();
     for (const pod of this.before)
       if (pod.ready) wanted.set(`${pod.namespace} ${pod.role}`, (wanted.get(`${pod.namespace} ${pod.role}`) ?? 0) + 1);

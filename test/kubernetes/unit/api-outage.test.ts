@@ -23,7 +23,12 @@ test('what counts as unreachable: refused, reset, timed out, a 5xx upgrade, a st
   const event = { type: 'error', message: 'connect ECONNREFUSED 198.18.0.1:6443', error: refused() };
   assert.equal(describeExecError(event), 'connect ECONNREFUSED 198.18.0.1:6443');
   assert.equal(isUnreachable(new Error(`exec in pod a/b (container k6) failed to start: ${describeExecError(event)}`)), true);
-  for (const message of ['exec in pod a/b failed to start: 403 Forbidden (grant "create" on pods/exec)', 'pods "x" not found'])
+  for (const message of [
+    'exec in pod a/b failed to start: 403 Forbidden (grant "create" on pods/exec)',
+    'pods "x" not found',
+    // An answer from the kubelet, not a lost connection: a command the image lacks (seen on the real node).
+    'exec `tail` in pod a/b (container k6) ended without an exit status: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "8542"',
+  ])
     assert.equal(isUnreachable(new Error(message)), false, message);
 });
 

@@ -58,9 +58,13 @@ export class ProductLines {
   }
 }
 
-/** The product's live line for a repetition under load: "[3/9] istio-ambient · default · rep 1/3 · measuring · 4/23s". */
+/**
+ * The product's live line for a repetition under way: "[3/9] istio-ambient · 100rps · rep 1/3 ·
+ * warm-up · 1/12s". Its first comes with k6's first second (later ones at most every 5 s without a
+ * TTY), so the harness counts from it.
+ */
 export function underLoad(mode: string, repetition: number): RegExp {
-  return new RegExp(`\\[\\d+/\\d+\\] ${mode.replace(/[-.]/g, '\\$&')} · \\S+ · rep ${repetition}/\\d+ · measuring`);
+  return new RegExp(`\\[\\d+/\\d+\\] ${mode.replace(/[-.]/g, '\\$&')} · \\S+ · rep ${repetition}/\\d+ · (warm-up|measuring)`);
 }
 
 /** Running pods a selector picks, not already terminating. */
@@ -102,7 +106,8 @@ export async function evictPod(node: NodeContext, namespace: string, selector: s
 }
 
 /**
- * Kills a container's main process with SIGKILL (or SIGSEGV: what a crash looks like to the kubelet), found through the node's CRI by pod and container
+ * Kills a container's main process with SIGKILL (or SIGABRT: an abort, what a crash looks like to the kubelet; Rust's
+ * runtime catches a SIGSEGV sent by kill and goes on), found through the node's CRI by pod and container
  * name (crictl ps → the container id → crictl inspect → its pid in the node's PID namespace); the
  * kubelet restarts it.
  */
@@ -111,7 +116,7 @@ export async function killContainer(
   namespace: string,
   selector: string,
   container: string,
-  signal: 'SIGKILL' | 'SIGSEGV' = 'SIGKILL',
+  signal: 'SIGKILL' | 'SIGABRT' = 'SIGKILL',
 ): Promise<Injected> {
   const [pod] = await podNames(node, namespace, selector);
   if (!pod) throw new FaultNotInjected(`no pod ${selector} in ${namespace}`);
