@@ -52,14 +52,19 @@ async function fingerprint(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** A tmpfs of `bytes` at `path` (removed by unmount). */
-function mountTmpfs(path: string, bytes: number): void {
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'mesh-perf-faults', path], { encoding: 'utf8' });
+/** Runs `fn` with a fresh directory holding `disk`, a tmpfs of `bytes`; unmounts and removes both after. */
+async function withSmallDisk(name: string, bytes: number, fn: (dir: string, disk: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir(name);
+  const disk = join(dir, 'disk');
+  await mkdir(disk);
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'mesh-perf-faults', disk], { encoding: 'utf8' });
   assert.equal(mounted.status, 0, mounted.stderr);
-}
-
-function unmount(path: string): void {
-  spawnSync('umount', [path]);
+  try {
+    await fn(dir, disk);
+  } finally {
+    spawnSync('umount', [disk]);
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Fills the file system at `dir` until `free` bytes are left (a filler file, removed to make room). */
@@ -129,11 +134,7 @@ test('a directory store whose disk fills up mid-write: exit 3 naming the file an
   skip: noRoot,
   timeout: 120_000,
 }, async () => {
-  const dir = await tempDir('publish-full-dir');
-  const disk = join(dir, 'disk');
-  await mkdir(disk);
-  mountTmpfs(disk, 2 * 1024 * 1024);
-  try {
+  await withSmallDisk('publish-full-dir', 2 * 1024 * 1024, async (dir, disk) => {
     const [first, second] = await runFolders(dir);
     const store = join(disk, 'store');
     assert.equal((await runCli(['publish', '--results', first!, '--store', store], { env })).code, 0);
@@ -157,21 +158,14 @@ test('a directory store whose disk fills up mid-write: exit 3 naming the file an
       Object.keys(await fingerprint(store)).filter((f) => f.includes('.tmp-')),
       [],
     );
-  } finally {
-    unmount(disk);
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a git store whose publishing disk fills up (the session's repository, at three fill levels, each stopping it at another step): exit 3 naming the cause, the branch unchanged, nothing left in the temporary directory; with room the same results publish", {
   skip: noRoot,
   timeout: 180_000,
 }, async () => {
-  const dir = await tempDir('publish-full-git');
-  const disk = join(dir, 'disk');
-  await mkdir(disk);
-  mountTmpfs(disk, 16 * 1024 * 1024);
-  try {
+  await withSmallDisk('publish-full-git', 16 * 1024 * 1024, async (dir, disk) => {
     const remote = await bareRepo(dir);
     const [first, second] = await runFolders(dir);
     // The session repository lives in TMPDIR. (tsx, which runs the CLI here, keeps its cache there
@@ -204,8 +198,5 @@ test("a git store whose publishing disk fills up (the session's repository, at t
     assert.equal(later.code, 0, later.stderr);
     assert.equal((await readIndex(gitStore(remote), SUITE)).runs.length, 2);
     assert.ok((await stat(tmp)).isDirectory());
-  } finally {
-    unmount(disk);
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -120,6 +120,26 @@ function repAt(result: RunResult, mode: string, at: number): Repetition | undefi
   return repsOf(result, mode).find((r) => Date.parse(r.startedAt) <= at && at <= Date.parse(r.startedAt) + (r.durationS + 15) * 1000);
 }
 
+/** `mesh-perf run` of a config written by config(), its output logged and watched for the harness. */
+function startRun(file: string, name: string): { product: ProductLines; running: ReturnType<typeof startProduct> } {
+  const product = new ProductLines();
+  const running = startProduct(node.init, ['run', '--config', file, '--out', join(out, name)], (line) => {
+    log(line);
+    product.push(line);
+  });
+  return { product, running };
+}
+
+/** Signals mesh-perf itself once its first istio-ambient repetition is under load. */
+async function signalMidRun(file: string, name: string, signal: 'SIGTERM' | 'SIGKILL') {
+  const { product, running } = startRun(file, name);
+  await injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, async () => {
+    running.child.kill(signal);
+    return { fault: signal, at: Date.now(), detail: `${signal} to mesh-perf (pid ${running.child.pid})` };
+  });
+  return running.done;
+}
+
 /** Waits until `mode`'s repetition `rep` is under load, `afterMs` more, then injects; not when the run ended first. */
 async function injectDuring(
   product: ProductLines,
@@ -212,12 +232,8 @@ test('one run of baseline, istio-ambient and linkerd with a fault in six of its 
     plan: { seed: 51 },
   });
   t.after(() => cleanUp(file));
-  const product = new ProductLines();
   const started = Date.now();
-  const running = startProduct(node.init, ['run', '--config', file, '--out', join(out, 'in-run')], (line) => {
-    log(line);
-    product.push(line);
-  });
+  const { product, running } = startRun(file, 'in-run');
   const inject = (name: string, mode: string, rep: number, what: () => Promise<Injected>) =>
     injectDuring(product, running.done, mode, rep, INJECT_AFTER_MS, what).then(
       (done) => (injected[name] = done),
@@ -389,18 +405,16 @@ async function downFor(file: string) {
 test('the API server away longer than kubernetes.apiOutage: a clean stop, exit 3, partial results written with verdict invalid naming the outage; once it is back, down removes everything the run made', {
   timeout: 15 * 60_000,
 }, async (t) => {
-  const file = config('api-away', { ...SHORT, kubernetes: { apiOutage: '20s' } });
+  // The baseline alone: what `down` removes after the stop is the run's namespaces (the SIGKILL
+  // row removes meshes too); the API server away 40 s against a limit of 15 s.
+  const file = config('api-away', { ...SHORT, modes: [{ name: 'baseline' }], kubernetes: { apiOutage: '15s' } });
   t.after(() => cleanUp(file));
-  const product = new ProductLines();
-  const running = startProduct(node.init, ['run', '--config', file, '--out', join(out, 'api-away')], (line) => {
-    log(line);
-    product.push(line);
-  });
-  const outage = injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, () => apiServerOutage(node, 60_000));
+  const { product, running } = startRun(file, 'api-away');
+  const outage = injectDuring(product, running.done, 'baseline', 1, INJECT_AFTER_MS, () => apiServerOutage(node, 40_000));
   const run = await running.done;
   await outage;
   assert.equal(run.code, 3, run.stderr);
-  assert.match(run.stderr.replace(/\s+/g, ' '), /did not answer for \d+ s, longer than kubernetes\.apiOutage \(20s\)/);
+  assert.match(run.stderr.replace(/\s+/g, ' '), /did not answer for \d+ s, longer than kubernetes\.apiOutage \(15s\)/);
   const result = readResults(join(out, 'api-away'));
   assert.equal(result.verdict, 'invalid');
   assert.match(result.run.aborted ?? '', /longer than kubernetes\.apiOutage/);
@@ -417,16 +431,7 @@ test('mesh-perf SIGTERM mid-repetition: partial results written (verdict invalid
 }, async (t) => {
   const file = config('sigterm', SHORT);
   t.after(() => cleanUp(file));
-  const product = new ProductLines();
-  const running = startProduct(node.init, ['run', '--config', file, '--out', join(out, 'sigterm')], (line) => {
-    log(line);
-    product.push(line);
-  });
-  await injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, async () => {
-    running.child.kill('SIGTERM');
-    return { fault: 'SIGTERM', at: Date.now(), detail: `SIGTERM to mesh-perf (pid ${running.child.pid})` };
-  });
-  const run = await running.done;
+  const run = await signalMidRun(file, 'sigterm', 'SIGTERM');
   assert.equal(run.code, 143, run.stderr);
   assert.match(run.stderr, /SIGTERM received; stopping load and cleaning up/);
   const result = readResults(join(out, 'sigterm'));
@@ -444,16 +449,7 @@ test('mesh-perf SIGKILL mid-repetition: it leaves its namespaces and meshes; dow
 }, async (t) => {
   const file = config('sigkill', { ...SHORT, modes: [...SHORT.modes, { name: 'linkerd' }] });
   t.after(() => cleanUp(file));
-  const product = new ProductLines();
-  const running = startProduct(node.init, ['run', '--config', file, '--out', join(out, 'sigkill')], (line) => {
-    log(line);
-    product.push(line);
-  });
-  await injectDuring(product, running.done, 'istio-ambient', 1, INJECT_AFTER_MS, async () => {
-    running.child.kill('SIGKILL');
-    return { fault: 'SIGKILL', at: Date.now(), detail: `SIGKILL to mesh-perf (pid ${running.child.pid})` };
-  });
-  const run = await running.done;
+  const run = await signalMidRun(file, 'sigkill', 'SIGKILL');
   assert.equal(run.code, 137);
   const left = await leftovers();
   assert.ok(
