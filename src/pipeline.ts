@@ -14,7 +14,15 @@ import type { StoppingRecord } from './results/analysis.ts';
 import { verdictReasonsText, wordAnalysis } from './report/analysis-words.ts';
 import { lookHeading } from './report/ab.ts';
 import { platformFactory } from './platform/registry.ts';
-import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
+import type {
+  DisruptionWatch,
+  ModeRecord,
+  PathProbe,
+  Platform,
+  PlatformFactory,
+  ResourceLifecycle,
+  ResourceSampler,
+} from './platform/types.ts';
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import { chooseArrivalEngines } from './load/pacer-choice.ts';
@@ -120,7 +128,8 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const started = (deps.clock ?? Date.now)();
     const sampler = platform.resourceSampler();
     const probe = platform.pathProbe?.();
-    const measuring: Measuring = { platform, runner, sampler, probe, records, result, extraFiles, generators, engines, deps };
+    const watch = platform.disruptionWatch?.();
+    const measuring: Measuring = { platform, runner, sampler, probe, watch, records, result, extraFiles, generators, engines, deps };
     for (const trial of plan.trials) {
       if (signal.aborted) break;
       await runTrial(trial, plan, measuring);
@@ -203,6 +212,8 @@ interface Measuring {
   sampler: ResourceSampler | undefined;
   /** Reads the proxies' counters around each repetition (the path evidence), when the platform can. */
   probe: PathProbe | undefined;
+  /** Looks at the pods of each repetition's path before and after it (deleted, restarted), when the platform can. */
+  watch: DisruptionWatch | undefined;
   /** What the platform records per mode (mTLS policy, enrolment), merged into each mode's results entry. */
   records: Record<string, ModeRecord>;
   result: RunResult;
@@ -215,7 +226,7 @@ interface Measuring {
 }
 
 async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise<void> {
-  const { platform, runner, sampler, probe, result, extraFiles, deps } = measuring;
+  const { platform, runner, sampler, probe, watch, result, extraFiles, deps } = measuring;
   const generators = measuring.generators.get(trial.profile.name) ?? 1;
   await platform.beforeTrial?.(trial.mode, trial.profile, generators, trial.block);
   const base = platform.target(trial.mode);
@@ -225,6 +236,7 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   const format = progressFormatter(label, trial.profile.warmupMs / 1000);
   // The proxies' counters before the load: their increase is the repetition's path evidence.
   await probe?.start(trial.mode.name);
+  await watch?.start(trial.mode.name);
   sampler?.start(trial.mode.name);
   let run;
   try {
@@ -245,10 +257,18 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   }
   if (target.server) run.repetition.server = target.server;
   const path = await probe?.stop(trial.mode.name);
+  // A pod of the path deleted or a proxy restarted mid-repetition: its figures span the fault (and,
+  // once it is recorded, the next repetition waits until the mode's pods are back).
+  const disruptions = (await watch?.stop(trial.mode.name)) ?? [];
+  if (path) run.repetition.path = path;
+  if (disruptions.length > 0) {
+    run.repetition.disruptions = disruptions;
+    run.repetition.valid = false;
+    run.repetition.invalidReasons.push(...watch!.reasons(disruptions, run.repetition));
+  }
   if (path) {
-    run.repetition.path = path;
     // Figures of traffic that skipped the mode's mesh (or that a mesh captured) are not the mode's.
-    const wrongPath = probe!.invalidReasons(trial.mode.name, run.repetition.requests, path);
+    const wrongPath = probe!.invalidReasons(trial.mode.name, run.repetition.requests, path, disruptions);
     if (wrongPath.length > 0) {
       run.repetition.valid = false;
       run.repetition.invalidReasons.push(...wrongPath);
@@ -260,6 +280,7 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
     `${label}: ${rep.latencyMs ? `p50 ${rep.latencyMs.p50.toFixed(3)} ms, p99 ${rep.latencyMs.p99.toFixed(3)} ms` : 'no successful request'}, ${rep.achievedRps.toFixed(1)} rps${rep.instances ? ` from ${rep.instances.length} k6 processes` : ''}${rep.failures > 0 ? `, ${formatErrorRate(rep.errorRate)} failed (${formatCauses(rep.errorCauses)})` : ''}${rep.valid ? '' : ` — INVALID: ${rep.invalidReasons.join('; ')}`}`,
   );
   for (const [name, content] of Object.entries(run.extraFiles)) extraFiles[`${trial.mode.name}-rep${trial.repetition}-${name}`] = content;
+  if (disruptions.length > 0) await watch!.settle(trial.mode.name, disruptions);
   if (trial.profile.pauseMs > 0) await new Promise((r) => setTimeout(r, trial.profile.pauseMs));
 }
 

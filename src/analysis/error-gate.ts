@@ -1,7 +1,10 @@
 // The error gate every mode gets without asking: failed requests above load.maxErrorRate fail
 // the run, whatever the latency says (a dead service answers fast). The rate is failures ÷
 // requests pooled over every repetition of the mode, valid or not: a repetition made invalid by
-// the failures themselves (timeouts holding every VU, so iterations drop) must still count. The
+// the failures themselves (timeouts holding every VU, so iterations drop) must still count. One
+// whose path lost a pod or a container while it ran (repetitions[].disruptions: an echo pod
+// evicted, a proxy restarted from outside) does not: its failures are that fault's, named in its
+// reason, not the mode's; a proxy the load crashed fails the run on its own (verdict.ts). The
 // gate is listed for every mode that sent requests, passed ones too: it judged them, and a report
 // that listed no gate said "No gates configured" about a run this gate had passed.
 import type { LoadProfile } from '../config/validate.ts';
@@ -14,12 +17,13 @@ export const ERROR_GATE = 'load.maxErrorRate';
 export const DEFAULT_MAX_ERROR_RATE = 0.01;
 
 export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, 'maxErrorRate'> | undefined): GateEvidence | undefined {
-  const requests = mode.repetitions.reduce((n, r) => n + r.requests, 0);
-  const failures = mode.repetitions.reduce((n, r) => n + r.failures, 0);
+  const counted = mode.repetitions.filter((r) => !r.disruptions?.length);
+  const requests = counted.reduce((n, r) => n + r.requests, 0);
+  const failures = counted.reduce((n, r) => n + r.failures, 0);
   // Nothing ran: validity says so, and there was nothing for this gate to judge.
   if (requests === 0) return undefined;
   const limit = profile?.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
-  const rate = pooledErrorRate(mode.repetitions);
+  const rate = pooledErrorRate(counted);
   const decision = rate > limit ? 'fail' : 'pass';
   return {
     kind: 'threshold',
@@ -32,6 +36,6 @@ export function evaluateErrorGate(mode: ModeResult, profile: Pick<LoadProfile, '
     value: { value: rate },
     limit: { op: '<=', value: limit },
     decision,
-    errors: { failures, requests, causes: sumCauses(mode.repetitions) },
+    errors: { failures, requests, causes: sumCauses(counted) },
   };
 }

@@ -5,10 +5,11 @@
 //   fail          a gate failed (thresholds, overhead budgets, a regression after its
 //                 confirmation round) or the user's own k6 script threshold failed;
 //   inconclusive  no gate failed, but one could not decide with the repetitions it had.
-// The worst reason wins: invalid > fail > inconclusive > pass, with one exception: failed
-// requests above load.maxErrorRate (the error gate) fail the run even when the same failures
-// (timeouts holding every VU) also made repetitions invalid; they are a result, not a broken
-// measurement. The exit code follows from the
+// The worst reason wins: invalid > fail > inconclusive > pass, with two exceptions that fail the
+// run even when the same fault made repetitions invalid, since they are a result, not a broken
+// measurement: failed requests above load.maxErrorRate (the error gate; timeouts holding every VU
+// also invalidate), and a mesh proxy the load crashed or OOM-killed (its repetition is invalid,
+// never compared, and the crash is the finding). The exit code follows from the
 // verdict in exitCodeFor, which the CLI and the action both use. Pure.
 import type { RunResult, Verdict } from '../results/types.ts';
 import { EXIT, type ExitCode } from '../util/errors.ts';
@@ -36,9 +37,11 @@ const MAX_INVALID_LINES = 10;
  * absent) only validity and the script's own thresholds decide.
  */
 export function decideVerdict(result: RunResult, gates: readonly GateEvidence[] = []): VerdictDecision {
-  const reasons = [...invalidReasons(result), ...scriptThresholdReasons(result), ...gateReasons(gates)];
+  const reasons = [...invalidReasons(result), ...crashReasons(result), ...scriptThresholdReasons(result), ...gateReasons(gates)];
   const has = (effect: VerdictEffect) => reasons.some((r) => r.effect === effect);
-  const errorsFailed = reasons.some((r) => r.kind === 'gate' && r.gate.gate === ERROR_GATE && r.effect === 'fail');
+  const errorsFailed = reasons.some(
+    (r) => (r.kind === 'gate' && r.gate.gate === ERROR_GATE && r.effect === 'fail') || r.kind === 'proxy-crash',
+  );
   const verdict: Verdict = errorsFailed
     ? 'fail'
     : has('invalid')
@@ -100,6 +103,28 @@ function invalidReasons(result: RunResult): VerdictReason[] {
     if (mode.repetitions.length > 0 && mode.repetitions.some((r) => r.valid)) continue;
     out.push({ kind: 'no-valid-repetition', effect: 'invalid', mode: mode.name, profile: mode.profile });
   }
+  return out;
+}
+
+/** A mesh proxy of a repetition's path that crashed under the load (repetitions[].disruptions, crash). */
+function crashReasons(result: RunResult): VerdictReason[] {
+  const out: VerdictReason[] = [];
+  for (const mode of result.modes)
+    for (const r of mode.repetitions)
+      for (const d of r.disruptions ?? []) {
+        if (!d.crash) continue;
+        const how = [d.reason, d.exitCode !== undefined ? `exit ${d.exitCode}` : undefined].filter(Boolean).join(', ');
+        out.push({
+          kind: 'proxy-crash',
+          effect: 'fail',
+          mode: mode.name,
+          profile: mode.profile,
+          trial: r.trial,
+          proxy: d.component,
+          pod: d.pod,
+          how,
+        });
+      }
   return out;
 }
 

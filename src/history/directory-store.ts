@@ -2,7 +2,7 @@
 // index.html from disk, or serve it). Writers on one machine take a lock directory; every file is
 // written to a temporary name and renamed, and nothing is written before the whole plan (every
 // file it reads validated) is ready.
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { RunResult } from '../results/types.ts';
 import type { SiteScripts } from '../site/pages.ts';
@@ -67,9 +67,10 @@ export class DirectoryStore implements ResultStore {
     return this.withLock(async () => {
       const tree = new DirectoryTree(this.root);
       const plan = await planPublish(tree, results, options);
-      const sink = new DirectorySink(this.root);
-      for (const [path, text] of plan.changes.writes) await sink.write(path, text);
-      for (const path of plan.changes.deletes) await sink.remove(path);
+      await this.applyAll(
+        [...plan.changes.writes, ...[...plan.changes.deletes].map((path): [string, null] => [path, null])],
+        'publish the same results again',
+      );
       return {
         attempts: 1,
         added: plan.added,
@@ -94,8 +95,7 @@ export class DirectoryStore implements ResultStore {
         remove: async (path) => void staged.set(path, null),
       };
       const summary = await rebuildStore(new DirectoryTree(this.root), options, sink);
-      const out = new DirectorySink(this.root);
-      for (const [path, text] of staged) await (text === null ? out.remove(path) : out.write(path, text));
+      await this.applyAll([...staged], 'rebuild again');
       return summary;
     });
   }
@@ -103,6 +103,34 @@ export class DirectoryStore implements ResultStore {
   /** Writes the store as a static site elsewhere, reports re-rendered. */
   async exportSite(sink: ChangeSink): Promise<RebuildSummary> {
     return rebuildStore(new DirectoryTree(this.root), { ...(await this.planOptions()), includeAll: true }, sink);
+  }
+
+  /**
+   * Writes a whole change set or nothing: every new file goes to a temporary name first, and only
+   * when all are on disk are they renamed into place (renames take no space) and the deletions
+   * made. A write that fails (a full disk, a quota) removes the temporary files and leaves the
+   * store exactly as it was, so a later publish of the same results starts from a consistent store.
+   */
+  private async applyAll(changes: [string, string | null][], again: string): Promise<void> {
+    const sink = new DirectorySink(this.root);
+    const staged: StagedFile[] = [];
+    let writing = '';
+    try {
+      for (const [path, text] of changes) {
+        if (text === null) continue;
+        writing = path;
+        staged.push(await sink.stage(path, text));
+      }
+    } catch (error) {
+      for (const s of staged.reverse()) await unstage(s);
+      const cause = describeWriteError(error);
+      throw new StoreAccessError(
+        `history store ${this.describe()}: could not write ${writing} (${cause}). Nothing was written: the store is as it was. ` +
+          `Free space there (or point history.store elsewhere) and ${again}`,
+      );
+    }
+    for (const s of staged) await rename(s.temp, s.target);
+    for (const [path, text] of changes) if (text === null) await sink.remove(path);
   }
 
   private async planOptions() {
@@ -207,11 +235,27 @@ export class DirectorySink implements ChangeSink {
   constructor(private readonly root: string) {}
 
   async write(path: string, text: string): Promise<void> {
-    const target = this.abs(path);
-    await makeDirectory(dirname(target));
-    const temp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    await writeFile(temp, text, 'utf8');
+    const { temp, target } = await this.stage(path, text);
     await rename(temp, target);
+  }
+
+  /**
+   * Writes the file under a temporary name beside its target; rename it to finish, or `unstage`
+   * it. A write that fails removes what it made (the temporary file, directories it created).
+   */
+  async stage(path: string, text: string): Promise<StagedFile> {
+    const target = this.abs(path);
+    const created: string[] = [];
+    for (let dir = dirname(target); dir.startsWith(this.root + sep) && !(await isDirectory(dir)); dir = dirname(dir)) created.push(dir);
+    const staged = { temp: `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`, target, created };
+    try {
+      await makeDirectory(dirname(target));
+      await writeFile(staged.temp, text, 'utf8');
+    } catch (error) {
+      await unstage(staged);
+      throw error;
+    }
+    return staged;
   }
 
   async remove(path: string): Promise<void> {
@@ -248,4 +292,27 @@ async function isDirectory(path: string): Promise<boolean> {
     (s) => s.isDirectory(),
     () => false,
   );
+}
+
+export interface StagedFile {
+  temp: string;
+  target: string;
+  /** Directories made for it, deepest first. */
+  created: string[];
+}
+
+/** Removes a staged file and the directories made for it (those still empty). */
+async function unstage(staged: StagedFile): Promise<void> {
+  await rm(staged.temp, { force: true });
+  for (const dir of staged.created) await rmdir(dir).catch(() => undefined);
+}
+
+/** A write error as a user reads it: "no space left on device", "permission denied", or node's message. */
+function describeWriteError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') return 'no space left on device';
+  if (code === 'EDQUOT') return 'disk quota exceeded';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return (error as Error).message;
 }

@@ -60,6 +60,7 @@ const OPTIONAL_FIELDS = new Set([
   'resources',
   'instances',
   'path',
+  'disruptions',
 ]);
 
 /** Significant digits of a stored float: as results were always stored, far below run-to-run noise. */

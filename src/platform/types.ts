@@ -3,7 +3,7 @@
 import type { Config, LoadProfile } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
-import type { ModeResult, PathEvidence, ResourceUsage } from '../results/types.ts';
+import type { Disruption, ModeResult, PathEvidence, Repetition, ResourceUsage } from '../results/types.ts';
 import type { MeasuredWindow } from '../load/types.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -58,7 +58,20 @@ export interface PathProbe {
   start(mode: string): Promise<void>;
   stop(mode: string): Promise<PathEvidence | undefined>;
   /** Why the evidence shows the repetition took another path than its mode's (it is then invalid); [] when it did not. */
-  invalidReasons(mode: string, requests: number, evidence: PathEvidence): string[];
+  invalidReasons(mode: string, requests: number, evidence: PathEvidence, disrupted?: readonly Disruption[]): string[];
+}
+
+/**
+ * Looks at the pods a mode's traffic crosses before and after each repetition: what did not last
+ * through it (a pod deleted or evicted, a container restarted). After one, settle waits, bounded,
+ * until the mode's pods are back, or throws (the run stops; the repetition is recorded first).
+ */
+export interface DisruptionWatch {
+  start(mode: string): Promise<void>;
+  stop(mode: string): Promise<Disruption[]>;
+  settle(mode: string, disruptions: readonly Disruption[]): Promise<void>;
+  /** The disruptions as reasons of an invalid repetition, with what its figures say the traffic did across them. */
+  reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[];
 }
 
 /** What a platform records once per mode beside its repetitions (results: modes[]). */
@@ -81,6 +94,8 @@ export interface Platform {
    * and stopped around every repetition, outside the sampler's window.
    */
   pathProbe?(): PathProbe | undefined;
+  /** Present when the platform can look at the pods of a mode's path. Asked once, after prepare; started and stopped around every repetition. */
+  disruptionWatch?(): DisruptionWatch | undefined;
   /** Per mode, facts recorded with its results (the mTLS policy in force, its namespace's enrolment). Asked once, after prepare. */
   modeRecords?(): Promise<Record<string, ModeRecord>>;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */

@@ -24,6 +24,8 @@ export function verdictReasonText(
       return `… and ${reason.more} more invalid repetitions`;
     case 'no-valid-repetition':
       return `${where} has no valid repetition; nothing about it can be compared`;
+    case 'proxy-crash':
+      return `${reason.proxy} crashed under the load: ${where} trial ${reason.trial}, pod ${reason.pod}${reason.how ? ` (${reason.how})` : ''}; its repetition is invalid and not compared, the crash fails the run`;
     case 'script-threshold':
       return `script threshold failed: ${reason.mode}: ${reason.metric} ${reason.expression}`;
     case 'gate':

@@ -111,5 +111,7 @@ export type VerdictReason = { effect: VerdictEffect; mode?: string; profile?: st
   | { kind: 'more-invalid-repetitions'; more: number }
   | { kind: 'no-valid-repetition' }
   | { kind: 'script-threshold'; metric: string; expression: string }
+  /** A mesh proxy of the mode's path crashed under the load (OOMKilled, or an exit that is not a kill): a finding. */
+  | { kind: 'proxy-crash'; trial: number; proxy: string; pod: string; how: string }
   | { kind: 'gate'; gate: GateEvidence }
 );

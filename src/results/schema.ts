@@ -44,6 +44,21 @@ const pathEvidence = z
   .strictObject({ proxies: z.array(proxyTraffic), problems: z.array(z.string()).optional() })
   .describe("what the proxies in the mode's path counted for the repetition's traffic (their own counters, before and after)");
 
+const disruption = z
+  .strictObject({
+    pod: z.string(),
+    container: z.string().optional(),
+    component: z.string(),
+    event: z.enum(['deleted', 'restarted']),
+    reason: z.string().optional(),
+    exitCode: z.number().int().optional(),
+    restarts: z.number().int().optional(),
+    replacement: z.string().optional(),
+    terminating: z.boolean().optional(),
+    crash: z.boolean().optional(),
+  })
+  .describe("a pod or container of the mode's path that was deleted or restarted while the repetition ran");
+
 const mtlsPolicy = z
   .strictObject({
     mode: z.enum(['STRICT', 'PERMISSIVE', 'DISABLE', 'none', 'unknown']),
@@ -116,6 +131,7 @@ export const repetitionSchema = z.strictObject({
       'load.generators > 1: what each k6 instance did; the repetition holds the merged figures (percentiles of the union of raw durations)',
     ),
   path: pathEvidence.optional(),
+  disruptions: z.array(disruption).optional(),
 });
 
 export const resultsSchema = z

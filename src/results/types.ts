@@ -102,6 +102,34 @@ export interface Repetition {
    * mode's namespace while the repetition ran (their own counters, read before and after it).
    */
   path?: PathEvidence;
+  /**
+   * Kubernetes platforms: what happened to the pods the repetition's traffic crosses while it ran
+   * (a pod deleted or evicted, a container restarted), from a look at them before and after the
+   * load. Any makes the repetition invalid; a mesh proxy's crash (`crash`) fails the run.
+   */
+  disruptions?: Disruption[];
+}
+
+/** One pod or container of a repetition's path that did not last through it. */
+export interface Disruption {
+  /** namespace/name of the pod. */
+  pod: string;
+  /** The container that restarted (event "restarted"). */
+  container?: string;
+  /** What it is in the mode's path: "echo server", "k6 client", "ztunnel", "linkerd-proxy", "sidecar", "waypoint". */
+  component: string;
+  event: 'deleted' | 'restarted';
+  /** How it ended, as the kubelet says: a pod's status reason (Evicted), a container's last termination (OOMKilled, Error). */
+  reason?: string;
+  exitCode?: number;
+  /** Restarts during the repetition when more than one. */
+  restarts?: number;
+  /** The pod that took a deleted one's place, when there was one by the end of the repetition. */
+  replacement?: string;
+  /** A deleted pod still terminating (draining its connections) when the repetition ended. */
+  terminating?: boolean;
+  /** A mesh proxy that ended by itself under the load (OOMKilled, or an exit that is not a kill): a finding, which fails the run. */
+  crash?: boolean;
 }
 
 /** The proxies a repetition's traffic should cross, and what each counted for it (v6). */

@@ -87,3 +87,23 @@ test('failures that also made repetitions invalid still fail the run (fail, not 
 test('load.maxErrorRate outside 0..1 is a config error naming the field', () => {
   assert.throws(() => testConfig({ load: { rate: 1000, maxErrorRate: 5 } }), /load\.maxErrorRate: expected a fraction from 0 to 1/);
 });
+
+test("a repetition a fault hit (its echo pod deleted, a proxy restarted: repetitions[].disruptions) is left out of the error gate: its failures are the fault's, named in its reason (issue 51)", () => {
+  const config = testConfig({}, ['baseline', 'sidecar']);
+  const run = syntheticRun({
+    config,
+    levels: { baseline: steady, sidecar: steady },
+    tweak: (mode, i, spec) => (mode === 'sidecar' && i === 0 ? { ...spec, failures: 800, requests: 10_000 } : spec),
+  });
+  const hit = run.modes.find((m) => m.name === 'sidecar')!.repetitions[0]!;
+  hit.errorCauses = { timeout: 700, 'connection refused': 100 };
+  const before = errorGates(analyzeWorded(run, { config })).find((g) => g.mode === 'sidecar')!;
+  assert.equal(before.decision, 'fail', 'counted, 800 failures fail the gate');
+  hit.valid = false;
+  hit.invalidReasons = ['echo server pod ns/echo-1 was deleted during the repetition (replaced by echo-2)'];
+  hit.disruptions = [{ pod: 'ns/echo-1', component: 'echo server', event: 'deleted', replacement: 'echo-2' }];
+  const analysis = analyzeWorded(run, { config });
+  const gate = errorGates(analysis).find((g) => g.mode === 'sidecar')!;
+  assert.equal(gate.decision, 'pass', gate.line);
+  assert.equal(analysis.verdict, 'invalid', 'the run is invalid for the repetition the fault hit, not failed for its errors');
+});

@@ -96,6 +96,48 @@ test('script thresholds fail the run once per mode and expression; aborted and u
   );
 });
 
+test('a proxy the load crashed fails the run though its repetition is invalid; a proxy killed from outside only makes its repetition invalid (issue 51)', () => {
+  const hit = (disruption: NonNullable<RunResult['modes'][number]['repetitions'][number]['disruptions']>[number]) => {
+    const result = run();
+    const rep = result.modes[1]!.repetitions[0]!;
+    rep.valid = false;
+    rep.invalidReasons = ['linkerd-proxy in pod ns/echo-1 restarted during the repetition'];
+    rep.disruptions = [disruption];
+    return decideVerdict(result);
+  };
+  const killed = hit({
+    pod: 'ns/echo-1',
+    container: 'linkerd-proxy',
+    component: 'linkerd-proxy',
+    event: 'restarted',
+    reason: 'Error',
+    exitCode: 137,
+  });
+  assert.equal(killed.verdict, 'invalid');
+  assert.deepEqual(
+    killed.reasons.map((r) => r.kind),
+    ['invalid-repetition'],
+  );
+  const crashed = hit({
+    pod: 'ns/echo-1',
+    container: 'linkerd-proxy',
+    component: 'linkerd-proxy',
+    event: 'restarted',
+    reason: 'OOMKilled',
+    exitCode: 137,
+    crash: true,
+  });
+  assert.equal(crashed.verdict, 'fail');
+  assert.equal(exitCodeFor(crashed.verdict), 1);
+  assert.deepEqual(
+    crashed.reasons.map((r) => `${r.effect}: ${text(r)}`),
+    [
+      'fail: linkerd-proxy crashed under the load: sidecar [1000rps] trial 3, pod ns/echo-1 (OOMKilled, exit 137); its repetition is invalid and not compared, the crash fails the run',
+      'invalid: invalid repetition: sidecar [1000rps] trial 3 (block 1, round 1): linkerd-proxy in pod ns/echo-1 restarted during the repetition',
+    ],
+  );
+});
+
 test('a mode without valid repetitions is named; more than ten invalid repetitions are summed up', () => {
   const result = syntheticRun({
     config: testConfig(),

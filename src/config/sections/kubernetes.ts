@@ -143,6 +143,10 @@ export const kubernetesSchema = z
       .describe('namespaces are <prefix>-<mode>'),
     readyTimeout: durationText('time to wait for a mesh or workload to become ready', '5m'),
     sampleInterval: durationText('interval of CPU/memory samples during a repetition', DEFAULT_SAMPLE_INTERVAL),
+    apiOutage: durationText(
+      'how long the API server may stop answering mid-run: calls are retried with backoff meanwhile and k6 runs on in its pod; past this the run stops (exit 3) with its partial results',
+      '60s',
+    ),
     kind: z
       .strictObject({
         clusterName: text('kubernetes.kind.clusterName', 32)

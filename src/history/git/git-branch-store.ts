@@ -157,6 +157,7 @@ export class GitBranchStore implements ResultStore {
         if (!changed) return { ...outcome, attempts: attempt };
         const commit = await this.step(() => staging.commit(head, message));
         if ((await this.step(() => session.push(commit))) === 'ok') return { ...outcome, commit, attempts: attempt };
+        if (attempt === maxAttempts) break;
         const delay = backoffDelayMs(attempt, this.options.random ?? Math.random);
         this.options.log?.info(
           `${this.options.branch} moved while publishing (another writer pushed first); retrying on top of it in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts})`,
@@ -186,7 +187,8 @@ export class GitBranchStore implements ResultStore {
     } catch (error) {
       if (error instanceof MeshPerfError) throw error;
       if (error instanceof GitCommandError) throw classifyGitError(error, this.describe(), this.options.branch);
-      throw new EnvironmentError(`history store ${this.describe()}: ${(error as Error).message}`);
+      // Not git's (a staging file the disk had no room for): before any push, so nothing was written.
+      throw new EnvironmentError(`history store ${this.describe()}: ${(error as Error).message}. Nothing was written`);
     }
   }
 }
@@ -210,7 +212,11 @@ export function gitSaid(error: GitCommandError): string {
   // The server's own reason ("remote: error: GH006: Protected branch update failed …") comes
   // before git's summary lines: keep it, or the message says only "pre-receive hook declined".
   const server = lines.filter((l) => /^remote: (error|fatal)\b/i.test(l)).slice(0, 2);
-  return [...server, ...lines.slice(-3).filter((l) => !server.includes(l))].join(' | ') || error.message;
+  // git's own fatal line ("unable to write loose object file: No space left on device") may come
+  // before what the command printed on stdout (hash-object's ids), which the error carries after it.
+  const own = lines.filter((l) => /^(fatal|error):/i.test(l) && !server.includes(l)).slice(-2);
+  const named = [...server, ...own];
+  return [...named, ...lines.slice(-3).filter((l) => !named.includes(l))].join(' | ') || error.message;
 }
 
 /** A user-facing error for a failed git step; the git error stays its cause (readers quote gitSaid). */

@@ -140,11 +140,15 @@ export class ClusterRun {
   }
 
   async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
+    return schedulableNodes(await this.listNodes(access));
+  }
+
+  async listNodes(access: ClusterAccess): Promise<NodeView[]> {
     const response = await rawRequest(access, '/api/v1/nodes', { timeoutMs: 15_000 });
     if (response.status !== 200)
       throw new EnvironmentError(
         `could not list the cluster's nodes to place the client pods of load.generators: HTTP ${response.status}: ${response.body.slice(0, 200)}${response.status === 403 ? ' (grant "list" on nodes)' : ''}`,
       );
-    return schedulableNodes((JSON.parse(response.body) as { items: NodeView[] }).items);
+    return (JSON.parse(response.body) as { items: NodeView[] }).items;
   }
 }

@@ -93,8 +93,18 @@ export async function execInPod(access: ClusterAccess, ref: PodRef, command: str
   return { exitCode, stdout, stderr };
 }
 
-function describeExecError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+export function describeExecError(error: unknown): string {
+  // The websocket's error event is not an Error: its message (or its error's) says what happened
+  // ("connect ECONNREFUSED …" while the API server restarts), which printed as "[object Object]".
+  const event = error as { message?: unknown; error?: { message?: unknown } };
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof event?.message === 'string' && event.message
+        ? event.message
+        : typeof event?.error?.message === 'string'
+          ? event.error.message
+          : String(error);
   // The websocket upgrade error embeds the HTTP status; 403 means RBAC for pods/exec is missing.
   if (/403/.test(message)) return `${message} (grant "create" on pods/exec to the kubeconfig's user)`;
   return message.split('\n')[0]!;

@@ -4,6 +4,10 @@
 // back with `cat`. Cancelling stops k6 in the pod with SIGTERM (a background job of a
 // non-interactive shell ignores SIGINT); k6 treats it like Ctrl-C. A group of instances
 // (load.generators) runs one k6 per client pod of the mode, started together (k6-group.ts).
+// The load does not depend on the API server: k6 runs in a session of its own, writes its output
+// to a file and its exit code beside it, so when the exec stream breaks (the API server restarted)
+// k6 goes on, and the runner asks the pod again, through the outage (api-outage.ts), until k6 has
+// ended; every other call in the pod is retried the same way.
 import { randomBytes } from 'node:crypto';
 import type { K6Invocation, K6Outcome, K6Progress, LoadRunner } from '../../load/types.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
@@ -13,6 +17,8 @@ import { runK6Group, type RawReader } from './k6-group.ts';
 import type { GeneratorCapacity } from '../../load/ceiling.ts';
 import { PACER_ENTRY } from '../../load/pacer-params.ts';
 import { PACER_MODULE, PACER_PROBE, parseK6Version, parsePacerProbe } from '../../tools/k6.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiOutage, isUnreachable } from './api-outage.ts';
 
 interface Slot {
   invocation: K6Invocation;
@@ -31,6 +37,14 @@ function refuseUserScript(invocation: K6Invocation): void {
 const STDERR_TAIL = 4000;
 const WORK_ROOT = '/tmp/mesh-perf-k6';
 const PID_FILE = '.k6.pid';
+/** k6's exit code, written by the shell that waits for it (in its own session) when k6 ends. */
+const EXIT_FILE = '.k6.exit';
+/** Everything k6 printed; the stream follows it, and the runner reads its tail when the stream broke. */
+const OUTPUT_FILE = '.k6.out';
+/** Printed by the command after k6 ended, before the tail of k6's output. */
+export const OUTPUT_MARK = '--- mesh-perf: the tail of k6 output ---';
+/** How often a runner whose stream broke asks the pod whether k6 has ended. */
+const POLL_MS = 2000;
 
 /** "running (01.0s), 0/2 VUs, 6 complete and 0 interrupted iterations" → elapsed and iterations. */
 export function parseProgressLine(line: string): { elapsedS: number; iterations: number } | undefined {
@@ -39,19 +53,33 @@ export function parseProgressLine(line: string): { elapsedS: number; iterations:
   return { elapsedS: Number(match[1] ?? 0) * 60 + Number(match[2]), iterations: Number(match[3]) + Number(match[4]) };
 }
 
-/** The exact command run in the pod: cd into the work dir, start k6 in the background, record its pid, wait. */
+/**
+ * The exact command run in the pod: cd into the work dir; start, in a session of its own (setsid
+ * where the image has it), a shell that runs k6 with its output to a file, records k6's pid, waits
+ * for it and writes its exit code; copy the output file to the stream until that code is there;
+ * then print the mark, the tail of k6's output, and exit with k6's code. The exec stream ending
+ * early ends only the follower.
+ */
 export function k6Command(workDir: string, invocation: K6Invocation): string[] {
   const envArgs = Object.entries(invocation.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-  return [
-    'sh',
-    '-c',
-    `cd "$0" || exit 127; K6_NO_USAGE_REPORT=true K6_AUTO_EXTENSION_RESOLUTION=false k6 run "$@" & echo $! > ${PID_FILE}; wait $!`,
-    workDir,
-    '--no-color',
-    ...invocation.args,
-    ...envArgs,
-    invocation.entry,
-  ];
+  const runner = `K6_NO_USAGE_REPORT=true K6_AUTO_EXTENSION_RESOLUTION=false k6 run "$@" >>${OUTPUT_FILE} 2>&1 </dev/null & echo $! > ${PID_FILE}; wait $!; echo $? > ${EXIT_FILE}.tmp; mv ${EXIT_FILE}.tmp ${EXIT_FILE}`;
+  // The follower copies what the file gained every half second (no `tail -f`: it would outlive a
+  // follower the broken stream ended, in the pod, for as long as the pod).
+  const script = [
+    'cd "$0" || exit 127',
+    `: > ${OUTPUT_FILE}`,
+    `$(command -v setsid) sh -c '${runner}' k6 "$@" &`,
+    'n=0',
+    'while :; do',
+    `  s=$(wc -c < ${OUTPUT_FILE})`,
+    `  if [ "$s" -gt "$n" ]; then tail -c +$((n + 1)) ${OUTPUT_FILE} | head -c $((s - n)); n=$s; fi`,
+    `  [ -e ${EXIT_FILE} ] && break`,
+    '  sleep 0.5',
+    'done',
+    `echo; echo '${OUTPUT_MARK}'; tail -c ${STDERR_TAIL} ${OUTPUT_FILE}`,
+    `exit "$(cat ${EXIT_FILE})"`,
+  ].join('\n');
+  return ['sh', '-c', script, workDir, '--no-color', ...invocation.args, ...envArgs, invocation.entry];
 }
 
 export class InClusterK6Runner implements LoadRunner {
@@ -64,7 +92,7 @@ export class InClusterK6Runner implements LoadRunner {
   constructor(
     private readonly access: ClusterAccess,
     private readonly podFor: (mode: string | undefined, index?: number) => PodRef,
-    private readonly options: { raw?: RawReader; apiPortBase?: number; capacity?: GeneratorCapacity } = {},
+    private readonly options: { raw?: RawReader; apiPortBase?: number; capacity?: GeneratorCapacity; outage?: ApiOutage } = {},
   ) {
     const capacity = options.capacity;
     if (capacity) this.capacity = () => capacity;
@@ -80,7 +108,7 @@ export class InClusterK6Runner implements LoadRunner {
   /** `k6 version` in a client pod, once: the version and the extensions built in. */
   private async build(): Promise<{ version: string; jsModules: string[] }> {
     if (this.cachedBuild) return this.cachedBuild;
-    const result = await execInPod(this.access, this.podFor(undefined), ['k6', 'version'], { timeoutMs: 30_000 });
+    const result = await this.exec(this.podFor(undefined), ['k6', 'version'], 30_000, 'asking k6 its version');
     const printed = `\`k6 version\` in the client pod printed ${JSON.stringify(result.stdout.trim() || result.stderr.trim())} (exit ${result.exitCode}); expected "k6 v1.x.y"`;
     if (result.exitCode !== 0) throw new EnvironmentError(printed);
     try {
@@ -102,13 +130,11 @@ export class InClusterK6Runner implements LoadRunner {
     if (!(await this.build()).jsModules.includes(PACER_MODULE)) return { version: undefined, where };
     const probe = `${WORK_ROOT}/pacer-probe-${randomBytes(4).toString('hex')}.js`;
     try {
-      await uploadFile(this.access, pod, probe, PACER_PROBE);
-      const result = await execInPod(this.access, pod, ['sh', '-c', 'K6_AUTO_EXTENSION_RESOLUTION=false k6 inspect "$0"', probe], {
-        timeoutMs: 30_000,
-      });
+      await this.through(`writing ${probe} into pod ${pod.namespace}/${pod.pod}`, () => uploadFile(this.access, pod, probe, PACER_PROBE));
+      const result = await this.exec(pod, ['sh', '-c', 'K6_AUTO_EXTENSION_RESOLUTION=false k6 inspect "$0"', probe], 30_000, 'asking k6 for its pacer');
       return { version: parsePacerProbe(result.stdout, where), where };
     } finally {
-      await execInPod(this.access, pod, ['rm', '-f', probe], { timeoutMs: 30_000 }).catch(() => undefined);
+      await this.exec(pod, ['rm', '-f', probe], 30_000, 'removing the pacer probe').catch(() => undefined);
     }
   }
 
@@ -118,7 +144,9 @@ export class InClusterK6Runner implements LoadRunner {
     const slot = { invocation, pod, workDir: `${WORK_ROOT}/${randomBytes(6).toString('hex')}` };
     try {
       for (const [name, content] of Object.entries(invocation.files))
-        await uploadFile(this.access, pod, `${slot.workDir}/${name}`, content, signal);
+        await this.through(`writing ${name} into pod ${pod.namespace}/${pod.pod}`, () =>
+          uploadFile(this.access, pod, `${slot.workDir}/${name}`, content, signal),
+        );
       const interrupt = () => void this.interrupt(pod, slot.workDir);
       signal.addEventListener('abort', interrupt, { once: true });
       let result;
@@ -139,8 +167,17 @@ export class InClusterK6Runner implements LoadRunner {
       }
       return await this.collect(slot, result);
     } finally {
-      await execInPod(this.access, pod, ['rm', '-rf', slot.workDir], { timeoutMs: 30_000 }).catch(() => undefined);
+      await this.exec(pod, ['rm', '-rf', slot.workDir], 30_000, "removing k6's directory").catch(() => undefined);
     }
+  }
+
+  /** A call in the pod, retried through an API server outage (kubernetes.apiOutage) when the platform handed one in. */
+  private through<T>(what: string, call: () => Promise<T>): Promise<T> {
+    return this.options.outage ? this.options.outage.through(what, call) : call();
+  }
+
+  private exec(pod: PodRef, command: string[], timeoutMs: number, what: string): Promise<ExecResult> {
+    return this.through(`${what} in pod ${pod.namespace}/${pod.pod}`, () => execInPod(this.access, pod, command, { timeoutMs }));
   }
 
   /** N instances in the mode's N client pods, started together (k6-group.ts). */
@@ -148,8 +185,9 @@ export class InClusterK6Runner implements LoadRunner {
     for (const invocation of invocations) refuseUserScript(invocation);
     return runK6Group(
       {
-        exec: (pod, command, timeoutMs) => execInPod(this.access, pod, command, { timeoutMs }),
-        upload: (pod, path, content, signal) => uploadFile(this.access, pod, path, content, signal),
+        exec: (pod, command, timeoutMs) => this.exec(pod, command, timeoutMs, `running ${command[0]}`),
+        upload: (pod, path, content, signal) =>
+          this.through(`writing ${path} into pod ${pod.namespace}/${pod.pod}`, () => uploadFile(this.access, pod, path, content, signal)),
         workRoot: WORK_ROOT,
         podFor: (mode, index) => this.podFor(mode, index),
         start: (slot, args, onLine) => this.start(slot, args, onLine),
@@ -165,21 +203,62 @@ export class InClusterK6Runner implements LoadRunner {
     );
   }
 
-  /** Runs k6 in the pod until it exits, handing each complete stdout line to onLine. */
-  private start(slot: Slot, args: string[], onLine: (line: string) => void): Promise<ExecResult> {
+  /**
+   * Runs k6 in the pod until it exits, handing each complete line of its output to onLine; the
+   * result's stdout is the tail of k6's output. When the stream breaks because the API server
+   * cannot be reached, k6 goes on in the pod: the runner waits for its exit code there instead.
+   */
+  private async start(slot: Slot, args: string[], onLine: (line: string) => void): Promise<ExecResult> {
     let pending = '';
+    let marked = false;
     const onStdout = (text: string) => {
       pending += text;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
+      for (const line of lines) {
+        if (line === OUTPUT_MARK) marked = true;
+        else if (!marked) onLine(line);
+      }
     };
     // Generous deadline: initialization, the run itself, graceful stop, summary, slow API servers.
-    return execInPod(this.access, slot.pod, k6Command(slot.workDir, { ...slot.invocation, args }), {
-      timeoutMs: (slot.invocation.expectedSeconds + 240) * 1000,
-      onStdout,
-      stdoutLimit: STDERR_TAIL,
-    });
+    const deadline = Date.now() + (slot.invocation.expectedSeconds + 240) * 1000;
+    const where = `pod ${slot.pod.namespace}/${slot.pod.pod}`;
+    try {
+      const result = await execInPod(this.access, slot.pod, k6Command(slot.workDir, { ...slot.invocation, args }), {
+        timeoutMs: deadline - Date.now(),
+        onStdout,
+        stdoutLimit: STDERR_TAIL + OUTPUT_MARK.length + 2,
+      });
+      const at = result.stdout.lastIndexOf(OUTPUT_MARK);
+      return at < 0 ? result : { ...result, stdout: result.stdout.slice(at + OUTPUT_MARK.length).replace(/^\n/, '') };
+    } catch (error) {
+      if (!this.options.outage || !isUnreachable(error)) throw error;
+      this.options.outage.failed(`following k6 in ${where}`, error);
+    }
+    // The stream broke with the API server: k6 runs on in the pod; ask it, through the outage, until k6 ended.
+    for (;;) {
+      const state = await this.exec(
+        slot.pod,
+        ['sh', '-c', `cat "$0/${EXIT_FILE}" 2>/dev/null || echo running`, slot.workDir],
+        15_000,
+        'asking whether k6 ended',
+      );
+      const code = state.stdout.trim();
+      if (state.exitCode === 0 && /^\d+$/.test(code)) {
+        const tail = await this.exec(
+          slot.pod,
+          ['tail', '-c', String(STDERR_TAIL), `${slot.workDir}/${OUTPUT_FILE}`],
+          30_000,
+          "reading k6's output",
+        );
+        return { exitCode: Number(code), stdout: tail.stdout, stderr: '' };
+      }
+      if (Date.now() > deadline)
+        throw new EnvironmentError(
+          `k6 in ${where} did not finish within ${slot.invocation.expectedSeconds + 240} s (its exec stream broke with the API server)`,
+        );
+      await sleep(POLL_MS);
+    }
   }
 
   /** The summary, the files the script's own handleSummary wrote, and k6's output tail. */
@@ -197,14 +276,14 @@ export class InClusterK6Runner implements LoadRunner {
   }
 
   private async readFile(pod: PodRef, path: string): Promise<string | undefined> {
-    const result = await execInPod(this.access, pod, ['cat', path], { timeoutMs: 60_000 });
+    const result = await this.exec(pod, ['cat', path], 60_000, `reading ${path}`);
     return result.exitCode === 0 ? result.stdout : undefined;
   }
 
   /** Files the script's own handleSummary wrote next to it. */
   private async extraFiles(pod: PodRef, workDir: string, invocation: K6Invocation): Promise<Record<string, string>> {
-    const listing = await execInPod(this.access, pod, ['ls', '-1', workDir], { timeoutMs: 30_000 });
-    const known = new Set([...Object.keys(invocation.files), invocation.summaryFile, PID_FILE]);
+    const listing = await this.exec(pod, ['ls', '-1', workDir], 30_000, `listing ${workDir}`);
+    const known = new Set([...Object.keys(invocation.files), invocation.summaryFile, PID_FILE, EXIT_FILE, OUTPUT_FILE]);
     if (invocation.rawFile) known.add(invocation.rawFile);
     const out: Record<string, string> = {};
     for (const name of listing.stdout.split('\n').map((n) => n.trim())) {

@@ -13,7 +13,7 @@ import type { Config } from '../../config/validate.ts';
 
 export interface NodeView {
   metadata: { name: string };
-  spec?: { unschedulable?: boolean; taints?: { key: string; effect: string }[] };
+  spec?: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] };
   status?: { allocatable?: Record<string, string>; conditions?: { type: string; status: string }[] };
 }
 
@@ -38,6 +38,27 @@ export function schedulableNodes(nodes: readonly NodeView[]): SchedulableNode[] 
     .sort((a, b) => b.cpuMillicores - a.cpuMillicores);
 }
 
+/**
+ * The nodes schedulableNodes leaves out, each with why (cordoned, its NoSchedule/NoExecute taints,
+ * not Ready): a refusal that counts nodes names them, so "1 schedulable node" on a cluster of two
+ * says which taint took the other.
+ */
+export function unschedulableNodes(nodes: readonly NodeView[]): string[] {
+  const usable = new Set(schedulableNodes(nodes).map((n) => n.name));
+  return nodes
+    .filter((n) => !usable.has(n.metadata.name))
+    .map((n) => {
+      const why = [
+        ...(n.spec?.unschedulable ? ['cordoned'] : []),
+        ...(n.spec?.taints ?? [])
+          .filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')
+          .map((t) => `taint ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+        ...((n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? [] : ['not Ready']),
+      ];
+      return `${n.metadata.name} (${why.join(', ')})`;
+    });
+}
+
 export interface ClientFit {
   /** Client pods per mode. */
   clients: number;
@@ -45,6 +66,12 @@ export interface ClientFit {
   field: string;
   /** CPU request of one client pod (kubernetes.resources.client.cpu), millicores. */
   requestMillicores: number;
+  /** The cluster's nodes that are not schedulable, with why (unschedulableNodes): named when the count falls short. */
+  leftOut?: readonly string[];
+}
+
+function leftOutText(fit: ClientFit): string {
+  return fit.leftOut?.length ? `; not schedulable: ${fit.leftOut.join(', ')}` : '';
 }
 
 /** Why N client pods cannot be placed on these nodes, or undefined when they can. */
@@ -56,7 +83,7 @@ export function clientFitProblem(nodes: readonly SchedulableNode[], fit: ClientF
   if (nodes.length < fit.clients + 1)
     return (
       `${fit.field} ${fit.clients} needs ${fit.clients} client pods on separate nodes and one more node for the echo server ` +
-      `(${fit.clients + 1} schedulable nodes); the cluster has ${plural(nodes.length, 'schedulable node')}${listed}. ` +
+      `(${fit.clients + 1} schedulable nodes); the cluster has ${plural(nodes.length, 'schedulable node')}${listed}${leftOutText(fit)}. ` +
       `Lower ${fit.field} to ${Math.max(1, nodes.length - 1)} or add nodes.`
     );
   if (roomy.length < fit.clients)
@@ -85,24 +112,37 @@ export interface RunnerFit extends ClientFit {
 }
 
 /**
- * Why N k6-operator runners cannot be placed, or undefined when they can. Runners come after the
- * echo pods (a TestRun per repetition) and keep off the nodes of their mode's echo pods, which
- * spread over up to one node each (they avoid only the idle client pod's node): N runners are
- * sure of a node each only when N + (echo pods) nodes are schedulable. k6-operator starts no
- * runner until all run (k6_start.go: `if count != Parallelism { return }`), so one that stays
- * Pending holds the whole repetition until kubernetes.readyTimeout.
+ * Why N k6-operator runners cannot be placed, or undefined when they can; checked for one runner
+ * too. Runners come after the echo pods (a TestRun per repetition) and keep off the nodes of their
+ * mode's echo pods, which spread over up to one node each (they avoid only the idle client pod's
+ * node): N runners are sure of a node each only when N + (echo pods) nodes are schedulable, and
+ * of room only when N + (echo pods) of them have the runner's CPU request allocatable (the
+ * scheduler puts the echo pods on the roomiest nodes first). k6-operator starts no runner until
+ * all run (k6_start.go: `if count != Parallelism { return }`), so one that stays Pending held the
+ * whole repetition until kubernetes.readyTimeout: a one-node cluster waited there, saying nothing.
  */
 export function runnerFitProblem(nodes: readonly SchedulableNode[], fit: RunnerFit): string | undefined {
   const need = fit.clients + fit.echoPods;
-  if (nodes.length >= need) return clientFitProblem(nodes, fit);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const listed = nodes.length === 0 ? '' : ` (${nodes.map((n) => n.name).join(', ')})`;
-  return (
-    `${fit.field} ${fit.clients} runs ${plural(fit.clients, 'k6-operator runner')}, each on a node without one of the mode's ` +
-    `${plural(fit.echoPods, 'echo pod')} (${fit.echoField}), which may take a node each: that needs ${need} schedulable nodes; ` +
-    `the cluster has ${plural(nodes.length, 'schedulable node')}${listed}. ` +
-    `Lower ${fit.field} to ${Math.max(1, nodes.length - fit.echoPods)}${fit.echoPods > 1 ? ` or ${fit.echoField}` : ''}, or add nodes.`
-  );
+  const runners = `${fit.field} ${fit.clients} runs ${plural(fit.clients, 'k6-operator runner')}, each on a node without one of the mode's ${plural(fit.echoPods, 'echo pod')} (${fit.echoField}), which may take a node each`;
+  const instead =
+    fit.clients > 1 && nodes.length > fit.echoPods
+      ? `Lower ${fit.field} to ${nodes.length - fit.echoPods}${fit.echoPods > 1 ? ` or ${fit.echoField}` : ''}, or add nodes`
+      : `Add ${need - nodes.length === 1 ? 'a node' : 'nodes'}${fit.echoPods > 1 ? `, lower ${fit.echoField}` : ''}, or use load.engine: k6 (k6 in a client pod, which may share the echo server's node)`;
+  if (nodes.length < need) {
+    const listed = nodes.length === 0 ? '' : ` (${nodes.map((n) => n.name).join(', ')})`;
+    return `${runners}: that needs ${need} schedulable nodes; the cluster has ${plural(nodes.length, 'schedulable node')}${listed}${leftOutText(fit)}. ${instead}.`;
+  }
+  const roomy = nodes.filter((n) => n.cpuMillicores >= fit.requestMillicores);
+  if (roomy.length < need) {
+    const listed = nodes.map((n) => `${n.name} ${formatCores(n.cpuMillicores)} CPU`).join(', ');
+    return (
+      `${runners}, the roomiest first, and each runner needs ${formatCores(fit.requestMillicores)} CPU allocatable (kubernetes.resources.client.cpu) ` +
+      `on another: ${need} such nodes; ${plural(roomy.length, 'node')} of ${nodes.length} ha${roomy.length === 1 ? 's' : 've'} that much (${listed}). ` +
+      `Lower kubernetes.resources.client.cpu, or add nodes.`
+    );
+  }
+  return undefined;
 }
 
 /**

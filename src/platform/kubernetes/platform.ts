@@ -11,12 +11,14 @@ import type { LoadRunner } from '../../load/types.ts';
 import { ingressPath, INGRESS_USE_WAYPOINT, namespaceSetup } from './mesh/modes.ts';
 import { modeMtlsPolicies } from './mesh/mtls-policy.ts';
 import { ProxyPathProbe } from './mesh/path-probe.ts';
+import { ApiOutage } from './api-outage.ts';
+import { PodDisruptionWatch } from './disruptions.ts';
 import { revisionName } from '../../config/istio-revisions.ts';
 import type { MeshContext } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../types.ts';
+import type { DisruptionWatch, ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../types.ts';
 import type { ClusterAccess } from './access.ts';
 import { ClusterRun, placeModes } from './cluster-run.ts';
 import { collectEnvironment } from './environment.ts';
@@ -63,6 +65,8 @@ export class KubernetesPlatform implements Platform {
   private runner?: LoadRunner;
   private sampler?: ResourceSampler;
   private probe?: PathProbe;
+  private apiOutage?: ApiOutage;
+  private disruptions?: DisruptionWatch;
   private tornDown = false;
   private readonly k6ApiPortBase?: number;
   private readonly targetOverride?: KubernetesPlatformOptions['targetOverride'];
@@ -84,6 +88,17 @@ export class KubernetesPlatform implements Platform {
 
   get readyTimeoutMs(): number {
     return this.run.readyTimeoutMs;
+  }
+
+  /** One API server outage at a time, shared by every call around the repetitions (api-outage.ts). */
+  private get outage(): ApiOutage {
+    this.apiOutage ??= new ApiOutage({
+      limitMs: parseDurationMs(this.k8s.apiOutage) ?? 60_000,
+      log: this.context.log,
+      signal: this.context.signal,
+      server: this.run.access?.server ?? 'of the kubeconfig',
+    });
+    return this.apiOutage;
   }
 
   /** Connects and checks the server answers; fails within seconds when it does not. */
@@ -188,6 +203,7 @@ export class KubernetesPlatform implements Platform {
         ...(this.run.capacity ? { capacity: this.run.capacity } : {}),
         ...(this.k6ApiPortBase ? { apiPortBase: this.k6ApiPortBase } : {}),
         raw: { metrics: RAW_CSV_METRICS, parse: (csv) => collectRawSamples(oneChunk(csv)) },
+        outage: this.outage,
       },
     );
     if (this.run.engine !== 'k6-operator') return inPod;
@@ -238,6 +254,22 @@ export class KubernetesPlatform implements Platform {
       ),
     });
     return this.probe;
+  }
+
+  disruptionWatch(): DisruptionWatch | undefined {
+    if (!this.run.access) return undefined;
+    this.disruptions ??= new PodDisruptionWatch(this.run.access, {
+      modes: Object.fromEntries(
+        this.run.placements.map((p) => [
+          p.mode.name,
+          { kind: p.mesh, namespace: p.namespace, clientNamespace: this.run.clientNamespaceOf(p.mode.name) },
+        ]),
+      ),
+      readyTimeoutMs: this.readyTimeoutMs,
+      outage: this.outage,
+      signal: this.context.signal,
+    });
+    return this.disruptions;
   }
 
   /** Per mode: the mutual TLS policy in force for its server (read from the cluster), and its namespace's enrolment. */

@@ -13,6 +13,7 @@ import {
   nodesReservedForEcho,
   runnerFitProblem,
   schedulableNodes,
+  unschedulableNodes,
   type NodeView,
   withoutClientAvoidance,
 } from '../../../src/platform/kubernetes/placement.ts';
@@ -190,8 +191,34 @@ test("k6-operator's runners: N runners need N nodes besides those their mode's e
       'which may take a node each: that needs 5 schedulable nodes; the cluster has 4 schedulable nodes (w0, w1, w2, w3). ' +
       'Lower load[1].generators to 1 or load[1].replicas, or add nodes.',
   );
-  // Enough nodes, too little CPU: the client pods' own message.
-  assert.match(runnerFitProblem(nodes(3), { ...fit, requestMillicores: 8000 })!, /needs 2 nodes with 8 CPU allocatable/);
+  // Enough nodes, too little CPU: the echo pods may take the roomiest.
+  assert.equal(
+    runnerFitProblem([...nodes(1), { name: 'small', cpuMillicores: 100 }], { ...fit, clients: 1, requestMillicores: 200 }),
+    "load.generators 1 runs 1 k6-operator runner, each on a node without one of the mode's 1 echo pod (kubernetes.replicas), " +
+      'which may take a node each, the roomiest first, and each runner needs 200m CPU allocatable (kubernetes.resources.client.cpu) on another: ' +
+      '2 such nodes; 1 node of 2 has that much (w0 4 CPU, small 100m CPU). Lower kubernetes.resources.client.cpu, or add nodes.',
+  );
+  assert.match(
+    runnerFitProblem(nodes(3), { ...fit, requestMillicores: 8000 })!,
+    /needs 8 CPU allocatable .* on another: 3 such nodes; 0 nodes of 3/,
+  );
+  // One runner is checked too (issue 51): a one-node cluster, and one whose other node a taint took, are refused by name.
+  assert.equal(
+    runnerFitProblem(nodes(1), { ...fit, clients: 1 }),
+    "load.generators 1 runs 1 k6-operator runner, each on a node without one of the mode's 1 echo pod (kubernetes.replicas), " +
+      'which may take a node each: that needs 2 schedulable nodes; the cluster has 1 schedulable node (w0). ' +
+      "Add a node, or use load.engine: k6 (k6 in a client pod, which may share the echo server's node).",
+  );
+  const tainted = [
+    node('w0', '4'),
+    node('w1', '4', { spec: { taints: [{ key: 'dedicated', value: 'perf', effect: 'NoSchedule' }] } }),
+    node('w2', '4', { spec: { unschedulable: true } }),
+  ];
+  assert.deepEqual(unschedulableNodes(tainted), ['w1 (taint dedicated=perf:NoSchedule)', 'w2 (cordoned)']);
+  assert.match(
+    runnerFitProblem(schedulableNodes(tainted), { ...fit, clients: 1, leftOut: unschedulableNodes(tainted) })!,
+    /the cluster has 1 schedulable node \(w0\); not schedulable: w1 \(taint dedicated=perf:NoSchedule\), w2 \(cordoned\)\. Add a node/,
+  );
   // What auto counts on under k6-operator: the nodes left once the echo pods took theirs.
   const config = (engine: string, replicas?: number) =>
     validateConfig({

@@ -20,6 +20,8 @@ export interface LocalClusterOptions {
   nodes?: number;
   /** Emulated usage by container name, plus `default`. */
   usage?: Record<string, ContainerUsage> & { default: ContainerUsage };
+  /** Allocatable CPU per node, in order ("4" when not given): a node too small for a pod's request. */
+  nodeCpu?: string[];
 }
 
 export interface LocalCluster {
@@ -165,7 +167,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     for (let i = 0; i < nodeCount; i++) {
       const nodeName = `kwok-node-${i}`;
       nodes.push(nodeName);
-      await createNode(server, pki, nodeName);
+      await createNode(server, pki, nodeName, options.nodeCpu?.[i]);
       const kubeletPort = await freePortRun(1);
       const configPath = join(dir, `kwok-${i}.yaml`);
       const execPath = `${localK6Dir()}:/usr/local/bin:/usr/bin:/bin`;
@@ -268,8 +270,8 @@ async function apiOk(server: string, path: string, pki: Pki): Promise<boolean> {
   return (await apiRequest(server, path, pki)).status === 200;
 }
 
-async function createNode(server: string, pki: Pki, name: string): Promise<void> {
-  const capacity = { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+async function createNode(server: string, pki: Pki, name: string, cpu = '4'): Promise<void> {
+  const capacity = { cpu, memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' };
   const node = {
     apiVersion: 'v1',
     kind: 'Node',

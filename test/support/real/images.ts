@@ -29,8 +29,33 @@ export function withLibraries(binary: string, dest = binary): LayerEntry[] {
 
 const unique = (entries: LayerEntry[]) => [...new Map(entries.map((e) => [e.path.replace(/^\/+/, ''), e])).values()];
 
-/** The applets the product's commands in the client pod use (exec.ts, k6-runner.ts, k6-client.yaml). */
-const BUSYBOX_APPLETS = ['sh', 'sleep', 'mkdir', 'dirname', 'printf', 'base64', 'cat', 'ls', 'rm', 'kill', 'echo', 'env', 'true', 'test'];
+/**
+ * The applets the product's commands in the client pod use (exec.ts, k6-runner.ts, k6-client.yaml):
+ * the k6 command's follower and session (setsid, wc, tail, head, mv) too, as grafana/k6's Alpine has
+ * them. Without their links, busybox's shell still ran them inside `sh -c`, but a bare `tail` exec
+ * failed ("failed to start exec").
+ */
+const BUSYBOX_APPLETS = [
+  'sh',
+  'sleep',
+  'mkdir',
+  'dirname',
+  'printf',
+  'base64',
+  'cat',
+  'ls',
+  'rm',
+  'kill',
+  'echo',
+  'env',
+  'true',
+  'test',
+  'setsid',
+  'wc',
+  'tail',
+  'head',
+  'mv',
+];
 
 export const istioTag = () => buildVersions().ISTIO_BUILD_TAG!;
 

@@ -5,6 +5,7 @@
 // only this node cannot run is refused here, before anything starts, with why (exit 2): the modes
 // whose proxy is Envoy.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../src/config/load.ts';
 import { meshOf } from '../../../src/config/schema.ts';
@@ -98,6 +99,19 @@ export function runProduct(
   onLine: (line: string) => void = () => {},
   env: NodeJS.ProcessEnv = productEnv(),
 ): Promise<ProductRun> {
+  return startProduct(init, args, onLine, env).done;
+}
+
+/**
+ * runProduct with the process at hand, for the fault tier to signal: nsenter without a PID
+ * namespace execs the CLI itself, so `child` is mesh-perf.
+ */
+export function startProduct(
+  init: number,
+  args: string[],
+  onLine: (line: string) => void = () => {},
+  env: NodeJS.ProcessEnv = productEnv(),
+): { child: import('node:child_process').ChildProcess; done: Promise<ProductRun> } {
   // nsenter by its path: a test may give the product a PATH without /usr/bin (no Docker there).
   const child = spawn('/usr/bin/nsenter', ['--target', String(init), '--net', '--', process.execPath, CLI, ...args], {
     env,
@@ -112,8 +126,10 @@ export function runProduct(
   };
   child.stdout.on('data', (c: Buffer) => lines(c, (t) => (stdout += t)));
   child.stderr.on('data', (c: Buffer) => lines(c, (t) => (stderr += t)));
-  return new Promise((resolve, reject) => {
+  const done = new Promise<ProductRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    // Killed by a signal: 128 + its number, as a shell reports it.
+    child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? constants.signals[signal] : 1), stdout, stderr }));
   });
+  return { child, done };
 }

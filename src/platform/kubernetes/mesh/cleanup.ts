@@ -1,6 +1,8 @@
 // Removes cluster-scoped objects we applied (CRDs, RBAC, webhooks, admission policies, API
 // services) by our labels. Namespaced objects go with their namespace.
-import type { ClusterAccess } from '../access.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EnvironmentError } from '../../../util/errors.ts';
+import { rawRequest, type ClusterAccess } from '../access.ts';
 import { DELETED, listJson, sendJson } from '../api-json.ts';
 import { MANAGED_BY, MANAGER } from '../ownership.ts';
 
@@ -16,10 +18,17 @@ export const CLUSTER_SCOPED_PATHS = [
   '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
 ];
 
-export async function deleteLabelledClusterObjects(access: ClusterAccess, selector: string): Promise<string[]> {
+/**
+ * Deletes them and waits until they are gone: a CRD is deleted only once every object of its kind
+ * is (the API server's finalizer), which took seconds for the Gateway API's HTTPRoute CRD on a real
+ * node, and `down` must not say it removed what is still there. Past `waitMs`, an error names what
+ * is still terminating.
+ */
+export async function deleteLabelledClusterObjects(access: ClusterAccess, selector: string, waitMs = 120_000): Promise<string[]> {
   if (!selector.includes(`${MANAGED_BY}=${MANAGER}`))
     throw new Error(`refusing to delete cluster objects by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
   const deleted: string[] = [];
+  const paths: string[] = [];
   for (const path of CLUSTER_SCOPED_PATHS) {
     const resource = path.split('/').pop()!;
     // undefined: an API this cluster version does not serve, so nothing of it to delete.
@@ -37,7 +46,19 @@ export async function deleteLabelledClusterObjects(access: ClusterAccess, select
         { method: 'DELETE', timeoutMs: 15_000, ok: DELETED },
       );
       deleted.push(`${resource}/${item.metadata.name}`);
+      paths.push(`${path}/${item.metadata.name}`);
     }
   }
-  return deleted;
+  const deadline = Date.now() + waitMs;
+  for (let left = paths; ; ) {
+    const still: string[] = [];
+    for (const path of left) if ((await rawRequest(access, path, { timeoutMs: 15_000 })).status !== 404) still.push(path);
+    if (still.length === 0) return deleted;
+    if (Date.now() > deadline)
+      throw new EnvironmentError(
+        `still being deleted after ${Math.round(waitMs / 1000)} s: ${still.map((p) => p.split('/').slice(-2).join('/')).join(', ')} (a CRD goes once every object of its kind has; list them with kubectl get)`,
+      );
+    left = still;
+    await sleep(500);
+  }
 }

@@ -7,7 +7,7 @@
 // linkerd-proxy on its own echo pods with a sidecar or Linkerd mode): a mode outside them (the
 // baseline) must leave them uncounted, or have none.
 import type { MeshKind } from '../../../config/schema.ts';
-import type { PathEvidence, ProxyKind } from '../../../results/types.ts';
+import type { Disruption, PathEvidence, ProxyKind } from '../../../results/types.ts';
 import type { Logger } from '../../../util/log.ts';
 import { rawRequest, type ClusterAccess } from '../access.ts';
 import { GATEWAY_NAME_LABEL } from '../resources/groups.ts';
@@ -117,9 +117,9 @@ export class ProxyPathProbe {
     return { proxies, ...(problems.length > 0 ? { problems } : {}) };
   }
 
-  invalidReasons(mode: string, requests: number, evidence: PathEvidence): string[] {
+  invalidReasons(mode: string, requests: number, evidence: PathEvidence, disrupted: readonly Disruption[] = []): string[] {
     const target = this.options.modes[mode];
-    return target ? pathInvalidReasons(target.kind, target.gateway !== undefined, requests, evidence) : [];
+    return target ? pathInvalidReasons(target.kind, target.gateway !== undefined, requests, evidence, disrupted) : [];
   }
 
   /** The proxy kinds read for a mode, and where their pods are. */

@@ -22,7 +22,7 @@
 // summed over pods, is the repetition's. Pure; the Kubernetes platform reads the pods
 // (path-probe.ts).
 import type { MeshKind } from '../../../config/schema.ts';
-import type { PathEvidence, ProxyKind, ProxyTraffic } from '../../../results/types.ts';
+import type { Disruption, PathEvidence, ProxyKind, ProxyTraffic } from '../../../results/types.ts';
 import { parsePrometheusText, type PromSample } from '../resources/prometheus.ts';
 
 /** One counter series of a proxy for traffic into the namespace, as read at one instant. */
@@ -231,13 +231,25 @@ const CAPTURED_SHARE = 0.1;
  * doubt: when a pod could not be read (evidence.problems) its share may be the missing one, so no
  * zero is judged; a count a few per cent short is the log's to mention, not a reason to drop figures.
  */
-export function pathInvalidReasons(kind: MeshKind, ingress: boolean, requests: number, evidence: PathEvidence): string[] {
+export function pathInvalidReasons(
+  kind: MeshKind,
+  ingress: boolean,
+  requests: number,
+  evidence: PathEvidence,
+  disrupted: readonly Disruption[] = [],
+): string[] {
   if (requests < MIN_JUDGED_REQUESTS) return [];
   const expected = new Set(expectedProxies(kind, ingress));
   const unread = (evidence.problems ?? []).length > 0;
+  // A proxy whose pod was replaced or restarted mid-repetition lost its counters with it: its zero
+  // says nothing of the path (the disruption is the repetition's reason).
+  const restarted = new Set<string>(
+    disrupted.flatMap((d) => [d.component, ...(d.component === 'echo server' ? ['linkerd-proxy', 'sidecar'] : [])]),
+  );
   const out: string[] = [];
   for (const p of evidence.proxies) {
     if (p.pods === 0) continue;
+    if (restarted.has(p.proxy)) continue;
     if (expected.has(p.proxy)) {
       if (!unread && p.count === 0 && (p.bytesReceived ?? 0) === 0)
         out.push(

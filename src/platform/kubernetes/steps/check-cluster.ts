@@ -9,7 +9,15 @@ import type { ClusterAccess } from '../access.ts';
 import type { ClusterRun } from '../cluster-run.ts';
 import { requireTestRunCrd } from '../k6-operator/crd.ts';
 import { refuseForeignRevisions } from '../mesh/istio.ts';
-import { clientFitProblem, clusterLoadCapacity, cpuMillicoresOf, nodesReservedForEcho, runnerFitProblem } from '../placement.ts';
+import {
+  clientFitProblem,
+  clusterLoadCapacity,
+  cpuMillicoresOf,
+  nodesReservedForEcho,
+  runnerFitProblem,
+  schedulableNodes,
+  unschedulableNodes,
+} from '../placement.ts';
 import type { ClusterStep } from './step.ts';
 
 export const checkCluster: ClusterStep = {
@@ -41,11 +49,14 @@ export const checkCluster: ClusterStep = {
  */
 async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<void> {
   const profiles = run.config.profiles;
-  if (profiles.every((p) => p.generators === 1)) return;
-  const nodes = await run.schedulableNodes(access);
+  const operator = run.engine === 'k6-operator';
+  // k6-operator's runners keep off the echo pods' nodes even one at a time: checked always.
+  if (!operator && profiles.every((p) => p.generators === 1)) return;
+  const views = await run.listNodes(access);
+  const nodes = schedulableNodes(views);
+  const leftOut = unschedulableNodes(views);
   const client = run.k8s.resources.client;
   const requestMillicores = cpuMillicoresOf(client.cpu) ?? 0;
-  const operator = run.engine === 'k6-operator';
   // k6-operator's runners keep off every node their mode's echo pods may take (one each).
   const echoPods = profiles.map((p) => p.replicas ?? run.k8s.replicas);
   const reserved = nodesReservedForEcho(run.config);
@@ -53,14 +64,13 @@ async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<v
   const choices = profiles.map((p) => chooseGenerators(p, run.capacity!));
   const counts = choices.map((c) => c.count);
   const instances = Math.max(1, ...counts);
-  if (instances === 1) return;
+  if (instances === 1 && !operator) return;
   const fieldOf = (name: string, i: number) => (profiles.length > 1 ? `load[${i}].${name}` : `load.${name}`);
   const index = counts.indexOf(instances);
   const field = fieldOf('generators', index);
   if (operator) {
     // Each profile's runners against its own echo pod count: the tightest decides.
     for (const [i, count] of counts.entries()) {
-      if (count < 2) continue;
       const echoField = profiles[i]!.replicas === undefined ? 'kubernetes.replicas' : fieldOf('replicas', i);
       const problem = runnerFitProblem(nodes, {
         clients: count,
@@ -68,11 +78,12 @@ async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<v
         requestMillicores,
         echoPods: echoPods[i]!,
         echoField,
+        leftOut,
       });
       if (problem) throw new EnvironmentError(problem);
     }
   } else {
-    const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores });
+    const problem = clientFitProblem(nodes, { clients: instances, field, requestMillicores, leftOut });
     if (problem) throw new EnvironmentError(problem);
   }
   profiles.forEach((p, i) => {
@@ -81,7 +92,7 @@ async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<v
   if (operator) {
     // The runners send the load; one client pod stays only to read the image's k6 version.
     run.context.log.info(
-      `up to ${instances} k6-operator runners per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
+      `up to ${instances} k6-operator runner${instances === 1 ? '' : 's'} per repetition (${field}), each on its own node, apart from its mode's echo pods (${nodes.length} schedulable nodes)`,
     );
     return;
   }

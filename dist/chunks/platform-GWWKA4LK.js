@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{h as a,j as b}from"./chunk-3OO4YFD6.js";import"./chunk-Q2NATPUI.js";import"./chunk-MQGYSBOK.js";import"./chunk-XXHHARQL.js";import"./chunk-CGY2W5QG.js";import"./chunk-DGNBD3OG.js";import"./chunk-EPYOKLAG.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
