@@ -17,10 +17,12 @@ import { platformFactory } from './platform/registry.ts';
 import type { ModeRecord, PathProbe, Platform, PlatformFactory, ResourceLifecycle, ResourceSampler } from './platform/types.ts';
 import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
-import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
+import type { GitInfo, ModeResult, Provenance, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { findMode } from './results/modes.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
+import { actionProvenance, dockerVersion, fileHashes, fileSha256, kindProvenance, runnerProvenance } from './results/provenance.ts';
+import { referencedFiles, settingsFingerprints } from './config/fingerprint.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/summary-markdown.ts';
@@ -54,6 +56,8 @@ export interface PipelineDeps {
   lifecycle?: ResourceLifecycle;
   /** Milliseconds now, for the time budget's pace (tests hand in a clock; default Date.now). */
   clock?: () => number;
+  /** The action's own folder when mesh-perf runs as the action (its commit is recorded when it is a checkout). */
+  actionRoot?: string;
 }
 
 export interface PipelineOutcome {
@@ -108,6 +112,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const generators = decideGenerators(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
+    result.run.provenance = await provenanceOf(config, platform, runner, cwd, deps);
     const records = (await platform.modeRecords?.()) ?? {};
 
     log.phase(
@@ -369,6 +374,32 @@ async function measureUntilDecided(
       await runTrial(trial, extended, measuring);
     }
   }
+}
+
+/**
+ * What the run runs, beyond its config (run.provenance): the action, the runner's image, k6's
+ * binary, the files the config names, the platform's images and kind's facts, and each mode's
+ * settings fingerprint (which covers those files' content).
+ */
+async function provenanceOf(config: Config, platform: Platform, runner: LoadRunner, cwd: string, deps: PipelineDeps): Promise<Provenance> {
+  const stored = publicConfig(config);
+  const files = await fileHashes(referencedFiles(stored), cwd);
+  const fromPlatform = (await platform.provenance?.()) ?? {};
+  const binary = runner.binary?.();
+  const sha256 = binary ? await fileSha256(binary.path) : undefined;
+  const action = await actionProvenance(process.env, deps.actionRoot);
+  const kind = fromPlatform.kind ? kindProvenance(fromPlatform.kind) : undefined;
+  const docker = fromPlatform.docker ?? kind?.docker ?? (config.platform === 'kind' ? await dockerVersion() : undefined);
+  const machine = { ...runnerProvenance(process.env), ...(docker ? { docker } : {}) };
+  return {
+    ...(action ? { action } : {}),
+    ...(binary ? { k6: { ...(sha256 ? { sha256 } : {}), source: binary.source } } : {}),
+    ...(Object.keys(machine).length > 0 ? { runner: machine } : {}),
+    ...(kind ? { kind: kind.kind } : {}),
+    ...(fromPlatform.images ? { images: fromPlatform.images } : {}),
+    ...(Object.keys(files).length > 0 ? { files } : {}),
+    settings: settingsFingerprints(stored, files),
+  };
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {

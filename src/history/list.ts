@@ -5,6 +5,7 @@ import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { type SuiteChangePoints, suiteChangePoints } from './change-points.ts';
+import { attachChangedFields } from './changed-fields.ts';
 import { StoreCorruptError } from './errors.ts';
 import { MARKER_FILE, suiteDir } from './layout.ts';
 import { legacyIndexPath, parseLegacyIndex } from './legacy-layout.ts';
@@ -82,5 +83,17 @@ async function readLegacyRuns(tree: StoreTree, paths: string[], storeLabel: stri
 /** The change points of one branch of a suite, from its checked index; none for an empty store. */
 export async function changePointsFromTree(tree: StoreTree, suite: string, branch: string, storeLabel: string): Promise<SuiteChangePoints> {
   const found = await suiteEntries(tree, suite, storeLabel);
-  return found ? suiteChangePoints(found.entries, { branch }) : { series: [], changePoints: [] };
+  if (!found) return { series: [], changePoints: [] };
+  const changes = suiteChangePoints(found.entries, { branch });
+  // What else changed at each: as the change-points file lists it (read from the runs where it does not).
+  if (!found.legacy)
+    await attachChangedFields(
+      tree,
+      suiteDir(suite),
+      changes,
+      found.entries,
+      new Map(found.entries.map((e) => [e.file, e.blob])),
+      storeLabel,
+    );
+  return changes;
 }

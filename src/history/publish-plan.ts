@@ -9,6 +9,7 @@ import { buildRunView } from '../report/view.ts';
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { changePointsMadeBy } from './change-point-gate.ts';
+import { attachChangedFields } from './changed-fields.ts';
 import { type SuiteChangePoint, suiteChangePoints } from './change-points.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
@@ -158,6 +159,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       const added = new Set(
         incoming.filter((r) => r.run.suite === state.suite && plan.added.includes(runFilePath(r))).map((r) => r.run.id),
       );
+      await attachChangedFields(tree, state.suite, changes, entries, state.files, options.storeLabel, plan.changes.writes);
       plan.newChangePoints.push(...changePointsMadeBy(changes, entries, added));
       writeSuite(state, plan.changes, changes);
     } else writeSettled(state, plan.changes);

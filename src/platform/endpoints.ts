@@ -23,7 +23,7 @@ export class EndpointsPlatform implements Platform {
   async prepare(): Promise<void> {
     checkRateCeiling(this.context.config.profiles, cpus().length, false);
     const k6 = await ensureK6(this.context.log);
-    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: false });
+    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: false, source: k6.source });
     const needsGrpc = this.context.config.profiles.some((p) => p.protocol === 'grpc');
     for (const mode of this.context.config.modes) {
       const address = needsGrpc && mode.grpc ? mode.grpc : mode.url;

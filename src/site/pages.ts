@@ -3,7 +3,7 @@
 // on a Pages site and from a local checkout (file://). No page is stored per run: the run page
 // renders any run from its stored files in the browser (src/browser/run-page.ts). Pure.
 
-import { ANALYSED_RUNS, type SuiteChangePoints } from '../history/change-points.ts';
+import { ANALYSED_RUNS, type ChangedFields, pairKey, type SuiteChangePoints } from '../history/change-points.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
@@ -103,11 +103,19 @@ export function renderChangePointsFile(
       if (file) files[id] = file;
     }
   }
+  // A step moves several series at the same two runs: their changed fields are stored once per pair.
+  const fields: Record<string, ChangedFields> = {};
+  const changePoints = changes.changePoints.map((cp) => {
+    const { fields: list, more, unknown, ...changed } = cp.changed;
+    if (list) fields[pairKey(cp.before, cp.after)] = { fields: list, ...(more ? { more } : {}), ...(unknown ? { unknown } : {}) };
+    return { ...cp, changed };
+  });
   const doc = {
     suite: index.suite,
     analysedRuns: ANALYSED_RUNS,
     mainBranch: mainBranchOf(index.runs, settled?.summary.nonPr),
-    changePoints: changes.changePoints,
+    changePoints,
+    fields,
     // Series too short to split, said on the page rather than drawn as "no change".
     unsplit: changes.series
       .filter((s) => s.skipped)

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
-import type { PathProbe, Platform, PlatformFactory } from '../../src/platform/types.ts';
+import type { PathProbe, Platform, PlatformFactory, PlatformProvenance } from '../../src/platform/types.ts';
 
 const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
 
@@ -23,6 +23,8 @@ export interface ReplayOptions {
   jitter?: (mode: string, runs: number) => number;
   /** The platform's path probe (a Kubernetes platform reads the mesh's proxies' counters). */
   pathProbe?: PathProbe;
+  /** What the platform says ran (a cluster's control-plane images, kind's facts). */
+  provenance?: PlatformProvenance;
 }
 
 export interface Replay {
@@ -59,6 +61,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       loadRunner: () => runner,
       resourceSampler: () => undefined,
       ...(options.pathProbe ? { pathProbe: () => options.pathProbe } : {}),
+      ...(options.provenance ? { provenance: async () => options.provenance! } : {}),
       environment: async () => ({ replay: true }),
       teardown: async () => {
         calls.push('teardown');

@@ -19,10 +19,11 @@ import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError, UsageError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler } from '../types.ts';
+import type { ModeRecord, PathProbe, Platform, PlatformContext, PlatformProvenance, ResourceSampler } from '../types.ts';
 import { loadAccess, probeServer, rawRequest, type ClusterAccess } from './access.ts';
 import { Applier } from './apply.ts';
 import { collectEnvironment } from './environment.ts';
+import { controlPlaneImages } from './control-plane-images.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
 import { type LoadEngine, loadEngineOf } from '../../config/engine-checks.ts';
 import { deleteLabelledTestRuns } from './k6-operator/cleanup.ts';
@@ -600,6 +601,16 @@ export class KubernetesPlatform implements Platform {
         { ...(mtls[p.mode.name] ? { mtls: mtls[p.mode.name] } : {}), enrolment: { labels: setup.labels, annotations: setup.annotations } },
       ]),
     );
+  }
+
+  /** The images the meshes' control planes and node agents ran (their namespaces' pods). */
+  async provenance(): Promise<PlatformProvenance> {
+    if (!this.access || this.meshes.length === 0) return {};
+    const images = await controlPlaneImages(
+      this.access,
+      this.meshes.map((m) => m.namespace),
+    );
+    return Object.keys(images).length > 0 ? { images } : {};
   }
 
   async environment(): Promise<Record<string, unknown>> {

@@ -28,6 +28,11 @@ const CHANGE_POINTS_CSS = `
 #change-points td { vertical-align: top; }
 #change-points .cp-slower { color: #cf222e; font-weight: 600; }
 #change-points tr.cp-current { outline: 2px solid #0969da; }
+#change-points ul.cp-fields { margin: 4px 0 0; padding-left: 16px; font-size: 12px; max-width: 560px; }
+#change-points ul.cp-fields li { overflow-wrap: anywhere; }
+#change-points ul.cp-fields li.cp-more { display: none; }
+#change-points ul.cp-fields.cp-open li.cp-more { display: list-item; }
+#change-points .cp-toggle { font-size: 12px; margin-top: 2px; }
 `;
 
 export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];

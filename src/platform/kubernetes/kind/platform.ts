@@ -16,7 +16,7 @@ import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import { redactTree } from '../../../util/redact-files.ts';
 import type { ModeTarget } from '../../../load/types.ts';
-import type { CreatedResource, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../../types.ts';
+import type { CreatedResource, Platform, PlatformContext, PlatformProvenance, ResourceSampler, TeardownOptions } from '../../types.ts';
 import { KubernetesPlatform } from '../platform.ts';
 import {
   INOTIFY_SYSCTLS,
@@ -236,6 +236,14 @@ export class KindPlatform implements Platform {
 
   environment(): Promise<Record<string, unknown>> {
     return this.inner ? this.inner.environment() : Promise.resolve({ platform: 'kind' });
+  }
+
+  /**
+   * What ran: the control planes' images, from the cluster. kind's own facts (its version, the node
+   * image it ran, Docker's version) belong here too, through results/provenance.ts kindProvenance.
+   */
+  provenance(): Promise<PlatformProvenance> {
+    return this.inner?.provenance() ?? Promise.resolve({});
   }
 
   async teardown(options: TeardownOptions = {}): Promise<void> {
