@@ -56,8 +56,6 @@ export interface PipelineDeps {
   lifecycle?: ResourceLifecycle;
   /** Milliseconds now, for the time budget's pace (tests hand in a clock; default Date.now). */
   clock?: () => number;
-  /** The action's own folder when mesh-perf runs as the action (its commit is recorded when it is a checkout). */
-  actionRoot?: string;
 }
 
 export interface PipelineOutcome {
@@ -112,7 +110,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const generators = decideGenerators(config.profiles, runner);
     result.run.tools.k6 = await runner.version();
     result.run.environment = await platform.environment();
-    result.run.provenance = await provenanceOf(config, platform, runner, cwd, deps);
+    result.run.provenance = await provenanceOf(config, platform, runner, cwd);
     const records = (await platform.modeRecords?.()) ?? {};
 
     log.phase(
@@ -381,13 +379,13 @@ async function measureUntilDecided(
  * binary, the files the config names, the platform's images and kind's facts, and each mode's
  * settings fingerprint (which covers those files' content).
  */
-async function provenanceOf(config: Config, platform: Platform, runner: LoadRunner, cwd: string, deps: PipelineDeps): Promise<Provenance> {
+async function provenanceOf(config: Config, platform: Platform, runner: LoadRunner, cwd: string): Promise<Provenance> {
   const stored = publicConfig(config);
   const files = await fileHashes(referencedFiles(stored), cwd);
   const fromPlatform = (await platform.provenance?.()) ?? {};
   const binary = runner.binary?.();
   const sha256 = binary ? await fileSha256(binary.path) : undefined;
-  const action = await actionProvenance(process.env, deps.actionRoot);
+  const action = actionProvenance(process.env);
   const kind = fromPlatform.kind ? kindProvenance(fromPlatform.kind) : undefined;
   const docker = fromPlatform.docker ?? kind?.docker ?? (config.platform === 'kind' ? await dockerVersion() : undefined);
   const machine = { ...runnerProvenance(process.env), ...(docker ? { docker } : {}) };

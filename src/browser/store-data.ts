@@ -3,7 +3,7 @@
 // meshPerfStore.index(…) / .changePoints(…); each shard is checked and decoded by the store's own
 // code (history/suite-index.ts) and gathered per suite into window.meshPerfData, which the
 // dashboard's client.js draws from.
-import { pairKey } from '../history/change-points.ts';
+import { withFields } from '../history/change-points.ts';
 import { runPageHref } from '../history/layout.ts';
 import { readShard, sortEntries, type IndexEntry } from '../history/suite-index.ts';
 import './window.ts';
@@ -24,18 +24,6 @@ interface SuiteData {
   fields?: Record<string, unknown>;
   /** Data files that could not be read, with why. */
   errors: string[];
-}
-
-/** The change points with their pair's changed fields in `changed` again (the file stores them once per pair of runs). */
-export function withFields(list: unknown[], fields: Record<string, unknown> | undefined): unknown[] {
-  if (!fields || typeof fields !== 'object') return list;
-  return list.map((cp) => {
-    const c = cp as { before?: unknown; after?: unknown; changed?: unknown };
-    const extra = fields[pairKey(String(c?.before), String(c?.after))];
-    return extra && typeof extra === 'object' && c.changed && typeof c.changed === 'object'
-      ? { ...c, changed: { ...c.changed, ...extra } }
-      : cp;
-  });
 }
 
 const data = (window.meshPerfData ??= {}) as Record<string, SuiteData>;

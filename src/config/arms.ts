@@ -116,7 +116,7 @@ export function clusterArmsRefusal(mode: Pick<ModeSpec, 'mesh' | 'name'>): strin
 }
 
 /** Namespace keys that put a namespace in its mesh or pick its control plane: an arm cannot change them. */
-const ENROLMENT_KEYS: Record<string, string> = {
+export const ENROLMENT_KEYS: Record<string, string> = {
   'istio-injection': 'the mesh sets it (istio-sidecar enrols the namespace)',
   'istio.io/dataplane-mode': 'the mesh sets it (ambient enrols the namespace)',
   'linkerd.io/inject': 'the mesh sets it (linkerd enrols the namespace)',

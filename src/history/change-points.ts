@@ -59,6 +59,18 @@ export type ChangedFields = Pick<WhatChanged, 'fields' | 'more' | 'unknown'>;
 /** Two runs as the key of their changed fields in a change-points file (a step moves many series at the same pair). */
 export const pairKey = (before: string, after: string) => `${before} ${after}`;
 
+/** The change points with their pair's changed fields in `changed` again (the file stores them once per pair of runs). */
+export function withFields(list: unknown[], fields: Record<string, unknown> | undefined): unknown[] {
+  if (!fields || typeof fields !== 'object') return list;
+  return list.map((cp) => {
+    const c = cp as { before?: unknown; after?: unknown; changed?: unknown };
+    const extra = fields[pairKey(String(c?.before), String(c?.after))];
+    return extra && typeof extra === 'object' && c.changed && typeof c.changed === 'object'
+      ? { ...c, changed: { ...c.changed, ...extra } }
+      : cp;
+  });
+}
+
 export interface SeriesKey {
   branch: string;
   profile: string;

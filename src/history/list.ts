@@ -11,7 +11,8 @@ import { MARKER_FILE, suiteDir } from './layout.ts';
 import { legacyIndexPath, parseLegacyIndex } from './legacy-layout.ts';
 import { MARKER_SCHEMA_VERSION, parseMarker } from './marker.ts';
 import type { IndexEntry } from './suite-index.ts';
-import { loadSuiteState, readRuns } from './suite-state.ts';
+import { loadSuiteState, readConfirmationsFile, readRuns } from './suite-state.ts';
+import type { ConfirmationRecord } from '../confirm/record.ts';
 import type { StoreTree } from './tree.ts';
 import type { HistoryQuery } from './types.ts';
 
@@ -20,6 +21,7 @@ export function matchesQuery(entry: IndexEntry, query: HistoryQuery): boolean {
   if (query.commit !== undefined && entry.sha !== query.commit) return false;
   if (query.runnerClass !== undefined && entry.runnerClass !== query.runnerClass) return false;
   if (query.excludeRunId !== undefined && entry.id === query.excludeRunId) return false;
+  if (query.ids !== undefined && !query.ids.includes(entry.id)) return false;
   return true;
 }
 
@@ -96,4 +98,9 @@ export async function changePointsFromTree(tree: StoreTree, suite: string, branc
       storeLabel,
     );
   return changes;
+}
+
+/** A suite's confirmations (none in a store without the file, or in layout 1). */
+export async function confirmationsFromTree(tree: StoreTree, suite: string, storeLabel: string): Promise<ConfirmationRecord[]> {
+  return readConfirmationsFile(tree, suiteDir(suite), storeLabel);
 }

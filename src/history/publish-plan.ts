@@ -12,6 +12,7 @@ import { changePointsMadeBy } from './change-point-gate.ts';
 import { attachChangedFields } from './changed-fields.ts';
 import { type SuiteChangePoint, suiteChangePoints } from './change-points.ts';
 import {
+  confirmationsPath,
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
   DASHBOARD_FILE,
@@ -72,6 +73,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       ADOPTED_DASHBOARD_FILE,
       ADOPTED_RUN_PAGE_FILE,
       ...suites.map((s) => settledPath(s)),
+      ...suites.map((s) => confirmationsPath(s)),
       ...recentShards,
     ]);
   }

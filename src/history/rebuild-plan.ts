@@ -272,6 +272,7 @@ async function legacySuiteState(tree: StoreTree, suite: string, storeLabel: stri
     files: new Map(),
     timelines: new Map(),
     months: new Set(),
+    confirmations: [],
     indexChanged: true,
     dirty: 'all',
     warnings,

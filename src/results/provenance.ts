@@ -23,28 +23,18 @@ export function runnerProvenance(env: NodeJS.ProcessEnv): Provenance['runner'] |
 /**
  * mesh-perf as an action: the reusable workflows pass the commit they check the action out at
  * (MESH_PERF_ACTION_SHA, from job.workflow_sha, and MESH_PERF_ACTION_REPOSITORY); a `uses:` step
- * has GITHUB_ACTION_REPOSITORY and GITHUB_ACTION_REF; a checkout of the action (`root` holds a .git)
- * says its own commit.
+ * has GITHUB_ACTION_REPOSITORY and GITHUB_ACTION_REF (a tag or branch: GitHub gives an action no
+ * commit of its own).
  */
-export async function actionProvenance(env: NodeJS.ProcessEnv, root?: string): Promise<Provenance['action'] | undefined> {
+export function actionProvenance(env: NodeJS.ProcessEnv): Provenance['action'] | undefined {
   const out: NonNullable<Provenance['action']> = {};
   const repository = env.MESH_PERF_ACTION_REPOSITORY || env.GITHUB_ACTION_REPOSITORY;
   const ref = env.MESH_PERF_ACTION_REF || env.GITHUB_ACTION_REF;
+  const sha = env.MESH_PERF_ACTION_SHA;
   if (repository) out.repository = repository;
   if (ref) out.ref = ref;
-  const sha = env.MESH_PERF_ACTION_SHA || (root ? await gitHead(root) : undefined);
-  if (sha) out.sha = sha;
+  if (sha && /^[0-9a-f]{40}$/.test(sha)) out.sha = sha;
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-async function gitHead(root: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { timeout: 5000 });
-    const sha = stdout.trim();
-    return /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Docker's server version (the daemon that ran kind's nodes); undefined without Docker or without a daemon answering. */

@@ -3,7 +3,9 @@
 // on a Pages site and from a local checkout (file://). No page is stored per run: the run page
 // renders any run from its stored files in the browser (src/browser/run-page.ts). Pure.
 
+import { type ConfirmationRecord, confirmationKey } from '../confirm/record.ts';
 import { ANALYSED_RUNS, type ChangedFields, pairKey, type SuiteChangePoints } from '../history/change-points.ts';
+import { confirmationsByKey } from '../history/confirmations.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
@@ -94,7 +96,10 @@ export function renderChangePointsFile(
   index: SuiteIndex,
   changes: SuiteChangePoints,
   settled?: { tail: readonly IndexEntry[]; summary: { nonPr: Record<string, number> } },
+  confirmations: readonly ConfirmationRecord[] = [],
 ): string {
+  // Each change point with its latest confirmation (any figure of its mode at its two runs).
+  const verdicts = confirmationsByKey(confirmations);
   const files: Record<string, string> = {};
   const byId = new Map([...(settled?.tail ?? []), ...index.runs].map((r) => [r.id, r.file]));
   for (const cp of changes.changePoints) {
@@ -108,7 +113,8 @@ export function renderChangePointsFile(
   const changePoints = changes.changePoints.map((cp) => {
     const { fields: list, more, unknown, ...changed } = cp.changed;
     if (list) fields[pairKey(cp.before, cp.after)] = { fields: list, ...(more ? { more } : {}), ...(unknown ? { unknown } : {}) };
-    return { ...cp, changed };
+    const confirmation = verdicts.get(confirmationKey(cp));
+    return { ...cp, changed, ...(confirmation ? { confirmation } : {}) };
   });
   const doc = {
     suite: index.suite,

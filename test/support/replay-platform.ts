@@ -25,6 +25,8 @@ export interface ReplayOptions {
   pathProbe?: PathProbe;
   /** What the platform says ran (a cluster's control-plane images, kind's facts). */
   provenance?: PlatformProvenance;
+  /** A further latency factor from a mode's settings (an arm's delay or env, as the local platform would serve them). */
+  factorOf?: (mode: ModeConfig) => number;
 }
 
 export interface Replay {
@@ -36,6 +38,7 @@ export interface Replay {
 export function replayPlatform(options: ReplayOptions = {}): Replay {
   const calls: string[] = [];
   let runs = 0;
+  const settingsFactor = new Map<string, number>();
   const runner: LoadRunner = {
     version: async () => '1.4.2',
     run: async (invocation: K6Invocation) => {
@@ -43,7 +46,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       calls.push(`run:${mode}`);
       runs += 1;
       options.afterRun?.(runs);
-      const factor = (options.slowdown?.[mode] ?? 1) * (options.jitter?.(mode, runs) ?? 1);
+      const factor = (options.slowdown?.[mode] ?? 1) * (settingsFactor.get(mode) ?? 1) * (options.jitter?.(mode, runs) ?? 1);
       return { exitCode: 0, summary: scaled(factor), extraFiles: {}, stderrTail: '' };
     },
   };
@@ -56,6 +59,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       },
       target: (mode: ModeConfig): ModeTarget => {
         calls.push(`target:${mode.name}`);
+        if (options.factorOf) settingsFactor.set(mode.name, options.factorOf(mode));
         return { mode: mode.name, url: 'http://127.0.0.1:9/', env: {}, description: 'replayed k6 summary' };
       },
       loadRunner: () => runner,

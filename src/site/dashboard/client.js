@@ -486,9 +486,39 @@
         }
         if (ch.unknown) changedCell.appendChild(document.createTextNode(' (' + ch.unknown + ' not recorded by an older run)'));
       }
+      verdictCell(cell('', 'text cp-verdict'), cp);
       body.appendChild(tr);
     });
     if (current) { var row = $(cpId(current)); if (row && row.scrollIntoView) row.scrollIntoView({ block: 'center' }); }
+  }
+
+  // A change point's confirmation (mesh-perf confirm): the verdict as a badge, its line, what supports it on demand.
+  var VERDICT_LABEL = { confirmed: 'confirmed', withdrawn: 'withdrawn', environment: 'environment', 'cannot-rerun': 'cannot re-run', inconclusive: 'inconclusive', invalid: 'invalid run', 'not-run': 'not run' };
+  function verdictCell(td, cp) {
+    var c = cp.confirmation;
+    var badge = document.createElement('span');
+    if (!c) {
+      badge.className = 'badge unconfirmed';
+      badge.textContent = 'unconfirmed';
+      td.appendChild(badge);
+      return;
+    }
+    badge.className = 'badge ' + c.verdict;
+    badge.textContent = VERDICT_LABEL[c.verdict] || c.verdict;
+    td.appendChild(badge);
+    var line = c.line.replace(/^[a-z -]+: /, '');
+    td.appendChild(document.createTextNode(' ' + line));
+    if (c.metric && c.metric !== cp.metric) td.appendChild(document.createTextNode(' (judged on ' + (c.metric === 'ratio' ? 'p50 / baseline' : c.metric) + ')'));
+    if (c.details && c.details.length) {
+      var more = document.createElement('details');
+      var summary = document.createElement('summary');
+      summary.textContent = 'how (' + c.finishedAt.replace('T', ' ').slice(0, 16) + ')';
+      more.appendChild(summary);
+      var list = document.createElement('ul');
+      c.details.forEach(function (d) { var li = document.createElement('li'); li.textContent = d; list.appendChild(li); });
+      more.appendChild(list);
+      td.appendChild(more);
+    }
   }
 
   function bind(id, key) {
