@@ -119,7 +119,7 @@ function changePointSection(changePoints: ReportPageOptions['changePoints']): st
   if (!changePoints || changePoints.length === 0) return '';
   const items = changePoints.map(
     (cp) =>
-      `<li><strong>${e(cp.series)}</strong> <span class="badge ${e(cp.verdict)}">${e(cp.verdict === 'cannot-rerun' ? 'cannot re-run' : cp.verdict)}</span> ${e(cp.line)}${cp.details.length > 0 ? `<details><summary>how</summary><ul>${cp.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul></details>` : ''}</li>`,
+      `<li><strong>${e(cp.series)}</strong>: <span class="badge ${e(cp.verdict)}">${e(cp.verdict === 'cannot-rerun' ? 'cannot re-run' : cp.verdict)}</span> ${e(cp.line)}${cp.details.length > 0 ? `<details><summary>how</summary><ul>${cp.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul></details>` : ''}</li>`,
   );
   return `<section id="change-point"><h2>This run starts a change point</h2><ul>${items.join('')}</ul></section>\n`;
 }

@@ -36,8 +36,6 @@ const CHANGE_POINTS_CSS = `
 #change-points .cp-verdict { max-width: 420px; font-size: 12px; }
 #change-points .cp-verdict details { margin-top: 2px; }
 #change-points .cp-verdict ul { margin: 2px 0 0; padding-left: 16px; }
-.badge.confirmed { background: var(--fail); } .badge.withdrawn { background: var(--pass); }
-.badge.environment { background: #8250df; } .badge.cannot-rerun, .badge.not-run, .badge.unconfirmed { background: #6e7781; }
 `;
 
 export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
