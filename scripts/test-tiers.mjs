@@ -123,6 +123,7 @@ const E2E = [
   'test/report/narrow-viewport.test.ts',
   'test/report/report-command.test.ts',
   'test/report/whiskers.test.ts',
+  'test/workflows/act-confirm.test.ts',
   'test/workflows/act-examples.test.ts',
   'test/workflows/act-reusable.test.ts',
   'test/workflows/workflows.test.ts',
@@ -161,6 +162,7 @@ const DRIVES_LOAD = [
   'test/load/window.test.ts',
   'test/presets/local-e2e.test.ts',
   'test/report-formats/vegeta-crosscheck.test.ts',
+  'test/workflows/act-confirm.test.ts',
   'test/workflows/act-examples.test.ts',
   'test/workflows/act-reusable.test.ts',
 ];

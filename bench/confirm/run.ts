@@ -30,7 +30,11 @@ import type { ModeConfig } from '../../src/config/schema.ts';
 import { parseDurationMs } from '../../src/config/duration.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { type ConfirmationDraft, type ConfirmDeps, confirmChangePoint } from '../../src/confirm/run.ts';
+import { evaluateChangePointGate } from '../../src/history/change-point-gate.ts';
 import { suiteChangePoints } from '../../src/history/change-points.ts';
+import { confirmFromStore } from '../../src/history/confirm-session.ts';
+import { openStore } from '../../src/history/open-store.ts';
+import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { raisedChangePoints } from '../../src/history/confirm-target.ts';
 import { CONFIRM_EVENT } from '../../src/history/publishable.ts';
 import { indexEntryFor } from '../../src/history/suite-index.ts';
@@ -412,9 +416,71 @@ function summary(): void {
   console.log(`load average (1 min) around the trials: ${quietOnes} of ${trials.length} at or under ${quiet}`);
 }
 
+/**
+ * The worked example: a daily series published day by day into a git store (the gh-pages branch of
+ * a local bare repository), as the daily workflow does: a change of four settings, one of which
+ * slows the series 10 %, is raised, confirmed and its cause named; a runner slowdown that is over
+ * when the confirmation runs is withdrawn (the step did not hold); one that lasts is labelled
+ * environment. Each verdict is recorded with its change point (open the store's dashboard).
+ */
+async function demo(): Promise<void> {
+  const spec = arg('store', '/tmp/confirm-demo.git');
+  if (!existsSync(spec)) execFileSync('git', ['init', '--bare', '-q', spec]);
+  const store = openStore(spec, { branch: 'gh-pages', chartJs: loadChartJsSource, log: silentLogger });
+  const k6 = (await ensureK6(silentLogger)).path;
+  const extra10 = await extraFor(k6, 10);
+  const dir = await mkdtemp(join(tmpdir(), 'confirm-demo-'));
+  const s0 = { local: { delay: `${BASE_DELAY_MS}ms` }, env: { CACHE: 'a', POOL: '8', TRACE: 'off' } };
+  const s1 = { local: { delay: `${round3(BASE_DELAY_MS + extra10)}ms` }, env: { CACHE: 'b', POOL: '16', TRACE: 'on' } };
+  let day = 0;
+  const publishDay = async (settings: Record<string, unknown>, runner?: PlatformFactory) => {
+    day++;
+    const result = await dailyRun(settings, dir, day, runner);
+    const startedAt = new Date(Date.UTC(2026, 9, 1 + day, 3, 17)).toISOString();
+    const outcome = await store.publish([{ ...result, run: { ...result.run, startedAt, finishedAt: startedAt } }]);
+    const raised = evaluateChangePointGate(outcome.changePoints ?? [], 'fail', 5, 'required');
+    console.log(`day ${day}: p50 ${p50Of(result).toFixed(3)} ms${raised.lines.length ? `\n  ${raised.lines.join('\n  ')}` : ''}`);
+    return raised.decision === 'awaiting';
+  };
+  const confirmNow = async (label: string, runner?: PlatformFactory) => {
+    console.log(`confirming (${label})…`);
+    const outcome = await confirmFromStore(
+      store,
+      { suite: 'confirm-bench', branch: 'main', minEffectPct: 5, perDay: 10 },
+      { maxDuration: '10m', maxBisectRuns: 3, duration: '1s', warmup: '0s' },
+      confirmDeps(dir, runner),
+    );
+    if ('none' in outcome) {
+      console.log(`  nothing to confirm: ${outcome.none}`);
+      return;
+    }
+    await store.recordConfirmations([outcome.record]);
+    console.log(`  ${outcome.record.line}\n${outcome.record.details.map((d) => `    ${d}`).join('\n')}`);
+  };
+  try {
+    for (let i = 0; i < HISTORY_RUNS; i++) await publishDay(s0);
+    // Four settings change at once; one of them is the step.
+    while (!(await publishDay(s1)) && day < HISTORY_RUNS + 8);
+    await confirmNow('four settings changed');
+    for (let i = 0; i < 6; i++) await publishDay(s1);
+    // The runner is slower for a few days (until the step is raised), then itself again before the confirmation runs.
+    const slow = slowerRunner(extra10);
+    for (let i = 0; i < 5 && !(await publishDay(s1, slow)); i++);
+    await confirmNow('a runner slowdown, over by now');
+    for (let i = 0; i < 6; i++) await publishDay(s1);
+    // Slower again, and still slow when the confirmation runs.
+    for (let i = 0; i < 5 && !(await publishDay(s1, slow)); i++);
+    await confirmNow('a runner slowdown that lasts', slow);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(`store: ${spec} (branch gh-pages); its dashboard: mesh-perf report --store ${spec} --out <folder>`);
+}
+
 if (command === 'piece') await piece();
 else if (command === 'summary') summary();
+else if (command === 'demo') await demo();
 else {
-  process.stderr.write('usage: bench/confirm/run.ts piece|summary --file FILE [--minutes 14] [--quiet 1.5]\n');
+  process.stderr.write('usage: bench/confirm/run.ts piece|summary --file FILE [--minutes 14] [--quiet 1.5] | demo --store REPO.git\n');
   process.exit(2);
 }

@@ -50,14 +50,14 @@ export async function runConfirmMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   const out = resolve(env.RUNNER_TEMP ?? cwd, `mesh-perf-confirmation-${compactStamp(new Date().toISOString())}`);
   const cleanup = new CleanupRecorder((name, value) => core.saveState(name, value));
   const lifecycle = kindClusterLifecycle(config, env, cleanup);
-  const branch = (await gitInfo(cwd)).branch ?? '';
-  core.info(`confirming a change point of suite ${config.suite} (branch ${branch || '(none)'}) in ${store.describe()}`);
+  const branch = (await gitInfo(cwd)).branch;
+  core.info(`confirming a change point of suite ${config.suite}${branch ? ` (branch ${branch})` : ''} in ${store.describe()}`);
   try {
     const outcome = await confirmFromStore(
       store,
       {
         suite: config.suite,
-        branch,
+        ...(branch !== undefined ? { branch } : {}),
         changePoint: core.getInput(CONFIRM_INPUT),
         minEffectPct: config.gates.regression.minEffectPct,
         perDay: config.confirm.perDay,

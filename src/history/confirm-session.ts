@@ -12,8 +12,8 @@ import type { ResultStore } from './types.ts';
 
 export interface ConfirmRequest {
   suite: string;
-  /** The branch whose series the change point is on (the daily runs'). */
-  branch: string;
+  /** The branch whose series the change point is on (the daily runs'); unset: the newest run's. */
+  branch?: string;
   /** "newest" (default) or "<profile>/<mode>/<metric>@<run id>". */
   changePoint?: string;
   /** The change-point gate's practical minimum, percent (gates.regression.minEffectPct). */
@@ -33,12 +33,14 @@ export async function confirmFromStore(
   deps: ConfirmDeps,
 ): Promise<ConfirmOutcome> {
   if (!store.changePoints) return { none: `${store.describe()} cannot list change points` };
-  const changes = await store.changePoints(request.suite, request.branch);
+  // Unknown (a checkout without a branch): the branch of the newest published run, the daily one.
+  const branch = request.branch || (await store.list({ suite: request.suite, limit: 1 }))[0]?.run.git.branch || '';
+  const changes = await store.changePoints(request.suite, branch);
   const records = (await store.confirmations?.(request.suite)) ?? [];
   const target = pickChangePoint(changes, records, request.changePoint, request.minEffectPct);
   if ('none' in target)
     return {
-      none: `${target.none} (suite ${request.suite}, branch ${request.branch || '(none)'}, ${changes.changePoints.length} change points)`,
+      none: `${target.none} (suite ${request.suite}, branch ${branch || '(none)'}, ${changes.changePoints.length} change points)`,
     };
   const cp = target.changePoint;
   const now = deps.now();

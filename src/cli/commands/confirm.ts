@@ -3,6 +3,7 @@
 // re-run), names the setting that moved it, and writes confirmation.json (with each run's results
 // beside it). Reads the store; --record also stores the verdict with the change point (otherwise
 // `mesh-perf publish --confirmation` does, from a job allowed to write).
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
@@ -67,15 +68,23 @@ export const command: Command = {
       context.log,
       context.cwd,
     );
+    const spec = options.store ?? settings.history.store;
+    // A folder that is not there would read as a store with no change points.
+    if (spec && !/^[a-z][a-z0-9+.-]*:\/\/|^[^/\s]+@[^/\s]+:/i.test(spec) && !existsSync(resolve(context.cwd, spec)))
+      throw new UsageError(
+        `--store ${spec}: no such folder (${resolve(context.cwd, spec)}); pass the folder or git URL of the daily runs' history`,
+      );
     const suite = options.suite ?? settings.suite;
-    const branch = options['series-branch'] ?? (await gitInfo(context.cwd)).branch ?? '';
+    const branch = options['series-branch'] ?? (await gitInfo(context.cwd)).branch;
     const out = resolve(context.cwd, options.out ?? join('mesh-perf-confirm', compactStamp(new Date().toISOString())));
-    context.log.phase(`Looking for a change point to confirm in suite ${suite} (branch ${branch || '(none)'}) of ${store.describe()}`);
+    context.log.phase(
+      `Looking for a change point to confirm in suite ${suite}${branch ? ` (branch ${branch})` : ''} of ${store.describe()}`,
+    );
     const outcome = await confirmFromStore(
       store,
       {
         suite,
-        branch,
+        ...(branch !== undefined ? { branch } : {}),
         ...(options['change-point'] ? { changePoint: options['change-point'] } : {}),
         minEffectPct: settings.minEffectPct,
         perDay: settings.perDay,
