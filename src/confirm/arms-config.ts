@@ -63,15 +63,20 @@ export function confirmationConfig(after: RunResult, series: SeriesRef, groups: 
   const modes: Raw[] = groups.map((group, i) =>
     modeWithArms(groupModeName(series.mode, i, groups.length), mesh, group, serverPath, asWritten),
   );
+  const alongside: string[] = [];
   for (const name of options.alongside ?? []) {
     const mode = (Array.isArray(stored.modes) ? stored.modes.map(record) : []).find((m) => m.name === name);
-    if (mode) modes.push(plainMode(mode));
+    if (mode) {
+      modes.push(plainMode(mode));
+      alongside.push(name);
+    }
   }
   const raw: Raw = {
     platform,
     suite: after.run.suite,
     modes,
-    baseline: String(modes[0]!.name),
+    // A ratio series' level is against its baseline, measured beside the arms; otherwise the first arm's base.
+    baseline: alongside[0] ?? String(modes[0]!.name),
     load: loadOf(after, series.profile, options),
     gates: gatesOf(stored, series.metric),
     plan: {
