@@ -11,7 +11,9 @@
 //            and of the confirmation run (the runner is still slow), +10 % slower, outside the config
 //            (a platform wrapper, so the results record no setting change);
 //   d        a step among four changed settings, one of them the cause (+10 %): three env
-//            variables no script reads and the delay; the bisection must name the delay.
+//            variables no script reads and the delay; the bisection must name the delay;
+//   e        (after the 120) a runner slowdown with no setting changed that is over when the
+//            confirmation runs: the step did not hold, it must be withdrawn.
 // The change point is handed to the confirmation as the gate raises it (the change-point gate's
 // detector rarely raises one on a flat series, so case b could not be waited for); whether the
 // detector raises it on the trial's series is recorded beside each trial.
@@ -66,8 +68,10 @@ const HISTORY_RUNS = 10;
 const AFTER_RUNS = 3;
 /** The trial kinds in the order the pieces run them: per cycle of six, 20 cycles give 20 / 20 / 40 / 20 / 20. */
 const CYCLE = ['a5', 'b', 'a10', 'c', 'b', 'd'] as const;
-const TRIALS = 120;
-type Kind = (typeof CYCLE)[number];
+/** The 120, then 20 of case e. */
+const TRIALS = 140;
+type Kind = (typeof CYCLE)[number] | 'e';
+const kindOf = (index: number): Kind => (index < 120 ? CYCLE[index % CYCLE.length]! : 'e');
 const TARGETS = { 5: 0.052, 10: 0.102 } as const;
 
 type Line =
@@ -206,8 +210,10 @@ function median(values: readonly number[]): number {
 interface TrialSettings {
   before: Record<string, unknown>;
   after: Record<string, unknown>;
-  /** The runner's own slowdown from the first later run on (case c), ms per request. */
+  /** The runner's own slowdown from the first later run on (cases c and e), ms per request. */
   runnerMs: number;
+  /** Whether it lasts into the confirmation (case c) or is over by then (case e). */
+  lasts?: boolean;
 }
 
 function settingsOf(kind: Kind, extra5: number, extra10: number): TrialSettings {
@@ -224,7 +230,9 @@ function settingsOf(kind: Kind, extra5: number, extra10: number): TrialSettings 
         runnerMs: 0,
       };
     case 'c':
-      return { before: delay(BASE_DELAY_MS), after: delay(BASE_DELAY_MS), runnerMs: extra10 };
+      return { before: delay(BASE_DELAY_MS), after: delay(BASE_DELAY_MS), runnerMs: extra10, lasts: true };
+    case 'e':
+      return { before: delay(BASE_DELAY_MS), after: delay(BASE_DELAY_MS), runnerMs: extra10, lasts: false };
     case 'd':
       return {
         before: { ...delay(BASE_DELAY_MS), env: { CACHE: 'a', POOL: '8', TRACE: 'off' } },
@@ -300,7 +308,7 @@ async function trial(index: number, kind: Kind, history: RunResult[], extra5: nu
     const draft = await confirmChangePoint(
       { changePoint: cp, suite: 'confirm-bench', before: history_.at(-1)!, after: later[0]! },
       { maxDuration: '10m', maxBisectRuns: 3, duration: '1s', warmup: '0s', seed: 7000 + index },
-      confirmDeps(dir, runner),
+      confirmDeps(dir, settings.lasts ? runner : undefined),
     );
     return {
       type: 'trial',
@@ -349,7 +357,7 @@ async function piece(): Promise<void> {
     );
     // A trial takes 1 to 5 minutes (case d: the A/B and two bisection runs of two groups): none starts with less than 5 left.
     while (Date.now() < deadline - 300_000 && done < TRIALS) {
-      const kind = CYCLE[done % CYCLE.length]!;
+      const kind = kindOf(done);
       const line = await trial(done, kind, history, extra5, extra10);
       append(line);
       done++;
@@ -372,6 +380,7 @@ function summary(): void {
     ['b: flat series, harmless setting', (t) => t.kind === 'b'],
     ['c: runner-wide slowdown, no setting', (t) => t.kind === 'c'],
     ['d: +10% among 4 settings', (t) => t.kind === 'd'],
+    ['e: runner slowdown, over when confirmed', (t) => t.kind === 'e'],
   ];
   const verdicts = ['confirmed', 'withdrawn', 'environment', 'cannot-rerun', 'inconclusive', 'invalid'] as const;
   const rows = [['case', 'n', 'raised', ...verdicts, 'named right', 'named wrong', 'wall median', 'step median']];
