@@ -29,10 +29,8 @@
 // machine's jitter per block, so the per-block spread the gate meets here is larger than at the
 // default, not smaller: its false fails and "within" statements are measured under more noise
 // than a user's run has, and so is the catch rate. (A 1 s warm-up doubled a block's time.)
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medianInterval } from '../../src/analysis/median-interval.ts';
 import { validateConfig } from '../../src/config/validate.ts';
@@ -41,6 +39,7 @@ import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { percentWithInterval, wilson } from '../support/intervals.ts';
+import { appendJsonLine, codeVersion, load1, readJsonLines } from '../support/pieces.ts';
 import { medianSe, pairsEffect, plainPairs as pairs } from '../support/plain-k6.ts';
 
 const command = process.argv[2];
@@ -89,29 +88,10 @@ type Line =
       code: string;
     };
 
-function readLines(): Line[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
+const readLines = () => readJsonLines<Line>(file);
 
-function append(line: Line): void {
-  appendFileSync(file, `${JSON.stringify(line)}\n`);
-}
+const append = (line: Line) => appendJsonLine(file, line);
 
-const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
-
-/** The commit this piece runs (with "+" when the working tree differs from it). */
-function codeVersion(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  try {
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', 'src') === '' ? '' : '+'}`;
-  } catch {
-    return 'unknown';
-  }
-}
 const CODE = codeVersion();
 
 const LOAD = { rate, durationS, warmupS };

@@ -24,9 +24,9 @@
 // and the worked example, a daily series in a git store with a confirmed and a withdrawn step:
 //   flock /tmp/mesh-perf-load.lock npx tsx bench/confirm/run.ts demo --store /tmp/confirm-demo.git
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import { parseDurationMs } from '../../src/config/duration.ts';
@@ -49,6 +49,7 @@ import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { percentWithInterval, wilson } from '../support/intervals.ts';
+import { appendJsonLine, codeVersion, load1, readJsonLines } from '../support/pieces.ts';
 import { medianSe, pairsEffect, plainPairs } from '../support/plain-k6.ts';
 
 const command = process.argv[2];
@@ -100,26 +101,11 @@ type Line =
       code: string;
     };
 
-function readLines(): Line[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
+const readLines = () => readJsonLines<Line>(file);
 
-const append = (line: Line) => appendFileSync(file, `${JSON.stringify(line)}\n`);
-const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+const append = (line: Line) => appendJsonLine(file, line);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-function codeVersion(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  try {
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', 'src') === '' ? '' : '+'}`;
-  } catch {
-    return 'unknown';
-  }
-}
 const CODE = codeVersion();
 
 /**

@@ -74,19 +74,11 @@ export interface LevelCheck {
   moved: boolean;
 }
 
-export interface ConfirmationRecord {
+/** The change point a record answers: its series and two runs (`before`, `after`), its size (relative) when it was confirmed. */
+export interface ConfirmationRecord extends Omit<ChangePointRef, 'segments'> {
   kind: typeof CONFIRMATION_KIND;
   schemaVersion: number;
   suite: string;
-  branch: string;
-  profile: string;
-  mode: string;
-  metric: string;
-  /** Last run before the change point and first after it. */
-  before: string;
-  after: string;
-  /** The change point's size when it was confirmed (relative). */
-  size: number;
   verdict: ConfirmVerdict;
   reason: ConfirmReason;
   /** The verdict in one line, and what supports it (worded once, report/confirm-words.ts). */

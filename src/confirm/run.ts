@@ -66,29 +66,7 @@ type Draft = ConfirmationDraft;
 
 export async function confirmChangePoint(input: ConfirmInput, options: ConfirmOptions, deps: ConfirmDeps): Promise<ConfirmationDraft> {
   const cp = input.changePoint;
-  const startedAt = deps.now().toISOString();
-  const draft: Draft = {
-    kind: CONFIRMATION_KIND,
-    schemaVersion: CONFIRMATION_SCHEMA_VERSION,
-    suite: input.suite,
-    branch: cp.branch,
-    profile: cp.profile,
-    mode: cp.mode,
-    metric: cp.metric,
-    before: cp.before,
-    after: cp.after,
-    size: cp.size,
-    verdict: 'inconclusive',
-    reason: 'ab-inconclusive',
-    startedAt,
-    finishedAt: startedAt,
-    settings: [],
-    fixed: [],
-    environment: [],
-    rounds: [],
-    runner: deps.runner,
-    tool: deps.tool,
-  };
+  const draft = newDraft(cp, input.suite, deps, deps.now().toISOString());
   const done = (verdict: ConfirmVerdict, reason: ConfirmReason, extra: Partial<Draft> = {}): Draft => ({
     ...draft,
     ...extra,
@@ -168,6 +146,32 @@ export async function confirmChangePoint(input: ConfirmInput, options: ConfirmOp
     culprits: state.culprits,
     ...(state.unresolved.length > 0 ? { unresolved: state.unresolved } : {}),
   });
+}
+
+/** A confirmation of `cp` that has not decided yet (inconclusive until it does), started at `at`. */
+export function newDraft(cp: ChangePointRef, suite: string, deps: Pick<ConfirmDeps, 'runner' | 'tool'>, at: string): Draft {
+  return {
+    kind: CONFIRMATION_KIND,
+    schemaVersion: CONFIRMATION_SCHEMA_VERSION,
+    suite,
+    branch: cp.branch,
+    profile: cp.profile,
+    mode: cp.mode,
+    metric: cp.metric,
+    before: cp.before,
+    after: cp.after,
+    size: cp.size,
+    verdict: 'inconclusive',
+    reason: 'ab-inconclusive',
+    startedAt: at,
+    finishedAt: at,
+    settings: [],
+    fixed: [],
+    environment: [],
+    rounds: [],
+    runner: deps.runner,
+    tool: deps.tool,
+  };
 }
 
 /** Runs the rounds of one confirmation, recording each. */

@@ -3,8 +3,8 @@
 // change point's two runs read from the store, the confirmation runs (deps.runRound: the pipeline
 // on this machine), the record worded. Reads the store only; recording the verdict is a separate
 // write (recordConfirmations), so the job that measures needs no write access.
-import { type ConfirmDeps, type ConfirmOptions, confirmChangePoint } from '../confirm/run.ts';
-import { CONFIRMATION_KIND, CONFIRMATION_SCHEMA_VERSION, type ConfirmationRecord } from '../confirm/record.ts';
+import { type ConfirmDeps, type ConfirmOptions, confirmChangePoint, newDraft } from '../confirm/run.ts';
+import type { ConfirmationRecord } from '../confirm/record.ts';
 import { wordConfirmation } from '../report/confirm-words.ts';
 import type { SuiteChangePoint } from './change-points.ts';
 import { confirmationsToday, pickChangePoint } from './confirm-target.ts';
@@ -45,32 +45,8 @@ export async function confirmFromStore(
   const cp = target.changePoint;
   const now = deps.now();
   if (request.perDay === 0 || confirmationsToday(records, now) >= request.perDay) {
-    const at = now.toISOString();
-    return {
-      changePoint: cp,
-      record: wordConfirmation({
-        kind: CONFIRMATION_KIND,
-        schemaVersion: CONFIRMATION_SCHEMA_VERSION,
-        suite: request.suite,
-        branch: cp.branch,
-        profile: cp.profile,
-        mode: cp.mode,
-        metric: cp.metric,
-        before: cp.before,
-        after: cp.after,
-        size: cp.size,
-        verdict: 'not-run',
-        reason: 'budget',
-        startedAt: at,
-        finishedAt: at,
-        settings: [],
-        fixed: [],
-        environment: [],
-        rounds: [],
-        runner: deps.runner,
-        tool: deps.tool,
-      }),
-    };
+    const draft = newDraft(cp, request.suite, deps, now.toISOString());
+    return { changePoint: cp, record: wordConfirmation({ ...draft, verdict: 'not-run', reason: 'budget' }) };
   }
   const runs = await store.list({ suite: request.suite, ids: [cp.before, cp.after] });
   const byId = new Map(runs.map((r) => [r.run.id, r]));
