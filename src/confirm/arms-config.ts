@@ -7,7 +7,10 @@
 // gate judges (regression, thresholds and the change-point gate off). Works on the stored config
 // (results.json's `config`: validated and normalized) and returns a raw config that the one
 // validation reads again. Pure.
+import { requestsFor } from '../config/ab-checks.ts';
+import { parseDurationMs } from '../config/duration.ts';
 import { storedMeshOf } from '../config/fingerprint.ts';
+import { REPETITION_DEFAULTS } from '../config/schema.ts';
 import type { RunResult } from '../results/types.ts';
 import type { ArmSettings, SeriesRef } from './settings.ts';
 import { profileOf } from './settings.ts';
@@ -77,7 +80,7 @@ export function confirmationConfig(after: RunResult, series: SeriesRef, groups: 
     modes,
     // A ratio series' level is against its baseline, measured beside the arms; otherwise the first arm's base.
     baseline: alongside[0] ?? String(modes[0]!.name),
-    load: loadOf(after, series.profile, options),
+    load: loadOf(after, series.profile, series.metric, options),
     gates: gatesOf(stored, series.metric),
     plan: {
       order: 'interleaved',
@@ -176,13 +179,20 @@ function plainMode(mode: Raw): Raw {
 }
 
 /** The series' load profile as the later run ran it, measured until decided, with the A/B's repetition length unless given. */
-function loadOf(after: RunResult, profile: string, options: ConfirmRunOptions): Raw {
+function loadOf(after: RunResult, profile: string, metric: string, options: ConfirmRunOptions): Raw {
   const stored = profileOf(after, profile);
   const out: Raw = Object.fromEntries(Object.entries(stored).filter(([k]) => !DERIVED_PROFILE.includes(k)));
   delete out.duration;
   delete out.warmup;
   if (options.duration) out.duration = options.duration;
   if (options.warmup) out.warmup = options.warmup;
+  // A p99 gate needs repetitions that hold its quantile (config/ab-checks.ts): as long as that takes at this rate.
+  const rate = typeof out.rate === 'number' ? out.rate : undefined;
+  if (metric === 'p99' && rate && out.model !== 'closed') {
+    const seconds = Math.ceil(requestsFor('p99') / rate);
+    const given = (parseDurationMs(typeof out.duration === 'string' ? out.duration : REPETITION_DEFAULTS.abDuration) ?? 0) / 1000;
+    if (given < seconds) out.duration = `${seconds}s`;
+  }
   out.repetitions = 'auto';
   return out;
 }
@@ -193,6 +203,9 @@ function gatesOf(stored: Raw, metric: string): Raw {
   const regression = record(gates.regression);
   const ab = record(gates.ab);
   const statistic = metric === 'p99' ? 'p99' : 'p50';
+  const raised = typeof regression.minEffectPct === 'number' ? regression.minEffectPct : 5;
+  // A tail's own practical minimum where the config gives one (a p99 at 5 % mostly ends inconclusive).
+  const own = ab.minEffectPct && typeof ab.minEffectPct === 'object' ? (ab.minEffectPct as Record<string, unknown>)[statistic] : undefined;
   return {
     thresholds: [],
     overhead: [],
@@ -201,7 +214,7 @@ function gatesOf(stored: Raw, metric: string): Raw {
     ab: {
       ...ab,
       statistics: [statistic],
-      minEffectPct: typeof regression.minEffectPct === 'number' ? regression.minEffectPct : 5,
+      minEffectPct: Math.max(raised, typeof own === 'number' ? own : 0),
     },
   };
 }

@@ -96,3 +96,19 @@ test('a cluster: the mode keeps its mesh under a new name, arms run on two pods 
   );
   assert.equal(config.kubernetes.images.echo, 'mirror.example/hub/fortio/fortio:1.70.0');
 });
+
+test('a p99 series: repetitions long enough to hold the quantile, at the tail minimum the config gives', () => {
+  const run = (delay: string) =>
+    storedRun({
+      platform: 'local',
+      modes: [{ name: 'svc', local: { delay } }],
+      load: { rate: 200, duration: '1s', warmup: '0s' },
+      gates: { ab: { minEffectPct: { p99: 30 } } },
+    });
+  const cp = { profile: '200rps', mode: 'svc', metric: 'p99' };
+  const diff = settingsDiff(run('20ms'), run('24ms'), cp);
+  const config = validateConfig(confirmationConfig(run('24ms'), cp, [{ settings: ['local.delay'], base: diff.before, head: diff.after }], OPTIONS));
+  assert.equal(config.profiles[0]!.duration, '25s', '5,000 requests at 200 rps');
+  assert.deepEqual(config.gates.ab.statistics, ['p99']);
+  assert.equal(config.gates.ab.minEffectPct, 30);
+});
