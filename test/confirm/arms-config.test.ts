@@ -107,7 +107,9 @@ test('a p99 series: repetitions long enough to hold the quantile, at the tail mi
     });
   const cp = { profile: '200rps', mode: 'svc', metric: 'p99' };
   const diff = settingsDiff(run('20ms'), run('24ms'), cp);
-  const config = validateConfig(confirmationConfig(run('24ms'), cp, [{ settings: ['local.delay'], base: diff.before, head: diff.after }], OPTIONS));
+  const config = validateConfig(
+    confirmationConfig(run('24ms'), cp, [{ settings: ['local.delay'], base: diff.before, head: diff.after }], OPTIONS),
+  );
   assert.equal(config.profiles[0]!.duration, '25s', '5,000 requests at 200 rps');
   assert.deepEqual(config.gates.ab.statistics, ['p99']);
   assert.equal(config.gates.ab.minEffectPct, 30);
