@@ -27,10 +27,12 @@ import type { LoadRunner } from './load/types.ts';
 import { decideGenerators, runRepetition } from './load/engine.ts';
 import { chooseArrivalEngines } from './load/pacer-choice.ts';
 import type { ArrivalEngine } from './load/pacer-params.ts';
-import type { GitInfo, ModeResult, RunResult } from './results/types.ts';
+import type { GitInfo, ModeResult, Provenance, RunResult } from './results/types.ts';
 import { RESULTS_SCHEMA_VERSION } from './results/types.ts';
 import { findMode } from './results/modes.ts';
 import { gitInfo, machineInfo } from './results/metadata.ts';
+import { actionProvenance, dockerVersion, fileHashes, fileSha256, kindProvenance, runnerProvenance } from './results/provenance.ts';
+import { referencedFiles, settingsFingerprints } from './config/fingerprint.ts';
 import { writeRunFiles, type WrittenFiles } from './results/write.ts';
 import { formatCauses, formatErrorRate } from './results/errors.ts';
 import { renderSummaryMarkdown } from './report/summary-markdown.ts';
@@ -120,6 +122,7 @@ export async function runPipeline(config: Config, deps: PipelineDeps): Promise<P
     const { engines, pacerVersion } = await chooseArrivalEngines(config.profiles, runner, log);
     if (pacerVersion) result.run.tools['k6 pacer'] = pacerVersion;
     result.run.environment = await platform.environment();
+    result.run.provenance = await provenanceOf(config, platform, runner, cwd);
     const records = (await platform.modeRecords?.()) ?? {};
 
     log.phase(
@@ -397,6 +400,32 @@ async function measureUntilDecided(
       await runTrial(trial, extended, measuring);
     }
   }
+}
+
+/**
+ * What the run runs, beyond its config (run.provenance): the action, the runner's image, k6's
+ * binary, the files the config names, the platform's images and kind's facts, and each mode's
+ * settings fingerprint (which covers those files' content).
+ */
+async function provenanceOf(config: Config, platform: Platform, runner: LoadRunner, cwd: string): Promise<Provenance> {
+  const stored = publicConfig(config);
+  const files = await fileHashes(referencedFiles(stored), cwd);
+  const fromPlatform = (await platform.provenance?.()) ?? {};
+  const binary = runner.binary?.();
+  const sha256 = binary ? await fileSha256(binary.path) : undefined;
+  const action = actionProvenance(process.env);
+  const kind = fromPlatform.kind ? kindProvenance(fromPlatform.kind) : undefined;
+  const docker = fromPlatform.docker ?? kind?.docker ?? (config.platform === 'kind' ? await dockerVersion() : undefined);
+  const machine = { ...runnerProvenance(process.env), ...(docker ? { docker } : {}) };
+  return {
+    ...(action ? { action } : {}),
+    ...(binary ? { k6: { ...(sha256 ? { sha256 } : {}), source: binary.source } } : {}),
+    ...(Object.keys(machine).length > 0 ? { runner: machine } : {}),
+    ...(kind ? { kind: kind.kind } : {}),
+    ...(fromPlatform.images ? { images: fromPlatform.images } : {}),
+    ...(Object.keys(files).length > 0 ? { files } : {}),
+    settings: settingsFingerprints(stored, files),
+  };
 }
 
 function toStored(decision: ReturnType<typeof decideVerdict>): Pick<RunResult, 'verdict' | 'verdictReasons'> {

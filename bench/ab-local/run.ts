@@ -29,19 +29,18 @@
 // machine's jitter per block, so the per-block spread the gate meets here is larger than at the
 // default, not smaller: its false fails and "within" statements are measured under more noise
 // than a user's run has, and so is the catch rate. (A 1 s warm-up doubled a block's time.)
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medianInterval } from '../../src/analysis/median-interval.ts';
 import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
-import { startServer, warmServer } from '../../src/platform/processes.ts';
 import { ensureK6 } from '../../src/tools/k6.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { alignTable } from '../../src/util/text-table.ts';
 import { percentWithInterval, wilson } from '../support/intervals.ts';
+import { appendJsonLine, codeVersion, load1, readJsonLines } from '../support/pieces.ts';
+import { medianSe, pairsEffect, plainPairs as pairs } from '../support/plain-k6.ts';
 
 const command = process.argv[2];
 const arg = (name: string, fallback: string) => {
@@ -89,97 +88,14 @@ type Line =
       code: string;
     };
 
-const PLAIN_K6 = `import http from 'k6/http';
-export const options = { discardResponseBodies: true, scenarios: { s: {
-  executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s',
-  duration: __ENV.DURATION, preAllocatedVUs: 50 } } };
-export default function () { http.get(__ENV.URL); }
-`;
+const readLines = () => readJsonLines<Line>(file);
 
-function readLines(): Line[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
+const append = (line: Line) => appendJsonLine(file, line);
 
-function append(line: Line): void {
-  appendFileSync(file, `${JSON.stringify(line)}\n`);
-}
-
-const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
-
-/** The commit this piece runs (with "+" when the working tree differs from it). */
-function codeVersion(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  try {
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', 'src') === '' ? '' : '+'}`;
-  } catch {
-    return 'unknown';
-  }
-}
 const CODE = codeVersion();
 
-/** Plain k6's p50 of one URL for `seconds`, after a warm-up as long as the pipeline's. */
-async function plainP50(k6: string, dir: string, url: string): Promise<number> {
-  const summaryPath = join(dir, 'summary.json');
-  const run = (seconds: number, summary: boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const args = ['run', '--quiet', '--no-color', '--address', '', '--summary-trend-stats', 'med'];
-      if (summary) args.push('--summary-export', summaryPath);
-      args.push('-e', `RATE=${rate}`, '-e', `DURATION=${seconds}s`, '-e', `URL=${url}`, join(dir, 'plain.js'));
-      const child = spawn(k6, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`k6 exited ${code}`))));
-    });
-  if (warmupS > 0) await run(warmupS, false);
-  await run(durationS, true);
-  const summary = JSON.parse(await readFile(summaryPath, 'utf8')) as { metrics: Record<string, Record<string, number>> };
-  return summary.metrics.http_req_duration!.med!;
-}
-
-/**
- * `count` pairs of plain-k6 p50s, base and head alternately, each pair against a fresh base and a
- * fresh head echo process started and warmed as the local platform does it: log(head ÷ base) per pair.
- */
-async function plainPairs(k6: string, extraMs: number, count: number): Promise<number[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'ab-local-plain-'));
-  try {
-    await writeFile(join(dir, 'plain.js'), PLAIN_K6);
-    const logs: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const base = await startServer('echo', ['--delay-ms', String(baseDelayMs)], 'plain-k6 base echo');
-      const head = await startServer('echo', ['--delay-ms', String(baseDelayMs + extraMs)], 'plain-k6 head echo');
-      try {
-        // Warmed as the local platform warms an arm's server of a block.
-        const signal = new AbortController().signal;
-        await Promise.all([warmServer(base.port, signal), warmServer(head.port, signal)]);
-        const urls = [`http://127.0.0.1:${base.port}/`, `http://127.0.0.1:${head.port}/`];
-        const headFirst = i % 2 === 1;
-        const first = await plainP50(k6, dir, urls[headFirst ? 1 : 0]!);
-        const second = await plainP50(k6, dir, urls[headFirst ? 0 : 1]!);
-        logs.push(headFirst ? Math.log(first / second) : Math.log(second / first));
-      } finally {
-        await Promise.all([base.stop(), head.stop()]);
-      }
-    }
-    return logs;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The change a set of plain-k6 pairs measured: the median pair's log ratio. On a shared machine a
- * pair now and then meets a stall (k6 warned of 250 ms latencies in calibration on a load of 13)
- * and one such pair moved a 40-pair mean by points; the median of symmetric noise is the mean's
- * centre and ignores those.
- */
-const pairsEffect = (logs: readonly number[]) => {
-  const ordered = [...logs].sort((a, b) => a - b);
-  const mid = ordered.length / 2;
-  return Math.expm1(ordered.length % 2 === 1 ? ordered[Math.floor(mid)]! : (ordered[mid - 1]! + ordered[mid]!) / 2);
-};
+const LOAD = { rate, durationS, warmupS };
+const plainPairs = (k6: string, extraMs: number, count: number) => pairs(k6, baseDelayMs, extraMs, count, LOAD);
 
 /** One decision: a real run of the pipeline on the local platform. */
 async function decide(kind: 'aa' | 'ab', extraMs: number, seed: number): Promise<Line> {
@@ -257,21 +173,6 @@ async function currentExtra(k6: string, lines: Line[]): Promise<number> {
     if (accepted) return extraMs;
   }
   throw new Error('unreachable: the sixth round is accepted');
-}
-
-/**
- * Standard error of a median of pairs' log ratios: 1.2533 σ ÷ √n, σ from the median absolute
- * deviation (1.4826 MAD), so that the pairs a stall hit do not widen it.
- */
-function medianSe(logs: readonly number[]): number {
-  const middle = (xs: number[]) => {
-    const o = [...xs].sort((a, b) => a - b);
-    const h = o.length / 2;
-    return o.length % 2 === 1 ? o[Math.floor(h)]! : (o[h - 1]! + o[h]!) / 2;
-  };
-  const centre = middle([...logs]);
-  const sigma = 1.4826 * middle(logs.map((x) => Math.abs(x - centre)));
-  return (1.2533 * sigma) / Math.sqrt(logs.length);
 }
 
 async function piece(): Promise<void> {

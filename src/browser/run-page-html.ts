@@ -10,7 +10,35 @@ import type { RunPageConfig } from '../site/run-page/render.ts';
 /** The suite's change points as its change-points file carries them (runs/<suite>/change-points.<suite>.js): what the run page reads of it. */
 export interface StoredChangePoints {
   mainBranch?: string;
-  changePoints: readonly { branch: string; afterStartedAt: string }[];
+  changePoints: readonly StoredChangePoint[];
+}
+
+/** A change point as the run page reads it from the change-points file. */
+interface StoredChangePoint {
+  branch: string;
+  afterStartedAt: string;
+  after?: string;
+  profile?: string;
+  mode?: string;
+  metric?: string;
+  size?: number;
+  confirmation?: { verdict: string; line: string; details?: string[] };
+}
+
+const METRIC_NAMES: Record<string, string> = { ratio: 'p50 ratio to baseline', err: 'error rate', cpu: 'CPU per 1000 rps' };
+
+/** The change points the run starts, with their confirmation (or "unconfirmed"), as the report page lists them. */
+export function changePointsStarted(run: RunResult['run'], changes: StoredChangePoints | undefined) {
+  return (changes?.changePoints ?? [])
+    .filter((cp) => cp.after === run.id && cp.branch === (run.git.branch ?? ''))
+    .map((cp) => {
+      const size = typeof cp.size === 'number' ? ` ${cp.size >= 0 ? '+' : ''}${(cp.size * 100).toFixed(1)}%` : '';
+      const series = `${cp.profile} · ${cp.mode} · ${METRIC_NAMES[cp.metric ?? ''] ?? cp.metric}${size}`;
+      const c = cp.confirmation;
+      return c
+        ? { series, verdict: c.verdict, line: c.line.replace(/^[a-z -]+: /, ''), details: c.details ?? [] }
+        : { series, verdict: 'unconfirmed', line: 'not confirmed (mesh-perf confirm)', details: [] };
+    });
 }
 
 /**
@@ -45,5 +73,6 @@ export function runPageHtml(
       ? { changePointHref: `${config.dashboard}#suite=${suite}&after=${encodeURIComponent(view.run.id)}${branchPart}` }
       : {}),
     ...(resultsLink ? { results: resultsLink } : {}),
+    changePoints: changePointsStarted(view.run, changes),
   });
 }

@@ -10,6 +10,7 @@ import type { RunResult } from '../results/types.ts';
 import { runPageHtml, type StoredChangePoints } from './run-page-html.ts';
 import type { RunPageConfig } from '../site/run-page/render.ts';
 import { gunzipBase64, loadScript } from './unpack.ts';
+import { withFields } from '../history/change-points.ts';
 import './window.ts';
 
 type Payload = [format: number, base64: string | null];
@@ -25,8 +26,10 @@ window.meshPerfStore = {
 };
 
 /** The suite's change points as its file hands them over; anything unexpected reads as none. */
-function changePointsOf(doc: Partial<StoredChangePoints> | undefined): StoredChangePoints {
-  const list = Array.isArray(doc?.changePoints) ? doc.changePoints : [];
+function changePointsOf(doc: (Partial<StoredChangePoints> & { fields?: Record<string, unknown> }) | undefined): StoredChangePoints {
+  const list = (
+    Array.isArray(doc?.changePoints) ? withFields(doc.changePoints, doc.fields) : []
+  ) as StoredChangePoints['changePoints'][number][];
   return {
     ...(typeof doc?.mainBranch === 'string' ? { mainBranch: doc.mainBranch } : {}),
     changePoints: list.filter((cp) => typeof cp?.branch === 'string' && typeof cp.afterStartedAt === 'string'),

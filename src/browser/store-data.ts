@@ -3,6 +3,7 @@
 // meshPerfStore.index(…) / .changePoints(…); each shard is checked and decoded by the store's own
 // code (history/suite-index.ts) and gathered per suite into window.meshPerfData, which the
 // dashboard's client.js draws from.
+import { withFields } from '../history/change-points.ts';
 import { runPageHref } from '../history/layout.ts';
 import { readShard, sortEntries, type IndexEntry } from '../history/suite-index.ts';
 import './window.ts';
@@ -19,6 +20,8 @@ interface SuiteData {
   mainBranch?: string;
   /** Body file of each run a change point names. */
   files?: Record<string, string>;
+  /** Every other field that changed, per pair of runs (pairKey): merged into each change point's `changed`. */
+  fields?: Record<string, unknown>;
   /** Data files that could not be read, with why. */
   errors: string[];
 }
@@ -48,7 +51,7 @@ window.meshPerfStore = {
   },
   changePoints(doc: Partial<SuiteData>): void {
     const target = suiteData(String(doc?.suite));
-    target.changePoints = Array.isArray(doc.changePoints) ? doc.changePoints : [];
+    target.changePoints = Array.isArray(doc.changePoints) ? withFields(doc.changePoints, doc.fields) : [];
     target.unsplit = Array.isArray(doc.unsplit) ? doc.unsplit : [];
     if (typeof doc.analysedRuns === 'number') target.analysedRuns = doc.analysedRuns;
     if (typeof doc.mainBranch === 'string') target.mainBranch = doc.mainBranch;

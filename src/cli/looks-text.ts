@@ -8,7 +8,7 @@ import { lastLookSeconds, type LookPlan } from '../plan/looks.ts';
 import { gatewayName } from '../platform/kubernetes/ingress.ts';
 import { formatEstimate } from './preset-summary.ts';
 import { minEffectPctOf } from '../config/sections/gates.ts';
-import { PLANNING_SPREAD, smallestDecidable } from '../analysis/ab/planning.ts';
+import { PLANNING_SPREAD, smallestDecidable, smallestPassable } from '../analysis/ab/planning.ts';
 
 /** "A/B: proxy-head against proxy-base on p50: pass within 5.00%, fail at alpha 1% over all looks". */
 export function describeArms(config: Config): string[] {
@@ -126,9 +126,10 @@ function decidableLines(config: Config, looks: LookPlan): string[] {
   return ab.statistics.map((statistic) => {
     const spread = PLANNING_SPREAD[statistic];
     const smallest = smallestDecidable(looks.design, family, spread);
+    const passable = smallestPassable(looks.design, spread);
     const minimum = minEffectPctOf(ab, statistic);
     const below = minimum < smallest * 100;
-    return `A/B ${statistic}: at ${looks.design.looks[looks.design.looks.length - 1]} blocks this budget fails a slowdown of +${(smallest * 100).toFixed(1)}% or more with 90% power, if the blocks spread ${(spread * 100).toFixed(0)}% (a planning figure${statistic === 'p50' ? '' : ' with bursty stalls'}; the run measures its own)${below ? `: the practical minimum ${minimum}% is below it, so this gate will mostly end inconclusive; set gates.ab.minEffectPct.${statistic} to at least ${Math.ceil(smallest * 100)}, or a longer load.duration or plan.budget` : ''}`;
+    return `A/B ${statistic}: at ${looks.design.looks[looks.design.looks.length - 1]} blocks this budget fails a slowdown of +${(smallest * 100).toFixed(1)}% or more with 90% power, and passes a clean change with 90% power when the practical minimum is at least ${(passable * 100).toFixed(1)}% (it is ${minimum}%), if the blocks spread ${(spread * 100).toFixed(0)}% (a planning figure${statistic === 'p50' ? '' : ' with bursty stalls'}; the run measures its own)${below ? `: the practical minimum ${minimum}% is below the slowdown it can catch, so this gate will mostly end inconclusive; set gates.ab.minEffectPct.${statistic} to at least ${Math.ceil(smallest * 100)}, or a longer load.duration or plan.budget` : ''}`;
   });
 }
 
@@ -153,6 +154,9 @@ export function looksJson(config: Config, looks: LookPlan): Record<string, unkno
             alpha: config.gates.ab.alpha,
             smallestDecidable: Object.fromEntries(
               config.gates.ab.statistics.map((s) => [s, round(smallestDecidable(looks.design, abFamilySize(config), PLANNING_SPREAD[s]))]),
+            ),
+            smallestPassable: Object.fromEntries(
+              config.gates.ab.statistics.map((s) => [s, round(smallestPassable(looks.design, PLANNING_SPREAD[s]))]),
             ),
           },
         }

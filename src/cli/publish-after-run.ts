@@ -52,7 +52,7 @@ export async function publishAfterRun(config: Config, result: RunResult, results
     const report = await publishRuns(
       store,
       [result],
-      { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct },
+      { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct, confirm: config.confirm.changePoints },
       context.log,
     );
     context.stdout(`Published: ${report.lines.join('\n')}\n`);

@@ -10,7 +10,8 @@ import { command as calibrate } from './commands/calibrate.ts';
 import { command as presets } from './commands/presets.ts';
 import { command as publish } from './commands/publish.ts';
 import { command as report } from './commands/report.ts';
+import { command as confirm } from './commands/confirm.ts';
 import { command as up } from './commands/up.ts';
 import { command as down } from './commands/down.ts';
 
-export const COMMANDS: Command[] = [demo, init, run, plan, compare, calibrate, presets, publish, report, up, down];
+export const COMMANDS: Command[] = [demo, init, run, plan, compare, calibrate, presets, publish, confirm, report, up, down];

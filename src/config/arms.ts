@@ -5,6 +5,7 @@ import { type ArmOverrides, type ArmSide, meshOf, type ModeConfig, type ModeSpec
 import type { ConfigProblem } from './problem.ts';
 import { echoImageProblems, serverManifestsProblems } from './applicability.ts';
 import { istioRevisionOf } from './istio-revisions.ts';
+import { canonicalJson } from './fingerprint.ts';
 
 export const ARM_SIDES: readonly ArmSide[] = ['base', 'head'];
 /** Mode names are at most 40 characters (they become namespace names on Kubernetes). */
@@ -115,7 +116,7 @@ export function clusterArmsRefusal(mode: Pick<ModeSpec, 'mesh' | 'name'>): strin
 }
 
 /** Namespace keys that put a namespace in its mesh or pick its control plane: an arm cannot change them. */
-const ENROLMENT_KEYS: Record<string, string> = {
+export const ENROLMENT_KEYS: Record<string, string> = {
   'istio-injection': 'the mesh sets it (istio-sidecar enrols the namespace)',
   'istio.io/dataplane-mode': 'the mesh sets it (ambient enrols the namespace)',
   'linkerd.io/inject': 'the mesh sets it (linkerd enrols the namespace)',
@@ -180,19 +181,7 @@ function sameSettings(
     const { name: _name, arm: _arm, ...rest } = m;
     const revision = istio && istioRevisionOf(m, istio);
     const installs = revision && { version: revision.version, hub: revision.hub, set: revision.set };
-    return canonical({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage, istio: installs });
+    return canonicalJson({ ...rest, local: rest.local ?? { hops: 0 }, echoImage: rest.echoImage ?? echoImage, istio: installs });
   };
   return settings(a) === settings(b);
-}
-
-/** JSON with sorted keys, so key order never makes equal settings look different. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
 }

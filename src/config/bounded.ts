@@ -2,6 +2,7 @@
 // limit by being written the usual way; test/config/bounds.test.ts walks the generated JSON
 // Schema and fails on any string, list, map or number left without one.
 import { z } from 'zod';
+import { parseDurationMs } from './duration.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 import { quote } from '../util/quote.ts';
 
@@ -53,3 +54,18 @@ export function describeValue(value: unknown): string {
   // A number or a boolean as it was written: "got 9", "got true".
   return String(value);
 }
+
+/** A duration of at most 7 days, k6 style ("10s", "500ms", "1m30s"). */
+export const duration = (what: string) =>
+  z
+    .string({ error: `expected a duration for ${what} such as "10s", "500ms" or "1m30s"` })
+    .max(40, { abort: true, error: (issue) => `expected a duration such as "10s" for ${what}, got ${describeValue(issue.input)}` })
+    .refine((text) => parseDurationMs(text) !== undefined, {
+      abort: true,
+      error: (issue) => `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${describeValue(issue.input)}`,
+    })
+    .refine((text) => parseDurationMs(text)! <= LIMITS.durationMs, {
+      error: (issue) =>
+        `expected ${what} of at most 7 days (${formatLimit(LIMITS.durationMs / 3_600_000)}h), got ${describeValue(issue.input)}`,
+    })
+    .describe(`${what} (k6 style: "10s", "500ms", "1m30s")`);

@@ -1,29 +1,15 @@
 // The one source of truth for configuration. The YAML file, the action inputs and the CLI flags
 // all become a raw object that is validated here; schema/mesh-perf.schema.json is generated from it.
 import { z } from 'zod';
-import { parseDurationMs } from './duration.ts';
 import { gatesSchema } from './sections/gates.ts';
 import { historySchema } from './sections/history.ts';
 import { githubSchema } from './sections/github.ts';
 import { kubernetesSchema, pinnedWorkloadImage } from './sections/kubernetes.ts';
-import { atMost, describeValue, stringMap, text, tooMany } from './bounded.ts';
+import { atMost, describeValue, duration, stringMap, text, tooMany } from './bounded.ts';
+import { confirmSchema } from './sections/confirm.ts';
 import { formatLimit, LIMITS } from './limits.ts';
 
-export { describeValue } from './bounded.ts';
-
-export const duration = (what: string) =>
-  z
-    .string({ error: `expected a duration for ${what} such as "10s", "500ms" or "1m30s"` })
-    .max(40, { abort: true, error: (issue) => `expected a duration such as "10s" for ${what}, got ${describeValue(issue.input)}` })
-    .refine((text) => parseDurationMs(text) !== undefined, {
-      abort: true,
-      error: (issue) => `expected a duration with a unit such as "10s", "500ms" or "1m30s", got ${describeValue(issue.input)}`,
-    })
-    .refine((text) => parseDurationMs(text)! <= LIMITS.durationMs, {
-      error: (issue) =>
-        `expected ${what} of at most 7 days (${formatLimit(LIMITS.durationMs / 3_600_000)}h), got ${describeValue(issue.input)}`,
-    })
-    .describe(`${what} (k6 style: "10s", "500ms", "1m30s")`);
+export { describeValue, duration } from './bounded.ts';
 
 const positiveNumber = (what: string, max: number, why: string) =>
   z
@@ -381,6 +367,7 @@ export const configSchema = z
       .describe('the order of the trials, and how long load.repetitions auto may go on'),
     gates: gatesSchema,
     history: historySchema,
+    confirm: confirmSchema,
     github: githubSchema,
     kubernetes: kubernetesSchema,
     out: text('out').optional().describe('results folder; default ./mesh-perf-results/<run-id>'),

@@ -26,6 +26,10 @@ export const OUTPUT = {
   reportPath: 'report-path',
   summary: 'summary',
   commentUrl: 'comment-url',
+  /** true when a publish raised a change point that confirm.changePoints asks to confirm (the daily workflow's confirm job runs on it). */
+  changePointToConfirm: 'change-point-to-confirm',
+  /** The verdict of a confirmation (confirm-change-point): confirmed, withdrawn, environment, cannot-rerun, inconclusive, invalid, not-run; empty when none was due. */
+  confirmation: 'confirmation',
 } as const;
 
 /** Inputs of the comment sub-action (comment/action.yml), set as INPUT_* by its composite step. */
@@ -39,6 +43,9 @@ export const COMMENT_INPUT = {
 
 /** Set: publish these results (a results.json or a folder) to history instead of running a benchmark. */
 export const PUBLISH_RESULTS_INPUT = 'publish-results';
+
+/** Set: confirm a change point of the history (newest, or PROFILE/MODE/METRIC@RUN) instead of running a benchmark. */
+export const CONFIRM_INPUT = 'confirm-change-point';
 
 /** Inputs of the setup sub-action (setup/action.yml). */
 export const SETUP_INPUT = {
@@ -92,5 +99,6 @@ export function actionInputNames(): string[] {
     INPUT.token,
     INPUT.workingDirectory,
     PUBLISH_RESULTS_INPUT,
+    CONFIRM_INPUT,
   ];
 }

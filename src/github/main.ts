@@ -11,7 +11,8 @@ import { runCommentMode } from './comment-mode.ts';
 import { runSetupMode } from './setup-mode.ts';
 import { openHistory } from './history.ts';
 import { runPublishMode } from './publish-mode.ts';
-import { PUBLISH_RESULTS_INPUT } from './inputs.ts';
+import { CONFIRM_INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
+import { runConfirmMode } from './confirm-mode.ts';
 
 export const MODE_VARIABLE = 'MESH_PERF_ACTION_MODE';
 
@@ -24,13 +25,18 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: BenchmarkD
   onSecretRegistered((secret) => core.setSecret(secret));
   registerEnvSecrets(env);
   try {
-    const mode = env[MODE_VARIABLE] || (core.getInput(PUBLISH_RESULTS_INPUT) ? 'publish' : 'benchmark');
+    const mode =
+      env[MODE_VARIABLE] || (core.getInput(PUBLISH_RESULTS_INPUT) ? 'publish' : core.getInput(CONFIRM_INPUT) ? 'confirm' : 'benchmark');
     if (mode === 'comment') outcome = await runCommentMode(env);
+    else if (mode === 'confirm') outcome = await runConfirmMode(env);
     else if (mode === 'setup') outcome = await runSetupMode(env);
     else if (mode === 'publish') outcome = await runPublishMode(env);
     else if (mode === 'benchmark') outcome = await runBenchmark(env, deps);
     else
-      outcome = { exitCode: EXIT.usage, failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, publish, comment or setup)` };
+      outcome = {
+        exitCode: EXIT.usage,
+        failure: `${MODE_VARIABLE}=${mode} is not a mode (expected benchmark, publish, confirm, comment or setup)`,
+      };
   } catch (error) {
     outcome = { exitCode: exitCodeOf(error), failure: `mesh-perf: ${messageOf(error)}` };
     await summarizeFailure(outcome.failure!);

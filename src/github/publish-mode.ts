@@ -7,23 +7,25 @@
 // the same layering as the benchmark mode, so publishing from a separate job drops nothing.
 import * as core from '@actions/core';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.ts';
 import { historySchema } from '../config/sections/history.ts';
 import { gatesSchema } from '../config/sections/gates.ts';
 import {
   changePointMode,
   changePointSummaryLines,
+  type ConfirmChangePoints,
   evaluateChangePointGate,
+  evaluateConfirmationGate,
   type ChangePointGateMode,
 } from '../history/change-point-gate.ts';
-import { readResults } from '../history/read-results.ts';
+import { CONFIRMATION_FILE, readConfirmationFiles, readResults } from '../history/read-results.ts';
 import { EXIT, messageOf, UsageError } from '../util/errors.ts';
 import { ActionLogger } from './action-logger.ts';
 import { trustedEvent } from './default-branch.ts';
 import { publishRefusal, readGitHubEvent, type GitHubEvent } from './event.ts';
 import { openHistory, type HistorySettings } from './history.ts';
-import { INPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
+import { INPUT, OUTPUT, PUBLISH_RESULTS_INPUT } from './inputs.ts';
 import { expandHome } from './path-input.ts';
 import { readEventPayload, type ModeOutcome } from './run-benchmark.ts';
 
@@ -58,8 +60,11 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
     `history: store ${history.store ?? '(this repository)'}, branch ${history.branch}${history.keep ? `, keep ${history.keep}` : ''}${history.keepTimelines ? `, keepTimelines ${history.keepTimelines}` : ''}`,
   );
   const log = new ActionLogger();
+  const given = expandHome(core.getInput(PUBLISH_RESULTS_INPUT, { required: true }));
+  // A confirmation's artifact (the confirm job's): its verdict is recorded with its change point.
+  if (existsSync(join(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), given), CONFIRMATION_FILE)))
+    return recordConfirmation(env, given, history, event, token, log, cwd, gate.mode);
   const loaded = await log.group('Read results', async () => {
-    const given = expandHome(core.getInput(PUBLISH_RESULTS_INPUT, { required: true }));
     const runs = await readResults([given], env.GITHUB_WORKSPACE ?? process.cwd());
     for (const { file, result } of runs) core.info(`${file}: suite ${result.run.suite}, verdict ${result.verdict}`);
     return runs;
@@ -81,7 +86,8 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       ? `${outcome.added.length} run(s) published to ${store.describe()}${outcome.commit ? ` (commit ${outcome.commit.slice(0, 12)})` : ''}`
       : `published to ${store.describe()}`;
     core.info(line);
-    const changePoint = evaluateChangePointGate(outcome?.changePoints ?? [], gate.mode, gate.minEffectPct);
+    const changePoint = evaluateChangePointGate(outcome?.changePoints ?? [], gate.mode, gate.minEffectPct, gate.confirm);
+    core.setOutput(OUTPUT.changePointToConfirm, String(changePoint.raised.length > 0 && gate.confirm !== 'off'));
     for (const text of changePoint.lines) core.warning(text, { title: 'mesh-perf: new change point' });
     const summary = [line, ...changePointSummaryLines(changePoint)];
     if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(`### mesh-perf history\n\n${summary.join('\n\n')}\n`).write();
@@ -93,10 +99,48 @@ export async function runPublishMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   }
 }
 
+/** Records the confirm job's verdict with its change point; the change-point gate applies to it. */
+async function recordConfirmation(
+  env: NodeJS.ProcessEnv,
+  given: string,
+  history: HistorySettings,
+  event: GitHubEvent,
+  token: string,
+  log: ActionLogger,
+  cwd: string,
+  mode: ChangePointGateMode,
+): Promise<ModeOutcome> {
+  const read = await readConfirmationFiles([given], env.GITHUB_WORKSPACE ?? process.cwd(), `input ${PUBLISH_RESULTS_INPUT}`);
+  const store = openHistory(history, event, token, log, cwd);
+  if (!store?.recordConfirmations)
+    return {
+      exitCode: EXIT.usage,
+      failure: 'mesh-perf: no history store: set history.store in the config (or the history-store input), or run in a GitHub repository',
+    };
+  const records = read.map((r) => r.record);
+  try {
+    const outcome = await log.group(`Record ${records.length} confirmation(s) in ${store.describe()}`, () =>
+      store.recordConfirmations!(records),
+    );
+    for (const warning of outcome.warnings) core.warning(warning);
+    const gate = evaluateConfirmationGate(records, mode);
+    for (const record of records) core.info(record.line);
+    const line = `${records.length} confirmation(s) recorded in ${store.describe()}${outcome.commit ? ` (commit ${outcome.commit.slice(0, 12)})` : ''}`;
+    if (env.GITHUB_STEP_SUMMARY)
+      await core.summary.addRaw(`### mesh-perf confirmation\n\n${[line, ...records.map((r) => r.line)].join('\n\n')}\n`).write();
+    if (gate.decision === 'fail')
+      return { exitCode: EXIT.gateFailed, failure: `mesh-perf: change-point gate failed on its confirmation: ${gate.lines.join('; ')}` };
+    for (const text of gate.decision === 'warn' ? gate.lines : []) core.warning(text, { title: 'mesh-perf: change point' });
+    return { exitCode: EXIT.pass };
+  } finally {
+    log.end();
+  }
+}
+
 /** The config file's history section (when there is one), then the inputs that are set. */
 async function historySettings(
   cwd: string,
-): Promise<{ history: HistorySettings; gate: { mode: ChangePointGateMode; minEffectPct: number } }> {
+): Promise<{ history: HistorySettings; gate: { mode: ChangePointGateMode; minEffectPct: number; confirm: ConfirmChangePoints } }> {
   const overrides: Record<string, string> = {};
   for (const name of [STORE_INPUT, BRANCH_INPUT, ADOPT_INPUT]) if (core.getInput(name)) overrides[name] = core.getInput(name);
   if (overrides[STORE_INPUT]) overrides[STORE_INPUT] = expandHome(overrides[STORE_INPUT]);
@@ -113,9 +157,12 @@ async function historySettings(
       ...(adopt ? { adopt: adopt === 'true' } : {}),
     });
     const gates = gatesSchema.parse(undefined);
-    return { history, gate: { mode: gates.changePoint, minEffectPct: gates.regression.minEffectPct } };
+    return { history, gate: { mode: gates.changePoint, minEffectPct: gates.regression.minEffectPct, confirm: 'off' } };
   }
   const config = await loadConfig({ file, overrides, overrideOrigin: 'input' });
   core.info(`history settings from ${named || 'mesh-perf.yaml'}`);
-  return { history: config.history, gate: { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct } };
+  return {
+    history: config.history,
+    gate: { mode: config.gates.changePoint, minEffectPct: config.gates.regression.minEffectPct, confirm: config.confirm.changePoints },
+  };
 }

@@ -9,7 +9,12 @@ import { exitCodeFor, type InconclusivePolicy } from '../analysis/verdict.ts';
 import { exitMessage } from '../report/verdict-words.ts';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/validate.ts';
-import { type ChangePointGateMode, changePointSummaryLines, evaluateChangePointGate } from '../history/change-point-gate.ts';
+import {
+  type ChangePointGateMode,
+  type ConfirmChangePoints,
+  changePointSummaryLines,
+  evaluateChangePointGate,
+} from '../history/change-point-gate.ts';
 import { StoreNotAdoptedError } from '../history/errors.ts';
 import type { ResultStore } from '../history/types.ts';
 import { preflightProblems } from '../load/preflight.ts';
@@ -29,7 +34,7 @@ import { type CleanupItem, CleanupRecorder } from './cleanup.ts';
 import { trustedEvent } from './default-branch.ts';
 import { type GitHubEvent, publishRefusal, readGitHubEvent } from './event.ts';
 import { baseReference, type HistorySettings } from './history.ts';
-import { type ActionInputs, readActionInputs } from './inputs.ts';
+import { type ActionInputs, OUTPUT, readActionInputs } from './inputs.ts';
 import { kubeconfigSecrets } from './kubeconfig-secrets.ts';
 import { OctokitGitHub } from './octokit-poster.ts';
 import { type BaseConfig, baseConfigFor, imageArms } from './pr-base-config.ts';
@@ -343,12 +348,17 @@ async function publishLine(
     core.info(`published to ${store.describe()}${commit}`);
     // A new slowdown step: a warning annotation and a summary line; under `fail` the run fails too,
     // at its end, after the job summary and comment are written.
-    const config = outcome.result.config as { gates?: { changePoint?: ChangePointGateMode; regression?: { minEffectPct?: number } } };
+    const config = outcome.result.config as {
+      gates?: { changePoint?: ChangePointGateMode; regression?: { minEffectPct?: number } };
+      confirm?: { changePoints?: ConfirmChangePoints };
+    };
     const gate = evaluateChangePointGate(
       done?.changePoints ?? [],
       config.gates?.changePoint ?? 'warn',
       config.gates?.regression?.minEffectPct ?? 5,
+      config.confirm?.changePoints ?? 'off',
     );
+    core.setOutput(OUTPUT.changePointToConfirm, String(gate.raised.length > 0 && (config.confirm?.changePoints ?? 'off') !== 'off'));
     for (const text of gate.lines) core.warning(text, { title: 'mesh-perf: new change point' });
     const line = [`Published to history: ${store.describe()}${commit}.`, ...changePointSummaryLines(gate)].join('\n\n');
     return gate.decision === 'fail' ? { line, changePoint: gate.lines.join('; ') } : { line };

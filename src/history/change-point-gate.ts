@@ -2,6 +2,7 @@
 // newest runs of its series, and that is a slowdown beyond the practical minimum, is raised:
 // off (not looked at), warn (a line and a warning, exit 0) or fail (exit 1). Pure.
 
+import { type ConfirmationRecord, clearsAlert } from '../confirm/record.ts';
 import { UsageError } from '../util/errors.ts';
 import { quote } from '../util/quote.ts';
 import { describeChangePoint, type SuiteChangePoint, type SuiteChangePoints, seriesKeyOf, suiteChangePoints } from './change-points.ts';
@@ -18,7 +19,8 @@ export function changePointMode(value: string, source: string): ChangePointGateM
 
 export interface ChangePointGateResult {
   mode: ChangePointGateMode;
-  decision: 'off' | 'pass' | 'warn' | 'fail';
+  /** awaiting: raised, and the gate waits for the confirmation's verdict (confirm.changePoints required). */
+  decision: 'off' | 'pass' | 'warn' | 'fail' | 'awaiting';
   /** The practical minimum applied: relative for latency, ratio and CPU; error rates in points. */
   minimum: { relative: number; errorRate: number };
   raised: SuiteChangePoint[];
@@ -67,19 +69,44 @@ export function evaluateChangePointGate(
   fresh: readonly SuiteChangePoint[],
   mode: ChangePointGateMode,
   minEffectPct: number,
+  /** confirm.changePoints: under required a raised change point waits for its confirmation instead of failing now. */
+  confirm: ConfirmChangePoints = 'off',
 ): ChangePointGateResult {
   const minimum = { relative: minEffectPct / 100, errorRate: 0.005 };
   if (mode === 'off') return { mode, decision: 'off', minimum, raised: [], lines: [] };
   const raised = fresh.filter(
     (cp) => cp.slower && cp.sizeLow > 0 && cp.size >= (cp.metric === 'err' ? minimum.errorRate : minimum.relative),
   );
-  const lines = raised.map((cp) => `new change point (slower): ${describeChangePoint(cp)}`);
-  return { mode, decision: raised.length === 0 ? 'pass' : mode, minimum, raised, lines };
+  const awaiting = confirm === 'required' && raised.length > 0;
+  const lines = raised.map((cp) => `new change point (slower)${awaiting ? ', awaiting its confirmation' : ''}: ${describeChangePoint(cp)}`);
+  return { mode, decision: raised.length === 0 ? 'pass' : awaiting ? 'awaiting' : mode, minimum, raised, lines };
+}
+
+export type ConfirmChangePoints = 'off' | 'on' | 'required';
+
+/**
+ * The change-point gate on confirmations' verdicts (what confirm.changePoints required waits for):
+ * confirmed fails (under fail), withdrawn and environment pass, and a verdict that leaves the
+ * alert standing (cannot re-run, inconclusive, invalid, not run) decides as the raised change point
+ * would have.
+ */
+export function evaluateConfirmationGate(records: readonly ConfirmationRecord[], mode: ChangePointGateMode): ConfirmationGateResult {
+  if (mode === 'off') return { decision: 'off', lines: [] };
+  const lines = records.map((r) => r.line);
+  const standing = records.filter((r) => !clearsAlert(r.verdict));
+  return { decision: standing.length === 0 ? 'pass' : mode, lines, standing: standing.length };
+}
+
+export interface ConfirmationGateResult {
+  decision: 'off' | 'pass' | 'warn' | 'fail';
+  lines: string[];
+  /** Alerts the verdicts leave standing. */
+  standing?: number;
 }
 
 /** Job-summary lines: one per raised change point, or none when nothing was raised. */
-export function changePointSummaryLines(result: ChangePointGateResult): string[] {
-  if (result.decision !== 'warn' && result.decision !== 'fail') return [];
-  const icon = result.decision === 'fail' ? '❌' : '⚠️';
+export function changePointSummaryLines(result: ChangePointGateResult | ConfirmationGateResult): string[] {
+  if (result.decision !== 'warn' && result.decision !== 'fail' && result.decision !== 'awaiting') return [];
+  const icon = result.decision === 'fail' ? '❌' : result.decision === 'awaiting' ? '⏳' : '⚠️';
   return result.lines.map((line) => `${icon} ${line}`);
 }

@@ -4,6 +4,7 @@
 // between the last run before it and the first after: commits, mesh and Kubernetes versions,
 // runner class. Read from the suite index only, so it costs no run file reads. Pure.
 import { DEFAULT_DETECT_OPTIONS, type DetectOptions, detectChangePoints } from '../analysis/change-points/detect.ts';
+import type { FactChange } from '../results/facts.ts';
 import { type IndexEntry, type IndexModeEntry, sortEntries } from './suite-index.ts';
 
 export const CHANGE_POINT_METRICS = ['ratio', 'p50', 'p99', 'err', 'cpu'] as const;
@@ -41,6 +42,33 @@ export interface WhatChanged {
   /** mesh → [before, after]. */
   mesh?: Record<string, [string, string]>;
   runnerClass?: [string, string];
+  /**
+   * Every other field that differed (history/changed-fields.ts): settings, images, the k6 binary,
+   * the runner's image, files; read from the two runs' files, so absent where they are gone.
+   */
+  fields?: FactChange[];
+  /** Fields left out of `fields` (it lists at most MAX_FIELDS). */
+  more?: number;
+  /** Fields a run written before v7 could not record, so not compared. */
+  unknown?: number;
+}
+
+/** The fields of a change between two runs as a change point keeps them. */
+export type ChangedFields = Pick<WhatChanged, 'fields' | 'more' | 'unknown'>;
+
+/** Two runs as the key of their changed fields in a change-points file (a step moves many series at the same pair). */
+export const pairKey = (before: string, after: string) => `${before} ${after}`;
+
+/** The change points with their pair's changed fields in `changed` again (the file stores them once per pair of runs). */
+export function withFields(list: unknown[], fields: Record<string, unknown> | undefined): unknown[] {
+  if (!fields || typeof fields !== 'object') return list;
+  return list.map((cp) => {
+    const c = cp as { before?: unknown; after?: unknown; changed?: unknown };
+    const extra = fields[pairKey(String(c?.before), String(c?.after))];
+    return extra && typeof extra === 'object' && c.changed && typeof c.changed === 'object'
+      ? { ...c, changed: { ...c.changed, ...extra } }
+      : cp;
+  });
 }
 
 export interface SeriesKey {
@@ -292,6 +320,8 @@ export function describeChanges(changed: WhatChanged): string {
   for (const [mesh, [a, b]] of Object.entries(changed.mesh ?? {})) parts.push(`${mesh} ${a} → ${b}`);
   if (changed.k8s) parts.push(`Kubernetes ${changed.k8s[0]} → ${changed.k8s[1]}`);
   if (changed.runnerClass) parts.push(`runner ${changed.runnerClass[0]} → ${changed.runnerClass[1]}`);
+  for (const f of changed.fields ?? []) parts.push(`${f.key} ${f.before} → ${f.after}`);
+  if (changed.more) parts.push(`${changed.more} more`);
   return parts.join(', ');
 }
 

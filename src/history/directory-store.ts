@@ -7,18 +7,20 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { RunResult } from '../results/types.ts';
 import type { SiteScripts } from '../site/pages.ts';
 import { loadSiteScripts } from '../site/scripts.ts';
-import { EnvironmentError } from '../util/errors.ts';
+import { EnvironmentError, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { makeDirectory } from '../util/make-directory.ts';
 import type { SuiteChangePoints } from './change-points.ts';
 import { StoreAccessError } from './errors.ts';
 import { suiteDir } from './layout.ts';
-import { changePointsFromTree, listFromTree } from './list.ts';
+import { changePointsFromTree, confirmationsFromTree, listFromTree } from './list.ts';
+import { planConfirmations } from './confirm-plan.ts';
+import type { ConfirmationRecord } from '../confirm/record.ts';
 import { planPublish } from './publish-plan.ts';
 import { type ChangeSink, type RebuildSummary, rebuildStore } from './rebuild-plan.ts';
 import type { Retention } from './retention.ts';
 import { gitBlobId, type StoreTree } from './tree.ts';
-import type { HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
+import type { ConfirmationOutcome, HistoryQuery, PublishOutcome, ResultStore } from './types.ts';
 
 export const LOCK_DIR = '.mesh-perf.lock';
 const STALE_LOCK_MS = 10 * 60_000;
@@ -57,6 +59,24 @@ export class DirectoryStore implements ResultStore {
   async changePoints(suite: string, branch: string): Promise<SuiteChangePoints> {
     if (!(await isDirectory(this.root))) return { series: [], changePoints: [] };
     return changePointsFromTree(new DirectoryTree(this.root), suite, branch, this.describe());
+  }
+
+  async confirmations(suite: string): Promise<ConfirmationRecord[]> {
+    if (!(await isDirectory(this.root))) return [];
+    return confirmationsFromTree(new DirectoryTree(this.root), suite, this.describe());
+  }
+
+  async recordConfirmations(records: ConfirmationRecord[]): Promise<ConfirmationOutcome> {
+    const options = await this.planOptions();
+    if (!(await isDirectory(this.root)))
+      throw new UsageError(`history store ${this.describe()} does not exist: a confirmation answers a change point of published runs`);
+    return this.withLock(async () => {
+      const plan = await planConfirmations(new DirectoryTree(this.root), records, options);
+      const sink = new DirectorySink(this.root);
+      for (const [path, text] of plan.changes.writes) await sink.write(path, text);
+      for (const path of plan.changes.deletes) await sink.remove(path);
+      return { attempts: 1, recorded: plan.recorded, warnings: plan.warnings };
+    });
   }
 
   async publish(results: RunResult[]): Promise<PublishOutcome> {

@@ -75,6 +75,11 @@ export function changePointsPath(suite: string): string {
   return `${suiteRoot(suite)}/change-points.${suite}.js`;
 }
 
+/** The verdicts of the suite's confirmed change points (history/confirmations.ts). */
+export function confirmationsPath(suite: string): string {
+  return `${suiteRoot(suite)}/confirmations.${suite}.js`;
+}
+
 /** "2025-01-15T03:00:00.000Z" → "20250115T030000Z": sorts by time, no ':' (Windows checkouts). */
 export function compactStamp(iso: string): string {
   const date = new Date(iso);

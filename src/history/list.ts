@@ -5,12 +5,14 @@ import { parseResultsJson } from '../results/migrate.ts';
 import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { type SuiteChangePoints, suiteChangePoints } from './change-points.ts';
+import { attachChangedFields } from './changed-fields.ts';
 import { StoreCorruptError } from './errors.ts';
 import { MARKER_FILE, suiteDir } from './layout.ts';
 import { legacyIndexPath, parseLegacyIndex } from './legacy-layout.ts';
 import { MARKER_SCHEMA_VERSION, parseMarker } from './marker.ts';
 import type { IndexEntry } from './suite-index.ts';
-import { loadSuiteState, readRuns } from './suite-state.ts';
+import { loadSuiteState, readConfirmationsFile, readRuns } from './suite-state.ts';
+import type { ConfirmationRecord } from '../confirm/record.ts';
 import type { StoreTree } from './tree.ts';
 import type { HistoryQuery } from './types.ts';
 
@@ -19,6 +21,7 @@ export function matchesQuery(entry: IndexEntry, query: HistoryQuery): boolean {
   if (query.commit !== undefined && entry.sha !== query.commit) return false;
   if (query.runnerClass !== undefined && entry.runnerClass !== query.runnerClass) return false;
   if (query.excludeRunId !== undefined && entry.id === query.excludeRunId) return false;
+  if (query.ids !== undefined && !query.ids.includes(entry.id)) return false;
   return true;
 }
 
@@ -82,5 +85,22 @@ async function readLegacyRuns(tree: StoreTree, paths: string[], storeLabel: stri
 /** The change points of one branch of a suite, from its checked index; none for an empty store. */
 export async function changePointsFromTree(tree: StoreTree, suite: string, branch: string, storeLabel: string): Promise<SuiteChangePoints> {
   const found = await suiteEntries(tree, suite, storeLabel);
-  return found ? suiteChangePoints(found.entries, { branch }) : { series: [], changePoints: [] };
+  if (!found) return { series: [], changePoints: [] };
+  const changes = suiteChangePoints(found.entries, { branch });
+  // What else changed at each: as the change-points file lists it (read from the runs where it does not).
+  if (!found.legacy)
+    await attachChangedFields(
+      tree,
+      suiteDir(suite),
+      changes,
+      found.entries,
+      new Map(found.entries.map((e) => [e.file, e.blob])),
+      storeLabel,
+    );
+  return changes;
+}
+
+/** A suite's confirmations (none in a store without the file, or in layout 1). */
+export async function confirmationsFromTree(tree: StoreTree, suite: string, storeLabel: string): Promise<ConfirmationRecord[]> {
+  return readConfirmationsFile(tree, suiteDir(suite), storeLabel);
 }

@@ -9,8 +9,10 @@ import { buildRunView } from '../report/view.ts';
 import type { RunResult } from '../results/types.ts';
 import { UsageError } from '../util/errors.ts';
 import { changePointsMadeBy } from './change-point-gate.ts';
+import { attachChangedFields } from './changed-fields.ts';
 import { type SuiteChangePoint, suiteChangePoints } from './change-points.ts';
 import {
+  confirmationsPath,
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
   DASHBOARD_FILE,
@@ -71,6 +73,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       ADOPTED_DASHBOARD_FILE,
       ADOPTED_RUN_PAGE_FILE,
       ...suites.map((s) => settledPath(s)),
+      ...suites.map((s) => confirmationsPath(s)),
       ...recentShards,
     ]);
   }
@@ -158,6 +161,7 @@ export async function planPublish(tree: StoreTree, runs: RunResult[], options: P
       const added = new Set(
         incoming.filter((r) => r.run.suite === state.suite && plan.added.includes(runFilePath(r))).map((r) => r.run.id),
       );
+      await attachChangedFields(tree, state.suite, changes, entries, state.files, options.storeLabel, plan.changes.writes);
       plan.newChangePoints.push(...changePointsMadeBy(changes, entries, added));
       writeSuite(state, plan.changes, changes);
     } else writeSettled(state, plan.changes);

@@ -5,7 +5,12 @@
 // (history/publishable.ts) are left out by the store, with a warning.
 import type { RunResult } from '../results/types.ts';
 import type { Logger } from '../util/log.ts';
-import { type ChangePointGateMode, type ChangePointGateResult, evaluateChangePointGate } from './change-point-gate.ts';
+import {
+  type ChangePointGateMode,
+  type ChangePointGateResult,
+  type ConfirmChangePoints,
+  evaluateChangePointGate,
+} from './change-point-gate.ts';
 import { unpublishableReason } from './publishable.ts';
 import type { AnyStore } from './open-store.ts';
 import type { PublishOutcome } from './types.ts';
@@ -30,14 +35,14 @@ export function refusedRuns(results: readonly RunResult[]): { id: string; reason
 export async function publishRuns(
   store: AnyStore,
   results: readonly RunResult[],
-  gate: { mode: ChangePointGateMode; minEffectPct: number },
+  gate: { mode: ChangePointGateMode; minEffectPct: number; confirm?: ConfirmChangePoints },
   log: Logger,
 ): Promise<PublishReport> {
   const publishable = results.length - refusedRuns(results).length;
   log.phase(`Publishing ${plural(publishable, 'run')} to ${store.describe()}`);
   const outcome = await store.publish([...results]);
   for (const warning of outcome.warnings) log.warn(warning);
-  const changePointGate = evaluateChangePointGate(outcome.changePoints ?? [], gate.mode, gate.minEffectPct);
+  const changePointGate = evaluateChangePointGate(outcome.changePoints ?? [], gate.mode, gate.minEffectPct, gate.confirm);
   for (const line of changePointGate.lines) log.warn(line);
   const parts = [
     `${plural(outcome.added.length, 'run')} published`,
@@ -53,6 +58,10 @@ export async function publishRuns(
   const lines = [`${store.describe()}: ${parts.join(', ')}`];
   if (changePointGate.decision === 'warn' || changePointGate.decision === 'fail')
     lines.push(`change-point gate (${changePointGate.mode}): ${plural(changePointGate.raised.length, 'new slowdown')}`);
+  if (changePointGate.decision === 'awaiting')
+    lines.push(
+      `change-point gate (${changePointGate.mode}): ${plural(changePointGate.raised.length, 'new slowdown')} awaiting confirmation (mesh-perf confirm, then publish --confirmation)`,
+    );
   return { outcome, changePointGate, exitCode: changePointGate.decision === 'fail' ? 1 : 0, lines };
 }
 

@@ -16,6 +16,7 @@ import { StoreCorruptError } from './errors.ts';
 import { legacyReportPathFor, RUNS_DIR, runFilePath, suiteDir, timelinesPathFor } from './layout.ts';
 import { isLegacyRunFile, LEGACY_DATA_DIR, type LegacyEntry, legacyIndexPath, legacyReportOf, parseLegacyIndex } from './legacy-layout.ts';
 import { describeRetention, prunedEntries } from './retention.ts';
+import { attachChangedFields } from './changed-fields.ts';
 import { dropUnchanged, type PlanOptions, pagesOf, readMarker, siteShellChanges, writeSuite } from './store-shell.ts';
 import { packRun, restoreRun, StoredFileError } from './stored-run.ts';
 import { emptyIndex, type IndexEntry, indexEntryFor } from './suite-index.ts';
@@ -108,6 +109,9 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
     );
     const chunk = options.chunk ?? 200;
     const entries: IndexEntry[] = [];
+    // Run bodies as written here (a converted run is not in the tree under its new name): a change
+    // point's two runs are read from them for its changed fields.
+    const bodies = new Map<string, string>();
     for (let i = 0; i < state.index.runs.length; i += chunk) {
       const batch = state.index.runs.slice(i, i + chunk);
       const read = legacy
@@ -115,6 +119,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
         : await readRuns(tree, batch, due, state, options.storeLabel);
       for (const [old, run] of read) {
         await emit(run.entry.file, run.body);
+        bodies.set(run.entry.file, run.body);
         await emit(timelinesPathFor(run.entry.file), run.timelines);
         if (due.has(run.entry.id) && (legacy || state.timelines.get(timelinesPathFor(old.file)) !== gitBlobId(run.timelines)))
           summary.compacted.push(run.entry.file);
@@ -137,6 +142,7 @@ export async function rebuildStore(tree: StoreTree, options: RebuildOptions, sin
     // Every shard is written again (its bytes compared with the stored one's before it is).
     state.dirty = 'all';
     const changes = suiteChangePoints(state.index.runs);
+    await attachChangedFields(tree, suite, changes, state.index.runs, bodies, options.storeLabel, bodies);
     summary.changePoints.push(...changes.changePoints.map((cp) => ({ ...cp, suite })));
     const suiteFiles = emptyChanges();
     writeSuite(state, suiteFiles, changes);
@@ -266,6 +272,7 @@ async function legacySuiteState(tree: StoreTree, suite: string, storeLabel: stri
     files: new Map(),
     timelines: new Map(),
     months: new Set(),
+    confirmations: [],
     indexChanged: true,
     dirty: 'all',
     warnings,

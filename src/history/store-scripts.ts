@@ -9,11 +9,12 @@ export function packedScript(kind: 'run' | 'timelines', format: number, base64: 
   return `${STORE_GLOBAL}.${kind}(${format},${base64 === null ? 'null' : `"${base64}"`});\n`;
 }
 
-type JsonKind = 'index' | 'changePoints' | 'settled';
+type JsonKind = 'index' | 'changePoints' | 'settled' | 'confirmations';
 const JSON_KIND_NAME: Record<JsonKind, string> = {
   index: 'index shard',
   changePoints: 'change-points file',
   settled: 'settled-months file',
+  confirmations: 'confirmations file',
 };
 
 /** A JSON document, one run per line for index shards so an append is a one-line diff. */

@@ -87,7 +87,7 @@ export function writeSuite(
       changes.writes.set(shardPath(state.suite, month), serializeShard(state.suite, month, entries, state.index.ciLevel));
   }
   for (const month of state.months) if (!months.has(month)) changes.deletes.add(shardPath(state.suite, month));
-  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints, state.settled));
+  changes.writes.set(changePointsPath(state.suite), renderChangePointsFile(state.index, changePoints, state.settled, state.confirmations));
   writeSettled(state, changes);
 }
 

@@ -10,7 +10,9 @@ import { buildRunView } from '../report/view.ts';
 import type { RunResult } from '../results/types.ts';
 import { messageOf } from '../util/errors.ts';
 import { StoreCorruptError } from './errors.ts';
-import { isRunFile, monthOf, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
+import type { ConfirmationRecord } from '../confirm/record.ts';
+import { parseConfirmations } from './confirmations.ts';
+import { confirmationsPath, isRunFile, monthOf, shardMonth, suiteRoot, timelinesPathFor } from './layout.ts';
 import type { Retention } from './retention.ts';
 import { fileMonth, filesDigest, parseSettled, type Settled, settledPath } from './settled.ts';
 import { StoredFileError, unpackRun } from './stored-run.ts';
@@ -33,6 +35,8 @@ export interface SuiteState {
    * the runs of months from `settled.before` on, and the rest of the suite is what this says.
    */
   settled?: Settled;
+  /** The verdicts of the suite's confirmed change points (confirmations.ts), carried into its change-points file. */
+  confirmations: ConfirmationRecord[];
   /** True when the checked index differs from the stored shards. */
   indexChanged: boolean;
   /** Months whose shard must be rewritten (entries added, dropped, re-read); 'all' when every shard is. */
@@ -84,9 +88,10 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
   }
   const shardBlobs = new Map<string, string>();
   for (const [path, month] of shards) shardBlobs.set(month, (await tree.blob(path))!);
+  const confirmations = await readConfirmationsFile(tree, suite, storeLabel);
   if (recent) {
     const fast = await recentState(tree, suite, storeLabel, recent, { files, timelines, shards, shardBlobs });
-    if (fast) return fast;
+    if (fast) return { ...fast, confirmations };
   }
   const warnings: string[] = [];
   const index = emptyIndex(suite);
@@ -134,10 +139,21 @@ export async function loadSuiteState(tree: StoreTree, suite: string, storeLabel:
     timelines,
     months: new Set(shards.values()),
     shardBlobs,
+    confirmations,
     indexChanged,
     dirty,
     warnings,
   };
+}
+
+/** The suite's confirmations file, checked (a damaged one stops the write, naming it); none when there is no file. */
+export async function readConfirmationsFile(tree: StoreTree, suite: string, storeLabel: string): Promise<ConfirmationRecord[]> {
+  const path = confirmationsPath(suite);
+  const text = await tree.read(path);
+  if (text === undefined) return [];
+  const parsed = parseConfirmations(text, suite);
+  if (!parsed.ok) throw new StoreCorruptError(storeLabel, path, parsed.reason);
+  return parsed.records;
 }
 
 /**
@@ -200,6 +216,7 @@ async function recentState(
     months: new Set(recentShards.map(([, month]) => month)),
     shardBlobs,
     settled,
+    confirmations: [],
     indexChanged: false,
     dirty: new Set(),
     warnings: [],

@@ -1,5 +1,6 @@
 // The seam between the pipeline and where past results live. Implementations: a directory
 // (local use) and a git branch (gh-pages). The regression gate only sees RunResult values.
+import type { ConfirmationRecord } from '../confirm/record.ts';
 import type { RunResult } from '../results/types.ts';
 import type { SuiteChangePoint, SuiteChangePoints } from './change-points.ts';
 
@@ -11,6 +12,8 @@ export interface HistoryQuery {
   commit?: string;
   /** Only results from comparable machines (MachineInfo.runnerClass). */
   runnerClass?: string;
+  /** Only these runs (by id): a change point's two runs. */
+  ids?: readonly string[];
   /** Leave out this run (the one being judged, when it was published already). */
   excludeRunId?: string;
   /** At most this many, newest first. */
@@ -45,4 +48,16 @@ export interface ResultStore {
   changePoints?(suite: string, branch: string): Promise<SuiteChangePoints>;
   /** Adds runs to the store. Atomic: on error nothing is written. */
   publish(results: RunResult[]): Promise<PublishOutcome | void>;
+  /** The verdicts of a suite's confirmed change points (history/confirmations.ts); stores that cannot tell omit it. */
+  confirmations?(suite: string): Promise<ConfirmationRecord[]>;
+  /** Stores confirmations with their change points (atomic, as publish). */
+  recordConfirmations?(records: ConfirmationRecord[]): Promise<ConfirmationOutcome>;
+}
+
+/** What recording confirmations did. */
+export interface ConfirmationOutcome {
+  commit?: string;
+  attempts: number;
+  recorded: ConfirmationRecord[];
+  warnings: string[];
 }

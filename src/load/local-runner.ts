@@ -14,6 +14,8 @@ export interface LocalRunnerOptions {
   /** The servers under test run on this machine too (platform local): k6 gets half the cores. */
   sharesMachineWithServer?: boolean;
   cores?: number;
+  /** Where the binary came from (tools/k6.ts ensureK6), for the results. */
+  source?: string;
 }
 
 export class LocalK6Runner implements LoadRunner {
@@ -28,6 +30,10 @@ export class LocalK6Runner implements LoadRunner {
 
   async pacer(): Promise<{ version: string | undefined; where: string }> {
     return { version: await pacerVersion(this.k6Path), where: `the k6 at ${this.k6Path}` };
+  }
+
+  binary(): { path: string; source: string } {
+    return { path: this.k6Path, source: this.options.source ?? 'given' };
   }
 
   capacity(): GeneratorCapacity {

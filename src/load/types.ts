@@ -76,6 +76,8 @@ export interface LoadRunner {
    * (load/pacer-choice.ts). A runner without this method runs k6's executor.
    */
   pacer?(): Promise<{ version: string | undefined; where: string }>;
+  /** The k6 binary on this machine and where it came from, when k6 runs here (its SHA-256 is recorded in results). */
+  binary?(): { path: string; source: string };
   run(invocation: K6Invocation, onProgress: (p: K6Progress) => void, signal: AbortSignal): Promise<K6Outcome>;
   /**
    * Runs the instances of one repetition together. Each starts paused (`k6 run --paused`) and

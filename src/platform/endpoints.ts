@@ -22,7 +22,7 @@ export class EndpointsPlatform implements Platform {
     // In seconds, before k6 is fetched: what `plan` says of the same endpoints, in its words.
     await checkReachable(this.context.config);
     const k6 = await ensureK6(this.context.log);
-    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: false });
+    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: false, source: k6.source });
   }
 
   target(mode: ModeConfig): ModeTarget {

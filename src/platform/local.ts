@@ -40,7 +40,7 @@ export class LocalPlatform implements Platform {
   async prepare(): Promise<void> {
     checkRateCeiling(this.context.config.profiles, cpus().length, true);
     const k6 = await ensureK6(this.context.log);
-    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: true });
+    this.runner = new LocalK6Runner(k6.path, { sharesMachineWithServer: true, source: k6.source });
     for (const mode of this.context.config.modes) {
       const chain = await this.startChain(mode, 0);
       // An arm's every block is measured on a fresh, warmed chain: the first one too.

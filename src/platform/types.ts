@@ -3,7 +3,8 @@
 import type { Config, LoadProfile } from '../config/validate.ts';
 import type { ModeConfig } from '../config/schema.ts';
 import type { LoadRunner, ModeTarget } from '../load/types.ts';
-import type { Disruption, ModeResult, PathEvidence, Repetition, ResourceUsage } from '../results/types.ts';
+import type { Disruption, ModeResult, PathEvidence, Provenance, Repetition, ResourceUsage } from '../results/types.ts';
+import type { KindReport } from '../results/provenance.ts';
 import type { MeasuredWindow } from '../load/types.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -74,6 +75,17 @@ export interface DisruptionWatch {
   reasons(disruptions: readonly Disruption[], repetition: Pick<Repetition, 'requests' | 'failures' | 'errorCauses' | 'path'>): string[];
 }
 
+/**
+ * What a platform knows of what ran (results: run.provenance): the control planes' images; on kind
+ * its own facts as it knows them (the pipeline records them through results/provenance.ts
+ * kindProvenance); Docker's version where the platform ran it.
+ */
+export interface PlatformProvenance {
+  images?: Provenance['images'];
+  kind?: KindReport;
+  docker?: string;
+}
+
 /** What a platform records once per mode beside its repetitions (results: modes[]). */
 export type ModeRecord = Pick<ModeResult, 'mtls' | 'enrolment'>;
 
@@ -100,6 +112,11 @@ export interface Platform {
   modeRecords?(): Promise<Record<string, ModeRecord>>;
   /** Facts recorded with the results: versions, nodes, digests. Never credentials. */
   environment(): Promise<Record<string, unknown>>;
+  /**
+   * What ran, for run.provenance: the meshes' control planes' and node agents' images; on kind its
+   * version, node image and Docker's version (results/provenance.ts kindProvenance). Asked once, after prepare.
+   */
+  provenance?(): Promise<PlatformProvenance>;
   /**
    * Called before each trial, with the k6 instances it runs as (the pipeline's decision for its
    * profile) and the trial's block: a platform that scales per load profile does it here, and the

@@ -49,6 +49,14 @@ const MIGRATIONS: Record<number, Migration> = {
     });
     return { ...doc, modes };
   },
+  // v7 records what a run ran beyond its config (run.provenance). An older file knew none of it
+  // (its k6 version stays in run.tools); the settings fingerprints are left empty rather than
+  // computed without the files' content, which would make them differ from those of a v7 run.
+  6: (doc) => {
+    const run = doc.run as Record<string, unknown> | undefined;
+    if (!run || typeof run !== 'object' || run.provenance !== undefined) return doc;
+    return { ...doc, run: { ...run, provenance: { settings: {}, migratedFrom: 6 } } };
+  },
 };
 
 /** The document at the current schema version; throws when a version has no step (an unknown version). */

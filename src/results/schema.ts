@@ -67,6 +67,23 @@ const mtlsPolicy = z
   })
   .describe("the mutual TLS policy in force for the mode's server, as the mesh's policies in the cluster resolve");
 
+const provenanceSchema = z
+  .strictObject({
+    action: z.strictObject({ repository: z.string().optional(), ref: z.string().optional(), sha: z.string().optional() }).optional(),
+    k6: z.strictObject({ sha256: z.string().optional(), source: z.string().optional() }).optional(),
+    runner: z
+      .strictObject({ imageOS: z.string().optional(), imageVersion: z.string().optional(), docker: z.string().optional() })
+      .optional(),
+    kind: z.strictObject({ version: z.string().optional(), nodeImage: z.string().optional() }).optional(),
+    images: z.record(z.string(), z.string()).optional(),
+    files: z.record(z.string(), z.string()).optional(),
+    settings: z.record(z.string(), z.string()),
+    migratedFrom: z.number().int().optional(),
+  })
+  .describe(
+    "what the run ran beyond its config: the action's ref and commit, k6's binary, the runner's image, kind, the control planes' images, the files it read, each mode's settings fingerprint",
+  );
+
 export const repetitionSchema = z.strictObject({
   trial: z.number().int(),
   block: z.number().int(),
@@ -158,6 +175,7 @@ export const resultsSchema = z
       tools: z.record(z.string(), z.string()),
       machine: z.object({ cpuModel: z.string(), cores: z.number(), memoryMiB: z.number(), os: z.string(), runnerClass: z.string() }),
       environment: z.record(z.string(), z.unknown()),
+      provenance: provenanceSchema.optional(),
       aborted: z.string().optional(),
     }),
     config: z.record(z.string(), z.unknown()),

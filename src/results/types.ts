@@ -2,7 +2,7 @@
 // src/results/schema.ts, which must describe exactly these types.
 import type { Analysis } from './analysis.ts';
 
-export const RESULTS_SCHEMA_VERSION = 6;
+export const RESULTS_SCHEMA_VERSION = 7;
 
 /** inconclusive (v3): no gate failed, but one could not decide with the repetitions it had. */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'invalid';
@@ -248,8 +248,34 @@ export interface RunInfo {
   machine: MachineInfo;
   /** Platform facts: Kubernetes version, nodes, CNI, mesh versions, image digests, requests. */
   environment: Record<string, unknown>;
+  /**
+   * What the run ran beyond its config (v7): the tool's own version, k6's binary, the runner's
+   * image, kind, the control planes' and node agents' images, the files it read, and a fingerprint
+   * of each mode's settings. Two runs' differences are listed field by field (results/facts.ts).
+   */
+  provenance?: Provenance;
   /** Why the run ended early (cancelled, error), when it did. */
   aborted?: string;
+}
+
+/** What a run ran, beyond its config (v7). Absent fields were not known where the run ran. */
+export interface Provenance {
+  /** mesh-perf as an action: its repository, ref and commit (the reusable workflows pass the commit they run). */
+  action?: { repository?: string; ref?: string; sha?: string };
+  /** The k6 binary that measured on this machine: SHA-256 and where it came from (in a cluster, the client image's digest is under images). */
+  k6?: { sha256?: string; source?: string };
+  /** The runner: GitHub's image (ImageOS, ImageVersion) and Docker's server version, where present. */
+  runner?: { imageOS?: string; imageVersion?: string; docker?: string };
+  /** kind: its version and the node image that ran (the kind platform reports them, results/provenance.ts kindProvenance). */
+  kind?: { version?: string; nodeImage?: string };
+  /** Control planes and node agents as they ran: component (istiod, ztunnel, istio-cni, linkerd-destination, linkerd-proxy, …) → image with digest. */
+  images?: Record<string, string>;
+  /** Files the run read (server manifests, a user's k6 script, a client manifest): path as the config names it → SHA-256 of its content. */
+  files?: Record<string, string>;
+  /** Per mode: SHA-256 (16 hex) of everything that defines what the mode measures (config/fingerprint.ts modeSettings). */
+  settings: Record<string, string>;
+  /** Set when migrated from a results file written before v7 (schema 6 or older): none of the above was recorded. */
+  migratedFrom?: number;
 }
 
 export interface PlannedTrialRecord {

@@ -3,7 +3,9 @@
 // on a Pages site and from a local checkout (file://). No page is stored per run: the run page
 // renders any run from its stored files in the browser (src/browser/run-page.ts). Pure.
 
-import { ANALYSED_RUNS, type SuiteChangePoints } from '../history/change-points.ts';
+import { type ConfirmationRecord, confirmationKey } from '../confirm/record.ts';
+import { ANALYSED_RUNS, type ChangedFields, pairKey, type SuiteChangePoints } from '../history/change-points.ts';
+import { confirmationsByKey } from '../history/confirmations.ts';
 import {
   ADOPTED_DASHBOARD_FILE,
   ADOPTED_RUN_PAGE_FILE,
@@ -94,7 +96,10 @@ export function renderChangePointsFile(
   index: SuiteIndex,
   changes: SuiteChangePoints,
   settled?: { tail: readonly IndexEntry[]; summary: { nonPr: Record<string, number> } },
+  confirmations: readonly ConfirmationRecord[] = [],
 ): string {
+  // Each change point with its latest confirmation (any figure of its mode at its two runs).
+  const verdicts = confirmationsByKey(confirmations);
   const files: Record<string, string> = {};
   const byId = new Map([...(settled?.tail ?? []), ...index.runs].map((r) => [r.id, r.file]));
   for (const cp of changes.changePoints) {
@@ -103,11 +108,20 @@ export function renderChangePointsFile(
       if (file) files[id] = file;
     }
   }
+  // A step moves several series at the same two runs: their changed fields are stored once per pair.
+  const fields: Record<string, ChangedFields> = {};
+  const changePoints = changes.changePoints.map((cp) => {
+    const { fields: list, more, unknown, ...changed } = cp.changed;
+    if (list) fields[pairKey(cp.before, cp.after)] = { fields: list, ...(more ? { more } : {}), ...(unknown ? { unknown } : {}) };
+    const confirmation = verdicts.get(confirmationKey(cp));
+    return { ...cp, changed, ...(confirmation ? { confirmation } : {}) };
+  });
   const doc = {
     suite: index.suite,
     analysedRuns: ANALYSED_RUNS,
     mainBranch: mainBranchOf(index.runs, settled?.summary.nonPr),
-    changePoints: changes.changePoints,
+    changePoints,
+    fields,
     // Series too short to split, said on the page rather than drawn as "no change".
     unsplit: changes.series
       .filter((s) => s.skipped)

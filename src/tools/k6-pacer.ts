@@ -27,23 +27,24 @@ export async function ensurePacerK6(
   log: Pick<Logger, 'info'>,
   usable: (path: string) => Promise<string | undefined>,
   findGo: () => Promise<string | undefined>,
-): Promise<{ path: string; version: string } | { missing: string }> {
+): Promise<{ path: string; version: string; source: string } | { missing: string }> {
   const destination = pacerK6Path();
   const cached = await usable(destination);
-  if (cached) return { path: destination, version: cached };
+  if (cached) return { path: destination, version: cached, source: "tool cache (mesh-perf's pacer)" };
   const reasons: string[] = [];
   if (PACER_PIN.assets[platformKey()]) {
     log.info(`k6 with mesh-perf's pacer (${PACER_PIN.version}) not found; downloading the pinned build (SHA-256 verified)`);
     try {
       await downloadVerified(PACER_PIN, destination);
       const version = await usable(destination);
-      if (version) return { path: destination, version };
+      if (version) return { path: destination, version, source: "pinned build of mesh-perf's pacer (SHA-256 verified)" };
       reasons.push(`the download at ${destination} does not run`);
     } catch (error) {
       reasons.push(messageOf(error));
     }
   } else reasons.push(`no pinned build for ${platformKey()}`);
   const go = await findGo();
+  let built: string;
   if (!go) return { missing: `${reasons.join('; ')}; and no Go to build it with` };
   const source = sourceCheckout();
   const goPlatform = GO_PLATFORMS[platformKey()];
@@ -51,15 +52,17 @@ export async function ensurePacerK6(
     if (source && goPlatform) {
       log.info(`building k6 with mesh-perf's pacer from ${join(source, 'k6ext')} (a few minutes, once)`);
       await buildFromSource(source, goPlatform, destination);
+      built = `go build of ${join(source, 'k6ext')}`;
     } else if (PACER_PIN.goInstall) {
       log.info(`building k6 with mesh-perf's pacer with \`go install ${PACER_PIN.goInstall}\` (a few minutes, once)`);
       await goInstall(go, PACER_PIN.goInstall, destination);
+      built = `go install ${PACER_PIN.goInstall}`;
     } else return { missing: `${reasons.join('; ')}; and no source to build it from` };
   } catch (error) {
     return { missing: `${reasons.join('; ')}; building it failed: ${messageOf(error).split('\n').slice(-3).join(' ')}` };
   }
   const version = await usable(destination);
-  return version ? { path: destination, version } : { missing: `the build at ${destination} does not run` };
+  return version ? { path: destination, version, source: built } : { missing: `the build at ${destination} does not run` };
 }
 
 /** The repository around this mesh-perf, when it has k6ext/ and the build script (a checkout, the action). */

@@ -112,18 +112,25 @@ async function onPath(name: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** A k6 found or installed, and where it came from (recorded in results: run.provenance.k6). */
+export interface K6Binary {
+  path: string;
+  version: string;
+  source: string;
+}
+
 /**
  * The k6 mesh-perf runs: K6_PATH when set; else the pinned k6 with mesh-perf's pacer (k6-pacer.ts:
  * cache, verified download, or a build from k6ext/); else a stock k6 (on PATH, cached, the pinned
  * release, or `go install`), on which the open-model HTTP profiles run k6's own executor
  * (load/pacer-choice.ts says so). `pacer: false` skips the pacer's k6 (the benches' plain k6).
  */
-export async function ensureK6(log: Logger, options: { pacer?: boolean } = {}): Promise<{ path: string; version: string }> {
+export async function ensureK6(log: Logger, options: { pacer?: boolean } = {}): Promise<K6Binary> {
   const fromEnv = process.env.K6_PATH;
   if (fromEnv) {
     const version = await usable(fromEnv);
     if (!version) throw new EnvironmentError(`K6_PATH=${fromEnv} is not a working k6 v${SUPPORTED_MAJOR}.x; unset it or point it at one`);
-    return { path: fromEnv, version };
+    return { path: fromEnv, version, source: 'K6_PATH' };
   }
   if (options.pacer !== false) {
     const paced = await ensurePacerK6(log, usable, () => onPath('go'));
@@ -132,17 +139,17 @@ export async function ensureK6(log: Logger, options: { pacer?: boolean } = {}): 
   }
   const pathK6 = await onPath('k6');
   const pathVersion = pathK6 && (await usable(pathK6));
-  if (pathK6 && pathVersion) return { path: pathK6, version: pathVersion };
+  if (pathK6 && pathVersion) return { path: pathK6, version: pathVersion, source: 'PATH' };
 
   const cached = cachedToolPath('k6', PIN.version);
   const cachedVersion = await usable(cached);
-  if (cachedVersion) return { path: cached, version: cachedVersion };
+  if (cachedVersion) return { path: cached, version: cachedVersion, source: 'tool cache' };
 
   log.info(`k6 ${PIN.version} not found; downloading the pinned release (SHA-256 verified)`);
   let downloadError: string;
   try {
     await downloadVerified(PIN, cached);
-    return { path: cached, version: PIN.version };
+    return { path: cached, version: PIN.version, source: 'pinned release download (SHA-256 verified)' };
   } catch (error) {
     downloadError = messageOf(error);
   }
@@ -150,7 +157,7 @@ export async function ensureK6(log: Logger, options: { pacer?: boolean } = {}): 
   if (go && PIN.goInstall) {
     log.info(`download failed (${downloadError}); building k6 with \`go install ${PIN.goInstall}\` (about 2 minutes, once)`);
     await goInstall(go, PIN.goInstall, cached);
-    return { path: cached, version: PIN.version };
+    return { path: cached, version: PIN.version, source: `go install ${PIN.goInstall}` };
   }
   throw new EnvironmentError(
     `k6 is not installed and could not be fetched: ${downloadError}. Install k6 v${PIN.version} (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH, or set K6_PATH.`,

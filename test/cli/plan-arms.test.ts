@@ -42,7 +42,10 @@ test('plan shows both arms in every block, the A/B comparison, the looks and the
     // The run's one alpha, how each arm's servers are measured, and what the budget can decide.
     assert.match(text, /fail when significantly slower \(alpha 0\.01 over all looks\)/);
     assert.match(text, /Instances: each arm's echo server \(and its proxy hops\) is started afresh for every block/);
-    assert.match(text, /A\/B p50: at 25 blocks this budget fails a slowdown of \+\d\.\d% or more with 90% power, if the blocks spread 5%/);
+    assert.match(
+      text,
+      /A\/B p50: at 25 blocks this budget fails a slowdown of \+\d\.\d% or more with 90% power, and passes a clean change with 90% power when the practical minimum is at least \d\.\d% \(it is 5%\), if the blocks spread 5%/,
+    );
     const json = JSON.parse((await runCliInProcess(['plan', '--json'], { cwd: dir, columns: 1000 })).stdout);
     assert.deepEqual(json.arms, [{ of: 'proxy', base: 'proxy-base', head: 'proxy-head' }]);
     assert.deepEqual(json.looks, [10, 20, 25]);
@@ -178,7 +181,7 @@ gates:
     const text = stdout.replace(/\n/g, ' ');
     assert.match(text, /alpha 0\.01 over all looks and this run's 2 A\/B gates, Holm/);
     const p99 =
-      /A\/B p99: at 40 blocks this budget fails a slowdown of \+(\d+\.\d)% or more with 90% power, if the blocks spread 29% \(a planning figure with bursty stalls; the run measures its own\): the practical minimum 5% is below it, so this gate will mostly end inconclusive; set gates\.ab\.minEffectPct\.p99 to at least (\d+)/.exec(
+      /A\/B p99: at 40 blocks this budget fails a slowdown of \+(\d+\.\d)% or more with 90% power, and passes a clean change with 90% power when the practical minimum is at least \d+\.\d% \(it is 5%\), if the blocks spread 29% \(a planning figure with bursty stalls; the run measures its own\): the practical minimum 5% is below the slowdown it can catch, so this gate will mostly end inconclusive; set gates\.ab\.minEffectPct\.p99 to at least (\d+)/.exec(
         text,
       );
     assert.ok(p99, text);

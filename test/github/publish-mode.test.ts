@@ -364,3 +364,70 @@ test('publish-results: a new slowdown step raises the change-point gate as a war
     await rm(files.dir, { recursive: true, force: true });
   }
 });
+
+test('publish mode with confirm.changePoints required: the raising publish waits and says so; a confirmation artifact is recorded and its verdict decides the gate', {
+  timeout: 180_000,
+}, async () => {
+  const files = await runnerFiles('publish-confirm');
+  try {
+    const history = join(files.dir, 'history.git');
+    execFileSync('git', ['init', '--quiet', '--bare', history]);
+    const runs = steppedRuns(STEP_AT + 3);
+    const store = () => openStore(history, { branch: 'gh-pages', chartJs: loadChartJsSource });
+    await store().publish(runs.slice(0, STEP_AT + 2));
+    await writeFile(
+      join(files.dir, 'mesh-perf.yaml'),
+      'suite: nightly\nmodes: [{ name: a }]\nload: { rate: 100 }\ngates: { changePoint: fail }\nconfirm: { changePoints: required }\n',
+    );
+    const env = { GITHUB_REPOSITORY: 'octo/mesh', GITHUB_WORKSPACE: files.dir, GITHUB_REF: 'refs/heads/main' };
+    const payload = { schedule: '0 3 * * *', repository: { default_branch: 'main' } };
+    const artifact = join(files.dir, 'artifact');
+    await mkdir(artifact, { recursive: true });
+    await writeFile(join(artifact, 'results.json'), JSON.stringify(runs[STEP_AT + 2]));
+    const inputs = { config: 'mesh-perf.yaml', 'history-store': history, token: 'ghs_x' };
+    const raising = await runAction({ files, eventName: 'schedule', payload, inputs: { ...inputs, 'publish-results': artifact }, env });
+    assert.equal(raising.code, 0, raising.stdout + raising.stderr);
+    assert.equal(raising.outputs['change-point-to-confirm'], 'true');
+    assert.match(
+      commands(raising.stdout, 'warning')
+        .map((w) => w.message)
+        .join('\n'),
+      /new change point \(slower\), awaiting its confirmation: 1000rps · istio-sidecar/,
+    );
+
+    // The confirm job's artifact: a confirmation.json (and its runs, which are never published).
+    const cp = (await store().changePoints!('nightly', 'main')).changePoints.find((c) => c.mode === 'istio-sidecar')!;
+    const confirmation = join(files.dir, 'confirmation');
+    await mkdir(confirmation, { recursive: true });
+    const { wordConfirmation } = await import('../../src/report/confirm-words.ts');
+    const { newDraft } = await import('../../src/confirm/run.ts');
+    const draft = newDraft(cp, 'nightly', { runner: 'ubuntu-latest', tool: 'test' }, '2026-11-21T04:00:00.000Z');
+    await writeFile(
+      join(confirmation, 'confirmation.json'),
+      JSON.stringify(
+        wordConfirmation({
+          ...draft,
+          verdict: 'confirmed',
+          reason: 'ab-fail',
+          settings: [{ path: 'istio', before: '1.29.2', after: '1.30.0' }],
+        }),
+      ),
+    );
+    const recorded = await runAction({
+      files,
+      eventName: 'schedule',
+      payload,
+      inputs: { ...inputs, 'publish-results': confirmation },
+      env,
+    });
+    assert.equal(recorded.code, 1, recorded.stdout + recorded.stderr);
+    assert.match(
+      commands(recorded.stdout, 'error')[0]?.message ?? '',
+      /change-point gate failed on its confirmation: confirmed: istio 1\.29\.2 → 1\.30\.0 moved/,
+    );
+    assert.equal((await store().confirmations!('nightly'))[0]?.verdict, 'confirmed');
+    assert.equal((await store().list({ suite: 'nightly' })).length, STEP_AT + 3, 'the confirmation added no run');
+  } finally {
+    await rm(files.dir, { recursive: true, force: true });
+  }
+});

@@ -1,11 +1,15 @@
 // The dashboard of a store with a step, in Chromium: the change point is listed with what
-// changed, marked on the chart, and a run page's link lands on the change point it follows.
+// changed (every field that differed) and its confirmation's verdict, marked on the chart, and a
+// run page's link lands on the change point it follows; the page of the step's first run says the
+// verdict.
 // MESH_PERF_SCREENSHOTS=<dir> also saves the page at a phone's width (400 px) and a desktop's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CONFIRMATION_KIND, CONFIRMATION_SCHEMA_VERSION } from '../../src/confirm/record.ts';
 import { DirectoryStore } from '../../src/history/directory-store.ts';
+import { wordConfirmation } from '../../src/report/confirm-words.ts';
 import { loadChartJsSource } from '../../src/report/html/chartjs-source.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { tempDir } from './support/git-repo.ts';
@@ -15,7 +19,42 @@ test('dashboard: change points listed, marked on the chart, and reached from a r
   const dir = await tempDir('change-points-dashboard');
   const root = join(dir, 'history');
   const runs = steppedRuns(45);
-  await new DirectoryStore({ root, chartJs: loadChartJsSource }).publish(runs);
+  const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
+  await store.publish(runs);
+  const cp = (await store.changePoints('nightly', 'main')).changePoints.find((c) => c.mode === 'istio-sidecar' && c.metric === 'ratio')!;
+  await store.recordConfirmations([
+    wordConfirmation({
+      kind: CONFIRMATION_KIND,
+      schemaVersion: CONFIRMATION_SCHEMA_VERSION,
+      suite: 'nightly',
+      branch: 'main',
+      profile: cp.profile,
+      mode: cp.mode,
+      metric: 'p50',
+      before: cp.before,
+      after: cp.after,
+      size: cp.size,
+      verdict: 'confirmed',
+      reason: 'ab-fail',
+      startedAt: '2026-11-21T04:00:00.000Z',
+      finishedAt: '2026-11-21T04:09:00.000Z',
+      settings: [{ path: 'istio', before: '{"version":"1.29.2"}', after: '{"version":"1.30.0"}' }],
+      fixed: [],
+      environment: [],
+      rounds: [
+        {
+          purpose: 'ab',
+          runId: 'r1',
+          verdict: 'fail',
+          elapsedS: 212,
+          groups: [{ settings: ['istio'], decision: 'fail', change: { value: 0.29, low: 0.26, high: 0.32 }, minimum: 0.05, blocks: 10 }],
+        },
+      ],
+      culprits: [{ settings: ['istio'], together: false }],
+      runner: 'linux-x64-2c',
+      tool: 'test',
+    }),
+  ]);
   const browser = await launchBrowser();
   try {
     const { page, errors } = await browser.newPage();
@@ -30,6 +69,15 @@ test('dashboard: change points listed, marked on the chart, and reached from a r
       const sidecar = rows.filter((r) => r.text.includes('istio-sidecar') && r.text.includes('p50 / baseline'));
       assert.equal(sidecar.length, 1, JSON.stringify(rows));
       assert.match(sidecar[0]!.text, /istio 1\.29\.2 → 1\.30\.0/);
+      // Every other field that differed, and the verdict with how it was reached.
+      assert.match(
+        sidecar[0]!.text,
+        /image@istiod\/discovery: docker\.io\/istio\/pilot@sha256:1{64} → docker\.io\/istio\/pilot@sha256:2{64}/,
+      );
+      assert.match(
+        sidecar[0]!.text,
+        /confirmed istio \{"version":"1\.29\.2"\} → \{"version":"1\.30\.0"\} moved 1000rps · istio-sidecar · p50 by \+29\.0% \[\+26\.0%, \+32\.0%\] in a same-run A\/B \(10 blocks\) \(judged on p50\)how/,
+      );
       assert.match(sidecar[0]!.text, /\+\d+\.\d% \[\+\d+\.\d%, \+\d+\.\d%\]/);
       assert.ok(
         rows.some((r) => r.current === 'cp-current'),
@@ -55,6 +103,19 @@ test('dashboard: change points listed, marked on the chart, and reached from a r
       if (process.env.MESH_PERF_SCREENSHOTS)
         await page.screenshot({ path: join(process.env.MESH_PERF_SCREENSHOTS, `dashboard-change-points-${width}.png`), fullPage: true });
     }
+    // The page of the step's first run says the change point it starts and the verdict.
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    const file = (await store.list({ suite: 'nightly', ids: [cp.after] }))[0]!;
+    const stamp = file.run.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    await page.goto(
+      `${pathToFileURL(join(root, 'run.html')).href}#run=nightly/${stamp.slice(0, 4)}/${stamp}-${cp.after.split('-').at(-1)}`,
+    );
+    await page.waitForFunction(() => (window as unknown as { __meshPerfRendered?: number }).__meshPerfRendered);
+    const started = await page.textContent('#change-point');
+    assert.match(
+      started ?? '',
+      /This run starts a change point.*1000rps · istio-sidecar · p50 ratio to baseline \+\d+\.\d%: confirmed istio/s,
+    );
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -41,6 +41,13 @@ test('a store with a known step: the change point at the right run, what changed
   assert.ok(ratio.slower);
   assert.deepEqual(ratio.changed.mesh, { istio: ['1.29.2', '1.30.0'] });
   assert.deepEqual(ratio.changed.commits, [runs[STEP_AT - 1]!.run.git.sha, runs[STEP_AT]!.run.git.sha]);
+  // Every other field that differed, read from the two runs' files: istiod's image; not k6's binary, which did not.
+  assert.deepEqual(
+    ratio.changed.fields?.map((f) => f.key),
+    ['image@istiod/discovery'],
+    JSON.stringify(ratio.changed.fields),
+  );
+  assert.match(ratio.changed.fields![0]!.after, /sha256:2{64}/);
   // The baseline did not move: no change point in its p50.
   assert.equal(found.changePoints.filter((cp) => cp.mode === 'baseline' && cp.metric === 'p50').length, 0);
 
@@ -48,6 +55,8 @@ test('a store with a known step: the change point at the right run, what changed
   const data = await readFile(join(root, 'runs', 'nightly', 'change-points.nightly.js'), 'utf8');
   assert.match(data, /"changePoints":\[\{/);
   assert.ok(data.includes(`"after":"${runs[STEP_AT]!.run.id}"`));
+  // Stored once per pair of runs, not once per series the step moved.
+  assert.equal(data.split('image@istiod/discovery').length - 1, 1);
 
   // The reference window starts at the first run after the step.
   const base = await findBase(store, 'nightly', { branch: 'main' }, 20);

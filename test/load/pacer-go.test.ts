@@ -25,7 +25,9 @@ test("k6ext builds to the bytes src/tools/pins.ts pins for this machine's platfo
 }, async () => {
   const run = promisify(execFile);
   const root = join(import.meta.dirname, '..', '..');
-  const platform = ({ 'linux-x64': 'linux-amd64', 'linux-arm64': 'linux-arm64' } as Record<string, string | undefined>)[`${process.platform}-${process.arch}`];
+  const platform = ({ 'linux-x64': 'linux-amd64', 'linux-arm64': 'linux-arm64' } as Record<string, string | undefined>)[
+    `${process.platform}-${process.arch}`
+  ];
   assert.ok(platform, `no pinned build for ${process.platform}-${process.arch}`);
   const dir = await mkdtemp(join(tmpdir(), 'mesh-perf-k6-pacer-'));
   try {

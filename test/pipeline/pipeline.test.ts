@@ -2,7 +2,8 @@
 // a platform that replays a real k6 summary instead of running k6: test/support/replay-platform.ts,
 // handed in through PipelineDeps.platform. Real k6 runs: test/integration/, test/presets/.
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -259,5 +260,37 @@ test("a repetition whose traffic skipped its mode's proxies (their own counters 
       assert.deepEqual(rep.path, { proxies: [ztunnel] });
     }
     assert.equal(outcome.result.verdict, 'invalid', outcome.result.verdictReasons.join('\n'));
+  });
+});
+
+test("what the run ran is recorded: the platform's images and kind's facts, the files the config names, each mode's fingerprint", async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, 'script.js'), 'export default function () {}\n');
+    const replay = replayPlatform({
+      provenance: {
+        images: { 'istiod/discovery': `docker.io/istio/pilot@sha256:${'1'.repeat(64)}` },
+        kind: { version: 'v0.31.0', nodeImage: 'kindest/node:v1.35.0', nodeImageId: `sha256:${'2'.repeat(64)}`, docker: '28.5.1' },
+      },
+    });
+    process.env.MESH_PERF_ACTION_SHA = 'a'.repeat(40);
+    process.env.ImageOS = 'ubuntu24';
+    try {
+      const outcome = await runPipeline(config({ load: { ...REPLAY_LOAD, repetitions: 1, script: 'script.js' } }), {
+        log: silentLogger,
+        signal: new AbortController().signal,
+        cwd: dir,
+        platform: replay.factory,
+      });
+      const provenance = outcome.result.run.provenance!;
+      assert.deepEqual(provenance.kind, { version: '0.31.0', nodeImage: `kindest/node:v1.35.0 (image ID sha256:${'2'.repeat(64)})` });
+      assert.deepEqual(provenance.runner, { imageOS: 'ubuntu24', docker: '28.5.1' });
+      assert.deepEqual(provenance.images, { 'istiod/discovery': `docker.io/istio/pilot@sha256:${'1'.repeat(64)}` });
+      assert.deepEqual(provenance.action, { sha: 'a'.repeat(40) });
+      assert.deepEqual(provenance.files, { 'script.js': createHash('sha256').update('export default function () {}\n').digest('hex') });
+      assert.deepEqual(Object.keys(provenance.settings), ['direct', 'proxied']);
+    } finally {
+      delete process.env.MESH_PERF_ACTION_SHA;
+      delete process.env.ImageOS;
+    }
   });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseResultsJson, ResultsFormatError } from '../../src/results/migrate.ts';
+import { RESULTS_SCHEMA_VERSION } from '../../src/results/types.ts';
 import { buildRunResult } from '../support/results-fixture.ts';
 
 const text = (mutate: (doc: Record<string, any>) => void) => {
@@ -54,7 +55,7 @@ test("schema 4 called a PR's base commit mergeBase: read back as baseSha, which 
     doc.run.git = { branch: 'feature', baseRef: 'main', mergeBase: 'b'.repeat(40) };
   });
   const read = parseResultsJson(v4, 'old.json');
-  assert.equal(read.schemaVersion, 6);
+  assert.equal(read.schemaVersion, RESULTS_SCHEMA_VERSION);
   assert.deepEqual(read.run.git, { branch: 'feature', baseRef: 'main', baseSha: 'b'.repeat(40) });
   assert.equal('mergeBase' in read.run.git, false);
 });
@@ -73,7 +74,7 @@ test('schema 5 had no mTLS record: a cluster run reads back with what its enviro
       ];
     });
   const read = parseResultsJson(v5('kind', { installedByMeshPerf: true, mtls: 'STRICT' }), 'old.json');
-  assert.equal(read.schemaVersion, 6);
+  assert.equal(read.schemaVersion, RESULTS_SCHEMA_VERSION);
   assert.deepEqual(
     read.modes.map((m) => m.mtls),
     [
@@ -87,4 +88,22 @@ test('schema 5 had no mTLS record: a cluster run reads back with what its enviro
   assert.equal(parseResultsJson(v5('kubeconfig', { installedByMeshPerf: false }), 'old.json').modes[1]!.mtls, undefined);
   // Not a cluster run: nothing to say.
   assert.equal(parseResultsJson(v5('local', undefined), 'old.json').modes[0]!.mtls, undefined);
+});
+
+test('schema 6 recorded no provenance: read back as written before v7, nothing of it guessed', () => {
+  const v6 = text((doc) => {
+    doc.schemaVersion = 6;
+    delete doc.run.provenance;
+  });
+  const read = parseResultsJson(v6, 'old.json');
+  assert.equal(read.schemaVersion, RESULTS_SCHEMA_VERSION);
+  assert.deepEqual(read.run.provenance, { settings: {}, migratedFrom: 6 });
+  // A v7 file keeps what it recorded.
+  const v7 = parseResultsJson(
+    text((doc) => {
+      doc.run.provenance = { k6: { sha256: 'a'.repeat(64), source: 'PATH' }, settings: { svc: '0123456789abcdef' } };
+    }),
+    'new.json',
+  );
+  assert.deepEqual(v7.run.provenance, { k6: { sha256: 'a'.repeat(64), source: 'PATH' }, settings: { svc: '0123456789abcdef' } });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
-import type { PathProbe, Platform, PlatformFactory } from '../../src/platform/types.ts';
+import type { PathProbe, Platform, PlatformFactory, PlatformProvenance } from '../../src/platform/types.ts';
 
 const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
 
@@ -23,6 +23,10 @@ export interface ReplayOptions {
   jitter?: (mode: string, runs: number) => number;
   /** The platform's path probe (a Kubernetes platform reads the mesh's proxies' counters). */
   pathProbe?: PathProbe;
+  /** What the platform says ran (a cluster's control-plane images, kind's facts). */
+  provenance?: PlatformProvenance;
+  /** A further latency factor from a mode's settings (an arm's delay or env, as the local platform would serve them). */
+  factorOf?: (mode: ModeConfig) => number;
 }
 
 export interface Replay {
@@ -34,6 +38,7 @@ export interface Replay {
 export function replayPlatform(options: ReplayOptions = {}): Replay {
   const calls: string[] = [];
   let runs = 0;
+  const settingsFactor = new Map<string, number>();
   const runner: LoadRunner = {
     version: async () => '1.4.2',
     run: async (invocation: K6Invocation) => {
@@ -41,7 +46,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       calls.push(`run:${mode}`);
       runs += 1;
       options.afterRun?.(runs);
-      const factor = (options.slowdown?.[mode] ?? 1) * (options.jitter?.(mode, runs) ?? 1);
+      const factor = (options.slowdown?.[mode] ?? 1) * (settingsFactor.get(mode) ?? 1) * (options.jitter?.(mode, runs) ?? 1);
       return { exitCode: 0, summary: scaled(factor), extraFiles: {}, stderrTail: '' };
     },
   };
@@ -54,11 +59,13 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       },
       target: (mode: ModeConfig): ModeTarget => {
         calls.push(`target:${mode.name}`);
+        if (options.factorOf) settingsFactor.set(mode.name, options.factorOf(mode));
         return { mode: mode.name, url: 'http://127.0.0.1:9/', env: {}, description: 'replayed k6 summary' };
       },
       loadRunner: () => runner,
       resourceSampler: () => undefined,
       ...(options.pathProbe ? { pathProbe: () => options.pathProbe } : {}),
+      ...(options.provenance ? { provenance: async () => options.provenance! } : {}),
       environment: async () => ({ replay: true }),
       teardown: async () => {
         calls.push('teardown');

@@ -195,6 +195,7 @@ test('the reusable benchmark workflow forwards every action input a benchmark ne
     adopt: 'publishing is mesh-perf-publish.yml (its adopt input)',
     'change-point': 'the change-point gate runs on publish: mesh-perf-publish.yml (its change-point input)',
     'publish-results': 'publishing is mesh-perf-publish.yml',
+    'confirm-change-point': 'confirming a change point is mesh-perf-confirm.yml',
     'history-store': "read from the caller's config (history.store); a URL with credentials does not belong in an input",
   };
   const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
@@ -311,4 +312,22 @@ test('every documented example and copyable workflow that runs a benchmark uploa
   }
   // README's PR gate, workflows/pr-gate.yml and fork-safe-benchmark.yml at least (README's daily calls the reusable workflow).
   assert.ok(checked >= 3, `checked ${checked} benchmark steps`);
+});
+
+test('the confirm workflow is read-only and the daily example runs it only when a publish raised a change point to confirm', () => {
+  const confirm = readWorkflow('.github/workflows/mesh-perf-confirm.yml');
+  for (const [id, job] of Object.entries(confirm.jobs))
+    for (const [scope, level] of Object.entries(job.permissions ?? {}))
+      assert.equal(level, 'read', `mesh-perf-confirm.yml jobs.${id}: ${scope}: ${level}`);
+  const step = confirm.jobs.confirm!.steps.find((s) => s.uses === './.mesh-perf-action')!;
+  assert.equal(step.with?.['confirm-change-point'], '${{ inputs.change-point }}');
+  const daily = readWorkflow('workflows/daily.yml');
+  assert.match(String(daily.jobs.confirm!.if), /needs\.publish\.outputs\.change-point-to-confirm == 'true'/);
+  assert.deepEqual(daily.jobs.confirm!.permissions, { contents: 'read' });
+  assert.equal((daily.jobs.record as { with?: Record<string, string> }).with?.['artifact-name'], 'mesh-perf-confirmation');
+  const publish = readWorkflow('.github/workflows/mesh-perf-publish.yml');
+  assert.equal(
+    (publish.on.workflow_call as { outputs: Record<string, { value: string }> }).outputs['change-point-to-confirm']!.value,
+    '${{ jobs.publish.outputs.change-point-to-confirm }}',
+  );
 });

@@ -29,3 +29,14 @@ export function smallestDecidable(design: SequentialDesign, family: number, spre
   const se = (spread * RANK_EFFICIENCY) / Math.sqrt(design.looks[last]!);
   return Math.expm1((normalQuantile(1 - level) + normalQuantile(POWER)) * se);
 }
+
+/**
+ * The smallest practical minimum under which a clean change (head as fast as base) passes with
+ * 90 % power at the design's last look: its upper bound, at the pass side's level there, lies under
+ * the minimum. A minimum below it leaves clean changes inconclusive as often as not.
+ */
+export function smallestPassable(design: SequentialDesign, spread: number): number {
+  const last = design.looks.length - 1;
+  const se = (spread * RANK_EFFICIENCY) / Math.sqrt(design.looks[last]!);
+  return Math.expm1((design.passZ[last]! + normalQuantile(POWER)) * se);
+}

@@ -10,12 +10,14 @@ import type { Logger } from '../../util/log.ts';
 import { redactText } from '../../util/redact.ts';
 import type { SuiteChangePoints } from '../change-points.ts';
 import { StoreAccessError } from '../errors.ts';
-import { changePointsFromTree, listFromTree } from '../list.ts';
+import { changePointsFromTree, confirmationsFromTree, listFromTree } from '../list.ts';
+import { planConfirmations } from '../confirm-plan.ts';
+import type { ConfirmationRecord } from '../../confirm/record.ts';
 import { type PublishPlan, planPublish } from '../publish-plan.ts';
 import { type ChangeSink, type RebuildSummary, rebuildStore } from '../rebuild-plan.ts';
 import type { Retention } from '../retention.ts';
 import { hasChanges, type StoreTree } from '../tree.ts';
-import type { HistoryQuery, PublishOutcome, ResultStore } from '../types.ts';
+import type { ConfirmationOutcome, HistoryQuery, PublishOutcome, ResultStore } from '../types.ts';
 import { backoffDelayMs } from './backoff.ts';
 import { Git, GitCommandError, type GitCredentials } from './git.ts';
 import { GitSession } from './session.ts';
@@ -72,6 +74,34 @@ export class GitBranchStore implements ResultStore {
       const tree = session.tree(head);
       return this.step(() => changePointsFromTree(tree, suite, branch, this.describe()));
     });
+  }
+
+  async confirmations(suite: string): Promise<ConfirmationRecord[]> {
+    return this.withSession(true, async (session) => {
+      const head = await this.step(() => session.fetch());
+      if (!head) return [];
+      return this.step(() => confirmationsFromTree(session.tree(head), suite, this.describe()));
+    });
+  }
+
+  async recordConfirmations(records: ConfirmationRecord[]): Promise<ConfirmationOutcome> {
+    const options = await this.planOptions();
+    let recorded: ConfirmationOutcome | undefined;
+    await this.writeWithRetry(true, async (tree, staging) => {
+      const plan = await planConfirmations(tree, records, options);
+      for (const [path, text] of plan.changes.writes) await staging.write(path, text);
+      for (const path of plan.changes.deletes) await staging.remove(path);
+      recorded = { attempts: 0, recorded: plan.recorded, warnings: plan.warnings };
+      const names = records.map((r) => `${r.suite}/${r.mode} at ${r.after}: ${r.verdict}`);
+      return {
+        changed: hasChanges(plan.changes),
+        message: `mesh-perf: record the confirmation of ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}\n`,
+        outcome: { attempts: 0, added: [], unchanged: [], pruned: [], warnings: plan.warnings },
+      };
+    }).then((outcome) => {
+      recorded = { ...recorded!, attempts: outcome.attempts, ...(outcome.commit ? { commit: outcome.commit } : {}) };
+    });
+    return recorded!;
   }
 
   async publish(results: RunResult[]): Promise<PublishOutcome> {

@@ -131,7 +131,12 @@ export class InClusterK6Runner implements LoadRunner {
     const probe = `${WORK_ROOT}/pacer-probe-${randomBytes(4).toString('hex')}.js`;
     try {
       await this.through(`writing ${probe} into pod ${pod.namespace}/${pod.pod}`, () => uploadFile(this.access, pod, probe, PACER_PROBE));
-      const result = await this.exec(pod, ['sh', '-c', 'K6_AUTO_EXTENSION_RESOLUTION=false k6 inspect "$0"', probe], 30_000, 'asking k6 for its pacer');
+      const result = await this.exec(
+        pod,
+        ['sh', '-c', 'K6_AUTO_EXTENSION_RESOLUTION=false k6 inspect "$0"', probe],
+        30_000,
+        'asking k6 for its pacer',
+      );
       return { version: parsePacerProbe(result.stdout, where), where };
     } finally {
       await this.exec(pod, ['rm', '-f', probe], 30_000, 'removing the pacer probe').catch(() => undefined);

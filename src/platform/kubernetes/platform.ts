@@ -18,10 +18,20 @@ import type { MeshContext } from './mesh/types.ts';
 import { KubeletResourceSampler } from './resources/kubelet-sampler.ts';
 import { EnvironmentError } from '../../util/errors.ts';
 import type { ModeTarget } from '../../load/types.ts';
-import type { DisruptionWatch, ModeRecord, PathProbe, Platform, PlatformContext, ResourceSampler, TeardownOptions } from '../types.ts';
+import type {
+  DisruptionWatch,
+  ModeRecord,
+  PathProbe,
+  Platform,
+  PlatformContext,
+  PlatformProvenance,
+  ResourceSampler,
+  TeardownOptions,
+} from '../types.ts';
 import type { ClusterAccess } from './access.ts';
 import { ClusterRun, placeModes } from './cluster-run.ts';
 import { collectEnvironment } from './environment.ts';
+import { controlPlaneImages } from './control-plane-images.ts';
 import { InClusterK6Runner } from './k6-runner.ts';
 import { operatorFacts } from './k6-operator/crd.ts';
 import { operatorRunner } from './k6-operator/setup.ts';
@@ -286,6 +296,16 @@ export class KubernetesPlatform implements Platform {
         { ...(mtls[p.mode.name] ? { mtls: mtls[p.mode.name] } : {}), enrolment: { labels: setup.labels, annotations: setup.annotations } },
       ]),
     );
+  }
+
+  /** The images the meshes' control planes and node agents ran (their namespaces' pods). */
+  async provenance(): Promise<PlatformProvenance> {
+    if (!this.run.access || this.run.meshes.length === 0) return {};
+    const images = await controlPlaneImages(
+      this.run.access,
+      this.run.meshes.map((m) => m.namespace),
+    );
+    return Object.keys(images).length > 0 ? { images } : {};
   }
 
   async environment(): Promise<Record<string, unknown>> {

@@ -21,6 +21,8 @@ export interface ReportPageOptions {
   dashboardHref?: string;
   /** The dashboard's change point this run falls after (stored runs). */
   changePointHref?: string;
+  /** Change points this run starts (it is their first run after the step), each with its confirmation's verdict and line (stored runs). */
+  changePoints?: { series: string; verdict: string; line: string; details: string[] }[];
   /** Shared stylesheet URL (history copies), instead of inlining the styles in every report. */
   css?: string;
   /** A link to the run's results.json (the run page makes one from the stored run). */
@@ -64,7 +66,7 @@ export function renderReportPage(view: RunView, options: ReportPageOptions): str
 <div class="meta">${meta.map((m) => `<span>${m}</span>`).join('')}</div>
 </header>
 <main>
-${abSection(view)}${verdictSection(view)}
+${changePointSection(options.changePoints)}${abSection(view)}${verdictSection(view)}
 <section id="summary"><h2>Summary</h2>${measured ? summaryTables(view) : `<p class="note">${NO_MEASUREMENTS}</p>`}</section>
 ${measured ? `<section id="analysis"><h2>Analysis</h2>${analysisSection(view)}</section>` : ''}
 ${view.profiles
@@ -84,6 +86,7 @@ ${measured ? `<section id="repetitions"><h2>Repetitions</h2><p class="note">In r
 <section id="environment"><h2>Environment and versions</h2>
 <h3>Tools</h3>${keyValues(run.tools)}
 <h3>Machine</h3>${keyValues(run.machine as unknown as Record<string, unknown>)}
+${run.provenance ? `<h3>What ran</h3>${keyValues(provenanceValues(run.provenance))}` : ''}
 <h3>Platform</h3>${keyValues(run.environment)}
 <h3>Git</h3>${keyValues(git as Record<string, unknown>)}
 <h3>Plan</h3>${keyValues({ seed: view.plan.seed, order: view.plan.order, trials: view.plan.trials.length, run: run.id, finished: run.finishedAt, aborted: run.aborted })}
@@ -96,6 +99,29 @@ ${clientTag}
 </body>
 </html>
 `;
+}
+
+/** run.provenance as name → value rows: each image and file on its own row. */
+function provenanceValues(p: NonNullable<RunView['run']['provenance']>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [group, value] of Object.entries(p)) {
+    if (value && typeof value === 'object' && group !== 'settings') for (const [k, v] of Object.entries(value)) out[`${group}.${k}`] = v;
+    else if (group === 'settings')
+      for (const [mode, fp] of Object.entries(value as Record<string, string>)) out[`settings fingerprint of ${mode}`] = fp;
+    else out[group] = value;
+  }
+  if (p.migratedFrom !== undefined) out.migratedFrom = `results schema ${p.migratedFrom}: written before provenance was recorded`;
+  return out;
+}
+
+/** The change points this run starts, each with its confirmation (a run page of a store). */
+function changePointSection(changePoints: ReportPageOptions['changePoints']): string {
+  if (!changePoints || changePoints.length === 0) return '';
+  const items = changePoints.map(
+    (cp) =>
+      `<li><strong>${e(cp.series)}</strong>: <span class="badge ${e(cp.verdict)}">${e(cp.verdict === 'cannot-rerun' ? 'cannot re-run' : cp.verdict)}</span> ${e(cp.line)}${cp.details.length > 0 ? `<details><summary>how</summary><ul>${cp.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul></details>` : ''}</li>`,
+  );
+  return `<section id="change-point"><h2>This run starts a change point</h2><ul>${items.join('')}</ul></section>\n`;
 }
 
 /** The A/B verdict, first: one line per gate, how measuring stopped, and each gate's per-block chart. */

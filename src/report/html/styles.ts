@@ -24,6 +24,9 @@ thead th { background: var(--panel); }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: 12px; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.invalid { background: var(--invalid); }
 .badge.skipped { background: #6e7781; } .badge.inconclusive { background: var(--inconclusive); }
+.badge.confirmed { background: var(--fail); } .badge.withdrawn { background: var(--pass); } .badge.environment { background: #8250df; }
+.badge.cannot-rerun, .badge.not-run, .badge.unconfirmed { background: #6e7781; }
+#change-point li { margin-bottom: 4px; }
 tr.invalid td { background: #fff8c5; }
 td.errors, td.errors .ci { color: var(--fail); font-weight: 600; }
 .reason { color: var(--invalid); }

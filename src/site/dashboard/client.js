@@ -454,16 +454,71 @@
       Object.keys(ch.mesh || {}).forEach(function (m) { parts.push(m + ' ' + ch.mesh[m][0] + ' → ' + ch.mesh[m][1]); });
       if (ch.k8s) parts.push('Kubernetes ' + ch.k8s[0] + ' → ' + ch.k8s[1]);
       if (ch.runnerClass) parts.push('runner ' + ch.runnerClass[0] + ' → ' + ch.runnerClass[1]);
-      var changedCell = cell(parts.join(', ') || 'nothing recorded');
+      var fields = ch.fields || [];
+      var changedCell = cell(parts.join(', ') || (fields.length ? '' : 'nothing recorded'));
       if (ch.commits && ch.repository) {
         var a = document.createElement('a');
         a.href = 'https://github.com/' + ch.repository + '/compare/' + ch.commits[0] + '...' + ch.commits[1];
         a.textContent = ' (diff)';
         changedCell.appendChild(a);
       }
+      // Every other field that differed (settings, images, k6's binary, the runner's image, files):
+      // the first few in the cell, all of them behind a disclosure.
+      if (fields.length) {
+        var list = document.createElement('ul');
+        list.className = 'cp-fields';
+        fields.forEach(function (f, i) {
+          var li = document.createElement('li');
+          li.textContent = f.key + ': ' + f.before + ' \u2192 ' + f.after;
+          li.title = li.textContent;
+          if (i >= 4) li.className = 'cp-more';
+          list.appendChild(li);
+        });
+        changedCell.appendChild(list);
+        var hidden = fields.length - 4 + (ch.more || 0);
+        if (fields.length > 4) {
+          var toggle = document.createElement('button');
+          toggle.type = 'button';
+          toggle.className = 'cp-toggle';
+          toggle.textContent = hidden + ' more';
+          toggle.addEventListener('click', function () { list.classList.toggle('cp-open'); toggle.textContent = list.classList.contains('cp-open') ? 'fewer' : hidden + ' more'; });
+          changedCell.appendChild(toggle);
+        }
+        if (ch.unknown) changedCell.appendChild(document.createTextNode(' (' + ch.unknown + ' not recorded by an older run)'));
+      }
+      verdictCell(cell('', 'text cp-verdict'), cp);
       body.appendChild(tr);
     });
     if (current) { var row = $(cpId(current)); if (row && row.scrollIntoView) row.scrollIntoView({ block: 'center' }); }
+  }
+
+  // A change point's confirmation (mesh-perf confirm): the verdict as a badge, its line, what supports it on demand.
+  var VERDICT_LABEL = { confirmed: 'confirmed', withdrawn: 'withdrawn', environment: 'environment', 'cannot-rerun': 'cannot re-run', inconclusive: 'inconclusive', invalid: 'invalid run', 'not-run': 'not run' };
+  function verdictCell(td, cp) {
+    var c = cp.confirmation;
+    var badge = document.createElement('span');
+    if (!c) {
+      badge.className = 'badge unconfirmed';
+      badge.textContent = 'unconfirmed';
+      td.appendChild(badge);
+      return;
+    }
+    badge.className = 'badge ' + c.verdict;
+    badge.textContent = VERDICT_LABEL[c.verdict] || c.verdict;
+    td.appendChild(badge);
+    var line = c.line.replace(/^[a-z -]+: /, '');
+    td.appendChild(document.createTextNode(' ' + line));
+    if (c.metric && c.metric !== cp.metric) td.appendChild(document.createTextNode(' (judged on ' + (c.metric === 'ratio' ? 'p50 / baseline' : c.metric) + ')'));
+    if (c.details && c.details.length) {
+      var more = document.createElement('details');
+      var summary = document.createElement('summary');
+      summary.textContent = 'how (' + c.finishedAt.replace('T', ' ').slice(0, 16) + ')';
+      more.appendChild(summary);
+      var list = document.createElement('ul');
+      c.details.forEach(function (d) { var li = document.createElement('li'); li.textContent = d; list.appendChild(li); });
+      more.appendChild(list);
+      td.appendChild(more);
+    }
   }
 
   function bind(id, key) {

@@ -28,6 +28,14 @@ const CHANGE_POINTS_CSS = `
 #change-points td { vertical-align: top; }
 #change-points .cp-slower { color: #cf222e; font-weight: 600; }
 #change-points tr.cp-current { outline: 2px solid #0969da; }
+#change-points ul.cp-fields { margin: 4px 0 0; padding-left: 16px; font-size: 12px; max-width: 560px; }
+#change-points ul.cp-fields li { overflow-wrap: anywhere; }
+#change-points ul.cp-fields li.cp-more { display: none; }
+#change-points ul.cp-fields.cp-open li.cp-more { display: list-item; }
+#change-points .cp-toggle { font-size: 12px; margin-top: 2px; }
+#change-points .cp-verdict { max-width: 420px; font-size: 12px; }
+#change-points .cp-verdict details { margin-top: 2px; }
+#change-points .cp-verdict ul { margin: 2px 0 0; padding-left: 16px; }
 `;
 
 export const DASHBOARD_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'];
@@ -77,7 +85,7 @@ export function renderDashboardHtml(options: DashboardOptions): string {
 </section>
 <p id="status" class="note" role="status"></p>
 <section id="charts" class="grid"></section>
-<section id="change-points-section"><h2>Change points</h2><p id="cp-note" class="note"></p><div class="cp-scroll"><table id="change-points"><thead><tr><th class="text">from</th><th class="text">series</th><th class="num">change [95% interval]</th><th class="num">segment medians [intervals]</th><th class="text">runs</th><th class="text">what changed</th></tr></thead><tbody></tbody></table></div></section>
+<section id="change-points-section"><h2>Change points</h2><p id="cp-note" class="note"></p><div class="cp-scroll"><table id="change-points"><thead><tr><th class="text">from</th><th class="text">series</th><th class="num">change [95% interval]</th><th class="num">segment medians [intervals]</th><th class="text">runs</th><th class="text">what changed</th><th class="text">confirmation</th></tr></thead><tbody></tbody></table></div></section>
 <section id="latest"><h2>Latest runs</h2><table id="runs"><thead><tr><th class="text">started</th><th class="text">verdict</th><th class="text">branch</th><th class="text">commit</th><th class="text">links</th></tr></thead><tbody></tbody></table></section>
 </main>
 <script type="application/json" id="mesh-perf-config">${jsonForScript(config)}</script>

@@ -1,5 +1,5 @@
 // Daily runs with a known step, for the change-point tests: istio-sidecar 30% slower from run
-// STEP_AT on, when Istio goes from 1.29.2 to 1.30.0; the baseline unchanged.
+// STEP_AT on, when Istio goes from 1.29.2 to 1.30.0 (istiod's image with it); the baseline unchanged.
 import type { RunResult } from '../../../src/results/types.ts';
 import { buildDailyRuns } from '../../support/results-fixture.ts';
 
@@ -12,7 +12,16 @@ export function steppedRuns(count: number): RunResult[] {
     const factor = after ? 1.3 : 1;
     return {
       ...r,
-      run: { ...r.run, environment: { kubernetes: { version: 'v1.31.2' }, meshes: { istio: { version: after ? '1.30.0' : '1.29.2' } } } },
+      run: {
+        ...r.run,
+        environment: { kubernetes: { version: 'v1.31.2' }, meshes: { istio: { version: after ? '1.30.0' : '1.29.2' } } },
+        // What ran, as a v7 run records it: istiod's image moves with the upgrade, k6's binary does not.
+        provenance: {
+          k6: { sha256: 'c'.repeat(64), source: 'tool cache' },
+          images: { 'istiod/discovery': `docker.io/istio/pilot@sha256:${(after ? '2' : '1').repeat(64)}` },
+          settings: {},
+        },
+      },
       modes: r.modes.map((m) =>
         m.name !== 'istio-sidecar'
           ? m

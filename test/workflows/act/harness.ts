@@ -61,6 +61,7 @@ export async function createWorld(prefix: string): Promise<World> {
     'package.json',
     '.github/workflows/mesh-perf.yml',
     '.github/workflows/mesh-perf-publish.yml',
+    '.github/workflows/mesh-perf-confirm.yml',
   ]) {
     await cp(join(ROOT, path), join(work, path), { recursive: true });
   }
@@ -260,6 +261,7 @@ async function standInMappings(caller: string, serverUrl: string): Promise<strin
     ...(await readWorkflows(join(caller, '.github', 'workflows'))),
     await readFile(join(ROOT, '.github/workflows/mesh-perf.yml'), 'utf8'),
     await readFile(join(ROOT, '.github/workflows/mesh-perf-publish.yml'), 'utf8'),
+    await readFile(join(ROOT, '.github/workflows/mesh-perf-confirm.yml'), 'utf8'),
   ];
   const refs = new Set<string>();
   for (const text of texts)

@@ -13,7 +13,8 @@ import { TOOL_PINS } from '../../../tools/pins.ts';
 import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import { redactTree } from '../../../util/redact-files.ts';
-import type { CreatedResource, PlatformContext } from '../../types.ts';
+import type { CreatedResource, PlatformContext, PlatformProvenance } from '../../types.ts';
+import type { KindReport } from '../../../results/provenance.ts';
 import type { ClusterStep } from '../steps/step.ts';
 import { KubernetesPlatform } from '../platform.ts';
 import { classifyPullFailure, ensureNodeImage } from './node-image.ts';
@@ -121,7 +122,10 @@ export function inotifyRaiseArgs(low: readonly string[]): string[] {
 }
 
 /** The first step of a kind run: the cluster. Its state (what was created, where) is this run's own. */
-function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterStep & { createdCluster(): string | undefined } {
+function kindCluster(
+  context: PlatformContext,
+  env: NodeJS.ProcessEnv,
+): ClusterStep & { createdCluster(): string | undefined; report(): Promise<KindReport | undefined> } {
   const options = context.config.kubernetes.kind;
   const cluster: CreatedResource = { kind: 'kind-cluster', name: options.clusterName };
   let kind: string | undefined;
@@ -249,6 +253,26 @@ function kindCluster(context: PlatformContext, env: NodeJS.ProcessEnv): ClusterS
       }
     },
     createdCluster: () => (created ? options.clusterName : undefined),
+    report: async () => {
+      if (!kind) return undefined;
+      // Both asked of the tools themselves: a fact that cannot be read is left out, never guessed.
+      const version = await runCli(kind, ['version'], { timeoutMs: 15_000, env }).catch(() => undefined);
+      const node = await runCli('docker', ['inspect', '-f', '{{.Image}}', `${options.clusterName}-control-plane`], {
+        timeoutMs: 15_000,
+        env,
+      }).catch(() => undefined);
+      const docker = await runCli('docker', ['version', '-f', '{{.Server.Version}}'], { timeoutMs: 15_000, env }).catch(() => undefined);
+      const kindVersion = version?.exitCode === 0 ? /v?(\d+\.\d+\.\d+[^\s]*)/.exec(version.stdout)?.[1] : undefined;
+      if (!kindVersion) return undefined;
+      const nodeImageId = node?.exitCode === 0 ? node.stdout.trim() : '';
+      const dockerVersion = docker?.exitCode === 0 ? docker.stdout.trim() : '';
+      return {
+        version: kindVersion,
+        nodeImage: options.nodeImage,
+        ...(nodeImageId ? { nodeImageId } : {}),
+        ...(dockerVersion ? { docker: dockerVersion } : {}),
+      } satisfies KindReport;
+    },
   };
 }
 
@@ -269,5 +293,11 @@ export class KindPlatform extends KubernetesPlatform {
   /** True once a cluster was created or anything was deployed into one. */
   override hasCreated(): boolean {
     return this.cluster.createdCluster() !== undefined || super.hasCreated();
+  }
+
+  /** What ran: the meshes' images from the cluster, and kind's own facts (its version, the node image and what Docker resolved it to). */
+  override async provenance(): Promise<PlatformProvenance> {
+    const kind = await this.cluster.report();
+    return { ...(await super.provenance()), ...(kind ? { kind } : {}) };
   }
 }

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{h as a,j as b}from"./chunk-KEIZIZKF.js";import"./chunk-RBNMCN4X.js";import"./chunk-H27MI37P.js";import"./chunk-XXHHARQL.js";import"./chunk-CGY2W5QG.js";import"./chunk-U4QXERX3.js";import"./chunk-EPYOKLAG.js";import"./chunk-QBHFOGPW.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
