@@ -174,10 +174,11 @@ test('mesh-perf up creates the default kind cluster (a control plane, two worker
   assert.equal(environment.placement, undefined, 'client and server on separate nodes');
   assert.equal(environment.meshes.istio.installedByMeshPerf, true);
   assert.equal(environment.meshes.linkerd.installedByMeshPerf, true);
-  assert.match(
-    environment.images.running.baseline.echo,
-    new RegExp(`^${imageRefsFor(`${KIND_GATEWAY}:5000`).echo().replace(/[.]/g, '\\.')}`),
-  );
+  // What ran, as the node reports it: the pushed echo image, by its tag or (containerd's record of
+  // an image pulled from a registry) by its digest.
+  const echo = imageRefsFor(`${KIND_GATEWAY}:5000`).echo();
+  const repository = echo.slice(0, echo.lastIndexOf(':'));
+  assert.match(environment.images.running.baseline.echo, new RegExp(`^${repository.replace(/[.]/g, '\\.')}(:|@sha256:[0-9a-f]{64})`));
 
   const down = await timed('mesh-perf down', () => product(['down', '--config', file]));
   assert.equal(down.code, 0, said(down));
