@@ -318,13 +318,48 @@ export function generatedDocs(root, configJsonSchema) {
   return { 'docs/action.md': action, 'docs/configuration.md': configuration, 'README.md': readmeExamples(read('README.md'), read) };
 }
 
-/** The copyable workflows README shows: each the whole file of workflows/, as shipped. */
-export const README_EXAMPLES = ['workflows/daily.yml', 'workflows/pr-gate.yml'];
+/**
+ * The copyable workflows README shows, each a file of workflows/ as shipped, less the jobs a user
+ * turns on in mesh-perf.yaml (daily.yml's confirm and record run only with a confirm section):
+ * README names them and links the whole file.
+ */
+export const README_EXAMPLES = [
+  { path: 'workflows/daily.yml', optInJobs: ['confirm', 'record'] },
+  { path: 'workflows/pr-gate.yml', optInJobs: [] },
+];
 
-/** README with each `<!-- example:workflows/X.yml:start/end -->` part holding that file as a yaml block. */
+/**
+ * README with each `<!-- example:workflows/X.yml:start/end -->` part holding that file as a yaml
+ * block from its `name:` on (the file's header comment says what README's prose around it says).
+ */
 export function readmeExamples(readme, read) {
   let page = readme;
-  for (const path of README_EXAMPLES)
-    page = replacePart(page, `example:${path}`, `\`\`\`yaml\n${read(path).trimEnd()}\n\`\`\``, 'README.md');
+  for (const { path } of README_EXAMPLES)
+    page = replacePart(page, `example:${path}`, `\`\`\`yaml\n${readmeExampleOf(path, read)}\n\`\`\``, 'README.md');
   return page;
+}
+
+/** The part of a shipped workflow README shows (see README_EXAMPLES). */
+export function readmeExampleOf(path, read) {
+  const { optInJobs } = README_EXAMPLES.find((e) => e.path === path);
+  return withoutJobs(withoutHeader(read(path)), optInJobs).trimEnd();
+}
+
+/** A workflow without the named jobs (each from its `  name:` line to the next job or the end). */
+function withoutJobs(workflow, jobs) {
+  const out = [];
+  let skipping = false;
+  for (const line of workflow.split('\n')) {
+    const job = /^ {2}([\w-]+):\s*$/.exec(line);
+    if (job || /^\S/.test(line)) skipping = job !== null && jobs.includes(job[1]);
+    if (!skipping) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A workflow from its first line that is not a comment (or blank). */
+function withoutHeader(workflow) {
+  const lines = workflow.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+  return lines.slice(Math.max(0, first)).join('\n');
 }

@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { workflowExamples } from '../workflows/doc-examples.ts';
+// @ts-expect-error: a plain .mjs script without types
+import { README_EXAMPLES, readmeExampleOf } from '../../scripts/docs-reference.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -24,13 +26,33 @@ type Job = {
   with?: Record<string, unknown>;
 };
 
-test("README's workflow examples are workflows/daily.yml and workflows/pr-gate.yml as shipped, each once", () => {
+test("README's workflow examples are workflows/daily.yml and workflows/pr-gate.yml as shipped, each once, less their header comment and the jobs a config turns on", () => {
   const examples = workflowExamples(readme).map((e) => e.text);
   assert.deepEqual(
-    examples,
-    SHIPPED.map((path) => read(path)),
+    examples.map((text) => `${text.trimEnd()}\n`),
+    SHIPPED.map((path) => `${readmeExampleOf(path, read)}\n`),
     'README.md differs from workflows/: run `npm run build` (scripts/docs-reference.mjs) and commit',
   );
+  // What README leaves out is only what does nothing without a setting: the header comment, and
+  // jobs that run only when mesh-perf.yaml's confirm section raises a change point to confirm.
+  for (const { path, optInJobs } of README_EXAMPLES) {
+    const shipped = parse(read(path)) as { jobs: Record<string, Job & { if?: string; needs?: string }> };
+    const shown = parse(examples[SHIPPED.indexOf(path)]!) as { jobs: Record<string, Job> };
+    assert.deepEqual(
+      Object.keys(shown.jobs),
+      Object.keys(shipped.jobs).filter((name) => !optInJobs.includes(name)),
+      path,
+    );
+    for (const name of optInJobs) {
+      const job = shipped.jobs[name]!;
+      assert.match(
+        `${job.if} ${job.needs}`,
+        /change-point-to-confirm|confirmation|confirm/,
+        `${path} jobs.${name} runs without a confirm section`,
+      );
+    }
+  }
+  assert.match(readme, /as shipped, less its opt-in jobs that \[confirm a change point\]/);
 });
 
 test("README's examples: the job that runs the config only reads, every job has a timeout, each workflow a concurrency group", () => {
