@@ -9,6 +9,7 @@
 //     compare, the image arms, --help), elsewhere when it needs real load, a cluster or a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -17,13 +18,17 @@ import type { CommandContext } from '../../src/cli/command.ts';
 import { loadClusterConfig } from '../../src/cli/commands/up.ts';
 import { loadCommandConfig } from '../../src/cli/load-config.ts';
 import { overrideValues } from '../../src/cli/override-options.ts';
+import { publicConfig } from '../../src/config/public.ts';
+import type { ConfirmationRecord } from '../../src/confirm/record.ts';
 import { COMMANDS } from '../../src/cli/registry.ts';
 import { OVERRIDES } from '../../src/config/overrides.ts';
 import type { Config } from '../../src/config/validate.ts';
 import { openStore } from '../../src/history/open-store.ts';
+import type { RunResult } from '../../src/results/types.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { runCliInProcess, withTempDir } from '../support/cli.ts';
 import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
+import { STEP_AT, steppedRuns } from '../history/support/stepped-runs.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HERE = 'test/cli/every-flag.test.ts';
@@ -72,6 +77,7 @@ const COVERAGE: Record<string, string> = {
   'publish --branch': 'test/cli/run-flags.test.ts: publish and report --branch',
   'publish --change-point':
     'test/history/change-points.test.ts: publishing the runs that complete a step raises the change-point gate line',
+  'publish --confirmation': 'test/history/confirmations.test.ts: publish records a confirmation.json and applies the gate',
   'report --store': 'test/report/report-command.test.ts: report --store rebuilds the branch in place',
   'report --out': 'test/report/report-command.test.ts: report --store rebuilds the branch in place',
   'report --results': 'test/report/report-command.test.ts: report --results writes report.html',
@@ -80,6 +86,16 @@ const COVERAGE: Record<string, string> = {
   'report --keep': 'report --keep and --keep-timelines',
   'report --keep-timelines': 'report --keep and --keep-timelines',
   'report --adopt': 'publish and report --adopt',
+  'confirm --store': 'confirm --suite, --series-branch and --config say where to look',
+  'confirm --suite': 'confirm --suite, --series-branch and --config say where to look',
+  'confirm --series-branch': 'confirm --suite, --series-branch and --config say where to look',
+  'confirm --config': 'confirm --suite, --series-branch and --config say where to look',
+  'confirm --change-point': 'confirm --change-point picks a change point by name',
+  'confirm --out': 'confirm --json and --record',
+  'confirm --json': 'confirm --json and --record',
+  'confirm --record': 'confirm --json and --record',
+  'confirm --max-duration': 'confirm --max-duration',
+  'confirm --branch': 'confirm --branch',
   'up --config': 'test/kubernetes/up-down.test.ts: up deploys baseline and istio-ambient',
   'down --config': 'test/kubernetes/up-down.test.ts: up deploys baseline and istio-ambient',
 };
@@ -352,5 +368,169 @@ test('compare --config and --json: the gates of the config judge the two files; 
     // Without --json: the table and the verdict lines, not JSON.
     const text = await runCliInProcess(['compare', join(a, 'results.json'), join(b, 'results.json')], { cwd: dir });
     assert.match(text.stdout, /^Comparing /);
+  });
+});
+
+/**
+ * Daily runs of suite nightly on the local platform whose istio-sidecar series steps up 30 % where
+ * k6 (and the cluster's Istio and istiod's image) changed: a change point nothing an arm can carry
+ * explains, which confirm decides (cannot re-run: only fixed changes) without running any load.
+ */
+function fixedStepRuns(): RunResult[] {
+  const config = publicConfig(testConfig({ suite: 'nightly', platform: 'local', load: { rate: 1000 } }, ['baseline', 'istio-sidecar']));
+  return steppedRuns(STEP_AT + 4).map((r, i) => ({
+    ...r,
+    config,
+    run: { ...r.run, platform: 'local', tools: { ...r.run.tools, k6: i < STEP_AT ? '1.8.1' : '1.9.0' } },
+  }));
+}
+
+/** The fixed-only step published into a folder store at `root`; the run it starts at. */
+async function publishFixedStep(root: string): Promise<string> {
+  const runs = fixedStepRuns();
+  await openStore(root, { chartJs: async () => '' }).publish(runs);
+  return runs[STEP_AT]!.run.id;
+}
+
+const CANNOT_RERUN = /^cannot re-run: what changed cannot be an arm here: .*tools\.k6 1\.8\.1 → 1\.9\.0/m;
+const confirmCli = (args: string[], dir: string) => runCliInProcess(['confirm', ...args], { cwd: dir, columns: 1000 });
+const confirmationIn = async (out: string) => JSON.parse(await readFile(join(out, 'confirmation.json'), 'utf8')) as ConfirmationRecord;
+
+test('confirm --suite, --series-branch and --config say where to look: the suite and branch of the store (--store or the config) whose change point it confirms', async () => {
+  await withTempDir(async (dir) => {
+    const root = join(dir, 'history');
+    const after = await publishFixedStep(root);
+    // The default suite holds nothing; --suite nightly holds the step (on branch main).
+    const plain = await confirmCli(['--store', root, '--out', 'plain'], dir);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^nothing to confirm: .*\(suite default, branch \(none\), 0 change points\)$/m);
+    assert.match(plain.stderr, /in suite default of directory /);
+    const suited = await confirmCli(['--store', root, '--suite', 'nightly', '--series-branch', 'main', '--out', 'suited'], dir);
+    assert.equal(suited.code, 0, suited.stderr);
+    assert.match(suited.stderr, /in suite nightly \(branch main\) of directory /);
+    assert.match(suited.stdout, CANNOT_RERUN);
+    const record = await confirmationIn(join(dir, 'suited'));
+    assert.deepEqual([record.suite, record.branch, record.mode, record.after], ['nightly', 'main', 'istio-sidecar', after]);
+    // --series-branch: another branch's series show no change point (without it: the newest run's, main).
+    const other = await confirmCli(['--store', root, '--suite', 'nightly', '--series-branch', 'release', '--out', 'other'], dir);
+    assert.equal(other.code, 0, other.stderr);
+    assert.match(other.stdout, /^nothing to confirm: .*\(suite nightly, branch release, 0 change points\)$/m);
+    // --config: the store and the suite from the file.
+    await writeFile(
+      join(dir, 'mesh-perf.yaml'),
+      'suite: nightly\nhistory: { store: ./history }\nmodes: [{ name: a }]\nload: { rate: 1 }\n',
+    );
+    const configured = await confirmCli(['--config', 'mesh-perf.yaml', '--out', 'configured'], dir);
+    assert.equal(configured.code, 0, configured.stderr);
+    assert.match(configured.stderr, /in suite nightly of directory .*history/);
+    assert.match(configured.stdout, CANNOT_RERUN);
+    assert.equal((await confirmationIn(join(dir, 'configured'))).after, after);
+  });
+});
+
+test('confirm --change-point picks a change point by name, and a name that matches none is a usage error listing the newest', async () => {
+  await withTempDir(async (dir) => {
+    const root = join(dir, 'history');
+    const after = await publishFixedStep(root);
+    // Newest (the default): the mode's p50 before its other figures at the same runs.
+    const newest = await confirmCli(['--store', root, '--suite', 'nightly', '--out', 'newest'], dir);
+    assert.equal(newest.code, 0, newest.stderr);
+    assert.equal((await confirmationIn(join(dir, 'newest'))).metric, 'p50');
+    const named = await confirmCli(
+      ['--store', root, '--suite', 'nightly', '--change-point', `1000rps/istio-sidecar/ratio@${after}`, '--out', 'named'],
+      dir,
+    );
+    assert.equal(named.code, 0, named.stderr);
+    assert.match(named.stdout, CANNOT_RERUN);
+    assert.deepEqual(
+      [(await confirmationIn(join(dir, 'named'))).metric, (await confirmationIn(join(dir, 'named'))).after],
+      ['ratio', after],
+    );
+    const unknown = await confirmCli(
+      ['--store', root, '--suite', 'nightly', '--change-point', '1000rps/istio-sidecar/p50@gone', '--out', 'x'],
+      dir,
+    );
+    assert.equal(unknown.code, 2, unknown.stdout);
+    assert.match(
+      unknown.stderr,
+      new RegExp(
+        `--change-point 1000rps/istio-sidecar/p50@gone: no such change point; the newest are .*1000rps/istio-sidecar/p50@${after}`,
+      ),
+    );
+    assert.equal(existsSync(join(dir, 'x')), false);
+  });
+});
+
+test('confirm --json and --record: a change point decided without a run; --json prints its record, --record stores it with the change point, --out is where confirmation.json goes', async () => {
+  await withTempDir(async (dir) => {
+    const root = join(dir, 'history');
+    const after = await publishFixedStep(root);
+    const store = openStore(root, { chartJs: async () => '' });
+    const confirmationsFile = join(root, 'runs', 'nightly', 'confirmations.nightly.js');
+    // Without --json: the verdict's line and where its file went.
+    const text = await confirmCli(['--store', root, '--suite', 'nightly', '--out', 'text'], dir);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, CANNOT_RERUN);
+    assert.match(text.stdout, new RegExp(`^confirmation: ${escapeRegExp(join(dir, 'text', 'confirmation.json'))}$`, 'm'));
+    assert.throws(() => JSON.parse(text.stdout));
+    // --json: the record, as --out's confirmation.json holds it.
+    const json = await confirmCli(['--store', root, '--suite', 'nightly', '--json', '--out', 'json'], dir);
+    assert.equal(json.code, 0, json.stderr);
+    const printed = JSON.parse(json.stdout) as ConfirmationRecord;
+    assert.deepEqual(printed, await confirmationIn(join(dir, 'json')));
+    assert.deepEqual([printed.verdict, printed.reason, printed.after, printed.rounds], ['cannot-rerun', 'fixed-only', after, []]);
+    assert.match(printed.line, CANNOT_RERUN);
+    // Neither stored anything.
+    assert.deepEqual(await store.confirmations('nightly'), []);
+    assert.equal(existsSync(confirmationsFile), false);
+    // --record: stored with the change point, which then waits for no verdict.
+    const recorded = await confirmCli(['--store', root, '--suite', 'nightly', '--record', '--out', 'recorded'], dir);
+    assert.equal(recorded.code, 0, recorded.stderr);
+    const stored = await store.confirmations('nightly');
+    assert.deepEqual(
+      stored.map((r) => [r.verdict, r.reason, r.mode, r.metric, r.after]),
+      [['cannot-rerun', 'fixed-only', 'istio-sidecar', 'p50', after]],
+    );
+    assert.ok(existsSync(confirmationsFile));
+    const again = await confirmCli(['--store', root, '--suite', 'nightly', '--out', 'again'], dir);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^nothing to confirm: no raised change point is waiting for a verdict \(suite nightly/);
+    // --json with nothing to confirm: still JSON, for the script that asked.
+    const none = await confirmCli(['--store', root, '--suite', 'nightly', '--json', '--out', 'none'], dir);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match((JSON.parse(none.stdout) as { none: string }).none, /^no raised change point is waiting for a verdict/);
+  });
+});
+
+test('confirm --max-duration: a value that is no duration is a usage error naming it; a duration is taken', async () => {
+  await withTempDir(async (dir) => {
+    const root = join(dir, 'history');
+    await publishFixedStep(root);
+    const bad = await confirmCli(['--store', root, '--suite', 'nightly', '--max-duration', 'soon', '--out', 'bad'], dir);
+    assert.equal(bad.code, 2, bad.stdout);
+    assert.match(bad.stderr, /--max-duration "soon": expected a duration such as "12m" or "90s"/);
+    assert.equal(existsSync(join(dir, 'bad')), false);
+    const good = await confirmCli(['--store', root, '--suite', 'nightly', '--max-duration', '90s', '--out', 'good'], dir);
+    assert.equal(good.code, 0, good.stderr);
+    assert.match(good.stdout, CANNOT_RERUN);
+  });
+});
+
+test('confirm --branch reads that branch of a git store: the change point published on perf-history is found there, not on gh-pages', {
+  timeout: 60_000,
+}, async () => {
+  await withTempDir(async (dir) => {
+    const remote = join(dir, 'store.git');
+    execFileSync('git', ['init', '--quiet', '--bare', remote]);
+    const runs = fixedStepRuns();
+    await openStore(remote, { branch: 'perf-history', chartJs: async () => '' }).publish(runs);
+    const plain = await confirmCli(['--store', remote, '--suite', 'nightly', '--out', 'plain'], dir);
+    assert.match(plain.stderr, /\(branch gh-pages\)/);
+    assert.doesNotMatch(plain.stdout, CANNOT_RERUN);
+    const branched = await confirmCli(['--store', remote, '--branch', 'perf-history', '--suite', 'nightly', '--out', 'branched'], dir);
+    assert.equal(branched.code, 0, branched.stderr);
+    assert.match(branched.stderr, /of .*store\.git \(branch perf-history\)/);
+    assert.match(branched.stdout, CANNOT_RERUN);
+    assert.equal((await confirmationIn(join(dir, 'branched'))).after, runs[STEP_AT]!.run.id);
   });
 });

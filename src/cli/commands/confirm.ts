@@ -112,7 +112,9 @@ export const command: Command = {
       },
     );
     if ('none' in outcome) {
-      context.stdout(`nothing to confirm: ${outcome.none}\n`);
+      // --json is for scripts: nothing to confirm is JSON too.
+      if (switches.has('json')) context.stdout(`${JSON.stringify({ none: outcome.none }, null, 2)}\n`);
+      else context.stdout(`nothing to confirm: ${outcome.none}\n`);
       return EXIT.pass;
     }
     const { record } = outcome;
