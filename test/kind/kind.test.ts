@@ -335,6 +335,28 @@ test('no Docker: the product says kind needs it and how to get it (exit 3), befo
   );
 });
 
+test('kubernetes.kind.keep: the run that created the cluster leaves it, saying so; the next run reuses it and leaves it too; down deletes it', async (t) => {
+  t.after(() => deleteLeftCluster(host, 'mesh-perf-keep'));
+  const file = config(
+    'keep',
+    { modes: [{ name: 'baseline' }], load: { rate: 10, duration: '5s', warmup: '1s', repetitions: 1 } },
+    { kind: { clusterName: 'mesh-perf-keep', keep: true } },
+  );
+  const first = await timed('kept run', () => product(['run', '--config', file, '--out', join(out, 'keep-1')]));
+  assert.equal(first.code, 0, said(first));
+  assert.match(flat(first.stdout + first.stderr), /kind cluster "mesh-perf-keep" kept \(kubernetes\.kind\.keep\)/);
+  assert.deepEqual(await kindClusters(host), ['mesh-perf-keep']);
+  const second = await timed('reusing run', () => product(['run', '--config', file, '--out', join(out, 'keep-2')]));
+  assert.equal(second.code, 0, said(second));
+  const text = flat(second.stdout + second.stderr);
+  assert.match(text, /reusing the existing kind cluster "mesh-perf-keep" \(it will be left in place\)/);
+  assert.doesNotMatch(text, /Creating cluster|creating kind cluster/);
+  assert.deepEqual(await kindClusters(host), ['mesh-perf-keep']);
+  const down = await product(['down', '--config', file]);
+  assert.equal(down.code, 0, said(down));
+  assert.deepEqual(await kindClusters(host), []);
+});
+
 test("a stopped cluster of the product's name (a restart stopped its nodes) is refused, not reused, naming its nodes (exit 3); mesh-perf down deletes it", async (t) => {
   t.after(() => deleteLeftCluster(host, 'mesh-perf-stopped'));
   // What kind leaves of a cluster after Docker or the machine restarted: its node container, labelled, not running.

@@ -223,7 +223,7 @@ test("the PR gate's main step killed mid-measure: the action's post step deletes
   timings.killed = (Date.now() - started) / 1000;
   assert.ok(killed, `the main step was never seen measuring:\n${tail(run.output, 120)}`);
   assert.notEqual(run.code, 0, 'a killed main step fails the job');
-  assert.match(run.output, /deleted kind cluster "mesh-perf"|Deleting cluster "mesh-perf"/i, tail(run.output, 120));
+  assert.match(run.output, /removed kind cluster "mesh-perf"|deleted kind cluster "mesh-perf"/i, tail(run.output, 120));
   assert.deepEqual(await kindClusters(host), []);
   assert.deepEqual(await nodeContainers(host, 'mesh-perf'), []);
   // Nothing of the run in the host's Docker: no container, network or volume beyond the tier's own.

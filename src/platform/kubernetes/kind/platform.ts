@@ -235,6 +235,10 @@ function kindCluster(
     async down(_run, teardown) {
       try {
         if (created && teardown.options.diagnosticsDir) await exportLogs(join(teardown.options.diagnosticsDir, 'kind-logs'));
+        if (created && options.keep)
+          context.log.info(
+            `kind cluster "${options.clusterName}" kept (kubernetes.kind.keep): the next run reuses it; delete it with \`kind delete cluster --name ${options.clusterName}\` or \`mesh-perf down\` with this config`,
+          );
         if (created && !options.keep) {
           await teardown.attempt(`deleting kind cluster "${options.clusterName}"`, async () => {
             await runCliChecked(
