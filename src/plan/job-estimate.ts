@@ -23,8 +23,8 @@ export function jobShape(config: Config): JobShape {
   // A mode with its own `istio` runs under a control plane of its own beside the run's.
   const revisions = config.modes.filter((m) => m.istio).length;
   const meshes = [
-    ...(istio || revisions > 0 ? [{ name: 'Istio', installs: 1 + revisions }] : []),
-    ...(kinds.has('linkerd') ? [{ name: 'Linkerd', installs: 1 }] : []),
+    ...(istio || revisions > 0 ? [{ name: 'Istio' as const, installs: 1 + revisions }] : []),
+    ...(kinds.has('linkerd') ? [{ name: 'Linkerd' as const, installs: 1 }] : []),
   ];
   return { platform: config.platform, meshes, modes: config.modes.length };
 }

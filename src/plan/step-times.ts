@@ -13,25 +13,31 @@ export interface StepTime {
 export const STEP_TIMES = {
   /** `kind create cluster` of the product's cluster (a control plane and two workers), node image cached. */
   kindCreate: {
-    seconds: 240,
+    seconds: 45,
     source:
-      'kind v0.31.0 on a 2-core VM (a probe of 2026-12-06): 3 to 5 minutes for a 3-node cluster; the middle taken until the kind tier measures it',
+      "the kind tier's runs of kind v0.31.0 on the 2-core VM (docs/kubernetes.md, 2026-12-06, load average 1-6): kind create of a control plane and two workers 35 s (control plane 15 s, joins 8 s), the nodes Ready 7-10 s after",
   },
   /** `kind delete cluster`. */
   kindDelete: {
-    seconds: 6,
-    source: "the real-node tier's teardown of its node, under 6 s (docs/kubernetes.md, 2026-11-28); kind's delete removes 3 containers",
+    seconds: 5,
+    source: "the kind tier's mesh-perf down of the 3-node cluster: 5.1 s (docs/kubernetes.md, 2026-12-06)",
   },
-  /** One mesh's control and data plane installed and ready: Istio (each revision), or Linkerd. */
-  meshInstall: {
-    seconds: 35,
+  /** Istio's control plane and node agents installed and ready (each revision one more). */
+  istioInstall: {
+    seconds: 25,
     source:
-      "the real-node tier's run of baseline, istio-ambient and linkerd, 280 s with 3 × 65 s of load (docs/kubernetes.md, 2026-11-28): 85 s for 2 mesh installs and 3 modes' workloads and teardown, taken as 35 s per mesh",
+      "the kind tier's mesh-perf up of baseline, istio-ambient and linkerd (docs/kubernetes.md, 2026-12-06): istioctl install of istiod, istio-cni and ztunnel, ready in about 23 s",
+  },
+  /** Linkerd's CRDs, control plane and proxy injector installed and ready. */
+  linkerdInstall: {
+    seconds: 55,
+    source: 'the same runs: linkerd install of its CRDs and control plane (destination, identity, proxy-injector), ready in about 53 s',
   },
   /** One mode's namespace, echo and client pods up and ready, and removed at the end. */
   modeWorkloads: {
     seconds: 5,
-    source: 'the same run: 5 s per mode of its 85 s outside the load (the split between meshes and modes is an assumption)',
+    source:
+      "the real-node tier's run of baseline, istio-ambient and linkerd, 280 s with 3 × 65 s of load (docs/kubernetes.md, 2026-11-28): 5 s per mode of its 85 s outside the load (the split between meshes and modes is an assumption)",
   },
   /** platform local: one mode's echo server and proxy hops started (and stopped). */
   localMode: {
@@ -55,7 +61,7 @@ export interface JobStep {
 export interface JobShape {
   platform: 'local' | 'endpoints' | 'kind' | 'kubeconfig';
   /** Meshes installed, each with how many control planes (Istio revisions: one each). */
-  meshes: { name: string; installs: number }[];
+  meshes: { name: 'Istio' | 'Linkerd'; installs: number }[];
   modes: number;
 }
 
@@ -71,7 +77,13 @@ export function jobSteps(shape: JobShape): { before: JobStep[]; after: JobStep[]
   if (shape.platform === 'endpoints') return { before: [], after: [] };
   const meshes = shape.meshes
     .filter((m) => m.installs > 0)
-    .map((m) => step('meshInstall', `install ${m.name}${m.installs > 1 ? ` (${m.installs} control planes)` : ''}`, m.installs));
+    .map((m) =>
+      step(
+        m.name === 'Linkerd' ? 'linkerdInstall' : 'istioInstall',
+        `install ${m.name}${m.installs > 1 ? ` (${m.installs} control planes)` : ''}`,
+        m.installs,
+      ),
+    );
   const workloads = step('modeWorkloads', `workloads of ${plural(shape.modes, 'mode')}`, shape.modes);
   if (shape.platform === 'kubeconfig') return { before: [...meshes, workloads], after: [] };
   return {

@@ -56,7 +56,7 @@ for (const platform of PLATFORMS) {
       if (platform === 'kind')
         assert.match(
           said,
-          /create the kind cluster ~4m, install Istio ~35s, workloads of 2 modes ~10s, load ~[^,]+, delete the cluster ~6s/,
+          /create the kind cluster ~45s, install Istio ~25s, workloads of 2 modes ~10s, load ~[^,]+, delete the cluster ~5s/,
         );
       // The built-in error gate (load.maxErrorRate) is the only error limit: no threshold repeats it.
       assert.doesNotMatch(text, /^\s*-\s*error_rate/m);

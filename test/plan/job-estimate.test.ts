@@ -31,14 +31,14 @@ test('every step time says where it was measured, and docs/cli.md lists it as th
 test('kind: create, one install per mesh (and per Istio revision), the modes, delete; kubeconfig the same without the cluster', () => {
   const modes = [{ name: 'baseline' }, { name: 'istio-ambient' }, { name: 'istio-sidecar' }, { name: 'linkerd' }];
   assert.deepEqual(steps({ platform: 'kind', modes }), [
-    'create the kind cluster 240',
-    'install Istio 35',
-    'install Linkerd 35',
+    'create the kind cluster 45',
+    'install Istio 25',
+    'install Linkerd 55',
     'workloads of 4 modes 20',
-    'delete the cluster 6',
+    'delete the cluster 5',
   ]);
   assert.deepEqual(steps({ platform: 'kubeconfig', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }] }), [
-    'install Istio 35',
+    'install Istio 25',
     'workloads of 2 modes 10',
   ]);
   // A mode with its own control plane (an Istio revision) installs one more.
@@ -47,7 +47,7 @@ test('kind: create, one install per mesh (and per Istio revision), the modes, de
       platform: 'kind',
       modes: [{ name: 'baseline' }, { name: 'istio-sidecar' }, { name: 'canary', mesh: 'istio-sidecar', istio: { version: '1.27.1' } }],
     }),
-    ['create the kind cluster 240', 'install Istio (2 control planes) 70', 'workloads of 3 modes 15', 'delete the cluster 6'],
+    ['create the kind cluster 45', 'install Istio (2 control planes) 50', 'workloads of 3 modes 15', 'delete the cluster 5'],
   );
   assert.deepEqual(
     steps({ platform: 'kind', modes: [{ name: 'baseline' }, { name: 'mine', mesh: 'existing', namespaceLabels: { a: 'b' } }] }).slice(1, 2),
@@ -63,15 +63,15 @@ test('local: the modes start; endpoints: the load alone', () => {
 test('the estimate adds the steps to the load, and says so in one sentence with a range under repetitions auto', () => {
   const kind = config({ platform: 'kind', modes: [{ name: 'baseline' }, { name: 'istio-ambient' }] });
   const fixed = jobEstimate(kind, { first: 390, max: 390 });
-  assert.deepEqual(fixed.seconds, { first: 240 + 35 + 10 + 390 + 6, max: 240 + 35 + 10 + 390 + 6 });
+  assert.deepEqual(fixed.seconds, { first: 45 + 25 + 10 + 390 + 5, max: 45 + 25 + 10 + 390 + 5 });
   assert.equal(
     jobEstimateText(fixed),
-    'Whole job on kind, estimated: ~11m 21s: create the kind cluster ~4m, install Istio ~35s, workloads of 2 modes ~10s, load ~6m 30s, delete the cluster ~6s; step times as measured on a 2-core VM (docs/cli.md#what-a-whole-job-takes).',
+    'Whole job on kind, estimated: ~7m 55s: create the kind cluster ~45s, install Istio ~25s, workloads of 2 modes ~10s, load ~6m 30s, delete the cluster ~5s; step times as measured on a 2-core VM (docs/cli.md#what-a-whole-job-takes).',
   );
   const auto = jobEstimate(kind, { first: 390, max: 1170 });
   assert.match(
     jobEstimateText(auto),
-    /^Whole job on kind, estimated: ~11m 21s \(up to ~24m 21s if load\.repetitions auto runs to its budget\): .* load ~6m 30s to ~19m 30s,/,
+    /^Whole job on kind, estimated: ~7m 55s \(up to ~20m 55s if load\.repetitions auto runs to its budget\): .* load ~6m 30s to ~19m 30s,/,
   );
   const endpoints = config({ platform: 'endpoints', modes: [{ name: 'a', url: 'http://127.0.0.1:1/' }] });
   assert.equal(

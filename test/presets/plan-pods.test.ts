@@ -35,7 +35,7 @@ test('plan --preset uds-scale: pods per trial, scaling marked, gateway named, es
   // The whole job: the scaling steps are part of its load.
   assert.match(
     stdout.replace(/\s+/g, ' '),
-    /Whole job on kind, estimated: ~47m 11s: create the kind cluster ~4m, install Istio ~35s, workloads of 1 mode ~5s, load ~42m 25s, delete the cluster ~6s;/,
+    /Whole job on kind, estimated: ~43m 45s: create the kind cluster ~45s, install Istio ~25s, workloads of 1 mode ~5s, load ~42m 25s, delete the cluster ~5s;/,
   );
   for (const line of stdout.split('\n'))
     if (/^(\d|#|─|via|pods|\+)/.test(line)) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
@@ -48,10 +48,10 @@ test('plan --json carries pods, the gateway and the scaling estimate', async () 
   assert.equal(plan.scalingSteps, 0);
   assert.equal(plan.estimatedSeconds, plan.loadSeconds);
   // The whole job adds the kind cluster, Istio and the two modes' workloads around the load.
-  assert.equal(plan.job.estimatedSeconds.first, plan.loadSeconds + 240 + 35 + 2 * 5 + 6);
+  assert.equal(plan.job.estimatedSeconds.first, plan.loadSeconds + 45 + 25 + 2 * 5 + 5);
   assert.deepEqual(
     plan.job.steps.map((s: { step: string }) => s.step),
-    ['kindCreate', 'meshInstall', 'modeWorkloads', 'kindDelete'],
+    ['kindCreate', 'istioInstall', 'modeWorkloads', 'kindDelete'],
   );
   assert.ok(plan.trials.every((t: { pods: number; via: string }) => t.pods === 1 && t.via === 'gateway'));
 });

@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{h as a,j as b}from"./chunk-HRK3X4YR.js";import"./chunk-2F3RC5LY.js";import"./chunk-QECWYNL2.js";import"./chunk-66ZKDCGS.js";import"./chunk-CGY2W5QG.js";import"./chunk-P3LZWSTB.js";import"./chunk-EPYOKLAG.js";import"./chunk-5RS2YETA.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
