@@ -2,6 +2,8 @@
 // without force; when another writer pushed first, fetch again and re-plan on top of their
 // commit, after a jittered, growing pause, a bounded number of times. Nothing is pushed until
 // every file the plan reads has been validated, so a damaged branch is reported, not rewritten.
+import { statfs } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { RunResult } from '../../results/types.ts';
 import type { SiteScripts } from '../../site/pages.ts';
 import { loadSiteScripts } from '../../site/scripts.ts';
@@ -216,7 +218,11 @@ export class GitBranchStore implements ResultStore {
       return await fn();
     } catch (error) {
       if (error instanceof MeshPerfError) throw error;
-      if (error instanceof GitCommandError) throw classifyGitError(error, this.describe(), this.options.branch);
+      if (error instanceof GitCommandError) {
+        const classified = classifyGitError(error, this.describe(), this.options.branch);
+        classified.message += await fullDiskNote(error);
+        throw classified;
+      }
       // Not git's (a staging file the disk had no room for): before any push, so nothing was written.
       throw new EnvironmentError(`history store ${this.describe()}: ${(error as Error).message}. Nothing was written`);
     }
@@ -234,6 +240,21 @@ export function credentialsFor(url: string, token: string | undefined): GitCrede
   if (!token) return undefined;
   const match = /^(https?:\/\/[^/]+\/)/i.exec(url);
   return match ? { origin: redactText(match[1]!).replace('***@', ''), token } : undefined;
+}
+
+/**
+ * git does not always say why a write failed ("failed to write new configuration file …config.lock"
+ * when the disk is full): when it failed to write and the session's disk (the temporary
+ * directory) has under 1 MiB left, say so.
+ */
+async function fullDiskNote(error: GitCommandError): Promise<string> {
+  if (/no space left on device/i.test(error.stderr)) return '';
+  if (!/(failed|unable|could not|cannot) (to )?(write|create|set)|write error|short write/i.test(error.stderr)) return '';
+  const dir = tmpdir();
+  const disk = await statfs(dir).catch(() => undefined);
+  if (!disk) return '';
+  const free = disk.bavail * disk.bsize;
+  return free < 1024 * 1024 ? ` (no space left on device: ${free} bytes free in ${dir}, where the session's repository is written)` : '';
 }
 
 /** The last lines git printed about a failed command, for a one-line message. */
