@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { missingComponents as missingKindComponents } from './kind/components.mjs';
 import { executable, missingComponents } from './real/components.mjs';
 
-export const TIERS = ['unit', 'e2e', 'k8s', 'real', 'kind'];
+export const TIERS = ['unit', 'e2e', 'k8s', 'real', 'kind', 'faults'];
+
+/**
+ * Tiers `npm test` leaves out unless named (`--tier faults`, `npm run test:faults`, or a path
+ * filter): the real node's fault tier (test/real/faults.test.ts, issue 51) breaks real components
+ * under load and has not yet passed five runs in a row, so it does not gate every landing.
+ */
+export const OPT_IN_TIERS = ['faults'];
 
 /**
  * Files that need the local control plane (kube-apiserver + kwok), with their tests' time in a run
@@ -186,6 +193,7 @@ export function drivesLoad(file) {
 
 export function tierOf(file) {
   const path = file.split('\\').join('/');
+  if (path === 'test/real/faults.test.ts') return 'faults';
   if (path.startsWith('test/real/')) return 'real';
   if (path.startsWith('test/kind/')) return 'kind';
   if (K8S.includes(path)) return 'k8s';
@@ -305,7 +313,7 @@ export function kindTierSkip() {
 export function missingToolsFor(file) {
   const path = file.split('\\').join('/');
   const tier = tierOf(path);
-  if (tier === 'real' || tier === 'kind') return [];
+  if (tier === 'real' || tier === 'kind' || tier === 'faults') return [];
   const needed =
     tier === 'k8s'
       ? [...goTools().filter((t) => t.name === 'k6' || t.name === 'k6-pacer'), ...controlPlane()]

@@ -140,6 +140,19 @@ export async function killContainer(
   const pid = Number(inspect.stdout.trim());
   if (!Number.isInteger(pid) || pid <= 1)
     throw new FaultNotInjected(`container ${id} of ${namespace}/${pod} has no pid (${inspect.stdout.trim()})`);
+  if (signal !== 'SIGKILL') {
+    // A container's first process is the init of its PID namespace: the kernel drops a signal sent
+    // from outside that namespace unless the process handles it, SIGKILL and SIGSTOP aside. An
+    // abort or a segfault sent by kill never reaches it (linkerd-proxy "survived" SIGSEGV and
+    // SIGABRT here for that reason, not a handler of its own), so the crash needs a process of the
+    // container that is not its init; without one the row cannot be injected and says so.
+    const status = await node.exec('cat', [`/proc/${pid}/status`]);
+    const nspid = /^NSpid:\s+(.*)$/m.exec(status.stdout)?.[1]?.trim().split(/\s+/) ?? [];
+    if (nspid.at(-1) === '1')
+      throw new FaultNotInjected(
+        `${container} (pid ${pid} in the node) is its container's PID 1, which ignores ${signal} sent from outside its PID namespace (only SIGKILL and SIGSTOP reach it): a crash cannot be injected by a signal`,
+      );
+  }
   const at = Date.now();
   const killed = await node.exec('kill', ['-s', signal.slice(3), String(pid)]);
   if (killed.code !== 0) throw new FaultNotInjected(`kill -s ${signal.slice(3)} ${pid}: ${killed.stderr.trim()}`);
