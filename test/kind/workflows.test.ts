@@ -28,6 +28,7 @@ import {
   createCaller,
   createWorld,
   historyFiles,
+  prPayload,
   runAct,
   tail,
   workflowText,
@@ -92,17 +93,6 @@ const netOf = (pid: number) => {
   }
 };
 const inHost = () => ['nsenter', '--target', String(host.init), '--net', '--'];
-const prPayload = (number: number, headSha: string, baseSha: string) => ({
-  action: 'synchronize',
-  number,
-  pull_request: {
-    number,
-    head: { sha: headSha, ref: 'feature', repo: { full_name: CALLER_REPO } },
-    base: { sha: baseSha, ref: 'main', repo: { full_name: CALLER_REPO } },
-  },
-  repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
-});
-
 test('workflows/daily.yml on platform kind: the cluster created, the baseline measured, the run published to gh-pages, the cluster deleted', {
   timeout: 1_200_000,
 }, async () => {
@@ -155,7 +145,7 @@ test('workflows/pr-gate.yml on platform kind: measured on a new cluster, one sti
     caller,
     workflow: 'pr-gate.yml',
     event: 'pull_request',
-    payload: prPayload(21, git('rev-parse', 'HEAD'), baseSha),
+    payload: prPayload(21, { headSha: git('rev-parse', 'HEAD'), baseSha }),
     token: TOKEN,
     apiUrl: api.url,
     runId: 602,
@@ -196,7 +186,7 @@ test("the PR gate's main step killed mid-measure: the action's post step deletes
     caller,
     workflow: 'pr-gate.yml',
     event: 'pull_request',
-    payload: prPayload(22, sha, sha),
+    payload: prPayload(22, { headSha: sha, baseSha: sha }),
     token: TOKEN,
     apiUrl: api.url,
     runId: 603,

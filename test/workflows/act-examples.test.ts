@@ -23,6 +23,7 @@ import {
   historyFiles,
   K6,
   localConfig,
+  prPayload,
   ROOT,
   runAct,
   tail,
@@ -75,17 +76,6 @@ after(async () => {
   await world?.close();
 });
 
-const prPayload = (number: number, headRepo = CALLER_REPO, headSha = 'a'.repeat(40), baseSha = 'b'.repeat(40)) => ({
-  action: 'synchronize',
-  number,
-  pull_request: {
-    number,
-    head: { sha: headSha, ref: 'feature', repo: { full_name: headRepo } },
-    base: { sha: baseSha, ref: 'main', repo: { full_name: CALLER_REPO } },
-  },
-  repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
-});
-
 test("workflows/pr-gate.yml on a PR that slows a mode down: the base commit's config makes two arms, and the comment leads with head vs base", {
   timeout: 600_000,
 }, async () => {
@@ -112,7 +102,7 @@ test("workflows/pr-gate.yml on a PR that slows a mode down: the base commit's co
     caller,
     workflow: 'pr-gate.yml',
     event: 'pull_request',
-    payload: prPayload(6, CALLER_REPO, git('rev-parse', 'HEAD'), baseSha),
+    payload: prPayload(6, { headSha: git('rev-parse', 'HEAD'), baseSha }),
     token: TOKEN,
     apiUrl: api.url,
     runId: 403,
@@ -181,7 +171,7 @@ test("workflows/pr-gate.yml (README's PR gate) on a PR that changes no setting: 
     caller,
     workflow: 'pr-gate.yml',
     event: 'pull_request',
-    payload: prPayload(5, CALLER_REPO, git('rev-parse', 'HEAD'), baseSha),
+    payload: prPayload(5, { headSha: git('rev-parse', 'HEAD'), baseSha }),
     token: TOKEN,
     apiUrl: api.url,
     runId: 401,
@@ -227,7 +217,7 @@ test("the fork-safe pair: the workflow_run half comments from the artifact, and 
       caller,
       workflow: 'fork-safe-benchmark.yml',
       event: 'pull_request',
-      payload: prPayload(9, 'stranger/app', FORK_HEAD),
+      payload: prPayload(9, { headRepo: 'stranger/app', headSha: FORK_HEAD }),
       token: readOnly,
       apiUrl: forkApi.url,
       runId: 501,

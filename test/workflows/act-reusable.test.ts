@@ -25,6 +25,7 @@ import {
   K6,
   localConfig,
   moveTag,
+  prPayload,
   runAct,
   tail,
   type World,
@@ -59,17 +60,6 @@ before(async () => {
 after(async () => {
   await api?.close();
   await world?.close();
-});
-
-const prPayload = (number: number) => ({
-  action: 'synchronize',
-  number,
-  pull_request: {
-    number,
-    head: { sha: 'a'.repeat(40), ref: 'feature', repo: { full_name: CALLER_REPO } },
-    base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } },
-  },
-  repository: { full_name: CALLER_REPO, default_branch: 'main' },
 });
 
 const prCaller = (ref: string) => `name: perf

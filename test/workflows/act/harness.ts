@@ -21,6 +21,20 @@ export const ACT_VERSION = '0.2.89-job-workflow.1';
 export const ACT = cachedToolPath('act', ACT_VERSION);
 export const K6 = cachedToolPath('k6', '1.4.2');
 export const CALLER_REPO = 'acme/app';
+
+/** A pull_request event's payload for the caller's repository (a fork's when headRepo is another). */
+export function prPayload(number: number, pr: { headRepo?: string; headSha?: string; baseSha?: string } = {}) {
+  return {
+    action: 'synchronize',
+    number,
+    pull_request: {
+      number,
+      head: { sha: pr.headSha ?? 'a'.repeat(40), ref: 'feature', repo: { full_name: pr.headRepo ?? CALLER_REPO } },
+      base: { sha: pr.baseSha ?? 'b'.repeat(40), ref: 'main', repo: { full_name: CALLER_REPO } },
+    },
+    repository: { full_name: CALLER_REPO, name: 'app', default_branch: 'main' },
+  };
+}
 const STAND_INS = join(import.meta.dirname, 'stand-ins');
 const run = promisify(execFile);
 
