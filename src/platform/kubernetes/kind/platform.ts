@@ -14,7 +14,7 @@ import { runCli, runCliChecked } from '../mesh/run-cli.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import { redactTree } from '../../../util/redact-files.ts';
 import type { CreatedResource, PlatformContext, PlatformProvenance } from '../../types.ts';
-import type { KindReport } from '../../../results/provenance.ts';
+import { dockerVersion, type KindReport } from '../../../results/provenance.ts';
 import type { ClusterStep } from '../steps/step.ts';
 import { KubernetesPlatform } from '../platform.ts';
 import { classifyPullFailure, ensureNodeImage } from './node-image.ts';
@@ -265,16 +265,15 @@ function kindCluster(
         timeoutMs: 15_000,
         env,
       }).catch(() => undefined);
-      const docker = await runCli('docker', ['version', '-f', '{{.Server.Version}}'], { timeoutMs: 15_000, env }).catch(() => undefined);
+      const docker = await dockerVersion(env);
       const kindVersion = version?.exitCode === 0 ? /v?(\d+\.\d+\.\d+[^\s]*)/.exec(version.stdout)?.[1] : undefined;
       if (!kindVersion) return undefined;
       const nodeImageId = node?.exitCode === 0 ? node.stdout.trim() : '';
-      const dockerVersion = docker?.exitCode === 0 ? docker.stdout.trim() : '';
       return {
         version: kindVersion,
         nodeImage: options.nodeImage,
         ...(nodeImageId ? { nodeImageId } : {}),
-        ...(dockerVersion ? { docker: dockerVersion } : {}),
+        ...(docker ? { docker } : {}),
       } satisfies KindReport;
     },
   };
