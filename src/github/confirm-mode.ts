@@ -5,12 +5,13 @@
 // (publish-results with that artifact). The verdict is an output and a job-summary line; the step
 // fails only when it could not confirm at all (usage or environment), never on a verdict: the
 // change-point gate applies to the verdict where it is recorded.
-import * as core from '@actions/core';
+
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { manifestsResolver } from '../confirm/manifests.ts';
+import * as core from '@actions/core';
 import { loadConfig } from '../config/load.ts';
+import { manifestsResolver } from '../confirm/manifests.ts';
 import { confirmFromStore } from '../history/confirm-session.ts';
 import { compactStamp } from '../history/layout.ts';
 import { CONFIRM_EVENT } from '../history/publishable.ts';
@@ -19,7 +20,7 @@ import { MESH_PERF_VERSION, runPipeline } from '../pipeline.ts';
 import { text } from '../report/markdown-kit.ts';
 import { gitInfo, machineInfo } from '../results/metadata.ts';
 import { EXIT, UsageError } from '../util/errors.ts';
-import { makeDirectory } from '../util/make-directory.ts';
+import { makeDirectory, makeFreshDirectory } from '../util/make-directory.ts';
 import { ActionLogger } from './action-logger.ts';
 import { CleanupRecorder } from './cleanup.ts';
 import { readGitHubEvent } from './event.ts';
@@ -47,7 +48,7 @@ export async function runConfirmMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
   const store = openHistory(config.history, event, token, log, cwd);
   if (!store)
     throw new UsageError('no history store: set history.store in the config (or the history-store input), or run in a GitHub repository');
-  const out = resolve(env.RUNNER_TEMP ?? cwd, `mesh-perf-confirmation-${compactStamp(new Date().toISOString())}`);
+  const out = await makeFreshDirectory(resolve(env.RUNNER_TEMP ?? cwd), `mesh-perf-confirmation-${compactStamp(new Date().toISOString())}`);
   const cleanup = new CleanupRecorder((name, value) => core.saveState(name, value));
   const lifecycle = kindClusterLifecycle(config, env, cleanup);
   const branch = (await gitInfo(cwd)).branch;

@@ -108,6 +108,8 @@ export interface SuiteChangePoints {
   series: SeriesResult[];
   /** Newest first. */
   changePoints: SuiteChangePoint[];
+  /** Set when the store has no such history at all (a git store's branch that does not exist): why. */
+  absent?: string;
 }
 
 function figureOf(mode: IndexModeEntry | undefined, metric: ChangePointMetric): number | undefined {

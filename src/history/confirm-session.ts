@@ -3,9 +3,11 @@
 // change point's two runs read from the store, the confirmation runs (deps.runRound: the pipeline
 // on this machine), the record worded. Reads the store only; recording the verdict is a separate
 // write (recordConfirmations), so the job that measures needs no write access.
-import { type ConfirmDeps, type ConfirmOptions, confirmChangePoint, newDraft } from '../confirm/run.ts';
+
 import type { ConfirmationRecord } from '../confirm/record.ts';
+import { type ConfirmDeps, type ConfirmOptions, confirmChangePoint, newDraft } from '../confirm/run.ts';
 import { wordConfirmation } from '../report/confirm-words.ts';
+import { UsageError } from '../util/errors.ts';
 import type { SuiteChangePoint } from './change-points.ts';
 import { confirmationsToday, pickChangePoint } from './confirm-target.ts';
 import type { ResultStore } from './types.ts';
@@ -36,6 +38,10 @@ export async function confirmFromStore(
   // Unknown (a checkout without a branch): the branch of the newest published run, the daily one.
   const branch = request.branch || (await store.list({ suite: request.suite, limit: 1 }))[0]?.run.git.branch || '';
   const changes = await store.changePoints(request.suite, branch);
+  if (changes.absent)
+    throw new UsageError(
+      `history store ${store.describe()}: ${changes.absent}, so there is nothing to confirm; pass the branch the daily runs publish to (--branch, history.branch)`,
+    );
   const records = (await store.confirmations?.(request.suite)) ?? [];
   const target = pickChangePoint(changes, records, request.changePoint, request.minEffectPct);
   if ('none' in target)

@@ -3,7 +3,7 @@
 // interval excludes 0 and whose size reaches the practical minimum, as the change-point gate
 // raises them), a mode's latency series before its error rate or CPU. And whether the day's budget
 // of confirmations allows another. Pure.
-import { confirmationKey, type ConfirmationRecord } from '../confirm/record.ts';
+import { type ConfirmationRecord, confirmationKey } from '../confirm/record.ts';
 import { UsageError } from '../util/errors.ts';
 import type { SuiteChangePoint, SuiteChangePoints } from './change-points.ts';
 import { seriesKeyOf } from './change-points.ts';
@@ -58,8 +58,12 @@ export function pickChangePoint(
   return { changePoint: candidates[0]! };
 }
 
-/** Confirmations that ran (not those the budget stopped) in the 24 hours before `now`. */
+/**
+ * Confirmations that ran load in the 24 hours before `now`. The budget is for minutes of load, so a
+ * verdict reached without a run (cannot re-run: only fixed settings changed, results gone) or one
+ * the budget stopped does not use it.
+ */
 export function confirmationsToday(records: readonly ConfirmationRecord[], now: Date): number {
   const since = now.getTime() - 86_400_000;
-  return records.filter((r) => r.verdict !== 'not-run' && Date.parse(r.startedAt) > since).length;
+  return records.filter((r) => (r.rounds?.length ?? 0) > 0 && Date.parse(r.startedAt) > since).length;
 }

@@ -3,7 +3,7 @@
 // `publish --store /proc/x` spun at 100% CPU). This creates the missing directories one at a
 // time from the deepest one that exists, so a failure surfaces once, as an error naming the path.
 import { mkdir, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.ts';
 
 export async function makeDirectory(path: string, label = path): Promise<void> {
@@ -50,4 +50,25 @@ function describeCode(code: string | undefined, error: unknown): string {
   if (code === 'EROFS') return 'read-only file system';
   if (code === 'ENOSPC') return 'no space left';
   return (error as Error).message;
+}
+
+/**
+ * A new directory `<parent>/<name>`, or `<name>-2`, `-3`… when one of that name is there: a default
+ * output folder named by the second must not be shared by two commands started in the same second
+ * (the second would write over the first's files). mkdir without `recursive` claims the name
+ * atomically, so two processes racing for it get different folders.
+ */
+export async function makeFreshDirectory(parent: string, name: string, label = parent): Promise<string> {
+  await makeDirectory(parent, label);
+  for (let n = 1; ; n++) {
+    const dir = join(resolve(parent), n === 1 ? name : `${name}-${n}`);
+    try {
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && n < 1000) continue;
+      throw new UsageError(`${label}: cannot create the directory ${dir} (${describeCode(code, error)})`);
+    }
+  }
 }

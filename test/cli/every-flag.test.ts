@@ -7,28 +7,29 @@
 //     reads the field back, against the same config without the flag.
 //   - The rest are tested where their effect is: here when it shows in-process (publish, report,
 //     compare, the image arms, --help), elsewhere when it needs real load, a cluster or a browser.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { test } from 'node:test';
 import { parseArgs } from '../../src/cli/args.ts';
 import type { CommandContext } from '../../src/cli/command.ts';
 import { loadClusterConfig } from '../../src/cli/commands/up.ts';
 import { loadCommandConfig } from '../../src/cli/load-config.ts';
 import { overrideValues } from '../../src/cli/override-options.ts';
-import { publicConfig } from '../../src/config/public.ts';
-import type { ConfirmationRecord } from '../../src/confirm/record.ts';
 import { COMMANDS } from '../../src/cli/registry.ts';
 import { OVERRIDES } from '../../src/config/overrides.ts';
+import { publicConfig } from '../../src/config/public.ts';
 import type { Config } from '../../src/config/validate.ts';
+import type { ConfirmationRecord } from '../../src/confirm/record.ts';
 import { openStore } from '../../src/history/open-store.ts';
 import type { RunResult } from '../../src/results/types.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { runCliInProcess, withTempDir } from '../support/cli.ts';
 import { analyzeWorded, syntheticRun, testConfig } from '../analysis/synthetic.ts';
 import { STEP_AT, steppedRuns } from '../history/support/stepped-runs.ts';
+import { runCliInProcess, withTempDir } from '../support/cli.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const HERE = 'test/cli/every-flag.test.ts';
@@ -524,8 +525,13 @@ test('confirm --branch reads that branch of a git store: the change point publis
     execFileSync('git', ['init', '--quiet', '--bare', remote]);
     const runs = fixedStepRuns();
     await openStore(remote, { branch: 'perf-history', chartJs: async () => '' }).publish(runs);
+    // gh-pages does not exist there: a usage error naming it, never "nothing to confirm" with exit 0.
     const plain = await confirmCli(['--store', remote, '--suite', 'nightly', '--out', 'plain'], dir);
-    assert.match(plain.stderr, /\(branch gh-pages\)/);
+    assert.equal(plain.code, 2, plain.stdout);
+    assert.match(
+      plain.stderr,
+      /store\.git \(branch gh-pages\): the branch does not exist, so there is nothing to confirm; pass the branch/,
+    );
     assert.doesNotMatch(plain.stdout, CANNOT_RERUN);
     const branched = await confirmCli(['--store', remote, '--branch', 'perf-history', '--suite', 'nightly', '--out', 'branched'], dir);
     assert.equal(branched.code, 0, branched.stderr);

@@ -39,8 +39,17 @@ const changes = (list: SuiteChangePoint[]): SuiteChangePoints => ({
   })),
 });
 
-const verdict = (c: SuiteChangePoint, v: ConfirmationRecord['verdict'], startedAt = '2026-11-20T05:00:00Z') =>
-  ({ branch: c.branch, profile: c.profile, mode: c.mode, before: c.before, after: c.after, verdict: v, startedAt }) as ConfirmationRecord;
+const verdict = (c: SuiteChangePoint, v: ConfirmationRecord['verdict'], startedAt = '2026-11-20T05:00:00Z', ran = v !== 'not-run') =>
+  ({
+    branch: c.branch,
+    profile: c.profile,
+    mode: c.mode,
+    before: c.before,
+    after: c.after,
+    verdict: v,
+    startedAt,
+    rounds: ran ? [{ purpose: 'ab', runId: 'x', verdict: 'pass', groups: [], elapsedS: 60 }] : [],
+  }) as unknown as ConfirmationRecord;
 
 test('the newest raised change point without a verdict, latency before errors; too small or faster ones are not raised', () => {
   const older = cp('svc', 'p50', 'r1', 0.1, '2026-11-01T03:00:00Z');
@@ -73,12 +82,14 @@ test('a change point named exactly, and a name that matches none said with the n
   assert.throws(() => pickChangePoint(changes([p50]), [], 'svc', 5), /expected "newest" or <profile>\/<mode>\/<metric>@<run id>/);
 });
 
-test('the budget counts the confirmations that ran in the last 24 hours', () => {
+test('the budget counts the confirmations that ran load in the last 24 hours', () => {
   const c = cp('svc', 'p50', 'r2', 0.08, '2026-11-05T03:00:00Z');
   const now = new Date('2026-11-21T04:00:00Z');
   const records = [
     verdict(c, 'confirmed', '2026-11-21T03:30:00Z'),
     verdict(c, 'not-run', '2026-11-21T03:40:00Z'),
+    // A verdict reached without a run (only fixed settings changed) uses no load, so no budget.
+    verdict(c, 'cannot-rerun', '2026-11-21T03:50:00Z', false),
     verdict(c, 'withdrawn', '2026-11-19T03:00:00Z'),
   ];
   assert.equal(confirmationsToday(records, now), 1);

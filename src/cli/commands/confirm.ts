@@ -4,23 +4,23 @@
 // beside it). Reads the store; --record also stores the verdict with the change point (otherwise
 // `mesh-perf publish --confirmation` does, from a job allowed to write).
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rmdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { parseDurationMs } from '../../config/duration.ts';
 import { loadConfig } from '../../config/load.ts';
 import { CONFIRM_DEFAULTS } from '../../config/sections/confirm.ts';
 import { gatesSchema } from '../../config/sections/gates.ts';
+import { manifestsResolver } from '../../confirm/manifests.ts';
+import type { ConfirmationRecord } from '../../confirm/record.ts';
+import { confirmFromStore } from '../../history/confirm-session.ts';
 import { compactStamp } from '../../history/layout.ts';
 import { CONFIRM_EVENT } from '../../history/publishable.ts';
 import { CONFIRMATION_FILE } from '../../history/read-results.ts';
-import { confirmFromStore } from '../../history/confirm-session.ts';
-import { storeFromFlags, storeToken, type HistoryDefaults } from '../../history/store-options.ts';
-import { manifestsResolver } from '../../confirm/manifests.ts';
-import type { ConfirmationRecord } from '../../confirm/record.ts';
-import { parseDurationMs } from '../../config/duration.ts';
+import { type HistoryDefaults, storeFromFlags, storeToken } from '../../history/store-options.ts';
 import { MESH_PERF_VERSION, runPipeline } from '../../pipeline.ts';
 import { gitInfo, machineInfo } from '../../results/metadata.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import { makeDirectory } from '../../util/make-directory.ts';
+import { makeDirectory, makeFreshDirectory } from '../../util/make-directory.ts';
 import type { Command } from '../command.ts';
 
 export const command: Command = {
@@ -76,7 +76,10 @@ export const command: Command = {
       );
     const suite = options.suite ?? settings.suite;
     const branch = options['series-branch'] ?? (await gitInfo(context.cwd)).branch;
-    const out = resolve(context.cwd, options.out ?? join('mesh-perf-confirm', compactStamp(new Date().toISOString())));
+    // The default folder is named by the second, made fresh (a -2 suffix) when a confirm of the same second has it.
+    const out = options.out
+      ? resolve(context.cwd, options.out)
+      : await makeFreshDirectory(resolve(context.cwd, 'mesh-perf-confirm'), compactStamp(new Date().toISOString()));
     context.log.phase(
       `Looking for a change point to confirm in suite ${suite}${branch ? ` (branch ${branch})` : ''} of ${store.describe()}`,
     );
@@ -112,6 +115,8 @@ export const command: Command = {
       },
     );
     if ('none' in outcome) {
+      // Nothing ran: the default folder made for it goes (rmdir removes only an empty one).
+      if (!options.out) await rmdir(out).catch(() => undefined);
       // --json is for scripts: nothing to confirm is JSON too.
       if (switches.has('json')) context.stdout(`${JSON.stringify({ none: outcome.none }, null, 2)}\n`);
       else context.stdout(`nothing to confirm: ${outcome.none}\n`);

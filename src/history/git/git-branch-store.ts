@@ -4,6 +4,7 @@
 // every file the plan reads has been validated, so a damaged branch is reported, not rewritten.
 import { statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { ConfirmationRecord } from '../../confirm/record.ts';
 import type { RunResult } from '../../results/types.ts';
 import type { SiteScripts } from '../../site/pages.ts';
 import { loadSiteScripts } from '../../site/scripts.ts';
@@ -11,10 +12,9 @@ import { EnvironmentError, MeshPerfError, UsageError } from '../../util/errors.t
 import type { Logger } from '../../util/log.ts';
 import { redactText } from '../../util/redact.ts';
 import type { SuiteChangePoints } from '../change-points.ts';
+import { planConfirmations } from '../confirm-plan.ts';
 import { StoreAccessError } from '../errors.ts';
 import { changePointsFromTree, confirmationsFromTree, listFromTree } from '../list.ts';
-import { planConfirmations } from '../confirm-plan.ts';
-import type { ConfirmationRecord } from '../../confirm/record.ts';
 import { type PublishPlan, planPublish } from '../publish-plan.ts';
 import { type ChangeSink, type RebuildSummary, rebuildStore } from '../rebuild-plan.ts';
 import type { Retention } from '../retention.ts';
@@ -72,7 +72,8 @@ export class GitBranchStore implements ResultStore {
   async changePoints(suite: string, branch: string): Promise<SuiteChangePoints> {
     return this.withSession(true, async (session) => {
       const head = await this.step(() => session.fetch());
-      if (!head) return { series: [], changePoints: [] };
+      // A mistyped branch must not read as a history with no change points.
+      if (!head) return { series: [], changePoints: [], absent: 'the branch does not exist' };
       const tree = session.tree(head);
       return this.step(() => changePointsFromTree(tree, suite, branch, this.describe()));
     });
