@@ -272,7 +272,15 @@ async function runJob({ tier, label, lanes, concurrency, queue, slots }) {
 const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
 const jobs = Object.fromEntries(TIERS.map((tier) => [tier, jobsOf(tier, runnable[tier])]));
 const job = (tier, label) => jobs[tier].find((j) => j.label === label);
-const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real, jobs.kind];
+const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real, jobs.kind, jobs.faults];
+// A tier left out of the schedule would run nothing and pass (test:faults did, until this check).
+const scheduled = new Set(phases.flat());
+for (const tier of TIERS)
+  for (const j of jobs[tier])
+    if (!scheduled.has(j)) {
+      console.error(`scripts/test.mjs: job ${j.label} of tier ${tier} is in no phase of the schedule`);
+      process.exit(2);
+    }
 for (const phase of phases) {
   const live = phase.filter((j) => (j.queue ?? []).length > 0 || j.lanes.some((lane) => lane.length > 0));
   if (live.length > 1) console.log(`\n▶ ${live.map((j) => j.label).join(' and ')} side by side`);
