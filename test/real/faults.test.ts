@@ -13,13 +13,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, test, type TestContext } from 'node:test';
 import { stringify } from 'yaml';
 import type { Disruption, Repetition, RunResult } from '../../src/results/types.ts';
 import { ACTIONS } from '../support/real/actions/index.ts';
-import { componentPath } from '../support/real/components.ts';
 import { kubectl } from '../support/real/actions/kubelet.ts';
+import { componentPath } from '../support/real/components.ts';
 import {
   apiServerOutage,
   deletePods,
@@ -151,8 +151,12 @@ async function injectDuring(
 ): Promise<Injected> {
   await Promise.race([
     product.waitFor(underLoad(mode, rep), 15 * 60_000),
-    ended.then(() => {
-      throw new FaultNotInjected(`the run ended before ${mode} rep ${rep} was under load`);
+    ended.then((run) => {
+      // Said with the product's own last lines: why it ended is the finding.
+      const code = (run as { code?: number } | undefined)?.code;
+      throw new FaultNotInjected(
+        `the run ended (exit ${code ?? '?'}) before ${mode} rep ${rep} was under load; its last lines:\n${product.lines.slice(-25).join('\n')}`,
+      );
     }),
   ]);
   await sleep(afterMs);
