@@ -20,7 +20,9 @@ export const confirmSchema = z
       .min(0)
       .max(24, atMost('confirm.perDay', 24))
       .default(CONFIRM_DEFAULTS.perDay)
-      .describe('confirmations a suite may run per day (each a few minutes of load on the runner; verdicts reached without load do not count); 0 runs none'),
+      .describe(
+        'confirmations a suite may run per day (each a few minutes of load on the runner; verdicts reached without load do not count); 0 runs none',
+      ),
     maxDuration: duration('confirm.maxDuration')
       .default(CONFIRM_DEFAULTS.maxDuration)
       .describe("load time each of a confirmation's runs may spend (its plan.budget.maxDuration)"),
