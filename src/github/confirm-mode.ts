@@ -20,7 +20,7 @@ import { MESH_PERF_VERSION, runPipeline } from '../pipeline.ts';
 import { text } from '../report/markdown-kit.ts';
 import { gitInfo, machineInfo } from '../results/metadata.ts';
 import { EXIT, UsageError } from '../util/errors.ts';
-import { makeDirectory, makeFreshDirectory } from '../util/make-directory.ts';
+import { makeFreshDirectory } from '../util/make-directory.ts';
 import { ActionLogger } from './action-logger.ts';
 import { CleanupRecorder } from './cleanup.ts';
 import { readGitHubEvent } from './event.ts';
@@ -92,7 +92,6 @@ export async function runConfirmMode(env: NodeJS.ProcessEnv): Promise<ModeOutcom
       return { exitCode: EXIT.pass };
     }
     const { record } = outcome;
-    await makeDirectory(out);
     await writeFile(join(out, CONFIRMATION_FILE), `${JSON.stringify(record, null, 2)}\n`);
     core.setOutput(OUTPUT.confirmation, record.verdict);
     core.setOutput(OUTPUT.resultsDir, out);

@@ -33,7 +33,7 @@ import {
 import { type HostSnapshot, hostSnapshot, nodeProcesses } from '../support/real/host-state.ts';
 import { leakedPackets, startLeakCounter, stopLeakCounter } from '../support/real/leak-counter.ts';
 import { down, NodeContext, up } from '../support/real/node.ts';
-import { nodeSettings, runProduct, startProduct } from '../support/real/product.ts';
+import { nodeSettings, type ProductRun, runProduct, startProduct } from '../support/real/product.ts';
 
 const lines: string[] = [];
 const log = (line: string) => {
@@ -143,7 +143,7 @@ async function signalMidRun(file: string, name: string, signal: 'SIGTERM' | 'SIG
 /** Waits until `mode`'s repetition `rep` is under load, `afterMs` more, then injects; not when the run ended first. */
 async function injectDuring(
   product: ProductLines,
-  ended: Promise<unknown>,
+  ended: Promise<ProductRun>,
   mode: string,
   rep: number,
   afterMs: number,
@@ -153,9 +153,8 @@ async function injectDuring(
     product.waitFor(underLoad(mode, rep), 15 * 60_000),
     ended.then((run) => {
       // Said with the product's own last lines: why it ended is the finding.
-      const code = (run as { code?: number } | undefined)?.code;
       throw new FaultNotInjected(
-        `the run ended (exit ${code ?? '?'}) before ${mode} rep ${rep} was under load; its last lines:\n${product.lines.slice(-25).join('\n')}`,
+        `the run ended (exit ${run.code}) before ${mode} rep ${rep} was under load; its last lines:\n${product.lines.slice(-25).join('\n')}`,
       );
     }),
   ]);

@@ -5,7 +5,7 @@
 // `mesh-perf publish --confirmation` does, from a job allowed to write).
 import { existsSync } from 'node:fs';
 import { rmdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseDurationMs } from '../../config/duration.ts';
 import { loadConfig } from '../../config/load.ts';
 import { CONFIRM_DEFAULTS } from '../../config/sections/confirm.ts';
@@ -83,6 +83,12 @@ export const command: Command = {
     context.log.phase(
       `Looking for a change point to confirm in suite ${suite}${branch ? ` (branch ${branch})` : ''} of ${store.describe()}`,
     );
+    // The default folder made above (and mesh-perf-confirm/ if it made that) goes again when nothing
+    // ran in it: rmdir removes only an empty folder.
+    const dropUnused = async () => {
+      if (options.out) return;
+      for (const dir of [out, dirname(out)]) await rmdir(dir).catch(() => undefined);
+    };
     const outcome = await confirmFromStore(
       store,
       {
@@ -113,10 +119,12 @@ export const command: Command = {
         runner: machineInfo().runnerClass,
         tool: MESH_PERF_VERSION,
       },
-    );
+    ).catch(async (error: unknown) => {
+      await dropUnused();
+      throw error;
+    });
     if ('none' in outcome) {
-      // Nothing ran: the default folder made for it goes (rmdir removes only an empty one).
-      if (!options.out) await rmdir(out).catch(() => undefined);
+      await dropUnused();
       // --json is for scripts: nothing to confirm is JSON too.
       if (switches.has('json')) context.stdout(`${JSON.stringify({ none: outcome.none }, null, 2)}\n`);
       else context.stdout(`nothing to confirm: ${outcome.none}\n`);
