@@ -1,9 +1,10 @@
 // A daily series with a real step, confirmed for real: runs on the local platform (real echo
-// servers, real k6) published day by day into a directory store until the change-point gate raises
-// the step a delay change made, then `mesh-perf confirm` (the real CLI) runs the two runs' settings
-// side by side and confirms it naming the delay, `mesh-perf publish --confirmation` records the
-// verdict and, under confirm.changePoints: required, fails the gate on it. Repetitions of 1 s and a
-// step of +40 % keep it to about a minute; bench/confirm measures the verdicts' error rates.
+// servers, real k6) published into a directory store (the days before the step at once, then day
+// by day) until the change-point gate raises the step a delay change made, then `mesh-perf
+// confirm` (the real CLI) runs the two runs' settings side by side and confirms it naming the
+// delay, `mesh-perf publish --confirmation` records the verdict and, under confirm.changePoints:
+// required, fails the gate on it. Repetitions of 1 s and a step of +40 % keep it to about a
+// minute; bench/confirm measures the verdicts' error rates.
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,8 +37,7 @@ test('a delay that made the daily series slower is confirmed and named, recorded
     await writeFile(join(dir, 'mesh-perf.yaml'), CONFIG);
     const root = join(dir, 'history');
     const store = new DirectoryStore({ root, chartJs: loadChartJsSource });
-    let raised = '';
-    for (let day = 0; day < 10 && !raised; day++) {
+    const dayRun = async (day: number) => {
       const delay = day < 6 ? '10ms' : '14ms';
       const config = validateConfig({
         suite: 'daily',
@@ -53,7 +53,17 @@ test('a delay that made the daily series slower is confirmed and named, recorded
         git: { branch: 'main', sha: (day + 1).toString(16).padStart(40, '0') },
       });
       const startedAt = new Date(Date.UTC(2026, 10, 1 + day, 3)).toISOString();
-      const outcome = await store.publish([{ ...result, run: { ...result.run, startedAt, finishedAt: startedAt } }]);
+      return { ...result, run: { ...result.run, startedAt, finishedAt: startedAt } };
+    };
+    // The six days before the step are published at once, as a history already there: a 1 s
+    // repetition's p99 is two requests deep, and on a loaded machine one of those days' p99 alone
+    // was raised once (+9 %), which is the gate doing its work on noise, not what this test is about.
+    const history = [];
+    for (let day = 0; day < 6; day++) history.push(await dayRun(day));
+    await store.publish(history);
+    let raised = '';
+    for (let day = 6; day < 10 && !raised; day++) {
+      const outcome = await store.publish([await dayRun(day)]);
       const gate = evaluateChangePointGate(outcome.changePoints ?? [], 'fail', 5, 'required');
       if (gate.decision === 'awaiting') raised = gate.lines.join('\n');
     }
