@@ -267,7 +267,8 @@ async function runTrial(trial: Trial, plan: Plan, measuring: Measuring): Promise
   if (disruptions.length > 0) {
     run.repetition.disruptions = disruptions;
     run.repetition.valid = false;
-    run.repetition.invalidReasons.push(...watch!.reasons(disruptions, run.repetition));
+    // The disruption leads: the load's own reasons (dropped iterations, a low rate) are what it did.
+    run.repetition.invalidReasons.unshift(...watch!.reasons(disruptions, run.repetition));
   }
   if (path) {
     // Figures of traffic that skipped the mode's mesh (or that a mesh captured) are not the mode's.

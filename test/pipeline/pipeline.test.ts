@@ -11,8 +11,8 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { runPipeline } from '../../src/pipeline.ts';
 import { tailDistortionRps } from '../../src/plan/tail-distortion.ts';
 import { pathInvalidReasons } from '../../src/platform/kubernetes/mesh/proxy-counters.ts';
-import type { PathProbe } from '../../src/platform/types.ts';
-import type { RunResult } from '../../src/results/types.ts';
+import type { DisruptionWatch, PathProbe } from '../../src/platform/types.ts';
+import type { Disruption, RunResult } from '../../src/results/types.ts';
 import { EnvironmentError } from '../../src/util/errors.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { seededRandom } from '../../src/util/random.ts';
@@ -260,6 +260,39 @@ test("a repetition whose traffic skipped its mode's proxies (their own counters 
       assert.deepEqual(rep.path, { proxies: [ztunnel] });
     }
     assert.equal(outcome.result.verdict, 'invalid', outcome.result.verdictReasons.join('\n'));
+  });
+});
+
+test('a repetition across a disruption is invalid with the disruption first, before what it did to the load; the mode waits for its pods before the next', async () => {
+  await withTempDir(async (dir) => {
+    // What a Kubernetes platform's watch finds when the echo pod is deleted mid-repetition: the
+    // pod went, and k6 could not start every arrival while nothing answered.
+    const deleted: Disruption = { pod: 'mesh-perf-b/echo-1', component: 'echo server', event: 'deleted', replacement: 'echo-2' };
+    const settled: string[] = [];
+    let looked = 0;
+    let loaded = 0;
+    const watch: DisruptionWatch = {
+      start: async () => undefined,
+      stop: async (mode) => (mode === 'proxied' && ++looked === 1 ? [deleted] : []),
+      settle: async (mode) => void settled.push(mode),
+      reasons: (disruptions) => disruptions.map((d) => `${d.component} pod ${d.pod} was ${d.event} during the repetition`),
+    };
+    const replay = replayPlatform({ disruptionWatch: watch, dropped: (mode) => (mode === 'proxied' && ++loaded === 1 ? 90 : 0) });
+    const outcome = await runPipeline(config({ load: { ...REPLAY_LOAD, repetitions: 2 } }), {
+      log: silentLogger,
+      signal: new AbortController().signal,
+      cwd: dir,
+      platform: replay.factory,
+    });
+    const [direct, proxied] = outcome.result.modes;
+    for (const rep of direct!.repetitions) assert.ok(rep.valid, rep.invalidReasons.join('; '));
+    const [first, second] = proxied!.repetitions;
+    assert.equal(first!.valid, false);
+    assert.deepEqual(first!.disruptions, [deleted]);
+    assert.equal(first!.invalidReasons[0], 'echo server pod mesh-perf-b/echo-1 was deleted during the repetition');
+    assert.match(first!.invalidReasons[1] ?? '', /^90 dropped iterations: /);
+    assert.deepEqual(settled, ['proxied']);
+    assert.ok(second!.valid, second!.invalidReasons.join('; '));
   });
 });
 

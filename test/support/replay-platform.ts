@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ModeConfig } from '../../src/config/schema.ts';
 import type { K6Invocation, LoadRunner, ModeTarget } from '../../src/load/types.ts';
-import type { PathProbe, Platform, PlatformFactory, PlatformProvenance } from '../../src/platform/types.ts';
+import type { DisruptionWatch, PathProbe, Platform, PlatformFactory, PlatformProvenance } from '../../src/platform/types.ts';
 
 const SUMMARY = readFileSync(new URL('../fixtures/k6/http-open.json', import.meta.url), 'utf8');
 
@@ -23,6 +23,10 @@ export interface ReplayOptions {
   jitter?: (mode: string, runs: number) => number;
   /** The platform's path probe (a Kubernetes platform reads the mesh's proxies' counters). */
   pathProbe?: PathProbe;
+  /** The platform's disruption watch (a Kubernetes platform looks at the mode's pods around each repetition). */
+  disruptionWatch?: DisruptionWatch;
+  /** Iterations k6 could not start, per repetition: mode and the run's count so far (default none). */
+  dropped?: (mode: string, runs: number) => number;
   /** What the platform says ran (a cluster's control-plane images, kind's facts). */
   provenance?: PlatformProvenance;
   /** A further latency factor from a mode's settings (an arm's delay or env, as the local platform would serve them). */
@@ -47,7 +51,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       runs += 1;
       options.afterRun?.(runs);
       const factor = (options.slowdown?.[mode] ?? 1) * (settingsFactor.get(mode) ?? 1) * (options.jitter?.(mode, runs) ?? 1);
-      return { exitCode: 0, summary: scaled(factor), extraFiles: {}, stderrTail: '' };
+      return { exitCode: 0, summary: scaled(factor, options.dropped?.(mode, runs) ?? 0), extraFiles: {}, stderrTail: '' };
     },
   };
   const factory: PlatformFactory = () => {
@@ -65,6 +69,7 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
       loadRunner: () => runner,
       resourceSampler: () => undefined,
       ...(options.pathProbe ? { pathProbe: () => options.pathProbe } : {}),
+      ...(options.disruptionWatch ? { disruptionWatch: () => options.disruptionWatch } : {}),
       ...(options.provenance ? { provenance: async () => options.provenance! } : {}),
       environment: async () => ({ replay: true }),
       teardown: async () => {
@@ -76,9 +81,10 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
   return { factory, calls };
 }
 
-/** The fixture with every latency figure of http_req_duration (all its tagged series) times factor. */
-function scaled(factor: number): string {
+/** The fixture with every latency figure of http_req_duration (all its tagged series) times factor, and `dropped` iterations. */
+function scaled(factor: number, dropped: number): string {
   const summary = JSON.parse(SUMMARY) as { metrics: Record<string, { values: Record<string, number> }> };
+  if (dropped > 0) for (const name of ['dropped_iterations', 'dropped_iterations{scenario:measure}']) summary.metrics[name]!.values.count = dropped;
   for (const [name, metric] of Object.entries(summary.metrics)) {
     if (!name.startsWith('http_req_duration')) continue;
     for (const key of Object.keys(metric.values)) if (key !== 'count') metric.values[key]! *= factor;
