@@ -2,7 +2,7 @@
 // injected by the harness mid-repetition while the product measures, and what the product must
 // report for it. One run of baseline, istio-ambient and linkerd takes the faults that leave it
 // running (a ztunnel pod deleted and ztunnel's process killed, the echo pod's linkerd-proxy killed
-// and one crashed, the echo pod deleted and evicted, the API server unreachable for 20 s); three
+// and one run out of memory, the echo pod deleted and evicted, the API server unreachable for 20 s); three
 // more runs end early and are cleaned up (the API server away longer than kubernetes.apiOutage,
 // SIGTERM, SIGKILL, each followed by `mesh-perf down`); and k6-operator is refused on this
 // one-node cluster before anything starts. The node's containment is checked around all of it.
@@ -27,6 +27,7 @@ import {
   FaultNotInjected,
   type Injected,
   killContainer,
+  outOfMemory,
   ProductLines,
   underLoad,
 } from '../support/real/faults.ts';
@@ -246,7 +247,7 @@ test('one run of baseline, istio-ambient and linkerd with a fault in six of its 
     inject('ztunnel-pod', 'istio-ambient', 1, () => deletePods(node, 'istio-system', 'app=ztunnel')),
     inject('ztunnel-process', 'istio-ambient', 2, () => killContainer(node, 'istio-system', 'app=ztunnel', 'istio-proxy')),
     inject('linkerd-proxy', 'linkerd', 1, () => killContainer(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy')),
-    inject('linkerd-crash', 'linkerd', 2, () => killContainer(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy', 'SIGABRT')),
+    inject('linkerd-crash', 'linkerd', 2, () => outOfMemory(node, 'mesh-perf-linkerd', 'app=echo', 'linkerd-proxy')),
     inject('echo-deleted', 'baseline', 1, () => deletePods(node, 'mesh-perf-baseline', 'app=echo')),
     inject('echo-evicted', 'baseline', 2, () => evictPod(node, 'mesh-perf-baseline', 'app=echo')),
     inject('api-20s', 'baseline', 3, () => apiServerOutage(node, 20_000)),
@@ -326,16 +327,16 @@ test("the echo pod's linkerd-proxy killed mid-repetition: invalid, naming the pr
   });
 });
 
-test('linkerd-proxy crashing mid-repetition (SIGABRT, exit 134, as an abort or a panic with panic=abort): its repetition invalid, and the crash is a finding: the verdict fails (exit 1) saying so', (t) => {
+test('linkerd-proxy OOM-killed mid-repetition (its memory limit outgrown under the load): its repetition invalid, and the crash is a finding: the verdict fails (exit 1) saying so', (t) => {
   const crashed = hit(t, 'linkerd-crash', 'linkerd', (rep, d) => {
     const l = d.find((x) => x.component === 'linkerd-proxy');
-    assert.ok(l?.crash && l.exitCode === 134, JSON.stringify(d));
+    assert.ok(l?.crash && l.reason === 'OOMKilled' && l.exitCode === 137, JSON.stringify(d));
     assert.match(
       rep.invalidReasons.join('; '),
-      /linkerd-proxy in pod mesh-perf-linkerd\/echo-\S+ crashed under the load \(\S*,? ?exit 134\)/,
+      /linkerd-proxy in pod mesh-perf-linkerd\/echo-\S+ crashed under the load \(OOMKilled, exit 137\)/,
     );
   });
-  // Skipped, saying why, when the harness could not crash it (the proxy is its container's PID 1).
+  // Skipped, saying why, when the harness could not run it out of memory.
   if (!crashed) return;
   assert.equal(faulted!.verdict, 'fail');
   assert.equal(faultedCode, 1);

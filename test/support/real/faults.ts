@@ -105,19 +105,13 @@ export async function evictPod(node: NodeContext, namespace: string, selector: s
   return { fault: 'pod evicted', at, detail: `evicted ${namespace}/${pod}` };
 }
 
-/**
- * Kills a container's main process with SIGKILL (or SIGABRT: an abort, what a crash looks like to the kubelet; Rust's
- * runtime catches a SIGSEGV sent by kill and goes on), found through the node's CRI by pod and container
- * name (crictl ps → the container id → crictl inspect → its pid in the node's PID namespace); the
- * kubelet restarts it.
- */
-export async function killContainer(
+/** A running container's main process, found through the node's CRI (crictl ps → its id → crictl inspect → its pid in the node's PID namespace). */
+async function containerProcess(
   node: NodeContext,
   namespace: string,
   selector: string,
   container: string,
-  signal: 'SIGKILL' | 'SIGABRT' = 'SIGKILL',
-): Promise<Injected> {
+): Promise<{ pod: string; id: string; pid: number }> {
   const [pod] = await podNames(node, namespace, selector);
   if (!pod) throw new FaultNotInjected(`no pod ${selector} in ${namespace}`);
   const crictl = (args: string[]) =>
@@ -140,28 +134,73 @@ export async function killContainer(
   const pid = Number(inspect.stdout.trim());
   if (!Number.isInteger(pid) || pid <= 1)
     throw new FaultNotInjected(`container ${id} of ${namespace}/${pod} has no pid (${inspect.stdout.trim()})`);
-  if (signal !== 'SIGKILL') {
-    // A container's first process is the init of its PID namespace: the kernel drops a signal sent
-    // from outside that namespace unless the process handles it, SIGKILL and SIGSTOP aside. An
-    // abort or a segfault sent by kill never reaches it (linkerd-proxy "survived" SIGSEGV and
-    // SIGABRT here for that reason, not a handler of its own), so the crash needs a process of the
-    // container that is not its init; without one the row cannot be injected and says so.
-    const status = await node.exec('cat', [`/proc/${pid}/status`]);
-    const nspid = /^NSpid:\s+(.*)$/m.exec(status.stdout)?.[1]?.trim().split(/\s+/) ?? [];
-    if (nspid.at(-1) === '1')
-      throw new FaultNotInjected(
-        `${container} (pid ${pid} in the node) is its container's PID 1, which ignores ${signal} sent from outside its PID namespace (only SIGKILL and SIGSTOP reach it): a crash cannot be injected by a signal`,
-      );
-  }
+  return { pod, id, pid };
+}
+
+/** Kills a container's main process with SIGKILL, found through the node's CRI by pod and container name; the kubelet restarts it. */
+export async function killContainer(node: NodeContext, namespace: string, selector: string, container: string): Promise<Injected> {
+  const { pod, id, pid } = await containerProcess(node, namespace, selector, container);
   const at = Date.now();
-  const killed = await node.exec('kill', ['-s', signal.slice(3), String(pid)]);
-  if (killed.code !== 0) throw new FaultNotInjected(`kill -s ${signal.slice(3)} ${pid}: ${killed.stderr.trim()}`);
+  const killed = await node.exec('kill', ['-s', 'KILL', String(pid)]);
+  if (killed.code !== 0) throw new FaultNotInjected(`kill -s KILL ${pid}: ${killed.stderr.trim()}`);
+  return { fault: 'process killed', at, detail: `SIGKILL to ${container} (pid ${pid} in the node, container ${id.slice(0, 12)}) of ${namespace}/${pod}` };
+}
+
+/**
+ * Runs a container out of memory under load, as a proxy that outgrows its limit does: its memory
+ * cgroup (cgroup v1, this machine's) gets a limit just above what it holds, and a helper process
+ * joins that cgroup, exempt from the OOM killer (oom_score_adj -1000), and fills it; the kernel's
+ * OOM killer then has the container's own process to kill, containerd reports OOMKilled and the
+ * kubelet restarts it in a new cgroup (the limit goes with the old one). The helper stops as soon
+ * as the process is gone (or runc kills it with the container), within 20 s in any case; without a
+ * kill the limit is taken off again and the row cannot be injected. (Not a signal: a container's first process is the init of its PID
+ * namespace, and the kernel drops a signal sent from outside that namespace unless the process
+ * handles it, SIGKILL and SIGSTOP aside; linkerd-proxy "survived" SIGABRT and SIGSEGV for that.)
+ */
+export async function outOfMemory(node: NodeContext, namespace: string, selector: string, container: string): Promise<Injected> {
+  const { pod, id, pid } = await containerProcess(node, namespace, selector, container);
+  const cgroups = await node.exec('cat', [`/proc/${pid}/cgroup`]);
+  const path = /^\d+:memory:(\S+)$/m.exec(cgroups.stdout)?.[1];
+  if (!path) throw new FaultNotInjected(`${container} of ${namespace}/${pod} is in no v1 memory cgroup:\n${cgroups.stdout.trim()}`);
+  const dir = `/sys/fs/cgroup/memory${path}`;
+  const usage = Number((await node.exec('cat', [`${dir}/memory.usage_in_bytes`])).stdout.trim());
+  if (!(usage > 0)) throw new FaultNotInjected(`no memory usage in ${dir}`);
+  const setLimit = (bytes: number) => node.exec('/bin/sh', ['-c', 'echo "$0" > "$1"', String(bytes), `${dir}/memory.limit_in_bytes`]);
+  const limit = usage + (4 << 20);
+  if ((await setLimit(limit)).code !== 0) throw new FaultNotInjected(`the kernel refused a memory limit of ${limit} bytes in ${dir}`);
+  const at = Date.now();
+  const helper = await node.exec('python3', ['-c', FILL_CGROUP, `${dir}/cgroup.procs`, String(pid)], { timeoutMs: 30_000 });
+  // The helper either saw the process go, or went with it: runc kills every process left in a
+  // container's cgroup once its first one has died (the helper is one of them).
+  const killed = helper.stdout.includes('gone') || (await node.exec('test', ['-e', `/proc/${pid}`])).code !== 0;
+  if ((await node.exec('test', ['-d', dir])).code === 0) await setLimit(-1);
+  if (!killed)
+    throw new FaultNotInjected(
+      `${container} of ${namespace}/${pod} was not OOM-killed with its cgroup filled to a limit of ${limit} bytes (exit ${helper.code}: ${(helper.stdout + helper.stderr).trim()}): limit taken off`,
+    );
   return {
-    fault: signal === 'SIGKILL' ? 'process killed' : 'process crashed',
+    fault: 'out of memory',
     at,
-    detail: `${signal} to ${container} (pid ${pid} in the node, container ${id.slice(0, 12)}) of ${namespace}/${pod}`,
+    detail: `${container} of ${namespace}/${pod} (container ${id.slice(0, 12)}, pid ${pid}) OOM-killed: its memory cgroup filled to a limit of ${limit} bytes`,
   };
 }
+
+/** The helper of outOfMemory: joins the cgroup, unkillable by the OOM killer, and fills it until the target is gone (20 s at most). */
+const FILL_CGROUP = `
+import os, sys, time
+procs, target = sys.argv[1], sys.argv[2]
+open('/proc/self/oom_score_adj', 'w').write('-1000')
+open(procs, 'w').write(str(os.getpid()))
+held, deadline = [], time.time() + 20
+while time.time() < deadline:
+    if not os.path.exists('/proc/' + target):
+        print('gone')
+        break
+    if len(held) < 256:
+        held.append(b'\\x01' * (256 << 10))
+    else:
+        time.sleep(0.05)
+`;
 
 /**
  * The API server unreachable for about `ms`: stopped (SIGTERM, SIGKILL after 5 s, as the node's own
