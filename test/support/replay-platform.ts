@@ -84,7 +84,8 @@ export function replayPlatform(options: ReplayOptions = {}): Replay {
 /** The fixture with every latency figure of http_req_duration (all its tagged series) times factor, and `dropped` iterations. */
 function scaled(factor: number, dropped: number): string {
   const summary = JSON.parse(SUMMARY) as { metrics: Record<string, { values: Record<string, number> }> };
-  if (dropped > 0) for (const name of ['dropped_iterations', 'dropped_iterations{scenario:measure}']) summary.metrics[name]!.values.count = dropped;
+  if (dropped > 0)
+    for (const name of ['dropped_iterations', 'dropped_iterations{scenario:measure}']) summary.metrics[name]!.values.count = dropped;
   for (const [name, metric] of Object.entries(summary.metrics)) {
     if (!name.startsWith('http_req_duration')) continue;
     for (const key of Object.keys(metric.values)) if (key !== 'count') metric.values[key]! *= factor;

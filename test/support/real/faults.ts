@@ -143,7 +143,11 @@ export async function killContainer(node: NodeContext, namespace: string, select
   const at = Date.now();
   const killed = await node.exec('kill', ['-s', 'KILL', String(pid)]);
   if (killed.code !== 0) throw new FaultNotInjected(`kill -s KILL ${pid}: ${killed.stderr.trim()}`);
-  return { fault: 'process killed', at, detail: `SIGKILL to ${container} (pid ${pid} in the node, container ${id.slice(0, 12)}) of ${namespace}/${pod}` };
+  return {
+    fault: 'process killed',
+    at,
+    detail: `SIGKILL to ${container} (pid ${pid} in the node, container ${id.slice(0, 12)}) of ${namespace}/${pod}`,
+  };
 }
 
 /**
