@@ -2,10 +2,10 @@
 // injected by the harness mid-repetition while the product measures, and what the product must
 // report for it. One run of baseline, istio-ambient and linkerd takes the faults that leave it
 // running (a ztunnel pod deleted and ztunnel's process killed, the echo pod's linkerd-proxy killed
-// and one run out of memory, the echo pod deleted and evicted, the API server unreachable for 20 s); three
-// more runs end early and are cleaned up (the API server away longer than kubernetes.apiOutage,
-// SIGTERM, SIGKILL, each followed by `mesh-perf down`); and k6-operator is refused on this
-// one-node cluster before anything starts. The node's containment is checked around all of it.
+// and run out of memory, the echo pod deleted and evicted, the API server unreachable for 20 s);
+// three more runs end early and are cleaned up (the API server away longer than
+// kubernetes.apiOutage, SIGTERM, SIGKILL, each followed by `mesh-perf down`); and k6-operator is
+// refused on this one-node cluster before anything starts. The node's containment is checked around all of it.
 // docs/reliability.md is the table of these rows. A fault the harness cannot inject skips its row,
 // saying why.
 

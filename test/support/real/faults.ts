@@ -157,9 +157,10 @@ export async function killContainer(node: NodeContext, namespace: string, select
  * OOM killer then has the container's own process to kill, containerd reports OOMKilled and the
  * kubelet restarts it in a new cgroup (the limit goes with the old one). The helper stops as soon
  * as the process is gone (or runc kills it with the container), within 20 s in any case; without a
- * kill the limit is taken off again and the row cannot be injected. (Not a signal: a container's first process is the init of its PID
- * namespace, and the kernel drops a signal sent from outside that namespace unless the process
- * handles it, SIGKILL and SIGSTOP aside; linkerd-proxy "survived" SIGABRT and SIGSEGV for that.)
+ * kill the limit is taken off again and the row cannot be injected. (Not a signal: a container's
+ * first process is the init of its PID namespace, and the kernel drops a signal sent from outside
+ * that namespace unless the process handles it, SIGKILL and SIGSTOP aside; linkerd-proxy
+ * "survived" SIGABRT and SIGSEGV for that.)
  */
 export async function outOfMemory(node: NodeContext, namespace: string, selector: string, container: string): Promise<Injected> {
   const { pod, id, pid } = await containerProcess(node, namespace, selector, container);
