@@ -169,7 +169,10 @@ test("ingress in front of sidecar, ambient and waypoint modes: each mode's proxi
     Object.fromEntries((entry(mode).repetitions[0]!.path?.proxies ?? []).map((p: ProxyTraffic) => [p.proxy, p]));
   const requests = (mode: string) => entry(mode).repetitions[0]!.requests;
   for (const mode of ['baseline', 'istio-sidecar', 'istio-ambient', 'istio-waypoint', 'uncaptured'])
-    assert.ok(proxies(mode).gateway!.count >= requests(mode), `${mode}: the gateway counted ${proxies(mode).gateway?.count}`);
+    assert.ok(
+      proxies(mode).gateway!.count >= requests(mode),
+      `${mode}: the gateway counted ${proxies(mode).gateway?.count} of ${requests(mode)}: ${JSON.stringify(entry(mode).repetitions[0]!.path)}`,
+    );
   assert.ok(proxies('istio-sidecar').sidecar!.count >= requests('istio-sidecar'));
   assert.equal(proxies('istio-sidecar').sidecar!.mtls, proxies('istio-sidecar').sidecar!.count);
   assert.deepEqual(proxies('istio-sidecar').sidecar!.peers, [`spiffe://cluster.local/ns/${ingressNs}/sa/mesh-perf-gateway-istio`]);

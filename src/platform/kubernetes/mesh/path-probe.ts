@@ -9,7 +9,7 @@
 import type { MeshKind } from '../../../config/schema.ts';
 import type { Disruption, PathEvidence, ProxyKind } from '../../../results/types.ts';
 import type { Logger } from '../../../util/log.ts';
-import { rawRequest, type ClusterAccess } from '../access.ts';
+import { rawRequest, type ClusterAccess, type RawResponse } from '../access.ts';
 import { GATEWAY_NAME_LABEL } from '../resources/groups.ts';
 import { ECHO_SERVICE } from '../workloads.ts';
 import { ISTIO_NAMESPACE, WAYPOINT_NAME } from './istio.ts';
@@ -176,38 +176,43 @@ export class ProxyPathProbe {
     await Promise.all(
       listed.map(async (pod) => {
         const where = `${pods.proxy} pod ${pod.namespace}/${pod.name}`;
-        try {
-          const response = await rawRequest(this.access, `/api/v1/namespaces/${pod.namespace}/pods/${pod.name}:${port}/proxy${path}`, {
+        const answer = await twice(() =>
+          rawRequest(this.access, `/api/v1/namespaces/${pod.namespace}/pods/${pod.name}:${port}/proxy${path}`, {
             timeoutMs: READ_TIMEOUT_MS,
-            attempts: 1,
-          });
-          if (response.status !== 200) {
-            failed.push(pod.name);
-            this.problem(
-              `${where}: port ${port} ${path} answered HTTP ${response.status}${response.status === 403 ? ' (grant "get" on pods/proxy)' : `: ${response.body.slice(0, 120).trim()}`}`,
-            );
-            return;
-          }
-          series.set(pod.name, trafficOf(pods.proxy, response.body, namespace));
-        } catch (error) {
+            attempts: 2,
+          }),
+        );
+        if ('error' in answer) {
           failed.push(pod.name);
-          this.problem(`${where}: ${(error as Error).message.split('\n')[0]}`);
+          this.problem(`${where}: ${answer.error.message.split('\n')[0]}`);
+          return;
         }
+        const response = answer.response;
+        if (response.status !== 200) {
+          failed.push(pod.name);
+          this.problem(
+            `${where}: port ${port} ${path} answered HTTP ${response.status}${response.status === 403 ? ' (grant "get" on pods/proxy)' : `: ${response.body.slice(0, 120).trim()}`}`,
+          );
+          return;
+        }
+        series.set(pod.name, trafficOf(pods.proxy, response.body, namespace));
       }),
     );
     return { series, failed };
   }
 
   private async listPods(pods: ProxyPods): Promise<PodRef[]> {
-    const response = await rawRequest(
-      this.access,
-      `/api/v1/namespaces/${pods.namespace}/pods?labelSelector=${encodeURIComponent(pods.selector)}`,
-      { timeoutMs: READ_TIMEOUT_MS },
-    ).catch((error: unknown) => ({ status: 0, body: (error as Error).message }));
-    if (response.status !== 200) {
-      this.problem(`${pods.proxy}: listing pods ${pods.selector} in ${pods.namespace} answered HTTP ${response.status}`);
+    const answer = await twice(() =>
+      rawRequest(this.access, `/api/v1/namespaces/${pods.namespace}/pods?labelSelector=${encodeURIComponent(pods.selector)}`, {
+        timeoutMs: READ_TIMEOUT_MS,
+      }),
+    );
+    if ('error' in answer || answer.response.status !== 200) {
+      const why = 'error' in answer ? answer.error.message.split('\n')[0] : `answered HTTP ${answer.response.status}`;
+      this.problem(`${pods.proxy}: listing pods ${pods.selector} in ${pods.namespace}: ${why}`);
       return [];
     }
+    const response = answer.response;
     const items = (JSON.parse(response.body) as { items: PodView[] }).items;
     return items
       .filter((p) => p.status?.phase === 'Running' && p.status.podIP)
@@ -219,5 +224,23 @@ export class ProxyPathProbe {
 
   private problem(line: string): void {
     if (!this.problems.includes(line)) this.problems.push(line);
+  }
+}
+
+/**
+ * A read asked a second time when the first threw (a timeout, a refused connection; rawRequest
+ * retries server errors itself): on a loaded cluster (a 2-core runner under load) one slow answer
+ * before a repetition would otherwise leave a proxy out of its path evidence for the whole
+ * repetition.
+ */
+async function twice(read: () => Promise<RawResponse>): Promise<{ response: RawResponse } | { error: Error }> {
+  try {
+    return { response: await read() };
+  } catch {
+    try {
+      return { response: await read() };
+    } catch (error) {
+      return { error: error as Error };
+    }
   }
 }
