@@ -5,7 +5,9 @@
 // removes /opt/cni/bin/istio-cni as it stops, and a pod still terminating then cannot be torn
 // down: istio/istio#59846). Only a mesh this run installed is removed, then the run's namespaces
 // that are left (the meshes' own).
+import { parseDurationMs } from '../../../config/duration.ts';
 import { istioRevisions } from '../../../config/istio-revisions.ts';
+import { ApiOutage } from '../api-outage.ts';
 import type { ClusterRun } from '../cluster-run.ts';
 import { ensureGatewayApi } from '../mesh/gateway-api.ts';
 import { installIstio, ISTIO_NAMESPACE, uninstallIstio } from '../mesh/istio.ts';
@@ -35,14 +37,39 @@ export const meshes: ClusterStep = {
     if (!run.created || !run.access) return;
     const mesh = { ...run.meshContext(), signal: teardown.signal };
     const selector = runSelector(run.context.runId);
-    if (await createdThisRun(run, ISTIO_NAMESPACE)) await teardown.attempt('Istio uninstall', () => uninstallIstio(mesh));
-    if (await createdThisRun(run, LINKERD_NAMESPACE)) await teardown.attempt('Linkerd removal', () => uninstallLinkerd(mesh, selector));
-    await teardown.attempt('mesh namespaces', () => deleteNamespaces(run.access!, selector, TEARDOWN_TIMEOUT_MS, teardown.signal));
+    // Istio's cluster-scoped objects (its ClusterRoles, webhooks, CRDs) carry no label of ours:
+    // `mesh-perf down` finds Istio by istio-system's labels. So istio-system stays until Istio's
+    // removal is known to be done; a failed ownership read is a failed removal, not "not ours".
+    // The reads wait out an API server that is not back yet (a restart in the run's last
+    // repetition) as the run's own calls do, for kubernetes.apiOutage.
+    const outage = new ApiOutage({
+      limitMs: parseDurationMs(run.k8s.apiOutage) ?? 60_000,
+      log: run.context.log,
+      signal: teardown.signal,
+      server: run.access.server,
+    });
+    const ours = (namespace: string) => outage.through(`reading namespace ${namespace} at teardown`, () => createdThisRun(run, namespace));
+    let istioDone = false;
+    await teardown.attempt('Istio uninstall', async () => {
+      if (await ours(ISTIO_NAMESPACE)) await uninstallIstio(mesh);
+      istioDone = true;
+    });
+    await teardown.attempt('Linkerd removal', async () => {
+      if (await ours(LINKERD_NAMESPACE)) await uninstallLinkerd(mesh, selector);
+    });
+    const namespaces = istioDone ? selector : `${selector},${METADATA_NAME}!=${ISTIO_NAMESPACE}`;
+    await teardown.attempt('mesh namespaces', () => deleteNamespaces(run.access!, namespaces, TEARDOWN_TIMEOUT_MS, teardown.signal));
   },
 };
 
-/** A mesh's namespace this run made (its labels say so), as opposed to one that was there before. */
+/** The label the API server puts on every namespace, its name: lets a selector leave one out. */
+const METADATA_NAME = 'kubernetes.io/metadata.name';
+
+/**
+ * A mesh's namespace this run made (its labels say so), as opposed to one that was there before or
+ * that `mesh-perf up` left. A read that fails throws: the caller's removal then counts as not done.
+ */
 async function createdThisRun(run: ClusterRun, namespace: string): Promise<boolean> {
-  const found = await readNamespace(run.access!, namespace).catch(() => undefined);
+  const found = await readNamespace(run.access!, namespace);
   return found?.metadata.labels?.[RUN_ID] === run.context.runId && found.metadata.labels?.[COMPONENT] !== undefined;
 }

@@ -1,0 +1,106 @@
+// A run's teardown of the meshes it installed (src/platform/kubernetes/steps/meshes.ts), against a
+// real HTTP server on 127.0.0.1 playing the API server. Istio's cluster-scoped objects carry no
+// label of ours: `mesh-perf down` finds Istio by istio-system's labels. In the fault tier (issue
+// 51) a run whose API server had just restarted could not read istio-system at teardown; the read's
+// error was taken for "not ours", istioctl uninstall was skipped, istio-system was deleted with the
+// run's namespaces, and Istio's ClusterRoles and webhooks were left where `down` could not find
+// them. Now the read waits out an API server that is not back yet (for kubernetes.apiOutage, as
+// the run's own calls do), and past that a failed read is a failed removal: the cleanup says it
+// was incomplete (exit 3) and istio-system stays for `down`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadAccess } from '../../../src/platform/kubernetes/access.ts';
+import { Applier } from '../../../src/platform/kubernetes/apply.ts';
+import { ClusterRun } from '../../../src/platform/kubernetes/cluster-run.ts';
+import { meshes } from '../../../src/platform/kubernetes/steps/meshes.ts';
+import { downSteps } from '../../../src/platform/kubernetes/steps/step.ts';
+import { validateConfig } from '../../../src/config/validate.ts';
+import { EnvironmentError } from '../../../src/util/errors.ts';
+import { recordingLogger } from '../../support/k8s/harness.ts';
+
+/**
+ * Tears down the meshes step of a run against a server that ends the first `dropped` reads of
+ * istio-system without an answer (the API server restarting), then says it is absent.
+ */
+async function teardown(dropped: number): Promise<{ error?: Error; selectors: string[]; log: string[] }> {
+  const selectors: string[] = [];
+  let reads = 0;
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    if (url.pathname === '/api/v1/namespaces/istio-system' && ++reads <= dropped) {
+      request.socket.destroy();
+      return;
+    }
+    if (url.pathname === '/api/v1/namespaces' && request.method === 'GET') {
+      selectors.push(url.searchParams.get('labelSelector') ?? '');
+      response.setHeader('content-type', 'application/json');
+      response.end('{"items":[]}');
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-teardown-'));
+  try {
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
+    );
+    const config = validateConfig({
+      platform: 'kubeconfig',
+      modes: [{ name: 'istio-ambient' }],
+      load: { rate: 10 },
+      kubernetes: { apiOutage: '500ms' },
+    });
+    const log = recordingLogger();
+    const run = new ClusterRun({ config, runId: 'r1', signal: new AbortController().signal, log }, dir, {});
+    run.access = loadAccess({ kubeconfig });
+    run.applier = new Applier(run.access);
+    run.created = true;
+    const error = await downSteps([meshes], run, {}, new AbortController().signal).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    return { error, selectors, log: log.lines };
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("istio-system unreadable at teardown for longer than kubernetes.apiOutage: the cleanup is incomplete naming Istio's uninstall and the outage (exit 3), and istio-system is left for down", async () => {
+  const { error, selectors } = await teardown(Infinity);
+  assert.ok(error instanceof EnvironmentError, String(error));
+  assert.equal(error.exitCode, 3);
+  assert.match(
+    error.message,
+    /^cleanup of run r1 was incomplete:\n {2}Istio uninstall: the Kubernetes API server http:\/\/127\.0\.0\.1:\d+ did not answer for \d+ s, longer than kubernetes\.apiOutage \(500ms\), while reading namespace istio-system at teardown/,
+  );
+  assert.match(error.message, /mesh-perf down --config FILE/);
+  // The run's mesh namespaces are deleted, istio-system left out of them.
+  assert.equal(selectors.length, 1);
+  assert.match(selectors[0]!, /mesh-perf\.dev\/run-id=r1/);
+  assert.match(selectors[0]!, /,kubernetes\.io\/metadata\.name!=istio-system$/);
+});
+
+test('istio-system unreadable twice, then answering: the teardown waited for it, said so, and went on as usual', async () => {
+  const { error, selectors, log } = await teardown(2);
+  assert.equal(error, undefined);
+  assert.match(log.join('\n'), /stopped answering while reading namespace istio-system at teardown/);
+  assert.match(log.join('\n'), /answers again/);
+  assert.equal(selectors.length, 1);
+  assert.doesNotMatch(selectors[0]!, /istio-system/);
+});
+
+test('istio-system absent (this run installed no Istio): nothing to uninstall, the mesh namespaces deleted by the run label alone', async () => {
+  const { error, selectors } = await teardown(0);
+  assert.equal(error, undefined);
+  assert.equal(selectors.length, 1);
+  assert.doesNotMatch(selectors[0]!, /istio-system/);
+});
