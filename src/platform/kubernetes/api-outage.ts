@@ -29,6 +29,8 @@ export interface OutageOptions {
   signal?: AbortSignal;
   /** The server's URL, for messages. */
   server: string;
+  /** False where no load is running (a teardown): the warning then does not say it goes on. */
+  duringLoad?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export class ApiOutage {
     if (this.since === undefined) {
       this.since = now;
       this.options.log.warn(
-        `the Kubernetes API server ${this.options.server} stopped answering while ${what} (${this.lastError}); retrying for up to ${formatDuration(this.options.limitMs)} (kubernetes.apiOutage), the load goes on in its pod meanwhile`,
+        `the Kubernetes API server ${this.options.server} stopped answering while ${what} (${this.lastError}); retrying for up to ${formatDuration(this.options.limitMs)} (kubernetes.apiOutage)${this.options.duringLoad === false ? '' : ', the load goes on in its pod meanwhile'}`,
       );
     }
     if (now - this.since > this.options.limitMs)

@@ -35,7 +35,7 @@ interface PodItem {
   status?: {
     phase?: string;
     reason?: string;
-    conditions?: { type: string; status: string }[];
+    conditions?: { type: string; status: string; reason?: string }[];
     containerStatuses?: ContainerStatus[];
     initContainerStatuses?: ContainerStatus[];
   };
@@ -88,9 +88,20 @@ export function podLook(pod: PodItem, namespace: string): PodLook | undefined {
     role,
     terminating: pod.metadata.deletionTimestamp !== undefined,
     ready,
-    ...(pod.status?.reason ? { reason: pod.status.reason } : {}),
+    ...(endReason(pod) ? { reason: endReason(pod) } : {}),
     containers,
   };
+}
+
+/**
+ * Why the pod is ending, when it says: the kubelet's status.reason ("Evicted" under node pressure),
+ * or the DisruptionTarget condition the API server sets on a pod the Eviction API evicts (a drain,
+ * the descheduler), which leaves status.reason empty while the pod terminates.
+ */
+function endReason(pod: PodItem): string | undefined {
+  if (pod.status?.reason) return pod.status.reason;
+  const target = (pod.status?.conditions ?? []).find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
+  return target?.reason === 'EvictionByEvictionAPI' ? 'Evicted' : undefined;
 }
 
 export class PodDisruptionWatch implements DisruptionWatch {

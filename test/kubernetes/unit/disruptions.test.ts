@@ -188,3 +188,27 @@ test('pods as the API server lists them: roles by label, native sidecars counted
   assert.equal(podLook(listed({ app: 'k6', runner: 'true' }), 'ns'), undefined);
   assert.equal(podLook(listed({ app: 'echo' }, { phase: 'Pending' }), 'ns')!.ready, false);
 });
+
+test("a pod the Eviction API evicted (kubectl drain, the descheduler) reads as evicted while it terminates: the API server's DisruptionTarget condition, status.reason being empty", () => {
+  const terminating = (conditions: { type: string; status: string; reason?: string }[], reason?: string) => ({
+    metadata: { name: 'echo-a', uid: 'u', labels: { app: 'echo' }, deletionTimestamp: '2026-12-07T07:00:00Z' },
+    status: { phase: 'Running', conditions, ...(reason ? { reason } : {}) },
+  });
+  const look = (pod: ReturnType<typeof terminating>) => podLook(pod, 'mp-baseline')!;
+  assert.equal(look(terminating([{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }])).reason, 'Evicted');
+  // The kubelet's own eviction (node pressure) says so in status.reason.
+  assert.equal(
+    look(terminating([{ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet' }], 'Evicted')).reason,
+    'Evicted',
+  );
+  // Deleted, or preempted: not an eviction.
+  assert.equal(look(terminating([])).reason, undefined);
+  assert.equal(look(terminating([{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }])).reason, undefined);
+  assert.equal(look(terminating([{ type: 'DisruptionTarget', status: 'False', reason: 'EvictionByEvictionAPI' }])).reason, undefined);
+  const before = { ...look(terminating([])), terminating: false };
+  const [evicted] = disruptionsBetween(
+    [before],
+    [look(terminating([{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }]))],
+  );
+  assert.equal(disruptionText(evicted!), 'echo server pod mp-baseline/echo-a was evicted during the repetition (no replacement yet)');
+});

@@ -38,7 +38,11 @@ export class ProductLines {
       }
   };
 
-  /** The first line (from now on, or already seen) matching `pattern`; rejects after `timeoutMs`. */
+  /**
+   * The first line (from now on, or already seen) matching `pattern`; rejects after `timeoutMs`.
+   * The timer does not hold the process: a wait that lost its race (the run ended first) left the
+   * tier's process running for its 15 minutes after the last test.
+   */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<string> {
     const seen = this.lines.find((l) => pattern.test(l));
     if (seen) return Promise.resolve(seen);
@@ -47,6 +51,7 @@ export class ProductLines {
         this.waiters = this.waiters.filter((w) => w.pattern !== pattern);
         reject(new FaultNotInjected(`the product never printed a line matching ${pattern} within ${timeoutMs / 1000} s`));
       }, timeoutMs);
+      timer.unref();
       this.waiters.push({
         pattern,
         resolve: (line) => {

@@ -2,11 +2,14 @@
 // has had its say: k6-operator's CRD when the run needs it, room for the k6 client pods
 // (load.generators), a single-node cluster noted, and the Istio revisions of modes that bring
 // their own checked against the cluster's. Creates nothing, so nothing to undo.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatDuration } from '../../../config/duration.ts';
 import { istioRevisions } from '../../../config/istio-revisions.ts';
 import { chooseGenerators } from '../../../load/ceiling.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
 import type { ClusterAccess } from '../access.ts';
 import type { ClusterRun } from '../cluster-run.ts';
+import type { Logger } from '../../../util/log.ts';
 import { requireTestRunCrd } from '../k6-operator/crd.ts';
 import { refuseForeignRevisions } from '../mesh/istio.ts';
 import {
@@ -15,6 +18,7 @@ import {
   cpuMillicoresOf,
   nodesReservedForEcho,
   runnerFitProblem,
+  type NodeView,
   schedulableNodes,
   unschedulableNodes,
 } from '../placement.ts';
@@ -28,6 +32,11 @@ export const checkCluster: ClusterStep = {
     run.context.log.info(`Kubernetes ${run.serverVersion} at ${access.server} (context "${access.contextName}")`);
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (run.engine === 'k6-operator') await requireTestRunCrd(access);
+    await awaitSchedulableNode(() => run.listNodes(access), {
+      timeoutMs: run.readyTimeoutMs,
+      log: run.context.log,
+      signal: run.context.signal,
+    });
     await checkClientFit(run, access);
     await checkSingleNode(run, access);
     // Modes with their own Istio revision: refused here, before anything is created, when the
@@ -117,5 +126,38 @@ async function checkSingleNode(run: ClusterRun, access: ClusterAccess): Promise<
   run.sharedNode = nodes[0]!.name;
   run.context.log.warn(
     `the cluster has one schedulable node (${run.sharedNode}): the echo server runs beside the k6 client there, as nothing else can. Their CPU competes alike in every mode, so overheads stay comparable; absolute figures are a shared node's (recorded as environment.placement)`,
+  );
+}
+
+/**
+ * A cluster with nodes but none schedulable right now is waited for, up to readyTimeout, then
+ * refused naming each node and why. A node the control plane marked NotReady (its kubelet could
+ * not post its status while the API server was away; the fault tier saw it after a 40 s outage)
+ * is back within seconds, but a run placed meanwhile counted no node, so it kept the echo
+ * server's rule against the client's node on a single-node cluster: its echo pods stayed Pending
+ * until readyTimeout, for a reason that read as anti-affinity. Without permission to list nodes,
+ * or with no nodes listed at all, nothing is waited for (as before).
+ */
+export async function awaitSchedulableNode(
+  list: () => Promise<NodeView[]>,
+  options: { timeoutMs: number; log: Logger; signal?: AbortSignal; intervalMs?: number },
+): Promise<void> {
+  let nodes = await list().catch(() => undefined);
+  if (!nodes || nodes.length === 0 || schedulableNodes(nodes).length > 0) return;
+  const started = Date.now();
+  options.log.info(
+    `no node is schedulable yet (${unschedulableNodes(nodes).join('; ')}): waiting up to ${formatDuration(options.timeoutMs)} (kubernetes.readyTimeout) for one`,
+  );
+  while (Date.now() - started < options.timeoutMs) {
+    await sleep(options.intervalMs ?? 2000, undefined, { signal: options.signal });
+    nodes = await list();
+    const usable = schedulableNodes(nodes);
+    if (usable.length > 0) {
+      options.log.info(`${usable.map((n) => n.name).join(', ')} schedulable after ${Math.round((Date.now() - started) / 1000)} s`);
+      return;
+    }
+  }
+  throw new EnvironmentError(
+    `no node of the cluster became schedulable within ${formatDuration(options.timeoutMs)} (kubernetes.readyTimeout): ${unschedulableNodes(nodes).join('; ')}. Nothing was created; the run's pods could not have been placed.`,
   );
 }

@@ -5,9 +5,7 @@
 // removes /opt/cni/bin/istio-cni as it stops, and a pod still terminating then cannot be torn
 // down: istio/istio#59846). Only a mesh this run installed is removed, then the run's namespaces
 // that are left (the meshes' own).
-import { parseDurationMs } from '../../../config/duration.ts';
 import { istioRevisions } from '../../../config/istio-revisions.ts';
-import { ApiOutage } from '../api-outage.ts';
 import type { ClusterRun } from '../cluster-run.ts';
 import { ensureGatewayApi } from '../mesh/gateway-api.ts';
 import { installIstio, ISTIO_NAMESPACE, uninstallIstio } from '../mesh/istio.ts';
@@ -39,23 +37,15 @@ export const meshes: ClusterStep = {
     const selector = runSelector(run.context.runId);
     // Istio's cluster-scoped objects (its ClusterRoles, webhooks, CRDs) carry no label of ours:
     // `mesh-perf down` finds Istio by istio-system's labels. So istio-system stays until Istio's
-    // removal is known to be done; a failed ownership read is a failed removal, not "not ours".
-    // The reads wait out an API server that is not back yet (a restart in the run's last
-    // repetition) as the run's own calls do, for kubernetes.apiOutage.
-    const outage = new ApiOutage({
-      limitMs: parseDurationMs(run.k8s.apiOutage) ?? 60_000,
-      log: run.context.log,
-      signal: teardown.signal,
-      server: run.access.server,
-    });
-    const ours = (namespace: string) => outage.through(`reading namespace ${namespace} at teardown`, () => createdThisRun(run, namespace));
+    // removal is known to be done; a failed ownership read is a failed removal, not "not ours"
+    // (teardown.attempt waits out an API server that is not back yet, as the run's calls do).
     let istioDone = false;
     await teardown.attempt('Istio uninstall', async () => {
-      if (await ours(ISTIO_NAMESPACE)) await uninstallIstio(mesh);
+      if (await createdThisRun(run, ISTIO_NAMESPACE)) await uninstallIstio(mesh);
       istioDone = true;
     });
     await teardown.attempt('Linkerd removal', async () => {
-      if (await ours(LINKERD_NAMESPACE)) await uninstallLinkerd(mesh, selector);
+      if (await createdThisRun(run, LINKERD_NAMESPACE)) await uninstallLinkerd(mesh, selector);
     });
     const namespaces = istioDone ? selector : `${selector},${METADATA_NAME}!=${ISTIO_NAMESPACE}`;
     await teardown.attempt('mesh namespaces', () => deleteNamespaces(run.access!, namespaces, TEARDOWN_TIMEOUT_MS, teardown.signal));

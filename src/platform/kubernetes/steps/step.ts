@@ -3,7 +3,9 @@
 // (pkg/cluster/internal/create/actions). up runs them in order; down runs the undos in reverse,
 // every one even when one fails (the problems are said together), so teardown reads as the same
 // list backwards. The kind, kubeconfig and real-node paths differ only in their first steps.
+import { parseDurationMs } from '../../../config/duration.ts';
 import { EnvironmentError } from '../../../util/errors.ts';
+import { ApiOutage } from '../api-outage.ts';
 import type { TeardownOptions } from '../../types.ts';
 import type { ClusterRun } from '../cluster-run.ts';
 
@@ -49,9 +51,20 @@ export async function downSteps(
   const cut = steps.findIndex((s) => s.removesAll?.(run));
   const undo = (cut >= 0 ? steps.slice(0, cut + 1) : steps).filter((s) => s.down).reverse();
   const problems: string[] = [];
+  // An API server that is away as the teardown starts (the run may have stopped for that) is
+  // waited for, for kubernetes.apiOutage, as the run's own calls were; a removal that could not
+  // reach it runs again once it answers (each is idempotent: a delete by label, an uninstall).
+  // Past that limit every removal fails at its first unreachable call, and `down` finishes later.
+  const outage = new ApiOutage({
+    limitMs: parseDurationMs(run.k8s.apiOutage) ?? 60_000,
+    log: run.context.log,
+    signal,
+    server: run.access?.server ?? 'the cluster',
+    duringLoad: false,
+  });
   const attempt = async (what: string, work: () => Promise<unknown>) => {
     try {
-      await work();
+      await outage.through(`tearing down (${what})`, work);
     } catch (error) {
       problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
     }
