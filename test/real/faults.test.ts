@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
 import type { Disruption, Repetition, RunResult } from '../../src/results/types.ts';
 import { ACTIONS } from '../support/real/actions/index.ts';
+import { superviseControllers } from '../support/real/actions/control-plane.ts';
 import { kubectl } from '../support/real/actions/kubelet.ts';
 import { componentPath } from '../support/real/components.ts';
 import {
@@ -47,6 +48,8 @@ let out: string;
 /** The cluster before any run: what `down` must bring it back to. */
 let clusterBefore: string[];
 const timings: Record<string, number> = {};
+/** Restarts a control-plane component that exits, as a cluster's supervisor would (superviseControllers). */
+let supervisor: ReturnType<typeof superviseControllers> | undefined;
 
 before(async () => {
   hostBefore = hostSnapshot();
@@ -56,12 +59,14 @@ before(async () => {
   const started = Date.now();
   await up(ACTIONS, node);
   timings.up = (Date.now() - started) / 1000;
+  supervisor = superviseControllers(node, log);
   clusterBefore = await clusterObjects();
 });
 
 after(async () => {
   // Whatever a failed test left (a stopped API server, a killed run's namespaces): down removes
   // the whole node, and the host must be as it was.
+  await supervisor?.stop();
   if (node?.record.init) await down(ACTIONS, node).catch((e: Error) => log(`down after the tests: ${e.message}`));
   const leaked = leakedPackets();
   stopLeakCounter();

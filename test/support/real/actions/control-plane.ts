@@ -1,6 +1,8 @@
 // etcd, kube-apiserver, kube-controller-manager and kube-scheduler inside the node (the k8s tier's
 // binaries): etcd on the node's loopback, the API server on the node IP, Services in 198.19.0.0/16.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { componentPath } from '../components.ts';
+import { alive, logTail } from '../processes.ts';
 import { API_PORT, NODE_IP, SERVICE_CIDR, paths } from '../layout.ts';
 import type { Action, NodeContext } from '../node.ts';
 import { pkiFile } from './pki.ts';
@@ -80,22 +82,23 @@ export const apiServer: Action = {
   },
 };
 
-export const controllers: Action = {
-  name: 'controllers',
-  async up(node) {
-    const common = [
-      `--kubeconfig=${paths.kubeconfig()}`,
-      `--authentication-kubeconfig=${paths.kubeconfig()}`,
-      `--authorization-kubeconfig=${paths.kubeconfig()}`,
-      '--bind-address=127.0.0.1',
-      '--leader-elect=false',
-      '--v=1',
-    ];
-    await node.start(
+/** The flags both controllers share: the admin kubeconfig, loopback serving, no leader election. */
+const CONTROLLER_FLAGS = [
+  `--kubeconfig=${paths.kubeconfig()}`,
+  `--authentication-kubeconfig=${paths.kubeconfig()}`,
+  `--authorization-kubeconfig=${paths.kubeconfig()}`,
+  '--bind-address=127.0.0.1',
+  '--leader-elect=false',
+  '--v=1',
+];
+
+const CONTROLLER_STARTS: Record<string, (node: NodeContext) => Promise<number>> = {
+  'kube-controller-manager': (node) =>
+    node.start(
       'kube-controller-manager',
       componentPath('kube-controller-manager'),
       [
-        ...common,
+        ...CONTROLLER_FLAGS,
         `--service-account-private-key-file=${pkiFile('sa.key')}`,
         `--root-ca-file=${pkiFile('ca.crt')}`,
         `--cluster-signing-cert-file=${pkiFile('ca.crt')}`,
@@ -104,8 +107,15 @@ export const controllers: Action = {
         '--controllers=*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller',
       ],
       paths.pki(),
-    );
-    await node.start('kube-scheduler', componentPath('kube-scheduler'), common, paths.pki());
+    ),
+  'kube-scheduler': (node) => node.start('kube-scheduler', componentPath('kube-scheduler'), CONTROLLER_FLAGS, paths.pki()),
+};
+
+export const controllers: Action = {
+  name: 'controllers',
+  async up(node) {
+    await CONTROLLER_STARTS['kube-controller-manager']!(node);
+    await CONTROLLER_STARTS['kube-scheduler']!(node);
     await node.waitFor(
       'the default ServiceAccount',
       async () =>
@@ -124,3 +134,33 @@ export const controllers: Action = {
     await node.stop('kube-controller-manager');
   },
 };
+
+/**
+ * Restarts kube-scheduler or kube-controller-manager when one exits, as a cluster's own supervisor
+ * does (the kubelet restarts kubeadm's and kind's static pods; systemd its units). The fault tier
+ * needs it: kube-scheduler exits by design when its cache finds a pod "updated on a different node
+ * than previously added to" (its cache.go: "Scheduler cache is corrupted", then FlushAndExit),
+ * which it met about 30 s after an API server restart, and every run after that waited
+ * readyTimeout for pods nothing scheduled. Each restart is said with the last line of the log.
+ */
+export function superviseControllers(node: NodeContext, log: (line: string) => void, intervalMs = 2000): { stop(): Promise<void> } {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      await sleep(intervalMs);
+      for (const [name, start] of Object.entries(CONTROLLER_STARTS)) {
+        const proc = node.record.processes.find((p) => p.name === name);
+        if (stopped || !proc || alive(proc.pid)) continue;
+        const last = logTail(node.layout.logs(), name, 1).trim();
+        log(`${name} (pid ${proc.pid}) exited (its log's last line: ${last.slice(0, 300)}): restarted, as its supervisor would`);
+        await start(node).catch((error: Error) => log(`${name} could not be restarted: ${error.message}`));
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
