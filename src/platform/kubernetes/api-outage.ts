@@ -29,7 +29,10 @@ export interface OutageOptions {
   signal?: AbortSignal;
   /** The server's URL, for messages. */
   server: string;
-  /** False where no load is running (a teardown): the warning then does not say it goes on. */
+  /**
+   * False where no load is running (a teardown): the warning does not say the load goes on, and the
+   * error does not say the run stops (the teardown's own message says what is left to `down`).
+   */
   duringLoad?: boolean;
 }
 
@@ -71,8 +74,10 @@ export class ApiOutage {
     }
     if (now - this.since > this.options.limitMs)
       throw new EnvironmentError(
-        `the Kubernetes API server ${this.options.server} did not answer for ${seconds(now - this.since)}, longer than kubernetes.apiOutage (${formatDuration(this.options.limitMs)}), while ${what}: ${this.lastError}. ` +
-          'The run stops here with its partial results; once the cluster answers, `mesh-perf down --config FILE` removes what the run left',
+        `the Kubernetes API server ${this.options.server} did not answer for ${seconds(now - this.since)}, longer than kubernetes.apiOutage (${formatDuration(this.options.limitMs)}), while ${what}: ${this.lastError.replace(/\.$/, '')}` +
+          (this.options.duringLoad === false
+            ? ''
+            : '. The run stops here with its partial results; once the cluster answers, `mesh-perf down --config FILE` removes what the run left'),
       );
   }
 

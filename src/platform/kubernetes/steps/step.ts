@@ -62,14 +62,13 @@ export async function downSteps(
     server: run.access?.server ?? 'the cluster',
     duringLoad: false,
   });
-  const attempt = async (what: string, work: () => Promise<unknown>) => {
-    try {
-      await outage.through(`tearing down (${what})`, work);
-    } catch (error) {
-      problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
-    }
+  const noted = (what: string) => (error: unknown) => {
+    problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
   };
-  for (const step of undo) await attempt(step.name, () => step.down!(run, { options, signal, attempt }));
+  const attempt = (what: string, work: () => Promise<unknown>) => outage.through('tearing down', work).then(() => undefined, noted(what));
+  // A step's own down is not retried as a whole: its removals are (above), and one that failed
+  // past the limit must not read as the server answering again when the step returns.
+  for (const step of undo) await step.down!(run, { options, signal, attempt }).catch(noted(step.name));
   if (problems.length > 0)
     throw new EnvironmentError(
       `cleanup of run ${run.context.runId} was incomplete:\n  ${problems.join('\n  ')}\nRemove the rest with \`mesh-perf down --config FILE\`.`,
