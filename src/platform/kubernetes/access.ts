@@ -142,6 +142,9 @@ async function rawRequestOnce(
   const opts: RequestOptions = { method: options.method ?? 'GET', headers: { accept: 'application/json, */*' } };
   await access.kc.applyToHTTPSOptions(opts);
   if (options.contentType) (opts.headers as Record<string, string>)['content-type'] = options.contentType;
+  // Node frames a GET or DELETE body only with a length (its chunked encoding is for other methods):
+  // a DELETE's DeleteOptions went out unframed and the server answered 400.
+  if (options.body !== undefined) (opts.headers as Record<string, string>)['content-length'] = String(Buffer.byteLength(options.body));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
   return new Promise<RawResponse>((resolve, reject) => {

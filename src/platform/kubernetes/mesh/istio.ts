@@ -12,6 +12,7 @@ import { rolloutTarget, waitReady } from '../wait.ts';
 import { ISTIO_HUB, type IstioRevision } from '../../../config/istio-revisions.ts';
 import { istioClientVersionArgs, istioInstallArgs, istioRevisionInstallArgs, istioUninstallArgs, istioWaypointArgs } from './commands.ts';
 import { runCli, runCliChecked } from './run-cli.ts';
+import { deleteIstioLeftovers } from './cleanup.ts';
 import { claimSystemNamespace } from './system-namespace.ts';
 import { resolveTool } from './tools.ts';
 import type { MeshContext, MeshInstallation } from './types.ts';
@@ -202,6 +203,9 @@ export async function uninstallIstio(context: MeshContext): Promise<boolean> {
     { timeoutMs: context.readyTimeoutMs, signal: context.signal, env: context.env },
     'Istio uninstall',
   );
+  const left = await deleteIstioLeftovers(context.access);
+  if (left.length > 0)
+    context.log.info(`istioctl uninstall left ${left.length} of Istio's cluster-scoped objects, deleted now: ${left.join(', ')}`);
   return true;
 }
 
