@@ -12,7 +12,10 @@ export const TIERS = ['unit', 'e2e', 'k8s', 'real', 'kind', 'faults'];
 /**
  * Tiers `npm test` leaves out unless named (`--tier faults`, `npm run test:faults`, or a path
  * filter): the real node's fault tier (test/real/faults.test.ts, issue 51) breaks real components
- * under load and has not yet passed five runs in a row, so it does not gate every landing.
+ * under load for 9-10 minutes a run. It passed five runs in a row on a quiet machine (2026-12-07,
+ * docs/reliability.md), but the whole suite already runs past its 40-minute target on a warm
+ * 2-core machine, so it is run before a release and after a change to the Kubernetes platform's
+ * disruption, outage or teardown code rather than at every landing.
  */
 export const OPT_IN_TIERS = ['faults'];
 
