@@ -7,13 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadAccess } from '../../../src/platform/kubernetes/access.ts';
+import type { ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
 import { deleteIstioLeftovers } from '../../../src/platform/kubernetes/mesh/cleanup.ts';
 import { EnvironmentError } from '../../../src/util/errors.ts';
+import { localApiAccess } from '../../support/k8s/local-api.ts';
 
 const CLUSTER_ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
 
@@ -21,7 +18,7 @@ const CLUSTER_ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
  * An API server holding `left` ClusterRoles (terminating, as a foreground delete leaves them); a
  * background delete removes one unless `stuck` (another finalizer holds it).
  */
-async function withApi(left: string[], stuck: boolean, fn: (access: ReturnType<typeof loadAccess>, deletes: string[]) => Promise<void>) {
+async function withApi(left: string[], stuck: boolean, fn: (access: ClusterAccess, deletes: string[]) => Promise<void>) {
   const present = new Set(left);
   const deletes: string[] = [];
   const server = createServer((request, response) => {
@@ -47,18 +44,10 @@ async function withApi(left: string[], stuck: boolean, fn: (access: ReturnType<t
       else response.writeHead(404).end('{"kind":"Status","code":404}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-istio-left-'));
   try {
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
-    );
-    await fn(loadAccess({ kubeconfig }), deletes);
+    await fn(await localApiAccess(server), deletes);
   } finally {
     server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

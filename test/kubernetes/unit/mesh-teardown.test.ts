@@ -10,11 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadAccess } from '../../../src/platform/kubernetes/access.ts';
 import { Applier } from '../../../src/platform/kubernetes/apply.ts';
 import { ClusterRun } from '../../../src/platform/kubernetes/cluster-run.ts';
 import { meshes } from '../../../src/platform/kubernetes/steps/meshes.ts';
@@ -22,6 +18,7 @@ import { downSteps } from '../../../src/platform/kubernetes/steps/step.ts';
 import { validateConfig } from '../../../src/config/validate.ts';
 import { EnvironmentError } from '../../../src/util/errors.ts';
 import { recordingLogger } from '../../support/k8s/harness.ts';
+import { localApiAccess } from '../../support/k8s/local-api.ts';
 
 /**
  * Tears down the meshes step of a run against a server that ends the first `dropped` reads of
@@ -44,14 +41,7 @@ async function teardown(dropped: number): Promise<{ error?: Error; selectors: st
     }
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-teardown-'));
   try {
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
-    );
     const config = validateConfig({
       platform: 'kubeconfig',
       modes: [{ name: 'istio-ambient' }],
@@ -59,8 +49,8 @@ async function teardown(dropped: number): Promise<{ error?: Error; selectors: st
       kubernetes: { apiOutage: '500ms' },
     });
     const log = recordingLogger();
-    const run = new ClusterRun({ config, runId: 'r1', signal: new AbortController().signal, log }, dir, {});
-    run.access = loadAccess({ kubeconfig });
+    const run = new ClusterRun({ config, runId: 'r1', signal: new AbortController().signal, log }, tmpdir(), {});
+    run.access = await localApiAccess(server);
     run.applier = new Applier(run.access);
     run.created = true;
     const error = await downSteps([meshes], run, {}, new AbortController().signal).then(
@@ -70,7 +60,6 @@ async function teardown(dropped: number): Promise<{ error?: Error; selectors: st
     return { error, selectors, log: log.lines };
   } finally {
     server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -7,13 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadAccess, type ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
+import type { ClusterAccess } from '../../../src/platform/kubernetes/access.ts';
 import { ProxyPathProbe } from '../../../src/platform/kubernetes/mesh/path-probe.ts';
 import { recordingLogger } from '../../support/k8s/harness.ts';
+import { localApiAccess } from '../../support/k8s/local-api.ts';
 
 const GATEWAY_METRICS = readFileSync(join(import.meta.dirname, '../../fixtures/proxy-metrics/envoy-gateway.txt'), 'utf8');
 const BASELINE_SERIES = /destination_service_namespace="mp-baseline"/;
@@ -68,15 +67,7 @@ async function fakeApi(state: { served: number }, dropMetricsReads: Set<number>)
     }
     response.writeHead(404).end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-probe-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
-  );
-  const access = loadAccess({ kubeconfig });
-  rmSync(dir, { recursive: true, force: true });
+  const access = await localApiAccess(server);
   return { access, metricsReads: () => reads, close: () => server.close() };
 }
 
