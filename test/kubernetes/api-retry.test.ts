@@ -4,13 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
+import { type ClusterAccess, rawRequest } from '../../src/platform/kubernetes/access.ts';
+import { localApiAccess } from '../support/k8s/local-api.ts';
 
-async function withServer(answers: number[], fn: (access: ReturnType<typeof loadAccess>, requests: () => number) => Promise<void>) {
+async function withServer(answers: number[], fn: (access: ClusterAccess, requests: () => number) => Promise<void>) {
   let count = 0;
   const server = createServer((_req, res) => {
     const status = answers[Math.min(count, answers.length - 1)]!;
@@ -18,18 +15,10 @@ async function withServer(answers: number[], fn: (access: ReturnType<typeof load
     res.writeHead(status, status === 429 ? { 'retry-after': '0' } : {});
     res.end(status === 200 ? '{"ok":true}' : '{"message":"busy"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-perf-retry-'));
   try {
-    const path = join(dir, 'kubeconfig');
-    writeFileSync(
-      path,
-      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true } }]\nusers: [{ name: u, user: {} }]\ncontexts: [{ name: x, context: { cluster: c, user: u } }]\ncurrent-context: x\n`,
-    );
-    await fn(loadAccess({ kubeconfig: path }), () => count);
+    await fn(await localApiAccess(server), () => count);
   } finally {
     server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
