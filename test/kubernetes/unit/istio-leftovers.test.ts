@@ -18,7 +18,12 @@ const CLUSTER_ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
  * An API server holding `left` ClusterRoles (terminating, as a foreground delete leaves them); a
  * background delete removes one unless `stuck` (another finalizer holds it).
  */
-async function withApi(left: string[], stuck: boolean, fn: (access: ClusterAccess, deletes: string[]) => Promise<void>) {
+async function withApi(
+  left: string[],
+  stuck: boolean,
+  fn: (access: ClusterAccess, deletes: string[]) => Promise<void>,
+  options: { terminating?: boolean } = {},
+) {
   const present = new Set(left);
   const deletes: string[] = [];
   const server = createServer((request, response) => {
@@ -29,7 +34,10 @@ async function withApi(left: string[], stuck: boolean, fn: (access: ClusterAcces
       response.setHeader('content-type', 'application/json');
       if (request.method === 'GET' && url.searchParams.has('labelSelector')) {
         assert.equal(url.searchParams.get('labelSelector'), 'operator.istio.io/component');
-        const items = url.pathname === CLUSTER_ROLES ? [...present].map((name) => ({ metadata: { name, deletionTimestamp: 'now' } })) : [];
+        const items =
+          url.pathname === CLUSTER_ROLES
+            ? [...present].map((name) => ({ metadata: { name, ...(options.terminating === false ? {} : { deletionTimestamp: 'now' }) } }))
+            : [];
         response.end(JSON.stringify({ items }));
         return;
       }
@@ -51,12 +59,24 @@ async function withApi(left: string[], stuck: boolean, fn: (access: ClusterAcces
   }
 }
 
-test("ClusterRoles istioctl's foreground delete left terminating: deleted again in the background, waited for, and named", async () => {
+test("ClusterRoles istioctl's foreground delete left terminating: deleted again in the background and waited for (finishing its delete: not named)", async () => {
   await withApi(['istio-cni', 'istiod-clusterrole-istio-system'], false, async (access, deletes) => {
-    assert.deepEqual(await deleteIstioLeftovers(access, 5000), ['clusterroles/istio-cni', 'clusterroles/istiod-clusterrole-istio-system']);
+    assert.deepEqual(await deleteIstioLeftovers(access, 5000), []);
     assert.equal(deletes.length, 2);
     for (const line of deletes) assert.match(line, /"propagationPolicy":"Background"/);
   });
+});
+
+test('a ClusterRole istioctl did not delete at all: deleted, waited for, and named', async () => {
+  await withApi(
+    ['istio-cni'],
+    false,
+    async (access, deletes) => {
+      assert.deepEqual(await deleteIstioLeftovers(access, 5000), ['clusterroles/istio-cni']);
+      assert.equal(deletes.length, 1);
+    },
+    { terminating: false },
+  );
 });
 
 test('nothing left by istioctl: nothing deleted, nothing named', async () => {

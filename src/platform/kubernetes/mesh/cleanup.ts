@@ -27,7 +27,7 @@ export const CLUSTER_SCOPED_PATHS = [
 export async function deleteLabelledClusterObjects(access: ClusterAccess, selector: string, waitMs = 120_000): Promise<string[]> {
   if (!selector.includes(`${MANAGED_BY}=${MANAGER}`))
     throw new Error(`refusing to delete cluster objects by a selector without ${MANAGED_BY}=${MANAGER}: ${selector}`);
-  return deleteClusterObjects(access, selector, CLUSTER_SCOPED_PATHS, { waitMs });
+  return (await deleteClusterObjects(access, selector, CLUSTER_SCOPED_PATHS, { waitMs })).deleted;
 }
 
 /**
@@ -46,14 +46,20 @@ const ISTIO_COMPONENT_LABEL = 'operator.istio.io/component';
 /**
  * What `istioctl uninstall --purge` asked to delete and is still there, deleted again and waited
  * for. istioctl deletes with foreground propagation: each object waits, terminating, for the
- * garbage collector in kube-controller-manager to clear its foregroundDeletion finalizer, and in
- * the fault tier, after an API server restart, six of Istio's ClusterRoles were still there when
+ * garbage collector in kube-controller-manager to clear its foregroundDeletion finalizer. On the
+ * real node all 16 of Istio's cluster-scoped objects were still terminating when istioctl
+ * returned, every time, and after an API server restart six ClusterRoles were still there when
  * the run ended, with nothing said. A delete with background propagation takes that finalizer off
- * (none of these has dependents to wait for). Only runs where istioctl itself just purged the same
+ * (none of these has dependents to wait for). Returns what istioctl had not deleted at all (not
+ * terminating): those are worth saying. Only runs where istioctl itself just purged the same
  * selection (an Istio this run, or `up`, installed).
  */
 export async function deleteIstioLeftovers(access: ClusterAccess, waitMs = 60_000): Promise<string[]> {
-  return deleteClusterObjects(access, ISTIO_COMPONENT_LABEL, ISTIO_PURGED_PATHS, { waitMs, propagation: 'Background' });
+  const { deleted, terminating } = await deleteClusterObjects(access, ISTIO_COMPONENT_LABEL, ISTIO_PURGED_PATHS, {
+    waitMs,
+    propagation: 'Background',
+  });
+  return deleted.filter((name) => !terminating.has(name));
 }
 
 /**
@@ -67,8 +73,9 @@ async function deleteClusterObjects(
   selector: string,
   paths: readonly string[],
   options: { waitMs: number; propagation?: 'Background' },
-): Promise<string[]> {
+): Promise<{ deleted: string[]; terminating: Set<string> }> {
   const deleted: string[] = [];
+  const terminating = new Set<string>();
   const pending: string[] = [];
   const body = options.propagation
     ? JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagation })
@@ -76,7 +83,7 @@ async function deleteClusterObjects(
   for (const path of paths) {
     const resource = path.split('/').pop()!;
     // undefined: an API this cluster version does not serve, so nothing of it to delete.
-    const items = await listJson<{ metadata: { name: string } }>(
+    const items = await listJson<{ metadata: { name: string; deletionTimestamp?: string } }>(
       access,
       `${path}?labelSelector=${encodeURIComponent(selector)}`,
       { verb: 'list', resource },
@@ -90,6 +97,7 @@ async function deleteClusterObjects(
         { method: 'DELETE', timeoutMs: 15_000, ok: DELETED, ...(body ? { body, contentType: 'application/json' } : {}) },
       );
       deleted.push(`${resource}/${item.metadata.name}`);
+      if (item.metadata.deletionTimestamp) terminating.add(`${resource}/${item.metadata.name}`);
       pending.push(`${path}/${item.metadata.name}`);
     }
   }
@@ -97,7 +105,7 @@ async function deleteClusterObjects(
   for (let left = pending; ; ) {
     const still: string[] = [];
     for (const path of left) if ((await rawRequest(access, path, { timeoutMs: 15_000 })).status !== 404) still.push(path);
-    if (still.length === 0) return deleted;
+    if (still.length === 0) return { deleted, terminating };
     if (Date.now() > deadline)
       throw new EnvironmentError(
         `still being deleted after ${Math.round(options.waitMs / 1000)} s: ${still.map((p) => p.split('/').slice(-2).join('/')).join(', ')} (a CRD goes once every object of its kind has; list them with kubectl get)`,
