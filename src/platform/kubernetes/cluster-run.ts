@@ -16,7 +16,7 @@ import type { MeshContext, MeshInstallation } from './mesh/types.ts';
 import { revisionName } from '../../config/istio-revisions.ts';
 import { gatewayName, ingressNamespace } from './ingress.ts';
 import { ownerLabels } from './ownership.ts';
-import { schedulableNodes, type NodeView, type SchedulableNode } from './placement.ts';
+import type { NodeView } from './placement.ts';
 import type { Workload } from './workloads.ts';
 
 export interface ModePlacement {
@@ -137,10 +137,6 @@ export class ClusterRun {
   gatewayOf(modeName: string): string {
     const placement = this.placements.find((p) => p.mode.name === modeName);
     return gatewayName(placement ? revisionName(placement.mode) : undefined);
-  }
-
-  async schedulableNodes(access: ClusterAccess): Promise<SchedulableNode[]> {
-    return schedulableNodes(await this.listNodes(access));
   }
 
   async listNodes(access: ClusterAccess): Promise<NodeView[]> {

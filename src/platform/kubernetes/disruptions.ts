@@ -81,6 +81,7 @@ export function podLook(pod: PodItem, namespace: string): PodLook | undefined {
     };
   });
   const ready = pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  const reason = endReason(pod);
   return {
     namespace,
     name: pod.metadata.name,
@@ -88,7 +89,7 @@ export function podLook(pod: PodItem, namespace: string): PodLook | undefined {
     role,
     terminating: pod.metadata.deletionTimestamp !== undefined,
     ready,
-    ...(endReason(pod) ? { reason: endReason(pod) } : {}),
+    ...(reason ? { reason } : {}),
     containers,
   };
 }

@@ -32,13 +32,14 @@ export const checkCluster: ClusterStep = {
     run.context.log.info(`Kubernetes ${run.serverVersion} at ${access.server} (context "${access.contextName}")`);
     // Before anything is installed: without k6-operator the run cannot measure at all.
     if (run.engine === 'k6-operator') await requireTestRunCrd(access);
-    await awaitSchedulableNode(() => run.listNodes(access), {
+    // The nodes, listed once for the three checks (undefined without permission to list them).
+    const nodes = await awaitSchedulableNode(() => run.listNodes(access), {
       timeoutMs: run.readyTimeoutMs,
       log: run.context.log,
       signal: run.context.signal,
     });
-    await checkClientFit(run, access);
-    await checkSingleNode(run, access);
+    await checkClientFit(run, access, nodes);
+    checkSingleNode(run, nodes);
     // Modes with their own Istio revision: refused here, before anything is created, when the
     // cluster's Istio is someone else's or a revision name is taken (mesh/istio.ts).
     const revisions = istioRevisions(
@@ -56,12 +57,13 @@ export const checkCluster: ClusterStep = {
  * refused here, before anything is created, with the numbers (exit 3: the config may be right
  * for a larger cluster; kind's worker count is checked with the config, exit 2).
  */
-async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<void> {
+async function checkClientFit(run: ClusterRun, access: ClusterAccess, listed: NodeView[] | undefined): Promise<void> {
   const profiles = run.config.profiles;
   const operator = run.engine === 'k6-operator';
   // k6-operator's runners keep off the echo pods' nodes even one at a time: checked always.
   if (!operator && profiles.every((p) => p.generators === 1)) return;
-  const views = await run.listNodes(access);
+  // Listed again only when the first listing failed: its error (a missing permission) is this check's.
+  const views = listed ?? (await run.listNodes(access));
   const nodes = schedulableNodes(views);
   const leftOut = unschedulableNodes(views);
   const client = run.k8s.resources.client;
@@ -119,10 +121,10 @@ async function checkClientFit(run: ClusterRun, access: ClusterAccess): Promise<v
  * comparable, while absolute figures are a shared node's. Without permission to list nodes the
  * manifests stay as they are.
  */
-async function checkSingleNode(run: ClusterRun, access: ClusterAccess): Promise<void> {
-  if (run.clientCount > 1 || run.engine === 'k6-operator') return;
-  const nodes = await run.schedulableNodes(access).catch(() => undefined);
-  if (nodes?.length !== 1) return;
+function checkSingleNode(run: ClusterRun, listed: NodeView[] | undefined): void {
+  if (run.clientCount > 1 || run.engine === 'k6-operator' || !listed) return;
+  const nodes = schedulableNodes(listed);
+  if (nodes.length !== 1) return;
   run.sharedNode = nodes[0]!.name;
   run.context.log.warn(
     `the cluster has one schedulable node (${run.sharedNode}): the echo server runs beside the k6 client there, as nothing else can. Their CPU competes alike in every mode, so overheads stay comparable; absolute figures are a shared node's (recorded as environment.placement)`,
@@ -136,14 +138,15 @@ async function checkSingleNode(run: ClusterRun, access: ClusterAccess): Promise<
  * is back within seconds, but a run placed meanwhile counted no node, so it kept the echo
  * server's rule against the client's node on a single-node cluster: its echo pods stayed Pending
  * until readyTimeout, for a reason that read as anti-affinity. Without permission to list nodes,
- * or with no nodes listed at all, nothing is waited for (as before).
+ * or with no nodes listed at all, nothing is waited for (as before). Returns the nodes as last
+ * listed, undefined when they could not be.
  */
 export async function awaitSchedulableNode(
   list: () => Promise<NodeView[]>,
   options: { timeoutMs: number; log: Logger; signal?: AbortSignal; intervalMs?: number },
-): Promise<void> {
+): Promise<NodeView[] | undefined> {
   let nodes = await list().catch(() => undefined);
-  if (!nodes || nodes.length === 0 || schedulableNodes(nodes).length > 0) return;
+  if (!nodes || nodes.length === 0 || schedulableNodes(nodes).length > 0) return nodes;
   const started = Date.now();
   options.log.info(
     `no node is schedulable yet (${unschedulableNodes(nodes).join('; ')}): waiting up to ${formatDuration(options.timeoutMs)} (kubernetes.readyTimeout) for one`,
@@ -154,7 +157,7 @@ export async function awaitSchedulableNode(
     const usable = schedulableNodes(nodes);
     if (usable.length > 0) {
       options.log.info(`${usable.map((n) => n.name).join(', ')} schedulable after ${Math.round((Date.now() - started) / 1000)} s`);
-      return;
+      return nodes;
     }
   }
   throw new EnvironmentError(
