@@ -25,6 +25,8 @@ export function isUnreachable(error: unknown): boolean {
 export interface OutageOptions {
   /** kubernetes.apiOutage: how long the server may stay unreachable, in ms. */
   limitMs: number;
+  /** Where the limit comes from, for messages: kubernetes.apiOutage unless a caller shortened it. */
+  limitSource?: string;
   log: Logger;
   signal?: AbortSignal;
   /** The server's URL, for messages. */
@@ -57,7 +59,7 @@ export class ApiOutage {
       } catch (error) {
         if (!isUnreachable(error) || this.options.signal?.aborted) throw error;
         this.failed(what, error);
-        await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt - 1, 5)), undefined, { signal: this.options.signal }).catch(() => undefined);
+        await sleep(this.backoffMs(attempt), undefined, { signal: this.options.signal }).catch(() => undefined);
       }
     }
   }
@@ -69,16 +71,26 @@ export class ApiOutage {
     if (this.since === undefined) {
       this.since = now;
       this.options.log.warn(
-        `the Kubernetes API server ${this.options.server} stopped answering while ${what} (${this.lastError}); retrying for up to ${formatDuration(this.options.limitMs)} (kubernetes.apiOutage)${this.options.duringLoad === false ? '' : ', the load goes on in its pod meanwhile'}`,
+        `the Kubernetes API server ${this.options.server} stopped answering while ${what} (${this.lastError}); retrying for up to ${formatDuration(this.options.limitMs)} (${this.source()})${this.options.duringLoad === false ? '' : ', the load goes on in its pod meanwhile'}`,
       );
     }
     if (now - this.since > this.options.limitMs)
       throw new EnvironmentError(
-        `the Kubernetes API server ${this.options.server} did not answer for ${seconds(now - this.since)}, longer than kubernetes.apiOutage (${formatDuration(this.options.limitMs)}), while ${what}: ${this.lastError.replace(/\.$/, '')}` +
+        `the Kubernetes API server ${this.options.server} did not answer for ${seconds(now - this.since)}, longer than ${this.source()} (${formatDuration(this.options.limitMs)}), while ${what}: ${this.lastError.replace(/\.$/, '')}` +
           (this.options.duringLoad === false
             ? ''
             : '. The run stops here with its partial results; once the cluster answers, `mesh-perf down --config FILE` removes what the run left'),
       );
+  }
+
+  /** 250 ms doubling to 5 s, but never far past the limit: the last try comes when the limit ends. */
+  private backoffMs(attempt: number): number {
+    const left = (this.since ?? Date.now()) + this.options.limitMs - Date.now();
+    return Math.max(100, Math.min(5000, 250 * 2 ** Math.min(attempt - 1, 5), left + 50));
+  }
+
+  private source(): string {
+    return this.options.limitSource ?? 'kubernetes.apiOutage';
   }
 
   /** Ends an outage, saying how long it lasted. */

@@ -24,7 +24,10 @@ import { localApiAccess } from '../../support/k8s/local-api.ts';
  * Tears down the meshes step of a run against a server that ends the first `dropped` reads of
  * istio-system without an answer (the API server restarting), then says it is absent.
  */
-async function teardown(dropped: number): Promise<{ error?: Error; selectors: string[]; log: string[] }> {
+async function teardown(
+  dropped: number,
+  { apiOutage = '500ms', cancelled = false } = {},
+): Promise<{ error?: Error; selectors: string[]; log: string[]; ms: number }> {
   const selectors: string[] = [];
   let reads = 0;
   const server = createServer((request, response) => {
@@ -46,18 +49,21 @@ async function teardown(dropped: number): Promise<{ error?: Error; selectors: st
       platform: 'kubeconfig',
       modes: [{ name: 'istio-ambient' }],
       load: { rate: 10 },
-      kubernetes: { apiOutage: '500ms' },
+      kubernetes: { apiOutage },
     });
     const log = recordingLogger();
-    const run = new ClusterRun({ config, runId: 'r1', signal: new AbortController().signal, log }, tmpdir(), {});
+    const runSignal = new AbortController();
+    if (cancelled) runSignal.abort();
+    const run = new ClusterRun({ config, runId: 'r1', signal: runSignal.signal, log }, tmpdir(), {});
     run.access = await localApiAccess(server);
     run.applier = new Applier(run.access);
     run.created = true;
+    const started = Date.now();
     const error = await downSteps([meshes], run, {}, new AbortController().signal).then(
       () => undefined,
       (e: Error) => e,
     );
-    return { error, selectors, log: log.lines };
+    return { error, selectors, log: log.lines, ms: Date.now() - started };
   } finally {
     server.close();
   }
@@ -94,4 +100,13 @@ test('istio-system absent (this run installed no Istio): nothing to uninstall, t
   assert.equal(error, undefined);
   assert.equal(selectors.length, 1);
   assert.doesNotMatch(selectors[0]!, /istio-system/);
+});
+
+test('a cancelled run whose API server is away: its teardown waits 5 s, not kubernetes.apiOutage (a cancelled job is killed ~10 s after its SIGINT), and leaves the rest to down', async () => {
+  const { error, log, ms } = await teardown(Infinity, { apiOutage: '60s', cancelled: true });
+  assert.ok(error instanceof EnvironmentError, String(error));
+  assert.match(error.message, /did not answer for \d+ s, longer than the wait of a cancelled run \(5s\), while tearing down/);
+  assert.match(error.message, /mesh-perf down --config FILE/);
+  assert.match(log.join('\n'), /retrying for up to 5s \(the wait of a cancelled run\)$/m);
+  assert.ok(ms < 15_000, `the teardown took ${ms} ms`);
 });

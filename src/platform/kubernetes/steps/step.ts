@@ -20,6 +20,14 @@ export interface Teardown {
 /** How long a whole teardown may take; it ignores the run's own signal (a cancelled run is cleaned up too). */
 export const TEARDOWN_TIMEOUT_MS = 5 * 60_000;
 
+/**
+ * How long the teardown of a cancelled run waits for an API server that is away. A cancelled
+ * GitHub job gets SIGINT, SIGTERM 7.5 s later and SIGKILL 2.5 s after that: waiting out the whole
+ * kubernetes.apiOutage would only be cut short by the kill, and the action's post step (or
+ * `mesh-perf down`) removes what is left by the run's labels.
+ */
+export const CANCELLED_OUTAGE_MS = 5_000;
+
 export interface ClusterStep {
   name: string;
   /** The progress phase this step opens ("Cluster", "Workloads"), when it starts one. */
@@ -55,8 +63,12 @@ export async function downSteps(
   // waited for, for kubernetes.apiOutage, as the run's own calls were; a removal that could not
   // reach it runs again once it answers (each is idempotent: a delete by label, an uninstall).
   // Past that limit every removal fails at its first unreachable call, and `down` finishes later.
+  // A cancelled run's teardown waits less (CANCELLED_OUTAGE_MS says why).
+  const limitMs = parseDurationMs(run.k8s.apiOutage) ?? 60_000;
+  const cancelled = run.context.signal.aborted && limitMs > CANCELLED_OUTAGE_MS;
   const outage = new ApiOutage({
-    limitMs: parseDurationMs(run.k8s.apiOutage) ?? 60_000,
+    limitMs: cancelled ? CANCELLED_OUTAGE_MS : limitMs,
+    ...(cancelled ? { limitSource: 'the wait of a cancelled run' } : {}),
     log: run.context.log,
     signal,
     server: run.access?.server ?? 'the cluster',
