@@ -9,9 +9,15 @@ const NON_TTY_INTERVAL_MS = 5000;
 export function consoleLogger(stream: NodeJS.WriteStream = process.stderr): Logger {
   const tty = Boolean(stream.isTTY);
   const bold = (s: string) => (tty ? `\x1b[1m${s}\x1b[0m` : s);
-  // Lines wrap at the terminal's width (COLUMNS first), continuation lines indented.
+  // Lines wrap at the terminal's width (COLUMNS first), continuation lines indented. A message of
+  // several lines (a teardown's list of what it could not remove) is wrapped line by line, each
+  // under the logger's indent: wrapped whole, its words across a newline counted as one line.
   const width = terminalWidth(process.env, stream);
-  const lines = (text: string) => `${wrap(text, width).join('\n')}\n`;
+  const lines = (text: string) =>
+    `${text
+      .split('\n')
+      .flatMap((line, i) => wrap(i === 0 ? line : `  ${line}`, width))
+      .join('\n')}\n`;
   let live = false;
   let lastPrinted = 0;
   const clear = () => {

@@ -86,3 +86,26 @@ test("the run's phase, info and warning lines wrap at the terminal's width", asy
   assert.deepEqual(tooWide(out), []);
   assert.match(out, /▶ Measuring 1 repetitions/);
 });
+
+test('a warning of several lines (a teardown that could not remove everything) wraps line by line, each under the indent', async () => {
+  let out = '';
+  const write = (text: string) => {
+    out += text;
+    return true;
+  };
+  const stream = { isTTY: false, write } as unknown as NodeJS.WriteStream;
+  const outage = 'the Kubernetes API server https://198.18.0.1:6443 did not answer for 18 s, longer than kubernetes.apiOutage (15s)';
+  await withColumns(80, async () => {
+    consoleLogger(stream).warn(
+      `teardown failed: cleanup of run r1 was incomplete:\n  namespaces: ${outage}\n  Istio uninstall: ${outage}\nRemove the rest with \`mesh-perf down --config FILE\`.`,
+    );
+  });
+  assert.deepEqual(tooWide(out), []);
+  const lines = out.trimEnd().split('\n');
+  assert.equal(lines[0], '  warning: teardown failed: cleanup of run r1 was incomplete:');
+  // Each removal starts its own line, its words carried on below it, not wrapped into the line before.
+  assert.match(lines[1]!, /^ {4}namespaces: the Kubernetes API server https:\/\/198\.18\.0\.1:6443 did not answer/);
+  assert.ok(lines.some((l) => /^ {4}Istio uninstall: the Kubernetes/.test(l)), out);
+  assert.equal(lines.at(-1), '  Remove the rest with `mesh-perf down --config FILE`.');
+  for (const line of lines.slice(1)) assert.match(line, /^ {2}\S|^ {4}\S/, out);
+});
