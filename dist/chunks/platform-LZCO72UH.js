@@ -1,2 +1,0 @@
-import { createRequire as __meshPerfCreateRequire } from 'node:module'; const require = __meshPerfCreateRequire(import.meta.url);
-import{h as a,j as b}from"./chunk-BGW7HYHP.js";import"./chunk-3BFFHGIO.js";import"./chunk-TIO3EHYC.js";import"./chunk-SGRNQAUX.js";import"./chunk-L4S2C6IA.js";import"./chunk-OPM3RSBM.js";import"./chunk-EPYOKLAG.js";import"./chunk-5RS2YETA.js";import"./chunk-2LLLDEQZ.js";export{b as KubernetesPlatform,a as placeModes};
