@@ -105,7 +105,10 @@ test('a warning of several lines (a teardown that could not remove everything) w
   assert.equal(lines[0], '  warning: teardown failed: cleanup of run r1 was incomplete:');
   // Each removal starts its own line, its words carried on below it, not wrapped into the line before.
   assert.match(lines[1]!, /^ {4}namespaces: the Kubernetes API server https:\/\/198\.18\.0\.1:6443 did not answer/);
-  assert.ok(lines.some((l) => /^ {4}Istio uninstall: the Kubernetes/.test(l)), out);
+  assert.ok(
+    lines.some((l) => /^ {4}Istio uninstall: the Kubernetes/.test(l)),
+    out,
+  );
   assert.equal(lines.at(-1), '  Remove the rest with `mesh-perf down --config FILE`.');
   for (const line of lines.slice(1)) assert.match(line, /^ {2}\S|^ {4}\S/, out);
 });
