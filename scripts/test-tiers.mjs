@@ -189,36 +189,6 @@ const DRIVES_LOAD = [
   'test/workflows/act-reusable.test.ts',
 ];
 
-/**
- * e2e files that drive no load, keep no deadline tighter than their tests' own minutes, and touch
- * nothing the real and kind tiers' host snapshots check (mounts, links, network namespaces,
- * cgroups): the simulated acceptance of the gates, git stores, the build and the report command.
- * They run at the lowest CPU priority beside the kind tier, which waits on its clusters (192 s of
- * CPU in 666 s in a CI run of 2026-12-07) and took none of their time, instead of beside the k8s
- * tier, where the two tiers held the machine's two cores for the whole phase (~990 s of CPU in
- * 540 s) and the simulations alone took 314 s of a slot. What measures there has the CPU first:
- * a niced process gets a core only when nothing else wants it.
- */
-const BESIDE_KIND = [
-  'test/analysis/ab-acceptance.test.ts',
-  'test/analysis/acceptance.test.ts',
-  'test/build/dist-fresh.test.ts',
-  'test/build/release.test.ts',
-  'test/cli/hostile-input-e2e.test.ts',
-  'test/github/publish-mode.test.ts',
-  'test/history/commit-identity.test.ts',
-  'test/history/concurrent-publish.test.ts',
-  'test/history/confirmations.test.ts',
-  'test/history/git-session.test.ts',
-  'test/history/git-store.test.ts',
-  'test/report/report-command.test.ts',
-];
-
-/** Whether an e2e file runs at low priority beside the kind tier (see BESIDE_KIND). */
-export function runsBesideKind(file) {
-  return BESIDE_KIND.includes(file.split('\\').join('/'));
-}
-
 /** Whether an e2e file must have the machine to itself (see DRIVES_LOAD). */
 export function drivesLoad(file) {
   return DRIVES_LOAD.includes(file.split('\\').join('/'));

@@ -11,14 +11,12 @@
 //         it; it runs after the real tier, alone
 //   faults the real node's fault tier (test/real/faults.test.ts, issue 51: proxies, pods, the API
 //         server and mesh-perf itself broken under load); opt-in (`npm run test:faults`, or a
-//         path filter naming it): ten minutes a run, so `npm test` leaves it out (it passed five
-//         runs in a row on a quiet machine; scripts/test-tiers.mjs OPT_IN_TIERS says when to run it)
+//         path filter naming it): it has not yet passed five runs in a row, so `npm test` leaves it out
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
 // (scripts/test-tiers.mjs lists them) run one at a time, as they must not share a 2-core machine,
-// the e2e files that only compute two at a time at the lowest priority beside the kind tier, and
-// the other e2e files two at a time, beside the k8s tier. After the tiers it prints the ten slowest tests and each
+// and the other e2e files two at a time, beside the k8s tier. After the tiers it prints the ten slowest tests and each
 // tier's time against its budget (a report: over budget does not fail the run).
 //   node scripts/test.mjs                  everything (lint, format, setup, all tiers)
 //   node scripts/test.mjs --tier unit      one tier (repeat --tier for more); unit needs no setup
@@ -27,7 +25,7 @@
 // with CI=true it fails instead.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, constants, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleUnitTests, groupBundles } from './bundle-unit-tests.mjs';
@@ -40,7 +38,6 @@ import {
   missingToolsFor,
   OPT_IN_TIERS,
   realTierSkip,
-  runsBesideKind,
   TIERS,
   tierOf,
 } from './test-tiers.mjs';
@@ -128,10 +125,9 @@ const loadAverage = () => (existsSync('/proc/loadavg') ? readFileSync('/proc/loa
 
 /**
  * One node --test run over `files`; the spec output to the terminal, durations to a JSON-lines
- * file. Resolves with its exit status, so that several runs can go side by side. `niced`: at the
- * lowest CPU priority, which the test files' processes it starts inherit.
+ * file. Resolves with its exit status, so that several runs can go side by side.
  */
-function runFiles(label, files, concurrency, { runtime = ['--import', 'tsx'], niced = false } = {}) {
+function runFiles(label, files, concurrency, runtime = ['--import', 'tsx']) {
   const out = join(durationsDir, `${label}.jsonl`);
   const child = spawn(
     process.execPath,
@@ -147,12 +143,6 @@ function runFiles(label, files, concurrency, { runtime = ['--import', 'tsx'], ni
     ],
     { stdio: 'inherit' },
   );
-  if (niced && child.pid !== undefined)
-    try {
-      setPriority(child.pid, constants.priority.PRIORITY_LOW);
-    } catch {
-      // Not allowed here: the files still pass, they only take CPU from the tier beside them.
-    }
   return new Promise((resolvePromise) => {
     child.on('error', () => resolvePromise({ status: 1, out }));
     child.on('close', (status) => resolvePromise({ status, out, cpu: reapedCpu() }));
@@ -222,15 +212,14 @@ function jobsOf(tier, tierFiles) {
   if (tier === 'unit') return [{ tier, label: 'unit', lanes: [tierFiles], concurrency: availableParallelism() }];
   if (tier === 'e2e')
     return [
-      { tier, label: 'e2e-parallel', lanes: [tierFiles.filter((f) => !drivesLoad(f) && !runsBesideKind(f))], concurrency: 2 },
+      { tier, label: 'e2e-parallel', lanes: [tierFiles.filter((f) => !drivesLoad(f))], concurrency: 2 },
       { tier, label: 'e2e-load', lanes: [tierFiles.filter((f) => drivesLoad(f))], concurrency: 1 },
-      { tier, label: 'e2e-niced', lanes: [tierFiles.filter((f) => runsBesideKind(f))], concurrency: 2, niced: true },
     ];
   if (tier === 'real' || tier === 'kind' || tier === 'faults') return [{ tier, label: tier, lanes: [tierFiles], concurrency: 1 }];
   return [{ tier, label: tier, queue: k8sQueue(tierFiles), slots: K8S_SLOTS, lanes: [], concurrency: 1 }];
 }
 
-async function runJob({ tier, label, lanes, concurrency, queue, slots, niced }) {
+async function runJob({ tier, label, lanes, concurrency, queue, slots }) {
   const count = queue ? queue.length : lanes.reduce((n, lane) => n + lane.length, 0);
   if (count === 0) return;
   const started = Date.now();
@@ -239,17 +228,13 @@ async function runJob({ tier, label, lanes, concurrency, queue, slots, niced }) 
     : lanes.length > 1
       ? ` in ${lanes.length} lanes side by side`
       : `, ${concurrency} at a time`;
-  console.log(
-    `\n▶ ${label}: ${count} file${count === 1 ? '' : 's'}${how}${niced ? ', at the lowest CPU priority' : ''} (load average ${loadAverage()})`,
-  );
+  console.log(`\n▶ ${label}: ${count} file${count === 1 ? '' : 's'}${how} (load average ${loadAverage()})`);
   // Unit files run bundled, several to a process (scripts/bundle-unit-tests.mjs says why); the
   // others under tsx, one file to a process. Two processes per core even out their lengths.
   const run = async (lane, i) =>
     tier === 'unit'
-      ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, {
-          runtime: ['--enable-source-maps'],
-        })
-      : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency, { niced });
+      ? runFiles(label, await groupBundles(root, await bundleUnitTests(root, lane), 2 * concurrency), concurrency, ['--enable-source-maps'])
+      : runFiles(lanes.length > 1 ? `${label}-${i}` : label, lane, concurrency);
   // A queue: each slot takes the next file as its last one ends, one `node --test` per file. The
   // slots start K8S_SLOT_STAGGER_MS apart: seven control planes booting at once (etcd, apiserver,
   // controller-manager, scheduler, kwok each) held a 2-core machine at load 30 for a minute, and
@@ -284,19 +269,10 @@ async function runJob({ tier, label, lanes, concurrency, queue, slots, niced }) 
 // itself: the e2e files that drive load, then the real tier, then the kind tier. The real tier ran beside the k8s tier
 // for a while, but in a full CI run on 2 cores (2026-11-28) that stalled the node's k6 (p99 of
 // 0.1-1.2 s, repetitions invalid for dropped iterations) and the real tier's A/B ended invalid.
-// The e2e files that only compute (the gates' simulated acceptance, git stores, builds) run niced
-// beside the kind tier, which mostly waits on its clusters (scripts/test-tiers.mjs BESIDE_KIND).
 const runnable = Object.fromEntries(TIERS.map((tier) => [tier, runnableFiles(tier)]));
 const jobs = Object.fromEntries(TIERS.map((tier) => [tier, jobsOf(tier, runnable[tier])]));
 const job = (tier, label) => jobs[tier].find((j) => j.label === label);
-const phases = [
-  jobs.unit,
-  [job('e2e', 'e2e-parallel'), ...jobs.k8s],
-  [job('e2e', 'e2e-load')],
-  jobs.real,
-  [...jobs.kind, job('e2e', 'e2e-niced')],
-  jobs.faults,
-];
+const phases = [jobs.unit, [job('e2e', 'e2e-parallel'), ...jobs.k8s], [job('e2e', 'e2e-load')], jobs.real, jobs.kind, jobs.faults];
 // A tier left out of the schedule would run nothing and pass (test:faults did, until this check).
 const scheduled = new Set(phases.flat());
 for (const tier of TIERS)
