@@ -11,7 +11,8 @@
 //         it; it runs after the real tier, alone
 //   faults the real node's fault tier (test/real/faults.test.ts, issue 51: proxies, pods, the API
 //         server and mesh-perf itself broken under load); opt-in (`npm run test:faults`, or a
-//         path filter naming it): it has not yet passed five runs in a row, so `npm test` leaves it out
+//         path filter naming it): ten minutes a run, so `npm test` leaves it out (it passed five
+//         runs in a row on a quiet machine; scripts/test-tiers.mjs OPT_IN_TIERS says when to run it)
 // `npm test` checks lint and formatting, installs what the tiers need when it is missing (npm
 // dependencies, the pinned k6/fortio/vegeta/actionlint builds, the control-plane binaries,
 // Chromium), then runs every tier. Unit files run side by side; e2e files that drive real load
