@@ -70,36 +70,38 @@ test('compare fits 80 columns', async () => {
   });
 });
 
-test("the run's phase, info and warning lines wrap at the terminal's width", async () => {
+/** A stream that is not a terminal, keeping what is written to it. */
+function recordingStream(): { stream: NodeJS.WriteStream; written: () => string } {
   let out = '';
   const write = (text: string) => {
     out += text;
     return true;
   };
-  const stream = { isTTY: false, write } as unknown as NodeJS.WriteStream;
+  return { stream: { isTTY: false, write } as unknown as NodeJS.WriteStream, written: () => out };
+}
+
+test("the run's phase, info and warning lines wrap at the terminal's width", async () => {
+  const { stream, written } = recordingStream();
   await withColumns(80, async () => {
     const log = consoleLogger(stream);
     log.phase('Measuring 1 repetitions (1 mode × 1 load profile, interleaved, seed 1960767807)');
     log.info(`[1/1] a · 20rps · rep 1/1: p50 0.631 ms, p99 9.997 ms, 20.0 rps — INVALID: ${'a reason '.repeat(12)}`);
     log.warn(`no comparable past runs in ${'/some/store '.repeat(8)}`);
   });
+  const out = written();
   assert.deepEqual(tooWide(out), []);
   assert.match(out, /▶ Measuring 1 repetitions/);
 });
 
 test('a warning of several lines (a teardown that could not remove everything) wraps line by line, each under the indent', async () => {
-  let out = '';
-  const write = (text: string) => {
-    out += text;
-    return true;
-  };
-  const stream = { isTTY: false, write } as unknown as NodeJS.WriteStream;
+  const { stream, written } = recordingStream();
   const outage = 'the Kubernetes API server https://198.18.0.1:6443 did not answer for 18 s, longer than kubernetes.apiOutage (15s)';
   await withColumns(80, async () => {
     consoleLogger(stream).warn(
       `teardown failed: cleanup of run r1 was incomplete:\n  namespaces: ${outage}\n  Istio uninstall: ${outage}\nRemove the rest with \`mesh-perf down --config FILE\`.`,
     );
   });
+  const out = written();
   assert.deepEqual(tooWide(out), []);
   const lines = out.trimEnd().split('\n');
   assert.equal(lines[0], '  warning: teardown failed: cleanup of run r1 was incomplete:');
